@@ -1,0 +1,25 @@
+import { Effect, Layer, Option } from "effect"
+import { AccountRepo, type AccountRepoShape } from "../../application/ports/AccountRepo.ts"
+import { MemoryState } from "./MemoryState.ts"
+
+export const make = Effect.gen(function* () {
+  const state = yield* MemoryState
+  const accounts = () => state.tables.accounts
+  return {
+    upsert: (account) =>
+      Effect.sync(() => {
+        const existing = [...accounts().values()].find(
+          (a) => a.workspaceId === account.workspaceId && a.platform === account.platform && a.externalId === account.externalId
+        )
+        const stored = existing ? { ...account, id: existing.id } : account
+        accounts().set(stored.id, stored)
+        return stored
+      }),
+    listByWorkspace: (workspaceId) =>
+      Effect.sync(() => [...accounts().values()].filter((a) => a.workspaceId === workspaceId).sort((a, b) => a.connectedAt - b.connectedAt || a.id.localeCompare(b.id))),
+    findById: (workspaceId, id) =>
+      Effect.sync(() => Option.filter(Option.fromNullishOr(accounts().get(id)), (a) => a.workspaceId === workspaceId))
+  } satisfies AccountRepoShape
+})
+
+export const layer = Layer.effect(AccountRepo)(make)

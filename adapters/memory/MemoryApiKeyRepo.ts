@@ -1,0 +1,22 @@
+import { Effect, Layer, Option } from "effect"
+import { ApiKeyRepo, type ApiKeyRepoShape } from "../../application/ports/ApiKeyRepo.ts"
+import { MemoryState } from "./MemoryState.ts"
+
+export const make = Effect.gen(function* () {
+  const state = yield* MemoryState
+  const keys = () => state.tables.apiKeys
+  return {
+    insert: (key) => Effect.sync(() => void keys().set(key.id, key)),
+    findByHash: (hash) => Effect.sync(() => Option.fromNullishOr([...keys().values()].find((k) => k.hash === hash))),
+    listByWorkspace: (workspaceId) => Effect.sync(() => [...keys().values()].filter((k) => k.workspaceId === workspaceId)),
+    revoke: (workspaceId, id, now) =>
+      Effect.sync(() => {
+        const key = keys().get(id)
+        if (!key || key.workspaceId !== workspaceId || key.revokedAt !== null) return false
+        keys().set(id, { ...key, revokedAt: now })
+        return true
+      })
+  } satisfies ApiKeyRepoShape
+})
+
+export const layer = Layer.effect(ApiKeyRepo)(make)

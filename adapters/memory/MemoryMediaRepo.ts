@@ -1,0 +1,19 @@
+import { Effect, Layer, Option } from "effect"
+import { MediaRepo, type MediaRepoShape } from "../../application/ports/MediaRepo.ts"
+import { MemoryState } from "./MemoryState.ts"
+
+export const make = Effect.gen(function* () {
+  const state = yield* MemoryState
+  const media = () => state.tables.media
+  return {
+    insert: (m) => Effect.sync(() => void media().set(m.id, m)),
+    findById: (workspaceId, id) => Effect.sync(() => Option.filter(Option.fromNullishOr(media().get(id)), (m) => m.workspaceId === workspaceId)),
+    findByIds: (workspaceId, ids) =>
+      Effect.sync(() => [...new Set(ids)].map((id) => media().get(id)).filter((m) => m !== undefined && m.workspaceId === workspaceId) as never),
+    countByWorkspace: (workspaceId) => Effect.sync(() => [...media().values()].filter((m) => m.workspaceId === workspaceId).length),
+    listExpired: (now, limit) => Effect.sync(() => [...media().values()].filter((m) => m.expiresAt <= now).slice(0, limit)),
+    delete: (id) => Effect.sync(() => void media().delete(id))
+  } satisfies MediaRepoShape
+})
+
+export const layer = Layer.effect(MediaRepo)(make)

@@ -1,0 +1,29 @@
+import { Effect, Layer, Option } from "effect"
+import { TokenRepo, type TokenRepoShape } from "../../application/ports/TokenRepo.ts"
+import { MemoryState } from "./MemoryState.ts"
+
+export const make = Effect.gen(function* () {
+  const state = yield* MemoryState
+  const tokens = () => state.tables.tokens
+  const live = (hash: string, kind: string, now: number) => {
+    const token = tokens().get(hash)
+    return token && token.kind === kind && token.expiresAt > now ? token : undefined
+  }
+  return {
+    insert: (token) => Effect.sync(() => void tokens().set(token.hash, token)),
+    consume: (hash, kind, now) =>
+      Effect.sync(() => {
+        const token = live(hash, kind, now)
+        if (token) tokens().delete(hash)
+        return Option.fromNullishOr(token)
+      }),
+    find: (hash, kind, now) => Effect.sync(() => Option.fromNullishOr(live(hash, kind, now))),
+    delete: (hash) => Effect.sync(() => void tokens().delete(hash)),
+    deleteKind: (workspaceId, kind) =>
+      Effect.sync(() => {
+        for (const [k, v] of tokens()) if (v.workspaceId === workspaceId && v.kind === kind) tokens().delete(k)
+      })
+  } satisfies TokenRepoShape
+})
+
+export const layer = Layer.effect(TokenRepo)(make)

@@ -1,0 +1,36 @@
+import { Effect, Layer, Option } from "effect"
+import { EmailTaken, WorkspaceRepo, type WorkspaceRepoShape } from "../../application/ports/WorkspaceRepo.ts"
+import { MemoryState } from "./MemoryState.ts"
+
+export const make = Effect.gen(function* () {
+  const state = yield* MemoryState
+  const t = () => state.tables
+  return {
+    insert: (ws) =>
+      Effect.suspend(() => {
+        if ([...t().workspaces.values()].some((w) => w.ownerEmail === ws.ownerEmail)) return Effect.fail(new EmailTaken())
+        t().workspaces.set(ws.id, ws)
+        return Effect.void
+      }),
+    findById: (id) => Effect.sync(() => Option.fromNullishOr(t().workspaces.get(id))),
+    findByEmail: (email) => Effect.sync(() => Option.fromNullishOr([...t().workspaces.values()].find((w) => w.ownerEmail === email))),
+    update: (ws) => Effect.sync(() => void t().workspaces.set(ws.id, ws)),
+    listExpiredUnclaimed: (now, limit) =>
+      Effect.sync(() => [...t().workspaces.values()].filter((w) => !w.claimed && w.expiresAt !== null && w.expiresAt <= now).slice(0, limit)),
+    delete: (id) =>
+      Effect.sync(() => {
+        const tables = t()
+        tables.workspaces.delete(id)
+        for (const [k, v] of tables.apiKeys) if (v.workspaceId === id) tables.apiKeys.delete(k)
+        for (const [k, v] of tables.tokens) if (v.workspaceId === id) tables.tokens.delete(k)
+        for (const [k, v] of tables.accounts) if (v.workspaceId === id) tables.accounts.delete(k)
+        for (const [k, v] of tables.media) if (v.workspaceId === id) tables.media.delete(k)
+        for (const [k, v] of tables.posts) if (v.workspaceId === id) tables.posts.delete(k)
+        for (const [k, v] of tables.jobs) if (v.workspaceId === id) tables.jobs.delete(k)
+      }),
+    countCreatedBetween: (from, to) =>
+      Effect.sync(() => [...t().workspaces.values()].filter((w) => w.createdAt >= from && w.createdAt < to).length)
+  } satisfies WorkspaceRepoShape
+})
+
+export const layer = Layer.effect(WorkspaceRepo)(make)

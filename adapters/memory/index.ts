@@ -1,0 +1,28 @@
+import { Layer } from "effect"
+import * as MemoryAccountRepo from "./MemoryAccountRepo.ts"
+import * as MemoryApiKeyRepo from "./MemoryApiKeyRepo.ts"
+import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.ts"
+import * as MemoryJobQueue from "./MemoryJobQueue.ts"
+import * as MemoryMediaRepo from "./MemoryMediaRepo.ts"
+import * as MemoryPostRepo from "./MemoryPostRepo.ts"
+import * as MemoryRateLimiter from "./MemoryRateLimiter.ts"
+import * as MemoryState from "./MemoryState.ts"
+import * as MemoryStore from "./MemoryStore.ts"
+import * as MemoryTokenRepo from "./MemoryTokenRepo.ts"
+import * as MemoryUsageCounter from "./MemoryUsageCounter.ts"
+import * as MemoryWorkspaceRepo from "./MemoryWorkspaceRepo.ts"
+
+/** Every storage port on one in-memory state. */
+export const storageLayer = Layer.mergeAll(
+  MemoryStore.layer,
+  MemoryWorkspaceRepo.layer,
+  MemoryApiKeyRepo.layer,
+  MemoryTokenRepo.layer,
+  MemoryAccountRepo.layer,
+  MemoryMediaRepo.layer,
+  MemoryPostRepo.layer,
+  MemoryIdempotencyStore.layer,
+  MemoryUsageCounter.layer,
+  MemoryRateLimiter.layer,
+  MemoryJobQueue.layer
+).pipe(Layer.provide(MemoryState.layer))

@@ -1,0 +1,21 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Post, PostStatus } from "../../domain/post.ts"
+
+export interface PostListQuery {
+  readonly status?: PostStatus | undefined
+  readonly limit: number
+  /** Opaque position from a previous page: the last post id seen. */
+  readonly after?: string | undefined
+}
+
+export interface PostRepoShape {
+  readonly insert: (post: Post) => Effect.Effect<void>
+  /** A post of the workspace, including cancelled and rejected ones (callers hide those). */
+  readonly findById: (workspaceId: string, id: string) => Effect.Effect<Option.Option<Post>>
+  /** Visible posts, newest first (ids sort by creation time). */
+  readonly list: (workspaceId: string, query: PostListQuery) => Effect.Effect<ReadonlyArray<Post>>
+  /** Replaces a post and its targets. */
+  readonly update: (post: Post) => Effect.Effect<void>
+}
+
+export class PostRepo extends Context.Service<PostRepo, PostRepoShape>()("herald/PostRepo") {}

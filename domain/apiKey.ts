@@ -1,0 +1,29 @@
+export interface ApiKey {
+  readonly id: string
+  readonly workspaceId: string
+  readonly name: string
+  /** First 8 characters after `<KEY_PREFIX>_`, for recognition. */
+  readonly prefix: string
+  /** SHA-256 of the whole key text, hex. The key itself is never stored. */
+  readonly hash: string
+  /** Asks-first: every post waits for a person's approval. */
+  readonly requireApproval: boolean
+  readonly createdAt: number
+  readonly revokedAt: number | null
+}
+
+/** Who is calling a use case: an API key, or a signed-in person. */
+export type Actor =
+  | { readonly kind: "key"; readonly workspaceId: string; readonly keyId: string; readonly name: string; readonly requireApproval: boolean }
+  | { readonly kind: "person"; readonly workspaceId: string; readonly personId: string; readonly name: string; readonly email: string }
+
+export interface Creator {
+  readonly kind: "key" | "person"
+  readonly id: string
+  readonly name: string
+}
+
+export const creatorOf = (actor: Actor): Creator =>
+  actor.kind === "key"
+    ? { kind: "key", id: actor.keyId, name: actor.name }
+    : { kind: "person", id: actor.personId, name: actor.name }

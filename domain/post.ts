@@ -1,0 +1,97 @@
+import type { Creator } from "./apiKey.ts"
+import type { Platform } from "./platforms.ts"
+
+export type PostStatus = "needs_approval" | "scheduled" | "publishing" | "published" | "failed"
+export type TargetStatus = PostStatus
+export type CommentStatus = "pending" | "publishing" | "published" | "failed"
+
+export interface Poll {
+  readonly options: ReadonlyArray<string>
+  readonly durationMinutes: number
+  readonly question?: string | undefined
+}
+
+export type Cover = { readonly mediaId: string } | { readonly offsetMs: number }
+
+export interface TargetError {
+  readonly code: string
+  readonly message: string
+  readonly retryable: boolean
+}
+
+export interface FirstCommentState {
+  readonly status: CommentStatus
+  readonly externalId: string | null
+  readonly error: TargetError | null
+}
+
+export interface ThreadReply {
+  readonly index: number
+  readonly externalId: string
+  readonly url: string | null
+}
+
+export interface Target {
+  readonly accountId: string
+  readonly platform: Platform
+  readonly status: TargetStatus
+  readonly externalId: string | null
+  readonly url: string | null
+  readonly publishedAt: number | null
+  readonly error: TargetError | null
+  readonly firstComment: FirstCommentState | null
+  /** Replies of the thread already published, in order. */
+  readonly thread: ReadonlyArray<ThreadReply>
+  /** Publish attempts so far. */
+  readonly attempts: number
+}
+
+export interface Post {
+  readonly id: string
+  readonly workspaceId: string
+  readonly status: PostStatus
+  readonly content: string
+  readonly mediaIds: ReadonlyArray<string>
+  readonly firstComment: string | null
+  readonly thread: ReadonlyArray<string>
+  readonly poll: Poll | null
+  readonly cover: Cover | null
+  readonly tiktokAiGenerated: boolean
+  readonly scheduledFor: number | null
+  readonly requireApproval: boolean
+  readonly createdBy: Creator
+  readonly createdAt: number
+  readonly updatedAt: number
+  readonly publishedAt: number | null
+  /** Set when cancelled or rejected: the post is hidden from the API but kept for audit. */
+  readonly deletedAt: number | null
+  readonly deletedReason: "cancelled" | "rejected" | null
+  readonly targets: ReadonlyArray<Target>
+}
+
+/** The post's status follows from its targets (DESIGN.md). */
+export const derivePostStatus = (targets: ReadonlyArray<Pick<Target, "status">>): PostStatus => {
+  const statuses = targets.map((t) => t.status)
+  if (statuses.length === 0) return "failed"
+  if (statuses.includes("needs_approval")) return "needs_approval"
+  if (statuses.includes("publishing")) return "publishing"
+  if (statuses.every((s) => s === "published")) return "published"
+  if (statuses.includes("scheduled")) return statuses.includes("failed") || statuses.includes("published") ? "publishing" : "scheduled"
+  return "failed"
+}
+
+/** Recomputes the derived status after targets change. */
+export const withTargets = (post: Post, targets: ReadonlyArray<Target>, now: number): Post => {
+  const status = derivePostStatus(targets)
+  const publishedAt =
+    status === "published" ? Math.max(...targets.map((t) => t.publishedAt ?? now)) : post.publishedAt
+  return { ...post, targets, status, updatedAt: now, publishedAt }
+}
+
+export const isVisible = (post: Post): boolean => post.deletedAt === null
+
+export const canApprove = (post: Post): boolean => post.status === "needs_approval"
+export const canReject = (post: Post): boolean => post.status === "needs_approval"
+export const canCancel = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
+export const canReschedule = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
+export const canRetry = (post: Post): boolean => post.status === "failed"

@@ -1,0 +1,164 @@
+import { Result } from "effect"
+import { HeraldError, invalidFields } from "./errors.ts"
+import type { Cover, Poll } from "./post.ts"
+
+export type TiktokPrivacy = "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY"
+export const tiktokPrivacyLevels: ReadonlyArray<TiktokPrivacy> = ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"]
+
+/** TikTok options beyond the spec's `tiktokAiGenerated` (TikTok's own Content Posting API settings). */
+export interface TiktokOptions {
+  readonly privacyLevel?: TiktokPrivacy | undefined
+  readonly brandedContent?: boolean | undefined
+}
+
+/** A create-post request after shape checks: aliases folded, nothing looked up yet. */
+export interface CreatePostRequest {
+  readonly accountIds: ReadonlyArray<string>
+  readonly content: string
+  readonly mediaIds: ReadonlyArray<string>
+  readonly dryRun: boolean
+  readonly scheduledFor: string | null
+  readonly requireApproval: boolean | null
+  readonly firstComment: string | null
+  readonly thread: ReadonlyArray<string>
+  readonly poll: Poll | null
+  readonly cover: Cover | null
+  readonly tiktokAiGenerated: boolean
+  readonly tiktok: TiktokOptions | null
+}
+
+const knownFields = new Set([
+  "accountIds", "content", "mediaIds", "mediaId", "dryRun", "scheduledFor", "requireApproval", "firstComment",
+  "thread", "firstReply", "poll", "cover", "tiktokAiGenerated", "tiktok"
+])
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const isStringArray = (u: unknown): u is Array<string> => Array.isArray(u) && u.every((s) => typeof s === "string")
+
+/** Checks the shape of a create-post body; every malformed field is named in `details.fields`. */
+export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest, HeraldError> => {
+  if (!isRecord(body)) return Result.fail(invalidFields(["body"], "The request body must be a JSON object."))
+  const bad: Array<string> = []
+  const notes: Array<string> = []
+  const unknown = Object.keys(body).filter((k) => !knownFields.has(k))
+  if (unknown.length > 0) {
+    bad.push(...unknown)
+    notes.push(`Unknown field(s): ${unknown.join(", ")}.`)
+  }
+  const optString = (key: string): string | null => {
+    const v = body[key]
+    if (v === undefined || v === null) return null
+    if (typeof v !== "string") bad.push(key)
+    return typeof v === "string" ? v : null
+  }
+  const optBool = (key: string): boolean | null => {
+    const v = body[key]
+    if (v === undefined || v === null) return null
+    if (typeof v !== "boolean") bad.push(key)
+    return typeof v === "boolean" ? v : null
+  }
+
+  const accountIds = body.accountIds
+  if (!isStringArray(accountIds) || accountIds.length === 0 || accountIds.some((id) => id.trim() === "")) {
+    bad.push("accountIds")
+    notes.push("accountIds must be a non-empty array of account ids.")
+  }
+  const content = optString("content") ?? ""
+
+  let mediaIds: Array<string> = []
+  if (body.mediaIds !== undefined && body.mediaIds !== null) {
+    if (isStringArray(body.mediaIds)) mediaIds = body.mediaIds
+    else bad.push("mediaIds")
+  }
+  const single = optString("mediaId")
+  if (single !== null) {
+    if (mediaIds.length > 0 && !(mediaIds.length === 1 && mediaIds[0] === single)) {
+      bad.push("mediaId", "mediaIds")
+      notes.push("Send either mediaId or mediaIds, not both.")
+    } else mediaIds = [single]
+  }
+
+  const scheduledFor = optString("scheduledFor")
+  const firstComment = optString("firstComment")
+  let thread: Array<string> = []
+  if (body.thread !== undefined && body.thread !== null) {
+    if (isStringArray(body.thread) && body.thread.every((t) => t.trim() !== "")) thread = body.thread
+    else bad.push("thread")
+  }
+  const firstReply = optString("firstReply")
+  if (firstReply !== null) {
+    if (body.thread !== undefined && body.thread !== null) {
+      bad.push("firstReply", "thread")
+      notes.push("firstReply is an alias for a one-item thread; send one or the other.")
+    } else if (firstReply.trim() === "") bad.push("firstReply")
+    else thread = [firstReply]
+  }
+
+  let poll: Poll | null = null
+  if (body.poll !== undefined && body.poll !== null) {
+    const p = body.poll
+    if (!isRecord(p)) bad.push("poll")
+    else {
+      if (!isStringArray(p.options)) bad.push("poll.options")
+      if (typeof p.durationMinutes !== "number" || !Number.isInteger(p.durationMinutes) || p.durationMinutes <= 0)
+        bad.push("poll.durationMinutes")
+      if (p.question !== undefined && p.question !== null && typeof p.question !== "string") bad.push("poll.question")
+      if (isStringArray(p.options) && typeof p.durationMinutes === "number")
+        poll = { options: p.options, durationMinutes: p.durationMinutes, question: typeof p.question === "string" ? p.question : undefined }
+    }
+  }
+
+  let cover: Cover | null = null
+  if (body.cover !== undefined && body.cover !== null) {
+    const c = body.cover
+    const hasId = isRecord(c) && c.mediaId !== undefined
+    const hasOffset = isRecord(c) && c.offsetMs !== undefined
+    if (!isRecord(c) || hasId === hasOffset) {
+      bad.push("cover")
+      notes.push("cover is either {mediaId} or {offsetMs}.")
+    } else if (hasId) {
+      if (typeof c.mediaId === "string" && c.mediaId !== "") cover = { mediaId: c.mediaId }
+      else bad.push("cover.mediaId")
+    } else if (typeof c.offsetMs === "number" && Number.isInteger(c.offsetMs) && c.offsetMs >= 0) cover = { offsetMs: c.offsetMs }
+    else bad.push("cover.offsetMs")
+  }
+
+  let tiktok: TiktokOptions | null = null
+  if (body.tiktok !== undefined && body.tiktok !== null) {
+    const t = body.tiktok
+    if (!isRecord(t)) bad.push("tiktok")
+    else {
+      const privacy = t.privacyLevel
+      if (privacy !== undefined && !tiktokPrivacyLevels.includes(privacy as TiktokPrivacy)) bad.push("tiktok.privacyLevel")
+      if (t.brandedContent !== undefined && typeof t.brandedContent !== "boolean") bad.push("tiktok.brandedContent")
+      tiktok = {
+        privacyLevel: privacy as TiktokPrivacy | undefined,
+        brandedContent: typeof t.brandedContent === "boolean" ? t.brandedContent : undefined
+      }
+    }
+  }
+
+  const dryRun = optBool("dryRun") ?? false
+  const requireApproval = optBool("requireApproval")
+  const tiktokAiGenerated = optBool("tiktokAiGenerated") ?? false
+
+  if (bad.length === 0 && content.trim() === "" && mediaIds.length === 0 && poll === null) {
+    bad.push("content")
+    notes.push("A post needs content, media or a poll.")
+  }
+  if (bad.length > 0) return Result.fail(invalidFields(bad, notes.length > 0 ? notes.join(" ") : undefined))
+  return Result.succeed({
+    accountIds: [...new Set(accountIds as Array<string>)],
+    content,
+    mediaIds,
+    dryRun,
+    scheduledFor,
+    requireApproval,
+    firstComment: firstComment !== null && firstComment.trim() !== "" ? firstComment : null,
+    thread,
+    poll,
+    cover,
+    tiktokAiGenerated,
+    tiktok
+  })
+}
