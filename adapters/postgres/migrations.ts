@@ -1,0 +1,170 @@
+import { Effect } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
+
+/** Runs statements one by one: the extended protocol takes a single statement per query. */
+const statements = (list: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    for (const statement of list) yield* sql.unsafe(statement)
+  })
+
+/**
+ * Storage for every repository port. Times are timestamptz (the domain's epoch milliseconds are
+ * converted in the adapters); everything a workspace owns goes with it (ON DELETE CASCADE).
+ */
+const storage = statements([
+  `CREATE TABLE workspaces (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    owner_email text NOT NULL CONSTRAINT workspaces_owner_email_key UNIQUE,
+    plan text NOT NULL,
+    claimed boolean NOT NULL,
+    locale text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz
+  )`,
+  `CREATE INDEX workspaces_unclaimed_expiry_idx ON workspaces (expires_at) WHERE NOT claimed`,
+  `CREATE INDEX workspaces_created_at_idx ON workspaces (created_at)`,
+
+  `CREATE TABLE api_keys (
+    id text PRIMARY KEY,
+    workspace_id text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    name text NOT NULL,
+    prefix text NOT NULL,
+    hash text NOT NULL CONSTRAINT api_keys_hash_key UNIQUE,
+    require_approval boolean NOT NULL,
+    created_at timestamptz NOT NULL,
+    revoked_at timestamptz
+  )`,
+  `CREATE INDEX api_keys_workspace_idx ON api_keys (workspace_id, created_at)`,
+
+  `CREATE TABLE tokens (
+    hash text PRIMARY KEY,
+    kind text NOT NULL,
+    workspace_id text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    email text NOT NULL,
+    data text,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL
+  )`,
+  `CREATE INDEX tokens_workspace_kind_idx ON tokens (workspace_id, kind)`,
+  `CREATE INDEX tokens_expires_at_idx ON tokens (expires_at)`,
+
+  `CREATE TABLE accounts (
+    id text PRIMARY KEY,
+    workspace_id text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    platform text NOT NULL,
+    name text NOT NULL,
+    username text NOT NULL,
+    avatar_url text,
+    status text NOT NULL,
+    connected_at timestamptz NOT NULL,
+    external_id text NOT NULL,
+    CONSTRAINT accounts_external_key UNIQUE (workspace_id, platform, external_id)
+  )`,
+
+  `CREATE TABLE media (
+    id text PRIMARY KEY,
+    workspace_id text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    type text NOT NULL,
+    mime_type text NOT NULL,
+    filename text NOT NULL,
+    size_bytes bigint NOT NULL,
+    width integer,
+    height integer,
+    duration_ms bigint,
+    blob_key text NOT NULL,
+    preview_key text,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL
+  )`,
+  `CREATE INDEX media_workspace_idx ON media (workspace_id)`,
+  `CREATE INDEX media_expires_at_idx ON media (expires_at)`,
+
+  // Targets live in a jsonb column: the port always reads and replaces a post with its targets.
+  // Ids use the C collation so `ORDER BY id` matches the byte order ULIDs sort by.
+  `CREATE TABLE posts (
+    id text COLLATE "C" PRIMARY KEY,
+    workspace_id text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    status text NOT NULL,
+    content text NOT NULL,
+    media_ids text[] NOT NULL,
+    first_comment text,
+    thread jsonb NOT NULL,
+    poll jsonb,
+    cover jsonb,
+    tiktok_ai_generated boolean NOT NULL,
+    scheduled_for timestamptz,
+    require_approval boolean NOT NULL,
+    created_by jsonb NOT NULL,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    published_at timestamptz,
+    deleted_at timestamptz,
+    deleted_reason text,
+    targets jsonb NOT NULL
+  )`,
+  `CREATE INDEX posts_visible_idx ON posts (workspace_id, id DESC) WHERE deleted_at IS NULL`,
+  `CREATE INDEX posts_visible_status_idx ON posts (workspace_id, status, id DESC) WHERE deleted_at IS NULL`,
+
+  // The (scope, key) primary key is what makes two concurrent claims create one record.
+  `CREATE TABLE idempotency_keys (
+    scope text NOT NULL,
+    key text NOT NULL,
+    request_hash text NOT NULL,
+    post_id text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    PRIMARY KEY (scope, key)
+  )`,
+  `CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at)`,
+
+  `CREATE TABLE usage_counters (
+    workspace_id text NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    month text NOT NULL,
+    count integer NOT NULL,
+    PRIMARY KEY (workspace_id, month)
+  )`,
+
+  // One row per bucket and window length, holding the current fixed window.
+  `CREATE TABLE rate_windows (
+    bucket text NOT NULL,
+    window_ms bigint NOT NULL,
+    window_start timestamptz NOT NULL,
+    count integer NOT NULL,
+    PRIMARY KEY (bucket, window_ms)
+  )`,
+  `CREATE INDEX rate_windows_window_start_idx ON rate_windows (window_start)`
+])
+
+/** Tables of the storage ports, children first (tests empty them between suites). */
+export const storageTables = [
+  "rate_windows",
+  "usage_counters",
+  "idempotency_keys",
+  "posts",
+  "media",
+  "accounts",
+  "tokens",
+  "api_keys",
+  "workspaces"
+] as const
+
+/**
+ * Migrations run in id order and only past the latest one applied, so new ones take a higher id.
+ * Add a migration as a new entry; never edit one that has shipped.
+ */
+export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
+  "0001_storage": storage
+
+  // ---------------------------------------------------------------------------------------------
+  // JobQueue (adapters/postgres/PostgresJobQueue.ts, another helper): "0002_jobs" goes here — the
+  // `jobs` table with workspace_id REFERENCES workspaces (id) ON DELETE CASCADE so that
+  // WorkspaceRepo.delete takes a workspace's jobs with it.
+  // ---------------------------------------------------------------------------------------------
+}
+
+export const loader = Migrator.fromRecord(migrations)
+
+/** Brings the schema up to date; the Migrator locks its table, so concurrent runs apply each migration once. */
+export const migrate = Migrator.make({})({ loader })

@@ -1,0 +1,44 @@
+import { Effect, Option } from "effect"
+import type { Actor } from "../../domain/apiKey.ts"
+import { fail } from "../../domain/errors.ts"
+import { isExpiredUnclaimed } from "../../domain/workspace.ts"
+import { HeraldConfig } from "../config.ts"
+import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
+import { Crypto } from "../ports/Crypto.ts"
+import { TokenRepo } from "../ports/TokenRepo.ts"
+import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
+import { now } from "./common.ts"
+
+const unauthorized = fail("unauthorized")
+
+/** Session data kept with a session token. */
+export interface SessionData {
+  readonly personId: string
+  readonly name: string
+  readonly csrf: string
+}
+
+/** Resolves `Authorization: Bearer <key>` to the key's actor. */
+export const authenticateKey = Effect.fn("authenticateKey")(function* (keyText: string) {
+  const config = yield* HeraldConfig
+  const crypto = yield* Crypto
+  if (!keyText.startsWith(`${config.keyPrefix}_`)) return yield* Effect.fail(unauthorized)
+  const found = yield* (yield* ApiKeyRepo).findByHash(yield* crypto.sha256(keyText))
+  if (Option.isNone(found) || found.value.revokedAt !== null) return yield* Effect.fail(unauthorized)
+  const key = found.value
+  const workspace = yield* (yield* WorkspaceRepo).findById(key.workspaceId)
+  if (Option.isNone(workspace) || isExpiredUnclaimed(workspace.value, yield* now)) return yield* Effect.fail(unauthorized)
+  const actor: Actor = { kind: "key", workspaceId: key.workspaceId, keyId: key.id, name: key.name, requireApproval: key.requireApproval }
+  return actor
+})
+
+/** Resolves a session cookie to the signed-in person, with the session's CSRF secret. */
+export const authenticateSession = Effect.fn("authenticateSession")(function* (sessionToken: string) {
+  const crypto = yield* Crypto
+  const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(sessionToken), "session", yield* now)
+  if (Option.isNone(found) || found.value.data === null) return yield* Effect.fail(unauthorized)
+  const session = found.value
+  const data = JSON.parse(session.data!) as SessionData
+  const actor: Actor = { kind: "person", workspaceId: session.workspaceId, personId: data.personId, name: data.name, email: session.email }
+  return { actor, csrf: data.csrf }
+})

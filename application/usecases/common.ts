@@ -1,0 +1,41 @@
+import { Clock, Effect, Option, Result } from "effect"
+import type { Actor } from "../../domain/apiKey.ts"
+import { fail, type ErrorCode, type HeraldError } from "../../domain/errors.ts"
+import type { Post } from "../../domain/post.ts"
+import { isVisible } from "../../domain/post.ts"
+import { PostRepo } from "../ports/PostRepo.ts"
+
+export const now = Clock.currentTimeMillis
+
+/** Lifts a domain Result into an Effect failing with the domain error. */
+export const fromResult = <A>(result: Result.Result<A, HeraldError>): Effect.Effect<A, HeraldError> =>
+  Result.isSuccess(result) ? Effect.succeed(result.success) : Effect.fail(result.failure)
+
+/** Refuses keys: the action needs a signed-in person. */
+export const requirePerson = (actor: Actor): Effect.Effect<Extract<Actor, { kind: "person" }>, HeraldError> =>
+  actor.kind === "person" ? Effect.succeed(actor) : Effect.fail(fail("approval_requires_human"))
+
+/** A key may act only on posts it created; a person may act on any post of the workspace. */
+export const requireOwnPost = (actor: Actor, post: Post, code: ErrorCode): Effect.Effect<void, HeraldError> =>
+  actor.kind === "key" && !(post.createdBy.kind === "key" && post.createdBy.id === actor.keyId)
+    ? Effect.fail(fail(code, { postId: post.id }))
+    : Effect.void
+
+/** A visible post of the caller's workspace, or post_not_found. */
+export const loadPost = Effect.fnUntraced(function* (actor: Actor, id: string) {
+  const posts = yield* PostRepo
+  const found = yield* posts.findById(actor.workspaceId, id)
+  if (Option.isSome(found) && isVisible(found.value)) return found.value
+  return yield* Effect.fail(fail("post_not_found", { postId: id }))
+})
+
+export const rateLimited = (retryAfterMs: number): HeraldError =>
+  fail("rate_limited", { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) })
+
+/** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
+export const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v
+  )

@@ -1,0 +1,35 @@
+import { Effect } from "effect"
+import type { Actor } from "../../domain/apiKey.ts"
+import { fail } from "../../domain/errors.ts"
+import { checkName } from "../../domain/signup.ts"
+import { formatUtc } from "../../domain/time.ts"
+import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
+import { fromResult, now, requirePerson } from "./common.ts"
+import { mintKey } from "./signup.ts"
+
+const keyView = (k: { id: string; name: string; prefix: string; requireApproval: boolean; createdAt: number; revokedAt: number | null }) => ({
+  id: k.id, name: k.name, prefix: k.prefix, requireApproval: k.requireApproval, createdAt: formatUtc(k.createdAt),
+  revokedAt: k.revokedAt === null ? null : formatUtc(k.revokedAt)
+})
+
+/** A person creates a key (for an agent, or for their own scripts). */
+export const createKey = Effect.fn("createKey")(function* (actor: Actor, body: { name?: unknown; requireApproval?: unknown }) {
+  const person = yield* requirePerson(actor)
+  const name = (yield* fromResult(checkName("name", body.name))) ?? "API key"
+  if (body.requireApproval !== undefined && typeof body.requireApproval !== "boolean")
+    return yield* Effect.fail(fail("validation_failed", { fields: ["requireApproval"] }))
+  const { text, key } = yield* mintKey(person.workspaceId, name, body.requireApproval !== false)
+  return { apiKey: text, key: keyView(key) }
+})
+
+export const listKeys = Effect.fn("listKeys")(function* (actor: Actor) {
+  const person = yield* requirePerson(actor)
+  return { keys: (yield* (yield* ApiKeyRepo).listByWorkspace(person.workspaceId)).map(keyView) }
+})
+
+export const revokeKey = Effect.fn("revokeKey")(function* (actor: Actor, id: string) {
+  const person = yield* requirePerson(actor)
+  const revoked = yield* (yield* ApiKeyRepo).revoke(person.workspaceId, id, yield* now)
+  if (!revoked) return yield* Effect.fail(fail("validation_failed", { fields: ["id"] }, "No active key with this id in the workspace."))
+  return { id, revoked: true }
+})

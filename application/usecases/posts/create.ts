@@ -1,0 +1,115 @@
+import { Effect, Option } from "effect"
+import type { Actor } from "../../../domain/apiKey.ts"
+import { creatorOf } from "../../../domain/apiKey.ts"
+import { fail } from "../../../domain/errors.ts"
+import type { Post, Target } from "../../../domain/post.ts"
+import { decodeCreatePost } from "../../../domain/postRequest.ts"
+import { checkPost } from "../../../domain/postRules.ts"
+import { DAY_MS, formatUtc, monthOf } from "../../../domain/time.ts"
+import { planLimits } from "../../../domain/workspace.ts"
+import { AccountRepo } from "../../ports/AccountRepo.ts"
+import { Crypto } from "../../ports/Crypto.ts"
+import { IdempotencyStore } from "../../ports/IdempotencyStore.ts"
+import { MediaRepo } from "../../ports/MediaRepo.ts"
+import { PostRepo } from "../../ports/PostRepo.ts"
+import { Store } from "../../ports/Store.ts"
+import { UsageCounter } from "../../ports/UsageCounter.ts"
+import { WorkspaceRepo } from "../../ports/WorkspaceRepo.ts"
+import { canonicalJson, fromResult, now } from "../common.ts"
+import { publishJobsFor } from "./jobs.ts"
+import { postView } from "./view.ts"
+import { JobQueue } from "../../ports/JobQueue.ts"
+
+const IDEMPOTENCY_LIFETIME_MS = DAY_MS
+const maxIdempotencyKeyLength = 255
+
+/**
+ * POST /posts: validate, then either answer a dry run or store the post, its targets, the month's
+ * usage, the idempotency record and the publish jobs in one transaction.
+ */
+export const createPost = Effect.fn("createPost")(function* (actor: Actor, body: unknown, idempotencyKey: string | null) {
+  const request = yield* fromResult(decodeCreatePost(body))
+  if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > maxIdempotencyKeyLength))
+    return yield* Effect.fail(fail("validation_failed", { fields: ["Idempotency-Key"] }, `Idempotency-Key must be 1-${maxIdempotencyKeyLength} characters.`))
+  const at = yield* now
+  const accounts = yield* (yield* AccountRepo).listByWorkspace(actor.workspaceId)
+  const coverId = request.cover && "mediaId" in request.cover ? [request.cover.mediaId] : []
+  const media = yield* (yield* MediaRepo).findByIds(actor.workspaceId, [...request.mediaIds, ...coverId])
+  const checked = yield* fromResult(checkPost(request, { now: at, accounts, media }))
+  const keyAsksFirst = actor.kind === "key" && actor.requireApproval
+  const requireApproval = keyAsksFirst || request.requireApproval === true
+  const workspace = Option.getOrThrow(yield* (yield* WorkspaceRepo).findById(actor.workspaceId))
+  const monthlyLimit = planLimits[workspace.plan].postsPerMonth
+  const usage = yield* UsageCounter
+  const month = monthOf(at)
+
+  if (request.dryRun) {
+    const warnings = [...checked.warnings]
+    if (keyAsksFirst && request.requireApproval === false) warnings.push("requireApproval: false cannot bypass an asks-first key; the post would wait for approval.")
+    const used = yield* usage.current(actor.workspaceId, month)
+    const overCap = monthlyLimit !== null && used >= monthlyLimit
+    if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
+    if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
+    return {
+      kind: "dryRun" as const,
+      body: {
+        dryRun: true as const,
+        valid: !overCap,
+        warnings,
+        requireApproval,
+        wouldPost: {
+          status: requireApproval ? "needs_approval" : checked.scheduledFor !== null ? "scheduled" : "publishing",
+          scheduledFor: checked.scheduledFor === null ? null : formatUtc(checked.scheduledFor),
+          content: request.content,
+          mediaIds: request.mediaIds,
+          firstComment: request.firstComment,
+          thread: request.thread,
+          poll: request.poll,
+          cover: request.cover,
+          tiktokAiGenerated: request.tiktokAiGenerated,
+          targets: checked.targets.map((a) => ({ accountId: a.id, platform: a.platform, username: a.username })),
+          usage: { month, used, limit: monthlyLimit }
+        }
+      }
+    }
+  }
+
+  const crypto = yield* Crypto
+  const postId = yield* crypto.id("post")
+  const status: Target["status"] = requireApproval ? "needs_approval" : checked.scheduledFor !== null ? "scheduled" : "publishing"
+  const post: Post = {
+    id: postId, workspaceId: actor.workspaceId, status, content: request.content, mediaIds: request.mediaIds,
+    firstComment: request.firstComment, thread: request.thread, poll: request.poll, cover: request.cover,
+    tiktokAiGenerated: request.tiktokAiGenerated, scheduledFor: checked.scheduledFor, requireApproval,
+    createdBy: creatorOf(actor), createdAt: at, updatedAt: at, publishedAt: null, deletedAt: null, deletedReason: null,
+    targets: checked.targets.map((a) => ({
+      accountId: a.id, platform: a.platform, status, externalId: null, url: null, publishedAt: null, error: null,
+      firstComment: request.firstComment === null ? null : { status: "pending", externalId: null, error: null },
+      thread: [], attempts: 0
+    }))
+  }
+  const requestHash = yield* crypto.sha256(canonicalJson(body))
+  const scope = `${actor.workspaceId}:${actor.kind === "key" ? actor.keyId : actor.personId}`
+  const posts = yield* PostRepo
+  const jobs = yield* JobQueue
+  return yield* (yield* Store).transaction(
+    Effect.gen(function* () {
+      if (idempotencyKey !== null) {
+        const existing = yield* (yield* IdempotencyStore).claim(
+          { scope, key: idempotencyKey, requestHash, postId, createdAt: at, expiresAt: at + IDEMPOTENCY_LIFETIME_MS }, at
+        )
+        if (Option.isSome(existing)) {
+          if (existing.value.requestHash !== requestHash) return yield* Effect.fail(fail("idempotency_key_reused"))
+          const original = yield* posts.findById(actor.workspaceId, existing.value.postId)
+          if (Option.isNone(original)) return yield* Effect.fail(fail("post_not_found", { postId: existing.value.postId }))
+          return { kind: "replayed" as const, body: { post: postView(original.value), replayed: true as const } }
+        }
+      }
+      const count = yield* usage.increment(actor.workspaceId, month)
+      if (monthlyLimit !== null && count > monthlyLimit) return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
+      yield* posts.insert(post)
+      if (status !== "needs_approval") yield* jobs.enqueue(yield* publishJobsFor(post, checked.scheduledFor ?? at))
+      return { kind: "created" as const, body: { post: postView(post) } }
+    })
+  )
+})

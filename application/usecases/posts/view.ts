@@ -1,0 +1,38 @@
+import type { Post, Target } from "../../../domain/post.ts"
+import { formatUtc } from "../../../domain/time.ts"
+
+const time = (t: number | null) => (t === null ? null : formatUtc(t))
+
+export const targetView = (t: Target) => ({
+  accountId: t.accountId,
+  platform: t.platform,
+  status: t.status,
+  externalId: t.externalId,
+  url: t.url,
+  publishedAt: time(t.publishedAt),
+  error: t.error,
+  firstComment: t.firstComment,
+  thread: t.thread
+})
+
+/** The post record as the API shows it: times in UTC with Z. */
+export const postView = (p: Post) => ({
+  id: p.id,
+  status: p.status,
+  content: p.content,
+  mediaIds: p.mediaIds,
+  firstComment: p.firstComment,
+  thread: p.thread,
+  poll: p.poll,
+  cover: p.cover,
+  tiktokAiGenerated: p.tiktokAiGenerated,
+  scheduledFor: time(p.scheduledFor),
+  requireApproval: p.requireApproval,
+  createdBy: p.createdBy,
+  createdAt: formatUtc(p.createdAt),
+  updatedAt: formatUtc(p.updatedAt),
+  publishedAt: time(p.publishedAt),
+  targets: p.targets.map(targetView)
+})
+
+export type PostView = ReturnType<typeof postView>

@@ -1,0 +1,55 @@
+import { Effect, Option } from "effect"
+import { fail } from "../../domain/errors.ts"
+import { signInMail } from "../../domain/messages.ts"
+import { checkEmail } from "../../domain/signup.ts"
+import type { Workspace } from "../../domain/workspace.ts"
+import { HeraldConfig } from "../config.ts"
+import { Crypto } from "../ports/Crypto.ts"
+import { RateLimiter } from "../ports/RateLimiter.ts"
+import { TokenRepo } from "../ports/TokenRepo.ts"
+import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
+import { fromResult, now, rateLimited } from "./common.ts"
+import { trySend } from "./mail.ts"
+import { startSession } from "./sessions.ts"
+
+const SIGNIN_LINK_LIFETIME_MS = 60 * 60 * 1000
+
+/** A single-use sign-in link for the workspace owner. */
+export const issueSignInLink = Effect.fn("issueSignInLink")(function* (workspace: Workspace) {
+  const crypto = yield* Crypto
+  const config = yield* HeraldConfig
+  const at = yield* now
+  const token = yield* crypto.token()
+  yield* (yield* TokenRepo).insert({
+    hash: yield* crypto.sha256(token), kind: "signin", workspaceId: workspace.id, email: workspace.ownerEmail,
+    data: null, createdAt: at, expiresAt: at + SIGNIN_LINK_LIFETIME_MS
+  })
+  return `${config.publicUrl}/signin/complete?token=${token}`
+})
+
+/**
+ * E-mails a sign-in link when the address owns a workspace. The answer is the same either way,
+ * so the endpoint does not tell who has an account.
+ */
+export const requestSignInLink = Effect.fn("requestSignInLink")(function* (rawEmail: string) {
+  const email = yield* fromResult(checkEmail(rawEmail))
+  const config = yield* HeraldConfig
+  const limit = yield* (yield* RateLimiter).hit(`signin:email:${email}`, config.limits.signinLinksPerEmailPerHour, 60 * 60 * 1000, yield* now)
+  if (!limit.allowed) return yield* Effect.fail(rateLimited(limit.retryAfterMs))
+  const workspace = yield* (yield* WorkspaceRepo).findByEmail(email)
+  if (Option.isSome(workspace)) {
+    const link = yield* issueSignInLink(workspace.value)
+    yield* trySend(email, signInMail(workspace.value.locale, { link }))
+  }
+  return { sent: true }
+})
+
+/** Uses a sign-in link: starts a session. */
+export const completeSignIn = Effect.fn("completeSignIn")(function* (token: string) {
+  const crypto = yield* Crypto
+  const found = yield* (yield* TokenRepo).consume(yield* crypto.sha256(token), "signin", yield* now)
+  if (Option.isNone(found)) return yield* Effect.fail(fail("signin_link_invalid"))
+  const workspace = yield* (yield* WorkspaceRepo).findById(found.value.workspaceId)
+  if (Option.isNone(workspace)) return yield* Effect.fail(fail("signin_link_invalid"))
+  return { workspace: workspace.value, session: yield* startSession(workspace.value.id, workspace.value.ownerEmail) }
+})

@@ -1,0 +1,29 @@
+import { Layer } from "effect"
+import { defaultLimits, HeraldConfig, type HeraldConfigShape } from "../../application/config.ts"
+import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
+import { storageLayer } from "../../adapters/memory/index.ts"
+import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
+import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
+import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
+
+export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldConfigShape => ({
+  publicUrl: "http://herald.test",
+  keyPrefix: "hrld",
+  signupEnabled: true,
+  limits: defaultLimits,
+  ...overrides
+})
+
+/**
+ * The in-memory host: memory storage, a recording mailer (SentMail), the sandbox network
+ * (SandboxPublished) and real crypto. Time is Effect's Clock, so TestClock drives it in tests.
+ */
+export const layer = (overrides: Partial<HeraldConfigShape> = {}) =>
+  Layer.mergeAll(
+    storageLayer,
+    NodeCrypto.layer,
+    RecordingMailer.layer,
+    connectorsLayer,
+    publishersLayer.pipe(Layer.provideMerge(SandboxPublisher.layerRecording)),
+    Layer.succeed(HeraldConfig)(testConfig(overrides))
+  )
