@@ -1,0 +1,78 @@
+import { Cause, Effect, Option } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import { fail } from "../../domain/errors.ts"
+import { errorResponse, failWith, findApiFailure, toApiFailure } from "./errors.ts"
+import { issueFields } from "./issueFields.ts"
+
+interface RoutePattern {
+  readonly method: string
+  readonly pattern: RegExp
+}
+
+/** Method and path pattern of every endpoint, to tell 405 (known path) from 404. */
+interface Route {
+  readonly method: string
+  readonly path: string
+}
+
+interface ApiShape {
+  readonly groups: Readonly<Record<string, { readonly endpoints: Readonly<Record<string, Route>> }>>
+}
+
+export const routePatterns = (api: ApiShape, extra: ReadonlyArray<Route> = []): ReadonlyArray<RoutePattern> => {
+  const routes: Array<Route> = [...extra]
+  for (const group of Object.values(api.groups))
+    for (const endpoint of Object.values(group.endpoints)) routes.push({ method: endpoint.method, path: endpoint.path })
+  return routes.map((r) => ({ method: r.method, pattern: new RegExp("^" + r.path.replace(/:[A-Za-z]+/g, "[^/]+") + "/?$") }))
+}
+
+/**
+ * Every failure leaves the server as the spec's envelope: domain errors, body and parameter
+ * decoding, unknown routes and methods, and defects (500 with a request id, never internals).
+ */
+export const errorMiddleware = (routes: ReadonlyArray<RoutePattern>) =>
+  HttpRouter.middleware(
+    // Typed as passing errors through: the router's types expect global middleware to leave them
+    // unhandled, but this one is the last word on every failure by design.
+    ((httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
+      httpEffect.pipe(
+        Effect.flatMap((response) =>
+          response.status === 415 ? Effect.succeed(failWith("unsupported_content_type")) : Effect.succeed(response)
+        ),
+        Effect.catchCause((cause) =>
+          Effect.gen(function* () {
+            const known = findApiFailure(cause)
+            if (known) return errorResponse(known)
+            const request = yield* HttpServerRequest.HttpServerRequest
+            for (const reason of cause.reasons) {
+              const value = reason._tag === "Die" ? reason.defect : reason._tag === "Fail" ? reason.error : undefined
+              if (HttpApiError.HttpApiSchemaError.is(value)) return schemaErrorResponse(value)
+              if (HttpApiError.HttpApiPayloadTooLarge.is(value)) return failWith("file_too_large")
+              if (isRouteNotFound(value)) {
+                const path = request.url.split("?")[0]
+                const sameP = routes.filter((r) => r.pattern.test(path))
+                return sameP.length > 0
+                  ? HttpServerResponse.setHeader(failWith("method_not_allowed", { allowed: [...new Set(sameP.map((r) => r.method))] }), "allow", [...new Set(sameP.map((r) => r.method))].join(", "))
+                  : failWith("not_found", { path })
+              }
+            }
+            if (Cause.hasInterruptsOnly(cause)) return HttpServerResponse.empty({ status: 499 })
+            const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+            yield* Effect.logError("Unhandled failure", { requestId, method: request.method, url: request.url }, cause)
+            return errorResponse(toApiFailure(fail("internal_error", { requestId })))
+          })
+        )
+      )) as unknown as <E>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E>,
+    { global: true }
+  )
+
+const isRouteNotFound = (u: unknown): boolean =>
+  typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === "HttpServerError" && (u as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"
+
+const schemaErrorResponse = (error: HttpApiError.HttpApiSchemaError) => {
+  const text = String(error.cause)
+  if (error.kind === "Payload" && /valid JSON/i.test(text)) return failWith("invalid_json")
+  const fields = Option.getOrElse(issueFields(error.cause), () => [error.kind.toLowerCase()])
+  return failWith("validation_failed", { fields, in: error.kind.toLowerCase() }, `Invalid ${error.kind.toLowerCase()}: ${text.split("\n")[0]}`)
+}

@@ -1,0 +1,63 @@
+import { Cause, Effect, Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiSchema } from "effect/http-api"
+import { catalogue, type ErrorCode, fail, HeraldError, toEnvelope, type ErrorDetails } from "../../domain/errors.ts"
+
+/** An error already rendered to the spec's envelope, with its status and headers. */
+export class ApiFailure {
+  readonly _tag = "ApiFailure"
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Readonly<Record<string, string>>
+  ) {}
+}
+
+/** Status, envelope and the headers the spec ties to some statuses (401, 429). */
+export const toApiFailure = (error: HeraldError): ApiFailure => {
+  const { status, body } = toEnvelope(error)
+  const headers: Record<string, string> = {}
+  if (status === 401) headers["www-authenticate"] = 'Bearer realm="herald"'
+  const retryAfter = error.details?.retryAfterSeconds
+  if (typeof retryAfter === "number" && (status === 429 || status === 503)) headers["retry-after"] = String(retryAfter)
+  return new ApiFailure(status, body, headers)
+}
+
+export const errorResponse = (failure: ApiFailure) =>
+  HttpServerResponse.jsonUnsafe(failure.body, { status: failure.status, headers: failure.headers })
+
+export const failWith = (code: ErrorCode, details?: ErrorDetails, detail?: string) => errorResponse(toApiFailure(fail(code, details, detail)))
+
+/**
+ * Handlers end with this: a domain error leaves the handler as an ApiFailure defect, which the
+ * error middleware renders as the envelope (HttpApi would otherwise encode it with a fixed status).
+ */
+export const handled = <A, R>(effect: Effect.Effect<A, HeraldError, R>): Effect.Effect<A, never, R> =>
+  Effect.catch(effect, (error) => Effect.die(toApiFailure(error)))
+
+export const isApiFailure = (u: unknown): u is ApiFailure => u instanceof ApiFailure
+
+export const findApiFailure = <E>(cause: Cause.Cause<E>): ApiFailure | undefined => {
+  for (const reason of cause.reasons) {
+    const value = reason._tag === "Die" ? reason.defect : reason._tag === "Fail" ? reason.error : undefined
+    if (isApiFailure(value)) return value
+    if (value instanceof HeraldError) return toApiFailure(value)
+  }
+  return undefined
+}
+
+// Documentation of the error bodies, per status, for the OpenAPI document.
+const Envelope = Schema.Struct({
+  error: Schema.Struct({
+    code: Schema.String,
+    message: Schema.String,
+    hint: Schema.String,
+    retryable: Schema.Boolean,
+    details: Schema.optional(Schema.Record(Schema.String, Schema.Unknown))
+  })
+})
+
+const codesFor = (status: number) => Object.entries(catalogue).filter(([, e]) => e.status === status).map(([code]) => code)
+
+export const errorDoc = (status: number) =>
+  Envelope.annotate({ identifier: `Error${status}`, description: `Error envelope. Codes: ${codesFor(status).join(", ")}` }).pipe(HttpApiSchema.status(status))

@@ -1,0 +1,17 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { connectUrl, listAccounts } from "../../../application/usecases/accounts.ts"
+import { HeraldApi } from "../api.ts"
+import { CurrentActor } from "../security.ts"
+import { runner } from "./request.ts"
+
+type Services = Effect.Services<ReturnType<typeof connectUrl>> | Effect.Services<ReturnType<typeof listAccounts>>
+
+export const layer = HttpApiBuilder.group(HeraldApi, "accounts", (handlers) =>
+  Effect.gen(function* () {
+    const run = yield* runner<Services>()
+    return handlers
+      .handle("list", () => run(Effect.flatMap(CurrentActor, listAccounts)))
+      .handle("connect", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => connectUrl(actor, params.platform))))
+  })
+)

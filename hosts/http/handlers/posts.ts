@@ -1,0 +1,43 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import * as Actions from "../../../application/usecases/posts/actions.ts"
+import { createPost } from "../../../application/usecases/posts/create.ts"
+import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
+import { HeraldApi } from "../api.ts"
+import { CurrentActor } from "../security.ts"
+import { json, rawJson, runner } from "./request.ts"
+
+type Services =
+  | Effect.Services<ReturnType<typeof createPost>>
+  | Effect.Services<ReturnType<typeof listPosts>>
+  | Effect.Services<ReturnType<typeof Actions.approvePost>>
+  | Effect.Services<ReturnType<typeof Actions.retryFirstComment>>
+
+export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
+  Effect.gen(function* () {
+    const run = yield* runner<Services>()
+    const byId = (action: (actor: import("../../../domain/apiKey.ts").Actor, id: string) => Effect.Effect<unknown, import("../../../domain/errors.ts").HeraldError, Services>) =>
+      ({ params }: { readonly params: { readonly id: string } }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(action(actor, params.id), (body) => json(body))))
+    return handlers
+      .handle("create", ({ headers }) =>
+        run(Effect.gen(function* () {
+          const result = yield* createPost(yield* CurrentActor, yield* rawJson, headers["idempotency-key"] ?? null)
+          return json(result.body, result.kind === "created" ? 201 : 200)
+        })))
+      .handle("list", ({ query }) => run(Effect.flatMap(CurrentActor, (actor) => listPosts(actor, query))))
+      .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => getPost(actor, params.id))))
+      .handle("approve", byId(Actions.approvePost))
+      .handle("reject", byId(Actions.rejectPost))
+      .handle("cancel", byId(Actions.cancelPost))
+      .handle("retry", byId(Actions.retryPost))
+      .handle("reschedule", ({ params }) =>
+        run(Effect.gen(function* () {
+          return json(yield* Actions.reschedulePost(yield* CurrentActor, params.id, yield* rawJson))
+        })))
+      .handle("retryFirstComment", ({ params, payload }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.retryFirstComment(actor, params.id, payload.accountId ?? null), (b) => json(b)))))
+      .handle("bulkApprove", () => run(Effect.gen(function* () { return json(yield* Actions.bulkApprove(yield* CurrentActor, yield* rawJson)) })))
+      .handle("bulkReject", () => run(Effect.gen(function* () { return json(yield* Actions.bulkReject(yield* CurrentActor, yield* rawJson)) })))
+  })
+)

@@ -1,0 +1,93 @@
+import { Effect, Option } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { completeConnect } from "../../../application/usecases/accounts.ts"
+import { authenticateSession } from "../../../application/usecases/auth.ts"
+import { claimWorkspace, inspectClaimLink } from "../../../application/usecases/claim.ts"
+import { completeSignIn, requestSignInLink } from "../../../application/usecases/signin.ts"
+import { endSession } from "../../../application/usecases/sessions.ts"
+import { HeraldConfig } from "../../../application/config.ts"
+import { catalogue, type ErrorCode, HeraldError, messageOf } from "../../../domain/errors.ts"
+import { SESSION_COOKIE } from "../security.ts"
+import { appPage } from "./app.ts"
+import { escape, page } from "./html.ts"
+
+type Services =
+  | Effect.Services<ReturnType<typeof completeConnect>>
+  | Effect.Services<ReturnType<typeof claimWorkspace>>
+  | Effect.Services<ReturnType<typeof completeSignIn>>
+  | Effect.Services<ReturnType<typeof requestSignInLink>>
+  | Effect.Services<ReturnType<typeof authenticateSession>>
+  | HeraldConfig
+
+const errorPage = (error: HeraldError) =>
+  page("Something is not right", `<p>${escape(messageOf(error))}</p><p class="muted">${escape(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`, catalogue[error.code as ErrorCode]?.status ?? 400)
+
+const query = Effect.map(HttpServerRequest.HttpServerRequest, (r) => new URL(r.url, "http://x").searchParams)
+const form = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) =>
+  Effect.map(Effect.orElseSucceed(r.text, () => ""), (text) => new URLSearchParams(text))
+)
+
+const withSession = (response: HttpServerResponse.HttpServerResponse, token: string, expiresAt: number, secure: boolean) =>
+  HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, token, {
+    httpOnly: true, sameSite: "lax", secure, path: "/", expires: new Date(expiresAt)
+  })
+
+const redirect = (location: string) => HttpServerResponse.redirect(location, { status: 303 })
+
+/** The pages a person sees: claim, sign in, connect callback, and the approval app. */
+export const layer = HttpRouter.addAll(
+  Effect.gen(function* () {
+    const services = yield* Effect.context<Services>()
+    const config = yield* HeraldConfig
+    const secure = config.publicUrl.startsWith("https://")
+    const run = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
+      effect.pipe(Effect.catch((e) => Effect.succeed(errorPage(e))), Effect.provideContext(services)) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+
+    return [
+      HttpRouter.route("GET", "/", Effect.succeed(redirect("/app"))),
+      HttpRouter.route("GET", "/connect/:platform/callback", run(Effect.gen(function* () {
+        const params = yield* HttpRouter.params
+        const q = yield* query
+        const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q))
+        const wantsJson = ((yield* HttpServerRequest.HttpServerRequest).headers.accept ?? "").includes("application/json")
+        return wantsJson ? HttpServerResponse.jsonUnsafe(result) : page("Account connected", `<p>Connected <b>${escape(result.account.name)}</b> (@${escape(result.account.username)}) on ${escape(result.account.platform)}.</p><p>Its id is <code>${escape(result.account.id)}</code>. You can close this page.</p>`)
+      }))),
+      HttpRouter.route("GET", "/claim", run(Effect.gen(function* () {
+        const token = (yield* query).get("token") ?? ""
+        const ws = yield* inspectClaimLink(token)
+        const ja = ws.locale === "ja"
+        return page(ja ? "ワークスペースを受け取る" : "Claim your workspace", `<p>${ja ? "ワークスペース" : "Workspace"} <b>${escape(ws.name)}</b> (${escape(ws.ownerEmail)})</p>
+<form method="post" action="/claim"><input type="hidden" name="token" value="${escape(token)}">
+<label>${ja ? "言語" : "Language"} <select name="locale"><option value="en"${ja ? "" : " selected"}>English</option><option value="ja"${ja ? " selected" : ""}>日本語</option></select></label>
+<p><button>${ja ? "受け取る" : "Claim workspace"}</button></p></form>`, 200, ws.locale)
+      }))),
+      HttpRouter.route("POST", "/claim", run(Effect.gen(function* () {
+        const f = yield* form
+        const locale = f.get("locale") === "ja" ? "ja" : f.get("locale") === "en" ? "en" : null
+        const { session } = yield* claimWorkspace(f.get("token") ?? "", locale)
+        return withSession(redirect("/app"), session.token, session.expiresAt, secure)
+      }))),
+      HttpRouter.route("GET", "/signin", Effect.succeed(page("Sign in", `<form method="post" action="/signin"><label>E-mail <input name="email" type="email" required></label> <button>Send me a link</button></form>`))),
+      HttpRouter.route("POST", "/signin", run(Effect.gen(function* () {
+        yield* requestSignInLink((yield* form).get("email") ?? "")
+        return page("Check your inbox", "<p>If this address owns a workspace, a sign-in link is on its way.</p>")
+      }))),
+      HttpRouter.route("GET", "/signin/complete", run(Effect.gen(function* () {
+        const { session } = yield* completeSignIn((yield* query).get("token") ?? "")
+        return withSession(redirect("/app"), session.token, session.expiresAt, secure)
+      }))),
+      HttpRouter.route("POST", "/signout", run(Effect.gen(function* () {
+        const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
+        if (token) yield* endSession(token)
+        return HttpServerResponse.expireCookieUnsafe(redirect("/signin"), SESSION_COOKIE, { path: "/" })
+      }))),
+      HttpRouter.route("GET", "/app", run(Effect.gen(function* () {
+        const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
+        if (!token) return redirect("/signin")
+        const session = yield* Effect.option(authenticateSession(token))
+        if (Option.isNone(session)) return redirect("/signin")
+        return appPage(session.value.actor.kind === "person" ? session.value.actor.email : "", session.value.csrf)
+      })))
+    ]
+  })
+)

@@ -1,0 +1,58 @@
+import { Context, Effect, Layer, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import type { Actor } from "../../domain/apiKey.ts"
+import { fail } from "../../domain/errors.ts"
+import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
+import { errorDoc, toApiFailure } from "./errors.ts"
+
+export const SESSION_COOKIE = "herald_session"
+export const CSRF_HEADER = "x-csrf-token"
+
+/** The caller of the current request. */
+export class CurrentActor extends Context.Service<CurrentActor, Actor>()("herald/http/CurrentActor") {}
+
+/** Bearer API key, or the web app's session cookie (with a CSRF header on state-changing requests). */
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentActor; requires: never }>()(
+  "herald/http/Authentication",
+  {
+    security: { bearer: HttpApiSecurity.bearer, session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" }) },
+    error: errorDoc(401)
+  }
+) {}
+
+type AuthServices = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof authenticateSession>>
+
+const unauthorized = () => Effect.die(toApiFailure(fail("unauthorized")))
+
+export const layer = Layer.effect(Authentication)(
+  Effect.gen(function* () {
+    const context = yield* Effect.context<AuthServices>()
+    return {
+      bearer: (httpEffect, { credential }) => {
+        const text = Redacted.value(credential)
+        if (text === "") return unauthorized()
+        return authenticateKey(text).pipe(
+          Effect.provideContext(context),
+          Effect.catch(() => unauthorized()),
+          Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
+        )
+      },
+      session: (httpEffect, { credential, endpoint }) => {
+        const token = Redacted.value(credential)
+        if (token === "") return unauthorized()
+        return authenticateSession(token).pipe(
+          Effect.provideContext(context),
+          Effect.catch(() => unauthorized()),
+          Effect.flatMap(({ actor, csrf }) =>
+            Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+              endpoint.method !== "GET" && request.headers[CSRF_HEADER] !== csrf
+                ? Effect.die(toApiFailure(fail("csrf_failed")))
+                : Effect.provideService(httpEffect, CurrentActor, actor)
+            )
+          )
+        )
+      }
+    }
+  })
+)
