@@ -72,7 +72,7 @@ const storage = statements([
     size_bytes bigint NOT NULL,
     width integer,
     height integer,
-    duration_ms bigint,
+    duration_ms double precision,
     blob_key text NOT NULL,
     preview_key text,
     created_at timestamptz NOT NULL,

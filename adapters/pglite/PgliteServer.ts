@@ -1,0 +1,84 @@
+import { mkdtemp, open, readFile, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { PGlite } from "@electric-sql/pglite"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { Data, Effect, type Scope } from "effect"
+
+export class PgliteError extends Data.TaggedError("PgliteError")<{ readonly message: string; readonly cause?: unknown }> {}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * One process per data directory: PGlite has no lock of its own, and two writers would corrupt
+ * it. A lock file beside the directory holds our pid; one left by a dead process is taken over.
+ */
+const lockDataDir = (dataDir: string): Effect.Effect<void, PgliteError, Scope.Scope> => {
+  const file = `${dataDir}.lock`
+  const take = async (): Promise<void> => {
+    try {
+      const handle = await open(file, "wx")
+      await handle.writeFile(String(process.pid))
+      await handle.close()
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+      const holder = Number((await readFile(file, "utf8").catch(() => "")).trim())
+      if (holder > 0 && holder !== process.pid && isAlive(holder)) throw new Error(`${dataDir} is open in process ${holder}`)
+      await rm(file, { force: true })
+      return take()
+    }
+  }
+  return Effect.acquireRelease(
+    Effect.tryPromise({ try: take, catch: (cause) => new PgliteError({ message: `cannot lock ${dataDir}: ${String(cause)}`, cause }) }),
+    () => Effect.promise(() => rm(file, { force: true }))
+  )
+}
+
+const openDatabase = (dataDir: string) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => PGlite.create(dataDir),
+      catch: (cause) => new PgliteError({ message: `cannot open PGlite in ${dataDir}: ${String(cause)}`, cause })
+    }),
+    (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+  )
+
+/**
+ * Serves PGlite on a unix socket in a private (0700) temporary directory: the socket server asks
+ * for no password, so only this user may reach it. Returns the socket path.
+ */
+const serve = (db: PGlite) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const dir = await mkdtemp(join(tmpdir(), "herald-pglite-"))
+        const path = join(dir, ".s.PGSQL.5432")
+        // Two slots while the client holds one: a reconnecting client must not find the door shut.
+        const server = new PGLiteSocketServer({ db, path, maxConnections: 2 })
+        await server.start()
+        return { server, dir, path }
+      },
+      catch: (cause) => new PgliteError({ message: `cannot serve PGlite: ${String(cause)}`, cause })
+    }),
+    ({ server, dir }) =>
+      Effect.promise(async () => {
+        await server.stop()
+        await rm(dir, { recursive: true, force: true })
+      }).pipe(Effect.ignore)
+  )
+
+/** Locks, opens and serves a PGlite data directory for the life of the scope; yields the socket path. */
+export const start = (dataDir: string): Effect.Effect<string, PgliteError, Scope.Scope> =>
+  Effect.gen(function* () {
+    yield* lockDataDir(dataDir)
+    const db = yield* openDatabase(dataDir)
+    const { path } = yield* serve(db)
+    return path
+  })

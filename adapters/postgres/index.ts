@@ -1,0 +1,32 @@
+import { Layer, type Redacted } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import * as PostgresAccountRepo from "./PostgresAccountRepo.ts"
+import * as PostgresApiKeyRepo from "./PostgresApiKeyRepo.ts"
+import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
+import * as PostgresMediaRepo from "./PostgresMediaRepo.ts"
+import * as PostgresPostRepo from "./PostgresPostRepo.ts"
+import * as PostgresRateLimiter from "./PostgresRateLimiter.ts"
+import * as PostgresStore from "./PostgresStore.ts"
+import * as PostgresTokenRepo from "./PostgresTokenRepo.ts"
+import * as PostgresUsageCounter from "./PostgresUsageCounter.ts"
+import * as PostgresWorkspaceRepo from "./PostgresWorkspaceRepo.ts"
+
+export { loader, migrate, migrations, storageTables } from "./migrations.ts"
+
+/** Every storage port on one SqlClient (a PostgreSQL server, or PGlite through adapters/pglite). */
+export const storageLayer = Layer.mergeAll(
+  PostgresStore.layer,
+  PostgresWorkspaceRepo.layer,
+  PostgresApiKeyRepo.layer,
+  PostgresTokenRepo.layer,
+  PostgresAccountRepo.layer,
+  PostgresMediaRepo.layer,
+  PostgresPostRepo.layer,
+  PostgresIdempotencyStore.layer,
+  PostgresUsageCounter.layer,
+  PostgresRateLimiter.layer
+)
+
+/** A pooled client for a PostgreSQL server, e.g. from `DATABASE_URL`. */
+export const layerFromUrl = (url: Redacted.Redacted<string>, options?: { readonly maxConnections?: number }) =>
+  PgClient.layer({ url, maxConnections: options?.maxConnections ?? 10 })

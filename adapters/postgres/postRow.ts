@@ -1,0 +1,87 @@
+import type { Creator } from "../../domain/apiKey.ts"
+import type { Cover, Poll, Post, PostStatus, Target } from "../../domain/post.ts"
+import { fromDate, fromDateOrNull, toDate, toDateOrNull } from "./time.ts"
+
+/** A target as stored in the `targets` jsonb column: times as ISO 8601 strings, like the columns. */
+interface TargetJson extends Omit<Target, "publishedAt"> {
+  readonly publishedAt: string | null
+}
+
+export interface PostRow {
+  readonly id: string
+  readonly workspace_id: string
+  readonly status: string
+  readonly content: string
+  readonly media_ids: ReadonlyArray<string>
+  readonly first_comment: string | null
+  readonly thread: ReadonlyArray<string>
+  readonly poll: Poll | null
+  readonly cover: Cover | null
+  readonly tiktok_ai_generated: boolean
+  readonly scheduled_for: Date | null
+  readonly require_approval: boolean
+  readonly created_by: Creator
+  readonly created_at: Date
+  readonly updated_at: Date
+  readonly published_at: Date | null
+  readonly deleted_at: Date | null
+  readonly deleted_reason: string | null
+  readonly targets: ReadonlyArray<TargetJson>
+}
+
+const targetToJson = (t: Target): TargetJson => ({
+  ...t,
+  publishedAt: t.publishedAt === null ? null : new Date(t.publishedAt).toISOString()
+})
+
+const targetFromJson = (t: TargetJson): Target => ({
+  ...t,
+  publishedAt: t.publishedAt === null ? null : Date.parse(t.publishedAt)
+})
+
+export const fromRow = (row: PostRow): Post => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  status: row.status as PostStatus,
+  content: row.content,
+  mediaIds: row.media_ids,
+  firstComment: row.first_comment,
+  thread: row.thread,
+  poll: row.poll,
+  cover: row.cover,
+  tiktokAiGenerated: row.tiktok_ai_generated,
+  scheduledFor: fromDateOrNull(row.scheduled_for),
+  requireApproval: row.require_approval,
+  createdBy: row.created_by,
+  createdAt: fromDate(row.created_at),
+  updatedAt: fromDate(row.updated_at),
+  publishedAt: fromDateOrNull(row.published_at),
+  deletedAt: fromDateOrNull(row.deleted_at),
+  deletedReason: row.deleted_reason as Post["deletedReason"],
+  targets: row.targets.map(targetFromJson)
+})
+
+const jsonOrNull = (value: unknown): string | null => (value === null ? null : JSON.stringify(value))
+
+/** Parameters for insert and update, in column order; jsonb values go as text and are cast in SQL. */
+export const toParams = (post: Post) => ({
+  id: post.id,
+  workspaceId: post.workspaceId,
+  status: post.status,
+  content: post.content,
+  mediaIds: [...post.mediaIds],
+  firstComment: post.firstComment,
+  thread: JSON.stringify(post.thread),
+  poll: jsonOrNull(post.poll),
+  cover: jsonOrNull(post.cover),
+  tiktokAiGenerated: post.tiktokAiGenerated,
+  scheduledFor: toDateOrNull(post.scheduledFor),
+  requireApproval: post.requireApproval,
+  createdBy: JSON.stringify(post.createdBy),
+  createdAt: toDate(post.createdAt),
+  updatedAt: toDate(post.updatedAt),
+  publishedAt: toDateOrNull(post.publishedAt),
+  deletedAt: toDateOrNull(post.deletedAt),
+  deletedReason: post.deletedReason,
+  targets: JSON.stringify(post.targets.map(targetToJson))
+})

@@ -1,0 +1,49 @@
+import { randomBytes } from "node:crypto"
+import { Duration, Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { migrate } from "../../adapters/postgres/index.ts"
+
+/** The server tests run against; each run gets its own database on it. */
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+const urlFor = (database: string): string => {
+  const url = new URL(testDatabaseUrl)
+  url.pathname = `/${database}`
+  return url.toString()
+}
+
+const client = (url: string, maxConnections: number) =>
+  PgClient.layer({ url: Redacted.make(url), maxConnections, connectTimeout: Duration.seconds(3) })
+
+/** Runs statements on the server's maintenance database (the one in the URL). */
+const onServer = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => effect.pipe(Effect.provide(client(testDatabaseUrl, 1)))
+
+/** Undefined when the server answers, otherwise why it does not. */
+export const unreachableReason = (): Promise<string | undefined> =>
+  Effect.runPromise(
+    onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT 1`)).pipe(
+      Effect.timeout(Duration.seconds(5)),
+      Effect.match({ onSuccess: () => undefined, onFailure: (error) => String(error) })
+    )
+  )
+
+/**
+ * A new database `herald_test_<random>` on the server, migrated, with a pooled client; the database
+ * is dropped when the layer is released, so runs never see each other's rows.
+ */
+export const testDatabase = (maxConnections = 10) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const name = `herald_test_${randomBytes(6).toString("hex")}`
+      yield* Effect.acquireRelease(
+        onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE ${sql(name)}`)),
+        () =>
+          onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(
+            Effect.catchCause((cause) => Effect.logWarning(`could not drop ${name}`, cause))
+          )
+      )
+      const connection = client(urlFor(name), maxConnections)
+      return Layer.effectDiscard(migrate).pipe(Layer.provideMerge(connection))
+    })
+  )
