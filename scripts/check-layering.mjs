@@ -1,0 +1,59 @@
+// The layering rule of DESIGN.md, checked on every test run:
+// domain imports only effect; application imports domain and effect; adapters import application,
+// domain, their own folder and their driver, never a host or another technology's adapter;
+// nothing outside hosts/, test/ and bench/ imports a host; HTTP and SQL never reach the core.
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { join, relative, resolve, dirname, sep } from "node:path"
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
+const layers = ["domain", "application", "adapters", "hosts"]
+// pglite is the embedded way to run the Postgres adapter's own SQL: it hands adapters/postgres a client.
+const allowedCross = new Set(["pglite->postgres"])
+
+const files = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (name === "node_modules") return []
+    return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : []
+  })
+
+const importRe = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g
+const problems = []
+
+for (const layer of layers) {
+  let list = []
+  try { list = files(join(root, layer)) } catch { continue }
+  for (const file of list) {
+    const rel = relative(root, file)
+    const text = readFileSync(file, "utf8")
+    for (const m of text.matchAll(importRe)) {
+      const spec = m[1] ?? m[2]
+      const isRelative = spec.startsWith(".")
+      const target = isRelative ? relative(root, resolve(dirname(file), spec)) : null
+      const targetLayer = target?.split(sep)[0]
+      const say = (why) => problems.push(`${rel}: imports "${spec}" (${why})`)
+      if (layer === "domain") {
+        if (isRelative ? targetLayer !== "domain" : !/^effect(\/|$)/.test(spec)) say("domain imports only effect and domain")
+        if (/^effect\/(http|http-api|sql)/.test(spec)) say("no HTTP or SQL in domain")
+      } else if (layer === "application") {
+        if (isRelative && !["domain", "application"].includes(targetLayer)) say("application imports only domain")
+        if (!isRelative && !/^effect(\/|$)/.test(spec)) say("application imports only effect")
+        if (/^effect\/(http|http-api|sql)/.test(spec)) say("no HTTP or SQL in application")
+      } else if (layer === "adapters") {
+        if (isRelative && targetLayer === "hosts") say("adapters never import hosts")
+        if (isRelative && targetLayer === "adapters") {
+          const from = rel.split(sep)[1], to = target.split(sep)[1]
+          if (from !== to && !allowedCross.has(`${from}->${to}`)) say(`adapter ${from} imports adapter ${to}`)
+        }
+        if (isRelative && (targetLayer === "test" || targetLayer === "bench")) say("adapters never import tests")
+      }
+      if (layer !== "hosts" && isRelative && targetLayer === "hosts") say("nothing imports hosts")
+    }
+  }
+}
+
+if (problems.length > 0) {
+  console.error("Layering check failed:\n" + problems.map((p) => "  " + p).join("\n"))
+  process.exit(1)
+}
+console.log("Layering check: domain -> application -> adapters -> hosts holds.")

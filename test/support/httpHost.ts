@@ -1,0 +1,51 @@
+import { createServer } from "node:http"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { NodeHttpServer } from "@effect/platform-node"
+import type { HeraldConfigShape } from "../../application/config.ts"
+import { routesLayer } from "../../hosts/http/server.ts"
+import * as TestHost from "../../hosts/test/TestHost.ts"
+
+/** A real listening HTTP host on a free port, on the in-memory core. */
+const roomyLimits = { signupPerIpPerHour: 10_000, signupPerEmailPerDay: 100, claimLinksPerWorkspacePerHour: 100, signinLinksPerEmailPerHour: 100, signupsPerDay: 10_000 }
+
+export const startHttpHost = async (overrides: Partial<HeraldConfigShape> = {}) => {
+  // Every test request comes from 127.0.0.1: roomy limits unless a test sets its own.
+  const core = TestHost.layer({ limits: roomyLimits, ...overrides })
+  const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(core)
+  )
+  const runtime = ManagedRuntime.make(server)
+  const origin = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (s) => HttpServer.formatAddress(s.address).replace(/\/$/, "")))
+  return {
+    origin,
+    base: `${origin}/api/v1`,
+    run: <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof core>>) => runtime.runPromise(effect),
+    /** Links in mail and connect URLs name the configured public URL; point them at this server. */
+    local: (url: string) => url.replace(/^https?:\/\/[^/]+/, origin),
+    close: () => runtime.dispose()
+  }
+}
+
+export type HttpHost = Awaited<ReturnType<typeof startHttpHost>>
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: any
+}
+
+export const call = async (host: HttpHost, method: string, path: string, options: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string>; cookie?: string } = {}): Promise<Reply> => {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) }
+  if (options.key) headers.authorization = `Bearer ${options.key}`
+  if (options.cookie) headers.cookie = options.cookie
+  if (options.body !== undefined || options.raw !== undefined) headers["content-type"] ??= "application/json"
+  const response = await fetch(`${host.base}${path}`, {
+    method, headers, body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)), redirect: "manual"
+  })
+  const text = await response.text()
+  let body: unknown = text
+  try { body = JSON.parse(text) } catch { /* not JSON */ }
+  return { status: response.status, headers: response.headers, body }
+}
