@@ -30,7 +30,7 @@ const lockDataDir = (dataDir: string): Effect.Effect<void, PgliteError, Scope.Sc
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
       const holder = Number((await readFile(file, "utf8").catch(() => "")).trim())
-      if (holder > 0 && holder !== process.pid && isAlive(holder)) throw new Error(`${dataDir} is open in process ${holder}`)
+      if (holder > 0 && isAlive(holder)) throw new Error(`${dataDir} is open in process ${holder}`)
       await rm(file, { force: true })
       return take()
     }

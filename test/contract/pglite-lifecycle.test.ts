@@ -1,0 +1,92 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import * as Pglite from "../../adapters/pglite/index.ts"
+import { migrate, storageLayer } from "../../adapters/postgres/index.ts"
+import { ApiKeyRepo } from "../../application/ports/ApiKeyRepo.ts"
+import { Store } from "../../application/ports/Store.ts"
+import { UsageCounter } from "../../application/ports/UsageCounter.ts"
+import { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
+import { apiKey, workspace } from "./fixtures.ts"
+
+const root = mkdtempSync(join(tmpdir(), "herald-pglite-life-"))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+/** Storage on PGlite in `dataDir`, migrated; the scope of the effect that uses it opens and closes it. */
+const embedded = (dataDir: string) => storageLayer.pipe(Layer.provideMerge(Layer.effectDiscard(migrate)), Layer.provideMerge(Pglite.layer(dataDir)))
+
+const timed = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const start = performance.now()
+    const result = yield* effect
+    console.log(`[pglite] ${label}: ${Math.round(performance.now() - start)} ms`)
+    return result
+  })
+
+describe("PGlite embedded database", () => {
+  const dataDir = join(root, "db")
+
+  it.live("holds under 50 concurrent transactions and concurrent reads, then keeps its data across close and reopen", () =>
+    Effect.gen(function* () {
+      const ws = workspace()
+      yield* timed(
+        "create a new data dir, migrate, 50 concurrent transactions, close",
+        Effect.gen(function* () {
+          const store = yield* Store
+          const workspaces = yield* WorkspaceRepo
+          const keys = yield* ApiKeyRepo
+          const usage = yield* UsageCounter
+          yield* workspaces.insert(ws)
+          const transactions = Effect.forEach(
+            Array.from({ length: 50 }, (_, i) => i),
+            (i) =>
+              store.transaction(Effect.gen(function* () {
+                yield* keys.insert(apiKey(ws.id, { name: `key ${i}` }))
+                yield* usage.increment(ws.id, "2026-01")
+              })),
+            { concurrency: "unbounded", discard: true }
+          )
+          // Reads outside the transactions queue for the one connection and must not see half of one.
+          const reads = Effect.forEach(Array.from({ length: 50 }), () => keys.listByWorkspace(ws.id), { concurrency: "unbounded" })
+          const [, seen] = yield* timed("50 concurrent transactions + 50 reads", Effect.all([transactions, reads], { concurrency: 2 }))
+          for (const list of seen) assert.isAtMost(list.length, 50)
+          assert.strictEqual((yield* keys.listByWorkspace(ws.id)).length, 50)
+          assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 50)
+        }).pipe(Effect.provide(embedded(dataDir)))
+      )
+      assert.isFalse(existsSync(`${dataDir}.lock`), "the lock is released on close")
+
+      yield* timed(
+        "reopen the existing data dir and read",
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          assert.deepStrictEqual(yield* (yield* WorkspaceRepo).findById(ws.id), Option.some(ws))
+          assert.strictEqual((yield* (yield* ApiKeyRepo).listByWorkspace(ws.id)).length, 50)
+          assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-01"), 50)
+          // Migrations already applied are not applied again.
+          assert.deepStrictEqual(yield* migrate, [])
+          const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM effect_sql_migrations`
+          assert.strictEqual(rows[0].n, 1)
+        }).pipe(Effect.provide(embedded(dataDir)))
+      )
+    }), 120_000)
+
+  it.live("refuses a second open of a data dir that is in use, and removes its socket on close", () =>
+    Effect.gen(function* () {
+      const dir = join(root, "locked")
+      const socket = yield* Effect.gen(function* () {
+        const path = (yield* PgClient.PgClient).config.path
+        assert.isTrue(path !== undefined && existsSync(path), "served on a unix socket")
+        const second = yield* Layer.build(Pglite.layer(dir)).pipe(Effect.scoped, Effect.flip)
+        assert.strictEqual(second._tag, "PgliteError")
+        assert.include(second.message, "is open in process")
+        return path!
+      }).pipe(Effect.provide(Pglite.layer(dir)))
+      assert.isFalse(existsSync(socket))
+      assert.isFalse(existsSync(`${dir}.lock`))
+    }), 120_000)
+})
