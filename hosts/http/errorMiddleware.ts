@@ -38,7 +38,11 @@ export const errorMiddleware = (routes: ReadonlyArray<RoutePattern>) =>
     ((httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
       httpEffect.pipe(
         Effect.flatMap((response) =>
-          response.status === 415 ? Effect.succeed(failWith("unsupported_content_type")) : Effect.succeed(response)
+          response.status === 415
+            ? Effect.succeed(failWith("unsupported_content_type"))
+            : response.status === 401 // the spec: every 401 carries WWW-Authenticate
+              ? Effect.succeed(HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="herald"'))
+              : Effect.succeed(response)
         ),
         Effect.catchCause((cause) =>
           Effect.gen(function* () {

@@ -46,10 +46,11 @@ export const findApiFailure = <E>(cause: Cause.Cause<E>): ApiFailure | undefined
   return undefined
 }
 
-// Documentation of the error bodies, per status, for the OpenAPI document.
-const Envelope = Schema.Struct({
+// Documentation of the error bodies, per status, for the OpenAPI document. The code is a literal
+// union per status, so a body matches exactly one status's schema.
+const envelope = (codes: ReadonlyArray<string>) => Schema.Struct({
   error: Schema.Struct({
-    code: Schema.String,
+    code: Schema.Literals(codes),
     message: Schema.String,
     hint: Schema.String,
     retryable: Schema.Boolean,
@@ -60,4 +61,4 @@ const Envelope = Schema.Struct({
 const codesFor = (status: number) => Object.entries(catalogue).filter(([, e]) => e.status === status).map(([code]) => code)
 
 export const errorDoc = (status: number) =>
-  Envelope.annotate({ identifier: `Error${status}`, description: `Error envelope. Codes: ${codesFor(status).join(", ")}` }).pipe(HttpApiSchema.status(status))
+  envelope(codesFor(status)).annotate({ identifier: `Error${status}`, description: `Error envelope. Codes: ${codesFor(status).join(", ")}` }).pipe(HttpApiSchema.status(status))

@@ -7,7 +7,7 @@ export const issueFields = (cause: unknown): Option.Option<ReadonlyArray<string>
     if (typeof issue !== "object" || issue === null) return
     const node = issue as { _tag?: string; path?: ReadonlyArray<PropertyKey>; issue?: unknown; issues?: ReadonlyArray<unknown> }
     const here = node._tag === "Pointer" && node.path ? [...path, ...node.path] : path
-    if (node.issues) node.issues.forEach((i) => walk(i, here))
+    if (node.issues && node.issues.length > 0) node.issues.forEach((i) => walk(i, here))
     else if (node.issue) walk(node.issue, here)
     else if (here.length > 0) fields.add(here.filter((p) => typeof p !== "number").map(String).join("."))
   }

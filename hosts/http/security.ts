@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import type { Actor } from "../../domain/apiKey.ts"
-import { fail } from "../../domain/errors.ts"
+import { fail, toEnvelope } from "../../domain/errors.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
 import { errorDoc, toApiFailure } from "./errors.ts"
 
@@ -23,7 +23,9 @@ export class Authentication extends HttpApiMiddleware.Service<Authentication, { 
 
 type AuthServices = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof authenticateSession>>
 
-const unauthorized = () => Effect.die(toApiFailure(fail("unauthorized")))
+// A failure (not a defect) so the next scheme is tried; the last one's failure is the answer.
+const unauthorizedBody = toEnvelope(fail("unauthorized")).body as { readonly error: { readonly code: string; readonly message: string; readonly hint: string; readonly retryable: boolean } }
+const unauthorized = () => Effect.fail(unauthorizedBody)
 
 export const layer = Layer.effect(Authentication)(
   Effect.gen(function* () {
