@@ -104,7 +104,8 @@ const storage = statements([
     deleted_reason text,
     targets jsonb NOT NULL
   )`,
-  `CREATE INDEX posts_visible_idx ON posts (workspace_id, id DESC) WHERE deleted_at IS NULL`,
+  // Not partial: it also serves the cascade from workspaces, which must find deleted posts too.
+  `CREATE INDEX posts_workspace_idx ON posts (workspace_id, id DESC)`,
   `CREATE INDEX posts_visible_status_idx ON posts (workspace_id, status, id DESC) WHERE deleted_at IS NULL`,
 
   // The (scope, key) primary key is what makes two concurrent claims create one record.
