@@ -133,4 +133,27 @@ export const storeContract = (name: string, ports: Layer.Layer<Ports, unknown>, 
         assert.strictEqual(results.filter((r) => r._tag === "Failure").length, 20)
         assert.strictEqual(yield* usage.current(ws.id, "2026-04"), 30)
       }))
+
+    it.effect("50 concurrent create-post transactions with one idempotency key create one post", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const claims = yield* IdempotencyStore
+        const posts = yield* PostRepo
+        const usage = yield* UsageCounter
+        const ws = yield* seedWorkspace()
+        const key = newId("idem")
+        // What createPost does: claim the key, and only when the claim is new store the post and count it.
+        const create = store.transaction(Effect.gen(function* () {
+          const p = post(ws.id)
+          const held = yield* claims.claim({ scope: ws.id, key, requestHash: "h", postId: p.id, createdAt: T0, expiresAt: T0 + DAY_MS }, T0)
+          if (Option.isSome(held)) return held.value.postId
+          yield* posts.insert(p)
+          yield* usage.increment(ws.id, "2026-05")
+          return p.id
+        }))
+        const ids = yield* Effect.forEach(Array.from({ length: 50 }), () => create, { concurrency: "unbounded" })
+        assert.strictEqual(new Set(ids).size, 1)
+        assert.deepStrictEqual((yield* posts.list(ws.id, { limit: 100 })).map((p) => p.id), [ids[0]])
+        assert.strictEqual(yield* usage.current(ws.id, "2026-05"), 1)
+      }))
   })
