@@ -12,12 +12,13 @@ import * as Posts from "./handlers/posts.ts"
 import * as Signup from "./handlers/signup.ts"
 import * as Pages from "./pages/routes.ts"
 import * as Security from "./security.ts"
+import * as Mcp from "../mcp/route.ts"
 
 const pageRoutes = [
   { method: "GET", path: "/connect/:platform/callback" }, { method: "GET", path: "/claim" }, { method: "POST", path: "/claim" },
   { method: "GET", path: "/signin" }, { method: "POST", path: "/signin" }, { method: "GET", path: "/signin/complete" },
   { method: "POST", path: "/signout" }, { method: "GET", path: "/app" }, { method: "GET", path: "/api/v1/openapi.json" },
-  { method: "GET", path: "/api/v1/docs" }
+  { method: "GET", path: "/api/v1/docs" }, { method: "POST", path: "/mcp" }
 ]
 
 /** Every route of the HTTP host: the REST API, its OpenAPI document and docs page, and the web pages. */
@@ -28,6 +29,7 @@ export const routesLayer = Layer.mergeAll(
   ),
   HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs" }),
   Pages.layer,
+  Mcp.layer,
   errorMiddleware(routePatterns(HeraldApi, pageRoutes))
 )
 

@@ -1,0 +1,117 @@
+import { type Context, Effect, Option, Result, Stream } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { authenticateKey } from "../../application/usecases/auth.ts"
+import type { Actor } from "../../domain/apiKey.ts"
+import { fail } from "../../domain/errors.ts"
+import { errorResponse, toApiFailure } from "../http/errors.ts"
+import { MCP_MAX_UPLOAD_BYTES } from "./instructions.ts"
+import { makeServer, type McpSession } from "./server.ts"
+import type { McpServices } from "./tool.ts"
+
+export const MCP_PATH = "/mcp"
+
+// base64 makes a 10 MB file 13.4 MB of JSON; the headroom lets a larger file reach upload_media
+// and come back as a file_too_large tool error instead of a transport failure.
+const MAX_BODY_BYTES = 2 * MCP_MAX_UPLOAD_BYTES
+
+class BodyTooLarge {
+  readonly _tag = "BodyTooLarge"
+}
+
+const readBody = (request: HttpServerRequest.HttpServerRequest) =>
+  request.stream.pipe(
+    Stream.runFoldEffect(
+      () => ({ size: 0, chunks: [] as Array<Uint8Array> }),
+      (acc, chunk: Uint8Array) => {
+        acc.size += chunk.byteLength
+        if (acc.size > MAX_BODY_BYTES) return Effect.fail(new BodyTooLarge())
+        acc.chunks.push(chunk)
+        return Effect.succeed(acc)
+      }
+    ),
+    Effect.map((acc) => Buffer.concat(acc.chunks).toString("utf8"))
+  )
+
+const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers })
+
+const unauthorized = (detail?: string) => errorResponse(toApiFailure(fail("unauthorized", undefined, detail)))
+
+/** Without a key a client may start a session, list tools (only sign_up shows) and call sign_up. */
+const allowedWithoutKey = (message: unknown): boolean => {
+  if (typeof message !== "object" || message === null) return true // malformed: the SDK answers it
+  const m = message as { readonly method?: unknown; readonly params?: { readonly name?: unknown } }
+  if (typeof m.method !== "string") return true // a response to a server request
+  if (m.method.startsWith("notifications/") || m.method === "initialize" || m.method === "ping" || m.method === "tools/list") return true
+  return m.method === "tools/call" && m.params?.name === "sign_up"
+}
+
+/** The caller's key: none (no header), or the actor, or a 401 for a wrong or malformed one. */
+const authenticate = (request: HttpServerRequest.HttpServerRequest, services: Context.Context<McpServices>) => {
+  const header = request.headers.authorization
+  if (header === undefined) return Effect.succeed(Result.succeed<Actor | null>(null))
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  if (match === null) return Effect.succeed(Result.fail(unauthorized()))
+  return authenticateKey(match[1]).pipe(
+    Effect.provideContext(services),
+    Effect.map((actor) => Result.succeed<Actor | null>(actor)),
+    Effect.catch(() => Effect.succeed(Result.fail(unauthorized())))
+  )
+}
+
+const handle = (services: Context.Context<McpServices>) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    // Stateless: no session to resume and no server-initiated stream, so GET and DELETE have nothing to do.
+    if (request.method !== "POST") return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless and takes POST only.", { allow: "POST" })
+    const auth = yield* authenticate(request, services)
+    if (Result.isFailure(auth)) return auth.failure
+    const actor = auth.success
+
+    const text = yield* Effect.result(readBody(request))
+    if (Result.isFailure(text))
+      return text.failure instanceof BodyTooLarge
+        ? errorResponse(toApiFailure(fail("file_too_large", { maxBodyBytes: MAX_BODY_BYTES }, "The MCP request is too large; upload_media takes files up to 10 MB.")))
+        : jsonRpcError(400, -32700, "Parse error: the request body could not be read.")
+    let body: unknown
+    try {
+      body = JSON.parse(text.success)
+    } catch {
+      return jsonRpcError(400, -32700, "Parse error: the request body is not JSON.")
+    }
+    if (actor === null && !(Array.isArray(body) ? body : [body]).every(allowedWithoutKey))
+      return unauthorized("This MCP call needs an API key: send Authorization: Bearer <key>. Without a key only sign_up is available.")
+
+    const session: McpSession = {
+      run: Effect.runPromiseExitWith(services),
+      context: () => ({
+        actor,
+        transport: "http",
+        ip: Option.getOrElse(request.remoteAddress, () => "unknown"),
+        acceptLanguage: request.headers["accept-language"]
+      })
+    }
+    const headers = new Headers(Object.entries(request.headers).filter(([name]) => name !== "content-length"))
+    const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(`http://localhost${MCP_PATH}`))
+    const response = yield* Effect.promise(async () => {
+      // One server and transport per request: stateless mode keeps nothing between requests.
+      const server = makeServer(session)
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+      await server.connect(transport)
+      try {
+        return await transport.handleRequest(new Request(url, { method: "POST", headers }), { parsedBody: body })
+      } finally {
+        await server.close()
+      }
+    })
+    return HttpServerResponse.fromWeb(response)
+  })
+
+/** `/mcp` on the HTTP host: MCP's Streamable HTTP transport, stateless, with the REST API's Bearer keys. */
+export const layer = HttpRouter.addAll(
+  Effect.gen(function* () {
+    const services = yield* Effect.context<McpServices>()
+    return [HttpRouter.route("*", MCP_PATH, handle(services))]
+  })
+)

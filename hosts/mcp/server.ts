@@ -1,0 +1,82 @@
+import { Effect, Exit } from "effect"
+import { z } from "zod"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js"
+import type { Actor } from "../../domain/apiKey.ts"
+import { fail, type HeraldError, invalidFields } from "../../domain/errors.ts"
+import { instructions } from "./instructions.ts"
+import { type AnyTool, type CallContext, failure, type Runner, success } from "./tool.ts"
+import { toolsFor } from "./tools/index.ts"
+
+export interface McpSession {
+  readonly run: Runner
+  /** Read on every call: over stdio the actor changes when sign_up hands out a key. */
+  readonly context: () => CallContext
+  /** Called after a successful sign_up with the new key (stdio adopts it; HTTP ignores it). */
+  readonly onSignedUp?: (apiKey: string) => Promise<void>
+}
+
+const toJsonSchema = (schema: z.ZodType, io: "input" | "output") => {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>
+  return json as Tool["inputSchema"]
+}
+
+/** The tool list as MCP shows it: a key-less caller sees only the key-less tools. */
+export const listTools = (tools: ReadonlyArray<AnyTool>, actor: Actor | null): Array<Tool> =>
+  tools
+    .filter((t) => actor !== null || t.keyless === true)
+    .map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: toJsonSchema(t.input, "input"),
+      outputSchema: toJsonSchema(t.output, "output"),
+      ...(t.annotations ? { annotations: { title: t.title, ...t.annotations } } : {})
+    }))
+
+/** Zod's issues as the envelope's `details.fields` (dotted paths; unknown keys by name). */
+const invalidArguments = (error: z.ZodError): HeraldError => {
+  const fields = error.issues.flatMap((issue) => {
+    const at = issue.path.map(String)
+    return issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...at, k].join(".")) : [at.length > 0 ? at.join(".") : "arguments"]
+  })
+  const notes = error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
+  return invalidFields(fields, `Invalid arguments. ${notes.join("; ")}.`)
+}
+
+/** Runs one tool call to a result; every failure, defects included, becomes a tool error. */
+export const callTool = async (tools: ReadonlyArray<AnyTool>, session: McpSession, name: string, args: unknown): Promise<CallToolResult> => {
+  const tool = tools.find((t) => t.name === name)
+  if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Tools: ${tools.map((t) => t.name).join(", ")}`)
+  const call = session.context()
+  if (call.actor === null && tool.keyless !== true)
+    return failure(fail("unauthorized", { tool: name }, `${name} needs an API key. Get one with sign_up (or from the workspace owner), then ${call.transport === "http" ? "send Authorization: Bearer <key>" : "set HERALD_API_KEY"}.`))
+  const parsed = tool.input.safeParse(args ?? {})
+  if (!parsed.success) return failure(invalidArguments(parsed.error))
+  const exit = await session.run(tool.run(parsed.data, call as CallContext & { actor: Actor }))
+  if (Exit.isSuccess(exit)) {
+    const value = exit.value
+    const apiKey = (value as { apiKey?: unknown }).apiKey
+    if (tool.keyless === true && typeof apiKey === "string" && session.onSignedUp) await session.onSignedUp(apiKey)
+    return success(value, tool.extraContent?.(value) ?? [])
+  }
+  for (const reason of exit.cause.reasons) if (reason._tag === "Fail") return failure(reason.error)
+  // A defect: log it with a request id and show only the id, never internals.
+  const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+  await session.run(Effect.logError("MCP tool defect", { requestId, tool: name }, exit.cause))
+  return failure(fail("internal_error", { requestId }))
+}
+
+/** One MCP server over the tools for this transport; cheap enough to build per HTTP request. */
+export const makeServer = (session: McpSession): Server => {
+  const tools = toolsFor(session.context().transport)
+  // The low-level Server, not McpServer: McpServer answers bad arguments with plain text, and
+  // Herald answers them with the error envelope like every other error.
+  const server = new Server(
+    { name: "herald", title: "Herald", version: "0.1.0" },
+    { capabilities: { tools: { listChanged: session.context().transport === "stdio" } }, instructions }
+  )
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(tools, session.context().actor) }))
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(tools, session, request.params.name, request.params.arguments))
+  return server
+}

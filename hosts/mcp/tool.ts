@@ -1,0 +1,83 @@
+import type { Effect, Exit } from "effect"
+import type { z } from "zod"
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js"
+import type { Actor } from "../../domain/apiKey.ts"
+import { type HeraldError, toEnvelope } from "../../domain/errors.ts"
+import type { connectUrl, listAccounts } from "../../application/usecases/accounts.ts"
+import type { requestClaimLink } from "../../application/usecases/claim.ts"
+import type { authenticateKey } from "../../application/usecases/auth.ts"
+import type { signUp } from "../../application/usecases/signup.ts"
+import type * as Actions from "../../application/usecases/posts/actions.ts"
+import type { createPost } from "../../application/usecases/posts/create.ts"
+import type { getPost, listPosts } from "../../application/usecases/posts/query.ts"
+
+type ServicesOf<F extends (...args: any) => Effect.Effect<any, any, any>> = Effect.Services<ReturnType<F>>
+
+/** Every application service an MCP tool may need: the union of its use cases' requirements. */
+export type McpServices =
+  | ServicesOf<typeof signUp>
+  | ServicesOf<typeof authenticateKey>
+  | ServicesOf<typeof requestClaimLink>
+  | ServicesOf<typeof listAccounts>
+  | ServicesOf<typeof connectUrl>
+  | ServicesOf<typeof createPost>
+  | ServicesOf<typeof listPosts>
+  | ServicesOf<typeof getPost>
+  | ServicesOf<typeof Actions.cancelPost>
+  | ServicesOf<typeof Actions.rejectPost>
+  | ServicesOf<typeof Actions.reschedulePost>
+
+/** Runs a use case on the host's services; the host decides how (HTTP request fiber, stdio process). */
+export type Runner = <A>(effect: Effect.Effect<A, HeraldError, McpServices>) => Promise<Exit.Exit<A, HeraldError>>
+
+/** Who calls and how: the transport fills it per request (HTTP) or per process (stdio). */
+export interface CallContext {
+  /** The key's actor; null when no key was given (only key-less tools run then). */
+  readonly actor: Actor | null
+  readonly transport: "http" | "stdio"
+  /** The caller's address, for sign-up's rate limit. */
+  readonly ip: string
+  readonly acceptLanguage: string | undefined
+}
+
+/** A keyed tool gets the actor; the dispatcher has already refused calls without one. */
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly input: I
+  readonly output: O
+  readonly annotations?: ToolAnnotations
+  /** True only for sign_up: callable without an API key. */
+  readonly keyless?: boolean
+  readonly run: (args: z.output<I>, call: CallContext & { readonly actor: Actor }) => Effect.Effect<object, HeraldError, McpServices>
+  /** Extra content blocks after the JSON text (an image preview, say). */
+  readonly extraContent?: (output: any) => CallToolResult["content"]
+}
+
+export type AnyTool = ToolSpec<z.ZodObject, z.ZodObject>
+
+/** Keeps each tool's argument type checked against its own schema while listing them together. */
+export const tool = <I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): AnyTool => spec as unknown as AnyTool
+
+/** A key-less tool sees `actor: null`. */
+export const keylessTool = <I extends z.ZodObject, O extends z.ZodObject>(
+  spec: Omit<ToolSpec<I, O>, "run" | "keyless"> & {
+    readonly run: (args: z.output<I>, call: CallContext) => Effect.Effect<object, HeraldError, McpServices>
+  }
+): AnyTool => ({ ...spec, keyless: true }) as unknown as AnyTool
+
+/** A result: the object as structured content, and the same JSON as text for clients without it. */
+export const success = (value: object, extra: CallToolResult["content"] = []): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(value, null, 2) }, ...extra],
+  structuredContent: value as Record<string, unknown>
+})
+
+/**
+ * A tool error carrying the spec's envelope. No structuredContent: clients check it against the
+ * tool's output schema even on errors.
+ */
+export const failure = (error: HeraldError): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(toEnvelope(error).body, null, 2) }],
+  isError: true
+})

@@ -1,0 +1,86 @@
+import { Effect } from "effect"
+import { z } from "zod"
+import { connectUrl, listAccounts } from "../../../application/usecases/accounts.ts"
+import { requestClaimLink } from "../../../application/usecases/claim.ts"
+import { signUp } from "../../../application/usecases/signup.ts"
+import { planLimits } from "../../../domain/workspace.ts"
+import { accountOut } from "../schemas.ts"
+import { keylessTool, tool } from "../tool.ts"
+
+const freePosts = planLimits.free.postsPerMonth
+
+export const signUpTool = keylessTool({
+  name: "sign_up",
+  title: "Sign up: create a Free workspace for your human",
+  description: [
+    "Use only when you have no Herald API key. Creates a Free workspace owned by your human and an API key for you,",
+    "and e-mails the human a link to claim the workspace. The key (apiKey) is shown ONCE: keep it and use it for every other tool",
+    "(over HTTP: send it as Authorization: Bearer <apiKey>; over stdio it is used for the rest of this session).",
+    "The key is asks-first: every post you create waits until the human approves it in the Herald app, and nothing is",
+    "published before the human claims the workspace (unclaimed workspaces are deleted after 7 days).",
+    `Free workspaces may publish ${freePosts} posts a month. Tell the human the 'delivery' sentence and follow 'next'.`,
+    "If the address already owns a workspace, nothing is created (created: false, apiKey null): the human signs in and makes a key for you."
+  ].join(" "),
+  input: z.strictObject({
+    email: z.string().describe("The human owner's real e-mail address (no example, placeholder or disposable addresses)"),
+    workspaceName: z.string().optional().describe("Name of the workspace, shown in the app and e-mails"),
+    agentName: z.string().optional().describe("Your name; it names the key and is shown on the posts you create"),
+    locale: z.string().optional().describe("Language of the claim e-mail: en or ja")
+  }),
+  output: z.looseObject({
+    created: z.boolean().describe("false when the address already had a workspace"),
+    apiKey: z.string().nullable().describe("Your secret API key, shown once"),
+    workspace: z.looseObject({ id: z.string(), name: z.string(), plan: z.string(), claimed: z.boolean(), expiresAt: z.string() }).nullable(),
+    key: z.looseObject({ id: z.string(), name: z.string(), prefix: z.string(), requireApproval: z.boolean() }).nullable(),
+    claimSent: z.boolean(),
+    claimExpiresAt: z.string().nullable(),
+    next: z.array(z.string()).describe("Steps to take, in order"),
+    delivery: z.string().describe("One sentence to relay to the human")
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  run: (args, call) =>
+    Effect.map(signUp({ body: args, ip: call.ip, acceptLanguage: call.acceptLanguage }), (result) => ({ created: result.status === 201, ...result.body }))
+})
+
+export const requestClaimLinkTool = tool({
+  name: "request_claim_link",
+  title: "E-mail the owner a fresh claim link",
+  description:
+    "For an unclaimed workspace: e-mails the human owner a new link to claim it (earlier links stop working). The link goes only to the owner's inbox, never to you. " +
+    "Rate limited; already claimed workspaces give already_claimed.",
+  input: z.strictObject({}),
+  output: z.looseObject({ claimSent: z.boolean(), claimExpiresAt: z.string(), delivery: z.string().describe("One sentence to relay to the human") }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  run: (_args, call) => requestClaimLink(call.actor)
+})
+
+export const listAccountsTool = tool({
+  name: "list_accounts",
+  title: "List connected social accounts",
+  description:
+    "The social accounts connected to this workspace, with the ids create_post needs in accountIds. " +
+    "An empty list means none is connected yet: use connect_account. An account with status needs_reconnection must be connected again before it can post.",
+  input: z.strictObject({}),
+  output: z.looseObject({ accounts: z.array(accountOut) }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: (_args, call) => listAccounts(call.actor)
+})
+
+export const connectAccountTool = tool({
+  name: "connect_account",
+  title: "Get a link that connects a social account",
+  description: [
+    "Returns a URL that connects an account of the given network to this workspace when opened in a browser.",
+    "For a real network, give the URL to your human: they log in to the network and approve; then call list_accounts to get the new account's id.",
+    "Start with platform 'sandbox': Herald's built-in test network, always available. Opening its URL (a plain GET; you may fetch it yourself)",
+    "connects a sandbox account at once, with no login, and posts to it are 'published' inside Herald, so you can try the whole flow safely.",
+    "Content containing #fail makes a sandbox publish fail, to see how failures look. The URL expires after an hour and works once.",
+    "An unavailable network gives platform_unavailable with details.available listing those this server offers."
+  ].join(" "),
+  input: z.strictObject({
+    platform: z.string().describe("Network: sandbox, x, linkedin, instagram, facebook, threads, bluesky, tiktok, youtube or pinterest (what this server offers)")
+  }),
+  output: z.looseObject({ url: z.string().describe("Open in a browser to connect"), platform: z.string(), expiresAt: z.string() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  run: (args, call) => connectUrl(call.actor, args.platform)
+})

@@ -1,0 +1,142 @@
+import { Effect } from "effect"
+import { z } from "zod"
+import * as Actions from "../../../application/usecases/posts/actions.ts"
+import { createPost } from "../../../application/usecases/posts/create.ts"
+import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
+import { MEDIA_LIFETIME_MS } from "../../../domain/media.ts"
+import { tiktokPrivacyLevels } from "../../../domain/postRequest.ts"
+import { DAY_MS } from "../../../domain/time.ts"
+import { planLimits } from "../../../domain/workspace.ts"
+import { postOut, postResultOut, removedOut } from "../schemas.ts"
+import { tool } from "../tool.ts"
+
+const freePosts = planLimits.free.postsPerMonth
+const mediaDays = MEDIA_LIFETIME_MS / DAY_MS
+const time = "ISO 8601 with a timezone offset, e.g. 2026-12-01T09:00:00+09:00 or 2026-12-01T00:00:00Z"
+const postId = z.string().describe("The post's id (post_...)")
+
+// Optional fields accept null like the REST body does: agents often send null for "not set".
+const createInput = z.strictObject({
+  accountIds: z.array(z.string()).describe("Ids from list_accounts; one target per account, each with its own status"),
+  content: z.string().nullish().describe("The post text"),
+  mediaIds: z.array(z.string()).nullish().describe(`Ids from upload_media; several make a carousel in this order. Uploads expire after ${mediaDays} days`),
+  mediaId: z.string().nullish().describe("A single media id, instead of mediaIds"),
+  dryRun: z.boolean().nullish().describe("true: only validate and show what would be posted. Nothing is stored, sent or counted"),
+  scheduledFor: z.string().nullish().describe(`When to publish: ${time}. Future, under a year ahead. Omit to post now`),
+  requireApproval: z.boolean().nullish().describe("true: wait for a person's approval. false cannot bypass an asks-first key"),
+  firstComment: z.string().nullish().describe("A reply from the same account about 10 seconds after the post is live (put links here)"),
+  thread: z.array(z.string()).nullish().describe("Follow-up posts for X, Threads and Bluesky; thread[0] is the first reply"),
+  firstReply: z.string().nullish().describe("Alias for a one-item thread; not together with thread"),
+  poll: z
+    .strictObject({
+      options: z.array(z.string()).describe("The choices"),
+      durationMinutes: z.number().int().describe("How long the poll runs, in minutes"),
+      question: z.string().nullish().describe("LinkedIn only")
+    })
+    .nullish()
+    .describe("X or LinkedIn only, and never with media"),
+  cover: z
+    .union([
+      z.strictObject({ mediaId: z.string().describe("An uploaded image") }),
+      z.strictObject({ offsetMs: z.number().int().describe("A frame of the video, in milliseconds from its start") })
+    ])
+    .nullish()
+    .describe("Video cover: {mediaId} or {offsetMs}"),
+  tiktokAiGenerated: z.boolean().nullish().describe("TikTok only: label the post as AI-generated"),
+  tiktok: z
+    .strictObject({
+      privacyLevel: z.enum(tiktokPrivacyLevels as [string, ...Array<string>]).optional().describe("Who may see the TikTok post; the creator's account must allow it"),
+      brandedContent: z.boolean().optional().describe("TikTok branded-content disclosure")
+    })
+    .nullish()
+    .describe("TikTok settings"),
+  idempotencyKey: z
+    .string()
+    .optional()
+    .describe("Any unique string (1-255 characters) for this post. Retrying with the same key and arguments returns the original post (replayed: true) instead of posting twice; the same key with other arguments gives idempotency_key_reused")
+})
+
+export const createPostTool = tool({
+  name: "create_post",
+  title: "Create, schedule or dry-run a post",
+  description: [
+    "Publishes a post to one or more connected accounts now, at scheduledFor, or (dryRun) only checks it.",
+    "Dry-run first when unsure: it reports warnings and exactly what would be posted, and costs nothing.",
+    "If your key is asks-first (keys from sign_up always are), or requireApproval is true, the post is created in needs_approval:",
+    "it waits until the human approves it in the Herald app; tell them. You can read, reschedule, reject or cancel your own posts, never approve them.",
+    `Free workspaces may create ${freePosts} posts a calendar month (UTC); more gives post_limit_reached. Dry runs never count.`,
+    "Instagram, TikTok, YouTube and Pinterest need media (upload_media first). Set idempotencyKey so a retry after a lost answer never posts twice.",
+    "The answer is {post} (or {post, replayed: true} on a retry) with status needs_approval, scheduled, publishing, published or failed and one target per account; for a dry run it is {dryRun, valid, warnings, requireApproval, wouldPost}.",
+    "Errors name the problem in error.code, e.g. validation_failed (details.fields), scheduled_in_past, media_required, media_expired, account_not_found."
+  ].join(" "),
+  input: createInput,
+  output: z.looseObject({
+    post: postOut.optional().describe("The created post (absent for a dry run)"),
+    replayed: z.boolean().optional().describe("true when an earlier call with this idempotencyKey made the post"),
+    dryRun: z.boolean().optional(),
+    valid: z.boolean().optional().describe("Dry run: whether the post would be accepted"),
+    warnings: z.array(z.string()).optional(),
+    requireApproval: z.boolean().optional().describe("Dry run: whether the post would wait for approval"),
+    wouldPost: z.looseObject({}).optional().describe("Dry run: what would be posted, with usage for the month")
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  run: ({ idempotencyKey, ...body }, call) => Effect.map(createPost(call.actor, body, idempotencyKey ?? null), (result) => result.body)
+})
+
+export const listPostsTool = tool({
+  name: "list_posts",
+  title: "List recent posts",
+  description: "Posts of this workspace, newest first, each with per-account targets. Filter by status; page with cursor (from nextCursor, null on the last page).",
+  input: z.strictObject({
+    status: z.string().optional().describe("needs_approval, scheduled, publishing, published or failed"),
+    limit: z.number().int().optional().describe("1-100, default 20"),
+    cursor: z.string().optional().describe("nextCursor of the previous page")
+  }),
+  output: z.looseObject({ posts: z.array(postOut), nextCursor: z.string().nullable() }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: (args, call) => listPosts(call.actor, { status: args.status, limit: args.limit === undefined ? undefined : String(args.limit), cursor: args.cursor })
+})
+
+export const getPostTool = tool({
+  name: "get_post",
+  title: "Read one post",
+  description:
+    "One post with each account's status, the network's link once published, and any error. Cancelled and rejected posts are gone (post_not_found).",
+  input: z.strictObject({ postId }),
+  output: postResultOut,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: (args, call) => getPost(call.actor, args.postId)
+})
+
+export const cancelPostTool = tool({
+  name: "cancel_post",
+  title: "Cancel a post before it goes out",
+  description:
+    "Cancels one of your own posts while it is needs_approval or scheduled; it disappears from the API. A key may cancel only the posts it created (cancel_not_own_post).",
+  input: z.strictObject({ postId }),
+  output: removedOut("cancelled"),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  run: (args, call) => Actions.cancelPost(call.actor, args.postId)
+})
+
+export const rejectPostTool = tool({
+  name: "reject_post",
+  title: "Withdraw a post that waits for approval",
+  description:
+    "Rejects one of your own posts in needs_approval (you changed your mind before the human approved it); it disappears from the API. Only the creating key may do it (reject_not_own_post).",
+  input: z.strictObject({ postId }),
+  output: removedOut("rejected"),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  run: (args, call) => Actions.rejectPost(call.actor, args.postId)
+})
+
+export const reschedulePostTool = tool({
+  name: "reschedule_post",
+  title: "Change when a post goes out",
+  description:
+    "Moves one of your own posts in needs_approval or scheduled to a new time. A post waiting for approval still waits; it goes out at the new time once approved.",
+  input: z.strictObject({ postId, scheduledFor: z.string().describe(`The new time: ${time}. Future, under a year ahead`) }),
+  output: postResultOut,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run: (args, call) => Actions.reschedulePost(call.actor, args.postId, { scheduledFor: args.scheduledFor })
+})
