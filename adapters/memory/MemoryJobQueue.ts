@@ -1,12 +1,32 @@
 import { Effect, Layer } from "effect"
-import { JobQueue, type JobQueueShape } from "../../application/ports/JobQueue.ts"
+import { JobQueue, type JobQueueShape, type LeasedJob } from "../../application/ports/JobQueue.ts"
 import { MemoryState } from "./MemoryState.ts"
 
+type Stored = LeasedJob & { leaseUntil: number | null }
+
+const plain = ({ leaseUntil: _, ...job }: Stored): LeasedJob => job
+
+/** The queue on the shared memory state; `now` comes from the caller's Clock, so TestClock drives it. */
 export const make = Effect.gen(function* () {
   const state = yield* MemoryState
   const jobs = () => state.tables.jobs
+  /** The stored job when `job` still holds its lease (no other worker leased it since). */
+  const owned = (job: LeasedJob): Stored | undefined => {
+    const stored = jobs().get(job.id)
+    return stored !== undefined && stored.attempts === job.attempts ? stored : undefined
+  }
+  const change = (job: LeasedJob, f: (stored: Stored) => Stored | null) =>
+    Effect.sync(() => {
+      const stored = owned(job)
+      if (stored === undefined) return false
+      const next = f(stored)
+      if (next === null) jobs().delete(job.id)
+      else jobs().set(job.id, next)
+      return true
+    })
   return {
-    enqueue: (list) => Effect.sync(() => list.forEach((job) => jobs().set(job.id, { ...job, leaseUntil: null }))),
+    enqueue: (list) =>
+      Effect.sync(() => list.forEach((job) => jobs().set(job.id, { ...job, failures: 0, checkpoint: null, leaseUntil: null }))),
     removeForPost: (postId) =>
       Effect.sync(() => {
         for (const [id, job] of jobs()) if (job.postId === postId && job.leaseUntil === null) jobs().delete(id)
@@ -25,17 +45,23 @@ export const make = Effect.gen(function* () {
         return due.map((job) => {
           const leased = { ...job, leaseUntil: now + leaseMs, attempts: job.attempts + 1 }
           jobs().set(job.id, leased)
-          const { leaseUntil: _, ...plain } = leased
-          return plain
+          return plain(leased)
         })
       }),
-    complete: (id) => Effect.sync(() => void jobs().delete(id)),
-    retryAt: (id, runAt) =>
-      Effect.sync(() => {
-        const job = jobs().get(id)
-        if (job) jobs().set(id, { ...job, runAt, leaseUntil: null })
-      }),
-    pending: () => Effect.sync(() => [...jobs().values()].map(({ leaseUntil: _, ...job }) => job))
+    extend: (job, until) => change(job, (stored) => ({ ...stored, leaseUntil: until })),
+    checkpoint: (job, checkpoint) => change(job, (stored) => ({ ...stored, checkpoint })),
+    complete: (job) => change(job, () => null),
+    retryAt: (job, runAt, options) =>
+      change(job, (stored) => ({
+        ...stored,
+        runAt,
+        leaseUntil: null,
+        failures: stored.failures + (options.failure ? 1 : 0),
+        checkpoint: options.clearCheckpoint ? null : stored.checkpoint
+      })),
+    // Memory transactions already run one at a time (MemoryStore), so the post is held by then.
+    lockPost: () => Effect.void,
+    pending: () => Effect.sync(() => [...jobs().values()].map(plain))
   } satisfies JobQueueShape
 })
 

@@ -5,7 +5,7 @@ import type { Media } from "../../domain/media.ts"
 import type { Post } from "../../domain/post.ts"
 import type { Workspace } from "../../domain/workspace.ts"
 import type { IdempotencyRecord } from "../../application/ports/IdempotencyStore.ts"
-import type { Job } from "../../application/ports/JobQueue.ts"
+import type { LeasedJob } from "../../application/ports/JobQueue.ts"
 import type { StoredToken } from "../../application/ports/TokenRepo.ts"
 
 /** Everything the memory adapters hold; one object so a transaction can snapshot and restore it. */
@@ -19,7 +19,7 @@ export interface Tables {
   idempotency: Map<string, IdempotencyRecord>
   usage: Map<string, number>
   rates: Map<string, { windowStart: number; count: number }>
-  jobs: Map<string, Job & { leaseUntil: number | null }>
+  jobs: Map<string, LeasedJob & { leaseUntil: number | null }>
 }
 
 const empty = (): Tables => ({

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { type PublishRequest, PublishError, type Publisher } from "../../application/ports/Publishers.ts"
 
 export interface SandboxRecord {
@@ -8,48 +8,104 @@ export interface SandboxRecord {
   readonly content: string
   readonly replyTo: PublishRequest["replyTo"]
   readonly mediaIds: ReadonlyArray<string>
+  readonly poll: PublishRequest["poll"]
+  readonly cover: PublishRequest["cover"]
+  readonly tiktokAiGenerated: boolean
   readonly at: number
 }
+
+/**
+ * Where the sandbox network keeps what it "published". In memory by default; the benchmark and the
+ * crash test put it in PostgreSQL so that several scheduler processes share one network.
+ */
+export interface SandboxLedgerShape {
+  /** Stores a record; false when its externalId is already there (the network's idempotency). */
+  readonly append: (record: SandboxRecord) => Effect.Effect<boolean>
+  readonly find: (externalId: string) => Effect.Effect<Option.Option<SandboxRecord>>
+  readonly all: () => Effect.Effect<ReadonlyArray<SandboxRecord>>
+}
+
+export class SandboxLedger extends Context.Service<SandboxLedger, SandboxLedgerShape>()("herald/sandbox/SandboxLedger") {}
 
 /** What the sandbox network "published", in order, for tests and the demo. */
 export class SandboxPublished extends Context.Service<SandboxPublished, { readonly all: () => ReadonlyArray<SandboxRecord> }>()(
   "herald/sandbox/SandboxPublished"
 ) {}
 
-/**
- * Accepts every capability. Content with `#fail` is refused (final), `#flaky` fails once (retryable):
- * a way to see failures end to end.
- */
-export const make = Effect.sync(() => {
-  const records: Array<SandboxRecord> = []
-  const flaky = new Set<string>()
-  let seq = 0
-  const publisher: Publisher = {
-    platform: "sandbox",
-    publish: (request) =>
-      Effect.suspend(() => {
-        if (request.content.includes("#fail")) return Effect.fail(new PublishError("upstream_rejected", "The sandbox refused the content (#fail).", false))
-        const flakyKey = `${request.postId}:${request.account.id}:${request.replyTo?.parentId ?? "root"}`
-        if (request.content.includes("#flaky") && !flaky.has(flakyKey)) {
-          flaky.add(flakyKey)
-          return Effect.fail(new PublishError("upstream_unavailable", "The sandbox is briefly unavailable (#flaky).", true))
-        }
-        const externalId = `sbx_${(++seq).toString().padStart(8, "0")}`
-        records.push({
-          externalId, accountId: request.account.id, postId: request.postId, content: request.content, replyTo: request.replyTo,
-          mediaIds: request.media.map((m) => m.id), at: Date.now()
-        })
-        return Effect.succeed({ externalId, url: `https://sandbox.herald.invalid/${request.account.username}/${externalId}` })
-      })
-  }
-  return { publisher, records }
-})
-
-export const layerRecording = Layer.effectContext(
-  Effect.map(make, ({ publisher, records }) =>
-    Context.make(SandboxPublished, { all: () => [...records] }).pipe(Context.add(SandboxPublisherTag, publisher))
-  )
-)
-
 /** The sandbox publisher itself, for the registry to pick up. */
 export class SandboxPublisherTag extends Context.Service<SandboxPublisherTag, Publisher>()("herald/sandbox/Publisher") {}
+
+export const makeMemoryLedger = (): SandboxLedgerShape & { readonly records: Array<SandboxRecord> } => {
+  const records: Array<SandboxRecord> = []
+  const byId = new Map<string, SandboxRecord>()
+  return {
+    records,
+    append: (record) =>
+      Effect.sync(() => {
+        if (byId.has(record.externalId)) return false
+        byId.set(record.externalId, record)
+        records.push(record)
+        return true
+      }),
+    find: (externalId) => Effect.sync(() => Option.fromNullishOr(byId.get(externalId))),
+    all: () => Effect.sync(() => [...records])
+  }
+}
+
+const urlOf = (request: PublishRequest, externalId: string) => `https://sandbox.herald.invalid/${request.account.username}/${externalId}`
+
+/**
+ * Accepts every capability. Content with `#fail` is refused (final), `#flaky` fails once (retryable):
+ * a way to see failures end to end. Like Bluesky, the id is chosen up front (`prepare`), so a lost
+ * attempt is checked by reading it back (`recover`) and a repeated call with it posts nothing new.
+ */
+export const makePublisher = Effect.gen(function* () {
+  const ledger = yield* SandboxLedger
+  const flaky = new Set<string>()
+  const publish = (request: PublishRequest, handle?: string) =>
+    Effect.suspend(() => {
+      if (request.content.includes("#fail")) return Effect.fail(new PublishError("upstream_rejected", "The sandbox refused the content (#fail).", false))
+      const flakyKey = `${request.postId}:${request.account.id}:${request.replyTo?.parentId ?? "root"}`
+      if (request.content.includes("#flaky") && !flaky.has(flakyKey)) {
+        flaky.add(flakyKey)
+        return Effect.fail(new PublishError("upstream_unavailable", "The sandbox is briefly unavailable (#flaky).", true))
+      }
+      const externalId = handle ?? newId()
+      const record: SandboxRecord = {
+        externalId, accountId: request.account.id, postId: request.postId, content: request.content, replyTo: request.replyTo,
+        mediaIds: request.media.map((m) => m.id), poll: request.poll, cover: request.cover,
+        tiktokAiGenerated: request.tiktokAiGenerated, at: Date.now()
+      }
+      return Effect.as(ledger.append(record), { externalId, url: urlOf(request, externalId) })
+    })
+  const publisher: Publisher = {
+    platform: "sandbox",
+    prepare: () => Effect.sync(newId),
+    publish,
+    recover: (request, handle) =>
+      handle === null
+        ? Effect.succeed({ _tag: "Unknown" as const })
+        : Effect.map(ledger.find(handle), (found) =>
+            Option.isSome(found)
+              ? { _tag: "Published" as const, published: { externalId: handle, url: urlOf(request, handle) } }
+              : { _tag: "NotPublished" as const })
+  }
+  return publisher
+})
+
+const newId = () => `sbx_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
+
+/** The publisher on whatever SandboxLedger is provided. */
+export const layer = Layer.effect(SandboxPublisherTag)(makePublisher)
+
+/** The publisher on an in-memory ledger, with SandboxPublished to read it back (tests, embedded demo). */
+export const layerRecording = Layer.effectContext(
+  Effect.gen(function* () {
+    const ledger = makeMemoryLedger()
+    const publisher = yield* Effect.provideService(makePublisher, SandboxLedger, ledger)
+    return Context.make(SandboxPublished, { all: () => [...ledger.records] }).pipe(
+      Context.add(SandboxPublisherTag, publisher),
+      Context.add(SandboxLedger, ledger)
+    )
+  })
+)

@@ -12,6 +12,8 @@ export interface PublishRequest {
   readonly media: ReadonlyArray<Media>
   readonly poll: Poll | null
   readonly cover: Cover | null
+  /** The cover's upload when the cover is a media id. */
+  readonly coverMedia?: Media | null
   readonly tiktokAiGenerated: boolean
   /** Set for thread replies and first comments: the network id of the post replied to. */
   readonly replyTo: { readonly rootId: string; readonly parentId: string } | null
@@ -25,12 +27,35 @@ export interface Published {
 /** A network's refusal; `code` is a catalogue code (upstream_rejected, duplicate_content...). */
 export class PublishError {
   readonly _tag = "PublishError"
-  constructor(readonly code: string, readonly message: string, readonly retryable: boolean) {}
+  constructor(
+    readonly code: string,
+    readonly message: string,
+    readonly retryable: boolean,
+    /** The network's Retry-After, when it gave one. */
+    readonly retryAfterMs?: number
+  ) {}
 }
 
+/** What the network says about an attempt whose outcome was lost. */
+export type Recovery =
+  | { readonly _tag: "Published"; readonly published: Published }
+  | { readonly _tag: "NotPublished" }
+  | { readonly _tag: "Unknown" }
+
+/**
+ * One network. Publishing is two steps so that a crash between the call and the record never makes
+ * Herald post twice: `prepare` returns a handle the network can be asked about later (Bluesky: a
+ * record key chosen up front; YouTube: the resumable session URI; TikTok: the publish_id;
+ * Instagram/Threads: the container id); Herald stores it before calling `publish`, and after a lost
+ * attempt asks `recover`. Networks without such a handle omit `prepare` and have `recover` look
+ * through the account's recent posts; without `recover` the outcome is unknown and a person decides.
+ */
 export interface Publisher {
   readonly platform: Platform
-  readonly publish: (request: PublishRequest) => Effect.Effect<Published, PublishError>
+  readonly prepare?: (request: PublishRequest) => Effect.Effect<string, PublishError>
+  /** Posts. `handle` is what `prepare` returned (absent when the network has no prepare step). */
+  readonly publish: (request: PublishRequest, handle?: string) => Effect.Effect<Published, PublishError>
+  readonly recover?: (request: PublishRequest, handle: string | null) => Effect.Effect<Recovery, PublishError>
 }
 
 export interface PublishersShape {

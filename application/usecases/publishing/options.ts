@@ -1,0 +1,36 @@
+/** How the publishing worker behaves; the daemon reads these from config, tests shorten them. */
+export interface PipelineOptions {
+  /** How long a leased job stays with its worker without a heartbeat. */
+  readonly leaseMs: number
+  /** Idle wait between two looks at the queue. */
+  readonly pollMs: number
+  /** Jobs in flight at once in one worker. */
+  readonly concurrency: number
+  /** Jobs taken from the queue per look. */
+  readonly batch: number
+  /** Failed tries (retryable errors, timeouts) before a target fails for good. */
+  readonly maxFailures: number
+  /** Leases before a job that never finishes (it crashes its worker) is given up. */
+  readonly maxLeases: number
+  /** A network call that takes longer has an unknown outcome (checked on the next try). */
+  readonly publishTimeoutMs: number
+  /** The first comment goes out this long after its post is live. */
+  readonly firstCommentDelayMs: number
+  /** Wait before retry number `failures` (1, 2, ...). */
+  readonly backoffMs: (failures: number) => number
+}
+
+/** 15 s, 1 min, 4 min, 16 min, capped at 30 min: short blips pass, outages are not hammered. */
+export const exponentialBackoff = (failures: number): number => Math.min(15_000 * 4 ** Math.max(0, failures - 1), 30 * 60_000)
+
+export const defaultPipelineOptions: PipelineOptions = {
+  leaseMs: 60_000,
+  pollMs: 250,
+  concurrency: 16,
+  batch: 16,
+  maxFailures: 5,
+  maxLeases: 20,
+  publishTimeoutMs: 120_000,
+  firstCommentDelayMs: 10_000,
+  backoffMs: exponentialBackoff
+}

@@ -1,0 +1,64 @@
+import { Clock, Effect, Fiber, FiberSet, Semaphore } from "effect"
+import { JobQueue } from "../../ports/JobQueue.ts"
+import type { PipelineOptions } from "./options.ts"
+import { processJob } from "./processJob.ts"
+
+/**
+ * Leases what is due now (up to `max`) and runs it to an outcome. One pass, no loop: for the CLI and
+ * for tests that step the clock themselves. Returns how many jobs ran.
+ */
+export const publishDueTargets = Effect.fn("publishDueTargets")(function* (options: PipelineOptions, max: number) {
+  const at = yield* Clock.currentTimeMillis
+  const jobs = yield* (yield* JobQueue).lease(at, max, options.leaseMs)
+  yield* Effect.forEach(jobs, (job) => processJob(job, options), { concurrency: options.concurrency, discard: true })
+  return jobs.length
+})
+
+export interface Worker {
+  /** Stops leasing, lets jobs in flight finish for up to `graceMs`, then hands the rest back to the queue. */
+  readonly stop: (graceMs: number) => Effect.Effect<void>
+}
+
+/**
+ * Starts the publishing loop in the background of the current scope: at most `concurrency` jobs in
+ * flight; it leases as slots free up and looks again after `pollMs` when nothing is due. Several
+ * workers (in one process or many) share one queue; the queue's leases keep them apart.
+ */
+export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions) {
+  const queue = yield* JobQueue
+  const slots = yield* Semaphore.make(options.concurrency)
+  const running = yield* FiberSet.make<void, never>()
+  let stopping = false
+
+  // Lease and fork without interruption, so a stop never drops jobs leased but not yet started.
+  const pass = Effect.uninterruptible(Effect.gen(function* () {
+    let free = 1
+    while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
+    const at = yield* Clock.currentTimeMillis
+    const jobs = yield* queue.lease(at, free, options.leaseMs).pipe(
+      Effect.catchCause((cause) => Effect.as(Effect.logError("leasing failed", cause), []))
+    )
+    if (free > jobs.length) yield* Semaphore.release(slots, free - jobs.length)
+    for (const job of jobs) yield* FiberSet.run(running, Effect.ensuring(processJob(job, options), Semaphore.release(slots, 1)))
+    return jobs.length === free
+  }))
+
+  const loop = Effect.gen(function* () {
+    while (!stopping) {
+      yield* Semaphore.take(slots, 1)
+      const busy = yield* pass
+      if (!busy && !stopping) yield* Effect.sleep(options.pollMs)
+    }
+  })
+  const loopFiber = yield* Effect.forkScoped(loop)
+
+  return {
+    stop: (graceMs) =>
+      Effect.gen(function* () {
+        stopping = true
+        yield* Fiber.interrupt(loopFiber)
+        yield* FiberSet.awaitEmpty(running).pipe(Effect.timeoutOption(graceMs))
+        yield* FiberSet.clear(running)
+      })
+  } satisfies Worker
+})

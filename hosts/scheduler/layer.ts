@@ -1,0 +1,41 @@
+import { Effect, Layer } from "effect"
+import { defaultPipelineOptions, type PipelineOptions } from "../../application/usecases/publishing/options.ts"
+import { defaultSweeperOptions, runSweepers, type SweeperOptions } from "../../application/usecases/publishing/sweepers.ts"
+import { startWorker } from "../../application/usecases/publishing/worker.ts"
+
+export interface SchedulerOptions {
+  readonly pipeline: PipelineOptions
+  /** null: no sweepers here (another process sweeps). */
+  readonly sweepers: SweeperOptions | null
+  /** On shutdown, jobs in flight get this long to finish before they are handed back to the queue. */
+  readonly graceMs: number
+}
+
+export const defaultSchedulerOptions: SchedulerOptions = {
+  pipeline: defaultPipelineOptions,
+  sweepers: defaultSweeperOptions,
+  graceMs: 10_000
+}
+
+/**
+ * The publishing worker as a background fiber of the layer's scope, on whatever ports are provided
+ * (memory, PGlite, PostgreSQL). Closing the scope (SIGTERM in a host) stops leasing, lets jobs in
+ * flight finish for `graceMs` and hands the rest back to the queue.
+ */
+export const workerLayer = (pipeline: Partial<PipelineOptions> = {}, graceMs = defaultSchedulerOptions.graceMs) =>
+  Layer.effectDiscard(Effect.gen(function* () {
+    const worker = yield* startWorker({ ...defaultPipelineOptions, ...pipeline })
+    yield* Effect.addFinalizer(() => worker.stop(graceMs))
+  }))
+
+/** The sweepers (expired unclaimed workspaces and uploads) as a background fiber of the layer's scope. */
+export const sweeperLayer = (options: Partial<SweeperOptions> = {}) =>
+  Layer.effectDiscard(Effect.forkScoped(runSweepers({ ...defaultSweeperOptions, ...options })))
+
+/** Worker and sweepers: what a scheduler process (or the embedded host) runs. */
+export const schedulerLayer = (options: Partial<SchedulerOptions> = {}) => {
+  const o = { ...defaultSchedulerOptions, ...options }
+  return o.sweepers === null
+    ? workerLayer(o.pipeline, o.graceMs)
+    : Layer.merge(workerLayer(o.pipeline, o.graceMs), sweeperLayer(o.sweepers))
+}
