@@ -58,7 +58,7 @@ export const callTool = async (tools: ReadonlyArray<AnyTool>, session: McpSessio
     const value = exit.value
     const apiKey = (value as { apiKey?: unknown }).apiKey
     if (tool.keyless === true && typeof apiKey === "string" && session.onSignedUp) await session.onSignedUp(apiKey)
-    return success(value, tool.extraContent?.(value) ?? [])
+    return tool.render ? tool.render(value) : success(value)
   }
   for (const reason of exit.cause.reasons) if (reason._tag === "Fail") return failure(reason.error)
   // A defect: log it with a request id and show only the id, never internals.

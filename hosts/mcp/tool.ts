@@ -51,8 +51,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   /** True only for sign_up: callable without an API key. */
   readonly keyless?: boolean
   readonly run: (args: z.output<I>, call: CallContext & { readonly actor: Actor }) => Effect.Effect<object, HeraldError, McpServices>
-  /** Extra content blocks after the JSON text (an image preview, say). */
-  readonly extraContent?: (output: any) => CallToolResult["content"]
+  /** Custom rendering (an image preview, say); by default the output is the structured result. */
+  readonly render?: (output: any) => CallToolResult
 }
 
 export type AnyTool = ToolSpec<z.ZodObject, z.ZodObject>

@@ -135,7 +135,7 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     const keyless = await rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_posts", arguments: {} } })
     expect(keyless.status).toBe(401)
     expect(keyless.headers.get("www-authenticate")).toMatch(/^Bearer/)
-    expect((await keyless.json()).error.code).toBe("unauthorized")
+    expect(((await keyless.json()) as any).error.code).toBe("unauthorized")
     const wrong = await rpc({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { authorization: "Bearer hrld_nope" })
     expect(wrong.status).toBe(401)
     expect(wrong.headers.get("www-authenticate")).toMatch(/^Bearer/)

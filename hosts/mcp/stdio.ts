@@ -1,0 +1,95 @@
+import { mkdirSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { Effect, Exit, Layer, Logger, Option } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { HeraldConfig, loadConfig } from "../../application/config.ts"
+import { authenticateKey } from "../../application/usecases/auth.ts"
+import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
+import * as MemoryJobQueue from "../../adapters/memory/MemoryJobQueue.ts"
+import * as MemoryState from "../../adapters/memory/MemoryState.ts"
+import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
+import * as Pglite from "../../adapters/pglite/index.ts"
+import * as Postgres from "../../adapters/postgres/index.ts"
+import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
+import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
+import type { Actor } from "../../domain/apiKey.ts"
+import { serverLayer } from "../http/server.ts"
+import { workerLayer } from "../scheduler/layer.ts"
+import { makeServer, type McpSession } from "./server.ts"
+import type { McpServices } from "./tool.ts"
+
+class BadApiKey {
+  readonly _tag = "BadApiKey"
+  readonly message = "HERALD_API_KEY is not a valid Herald API key (wrong, revoked, or its unclaimed workspace expired). Unset it to start with sign_up only."
+}
+
+/**
+ * MCP over this process's stdin/stdout on the given services, until stdin closes. The key comes from
+ * HERALD_API_KEY; without one only sign_up is offered, and the key sign_up returns is used for the
+ * rest of the session (the client is told the tool list changed).
+ */
+export const serveStdio = (apiKey: string | undefined) =>
+  Effect.gen(function* () {
+    const services = yield* Effect.context<McpServices>()
+    const run = Effect.runPromiseExitWith(services)
+    let actor: Actor | null = apiKey === undefined || apiKey === "" ? null : yield* Effect.mapError(authenticateKey(apiKey), () => new BadApiKey())
+    const session: McpSession = {
+      run,
+      context: () => ({ actor, transport: "stdio", ip: "stdio", acceptLanguage: undefined }),
+      onSignedUp: async (key) => {
+        if (actor !== null) return
+        const exit = await run(authenticateKey(key))
+        if (Exit.isSuccess(exit)) {
+          actor = exit.value
+          await server.sendToolListChanged()
+        }
+      }
+    }
+    const server = makeServer(session)
+    yield* Effect.acquireRelease(
+      Effect.promise(() => server.connect(new StdioServerTransport())),
+      () => Effect.promise(() => server.close())
+    )
+    yield* Effect.logInfo(actor === null ? "MCP on stdio without a key: only sign_up until it returns one" : `MCP on stdio as key "${actor.name}"`)
+    yield* Effect.callback<void>((resume) => {
+      process.stdin.once("end", () => resume(Effect.void))
+      process.stdin.once("close", () => resume(Effect.void))
+    })
+  })
+
+/**
+ * `npm run mcp:stdio`: a whole embedded Herald (HTTP on $PORT for the connect, claim and approval
+ * links, the publishing worker) with MCP on stdio. Mirrors hosts/embedded/main.ts's core.
+ */
+const main = Effect.gen(function* () {
+  const { env, config } = yield* loadConfig
+  const dataDir = resolve(env.dataDir)
+  mkdirSync(dataDir, { recursive: true })
+  const sql = Option.match(env.databaseUrl, {
+    onNone: () => Pglite.layer(join(dataDir, "pg")),
+    onSome: (url) => Postgres.layerFromUrl(url)
+  })
+  const storage = Layer.effectDiscard(Postgres.migrate).pipe(Layer.provideMerge(Postgres.storageLayer), Layer.provide(sql))
+  const core = Layer.mergeAll(
+    storage,
+    MemoryJobQueue.layer.pipe(Layer.provide(MemoryState.layer)),
+    NodeCrypto.layer,
+    OutboxMailer.layer(join(dataDir, "outbox")),
+    connectorsLayer,
+    publishersLayer.pipe(Layer.provide(SandboxPublisher.layerRecording)),
+    Layer.succeed(HeraldConfig)(config)
+  )
+  const hosts = Layer.mergeAll(serverLayer(env.port), workerLayer()).pipe(Layer.provideMerge(core))
+  yield* Effect.scoped(
+    Effect.gen(function* () {
+      const services = yield* Layer.build(hosts)
+      yield* Effect.logInfo(`Herald MCP on stdio; links and the app on ${config.publicUrl} (data: ${dataDir})`)
+      yield* serveStdio(process.env.HERALD_API_KEY).pipe(Effect.provideContext(services))
+    })
+  )
+})
+
+// stdout carries MCP messages only: every log line goes to stderr.
+console.log = console.error
+NodeRuntime.runMain(main.pipe(Effect.provideService(Logger.LogToStderr, true)))
