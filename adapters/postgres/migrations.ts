@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import { jobsMigration } from "./jobsMigration.ts"
 
 /** Runs statements one by one: the extended protocol takes a single statement per query. */
 const statements = (list: ReadonlyArray<string>) =>
@@ -156,6 +157,7 @@ export const storageTables = [
  * Add a migration as a new entry; never edit one that has shipped.
  */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
+  "0002_jobs": jobsMigration, // the publish queue (PostgresJobQueue)
   "0001_storage": storage
 
   // ---------------------------------------------------------------------------------------------
