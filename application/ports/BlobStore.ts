@@ -6,10 +6,24 @@ export class BlobError {
   constructor(readonly reason: string, readonly unavailable: boolean) {}
 }
 
+/** No object under that key. */
+export class BlobNotFound {
+  readonly _tag = "BlobNotFound"
+  constructor(readonly key: string) {}
+}
+
+export interface BlobInfo {
+  readonly sizeBytes: number
+  readonly contentType: string
+}
+
 export interface BlobStoreShape {
-  /** Writes the bytes as they arrive; fails with the body's own error when the body fails. */
+  /** Writes the bytes as they arrive; fails with the body's own error when the body fails, and then leaves nothing behind. */
   readonly put: <E>(key: string, body: Stream.Stream<Uint8Array, E>, contentType: string) => Effect.Effect<{ readonly sizeBytes: number }, BlobError | E>
-  readonly get: (key: string) => Stream.Stream<Uint8Array, BlobError>
+  readonly get: (key: string) => Stream.Stream<Uint8Array, BlobError | BlobNotFound>
+  /** Size and type of a stored object, so a reader can answer 404 before it starts streaming. */
+  readonly stat: (key: string) => Effect.Effect<BlobInfo, BlobError | BlobNotFound>
+  /** Removes the object; a missing key is not an error. */
   readonly delete: (key: string) => Effect.Effect<void, BlobError>
   /** Absolute URL a client can fetch the object from. */
   readonly url: (key: string) => Effect.Effect<string, BlobError>

@@ -9,6 +9,8 @@ import * as MemoryState from "../../adapters/memory/MemoryState.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
+import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
+import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
 import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
 import { serverLayer } from "../http/server.ts"
@@ -30,6 +32,8 @@ const main = Effect.gen(function* () {
     MemoryJobQueue.layer.pipe(Layer.provide(MemoryState.layer)),
     NodeCrypto.layer,
     OutboxMailer.layer(join(dataDir, "outbox")),
+    LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl }),
+    SharpFfmpegProbe.layerConfig,
     connectorsLayer,
     publishersLayer.pipe(Layer.provide(SandboxPublisher.layerRecording)),
     Layer.succeed(HeraldConfig)(config)

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { errorDoc } from "./errors.ts"
 import * as S from "./schemas.ts"
+import { MediaGroup } from "./mediaApi.ts"
 import { Authentication } from "./security.ts"
 
 const e = (...statuses: Array<number>) => statuses.map(errorDoc)
@@ -68,6 +69,7 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(SignupGroup)
   .add(ClaimGroup)
   .add(AccountsGroup)
+  .add(MediaGroup)
   .add(PostsGroup)
   .add(KeysGroup)
   .prefix("/api/v1")

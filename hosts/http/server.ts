@@ -8,8 +8,10 @@ import { errorMiddleware, routePatterns } from "./errorMiddleware.ts"
 import * as Accounts from "./handlers/accounts.ts"
 import * as Claim from "./handlers/claim.ts"
 import * as Keys from "./handlers/keys.ts"
+import * as Media from "./handlers/media.ts"
 import * as Posts from "./handlers/posts.ts"
 import * as Signup from "./handlers/signup.ts"
+import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
 import * as Security from "./security.ts"
 import * as Mcp from "../mcp/route.ts"
@@ -24,11 +26,12 @@ const pageRoutes = [
 /** Every route of the HTTP host: the REST API, its OpenAPI document and docs page, and the web pages. */
 export const routesLayer = Layer.mergeAll(
   HttpApiBuilder.layer(HeraldApi, { openapiPath: "/api/v1/openapi.json" }).pipe(
-    Layer.provide([Signup.layer, Claim.layer, Accounts.layer, Posts.layer, Keys.layer]),
+    Layer.provide([Signup.layer, Claim.layer, Accounts.layer, Posts.layer, Keys.layer, Media.layer]),
     Layer.provide(Security.layer)
   ),
   HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs" }),
   Pages.layer,
+  Files.layer,
   Mcp.layer,
   errorMiddleware(routePatterns(HeraldApi, pageRoutes))
 )

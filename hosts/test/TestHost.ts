@@ -3,6 +3,8 @@ import { defaultLimits, HeraldConfig, type HeraldConfigShape } from "../../appli
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import { storageLayer } from "../../adapters/memory/index.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
+import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
+import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
 import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
 
@@ -23,6 +25,8 @@ export const layer = (overrides: Partial<HeraldConfigShape> = {}) =>
     storageLayer,
     NodeCrypto.layer,
     RecordingMailer.layer,
+    MemoryBlobStore.layer(testConfig(overrides).publicUrl),
+    SharpFfmpegProbe.layer(),
     connectorsLayer,
     publishersLayer.pipe(Layer.provideMerge(SandboxPublisher.layerRecording)),
     Layer.succeed(HeraldConfig)(testConfig(overrides))

@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto"
+import { createReadStream } from "node:fs"
+import { mkdir, open, rename, rm, rmdir, stat } from "node:fs/promises"
+import { dirname, extname, join, resolve } from "node:path"
+import { Effect, Exit, Layer, Stream } from "effect"
+import { NodeStream } from "@effect/platform-node"
+import { BlobError, BlobNotFound, BlobStore, type BlobStoreShape } from "../../application/ports/BlobStore.ts"
+
+export interface Options {
+  /** Directory the objects live in (the embedded host uses `$HERALD_DATA_DIR/media`). */
+  readonly dir: string
+  /** The HTTP host's base URL; objects are served by its `/files/<key>` route. */
+  readonly publicUrl: string
+}
+
+// The type is not stored beside the file: keys end in the extension the upload was given.
+const types: Record<string, string> = {
+  ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".gif": "image/gif", ".webp": "image/webp",
+  ".mp4": "video/mp4", ".mov": "video/quicktime", ".m4v": "video/x-m4v", ".webm": "video/webm",
+  ".avi": "video/x-msvideo", ".mpg": "video/mpeg", ".mpeg": "video/mpeg"
+}
+export const contentTypeOf = (key: string): string => types[extname(key).toLowerCase()] ?? "application/octet-stream"
+
+// Segments start with a letter or digit, so "..", "." and hidden names can never reach the disk.
+const validKey = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/
+
+const codeOf = (error: unknown): string => (error as { code?: unknown })?.code?.toString() ?? String(error)
+const ioError = (what: string) => (error: unknown) => new BlobError(`${what}: ${codeOf(error)}`, false)
+
+export const make = (options: Options) =>
+  Effect.gen(function* () {
+    const root = resolve(options.dir)
+    const base = options.publicUrl.replace(/\/+$/, "")
+    yield* Effect.tryPromise({ try: () => mkdir(root, { recursive: true }), catch: ioError("mkdir") })
+    const pathOf = (key: string) =>
+      validKey.test(key) && key.length <= 512 ? Effect.succeed(join(root, key)) : Effect.fail(new BlobError(`invalid key ${JSON.stringify(key)}`, false))
+    // A key that cannot exist is simply not there, for readers.
+    const readable = (key: string) => Effect.mapError(pathOf(key), () => new BlobNotFound(key))
+    const missing = (key: string) => (error: unknown) => (codeOf(error) === "ENOENT" ? new BlobNotFound(key) : ioError("read")(error))
+
+    const put: BlobStoreShape["put"] = (key, body) =>
+      Effect.gen(function* () {
+        const path = yield* pathOf(key)
+        // Written beside the target and renamed at the end, so a reader never sees half a file.
+        const part = `${path}.${randomUUID()}.part`
+        yield* Effect.tryPromise({ try: () => mkdir(dirname(path), { recursive: true }), catch: ioError("mkdir") })
+        return yield* Effect.acquireUseRelease(
+          Effect.tryPromise({ try: () => open(part, "wx"), catch: ioError("open") }),
+          (file) => {
+            let size = 0
+            return Stream.runForEachArray(body, (chunks) => {
+              for (const chunk of chunks) size += chunk.length
+              return Effect.tryPromise({ try: () => file.writev([...chunks]), catch: ioError("write") })
+            }).pipe(Effect.as({ sizeBytes: size }))
+          },
+          (file) => Effect.promise(() => file.close().catch(() => undefined))
+        ).pipe(
+          Effect.tap(() => Effect.tryPromise({ try: () => rename(part, path), catch: ioError("rename") })),
+          Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.promise(() => rm(part, { force: true }).catch(() => undefined))))
+        )
+      })
+
+    return {
+      put,
+      get: (key) =>
+        Stream.unwrap(Effect.map(readable(key), (path) =>
+          NodeStream.fromReadable<Uint8Array, BlobError | BlobNotFound>({
+            evaluate: () => createReadStream(path, { highWaterMark: 256 * 1024 }),
+            onError: missing(key)
+          }))),
+      stat: (key) =>
+        Effect.flatMap(readable(key), (path) =>
+          Effect.tryPromise({ try: () => stat(path), catch: missing(key) }).pipe(
+            Effect.flatMap((s) => (s.isFile() ? Effect.succeed({ sizeBytes: s.size, contentType: contentTypeOf(key) }) : Effect.fail(new BlobNotFound(key))))
+          )),
+      delete: (key) =>
+        Effect.flatMap(pathOf(key), (path) =>
+          Effect.tryPromise({ try: () => rm(path, { force: true }), catch: ioError("delete") }).pipe(
+            // An upload's directory goes once its last object is gone; a non-empty one stays.
+            Effect.andThen(dirname(path) === root ? Effect.void : Effect.promise(() => rmdir(dirname(path)).catch(() => undefined)))
+          )),
+      url: (key) => Effect.succeed(`${base}/files/${key}`)
+    } satisfies BlobStoreShape
+  })
+
+export const layer = (options: Options) => Layer.effect(BlobStore)(make(options))

@@ -1,0 +1,71 @@
+import { mkdtemp, open, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import ffmpeg from "@ffmpeg-installer/ffmpeg"
+import ffprobe from "@ffprobe-installer/ffprobe"
+import { fileTypeFromBuffer } from "file-type"
+import sharp from "sharp"
+import { Config, Effect, Layer, Option } from "effect"
+import { MediaProbe, type MediaProbeShape, type ProbeScratch } from "../../application/ports/MediaProbe.ts"
+import { inspectImage } from "./image.ts"
+import { inspectVideo } from "./video.ts"
+
+export interface Options {
+  /** Where scratch copies go (each upload gets its own directory, removed afterwards). */
+  readonly tmpDir?: string | undefined
+  /** Default: the static builds from @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe. */
+  readonly ffmpegPath?: string | undefined
+  readonly ffprobePath?: string | undefined
+  /** Default 16383 x 16383 (sharp's own default). */
+  readonly maxPixels?: number | undefined
+  readonly previewWidth?: number | undefined
+  readonly toolTimeoutMs?: number | undefined
+}
+
+// file-type reads at most a few kilobytes for every accepted type; 64 KiB leaves room.
+const SNIFF_BYTES = 64 * 1024
+
+export const make = (options: Options = {}) =>
+  Effect.sync(() => {
+    // Each upload is decoded once: libvips' operation cache would only hold memory.
+    sharp.cache(false)
+    const previewWidth = options.previewWidth ?? 480
+    const images = { maxPixels: options.maxPixels ?? 16383 * 16383, previewWidth }
+    const videos = {
+      ffmpegPath: options.ffmpegPath ?? ffmpeg.path,
+      ffprobePath: options.ffprobePath ?? ffprobe.path,
+      previewWidth,
+      timeoutMs: options.toolTimeoutMs ?? 120_000
+    }
+    const io = <A>(run: () => Promise<A>) => Effect.orDie(Effect.tryPromise(run))
+
+    const scratch = Effect.acquireRelease(
+      io(async () => {
+        const dir = await mkdtemp(join(options.tmpDir ?? tmpdir(), "herald-upload-"))
+        const path = join(dir, "upload")
+        return { dir, path, file: await open(path, "wx") }
+      }),
+      ({ dir, file }) => Effect.promise(() => file.close().catch(() => undefined).then(() => rm(dir, { recursive: true, force: true })))
+    ).pipe(Effect.map(({ path, file }): ProbeScratch => ({
+      write: (chunks) => io(() => file.writev([...chunks])),
+      inspect: (type) =>
+        Effect.andThen(io(() => file.datasync()), type === "image" ? inspectImage(images, path) : inspectVideo(videos, path))
+    })))
+
+    return {
+      sniffBytes: SNIFF_BYTES,
+      sniff: (head) => Effect.map(Effect.promise(() => fileTypeFromBuffer(head).catch(() => undefined)), (t) => Option.fromNullishOr(t?.mime)),
+      scratch
+    } satisfies MediaProbeShape
+  })
+
+export const layer = (options: Options = {}) => Layer.effect(MediaProbe)(make(options))
+
+/** FFMPEG_PATH / FFPROBE_PATH override the bundled binaries (for instance with Debian's `apt-get install ffmpeg`). */
+export const layerConfig = Layer.effect(MediaProbe)(Effect.gen(function* () {
+  const env = yield* Config.all({
+    ffmpegPath: Config.option(Config.String("FFMPEG_PATH")),
+    ffprobePath: Config.option(Config.String("FFPROBE_PATH"))
+  })
+  return yield* make({ ffmpegPath: Option.getOrUndefined(env.ffmpegPath), ffprobePath: Option.getOrUndefined(env.ffprobePath) })
+}))

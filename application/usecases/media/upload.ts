@@ -1,0 +1,102 @@
+import { Effect, Exit, Option, Stream } from "effect"
+import type { Actor } from "../../../domain/apiKey.ts"
+import { fail, type HeraldError } from "../../../domain/errors.ts"
+import { acceptedMediaTypes, type Media, MEDIA_LIFETIME_MS } from "../../../domain/media.ts"
+import { planLimits } from "../../../domain/workspace.ts"
+import { BlobStore } from "../../ports/BlobStore.ts"
+import { Crypto } from "../../ports/Crypto.ts"
+import { MediaProbe } from "../../ports/MediaProbe.ts"
+import { MediaRepo } from "../../ports/MediaRepo.ts"
+import { WorkspaceRepo } from "../../ports/WorkspaceRepo.ts"
+import { now } from "../common.ts"
+import { storageFailure } from "./errors.ts"
+import { limitBytes, readHead } from "./stream.ts"
+import { mediaView } from "./view.ts"
+
+/** Size limits per caller: the spec's 100 MB over REST and 10 MB over MCP (binary megabytes, the generous reading). */
+export const REST_UPLOAD_LIMIT = 100 * 1024 * 1024
+export const MCP_UPLOAD_LIMIT = 10 * 1024 * 1024
+
+/** File extension per accepted type, so stored objects and their URLs carry a familiar suffix. */
+const extensions: Record<string, string> = {
+  "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp",
+  "video/mp4": "mp4", "video/quicktime": "mov", "video/x-m4v": "m4v", "video/webm": "webm",
+  "video/x-msvideo": "avi", "video/vnd.avi": "avi", "video/mpeg": "mpg", "video/MP1S": "mpg", "video/MP2P": "mpg"
+}
+
+/** The name as shown back: no directories (browsers send C:\fakepath\...), no control characters, bounded. */
+export const cleanFilename = (name: string, ext: string): string => {
+  const base = (name.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255)
+  return base === "" || base === "." || base === ".." ? `upload.${ext}` : base
+}
+
+const checkQuota = Effect.fnUntraced(function* (workspaceId: string) {
+  const workspace = yield* (yield* WorkspaceRepo).findById(workspaceId)
+  if (Option.isNone(workspace)) return yield* Effect.fail(fail("workspace_not_found"))
+  if (workspace.value.claimed) return
+  const limit = planLimits[workspace.value.plan].uploadsWhileUnclaimed
+  const count = yield* (yield* MediaRepo).countByWorkspace(workspaceId)
+  if (count >= limit) return yield* Effect.fail(fail("claim_required", { limit, uploads: count }))
+})
+
+/**
+ * Stores one upload. The body streams through a byte counter to the blob store and to the probe's
+ * scratch copy at once, so it is never held whole in memory; the type comes from its first bytes.
+ * `filename` may be an effect for bodies that name the file after the bytes (JSON). A refused or
+ * failed upload (any error, or the caller going away) leaves no blob and no record behind.
+ */
+export const uploadMedia = Effect.fn("uploadMedia")(function* (
+  actor: Actor,
+  filename: string | Effect.Effect<string, HeraldError>,
+  body: Stream.Stream<Uint8Array, HeraldError>,
+  maxBytes: number
+) {
+  yield* checkQuota(actor.workspaceId)
+  const probe = yield* MediaProbe
+  const blobs = yield* BlobStore
+  const crypto = yield* Crypto
+  const written: Array<string> = []
+  const put = (key: string, bytes: Stream.Stream<Uint8Array, HeraldError>, contentType: string) => {
+    written.push(key)
+    return Effect.catchTag(blobs.put(key, bytes, contentType), "BlobError", storageFailure)
+  }
+
+  const media = yield* Effect.scoped(Effect.gen(function* () {
+    const { head, body: whole } = yield* readHead(limitBytes(body, maxBytes), probe.sniffBytes)
+    const mimeType = Option.getOrNull(yield* probe.sniff(head))
+    const type = mimeType === null ? undefined : acceptedMediaTypes[mimeType]
+    if (mimeType === null || type === undefined) return yield* Effect.fail(fail("unsupported_media_type", { detected: mimeType }))
+
+    const id = yield* crypto.id("med")
+    // The URL of a local file is public (networks fetch it), so its key carries a secret part.
+    const secret = (yield* crypto.token()).slice(0, 22)
+    const ext = extensions[mimeType] ?? "bin"
+    const blobKey = `media/${id}/${secret}.${ext}`
+    const scratch = yield* probe.scratch
+    const stored = yield* put(blobKey, Stream.mapArrayEffect(whole, (chunks) => Effect.as(scratch.write(chunks), chunks)), mimeType)
+
+    const inspection = yield* Effect.catchTag(scratch.inspect(type, mimeType), "MediaUnreadable", (e) =>
+      Effect.fail(fail("media_unreadable", e.details, e.detail)))
+    let previewKey: string | null = null
+    if (inspection.preview !== null) {
+      previewKey = `media/${id}/${secret}-preview.jpg`
+      yield* put(previewKey, Stream.make(inspection.preview), "image/jpeg")
+    }
+    const name = cleanFilename(typeof filename === "string" ? filename : yield* filename, ext)
+    // Checked again now that the upload is in: narrows the race between concurrent uploads.
+    yield* checkQuota(actor.workspaceId)
+    const at = yield* now
+    const record: Media = {
+      id, workspaceId: actor.workspaceId, type, mimeType, filename: name, sizeBytes: stored.sizeBytes,
+      width: inspection.width, height: inspection.height, durationMs: type === "video" ? inspection.durationMs : null,
+      blobKey, previewKey, createdAt: at, expiresAt: at + MEDIA_LIFETIME_MS
+    }
+    yield* (yield* MediaRepo).insert(record)
+    return record
+  })).pipe(
+    Effect.onExit((exit) =>
+      Exit.isSuccess(exit) ? Effect.void : Effect.forEach(written, (key) => Effect.ignore(blobs.delete(key)), { discard: true }))
+  )
+  const url = yield* Effect.catchTag(blobs.url(media.blobKey), "BlobError", storageFailure)
+  return { media: mediaView(media, url) }
+})

@@ -1,0 +1,50 @@
+import { Schema } from "effect"
+import { Multipart } from "effect/http"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { REST_UPLOAD_LIMIT } from "../../application/usecases/media/upload.ts"
+import { errorDoc } from "./errors.ts"
+import { Authentication } from "./security.ts"
+
+const Str = Schema.String
+const e = (...statuses: Array<number>) => statuses.map(errorDoc)
+
+export const MediaView = Schema.Struct({
+  id: Str,
+  type: Schema.Literals(["image", "video"]),
+  mimeType: Str,
+  filename: Str,
+  sizeBytes: Schema.Number,
+  width: Schema.NullOr(Schema.Number),
+  height: Schema.NullOr(Schema.Number),
+  durationMs: Schema.optional(Schema.NullOr(Schema.Number)).annotate({ description: "Video only" }),
+  url: Str.annotate({ description: "Absolute URL of the stored file" }),
+  previewUrl: Str.annotate({ description: "/api/v1/media/<id>/preview" }),
+  createdAt: Str,
+  expiresAt: Str.annotate({ description: "7 days after the upload; then media_expired when used" })
+}).annotate({ identifier: "Media" })
+
+export const MediaEnvelope = Schema.Struct({ media: MediaView })
+
+/** Documents the JSON form; the body itself is read as a stream so `dataBase64` is never held whole. */
+const JsonUpload = HttpApiSchema.StreamUint8Array({ contentType: "application/json" }).annotate({
+  description: "JSON form: {\"filename\": string, \"dataBase64\": string (base64 of the file, a data: URL is accepted), \"contentType\"?: string}"
+})
+
+// The multipart parser's own limits are a backstop; the use case's byte counter answers first.
+const MultipartUpload = Schema.Struct({ file: Multipart.SingleFileSchema }).pipe(
+  HttpApiSchema.asMultipartStream({ maxParts: 16, maxFieldSize: "64 KiB", maxTotalSize: REST_UPLOAD_LIMIT + 1024 * 1024 })
+)
+
+export class MediaGroup extends HttpApiGroup.make("media").add(
+  HttpApiEndpoint.post("upload", "/media", {
+    payload: [MultipartUpload, JsonUpload],
+    success: MediaEnvelope.pipe(HttpApiSchema.status(201)),
+    error: e(400, 401, 403, 404, 413, 502, 503)
+  }).annotate(OpenApi.Description, "Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64."),
+  HttpApiEndpoint.get("get", "/media/:id", { params: { id: Str }, success: MediaEnvelope, error: e(401, 404, 409) }),
+  HttpApiEndpoint.get("preview", "/media/:id/preview", {
+    params: { id: Str },
+    success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "image/jpeg" })),
+    error: e(401, 404, 409, 502, 503)
+  }).annotate(OpenApi.Description, "A JPEG about 480 px wide; 404 preview_not_found when the upload has none.")
+).middleware(Authentication) {}
