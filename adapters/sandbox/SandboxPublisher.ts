@@ -59,8 +59,15 @@ const urlOf = (request: PublishRequest, externalId: string) => `https://sandbox.
  * a way to see failures end to end. Like Bluesky, the id is chosen up front (`prepare`), so a lost
  * attempt is checked by reading it back (`recover`) and a repeated call with it posts nothing new.
  */
-export const makePublisher = Effect.gen(function* () {
+export interface SandboxOptions {
+  /** Simulated network time per call, half before the post lands and half after (0: none). */
+  readonly latencyMs: number
+}
+
+export const makePublisherWith = (options: SandboxOptions) => Effect.gen(function* () {
   const ledger = yield* SandboxLedger
+  const half = Math.floor(options.latencyMs / 2)
+  const wait = half > 0 ? Effect.sleep(half) : Effect.void
   const flaky = new Set<string>()
   const publish = (request: PublishRequest, handle?: string) =>
     Effect.suspend(() => {
@@ -76,7 +83,7 @@ export const makePublisher = Effect.gen(function* () {
         mediaIds: request.media.map((m) => m.id), poll: request.poll, cover: request.cover,
         tiktokAiGenerated: request.tiktokAiGenerated, at: Date.now()
       }
-      return Effect.as(ledger.append(record), { externalId, url: urlOf(request, externalId) })
+      return wait.pipe(Effect.andThen(ledger.append(record)), Effect.andThen(wait), Effect.as({ externalId, url: urlOf(request, externalId) }))
     })
   const publisher: Publisher = {
     platform: "sandbox",
@@ -93,10 +100,14 @@ export const makePublisher = Effect.gen(function* () {
   return publisher
 })
 
+export const makePublisher = makePublisherWith({ latencyMs: 0 })
+
 const newId = () => `sbx_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 
 /** The publisher on whatever SandboxLedger is provided. */
 export const layer = Layer.effect(SandboxPublisherTag)(makePublisher)
+
+export const layerWith = (options: SandboxOptions) => Layer.effect(SandboxPublisherTag)(makePublisherWith(options))
 
 /** The publisher on an in-memory ledger, with SandboxPublished to read it back (tests, embedded demo). */
 export const layerRecording = Layer.effectContext(

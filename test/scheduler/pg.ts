@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { Duration, Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
+import * as Postgres from "../../adapters/postgres/index.ts"
+import * as PostgresJobQueue from "../../adapters/postgres/PostgresJobQueue.ts"
+import { connectorsLayer } from "../../adapters/sandbox/registries.ts"
+import * as SqlSandboxLedger from "../../adapters/sandbox/SqlSandboxLedger.ts"
+import { HeraldConfig } from "../../application/config.ts"
+import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
+import { authenticateKey } from "../../application/usecases/auth.ts"
+import { asOwner, createKeyAsOperator, createWorkspaceAsOperator } from "../../application/usecases/operator.ts"
+import { testConfig } from "../../hosts/test/TestHost.ts"
+
+/** The server the scheduler tests and the benchmark use; each run gets its own database on it. */
+export const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+const withDatabase = (url: string, name: string) => {
+  const u = new URL(url)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+const onServer = <A, E>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, E>) =>
+  Effect.runPromise(Effect.flatMap(SqlClient.SqlClient, f).pipe(
+    Effect.provide(PgClient.layer({ url: Redacted.make(serverUrl), maxConnections: 1, connectTimeout: Duration.seconds(3) }))
+  ))
+
+/** Undefined when the server answers, otherwise why not. */
+export const unreachable = (): Promise<string | undefined> =>
+  onServer((sql) => sql`SELECT 1`).then(() => undefined, (e: unknown) => String(e))
+
+/** A fresh database `<prefix>_<random>`; `drop` removes it (and ends its sessions). */
+export const freshDatabase = async (prefix: string) => {
+  const name = `${prefix}_${randomBytes(5).toString("hex")}`
+  await onServer((sql) => sql`CREATE DATABASE ${sql(name)}`)
+  return {
+    name,
+    url: withDatabase(serverUrl, name),
+    drop: () => onServer((sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`).then(() => undefined)
+  }
+}
+
+/** Herald's storage, the PostgreSQL queue and the sandbox ledger on `url`, migrated. */
+export const pgCore = (url: string, maxConnections = 10) => {
+  const sql = PgClient.layer({ url: Redacted.make(url), maxConnections })
+  return Layer.mergeAll(Postgres.storageLayer, PostgresJobQueue.layer, SqlSandboxLedger.layer).pipe(
+    Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
+    Layer.provideMerge(sql),
+    Layer.merge(NodeCrypto.layer),
+    Layer.merge(connectorsLayer),
+    Layer.merge(Layer.succeed(HeraldConfig)(testConfig()))
+  )
+}
+
+export const runtimeFor = (url: string, maxConnections = 10) => ManagedRuntime.make(pgCore(url, maxConnections))
+
+/** A claimed pro workspace with `accounts` sandbox accounts and a key that posts without approval. */
+export const seedWorkspace = (accounts: number) =>
+  Effect.gen(function* () {
+    const ws = yield* createWorkspaceAsOperator({ email: `ops-${randomBytes(4).toString("hex")}@herald-customer.org`, name: "Bench", plan: "pro" })
+    const { text } = yield* createKeyAsOperator(ws.id, "bench", false)
+    const agent = yield* authenticateKey(text)
+    const accountIds = yield* asOwner(ws.id, (owner) =>
+      Effect.forEach(Array.from({ length: accounts }, (_, i) => i), (i) =>
+        Effect.gen(function* () {
+          const { url } = yield* connectUrl(owner, "sandbox")
+          const state = new URL(url).searchParams.get("state")!
+          return (yield* completeConnect("sandbox", { state, username: `acct${i}` })).account.id
+        })))
+    return { workspaceId: ws.id, agent, accountIds }
+  })
+
+/** Starts `npm run scheduler` as a child process on `url`. */
+export const spawnScheduler = (url: string, env: Record<string, string>): ChildProcess =>
+  spawn(process.execPath, ["--import", "tsx", "hosts/scheduler/main.ts"], {
+    env: { ...process.env, DATABASE_URL: url, ...env },
+    stdio: ["ignore", "ignore", "pipe"]
+  })
+
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))))
