@@ -15,72 +15,57 @@ const Q = 0x22, BS = 0x5c, OPEN = 0x7b, CLOSE = 0x7d, COMMA = 0x2c, COLON = 0x3a
 const isWs = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
 const SHORT_FIELD_LIMIT = 4096
 
-// Base64 alphabet (standard and URL-safe): 1 for a data character, 2 for padding.
-const b64 = new Uint8Array(256)
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_") b64[c.charCodeAt(0)] = 1
-b64["=".charCodeAt(0)] = 2
-
 type State = "start" | "firstKey" | "nextKey" | "key" | "colon" | "value" | "string" | "skip" | "after" | "end"
 
 const syntax = (detail: string) => fail("invalid_json", undefined, `The JSON body is malformed: ${detail}.`)
 const badBase64 = () => invalidFields(["dataBase64"], "dataBase64 is not valid base64.")
 
-/** Base64 characters in, bytes out, four characters at a time; whitespace and a data: URL prefix are skipped. */
+const notBase64 = /[^A-Za-z0-9+/=_-]/
+const notPadding = /[^=]/
+
+/** Base64 text in, bytes out, four characters at a time; whitespace and a data: URL prefix are skipped. */
 class Base64Decoder {
-  private pending = Buffer.alloc(0)
+  private pending = ""
   private padded = false
-  private lead = ""
-  private inPrefix = false
-  private seen = 0
+  // Undecided until the first characters show whether a data: URL prefix is there.
+  private lead: string | null = ""
 
   /** `chars` are the string's raw bytes with JSON escapes already resolved. */
   push(chars: Uint8Array, out: Array<Uint8Array>): HeraldError | null {
-    const clean = Buffer.allocUnsafe(this.pending.length + chars.length)
-    this.pending.copy(clean)
-    let n = this.pending.length
-    for (let i = 0; i < chars.length; i++) {
-      const c = chars[i]
-      if (this.seen < 5 || this.inPrefix) {
-        // A data URL (`data:image/png;base64,...`) is accepted and its prefix dropped.
-        if (this.inPrefix) {
-          if (c === COMMA) this.inPrefix = false
-          continue
+    let text = Buffer.from(chars.buffer, chars.byteOffset, chars.length).toString("latin1")
+    if (this.lead !== null) {
+      const lead = this.lead + text
+      if (lead.startsWith("data:")) {
+        const comma = lead.indexOf(",")
+        if (comma < 0) {
+          if (lead.length > 256) return badBase64()
+          this.lead = lead
+          return null
         }
-        this.seen++
-        const next = this.lead + String.fromCharCode(c)
-        if ("data:".startsWith(next)) {
-          this.lead = next
-          if (next === "data:") {
-            this.inPrefix = true
-            this.lead = ""
-          }
-          continue
-        }
-        if (this.lead !== "") {
-          for (let j = 0; j < this.lead.length; j++) clean[n++] = this.lead.charCodeAt(j)
-          this.lead = ""
-        }
-        this.seen = 5
-      }
-      const kind = b64[c]
-      if (kind === 0) {
-        if (isWs(c)) continue
-        return badBase64()
-      }
-      if (kind === 2) this.padded = true
-      else if (this.padded) return badBase64()
-      clean[n++] = c
+        text = lead.slice(comma + 1)
+      } else if ("data:".startsWith(lead)) {
+        this.lead = lead
+        return null
+      } else text = lead
+      this.lead = null
     }
-    const whole = n - (n % 4)
-    if (whole > 0) out.push(new Uint8Array(Buffer.from(clean.subarray(0, whole).toString("latin1"), "base64")))
-    this.pending = Buffer.from(clean.subarray(whole, n))
+    if (notBase64.test(text)) {
+      text = text.replace(/[ \t\r\n]+/g, "")
+      if (notBase64.test(text)) return badBase64()
+    }
+    const pad = text.indexOf("=")
+    if ((this.padded && text.length > 0 && notPadding.test(text)) || (pad >= 0 && notPadding.test(text.slice(pad)))) return badBase64()
+    if (pad >= 0) this.padded = true
+    const all = this.pending + text
+    const whole = all.length - (all.length % 4)
+    if (whole > 0) out.push(new Uint8Array(Buffer.from(all.slice(0, whole), "base64")))
+    this.pending = all.slice(whole)
     return null
   }
 
   finish(out: Array<Uint8Array>): HeraldError | null {
-    if (this.inPrefix) return badBase64()
-    const rest = this.lead + this.pending.toString("latin1")
-    if (rest.replace(/=+$/, "").length % 4 === 1) return badBase64()
+    const rest = (this.lead ?? "") + this.pending
+    if (rest.startsWith("data:") || rest.replace(/=+$/, "").length % 4 === 1) return badBase64()
     if (rest.length > 0) out.push(new Uint8Array(Buffer.from(rest, "base64")))
     return null
   }
@@ -222,7 +207,13 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
             continue
           }
           if (field === "dataBase64") {
+            // Jump to the next quote or backslash: the characters in between go to the decoder as one run.
             if (dataStart < 0) dataStart = i
+            const q = chunk.indexOf(Q, i)
+            const bs = chunk.indexOf(BS, i)
+            const next = q < 0 ? bs : bs < 0 ? q : Math.min(q, bs)
+            if (next < 0) i = chunk.length - 1
+            else i = next - 1
             continue
           }
           if (field === "filename" || field === "contentType") {

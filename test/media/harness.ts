@@ -106,3 +106,6 @@ export const uploadJson = (h: Harness, apiKey: string, body: unknown) =>
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
     body: JSON.stringify(body)
   })
+
+/** A response's JSON body, loosely typed for assertions. */
+export const readJson = async (res: Response): Promise<any> => res.json()

@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MediaRepo } from "../../application/ports/MediaRepo.ts"
 import { StoredBlobs } from "../../adapters/memory/MemoryBlobStore.ts"
-import { type Harness, startHarness, uploadJson, uploadMultipart } from "./harness.ts"
+import { type Harness, readJson, startHarness, uploadJson, uploadMultipart } from "./harness.ts"
 
 let h: Harness
 beforeAll(async () => {
@@ -55,7 +55,7 @@ describe("POST /media (images)", () => {
     const png = await noisyPng(1200, 800)
     const res = await uploadMultipart(h, apiKey, png, "photo.png", "image/png")
     expect(res.status).toBe(201)
-    const { media } = await res.json()
+    const { media } = await readJson(res)
     expect(media).toMatchObject({ type: "image", mimeType: "image/png", filename: "photo.png", sizeBytes: png.length, width: 1200, height: 800 })
     expect(media.id).toMatch(/^med_/)
     expect(media.durationMs).toBeUndefined()
@@ -68,7 +68,7 @@ describe("POST /media (images)", () => {
     const preview = await expectPreview(media.previewUrl, apiKey)
     expect(preview.height).toBe(320)
     const again = await fetch(`${h.api}/media/${media.id}`, { headers: { authorization: `Bearer ${apiKey}` } })
-    expect((await again.json()).media).toMatchObject({ id: media.id, sizeBytes: png.length })
+    expect((await readJson(again)).media).toMatchObject({ id: media.id, sizeBytes: png.length })
   })
 
   it("JSON base64 PNG (and a data: URL) gives the same fields", async () => {
@@ -76,21 +76,21 @@ describe("POST /media (images)", () => {
     const png = await noisyPng(640, 960)
     const res = await uploadJson(h, apiKey, { filename: "tall.png", contentType: "image/png", dataBase64: png.toString("base64") })
     expect(res.status).toBe(201)
-    const { media } = await res.json()
+    const { media } = await readJson(res)
     expect(media).toMatchObject({ type: "image", filename: "tall.png", sizeBytes: png.length, width: 640, height: 960 })
     await expectPreview(media.previewUrl, apiKey)
     // Fields in any order, a data: URL and escaped slashes are fine too.
     const raw = `{"dataBase64":"data:image/png;base64,${png.toString("base64").replace(/\//g, "\\/")}","filename":"x.png"}`
     const second = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: raw })
     expect(second.status).toBe(201)
-    expect((await second.json()).media).toMatchObject({ filename: "x.png", sizeBytes: png.length })
+    expect((await readJson(second)).media).toMatchObject({ filename: "x.png", sizeBytes: png.length })
   })
 
   it("a text file named .png is unsupported_media_type, and nothing is kept", async () => {
     const { apiKey, workspaceId } = await h.signup()
     const res = await uploadMultipart(h, apiKey, Buffer.from("hello, this is not an image\n".repeat(100)), "fake.png", "image/png")
     expect(res.status).toBe(400)
-    expect((await res.json()).error.code).toBe("unsupported_media_type")
+    expect((await readJson(res)).error.code).toBe("unsupported_media_type")
     expect(await leftovers(workspaceId)).toEqual({ records: 0, blobs: expect.any(Array) })
   })
 
@@ -100,7 +100,7 @@ describe("POST /media (images)", () => {
     const png = await noisyPng(800, 600)
     const res = await uploadMultipart(h, apiKey, png.subarray(0, Math.floor(png.length / 2)), "cut.png", "image/png")
     expect(res.status).toBe(400)
-    const body = await res.json()
+    const body = await readJson(res)
     expect(body.error.code).toBe("media_unreadable")
     const after = await leftovers(workspaceId)
     expect(after.records).toBe(0)
@@ -113,7 +113,7 @@ describe("POST /media (images)", () => {
     expect(bomb.length).toBeLessThan(100_000)
     const res = await uploadMultipart(h, apiKey, bomb, "bomb.png", "image/png")
     expect(res.status).toBe(400)
-    const body = await res.json()
+    const body = await readJson(res)
     expect(body.error.code).toBe("media_unreadable")
     expect(body.error.details).toMatchObject({ reason: "too_many_pixels", width: 20000, height: 14000 })
   }, 60_000)
@@ -124,7 +124,7 @@ describe("POST /media (images)", () => {
     for (let i = 0; i < 10; i++) expect((await uploadMultipart(h, apiKey, png, `p${i}.png`)).status).toBe(201)
     const res = await uploadMultipart(h, apiKey, png, "p10.png")
     expect(res.status).toBe(403)
-    expect((await res.json()).error).toMatchObject({ code: "claim_required", retryable: false })
+    expect((await readJson(res)).error).toMatchObject({ code: "claim_required", retryable: false })
     expect((await leftovers(workspaceId)).records).toBe(10)
   })
 
@@ -134,16 +134,16 @@ describe("POST /media (images)", () => {
     form.append("note", "no file here")
     const noFile = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form })
     expect(noFile.status).toBe(400)
-    expect((await noFile.json()).error).toMatchObject({ code: "validation_failed", details: { fields: ["file"] } })
+    expect((await readJson(noFile)).error).toMatchObject({ code: "validation_failed", details: { fields: ["file"] } })
     const noData = await uploadJson(h, apiKey, { filename: "a.png" })
-    expect((await noData.json()).error).toMatchObject({ code: "validation_failed", details: { fields: ["dataBase64"] } })
+    expect((await readJson(noData)).error).toMatchObject({ code: "validation_failed", details: { fields: ["dataBase64"] } })
     const badData = await uploadJson(h, apiKey, { filename: "a.png", dataBase64: "iVBORw0KGgo*&^%" })
-    expect((await badData.json()).error).toMatchObject({ code: "validation_failed", details: { fields: ["dataBase64"] } })
+    expect((await readJson(badData)).error).toMatchObject({ code: "validation_failed", details: { fields: ["dataBase64"] } })
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } }).png().toBuffer()
     const noName = await uploadJson(h, apiKey, { dataBase64: png.toString("base64") })
-    expect((await noName.json()).error).toMatchObject({ code: "validation_failed", details: { fields: ["filename"] } })
+    expect((await readJson(noName)).error).toMatchObject({ code: "validation_failed", details: { fields: ["filename"] } })
     const notJson = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: "{\"filename\": " })
-    expect((await notJson.json()).error.code).toBe("invalid_json")
+    expect((await readJson(notJson)).error.code).toBe("invalid_json")
   })
 
   it("needs a key, and another workspace's upload is media_not_found", async () => {
@@ -152,11 +152,11 @@ describe("POST /media (images)", () => {
     const png = await sharp({ create: { width: 500, height: 500, channels: 3, background: "#3c3" } }).png().toBuffer()
     const anonymous = await fetch(`${h.api}/media`, { method: "POST", body: new FormData() })
     expect(anonymous.status).toBe(401)
-    const { media } = await (await uploadMultipart(h, a.apiKey, png, "mine.png")).json()
+    const { media } = await readJson(await uploadMultipart(h, a.apiKey, png, "mine.png"))
     const preview = await fetch(`${h.baseUrl}${media.previewUrl}`, { headers: { authorization: `Bearer ${b.apiKey}` } })
     expect(preview.status).toBe(404)
-    expect((await preview.json()).error.code).toBe("media_not_found")
+    expect((await readJson(preview)).error.code).toBe("media_not_found")
     const record = await fetch(`${h.api}/media/${media.id}`, { headers: { authorization: `Bearer ${b.apiKey}` } })
-    expect((await record.json()).error.code).toBe("media_not_found")
+    expect((await readJson(record)).error.code).toBe("media_not_found")
   })
 })
