@@ -51,7 +51,7 @@ export const make = (options: Options) =>
             return Stream.runForEachArray(body, (chunks) => {
               for (const chunk of chunks) size += chunk.length
               return Effect.tryPromise({ try: () => file.writev([...chunks]), catch: ioError("write") })
-            }).pipe(Effect.as({ sizeBytes: size }))
+            }).pipe(Effect.map(() => ({ sizeBytes: size })))
           },
           (file) => Effect.promise(() => file.close().catch(() => undefined))
         ).pipe(
