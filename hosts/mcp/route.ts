@@ -2,10 +2,10 @@ import { type Context, Effect, Option, Result, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { authenticateKey } from "../../application/usecases/auth.ts"
+import { MCP_UPLOAD_LIMIT } from "../../application/usecases/media/index.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
 import { errorResponse, toApiFailure } from "../http/errors.ts"
-import { MCP_MAX_UPLOAD_BYTES } from "./instructions.ts"
 import { makeServer, type McpSession } from "./server.ts"
 import type { McpServices } from "./tool.ts"
 
@@ -13,7 +13,7 @@ export const MCP_PATH = "/mcp"
 
 // base64 makes a 10 MB file 13.4 MB of JSON; the headroom lets a larger file reach upload_media
 // and come back as a file_too_large tool error instead of a transport failure.
-const MAX_BODY_BYTES = 2 * MCP_MAX_UPLOAD_BYTES
+const MAX_BODY_BYTES = 2 * MCP_UPLOAD_LIMIT
 
 class BodyTooLarge {
   readonly _tag = "BodyTooLarge"
@@ -72,7 +72,7 @@ const handle = (services: Context.Context<McpServices>) =>
     const text = yield* Effect.result(readBody(request))
     if (Result.isFailure(text))
       return text.failure instanceof BodyTooLarge
-        ? errorResponse(toApiFailure(fail("file_too_large", { maxBodyBytes: MAX_BODY_BYTES }, "The MCP request is too large; upload_media takes files up to 10 MB.")))
+        ? errorResponse(toApiFailure(fail("file_too_large", { maxBodyBytes: MAX_BODY_BYTES }, `The MCP request is too large; upload_media takes files up to ${MCP_UPLOAD_LIMIT / (1024 * 1024)} MB.`)))
         : jsonRpcError(400, -32700, "Parse error: the request body could not be read.")
     let body: unknown
     try {

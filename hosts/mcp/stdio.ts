@@ -6,6 +6,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { HeraldConfig, loadConfig } from "../../application/config.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
+import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
+import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as MemoryJobQueue from "../../adapters/memory/MemoryJobQueue.ts"
 import * as MemoryState from "../../adapters/memory/MemoryState.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
@@ -76,6 +78,8 @@ const main = Effect.gen(function* () {
     MemoryJobQueue.layer.pipe(Layer.provide(MemoryState.layer)),
     NodeCrypto.layer,
     OutboxMailer.layer(join(dataDir, "outbox")),
+    LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl }),
+    SharpFfmpegProbe.layerConfig,
     connectorsLayer,
     publishersLayer.pipe(Layer.provide(SandboxPublisher.layerRecording)),
     Layer.succeed(HeraldConfig)(config)

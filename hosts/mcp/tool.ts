@@ -10,6 +10,7 @@ import type { signUp } from "../../application/usecases/signup.ts"
 import type * as Actions from "../../application/usecases/posts/actions.ts"
 import type { createPost } from "../../application/usecases/posts/create.ts"
 import type { getPost, listPosts } from "../../application/usecases/posts/query.ts"
+import type { getPreview, uploadMedia } from "../../application/usecases/media/index.ts"
 
 type ServicesOf<F extends (...args: any) => Effect.Effect<any, any, any>> = Effect.Services<ReturnType<F>>
 
@@ -26,6 +27,8 @@ export type McpServices =
   | ServicesOf<typeof Actions.cancelPost>
   | ServicesOf<typeof Actions.rejectPost>
   | ServicesOf<typeof Actions.reschedulePost>
+  | ServicesOf<typeof uploadMedia>
+  | ServicesOf<typeof getPreview>
 
 /** Runs a use case on the host's services; the host decides how (HTTP request fiber, stdio process). */
 export type Runner = <A>(effect: Effect.Effect<A, HeraldError, McpServices>) => Promise<Exit.Exit<A, HeraldError>>

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -28,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
-  it("starts key-less, adopts the key sign_up returns, connects a sandbox account and posts", async () => {
+  it("starts key-less, adopts the key sign_up returns, connects a sandbox account, uploads a local file and posts", async () => {
     const client = new Client({ name: "herald-stdio-test", version: "1.0.0" })
     const stderr: Array<string> = []
     const transport = new StdioClientTransport({ ...command, env: { ...process.env, HERALD_DATA_DIR: dataDir, PORT: String(port), HERALD_API_KEY: "" } as Record<string, string>, stderr: "pipe" })
@@ -51,7 +52,11 @@ describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
       expect(done.status).toBe(200)
       const { accounts } = await ok(client, "list_accounts")
       expect(accounts).toMatchObject([{ platform: "sandbox" }])
-      const { post } = await ok(client, "create_post", { accountIds: [accounts[0].id], content: "From stdio" })
+      const image = join(dataDir, "from-disk.png")
+      writeFileSync(image, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#0a0" } }).png().toBuffer())
+      const { media } = await ok(client, "upload_media", { path: image })
+      expect(media).toMatchObject({ filename: "from-disk.png", mimeType: "image/png", width: 64, height: 48 })
+      const { post } = await ok(client, "create_post", { accountIds: [accounts[0].id], content: "From stdio", mediaIds: [media.id] })
       expect(post.status).toBe("needs_approval")
     } finally {
       await client.close()
