@@ -62,6 +62,17 @@ describe("MCP media tools over Streamable HTTP", () => {
     await client.close()
   })
 
+  it("a request body over 20 MB is refused with 413 file_too_large before any tool runs", async () => {
+    const { apiKey } = await ok(await connect(host), "sign_up", { email: uniqueEmail() })
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "upload_media", arguments: { filename: "huge.png", dataBase64: "A".repeat(21 * 1024 * 1024) } } }
+    const response = await fetch(`${host.origin}/mcp`, {
+      method: "POST", body: JSON.stringify(call),
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" }
+    })
+    expect(response.status).toBe(413)
+    expect(((await response.json()) as any).error.code).toBe("file_too_large")
+  })
+
   it("bad media arguments and bytes come back as tool errors", async () => {
     const client = await keyed()
     expect((await toolError(client, "upload_media", { filename: "x.png" })).details.fields).toEqual(["dataBase64"])
