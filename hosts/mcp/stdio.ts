@@ -1,23 +1,11 @@
-import { mkdirSync } from "node:fs"
-import { join, resolve } from "node:path"
-import { Effect, Exit, Layer, Logger, Option } from "effect"
+import { Effect, Exit, Layer, Logger } from "effect"
 import { NodeRuntime } from "@effect/platform-node"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import { HeraldConfig, loadConfig } from "../../application/config.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
-import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
-import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
-import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
-import * as MemoryJobQueue from "../../adapters/memory/MemoryJobQueue.ts"
-import * as MemoryState from "../../adapters/memory/MemoryState.ts"
-import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
-import * as Pglite from "../../adapters/pglite/index.ts"
-import * as Postgres from "../../adapters/postgres/index.ts"
-import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
-import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { serverLayer } from "../http/server.ts"
-import { workerLayer } from "../scheduler/layer.ts"
+import { embeddedCore } from "../embedded/core.ts"
+import { schedulerLayer } from "../scheduler/layer.ts"
 import { makeServer, type McpSession } from "./server.ts"
 import type { McpServices } from "./tool.ts"
 
@@ -62,33 +50,15 @@ export const serveStdio = (apiKey: string | undefined) =>
 
 /**
  * `npm run mcp:stdio`: a whole embedded Herald (HTTP on $PORT for the connect, claim and approval
- * links, the publishing worker) with MCP on stdio. Mirrors hosts/embedded/main.ts's core.
+ * links, the publishing worker and sweepers) with MCP on stdio, on the embedded host's core.
  */
 const main = Effect.gen(function* () {
-  const { env, config } = yield* loadConfig
-  const dataDir = resolve(env.dataDir)
-  mkdirSync(dataDir, { recursive: true })
-  const sql = Option.match(env.databaseUrl, {
-    onNone: () => Pglite.layer(join(dataDir, "pg")),
-    onSome: (url) => Postgres.layerFromUrl(url)
-  })
-  const storage = Layer.effectDiscard(Postgres.migrate).pipe(Layer.provideMerge(Postgres.storageLayer), Layer.provide(sql))
-  const core = Layer.mergeAll(
-    storage,
-    MemoryJobQueue.layer.pipe(Layer.provide(MemoryState.layer)),
-    NodeCrypto.layer,
-    OutboxMailer.layer(join(dataDir, "outbox")),
-    LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl }),
-    SharpFfmpegProbe.layerConfig,
-    connectorsLayer,
-    publishersLayer.pipe(Layer.provide(SandboxPublisher.layerRecording)),
-    Layer.succeed(HeraldConfig)(config)
-  )
-  const hosts = Layer.mergeAll(serverLayer(env.port), workerLayer()).pipe(Layer.provideMerge(core))
+  const { layer: core, env, config, described } = yield* embeddedCore
+  const hosts = Layer.mergeAll(serverLayer(env.port), schedulerLayer()).pipe(Layer.provideMerge(core))
   yield* Effect.scoped(
     Effect.gen(function* () {
       const services = yield* Layer.build(hosts)
-      yield* Effect.logInfo(`Herald MCP on stdio; links and the app on ${config.publicUrl} (data: ${dataDir})`)
+      yield* Effect.logInfo(`Herald MCP on stdio; links and the app on ${config.publicUrl} (${described})`)
       yield* serveStdio(process.env.HERALD_API_KEY).pipe(Effect.provideContext(services))
     })
   )

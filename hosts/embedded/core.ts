@@ -1,0 +1,57 @@
+import { mkdirSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { Config, Effect, Layer, Option } from "effect"
+import { HeraldConfig, loadConfig } from "../../application/config.ts"
+import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
+import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
+import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
+import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
+import * as Pglite from "../../adapters/pglite/index.ts"
+import * as Postgres from "../../adapters/postgres/index.ts"
+import * as PostgresJobQueue from "../../adapters/postgres/PostgresJobQueue.ts"
+import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
+import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
+import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
+import * as SqlSandboxLedger from "../../adapters/sandbox/SqlSandboxLedger.ts"
+import * as SmtpMailer from "../../adapters/smtp/SmtpMailer.ts"
+
+/**
+ * The core every self-contained host runs on, chosen from the environment: PostgreSQL when
+ * DATABASE_URL is set, else PGlite under $HERALD_DATA_DIR/pg (the same SQL either way, queue
+ * included); S3 when S3_BUCKET is set, else local files; SMTP when SMTP_URL is set, else the
+ * .eml outbox. Returns the layer and what was chosen, for the start-up log.
+ */
+export const embeddedCore = Effect.gen(function* () {
+  const { env, config } = yield* loadConfig
+  const dataDir = resolve(env.dataDir)
+  mkdirSync(dataDir, { recursive: true })
+  const sql = Option.match(env.databaseUrl, {
+    onNone: () => Pglite.layer(join(dataDir, "pg")),
+    onSome: (url) => Postgres.layerFromUrl(url)
+  })
+  const storage = Layer.mergeAll(Postgres.storageLayer, PostgresJobQueue.layer, SqlSandboxLedger.layer).pipe(
+    Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
+    Layer.provideMerge(sql)
+  )
+  const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
+  const blobs = Option.isSome(s3Bucket)
+    ? S3BlobStore.layerConfig
+    : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl })
+  const smtp = yield* SmtpMailer.optionsConfig
+  const mailer = Option.match(smtp, { onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })
+  const layer = Layer.mergeAll(
+    NodeCrypto.layer,
+    mailer,
+    blobs,
+    SharpFfmpegProbe.layerConfig,
+    connectorsLayer,
+    publishersLayer.pipe(Layer.provide(SandboxPublisher.layer)),
+    Layer.succeed(HeraldConfig)(config)
+  ).pipe(Layer.provideMerge(storage))
+  const described = [
+    `database: ${Option.isSome(env.databaseUrl) ? "DATABASE_URL" : `PGlite in ${join(dataDir, "pg")}`}`,
+    `media: ${Option.isSome(s3Bucket) ? `S3 bucket ${s3Bucket.value}` : join(dataDir, "media")}`,
+    `mail: ${Option.isSome(smtp) ? "SMTP" : join(dataDir, "outbox")}`
+  ].join(", ")
+  return { layer, env, config, dataDir, described }
+})
