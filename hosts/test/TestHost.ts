@@ -20,9 +20,12 @@ export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldCo
  * The in-memory host: memory storage, a recording mailer (SentMail), the sandbox network
  * (SandboxPublished) and real crypto. Time is Effect's Clock, so TestClock drives it in tests.
  */
-export const layer = (overrides: Partial<HeraldConfigShape> = {}) =>
+export const layer = (overrides: Partial<HeraldConfigShape> = {}) => layerOn(storageLayer, overrides)
+
+/** The same host on other storage (the Postgres adapters on a test database, say). */
+export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageLayer>, E, R>, overrides: Partial<HeraldConfigShape> = {}) =>
   Layer.mergeAll(
-    storageLayer,
+    storage,
     NodeCrypto.layer,
     RecordingMailer.layer,
     MemoryBlobStore.layer(testConfig(overrides).publicUrl),
