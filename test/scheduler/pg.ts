@@ -74,10 +74,10 @@ export const seedWorkspace = (accounts: number) =>
   })
 
 /** Starts `npm run scheduler` as a child process on `url`. */
-export const spawnScheduler = (url: string, env: Record<string, string>): ChildProcess =>
+export const spawnScheduler = (url: string, env: Record<string, string>, stdio: ["ignore", "ignore" | "pipe", "ignore" | "pipe"] = ["ignore", "ignore", "ignore"]): ChildProcess =>
   spawn(process.execPath, ["--import", "tsx", "hosts/scheduler/main.ts"], {
     env: { ...process.env, DATABASE_URL: url, ...env },
-    stdio: ["ignore", "ignore", "pipe"]
+    stdio
   })
 
 export const exited = (child: ChildProcess) =>

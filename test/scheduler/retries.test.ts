@@ -127,6 +127,28 @@ describe("retries and never posting twice", () => {
       assert.strictEqual((yield* publishCalls).length, 1, "no second worker pass took it over")
     })))
 
+  it.effect("a due post shows publishing while a slow call runs, and while it waits for a retry", () =>
+    run(Effect.gen(function* () {
+      const f = yield* setUp()
+      const net = yield* ScriptedNetwork
+      net.script("", Behaviour.slow(5_000), Behaviour.fail("upstream_unavailable", true))
+      const slow = yield* post(f.agent, { accountIds: f.accountIds, content: "Slow one", scheduledFor: new Date(60_000).toISOString() })
+      const retried = yield* post(f.agent, { accountIds: f.accountIds, content: "Retried one", scheduledFor: new Date(120_000).toISOString() })
+      yield* startWorker(testOptions)
+      yield* TestClock.adjust(60_000 + testOptions.markPublishingAfterMs - 1)
+      assert.strictEqual((yield* getPost(f.agent, slow)).post.status, "scheduled", "fast calls skip the write")
+      yield* TestClock.adjust(1)
+      assert.strictEqual((yield* getPost(f.agent, slow)).post.status, "publishing")
+      yield* TestClock.adjust(5_000)
+      assert.strictEqual((yield* getPost(f.agent, slow)).post.status, "published")
+      yield* TestClock.adjust(55_000)
+      assert.strictEqual((yield* getPost(f.agent, retried)).post.status, "publishing")
+      yield* TestClock.adjust(15_000)
+      const done = (yield* getPost(f.agent, retried)).post
+      assert.strictEqual(done.status, "published")
+      assert.strictEqual((yield* storedPost(f.agent, retried)).targets[0].attempts, 2)
+    })))
+
   it.effect("when the network cannot tell, the target fails with publish_outcome_unknown for a person to check", () =>
     run(Effect.gen(function* () {
       const f = yield* setUp()

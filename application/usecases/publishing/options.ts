@@ -8,6 +8,8 @@ export interface PipelineOptions {
   readonly concurrency: number
   /** Jobs taken from the queue per look. */
   readonly batch: number
+  /** Under load, how long a freed slot waits for others before the next lease. */
+  readonly gatherMs: number
   /** Failed tries (retryable errors, timeouts) before a target fails for good. */
   readonly maxFailures: number
   /** Leases before a job that never finishes (it crashes its worker) is given up. */
@@ -16,6 +18,11 @@ export interface PipelineOptions {
   readonly publishTimeoutMs: number
   /** The first comment goes out this long after its post is live. */
   readonly firstCommentDelayMs: number
+  /**
+   * A due target shows `publishing` once its network call has taken this long; faster calls go
+   * from scheduled to published in one write, which is what keeps a busy queue cheap.
+   */
+  readonly markPublishingAfterMs: number
   /** Wait before retry number `failures` (1, 2, ...). */
   readonly backoffMs: (failures: number) => number
 }
@@ -28,9 +35,11 @@ export const defaultPipelineOptions: PipelineOptions = {
   pollMs: 250,
   concurrency: 16,
   batch: 16,
+  gatherMs: 20,
   maxFailures: 5,
   maxLeases: 20,
   publishTimeoutMs: 120_000,
   firstCommentDelayMs: 10_000,
+  markPublishingAfterMs: 300,
   backoffMs: exponentialBackoff
 }

@@ -41,7 +41,7 @@ export const replaceTarget = (post: Post, target: Target, at: number): Post =>
 
 /**
  * In one transaction holding the post: checks the lease (`hold`, failing LeaseLost), re-reads the
- * target, applies `change`, writes the post, then runs `also` (more writes that must commit with it).
+ * target, applies `change`, writes the post (unless `change` returned the target itself), then runs `also` (more writes that must commit with it).
  */
 export const writeTarget = <E, R>(
   job: LeasedJob,
@@ -54,8 +54,10 @@ export const writeTarget = <E, R>(
     if (!(yield* hold)) return yield* Effect.fail(new LeaseLost())
     const loaded = yield* loadTarget(job)
     if (Option.isNone(loaded)) return Option.none<Post>()
-    const post = replaceTarget(loaded.value.post, change(loaded.value), at)
-    yield* (yield* PostRepo).update(post)
+    const target = change(loaded.value)
+    // An unchanged target (e.g. already marked) costs no write.
+    const post = target === loaded.value.target ? loaded.value.post : replaceTarget(loaded.value.post, target, at)
+    if (post !== loaded.value.post) yield* (yield* PostRepo).update(post)
     yield* also(loaded.value, post)
     return Option.some(post)
   }))

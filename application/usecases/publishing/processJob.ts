@@ -5,7 +5,7 @@ import { runCommentJob } from "./commentJob.ts"
 import { targetError } from "./network.ts"
 import type { PipelineOptions } from "./options.ts"
 import { type RetryLater, writeTarget } from "./postTx.ts"
-import { runPublishJob } from "./publishJob.ts"
+import { inFlight, runPublishJob } from "./publishJob.ts"
 
 const leaseLost = (job: LeasedJob) =>
   Effect.logWarning("lease lost; the new owner recovers").pipe(Effect.annotateLogs({ job: job.id }))
@@ -16,7 +16,7 @@ const failFinally = (job: LeasedJob, error: TargetError) =>
     const at = yield* Clock.currentTimeMillis
     yield* writeTarget(job, at, (yield* JobQueue).complete(job), ({ target }) =>
       job.kind === "publish"
-        ? { ...target, status: "failed", error }
+        ? { ...target, status: "failed", error, attempts: target.attempts + job.attempts }
         : { ...target, firstComment: { status: "failed", externalId: null, error } })
     yield* Effect.logWarning("publishing failed for good").pipe(Effect.annotateLogs({ job: job.id, post: job.postId, code: error.code }))
   }).pipe(Effect.catchTag("LeaseLost", () => leaseLost(job)))
@@ -28,9 +28,11 @@ const retryLater = (job: LeasedJob, options: PipelineOptions, e: RetryLater) =>
     if (failures >= options.maxFailures) return yield* failFinally(job, e.error)
     const at = yield* Clock.currentTimeMillis
     const wait = Math.max(options.backoffMs(failures), e.retryAfterMs ?? 0)
-    yield* (yield* JobQueue).retryAt(job, at + wait, { failure: true, clearCheckpoint: e.clearCheckpoint })
+    // A target waiting for its retry is in flight: publishing, not scheduled.
+    yield* writeTarget(job, at, (yield* JobQueue).retryAt(job, at + wait, { failure: true, clearCheckpoint: e.clearCheckpoint }),
+      (loaded) => (job.kind === "publish" ? inFlight(loaded) : loaded.target))
     yield* Effect.logInfo("publishing will retry").pipe(Effect.annotateLogs({ job: job.id, code: e.error.code, inMs: wait }))
-  })
+  }).pipe(Effect.catchTag("LeaseLost", () => leaseLost(job)))
 
 /** Keeps the lease alive while the job runs, so a slow upload is not taken over by another worker. */
 const heartbeat = (job: LeasedJob, options: PipelineOptions) =>

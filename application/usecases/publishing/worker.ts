@@ -1,4 +1,4 @@
-import { Clock, Effect, Fiber, FiberSet, Semaphore } from "effect"
+import { Clock, Effect, Fiber, FiberSet, Option, Semaphore } from "effect"
 import { JobQueue } from "../../ports/JobQueue.ts"
 import type { PipelineOptions } from "./options.ts"
 import { processJob } from "./processJob.ts"
@@ -30,9 +30,11 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
   const running = yield* FiberSet.make<void, never>()
   let stopping = false
 
+  // Under load, lease a few jobs at a time rather than one per freed slot: one statement, many jobs.
+  const gather = Math.max(1, Math.floor(options.batch / 4))
+
   // Lease and fork without interruption, so a stop never drops jobs leased but not yet started.
-  const pass = Effect.uninterruptible(Effect.gen(function* () {
-    let free = 1
+  const pass = (free: number) => Effect.uninterruptible(Effect.gen(function* () {
     while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
     const at = yield* Clock.currentTimeMillis
     const jobs = yield* queue.lease(at, free, options.leaseMs).pipe(
@@ -44,10 +46,14 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
   }))
 
   const loop = Effect.gen(function* () {
+    let more = false
     while (!stopping) {
       yield* Semaphore.take(slots, 1)
-      const busy = yield* pass
-      if (!busy && !stopping) yield* Effect.sleep(options.pollMs)
+      let free = 1
+      // More jobs are waiting: give a few more slots a moment to free up before leasing.
+      if (more && gather > 1 && Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))) free = gather
+      more = yield* pass(free)
+      if (!more && !stopping) yield* Effect.sleep(options.pollMs)
     }
   })
   const loopFiber = yield* Effect.forkScoped(loop)
