@@ -47,3 +47,18 @@ export const testDatabase = (maxConnections = 10) =>
       return Layer.effectDiscard(migrate).pipe(Layer.provideMerge(connection))
     })
   )
+
+/**
+ * A new migrated database for processes outside this one (hosts started as child processes):
+ * its URL, and a function that drops it.
+ */
+export const createDatabaseForProcesses = async (): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
+  const name = `herald_test_${randomBytes(6).toString("hex")}`
+  await Effect.runPromise(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE ${sql(name)}`)))
+  const url = urlFor(name)
+  await Effect.runPromise(migrate.pipe(Effect.provide(client(url, 1))))
+  return {
+    url,
+    drop: () => Effect.runPromise(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(Effect.asVoid))
+  }
+}
