@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { mkdir, open, rename, rm, rmdir, stat } from "node:fs/promises"
 import { dirname, extname, join, resolve } from "node:path"
-import { Effect, Exit, Layer, Stream } from "effect"
+import { Effect, Exit, Layer, Option, Stream } from "effect"
 import { NodeStream } from "@effect/platform-node"
 import { BlobError, BlobNotFound, BlobStore, type BlobStoreShape } from "../../application/ports/BlobStore.ts"
 
@@ -48,10 +48,18 @@ export const make = (options: Options) =>
           Effect.tryPromise({ try: () => open(part, "wx"), catch: ioError("open") }),
           (file) => {
             let size = 0
+            // One write in flight, so receiving the next chunks overlaps with the disk.
+            let inFlight: Promise<unknown> = Promise.resolve()
+            const settle = Effect.tryPromise({ try: () => inFlight, catch: ioError("write") })
             return Stream.runForEachArray(body, (chunks) => {
               for (const chunk of chunks) size += chunk.length
-              return Effect.tryPromise({ try: () => file.writev([...chunks]), catch: ioError("write") })
-            }).pipe(Effect.map(() => ({ sizeBytes: size })))
+              return Effect.map(settle, () => void (inFlight = file.writev([...chunks])))
+            }).pipe(
+              Effect.andThen(settle),
+              // A failed body must not leave a write racing the file's removal.
+              Effect.onError(() => Effect.promise(() => inFlight.catch(() => undefined))),
+              Effect.map(() => ({ sizeBytes: size }))
+            )
           },
           (file) => Effect.promise(() => file.close().catch(() => undefined))
         ).pipe(
@@ -79,7 +87,8 @@ export const make = (options: Options) =>
             // An upload's directory goes once its last object is gone; a non-empty one stays.
             Effect.andThen(dirname(path) === root ? Effect.void : Effect.promise(() => rmdir(dirname(path)).catch(() => undefined)))
           )),
-      url: (key) => Effect.succeed(`${base}/files/${key}`)
+      url: (key) => Effect.succeed(`${base}/files/${key}`),
+      localPath: (key) => (validKey.test(key) ? Option.some(join(root, key)) : Option.none())
     } satisfies BlobStoreShape
   })
 

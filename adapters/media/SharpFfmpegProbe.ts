@@ -7,6 +7,7 @@ import { fileTypeFromBuffer } from "file-type"
 import sharp from "sharp"
 import { Config, Effect, Layer, Option } from "effect"
 import { MediaProbe, type MediaProbeShape, type ProbeScratch } from "../../application/ports/MediaProbe.ts"
+import type { MediaType } from "../../domain/media.ts"
 import { inspectImage } from "./image.ts"
 import { inspectVideo } from "./video.ts"
 
@@ -38,6 +39,7 @@ export const make = (options: Options = {}) =>
       timeoutMs: options.toolTimeoutMs ?? 120_000
     }
     const io = <A>(run: () => Promise<A>) => Effect.orDie(Effect.tryPromise(run))
+    const inspectFile = (path: string, type: MediaType) => (type === "image" ? inspectImage(images, path) : inspectVideo(videos, path))
 
     const scratch = Effect.acquireRelease(
       io(async () => {
@@ -46,16 +48,24 @@ export const make = (options: Options = {}) =>
         return { dir, path, file: await open(path, "wx") }
       }),
       ({ dir, file }) => Effect.promise(() => file.close().catch(() => undefined).then(() => rm(dir, { recursive: true, force: true })))
-    ).pipe(Effect.map(({ path, file }): ProbeScratch => ({
-      write: (chunks) => io(() => file.writev([...chunks])),
-      inspect: (type) =>
-        Effect.andThen(io(() => file.datasync()), type === "image" ? inspectImage(images, path) : inspectVideo(videos, path))
-    })))
+    ).pipe(Effect.map(({ path, file }): ProbeScratch => {
+      // One write in flight: the next batch is received while the disk takes this one.
+      let inFlight: Promise<unknown> = Promise.resolve()
+      return {
+        write: (chunks) =>
+          io(async () => {
+            await inFlight
+            inFlight = file.writev([...chunks])
+          }),
+        inspect: (type) => Effect.andThen(io(() => inFlight), inspectFile(path, type))
+      }
+    }))
 
     return {
       sniffBytes: SNIFF_BYTES,
       sniff: (head) => Effect.map(Effect.promise(() => fileTypeFromBuffer(head).catch(() => undefined)), (t) => Option.fromNullishOr(t?.mime)),
-      scratch
+      scratch,
+      inspectFile
     } satisfies MediaProbeShape
   })
 

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import { type Inspection, MediaUnreadable } from "../../application/ports/MediaProbe.ts"
 import { firstLine, runTool } from "./tools.ts"
 
@@ -44,6 +44,7 @@ const frame = (tools: VideoTools, path: string, atSeconds: number) =>
 /** Width, height and duration from ffprobe (as displayed, rotation applied), and a frame for the preview. */
 export const inspectVideo = (tools: VideoTools, path: string): Effect.Effect<Inspection, MediaUnreadable> =>
   Effect.gen(function* () {
+    const early = yield* Effect.forkChild(frame(tools, path, 1))
     const probe = yield* runTool(tools.ffprobePath, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path], tools.timeoutMs)
     if (!probe.ok) return yield* Effect.fail(new MediaUnreadable(`The video cannot be read: ${firstLine(probe.stderr)}`))
     const out = JSON.parse(probe.stdout.toString("utf8")) as ProbeOutput
@@ -51,9 +52,9 @@ export const inspectVideo = (tools: VideoTools, path: string): Effect.Effect<Ins
     if (video === undefined) return yield* Effect.fail(new MediaUnreadable("The file has no readable video stream."))
     const turned = rotationOf(video) === 90
     const duration = seconds(out.format?.duration) ?? seconds(video.duration)
-    // A second in skips black lead-in frames; short clips use their middle.
+    // A second in skips black lead-in frames (that frame was started alongside ffprobe); short clips use their middle.
     const at = duration === null ? 0 : Math.min(1, duration / 2)
-    const preview = (yield* frame(tools, path, at)) ?? (at > 0 ? yield* frame(tools, path, 0) : null)
+    const preview = (at === 1 ? yield* Fiber.join(early) : null) ?? (yield* frame(tools, path, at)) ?? (at > 0 ? yield* frame(tools, path, 0) : null)
     return {
       width: turned ? video.height! : video.width!,
       height: turned ? video.width! : video.height!,

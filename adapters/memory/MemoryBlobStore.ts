@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Stream } from "effect"
+import { Context, Effect, Layer, Option, Stream } from "effect"
 import { BlobNotFound, BlobStore, type BlobStoreShape } from "../../application/ports/BlobStore.ts"
 
 interface Stored {
@@ -35,7 +35,8 @@ export const make = (publicUrl: string) =>
           return found ? Effect.succeed({ sizeBytes: found.sizeBytes, contentType: found.contentType }) : Effect.fail(new BlobNotFound(key))
         }),
       delete: (key) => Effect.sync(() => void objects.delete(key)),
-      url: (key) => Effect.succeed(`${base}/files/${key.split("/").map(encodeURIComponent).join("/")}`)
+      url: (key) => Effect.succeed(`${base}/files/${key.split("/").map(encodeURIComponent).join("/")}`),
+      localPath: () => Option.none()
     } satisfies BlobStoreShape
     return { store, keys: () => [...objects.keys()] }
   })

@@ -124,7 +124,8 @@ export const make = (options: Options) =>
           ? Effect.succeed(`${options.publicBaseUrl.replace(/\/+$/, "")}/${key}`)
           : send(() => getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn: options.presignSeconds ?? SEVEN_DAYS })).pipe(
             Effect.mapError(toBlobError("presign"))
-          )
+          ),
+      localPath: () => Option.none()
     } satisfies BlobStoreShape
   })
 

@@ -1,4 +1,4 @@
-import { Context, type Effect, type Stream } from "effect"
+import { Context, type Effect, type Option, type Stream } from "effect"
 
 /** Storage trouble; `unavailable` means the provider could not be reached (503) rather than failed (502). */
 export class BlobError {
@@ -27,6 +27,8 @@ export interface BlobStoreShape {
   readonly delete: (key: string) => Effect.Effect<void, BlobError>
   /** Absolute URL a client can fetch the object from. */
   readonly url: (key: string) => Effect.Effect<string, BlobError>
+  /** Where the object sits as a file on this machine, for stores that keep files (so tools read it in place). */
+  readonly localPath: (key: string) => Option.Option<string>
 }
 
 export class BlobStore extends Context.Service<BlobStore, BlobStoreShape>()("herald/BlobStore") {}

@@ -31,6 +31,8 @@ export interface MediaProbeShape {
   readonly sniff: (head: Uint8Array) => Effect.Effect<Option.Option<string>>
   /** A scratch copy that is removed when the scope closes. Local I/O trouble is a defect. */
   readonly scratch: Effect.Effect<ProbeScratch, never, Scope.Scope>
+  /** Reads a finished file that is already on this machine (a local blob store's), without a copy. */
+  readonly inspectFile: (path: string, type: MediaType, mimeType: string) => Effect.Effect<Inspection, MediaUnreadable>
 }
 
 export class MediaProbe extends Context.Service<MediaProbe, MediaProbeShape>()("herald/MediaProbe") {}

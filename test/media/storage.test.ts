@@ -2,6 +2,10 @@ import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3"
 import { assert, describe, it } from "@effect/vitest"
 import sharp from "sharp"
 import { Effect, Layer, Stream } from "effect"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
 import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import type { BlobStore } from "../../application/ports/BlobStore.ts"
 import { MediaRepo } from "../../application/ports/MediaRepo.ts"
@@ -19,6 +23,28 @@ const actor = Effect.flatMap(signUp({ body: { email: "s3@herald-customer.org" },
 
 // The test host with its memory store replaced: the later layer's BlobStore wins.
 const hostWith = (store: Layer.Layer<BlobStore, unknown>) => Layer.mergeAll(TestHost.layer(), store)
+
+describe("uploads on local files (read in place by the probe)", () => {
+  it.live("stored under the data dir, inspected without a scratch copy; a refused upload leaves the dir empty", () =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "herald-local-media-"))),
+      (dir) => Effect.gen(function* () {
+        const me = yield* actor
+        const bytes = yield* png
+        const { media } = yield* uploadMedia(me, "local.png", Stream.make(bytes), 1024 * 1024)
+        assert.isTrue(media.url.startsWith("http://files.test/files/media/"))
+        const file = join(dir, new URL(media.url).pathname.slice("/files/".length))
+        assert.isTrue(readFileSync(file).equals(bytes))
+        const preview = yield* getPreview(me, media.id)
+        assert.strictEqual((yield* Effect.promise(() => sharp(preview).metadata())).width, 480)
+        const before = readdirSync(dir, { recursive: true }).length
+        const cut = yield* Effect.flip(uploadMedia(me, "cut.png", Stream.make(bytes.subarray(0, 2000)), 1024 * 1024))
+        assert.strictEqual(cut.code, "media_unreadable")
+        assert.strictEqual(readdirSync(dir, { recursive: true }).length, before)
+      }).pipe(Effect.provide(hostWith(LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" })))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    ))
+})
 
 describe("uploads on S3 storage", () => {
   it.live("stored on a private bucket: presigned url with the same bytes, preview read back from S3", () =>

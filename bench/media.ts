@@ -1,0 +1,191 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process"
+import { once } from "node:events"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { request } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import ffmpeg from "@ffmpeg-installer/ffmpeg"
+import { freePort } from "../test/support/freePort.ts"
+
+/*
+ * `npm run bench -- media`: a 100 MB multipart upload (a valid MP4 padded with a `free` box) through
+ * the embedded HTTP host (`npm start`: PGlite, local files, sharp/ffprobe) in its own process, next
+ * to a bare node:http sink that only counts the same bytes. Figures: throughput of each (median of
+ * RUNS) and the server's peak RSS growth over its settled RSS (VmHWM reset through clear_refs, or
+ * sampled). Targets: growth <= 64 MB, throughput >= 50% of the sink.
+ */
+
+const SIZE = 100_000_000
+const RUNS = 3
+const root = fileURLToPath(new URL("..", import.meta.url))
+
+const sinkScript = `
+import { createServer } from "node:http"
+createServer((req, res) => {
+  let bytes = 0
+  req.on("data", (c) => (bytes += c.length))
+  req.on("end", () => res.end(JSON.stringify({ bytes })))
+}).listen(Number(process.env.PORT), "127.0.0.1", () => console.log("listening"))
+`
+
+/** A 2 s test clip, then a `free` box (which players and ffprobe skip) up to `size` bytes. */
+const paddedMp4 = (dir: string, size: number): Buffer => {
+  const clipPath = join(dir, "clip.mp4")
+  execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=640x360:rate=25", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", clipPath])
+  const clip = readFileSync(clipPath)
+  const file = Buffer.allocUnsafe(size)
+  clip.copy(file)
+  const box = size - clip.length
+  file.writeUInt32BE(box, clip.length)
+  file.write("free", clip.length + 4, "latin1")
+  // Incompressible filler, so nothing along the way can shortcut it.
+  const noise = Buffer.alloc(1 << 20)
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24
+  for (let at = clip.length + 8; at < size; at += noise.length) noise.copy(file, at, 0, Math.min(noise.length, size - at))
+  return file
+}
+
+const status = (pid: number) => {
+  const text = readFileSync(`/proc/${pid}/status`, "utf8")
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(text)?.[1] ?? 0) * 1024
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM") }
+}
+
+/** Resets the kernel's peak-RSS mark; false where /proc does not allow it (then sampling decides). */
+const resetPeak = (pid: number) => {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5")
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Peak RSS growth of `pid` while `work` runs, over its RSS just before. */
+const measure = async <A>(pid: number, work: () => Promise<A>) => {
+  await sleep(300)
+  const before = status(pid).rss
+  const kernel = resetPeak(pid)
+  let sampled = before
+  const timer = setInterval(() => (sampled = Math.max(sampled, status(pid).rss)), 5)
+  const t0 = performance.now()
+  const result = await work()
+  const ms = performance.now() - t0
+  clearInterval(timer)
+  const peak = Math.max(sampled, kernel ? status(pid).hwm : 0)
+  return { result, ms, growth: peak - before }
+}
+
+const post = (url: string, headers: Record<string, string>, parts: ReadonlyArray<Buffer>) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const length = parts.reduce((n, p) => n + p.length, 0)
+    const req = request(url, { method: "POST", headers: { ...headers, "content-length": String(length) } }, (res) => {
+      let body = ""
+      res.on("data", (c) => (body += c))
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on("error", reject)
+    const slices: Array<Buffer> = []
+    for (const part of parts) for (let at = 0; at < part.length; at += 256 * 1024) slices.push(part.subarray(at, at + 256 * 1024))
+    let i = 0
+    const pump = () => {
+      while (i < slices.length) if (!req.write(slices[i++])) return void req.once("drain", pump)
+      req.end()
+    }
+    pump()
+  })
+
+const multipart = (file: Buffer) => {
+  const boundary = "----heraldbench7c1f"
+  return {
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    parts: [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.mp4"\r\nContent-Type: video/mp4\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`)]
+  }
+}
+
+const start = async (args: ReadonlyArray<string>, env: Record<string, string>, ready: (port: number) => Promise<boolean>) => {
+  const port = await freePort()
+  const child = spawn(process.execPath, [...args], { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"] })
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode})`)
+    if (await ready(port).catch(() => false)) return { child, port }
+    await sleep(200)
+  }
+  child.kill()
+  throw new Error("server did not start")
+}
+
+const stop = async (child: ChildProcess) => {
+  if (child.exitCode !== null) return
+  child.kill("SIGTERM")
+  await Promise.race([once(child, "exit"), sleep(5000).then(() => child.kill("SIGKILL"))])
+}
+
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const mb = (bytes: number) => Math.round((bytes / 1e6) * 10) / 10
+
+export const run = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "herald-bench-media-"))
+  const children: Array<ChildProcess> = []
+  try {
+    const file = paddedMp4(dir, SIZE)
+    const body = multipart(file)
+    const small = multipart(paddedMp4(dir, 1_000_000))
+    console.log(`media bench: ${mb(SIZE)} MB multipart upload, ${RUNS} runs each (node ${process.version})`)
+
+    const sink = await start(["--input-type=module", "-e", sinkScript], {}, async (port) =>
+      (await post(`http://127.0.0.1:${port}/`, {}, [Buffer.from("x")])).status === 200)
+    children.push(sink.child)
+    const sinkRuns = []
+    await post(`http://127.0.0.1:${sink.port}/`, small.headers, small.parts)
+    for (let i = 0; i < RUNS; i++) sinkRuns.push(await measure(sink.child.pid!, () => post(`http://127.0.0.1:${sink.port}/`, body.headers, body.parts)))
+    await stop(sink.child)
+
+    const dataDir = join(dir, "data")
+    const herald = await start(["--import", "tsx", "hosts/embedded/main.ts"], { HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: "http://127.0.0.1" }, async (port) =>
+      (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).ok)
+    children.push(herald.child)
+    const api = `http://127.0.0.1:${herald.port}/api/v1`
+    const signup = await fetch(`${api}/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@herald-customer.org" }) })
+    const { apiKey } = (await signup.json()) as { apiKey: string }
+    const auth = { authorization: `Bearer ${apiKey}` }
+    // A small upload first: modules, sharp, the tools and the JIT are warm before anything is measured.
+    const warm = await post(`${api}/media`, { ...auth, ...small.headers }, small.parts)
+    if (warm.status !== 201) throw new Error(`warm-up upload failed: ${warm.status} ${warm.body}`)
+    const heraldRuns = []
+    for (let i = 0; i < RUNS; i++) {
+      const m = await measure(herald.child.pid!, () => post(`${api}/media`, { ...auth, ...body.headers }, body.parts))
+      if (m.result.status !== 201) throw new Error(`upload failed: ${m.result.status} ${m.result.body}`)
+      const media = (JSON.parse(m.result.body) as { media: { sizeBytes: number; durationMs: number } }).media
+      if (media.sizeBytes !== SIZE) throw new Error(`stored ${media.sizeBytes} bytes, sent ${SIZE}`)
+      heraldRuns.push(m)
+    }
+    await stop(herald.child)
+
+    const sinkMs = median(sinkRuns.map((r) => r.ms))
+    const heraldMs = median(heraldRuns.map((r) => r.ms))
+    const figures = {
+      sink_mb_per_s: mb((SIZE / sinkMs) * 1000),
+      herald_mb_per_s: mb((SIZE / heraldMs) * 1000),
+      throughput_ratio: Math.round((sinkMs / heraldMs) * 100) / 100,
+      herald_upload_ms: Math.round(heraldMs),
+      sink_upload_ms: Math.round(sinkMs),
+      herald_rss_growth_mb: mb(Math.max(...heraldRuns.map((r) => r.growth))),
+      herald_rss_growth_first_mb: mb(heraldRuns[0].growth),
+      sink_rss_growth_mb: mb(Math.max(...sinkRuns.map((r) => r.growth)))
+    }
+    console.log(`sink:   ${figures.sink_mb_per_s} MB/s (${figures.sink_upload_ms} ms), peak RSS growth ${figures.sink_rss_growth_mb} MB`)
+    console.log(`herald: ${figures.herald_mb_per_s} MB/s (${figures.herald_upload_ms} ms, stored, probed, previewed), peak RSS growth ${figures.herald_rss_growth_mb} MB (first run ${figures.herald_rss_growth_first_mb} MB)`)
+    console.log(`targets: RSS growth <= 64 MB: ${figures.herald_rss_growth_mb <= 64 ? "met" : "MISSED"}; throughput >= 50% of the sink: ${figures.throughput_ratio >= 0.5 ? "met" : "MISSED"} (${Math.round(figures.throughput_ratio * 100)}%)`)
+    console.log(JSON.stringify(figures))
+    return figures
+  } finally {
+    for (const child of children) await stop(child)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await run()
