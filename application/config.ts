@@ -33,6 +33,8 @@ export const heraldConfig = Config.all({
   publicUrl: Config.option(Config.String("HERALD_PUBLIC_URL")),
   dataDir: Config.String("HERALD_DATA_DIR").pipe(Config.withDefault("./data")),
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
+  databasePoolSize: Config.Int("DATABASE_POOL_SIZE").pipe(Config.withDefault(20)),
+  accessLog: Config.Boolean("HERALD_ACCESS_LOG").pipe(Config.withDefault(false)),
   keyPrefix: Config.String("HERALD_KEY_PREFIX").pipe(Config.withDefault("hrld")),
   signupEnabled: Config.Boolean("HERALD_SIGNUP_ENABLED").pipe(Config.withDefault(true)),
   smtpUrl: Config.option(Config.Redacted("SMTP_URL")),

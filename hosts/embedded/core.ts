@@ -27,7 +27,7 @@ export const embeddedCore = Effect.gen(function* () {
   mkdirSync(dataDir, { recursive: true })
   const sql = Option.match(env.databaseUrl, {
     onNone: () => Pglite.layer(join(dataDir, "pg")),
-    onSome: (url) => Postgres.layerFromUrl(url)
+    onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
   })
   const storage = Layer.mergeAll(Postgres.storageLayer, PostgresJobQueue.layer, SqlSandboxLedger.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),

@@ -8,7 +8,7 @@ import { embeddedCore } from "./core.ts"
 const main = Effect.gen(function* () {
   const core = yield* embeddedCore
   yield* Effect.logInfo(`Herald on ${core.config.publicUrl} (${core.described})`)
-  return yield* Layer.launch(Layer.mergeAll(serverLayer(core.env.port), schedulerLayer()).pipe(Layer.provide(core.layer)))
+  return yield* Layer.launch(Layer.mergeAll(serverLayer(core.env.port, { accessLog: core.env.accessLog }), schedulerLayer()).pipe(Layer.provide(core.layer)))
 })
 
 NodeRuntime.runMain(main)

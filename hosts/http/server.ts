@@ -37,5 +37,5 @@ export const routesLayer = Layer.mergeAll(
 )
 
 /** Serves the routes on a Node HTTP server (port 0 picks a free port). */
-export const serverLayer = (port: number) =>
-  HttpRouter.serve(routesLayer, { disableListenLog: false }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))
+export const serverLayer = (port: number, options: { readonly accessLog?: boolean } = {}) =>
+  HttpRouter.serve(routesLayer, { disableListenLog: false, disableLogger: !options.accessLog }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))

@@ -54,7 +54,7 @@ export const serveStdio = (apiKey: string | undefined) =>
  */
 const main = Effect.gen(function* () {
   const { layer: core, env, config, described } = yield* embeddedCore
-  const hosts = Layer.mergeAll(serverLayer(env.port), schedulerLayer()).pipe(Layer.provideMerge(core))
+  const hosts = Layer.mergeAll(serverLayer(env.port, { accessLog: env.accessLog }), schedulerLayer()).pipe(Layer.provideMerge(core))
   yield* Effect.scoped(
     Effect.gen(function* () {
       const services = yield* Layer.build(hosts)

@@ -34,7 +34,8 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
   const at = yield* now
   const accounts = yield* (yield* AccountRepo).listByWorkspace(actor.workspaceId)
   const coverId = request.cover && "mediaId" in request.cover ? [request.cover.mediaId] : []
-  const media = yield* (yield* MediaRepo).findByIds(actor.workspaceId, [...request.mediaIds, ...coverId])
+  const mediaIds = [...request.mediaIds, ...coverId]
+  const media = mediaIds.length === 0 ? [] : yield* (yield* MediaRepo).findByIds(actor.workspaceId, mediaIds)
   const checked = yield* fromResult(checkPost(request, { now: at, accounts, media }))
   const keyAsksFirst = actor.kind === "key" && actor.requireApproval
   const requireApproval = keyAsksFirst || request.requireApproval === true

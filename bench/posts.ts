@@ -1,0 +1,122 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { createHash } from "node:crypto"
+import { fileURLToPath } from "node:url"
+import { Effect, Layer } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Redacted } from "effect"
+import * as Postgres from "../adapters/postgres/index.ts"
+import { AccountRepo } from "../application/ports/AccountRepo.ts"
+import { ApiKeyRepo } from "../application/ports/ApiKeyRepo.ts"
+import { WorkspaceRepo } from "../application/ports/WorkspaceRepo.ts"
+import { createDatabaseForProcesses } from "../test/support/postgres.ts"
+import { freePort } from "../test/support/freePort.ts"
+import { load } from "./load.ts"
+
+/*
+ * `npm run bench -- posts`: POST /posts (create: post, target, usage count, publish job, in one
+ * transaction) on a real PostgreSQL server, 64 keep-alive connections, against the HTTP host alone
+ * (`hosts/http/main.ts`, its own process). Next to it, in the same run: a bare node:http server with a
+ * `pg` pool (same size, 10) inserting one row per request. Targets: >= 50% of the baseline's
+ * throughput, p99 <= 25 ms.
+ */
+
+const CONNECTIONS = 64
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const root = fileURLToPath(new URL("..", import.meta.url))
+
+const baselineScript = `
+import { createServer } from "node:http"
+import pg from "pg"
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
+await pool.query("CREATE TABLE IF NOT EXISTS baseline_posts (id bigserial PRIMARY KEY, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())")
+createServer((req, res) => {
+  const chunks = []
+  req.on("data", (c) => chunks.push(c))
+  req.on("end", async () => {
+    try {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+      const { rows } = await pool.query("INSERT INTO baseline_posts (body) VALUES ($1) RETURNING id, created_at", [body])
+      res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ post: { id: String(rows[0].id), createdAt: rows[0].created_at } }))
+    } catch (e) { res.writeHead(500).end(String(e)) }
+  })
+}).listen(Number(process.env.PORT), "127.0.0.1", () => console.log("listening"))
+`
+
+const waitUp = async (url: string, child: ChildProcess, log: () => string) => {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) break
+    const ok = await fetch(url, { method: "POST", body: "{}" }).then(() => true, () => false)
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`server did not start:\n${log()}`)
+}
+
+const startProcess = (args: ReadonlyArray<string>, env: Record<string, string>) => {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  let log = ""
+  child.stdout!.on("data", (d) => (log += d))
+  child.stderr!.on("data", (d) => (log += d))
+  return { child, log: () => log }
+}
+
+const stop = async (child: ChildProcess) => {
+  if (child.exitCode !== null) return
+  child.kill("SIGTERM")
+  await new Promise((r) => child.once("exit", r))
+}
+
+/** A Pro workspace (no monthly cap), a key that is not asks-first, a sandbox account. */
+const seed = (url: string, keyText: string) =>
+  Effect.gen(function* () {
+    const now = Date.now()
+    yield* (yield* WorkspaceRepo).insert({ id: "ws_BENCH", name: "bench", ownerEmail: "bench@herald-customer.org", plan: "pro", claimed: true, locale: "en", createdAt: now, expiresAt: null })
+    yield* (yield* ApiKeyRepo).insert({ id: "key_BENCH", workspaceId: "ws_BENCH", name: "bench", prefix: keyText.slice(5, 13), hash: createHash("sha256").update(keyText).digest("hex"), requireApproval: false, createdAt: now, revokedAt: null })
+    yield* (yield* AccountRepo).upsert({ id: "acc_BENCH", workspaceId: "ws_BENCH", platform: "sandbox", name: "bench", username: "bench", avatarUrl: null, status: "connected", connectedAt: now, externalId: "bench" })
+  }).pipe(
+    Effect.orDie,
+    Effect.provide(Postgres.storageLayer.pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))),
+    Effect.runPromise
+  )
+
+export const run = async () => {
+  const heraldDb = await createDatabaseForProcesses()
+  const baselineDb = await createDatabaseForProcesses()
+  const keyText = "hrld_" + "B".repeat(43)
+  await seed(heraldDb.url, keyText)
+  const scheduledFor = new Date(Date.now() + 3_600_000).toISOString()
+  const body = (n: number) => JSON.stringify({ accountIds: ["acc_BENCH"], content: `bench post ${n}`, scheduledFor })
+  const [heraldPort, baselinePort] = [await freePort(), await freePort()]
+  const herald = startProcess(["--import", "tsx", "hosts/http/main.ts"], { PORT: String(heraldPort), DATABASE_URL: heraldDb.url, HERALD_DATA_DIR: `${root}/.bench/http-data` })
+  const baseline = startProcess(["--input-type=module", "-e", baselineScript], { PORT: String(baselinePort), DATABASE_URL: baselineDb.url })
+  try {
+    await waitUp(`http://127.0.0.1:${heraldPort}/api/v1/posts`, herald.child, herald.log)
+    await waitUp(`http://127.0.0.1:${baselinePort}/`, baseline.child, baseline.log)
+    const headers = { "content-type": "application/json", authorization: `Bearer ${keyText}` }
+    const base = await load({ url: `http://127.0.0.1:${baselinePort}/`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201 })
+    const ours = await load({ url: `http://127.0.0.1:${heraldPort}/api/v1/posts`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201 })
+    const figures = {
+      herald_rps: Math.round(ours.rps),
+      herald_p50_ms: Number(ours.p50Ms.toFixed(2)),
+      herald_p99_ms: Number(ours.p99Ms.toFixed(2)),
+      herald_errors: ours.errors,
+      baseline_rps: Math.round(base.rps),
+      baseline_p50_ms: Number(base.p50Ms.toFixed(2)),
+      baseline_p99_ms: Number(base.p99Ms.toFixed(2)),
+      throughput_ratio: Number((ours.rps / base.rps).toFixed(3))
+    }
+    console.log(`POST /posts on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each (after 2 s warm-up)`)
+    console.log(`  Herald   ${figures.herald_rps} req/s  p50 ${figures.herald_p50_ms} ms  p99 ${figures.herald_p99_ms} ms  non-201: ${ours.errors} ${JSON.stringify(ours.statuses)}`)
+    console.log(`  baseline ${figures.baseline_rps} req/s  p50 ${figures.baseline_p50_ms} ms  p99 ${figures.baseline_p99_ms} ms  (node:http + pg, one INSERT)`)
+    console.log(`  ratio ${figures.throughput_ratio} (target >= 0.5), p99 target <= 25 ms`)
+    console.log(JSON.stringify(figures))
+    return figures
+  } finally {
+    await stop(herald.child)
+    await stop(baseline.child)
+    await heraldDb.drop()
+    await baselineDb.drop()
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run()
