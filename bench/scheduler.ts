@@ -98,7 +98,7 @@ export const run = async () => {
     const remaining = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs`)).then((r) => r[0].n)
     while ((await remaining()) > 0) {
       if (Date.now() - t0 > 120_000) throw new Error("the schedulers did not finish within 120 s")
-      await sleep(50)
+      await sleep(200)
     }
     const finished = Date.now()
 

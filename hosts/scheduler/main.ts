@@ -1,4 +1,4 @@
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, References } from "effect"
 import { NodeRuntime } from "@effect/platform-node"
 import { HeraldConfig, loadConfig } from "../../application/config.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
@@ -33,6 +33,9 @@ const main = Effect.gen(function* () {
   const options = toSchedulerOptions(tuning)
   yield* Effect.logInfo(`scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}`)
   return yield* Layer.launch(schedulerLayer(options).pipe(Layer.provide(core)))
-})
+}).pipe(
+  // No tracer is exported from this process: skip building a span for every job and statement.
+  Effect.provideService(References.TracerEnabled, false)
+)
 
 NodeRuntime.runMain(main)

@@ -3,10 +3,10 @@ import type { Account } from "../../../domain/account.ts"
 import { catalogue, type ErrorCode } from "../../../domain/errors.ts"
 import type { Media } from "../../../domain/media.ts"
 import type { Post, TargetError } from "../../../domain/post.ts"
-import { AccountRepo } from "../../ports/AccountRepo.ts"
 import { JobQueue, type LeasedJob } from "../../ports/JobQueue.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
 import { type Published, type PublishError, type Publisher, type PublishRequest, Publishers } from "../../ports/Publishers.ts"
+import { findAccount } from "./accountCache.ts"
 import type { PipelineOptions } from "./options.ts"
 import { FinalFailure, LeaseLost, RetryLater } from "./postTx.ts"
 
@@ -25,7 +25,7 @@ export interface Network {
 
 /** The target's account and its network's publisher; a final failure when either is unusable. */
 export const networkFor = Effect.fnUntraced(function* (job: LeasedJob) {
-  const account = yield* (yield* AccountRepo).findById(job.workspaceId, job.accountId)
+  const account = yield* findAccount(job.workspaceId, job.accountId)
   if (Option.isNone(account)) return yield* final("account_not_found")
   if (account.value.status !== "connected") return yield* final("account_needs_reconnection")
   const publisher = (yield* Publishers).get(account.value.platform)

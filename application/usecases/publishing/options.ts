@@ -8,6 +8,8 @@ export interface PipelineOptions {
   readonly concurrency: number
   /** Jobs taken from the queue per look. */
   readonly batch: number
+  /** How long a worker trusts an account it has read (a reconnection shows after at most this). */
+  readonly accountCacheMs: number
   /** Under load, how long a freed slot waits for others before the next lease. */
   readonly gatherMs: number
   /** Failed tries (retryable errors, timeouts) before a target fails for good. */
@@ -36,6 +38,7 @@ export const defaultPipelineOptions: PipelineOptions = {
   concurrency: 16,
   batch: 16,
   gatherMs: 20,
+  accountCacheMs: 2_000,
   maxFailures: 5,
   maxLeases: 20,
   publishTimeoutMs: 120_000,

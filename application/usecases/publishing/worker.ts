@@ -1,6 +1,7 @@
 import { Clock, Effect, Fiber, FiberSet, Option, Semaphore } from "effect"
 import { JobQueue } from "../../ports/JobQueue.ts"
 import type { PipelineOptions } from "./options.ts"
+import { AccountCache, makeAccountCache } from "./accountCache.ts"
 import { processJob } from "./processJob.ts"
 
 /**
@@ -26,6 +27,7 @@ export interface Worker {
  */
 export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions) {
   const queue = yield* JobQueue
+  const accounts = yield* makeAccountCache(options.accountCacheMs)
   const slots = yield* Semaphore.make(options.concurrency)
   const running = yield* FiberSet.make<void, never>()
   let stopping = false
@@ -41,7 +43,10 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
       Effect.catchCause((cause) => Effect.as(Effect.logError("leasing failed", cause), []))
     )
     if (free > jobs.length) yield* Semaphore.release(slots, free - jobs.length)
-    for (const job of jobs) yield* FiberSet.run(running, Effect.ensuring(processJob(job, options), Semaphore.release(slots, 1)))
+    for (const job of jobs) yield* FiberSet.run(running, processJob(job, options).pipe(
+      Effect.provideService(AccountCache, accounts),
+      Effect.ensuring(Semaphore.release(slots, 1))
+    ))
     return jobs.length === free
   }))
 
