@@ -1,4 +1,4 @@
-import { Effect, Layer, Option, References } from "effect"
+import { Cause, Effect, Exit, Layer, Option, References, Runtime } from "effect"
 import { NodeRuntime } from "@effect/platform-node"
 import { HeraldConfig, loadConfig } from "../../application/config.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
@@ -38,4 +38,7 @@ const main = Effect.gen(function* () {
   Effect.provideService(References.TracerEnabled, false)
 )
 
-NodeRuntime.runMain(main)
+// A stop asked for (SIGTERM, SIGINT) that drained cleanly is a normal exit for a service manager.
+NodeRuntime.runMain(main, {
+  teardown: (exit, onExit) => (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit))
+})
