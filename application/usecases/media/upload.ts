@@ -40,8 +40,9 @@ const checkQuota = Effect.fnUntraced(function* (workspaceId: string) {
 })
 
 /**
- * Stores one upload. The body streams through a byte counter to the blob store and to the probe's
- * scratch copy at once, so it is never held whole in memory; the type comes from its first bytes.
+ * Stores one upload. The body streams through a byte counter to the blob store (and, for stores
+ * without local files, to the probe's scratch copy at once), so it is never held whole in memory;
+ * the type comes from its first bytes.
  * `filename` may be an effect for bodies that name the file after the bytes (JSON). A refused or
  * failed upload (any error, or the caller going away) leaves no blob and no record behind.
  */
