@@ -109,3 +109,12 @@ export const uploadJson = (h: Harness, apiKey: string, body: unknown) =>
 
 /** A response's JSON body, loosely typed for assertions. */
 export const readJson = async (res: Response): Promise<any> => res.json()
+
+/** Connects a sandbox account through its connect URL, as a browser would; gives its id. */
+export const connectSandboxAccount = async (h: Harness, apiKey: string): Promise<string> => {
+  const { url } = await readJson(await fetch(`${h.api}/connect/sandbox`, { headers: { authorization: `Bearer ${apiKey}` } }))
+  return (await readJson(await fetch(url, { headers: { accept: "application/json" } }))).account.id
+}
+
+export const postJson = (h: Harness, apiKey: string, body: unknown) =>
+  fetch(`${h.api}/posts`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) })

@@ -2,7 +2,7 @@ import sharp from "sharp"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MediaRepo } from "../../application/ports/MediaRepo.ts"
-import { type Harness, readJson, startHarness, uploadMultipart } from "./harness.ts"
+import { connectSandboxAccount, type Harness, postJson, readJson, startHarness, uploadMultipart } from "./harness.ts"
 
 let h: Harness
 beforeAll(async () => {
@@ -10,14 +10,8 @@ beforeAll(async () => {
 })
 afterAll(() => h?.close())
 
-const connectSandbox = async (apiKey: string) => {
-  const { url } = await readJson(await fetch(`${h.api}/connect/sandbox`, { headers: { authorization: `Bearer ${apiKey}` } }))
-  const done = await fetch(url, { headers: { accept: "application/json" } })
-  return (await readJson(done)).account.id as string
-}
-
-const post = (apiKey: string, body: unknown) =>
-  fetch(`${h.api}/posts`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+const connectSandbox = (apiKey: string) => connectSandboxAccount(h, apiKey)
+const post = (apiKey: string, body: unknown) => postJson(h, apiKey, body)
 
 const upload = async (apiKey: string, color: string) => {
   const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: color } }).png().toBuffer()

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Harness, readJson, startHarness, uploadMultipart } from "./harness.ts"
+import { connectSandboxAccount, type Harness, postJson, readJson, startHarness, uploadMultipart } from "./harness.ts"
 
 let h: Harness
 let dir: string
@@ -59,6 +59,21 @@ describe("POST /media (videos)", () => {
     const { media } = await readJson(await uploadMultipart(h, apiKey, rotated, "portrait.mp4"))
     expect(media).toMatchObject({ type: "video", width: 240, height: 320 })
     expect((await previewOf(apiKey, media.previewUrl)).width).toBe(480)
+  })
+
+  it("covers: an offset within the video's duration, or an image upload", async () => {
+    const { apiKey } = await h.signup()
+    const accountId = await connectSandboxAccount(h, apiKey)
+    const video = (await readJson(await uploadMultipart(h, apiKey, mp4, "clip.mp4"))).media.id
+    const png = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#abc" } }).png().toBuffer()
+    const image = (await readJson(await uploadMultipart(h, apiKey, png, "cover.png"))).media.id
+    const dry = (cover: unknown) => postJson(h, apiKey, { accountIds: [accountId], content: "clip", mediaIds: [video], cover, dryRun: true })
+    expect((await dry({ offsetMs: 1500 })).status).toBe(200)
+    expect((await dry({ mediaId: image })).status).toBe(200)
+    const late = await dry({ offsetMs: 5000 })
+    expect((await readJson(late)).error).toMatchObject({ code: "validation_failed", details: { fields: ["cover.offsetMs"] } })
+    const notImage = await dry({ mediaId: video })
+    expect((await readJson(notImage)).error).toMatchObject({ code: "validation_failed", details: { fields: ["cover.mediaId"] } })
   })
 
   it("a video cut in half (no index) is media_unreadable", async () => {
