@@ -81,7 +81,7 @@ export const run = async () => {
 
     const env = {
       HERALD_WORKER_CONCURRENCY: values.concurrency!, HERALD_WORKER_BATCH: values.concurrency!, HERALD_POLL_MS: "50",
-      HERALD_LEASE_MS: "30000", HERALD_SWEEPERS: "false", HERALD_DB_CONNECTIONS: process.env.BENCH_DB_CONNECTIONS ?? "12", LOG_LEVEL: "Info"
+      HERALD_LEASE_MS: "30000", HERALD_SWEEPERS: "false", DATABASE_POOL_SIZE: process.env.BENCH_DB_CONNECTIONS ?? "12", LOG_LEVEL: "Info"
     }
     for (let i = 0; i < SCHEDULERS; i++) {
       const child = spawnScheduler(db.url, env, ["ignore", "pipe", "pipe"])

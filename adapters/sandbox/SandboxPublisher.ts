@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Config, Context, Effect, Layer, Option } from "effect"
 import { type PublishRequest, PublishError, type Publisher } from "../../application/ports/Publishers.ts"
 
 export interface SandboxRecord {
@@ -104,10 +104,15 @@ export const makePublisher = makePublisherWith({ latencyMs: 0 })
 
 const newId = () => `sbx_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 
-/** The publisher on whatever SandboxLedger is provided. */
-export const layer = Layer.effect(SandboxPublisherTag)(makePublisher)
-
 export const layerWith = (options: SandboxOptions) => Layer.effect(SandboxPublisherTag)(makePublisherWith(options))
+
+/**
+ * The publisher on whatever SandboxLedger is provided; HERALD_SANDBOX_LATENCY_MS (default 0)
+ * makes it answer like a slow network (demos, the crash test).
+ */
+export const layer = Layer.effect(SandboxPublisherTag)(
+  Effect.flatMap(Config.Int("HERALD_SANDBOX_LATENCY_MS").pipe(Config.withDefault(0)), (latencyMs) => makePublisherWith({ latencyMs }))
+)
 
 /** The publisher on an in-memory ledger, with SandboxPublished to read it back (tests, embedded demo). */
 export const layerRecording = Layer.effectContext(

@@ -13,8 +13,6 @@ export const schedulerConfig = Config.all({
   pollMs: int("HERALD_POLL_MS", defaultPipelineOptions.pollMs),
   publishTimeoutMs: int("HERALD_PUBLISH_TIMEOUT_MS", defaultPipelineOptions.publishTimeoutMs),
   firstCommentDelayMs: int("HERALD_FIRST_COMMENT_DELAY_MS", defaultPipelineOptions.firstCommentDelayMs),
-  sandboxLatencyMs: int("HERALD_SANDBOX_LATENCY_MS", 0),
-  maxConnections: int("HERALD_DB_CONNECTIONS", 10),
   graceMs: int("HERALD_SHUTDOWN_GRACE_MS", defaultSchedulerOptions.graceMs),
   sweep: Config.Boolean("HERALD_SWEEPERS").pipe(Config.withDefault(true)),
   sweepEveryMs: int("HERALD_SWEEP_EVERY_MS", defaultSweeperOptions.everyMs)

@@ -1,38 +1,22 @@
 import { Cause, Effect, Exit, Layer, Option, References, Runtime } from "effect"
 import { NodeRuntime } from "@effect/platform-node"
-import { HeraldConfig, loadConfig } from "../../application/config.ts"
-import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
-import * as Postgres from "../../adapters/postgres/index.ts"
-import * as PostgresJobQueue from "../../adapters/postgres/PostgresJobQueue.ts"
-import { publishersLayer } from "../../adapters/sandbox/registries.ts"
-import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
-import * as SqlSandboxLedger from "../../adapters/sandbox/SqlSandboxLedger.ts"
+import { embeddedCore } from "../embedded/core.ts"
 import { schedulerConfig, toSchedulerOptions } from "./config.ts"
 import { schedulerLayer } from "./layer.ts"
 
 /**
  * `npm run scheduler`: the publishing worker and the sweepers alone, on the PostgreSQL server named
- * by DATABASE_URL. Run as many as you like against one database; the queue keeps them apart.
- * SIGTERM stops leasing, lets jobs in flight finish (HERALD_SHUTDOWN_GRACE_MS), hands back the rest.
+ * by DATABASE_URL, with the same storage, blobs and networks as the other hosts. Run as many as you
+ * like against one database; the queue keeps them apart. SIGTERM stops leasing, lets jobs in flight
+ * finish (HERALD_SHUTDOWN_GRACE_MS) and hands the rest back.
  */
 const main = Effect.gen(function* () {
-  const { env, config } = yield* loadConfig
-  const tuning = yield* schedulerConfig
-  if (Option.isNone(env.databaseUrl)) return yield* Effect.die(new Error("DATABASE_URL is required: the scheduler works on a PostgreSQL server shared with the HTTP hosts."))
-  const sql = Postgres.layerFromUrl(env.databaseUrl.value, { maxConnections: tuning.maxConnections })
-  const storage = Layer.mergeAll(Postgres.storageLayer, PostgresJobQueue.layer).pipe(
-    Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
-    Layer.provide(sql)
-  )
-  const core = Layer.mergeAll(
-    storage,
-    NodeCrypto.layer,
-    publishersLayer.pipe(Layer.provide(SandboxPublisher.layerWith({ latencyMs: tuning.sandboxLatencyMs })), Layer.provide(SqlSandboxLedger.layer), Layer.provide(sql)),
-    Layer.succeed(HeraldConfig)(config)
-  )
-  const options = toSchedulerOptions(tuning)
-  yield* Effect.logInfo(`scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}`)
-  return yield* Layer.launch(schedulerLayer(options).pipe(Layer.provide(core)))
+  const core = yield* embeddedCore
+  if (Option.isNone(core.env.databaseUrl))
+    return yield* Effect.die(new Error("DATABASE_URL is required: schedulers share a PostgreSQL server with the HTTP hosts (npm start runs its own scheduler)."))
+  const options = toSchedulerOptions(yield* schedulerConfig)
+  yield* Effect.logInfo(`scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}; ${core.described}`)
+  return yield* Layer.launch(schedulerLayer(options).pipe(Layer.provide(core.layer)))
 }).pipe(
   // No tracer is exported from this process: skip building a span for every job and statement.
   Effect.provideService(References.TracerEnabled, false)

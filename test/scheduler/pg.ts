@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Duration, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
@@ -76,7 +78,7 @@ export const seedWorkspace = (accounts: number) =>
 /** Starts `npm run scheduler` as a child process on `url`. */
 export const spawnScheduler = (url: string, env: Record<string, string>, stdio: ["ignore", "ignore" | "pipe", "ignore" | "pipe"] = ["ignore", "ignore", "ignore"]): ChildProcess =>
   spawn(process.execPath, ["--import", "tsx", "hosts/scheduler/main.ts"], {
-    env: { ...process.env, DATABASE_URL: url, ...env },
+    env: { ...process.env, DATABASE_URL: url, HERALD_DATA_DIR: join(tmpdir(), "herald-scheduler-runs"), ...env },
     stdio
   })
 

@@ -6,7 +6,7 @@ import { createPost } from "../../application/usecases/posts/create.ts"
 import { exited, freshDatabase, runtimeFor, seedWorkspace, serverUrl, spawnScheduler, unreachable } from "./pg.ts"
 
 const env = (latencyMs: number, graceMs: number) => ({
-  HERALD_POLL_MS: "50", HERALD_LEASE_MS: "30000", HERALD_SWEEPERS: "false", HERALD_DB_CONNECTIONS: "3",
+  HERALD_POLL_MS: "50", HERALD_LEASE_MS: "30000", HERALD_SWEEPERS: "false", DATABASE_POOL_SIZE: "3",
   HERALD_SANDBOX_LATENCY_MS: String(latencyMs), HERALD_SHUTDOWN_GRACE_MS: String(graceMs), LOG_LEVEL: "Warning"
 })
 

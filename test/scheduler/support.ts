@@ -1,6 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import { storageLayer } from "../../adapters/memory/index.ts"
+import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { connectorsLayer } from "../../adapters/sandbox/registries.ts"
@@ -25,6 +26,7 @@ export const pipelineLayer = () =>
     RecordingMailer.layer,
     connectorsLayer,
     ScriptedPublisher.layer(["sandbox"]),
+    MemoryBlobStore.layer("http://herald.test"),
     Layer.succeed(HeraldConfig)(testConfig())
   )
 

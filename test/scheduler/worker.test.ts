@@ -1,5 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Layer, Scope } from "effect"
+import { Effect, Exit, Fiber, Layer, Scope, Stream } from "effect"
+import { StoredBlobs } from "../../adapters/memory/MemoryBlobStore.ts"
+import { BlobStore } from "../../application/ports/BlobStore.ts"
+import { MediaRepo } from "../../application/ports/MediaRepo.ts"
 import { TestClock } from "effect/testing"
 import { Behaviour, ScriptedNetwork } from "../../adapters/testing/ScriptedPublisher.ts"
 import { JobQueue } from "../../application/ports/JobQueue.ts"
@@ -71,11 +74,17 @@ describe("the worker loop", () => {
       assert.strictEqual((yield* getPost(f.agent, id)).post.status, "published")
     })))
 
-  it.effect("schedulerLayer runs the worker and the sweepers until its scope closes", () =>
+  it.effect("schedulerLayer runs the worker and the sweepers (workspaces, uploads) until its scope closes", () =>
     run(Effect.gen(function* () {
       const f = yield* setUp()
       const net = yield* ScriptedNetwork
       const unclaimed = yield* signUp({ body: { email: "late@herald-customer.org" }, ip: "10.0.0.2" })
+      const blobs = yield* BlobStore
+      yield* blobs.put("old.jpg", Stream.make(new Uint8Array([1, 2, 3])), "image/jpeg")
+      yield* (yield* MediaRepo).insert({
+        id: "med_old", workspaceId: f.person.workspaceId, type: "image", mimeType: "image/jpeg", filename: "old.jpg", sizeBytes: 3,
+        width: 1, height: 1, durationMs: null, blobKey: "old.jpg", previewKey: null, createdAt: 0, expiresAt: 7 * 86_400_000
+      })
       const scope = yield* Scope.make()
       const services = yield* Effect.context<never>()
       yield* Layer.buildWithScope(schedulerLayer({ pipeline: { ...testOptions, pollMs: 60_000 }, sweepers: { everyMs: 60 * 60_000, batch: 10 } }), scope).pipe(Effect.provideContext(services))
@@ -85,6 +94,8 @@ describe("the worker loop", () => {
       yield* TestClock.adjust("8 days")
       const gone = yield* (yield* WorkspaceRepo).findById(unclaimed.body.workspace!.id)
       assert.isTrue(gone._tag === "None", "the unclaimed workspace was swept")
+      assert.isTrue((yield* (yield* MediaRepo).findById(f.person.workspaceId, "med_old"))._tag === "None", "the expired upload was swept")
+      assert.deepStrictEqual((yield* StoredBlobs).keys(), [], "with its bytes")
       yield* Scope.close(scope, Exit.void)
       yield* post(f.agent, { accountIds: f.accountIds, content: "After shutdown" })
       yield* TestClock.adjust("10 minutes")

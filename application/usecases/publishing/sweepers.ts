@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { sweepExpiredMedia } from "../media/sweep.ts"
 import { sweepExpired } from "../sweep.ts"
 
 export interface SweeperOptions {
@@ -10,18 +11,22 @@ export interface SweeperOptions {
 
 export const defaultSweeperOptions: SweeperOptions = { everyMs: 60_000, batch: 100 }
 
+const logged = <A extends Record<string, number>, E, R>(what: string, sweep: Effect.Effect<A, E, R>, none: A) =>
+  sweep.pipe(
+    Effect.tap((swept) => (Object.values(swept).some((n) => n > 0) ? Effect.logInfo(`swept ${what}`).pipe(Effect.annotateLogs(swept)) : Effect.void)),
+    Effect.catchCause((cause) => Effect.as(Effect.logError(`sweeping ${what} failed`, cause), none))
+  )
+
 /**
- * Sweeps forever: expired unclaimed workspaces (and what they own) and expired uploads' records.
- * Several schedulers may sweep at once; deleting an already deleted row is harmless.
+ * Sweeps forever: expired unclaimed workspaces (with what they own) and expired uploads (bytes,
+ * preview, record). Several schedulers may sweep at once; deleting what is already gone is harmless.
  */
 export const runSweepers = (options: SweeperOptions) =>
   Effect.gen(function* () {
     while (true) {
-      const swept = yield* sweepExpired(options.batch).pipe(
-        Effect.catchCause((cause) => Effect.as(Effect.logError("sweep failed", cause), { workspaces: 0 }))
-      )
-      if (swept.workspaces > 0) yield* Effect.logInfo("swept expired workspaces").pipe(Effect.annotateLogs(swept))
+      const workspaces = yield* logged("expired workspaces", sweepExpired(options.batch), { workspaces: 0 })
+      const media = yield* logged("expired uploads", sweepExpiredMedia(options.batch), { media: 0, failed: 0 })
       // A full batch means more are waiting: go again at once.
-      if (swept.workspaces < options.batch) yield* Effect.sleep(options.everyMs)
+      if (workspaces.workspaces < options.batch && media.media + media.failed < options.batch) yield* Effect.sleep(options.everyMs)
     }
   })
