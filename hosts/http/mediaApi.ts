@@ -25,9 +25,21 @@ export const MediaView = Schema.Struct({
 
 export const MediaEnvelope = Schema.Struct({ media: MediaView })
 
-/** Documents the JSON form; the body itself is read as a stream so `dataBase64` is never held whole. */
-const JsonUpload = HttpApiSchema.StreamUint8Array({ contentType: "application/json" }).annotate({
-  description: "JSON form: {\"filename\": string, \"dataBase64\": string (base64 of the file, a data: URL is accepted), \"contentType\"?: string}"
+/** The JSON form is read as a byte stream (so `dataBase64` is never held whole); its fields are documented below. */
+const JsonUpload = HttpApiSchema.StreamUint8Array({ contentType: "application/json" })
+
+const jsonUploadDoc = {
+  type: "object",
+  properties: {
+    filename: { type: "string" },
+    dataBase64: { type: "string", description: "Base64 of the file (a data: URL is accepted); about 33% larger than multipart" },
+    contentType: { type: "string", description: "Optional; the type is read from the bytes" }
+  },
+  required: ["filename", "dataBase64"]
+}
+const documentJsonForm = (operation: Record<string, any>) => ({
+  ...operation,
+  requestBody: { ...operation.requestBody, content: { ...operation.requestBody?.content, "application/json": { schema: jsonUploadDoc } } }
 })
 
 // The multipart parser's own limits are a backstop; the use case's byte counter answers first.
@@ -40,7 +52,8 @@ export class MediaGroup extends HttpApiGroup.make("media").add(
     payload: [MultipartUpload, JsonUpload],
     success: MediaEnvelope.pipe(HttpApiSchema.status(201)),
     error: e(400, 401, 403, 404, 413, 502, 503)
-  }).annotate(OpenApi.Description, "Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64."),
+  }).annotate(OpenApi.Description, "Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64.")
+    .annotate(OpenApi.Transform, documentJsonForm),
   HttpApiEndpoint.get("get", "/media/:id", { params: { id: Str }, success: MediaEnvelope, error: e(401, 404, 409) }),
   HttpApiEndpoint.get("preview", "/media/:id/preview", {
     params: { id: Str },
