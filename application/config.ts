@@ -35,6 +35,7 @@ export const heraldConfig = Config.all({
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   databasePoolSize: Config.Int("DATABASE_POOL_SIZE").pipe(Config.withDefault(20)),
   accessLog: Config.Boolean("HERALD_ACCESS_LOG").pipe(Config.withDefault(false)),
+  readCacheMs: Config.Int("HERALD_READ_CACHE_MS").pipe(Config.withDefault(5000)),
   keyPrefix: Config.String("HERALD_KEY_PREFIX").pipe(Config.withDefault("hrld")),
   signupEnabled: Config.Boolean("HERALD_SIGNUP_ENABLED").pipe(Config.withDefault(true)),
   smtpUrl: Config.option(Config.Redacted("SMTP_URL")),

@@ -3,6 +3,7 @@ import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
 import { isExpiredUnclaimed } from "../../domain/workspace.ts"
 import { HeraldConfig } from "../config.ts"
+import { readCache } from "../readCache.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { Crypto } from "../ports/Crypto.ts"
 import { TokenRepo } from "../ports/TokenRepo.ts"
@@ -23,10 +24,12 @@ export const authenticateKey = Effect.fn("authenticateKey")(function* (keyText: 
   const config = yield* HeraldConfig
   const crypto = yield* Crypto
   if (!keyText.startsWith(`${config.keyPrefix}_`)) return yield* Effect.fail(unauthorized)
-  const found = yield* (yield* ApiKeyRepo).findByHash(yield* crypto.sha256(keyText))
+  const cache = yield* readCache
+  const hash = yield* crypto.sha256(keyText)
+  const found = yield* cache.get(`key:${hash}`, Effect.flatMap(ApiKeyRepo, (keys) => keys.findByHash(hash)))
   if (Option.isNone(found) || found.value.revokedAt !== null) return yield* Effect.fail(unauthorized)
   const key = found.value
-  const workspace = yield* (yield* WorkspaceRepo).findById(key.workspaceId)
+  const workspace = yield* cachedWorkspace(key.workspaceId)
   if (Option.isNone(workspace) || isExpiredUnclaimed(workspace.value, yield* now)) return yield* Effect.fail(unauthorized)
   const actor: Actor = { kind: "key", workspaceId: key.workspaceId, keyId: key.id, name: key.name, requireApproval: key.requireApproval }
   return actor
@@ -42,3 +45,7 @@ export const authenticateSession = Effect.fn("authenticateSession")(function* (s
   const actor: Actor = { kind: "person", workspaceId: session.workspaceId, personId: data.personId, name: data.name, email: session.email }
   return { actor, csrf: data.csrf }
 })
+
+/** The workspace record, through the per-process read cache. */
+export const cachedWorkspace = (id: string) =>
+  Effect.flatMap(readCache, (cache) => cache.get(`ws:${id}`, Effect.flatMap(WorkspaceRepo, (repo) => repo.findById(id))))

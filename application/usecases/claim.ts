@@ -6,6 +6,7 @@ import { maskEmail } from "../../domain/signup.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { claim, isExpiredUnclaimed, type Locale } from "../../domain/workspace.ts"
 import { HeraldConfig } from "../config.ts"
+import { readCache } from "../readCache.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { Crypto } from "../ports/Crypto.ts"
 import { RateLimiter } from "../ports/RateLimiter.ts"
@@ -63,5 +64,6 @@ export const claimWorkspace = Effect.fn("claimWorkspace")(function* (token: stri
   if (ws.value.claimed) return yield* Effect.fail(fail("already_claimed"))
   const claimed = claim(ws.value, locale ?? ws.value.locale)
   yield* workspaces.update(claimed)
+  yield* (yield* readCache).invalidate(`ws:${claimed.id}`)
   return { workspace: claimed, session: yield* startSession(claimed.id, claimed.ownerEmail) }
 })

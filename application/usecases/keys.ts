@@ -4,6 +4,7 @@ import { fail } from "../../domain/errors.ts"
 import { checkName } from "../../domain/signup.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
+import { readCache } from "../readCache.ts"
 import { fromResult, now, requirePerson } from "./common.ts"
 import { mintKey } from "./signup.ts"
 
@@ -30,6 +31,7 @@ export const listKeys = Effect.fn("listKeys")(function* (actor: Actor) {
 export const revokeKey = Effect.fn("revokeKey")(function* (actor: Actor, id: string) {
   const person = yield* requirePerson(actor)
   const revoked = yield* (yield* ApiKeyRepo).revoke(person.workspaceId, id, yield* now)
+  yield* (yield* readCache).invalidate("key:")
   if (!revoked) return yield* Effect.fail(fail("validation_failed", { fields: ["id"] }, "No active key with this id in the workspace."))
   return { id, revoked: true }
 })

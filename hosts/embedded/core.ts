@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Config, Effect, Layer, Option } from "effect"
 import { HeraldConfig, loadConfig } from "../../application/config.ts"
+import * as ReadCache from "../../application/readCache.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
@@ -46,7 +47,8 @@ export const embeddedCore = Effect.gen(function* () {
     SharpFfmpegProbe.layerConfig,
     connectorsLayer,
     publishersLayer.pipe(Layer.provide(SandboxPublisher.layer)),
-    Layer.succeed(HeraldConfig)(config)
+    Layer.succeed(HeraldConfig)(config),
+    ReadCache.layer(env.readCacheMs)
   ).pipe(Layer.provideMerge(storage))
   const described = [
     `database: ${Option.isSome(env.databaseUrl) ? "DATABASE_URL" : `PGlite in ${join(dataDir, "pg")}`}`,

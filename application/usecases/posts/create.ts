@@ -14,7 +14,7 @@ import { MediaRepo } from "../../ports/MediaRepo.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
 import { Store } from "../../ports/Store.ts"
 import { UsageCounter } from "../../ports/UsageCounter.ts"
-import { WorkspaceRepo } from "../../ports/WorkspaceRepo.ts"
+import { cachedWorkspace } from "../auth.ts"
 import { canonicalJson, fromResult, now } from "../common.ts"
 import { publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
@@ -39,7 +39,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
   const checked = yield* fromResult(checkPost(request, { now: at, accounts, media }))
   const keyAsksFirst = actor.kind === "key" && actor.requireApproval
   const requireApproval = keyAsksFirst || request.requireApproval === true
-  const workspace = Option.getOrThrow(yield* (yield* WorkspaceRepo).findById(actor.workspaceId))
+  const workspace = Option.getOrThrow(yield* cachedWorkspace(actor.workspaceId))
   const monthlyLimit = planLimits[workspace.plan].postsPerMonth
   const usage = yield* UsageCounter
   const month = monthOf(at)
@@ -106,10 +106,13 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
           return { kind: "replayed" as const, body: { post: postView(original.value), replayed: true as const } }
         }
       }
+      const newJobs = status !== "needs_approval" ? yield* publishJobsFor(post, checked.scheduledFor ?? at) : []
+      yield* posts.insert(post)
+      if (newJobs.length > 0) yield* jobs.enqueue(newJobs)
+      // Last before commit: the month's counter is one hot row per workspace, locked until commit;
+      // over the cap, the rollback takes the post and its jobs away again.
       const count = yield* usage.increment(actor.workspaceId, month)
       if (monthlyLimit !== null && count > monthlyLimit) return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
-      yield* posts.insert(post)
-      if (status !== "needs_approval") yield* jobs.enqueue(yield* publishJobsFor(post, checked.scheduledFor ?? at))
       return { kind: "created" as const, body: { post: postView(post) } }
     })
   )
