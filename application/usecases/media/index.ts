@@ -1,5 +1,5 @@
 // The media use cases: what HTTP, MCP and the scheduler's sweeper loop call.
 export { getMedia, getPreview } from "./read.ts"
-export { sweepExpiredMedia } from "./sweep.ts"
+export { removeMedia, sweepExpiredMedia } from "./sweep.ts"
 export { cleanFilename, MCP_UPLOAD_LIMIT, REST_UPLOAD_LIMIT, uploadMedia } from "./upload.ts"
 export { mediaView, type MediaView } from "./view.ts"

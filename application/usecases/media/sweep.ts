@@ -1,7 +1,23 @@
 import { Effect } from "effect"
+import type { Media } from "../../../domain/media.ts"
 import { BlobStore } from "../../ports/BlobStore.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
 import { now } from "../common.ts"
+
+/**
+ * Removes one upload: its bytes and preview first, then its record. Answers false (record kept, for a
+ * later try) when the bytes could not be removed. For deleting a workspace's uploads before the workspace.
+ */
+export const removeMedia = Effect.fnUntraced(function* (media: Media) {
+  const blobs = yield* BlobStore
+  const keys = media.previewKey === null ? [media.blobKey] : [media.blobKey, media.previewKey]
+  const removed = yield* Effect.forEach(keys, (key) => blobs.delete(key), { discard: true }).pipe(
+    Effect.as(true),
+    Effect.catch((error) => Effect.as(Effect.logWarning("Could not delete an upload's bytes", { mediaId: media.id, reason: error.reason }), false))
+  )
+  if (removed) yield* (yield* MediaRepo).delete(media.id)
+  return removed
+})
 
 /**
  * The media sweeper: removes the bytes, preview and record of up to `batch` uploads whose 7 days are
@@ -9,23 +25,8 @@ import { now } from "../common.ts"
  * The scheduler calls this from its sweeper loop.
  */
 export const sweepExpiredMedia = Effect.fn("sweepExpiredMedia")(function* (batch: number) {
-  const blobs = yield* BlobStore
-  const repo = yield* MediaRepo
-  const expired = yield* repo.listExpired(yield* now, batch)
+  const expired = yield* (yield* MediaRepo).listExpired(yield* now, batch)
   let removed = 0
-  let failed = 0
-  for (const media of expired) {
-    const keys = media.previewKey === null ? [media.blobKey] : [media.blobKey, media.previewKey]
-    const ok = yield* Effect.forEach(keys, (key) => blobs.delete(key), { discard: true }).pipe(
-      Effect.as(true),
-      Effect.catch((error) => Effect.as(Effect.logWarning("Media sweep could not delete bytes", { mediaId: media.id, reason: error.reason }), false))
-    )
-    if (!ok) {
-      failed++
-      continue
-    }
-    yield* repo.delete(media.id)
-    removed++
-  }
-  return { media: removed, failed }
+  for (const media of expired) if (yield* removeMedia(media)) removed++
+  return { media: removed, failed: expired.length - removed }
 })
