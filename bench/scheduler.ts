@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
 import { pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
@@ -31,6 +32,16 @@ const PER_POST = Number(values["per-post"])
 const SPREAD_MS = Number(values["spread-ms"])
 const SCHEDULERS = Number(values.schedulers)
 const BASE = Date.UTC(2100, 0, 1)
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; 0 elsewhere). */
+const cpuMs = (pid: number | undefined): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return 0
+  }
+}
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 
@@ -89,6 +100,7 @@ export const run = async () => {
     }
     await Promise.all(children.map(ready))
 
+    const cpuBefore = children.reduce((sum, c) => sum + cpuMs(c.pid), 0)
     const t0 = Date.now() + 500
     const shift = t0 - BASE
     await runtime.runPromise(Effect.gen(function* () {
@@ -101,6 +113,7 @@ export const run = async () => {
       await sleep(200)
     }
     const finished = Date.now()
+    const schedulerCpuMs = children.reduce((sum, c) => sum + cpuMs(c.pid), 0) - cpuBefore
 
     const ledger = await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
       sql<{ post_id: string; account_id: string; at: string }>`SELECT post_id, account_id, at FROM sandbox_ledger`))
@@ -120,10 +133,12 @@ export const run = async () => {
       lag_p99_ms: percentile(lags, 99),
       lag_max_ms: lags[lags.length - 1],
       throughput_per_s: Math.round(ledger.length / ((last - t0) / 1000)),
+      scheduler_cpu_ms_per_target: Number((schedulerCpuMs / ledger.length).toFixed(3)),
       spread_ms: SPREAD_MS
     }
     console.log(`published ${ledger.length} in ${figures.total_seconds} s (queue empty after ${((finished - t0) / 1000).toFixed(2)} s), ` +
-      `${duplicates} duplicates, ${missing} missing, lag p50 ${figures.lag_p50_ms} ms, p99 ${figures.lag_p99_ms} ms, max ${figures.lag_max_ms} ms`)
+      `${duplicates} duplicates, ${missing} missing, lag p50 ${figures.lag_p50_ms} ms, p99 ${figures.lag_p99_ms} ms, max ${figures.lag_max_ms} ms, ` +
+      `scheduler CPU ${figures.scheduler_cpu_ms_per_target} ms per target`)
     console.log(JSON.stringify(figures))
     return figures
   } finally {
