@@ -230,6 +230,14 @@ describe("post actions", () => {
     expect(code(await call(host, "POST", `/posts/${another.body.post.id}/cancel`, { key }))).toBe("post_not_found")
   })
 
+  it("concurrent actions on one post: exactly one cancel wins, the rest see it gone", async () => {
+    const { key, accountId } = await setUp()
+    const id = (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "race", scheduledFor: future(HOUR) } })).body.post.id
+    const replies = await Promise.all(Array.from({ length: 8 }, () => call(host, "POST", `/posts/${id}/cancel`, { key })))
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1)
+    expect(replies.filter((r) => r.status === 404).map(code)).toEqual(Array(7).fill("post_not_found"))
+  })
+
   it("bulk approve and reject need a person", async () => {
     const { key, accountId, email } = await setUp()
     const a = (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "a", scheduledFor: future(HOUR) } })).body.post.id

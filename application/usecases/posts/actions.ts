@@ -14,99 +14,93 @@ import { postView } from "./view.ts"
 const conflict = (post: Post, action: string) =>
   Effect.fail(fail("post_state_conflict", { postId: post.id, status: post.status, action }, `A ${post.status} post cannot be ${action}.`))
 
-/** Writes the post and its queue change together, so a cancelled post never fires. */
-const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMap(Store, (store) => store.transaction(effect))
+/**
+ * Runs an action on the post as it is now: in one transaction, under the post's lock (the one the
+ * publishing worker takes), re-read, checked and written together with its queue change. So a
+ * cancel racing the due time either wins (nothing fires) or sees the post already publishing.
+ */
+const onLockedPost = <A, R>(actor: Actor, id: string, action: (post: Post) => Effect.Effect<A, HeraldError, R>) =>
+  Effect.flatMap(Store, (store) =>
+    store.transaction(Effect.gen(function* () {
+      yield* (yield* JobQueue).lockPost(id)
+      return yield* action(yield* loadPost(actor, id))
+    }))
+  )
 
 /** Approve: due now (or overdue) publishes at once, otherwise it is scheduled. */
 export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id: string) {
   yield* requirePerson(actor)
-  const post = yield* loadPost(actor, id)
-  if (!canApprove(post)) return yield* conflict(post, "approved")
-  const at = yield* now
-  const due = post.scheduledFor !== null && post.scheduledFor > at ? post.scheduledFor : at
-  const status = due > at ? "scheduled" : "publishing"
-  const approved = withTargets(post, post.targets.map((t) => ({ ...t, status })), at)
-  const jobs = yield* publishJobsFor(approved, due)
-  yield* inTransaction(Effect.gen(function* () {
+  return yield* onLockedPost(actor, id, (post) => Effect.gen(function* () {
+    if (!canApprove(post)) return yield* conflict(post, "approved")
+    const at = yield* now
+    const due = post.scheduledFor !== null && post.scheduledFor > at ? post.scheduledFor : at
+    const status = due > at ? "scheduled" : "publishing"
+    const approved = withTargets(post, post.targets.map((t) => ({ ...t, status })), at)
     yield* (yield* PostRepo).update(approved)
-    yield* (yield* JobQueue).enqueue(jobs)
+    yield* (yield* JobQueue).enqueue(yield* publishJobsFor(approved, due))
+    return { post: postView(approved) }
   }))
-  return { post: postView(approved) }
 })
 
-const remove = (reason: "cancelled" | "rejected") =>
-  Effect.fnUntraced(function* (post: Post) {
-    const at = yield* now
-    yield* inTransaction(Effect.gen(function* () {
+const remove = (reason: "cancelled" | "rejected", code: "cancel_not_own_post" | "reject_not_own_post", allowed: (post: Post) => boolean) =>
+  (actor: Actor, id: string) =>
+    onLockedPost(actor, id, (post) => Effect.gen(function* () {
+      yield* requireOwnPost(actor, post, code)
+      if (!allowed(post)) return yield* conflict(post, reason)
+      const at = yield* now
       yield* (yield* JobQueue).removeForPost(post.id)
       yield* (yield* PostRepo).update({ ...post, deletedAt: at, deletedReason: reason, updatedAt: at })
+      return { id: post.id, [reason]: true }
     }))
-    return { id: post.id, [reason]: true }
-  })
 
-export const rejectPost = Effect.fn("rejectPost")(function* (actor: Actor, id: string) {
-  const post = yield* loadPost(actor, id)
-  yield* requireOwnPost(actor, post, "reject_not_own_post")
-  if (!canReject(post)) return yield* conflict(post, "rejected")
-  return yield* remove("rejected")(post)
-})
-
-export const cancelPost = Effect.fn("cancelPost")(function* (actor: Actor, id: string) {
-  const post = yield* loadPost(actor, id)
-  yield* requireOwnPost(actor, post, "cancel_not_own_post")
-  if (!canCancel(post)) return yield* conflict(post, "cancelled")
-  return yield* remove("cancelled")(post)
-})
+export const rejectPost = Effect.fn("rejectPost")(remove("rejected", "reject_not_own_post", canReject))
+export const cancelPost = Effect.fn("cancelPost")(remove("cancelled", "cancel_not_own_post", canCancel))
 
 export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Actor, id: string, body: unknown) {
-  const post = yield* loadPost(actor, id)
-  yield* requireOwnPost(actor, post, "reschedule_not_own_post")
   const raw = typeof body === "object" && body !== null ? (body as Record<string, unknown>).scheduledFor : undefined
-  if (typeof raw !== "string") return yield* Effect.fail(invalidFields(["scheduledFor"], "scheduledFor is required: an ISO 8601 time with an offset."))
-  if (!canReschedule(post)) return yield* conflict(post, "rescheduled")
-  const at = yield* now
-  const scheduledFor = (yield* fromResult(checkSchedule(raw, at)))!
-  const moved: Post = { ...post, scheduledFor, updatedAt: at }
-  yield* inTransaction(Effect.gen(function* () {
+  return yield* onLockedPost(actor, id, (post) => Effect.gen(function* () {
+    yield* requireOwnPost(actor, post, "reschedule_not_own_post")
+    if (typeof raw !== "string") return yield* Effect.fail(invalidFields(["scheduledFor"], "scheduledFor is required: an ISO 8601 time with an offset."))
+    if (!canReschedule(post)) return yield* conflict(post, "rescheduled")
+    const at = yield* now
+    const scheduledFor = (yield* fromResult(checkSchedule(raw, at)))!
+    const moved: Post = { ...post, scheduledFor, updatedAt: at }
     yield* (yield* PostRepo).update(moved)
     if (post.status === "scheduled") yield* (yield* JobQueue).rescheduleForPost(post.id, scheduledFor)
+    return { post: postView(moved) }
   }))
-  return { post: postView(moved) }
 })
 
 /** A person sends a failed post again: failed targets go back to the queue. */
 export const retryPost = Effect.fn("retryPost")(function* (actor: Actor, id: string) {
-  const post = yield* loadPost(actor, id)
-  yield* requireOwnPost(actor, post, "retry_not_own_post")
-  yield* requirePerson(actor)
-  if (!canRetry(post)) return yield* conflict(post, "retried")
-  const at = yield* now
-  const retried = withTargets(post, post.targets.map((t) => (t.status === "failed" ? { ...t, status: "publishing" as const, error: null } : t)), at)
-  const failedOnly = { ...retried, targets: retried.targets.filter((t, i) => post.targets[i].status === "failed") }
-  const jobs = yield* publishJobsFor(failedOnly, at)
-  yield* inTransaction(Effect.gen(function* () {
+  return yield* onLockedPost(actor, id, (post) => Effect.gen(function* () {
+    yield* requireOwnPost(actor, post, "retry_not_own_post")
+    yield* requirePerson(actor)
+    if (!canRetry(post)) return yield* conflict(post, "retried")
+    const at = yield* now
+    const retried = withTargets(post, post.targets.map((t) => (t.status === "failed" ? { ...t, status: "publishing" as const, error: null } : t)), at)
+    const failedOnly = { ...retried, targets: retried.targets.filter((_t, i) => post.targets[i].status === "failed") }
     yield* (yield* PostRepo).update(retried)
-    yield* (yield* JobQueue).enqueue(jobs)
+    yield* (yield* JobQueue).enqueue(yield* publishJobsFor(failedOnly, at))
+    return { post: postView(retried) }
   }))
-  return { post: postView(retried) }
 })
 
 /** A person retries the failed first comments of a post (all targets, or one account). */
 export const retryFirstComment = Effect.fn("retryFirstComment")(function* (actor: Actor, id: string, accountId: string | null) {
   yield* requirePerson(actor)
-  const post = yield* loadPost(actor, id)
-  const failed = post.targets.filter((t) => t.firstComment?.status === "failed" && (accountId === null || t.accountId === accountId))
-  if (failed.length === 0) return yield* Effect.fail(fail("first_comment_not_failed", { postId: post.id }))
-  const at = yield* now
-  const crypto = yield* Crypto
-  const updated = withTargets(post, post.targets.map((t) => (failed.includes(t) ? { ...t, firstComment: { status: "pending" as const, externalId: null, error: null } } : t)), at)
-  const jobs: Array<Job> = []
-  for (const t of failed) jobs.push({ id: yield* crypto.id("job"), kind: "first_comment" as const, workspaceId: post.workspaceId, postId: post.id, accountId: t.accountId, runAt: at, attempts: 0 })
-  yield* inTransaction(Effect.gen(function* () {
+  return yield* onLockedPost(actor, id, (post) => Effect.gen(function* () {
+    const failed = post.targets.filter((t) => t.firstComment?.status === "failed" && (accountId === null || t.accountId === accountId))
+    if (failed.length === 0) return yield* Effect.fail(fail("first_comment_not_failed", { postId: post.id }))
+    const at = yield* now
+    const crypto = yield* Crypto
+    const updated = withTargets(post, post.targets.map((t) => (failed.includes(t) ? { ...t, firstComment: { status: "pending" as const, externalId: null, error: null } } : t)), at)
+    const jobs: Array<Job> = []
+    for (const t of failed) jobs.push({ id: yield* crypto.id("job"), kind: "first_comment", workspaceId: post.workspaceId, postId: post.id, accountId: t.accountId, runAt: at, attempts: 0 })
     yield* (yield* PostRepo).update(updated)
     yield* (yield* JobQueue).enqueue(jobs)
+    return { post: postView(updated) }
   }))
-  return { post: postView(updated) }
 })
 
 const bulk = <A, R>(action: (actor: Actor, id: string) => Effect.Effect<A, HeraldError, R>) =>
