@@ -10,6 +10,8 @@ export const make = Effect.gen(function* () {
     findById: (workspaceId, id) => Effect.sync(() => Option.filter(Option.fromNullishOr(media().get(id)), (m) => m.workspaceId === workspaceId)),
     findByIds: (workspaceId, ids) =>
       Effect.sync(() => [...new Set(ids)].map((id) => media().get(id)).filter((m) => m !== undefined && m.workspaceId === workspaceId) as never),
+    listByWorkspace: (workspaceId, limit) =>
+      Effect.sync(() => [...media().values()].filter((m) => m.workspaceId === workspaceId).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)).slice(0, limit)),
     countByWorkspace: (workspaceId) => Effect.sync(() => [...media().values()].filter((m) => m.workspaceId === workspaceId).length),
     listExpired: (now, limit) => Effect.sync(() => [...media().values()].filter((m) => m.expiresAt <= now).slice(0, limit)),
     delete: (id) => Effect.sync(() => void media().delete(id))

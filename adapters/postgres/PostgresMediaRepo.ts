@@ -66,6 +66,11 @@ export const make = Effect.gen(function* () {
         Effect.map((rows) => rows[0]?.count ?? 0),
         Effect.orDie
       ),
+    listByWorkspace: (workspaceId, limit) =>
+      sql<MediaRow>`SELECT * FROM media WHERE workspace_id = ${workspaceId} ORDER BY created_at, id LIMIT ${limit}`.pipe(
+        Effect.map(all),
+        Effect.orDie
+      ),
     listExpired: (now, limit) =>
       sql<MediaRow>`SELECT * FROM media WHERE expires_at <= ${toDate(now)} ORDER BY expires_at, id LIMIT ${limit}`.pipe(
         Effect.map(all),

@@ -42,6 +42,17 @@ export const mediaRepoContract = (name: string, ports: Layer.Layer<MediaRepo | W
         assert.deepStrictEqual(yield* repo.findByIds(other.id, mine.map((m) => m.id)), [])
       }))
 
+    it.effect("lists a workspace's media oldest first, up to the limit", () =>
+      Effect.gen(function* () {
+        const repo = yield* MediaRepo
+        const ws = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const mine = [media(ws.id, { createdAt: T0 + 2 }), media(ws.id, { createdAt: T0 + 1 }), media(ws.id, { createdAt: T0 + 3 })]
+        for (const m of [...mine, media(other.id)]) yield* repo.insert(m)
+        assert.deepStrictEqual((yield* repo.listByWorkspace(ws.id, 10)).map((m) => m.id), [mine[1].id, mine[0].id, mine[2].id])
+        assert.deepStrictEqual((yield* repo.listByWorkspace(ws.id, 2)).map((m) => m.id), [mine[1].id, mine[0].id])
+      }))
+
     it.effect("counts a workspace's media", () =>
       Effect.gen(function* () {
         const repo = yield* MediaRepo
