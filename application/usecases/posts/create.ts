@@ -109,11 +109,17 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
       const newJobs = status !== "needs_approval" ? yield* publishJobsFor(post, checked.scheduledFor ?? at) : []
       yield* posts.insert(post)
       if (newJobs.length > 0) yield* jobs.enqueue(newJobs)
-      // Last before commit: the month's counter is one hot row per workspace, locked until commit;
-      // over the cap, the rollback takes the post and its jobs away again.
-      const count = yield* usage.increment(actor.workspaceId, month)
-      if (monthlyLimit !== null && count > monthlyLimit) return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
+      // A capped plan counts in the transaction, last before commit (the month's counter is one row
+      // per workspace, locked until commit); over the cap, the rollback takes the post and jobs away.
+      if (monthlyLimit !== null) {
+        const count = yield* usage.increment(actor.workspaceId, month)
+        if (count > monthlyLimit) return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
+      }
       return { kind: "created" as const, body: { post: postView(post) } }
     })
+  ).pipe(
+    // An uncapped plan's count is only a statistic: counted after commit, so a busy workspace's
+    // posts do not queue behind that one row lock (and its commit flush).
+    Effect.tap((result) => (monthlyLimit === null && result.kind === "created" ? usage.increment(actor.workspaceId, month) : Effect.void))
   )
 })
