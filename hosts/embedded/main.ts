@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { NodeRuntime } from "@effect/platform-node"
 import { serverLayer } from "../http/server.ts"
+import { schedulerConfig, toSchedulerOptions } from "../scheduler/config.ts"
 import { schedulerLayer } from "../scheduler/layer.ts"
 import { embeddedCore } from "./core.ts"
 
@@ -8,7 +9,7 @@ import { embeddedCore } from "./core.ts"
 const main = Effect.gen(function* () {
   const core = yield* embeddedCore
   yield* Effect.logInfo(`Herald on ${core.config.publicUrl} (${core.described})`)
-  return yield* Layer.launch(Layer.mergeAll(serverLayer(core.env.port, { accessLog: core.env.accessLog }), schedulerLayer()).pipe(Layer.provide(core.layer)))
+  return yield* Layer.launch(Layer.mergeAll(serverLayer(core.env.port, { accessLog: core.env.accessLog }), schedulerLayer(toSchedulerOptions(yield* schedulerConfig))).pipe(Layer.provide(core.layer)))
 })
 
 NodeRuntime.runMain(main)

@@ -5,6 +5,7 @@ import { authenticateKey } from "../../application/usecases/auth.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { serverLayer } from "../http/server.ts"
 import { embeddedCore } from "../embedded/core.ts"
+import { schedulerConfig, toSchedulerOptions } from "../scheduler/config.ts"
 import { schedulerLayer } from "../scheduler/layer.ts"
 import { makeServer, type McpSession } from "./server.ts"
 import type { McpServices } from "./tool.ts"
@@ -54,7 +55,7 @@ export const serveStdio = (apiKey: string | undefined) =>
  */
 const main = Effect.gen(function* () {
   const { layer: core, env, config, described } = yield* embeddedCore
-  const hosts = Layer.mergeAll(serverLayer(env.port, { accessLog: env.accessLog }), schedulerLayer()).pipe(Layer.provideMerge(core))
+  const hosts = Layer.mergeAll(serverLayer(env.port, { accessLog: env.accessLog }), schedulerLayer(toSchedulerOptions(yield* schedulerConfig))).pipe(Layer.provideMerge(core))
   yield* Effect.scoped(
     Effect.gen(function* () {
       const services = yield* Layer.build(hosts)
