@@ -1,6 +1,6 @@
-import { mkdtemp, open, readFile, rm } from "node:fs/promises"
+import { mkdir, mkdtemp, open, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Data, Effect, type Scope } from "effect"
@@ -23,6 +23,7 @@ const isAlive = (pid: number): boolean => {
 const lockDataDir = (dataDir: string): Effect.Effect<void, PgliteError, Scope.Scope> => {
   const file = `${dataDir}.lock`
   const take = async (): Promise<void> => {
+    await mkdir(dirname(dataDir), { recursive: true })
     try {
       const handle = await open(file, "wx")
       await handle.writeFile(String(process.pid))
