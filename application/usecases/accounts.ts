@@ -5,6 +5,7 @@ import { fail } from "../../domain/errors.ts"
 import { isPlatform, type Platform } from "../../domain/platforms.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { HeraldConfig } from "../config.ts"
+import { readCache } from "../readCache.ts"
 import { AccountRepo } from "../ports/AccountRepo.ts"
 import { Connectors } from "../ports/Connectors.ts"
 import { Crypto } from "../ports/Crypto.ts"
@@ -68,5 +69,6 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
     id: yield* crypto.id("acc"), workspaceId: token.value.workspaceId, platform: connector.value.platform, name: profile.name,
     username: profile.username, avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
   })
+  yield* (yield* readCache).invalidate(`accounts:${account.workspaceId}`)
   return { account: accountView(account) }
 })

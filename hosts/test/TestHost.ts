@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { defaultLimits, HeraldConfig, type HeraldConfigShape } from "../../application/config.ts"
+import * as ReadCache from "../../application/readCache.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import { storageLayer } from "../../adapters/memory/index.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
@@ -32,5 +33,7 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
     SharpFfmpegProbe.layer(),
     connectorsLayer,
     publishersLayer.pipe(Layer.provideMerge(SandboxPublisher.layerRecording)),
-    Layer.succeed(HeraldConfig)(testConfig(overrides))
+    Layer.succeed(HeraldConfig)(testConfig(overrides)),
+    // As in the deployed hosts, so tests see what a cached read would hide.
+    ReadCache.layer(5000)
   )

@@ -15,12 +15,27 @@ import { PostRepo } from "../../ports/PostRepo.ts"
 import { Store } from "../../ports/Store.ts"
 import { UsageCounter } from "../../ports/UsageCounter.ts"
 import { cachedWorkspace } from "../auth.ts"
+import { readCache } from "../../readCache.ts"
 import { canonicalJson, fromResult, now } from "../common.ts"
 import { publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
 import { JobQueue } from "../../ports/JobQueue.ts"
 
 const IDEMPOTENCY_LIFETIME_MS = DAY_MS
+
+/**
+ * The workspace's accounts through the read cache; read again when the cached list lacks a requested
+ * account or has one not connected, so an account connected (or reconnected) a moment ago is seen.
+ */
+const workspaceAccounts = Effect.fnUntraced(function* (workspaceId: string, wanted: ReadonlyArray<string>) {
+  const cache = yield* readCache
+  const load = Effect.flatMap(AccountRepo, (repo) => repo.listByWorkspace(workspaceId))
+  const cached = yield* cache.get(`accounts:${workspaceId}`, load)
+  const fresh = wanted.every((id) => cached.some((a) => a.id === id && a.status === "connected"))
+  if (fresh) return cached
+  yield* cache.invalidate(`accounts:${workspaceId}`)
+  return yield* cache.get(`accounts:${workspaceId}`, load)
+})
 const maxIdempotencyKeyLength = 255
 
 /**
@@ -32,7 +47,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
   if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > maxIdempotencyKeyLength))
     return yield* Effect.fail(fail("validation_failed", { fields: ["Idempotency-Key"] }, `Idempotency-Key must be 1-${maxIdempotencyKeyLength} characters.`))
   const at = yield* now
-  const accounts = yield* (yield* AccountRepo).listByWorkspace(actor.workspaceId)
+  const accounts = yield* workspaceAccounts(actor.workspaceId, request.accountIds)
   const coverId = request.cover && "mediaId" in request.cover ? [request.cover.mediaId] : []
   const mediaIds = [...request.mediaIds, ...coverId]
   const media = mediaIds.length === 0 ? [] : yield* (yield* MediaRepo).findByIds(actor.workspaceId, mediaIds)
