@@ -1,5 +1,6 @@
 import { Result } from "effect"
 import { HeraldError, invalidFields } from "./errors.ts"
+import { hasNul, isWellFormedId } from "./ids.ts"
 import type { Cover, Poll } from "./post.ts"
 
 export type TiktokPrivacy = "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY"
@@ -146,7 +147,14 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
     bad.push("content")
     notes.push("A post needs content, media or a poll.")
   }
-  if (bad.length > 0) return Result.fail(invalidFields(bad, notes.length > 0 ? notes.join(" ") : undefined))
+  const texts: Array<[string, string | null | undefined]> = [
+    ["content", content], ["firstComment", firstComment], ["poll.question", poll?.question],
+    ...thread.map((t, i): [string, string] => [`thread[${i}]`, t]), ...(poll?.options ?? []).map((o): [string, string] => ["poll.options", o])
+  ]
+  for (const [field, text] of texts) if (text && hasNul(text)) bad.push(field)
+  if (mediaIds.some((id) => !isWellFormedId(id))) bad.push("mediaIds")
+  if (cover !== null && "mediaId" in cover && !isWellFormedId(cover.mediaId)) bad.push("cover.mediaId")
+  if (bad.length > 0) return Result.fail(invalidFields([...new Set(bad)], notes.length > 0 ? notes.join(" ") : undefined))
   return Result.succeed({
     accountIds: [...new Set(accountIds as Array<string>)],
     content,

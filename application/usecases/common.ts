@@ -1,6 +1,7 @@
 import { Clock, Effect, Option, Result } from "effect"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail, type ErrorCode, type HeraldError } from "../../domain/errors.ts"
+import { isWellFormedId } from "../../domain/ids.ts"
 import type { Post } from "../../domain/post.ts"
 import { isVisible } from "../../domain/post.ts"
 import { PostRepo } from "../ports/PostRepo.ts"
@@ -23,6 +24,7 @@ export const requireOwnPost = (actor: Actor, post: Post, code: ErrorCode): Effec
 
 /** A visible post of the caller's workspace, or post_not_found. */
 export const loadPost = Effect.fnUntraced(function* (actor: Actor, id: string) {
+  if (!isWellFormedId(id)) return yield* Effect.fail(fail("post_not_found", { postId: id }))
   const posts = yield* PostRepo
   const found = yield* posts.findById(actor.workspaceId, id)
   if (Option.isSome(found) && isVisible(found.value)) return found.value

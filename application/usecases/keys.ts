@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
+import { isWellFormedId } from "../../domain/ids.ts"
 import { checkName } from "../../domain/signup.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
@@ -30,7 +31,7 @@ export const listKeys = Effect.fn("listKeys")(function* (actor: Actor) {
 
 export const revokeKey = Effect.fn("revokeKey")(function* (actor: Actor, id: string) {
   const person = yield* requirePerson(actor)
-  const revoked = yield* (yield* ApiKeyRepo).revoke(person.workspaceId, id, yield* now)
+  const revoked = isWellFormedId(id) && (yield* (yield* ApiKeyRepo).revoke(person.workspaceId, id, yield* now))
   yield* (yield* readCache).invalidate("key:")
   if (!revoked) return yield* Effect.fail(fail("validation_failed", { fields: ["id"] }, "No active key with this id in the workspace."))
   return { id, revoked: true }

@@ -10,7 +10,10 @@ const bodies: ReadonlyArray<string> = [
   "", "null", "[]", "[1,2]", "\"text\"", "42", "true", "{", "{\"a\":", "{}", "{\"accountIds\":null}", "{\"accountIds\":[null]}",
   "{\"accountIds\":[\"x\"],\"content\":{\"a\":1}}", "{\"accountIds\":[\"x\"],\"poll\":[]}", "{\"accountIds\":[\"x\"],\"poll\":{\"options\":\"a\",\"durationMinutes\":\"x\"}}",
   "{\"accountIds\":[\"x\"],\"cover\":{\"mediaId\":1,\"offsetMs\":2}}", "{\"accountIds\":[\"x\"],\"scheduledFor\":12}", "{\"email\":[\"a\"]}",
-  "{\"postIds\":\"x\"}", "{\"scheduledFor\":null}", JSON.stringify({ accountIds: ["x"], content: "a".repeat(200_000) }), "\u0000\u0001", "{\"__proto__\":{\"x\":1}}"
+  "{\"postIds\":\"x\"}", "{\"scheduledFor\":null}", JSON.stringify({ accountIds: ["x"], content: "a".repeat(200_000) }), "\u0000\u0001", "{\"__proto__\":{\"x\":1}}",
+  JSON.stringify({ accountIds: ["x"], content: "nul\u0000inside" }), JSON.stringify({ accountIds: ["x"], content: "x", mediaIds: ["med_\u0000"] }),
+  JSON.stringify({ accountIds: ["x\u0000"], content: "x", thread: ["a\u0000"] }), JSON.stringify({ email: "a\u0000@herald-customer.org", agentName: "x\u0000" }),
+  JSON.stringify({ postIds: ["post_\u0000"] }), JSON.stringify({ name: "n\u0000" })
 ]
 
 describe("garbage never gets a 500", () => {

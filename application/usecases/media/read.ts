@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import type { Actor } from "../../../domain/apiKey.ts"
 import { fail } from "../../../domain/errors.ts"
+import { isWellFormedId } from "../../../domain/ids.ts"
 import { isExpired } from "../../../domain/media.ts"
 import { BlobStore } from "../../ports/BlobStore.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
@@ -11,6 +12,7 @@ import { mediaView } from "./view.ts"
 
 /** An upload of the caller's workspace that has not expired. */
 const loadMedia = Effect.fnUntraced(function* (actor: Actor, id: string) {
+  if (!isWellFormedId(id)) return yield* Effect.fail(fail("media_not_found", { mediaIds: [id] }))
   const found = yield* (yield* MediaRepo).findById(actor.workspaceId, id)
   if (Option.isNone(found)) return yield* Effect.fail(fail("media_not_found", { mediaIds: [id] }))
   if (isExpired(found.value, yield* now)) return yield* Effect.fail(fail("media_expired", { mediaIds: [id] }))

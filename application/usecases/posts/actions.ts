@@ -2,6 +2,7 @@ import { Effect, Result } from "effect"
 import type { Actor } from "../../../domain/apiKey.ts"
 import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts"
 import { canApprove, canCancel, canReject, canReschedule, canRetry, type Post, withTargets } from "../../../domain/post.ts"
+import { isWellFormedId } from "../../../domain/ids.ts"
 import { checkSchedule } from "../../../domain/postRules.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { type Job, JobQueue } from "../../ports/JobQueue.ts"
@@ -20,7 +21,7 @@ const conflict = (post: Post, action: string) =>
  * cancel racing the due time either wins (nothing fires) or sees the post already publishing.
  */
 const onLockedPost = <A, R>(actor: Actor, id: string, action: (post: Post) => Effect.Effect<A, HeraldError, R>) =>
-  Effect.flatMap(Store, (store) =>
+  !isWellFormedId(id) ? Effect.fail(fail("post_not_found", { postId: id })) : Effect.flatMap(Store, (store) =>
     store.transaction(Effect.gen(function* () {
       yield* (yield* JobQueue).lockPost(id)
       return yield* action(yield* loadPost(actor, id))
