@@ -14,6 +14,8 @@ export const make = Effect.gen(function* () {
       }),
     findById: (id) => Effect.sync(() => Option.fromNullishOr(t().workspaces.get(id))),
     findByEmail: (email) => Effect.sync(() => Option.fromNullishOr([...t().workspaces.values()].find((w) => w.ownerEmail === email))),
+    // Memory transactions already run one at a time (MemoryStore).
+    lock: () => Effect.void,
     update: (ws) => Effect.sync(() => void t().workspaces.set(ws.id, ws)),
     listExpiredUnclaimed: (now, limit) =>
       Effect.sync(() => [...t().workspaces.values()].filter((w) => !w.claimed && w.expiresAt !== null && w.expiresAt <= now).slice(0, limit)),

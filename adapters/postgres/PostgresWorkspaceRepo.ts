@@ -45,6 +45,7 @@ export const make = Effect.gen(function* () {
     findById: (id) => sql<WorkspaceRow>`SELECT * FROM workspaces WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
     findByEmail: (email) =>
       sql<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_email = ${email}`.pipe(Effect.map(one), Effect.orDie),
+    lock: (id) => sql`SELECT id FROM workspaces WHERE id = ${id} FOR UPDATE`.pipe(Effect.asVoid, Effect.orDie),
     update: (ws) =>
       sql`
         UPDATE workspaces SET name = ${ws.name}, owner_email = ${ws.ownerEmail}, plan = ${ws.plan},

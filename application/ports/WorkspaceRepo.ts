@@ -7,6 +7,8 @@ export interface WorkspaceRepoShape {
   readonly findById: (id: string) => Effect.Effect<Option.Option<Workspace>>
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<Workspace>>
   readonly update: (workspace: Workspace) => Effect.Effect<void>
+  /** Inside a transaction: holds the workspace until it ends, so quota checks on it run one at a time. */
+  readonly lock: (id: string) => Effect.Effect<void>
   /** Unclaimed workspaces whose lifetime ended at or before `now`. */
   readonly listExpiredUnclaimed: (now: number, limit: number) => Effect.Effect<ReadonlyArray<Workspace>>
   /** Deletes the workspace and everything it owns (keys, tokens, accounts, media records, posts). */

@@ -60,6 +60,22 @@ const all = { workspace: true, key: true, token: true, account: true, media: tru
 
 export const storeContract = (name: string, ports: Layer.Layer<Ports, unknown>, options?: SuiteOptions) =>
   layer(ports, layerOptions(options))(`Store contract (${name})`, (it) => {
+    it.effect("WorkspaceRepo.lock makes concurrent check-then-insert transactions take turns (the upload quota)", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const ws = yield* seedWorkspace()
+        const attempt = store.transaction(Effect.gen(function* () {
+          yield* (yield* WorkspaceRepo).lock(ws.id)
+          const count = yield* (yield* MediaRepo).countByWorkspace(ws.id)
+          if (count >= 10) return false
+          yield* (yield* MediaRepo).insert(media(ws.id))
+          return true
+        }))
+        const results = yield* Effect.forEach(Array.from({ length: 25 }, () => attempt), (a) => a, { concurrency: "unbounded" })
+        assert.strictEqual(results.filter(Boolean).length, 10)
+        assert.strictEqual(yield* (yield* MediaRepo).countByWorkspace(ws.id), 10)
+      }))
+
     it.effect("a transaction that succeeds keeps every write", () =>
       Effect.gen(function* () {
         const store = yield* Store

@@ -7,6 +7,7 @@ import { BlobStore } from "../../ports/BlobStore.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { MediaProbe } from "../../ports/MediaProbe.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
+import { Store } from "../../ports/Store.ts"
 import { WorkspaceRepo } from "../../ports/WorkspaceRepo.ts"
 import { now } from "../common.ts"
 import { storageFailure } from "./errors.ts"
@@ -93,15 +94,19 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
       yield* put(previewKey, Stream.make(inspection.preview), "image/jpeg")
     }
     const name = cleanFilename(typeof filename === "string" ? filename : yield* filename, ext)
-    // Checked again now that the upload is in: narrows the race between concurrent uploads.
-    yield* checkQuota(actor.workspaceId)
     const at = yield* now
     const record: Media = {
       id, workspaceId: actor.workspaceId, type, mimeType, filename: name, sizeBytes: stored.sizeBytes,
       width: inspection.width, height: inspection.height, durationMs: type === "video" ? inspection.durationMs : null,
       blobKey, previewKey, createdAt: at, expiresAt: at + MEDIA_LIFETIME_MS
     }
-    yield* (yield* MediaRepo).insert(record)
+    // Checked again now that the upload is in, with the workspace held: concurrent uploads cannot
+    // both take the last place.
+    yield* (yield* Store).transaction(Effect.gen(function* () {
+      yield* (yield* WorkspaceRepo).lock(actor.workspaceId)
+      yield* checkQuota(actor.workspaceId)
+      yield* (yield* MediaRepo).insert(record)
+    }))
     return record
   })).pipe(
     Effect.onExit((exit) =>
