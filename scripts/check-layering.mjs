@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative, resolve, dirname, sep } from "node:path"
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
+const root = process.env.LAYERING_ROOT ?? resolve(dirname(new URL(import.meta.url).pathname), "..")
 const layers = ["domain", "application", "adapters", "hosts"]
 // pglite is the embedded way to run the Postgres adapter's own SQL: it hands adapters/postgres a client.
 const allowedCross = new Set(["pglite->postgres"])
