@@ -50,7 +50,28 @@ export const make = Effect.gen(function* () {
       }),
     extend: (job, until) => change(job, (stored) => ({ ...stored, leaseUntil: until })),
     checkpoint: (job, checkpoint) => change(job, (stored) => ({ ...stored, checkpoint })),
+    checkpointMany: (entries) =>
+      Effect.sync(() => {
+        const held = new Set<string>()
+        for (const { job, checkpoint } of entries) {
+          const stored = owned(job)
+          if (stored === undefined) continue
+          jobs().set(job.id, { ...stored, checkpoint })
+          held.add(job.id)
+        }
+        return held
+      }),
     complete: (job) => change(job, () => null),
+    completeMany: (list) =>
+      Effect.sync(() => {
+        const done = new Set<string>()
+        for (const job of list) {
+          if (owned(job) === undefined) continue
+          jobs().delete(job.id)
+          done.add(job.id)
+        }
+        return done
+      }),
     retryAt: (job, runAt, options) =>
       change(job, (stored) => ({
         ...stored,
@@ -61,6 +82,7 @@ export const make = Effect.gen(function* () {
       })),
     // Memory transactions already run one at a time (MemoryStore), so the post is held by then.
     lockPost: () => Effect.void,
+    lockPosts: () => Effect.void,
     pending: () => Effect.sync(() => [...jobs().values()].map(plain))
   } satisfies JobQueueShape
 })

@@ -17,7 +17,16 @@ export const make = Effect.gen(function* () {
           .sort((a, b) => (a.id < b.id ? 1 : -1))
           .slice(0, query.limit)
       ),
-    update: (post) => Effect.sync(() => void posts().set(post.id, post))
+    update: (post) => Effect.sync(() => void posts().set(post.id, post)),
+    findMany: (keys) =>
+      Effect.sync(() => keys.flatMap(({ workspaceId, id }) => {
+        const p = posts().get(id)
+        return p !== undefined && p.workspaceId === workspaceId ? [p] : []
+      }).filter((p, i, all) => all.indexOf(p) === i)),
+    updateMany: (list) =>
+      Effect.sync(() => list.forEach((post) => {
+        if (posts().get(post.id)?.workspaceId === post.workspaceId) posts().set(post.id, post)
+      }))
   } satisfies PostRepoShape
 })
 

@@ -40,6 +40,7 @@ export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const fenced = (job: LeasedJob) => sql`id = ${job.id} AND attempts = ${job.attempts}`
   const changed = (rows: ReadonlyArray<unknown>) => rows.length > 0
+  const ids = (rows: ReadonlyArray<{ readonly id: string }>): ReadonlySet<string> => new Set(rows.map((r) => r.id))
   return {
     enqueue: (jobs) => {
       const rows = jobs.map((j): Record<string, unknown> => ({
@@ -76,7 +77,24 @@ export const make = Effect.gen(function* () {
     checkpoint: (job, checkpoint) =>
       sql`UPDATE jobs SET checkpoint_step = ${checkpoint.step}, checkpoint_handle = ${checkpoint.handle}
           WHERE ${fenced(job)} RETURNING id`.pipe(Effect.map(changed), Effect.orDie),
+    // Batches: one statement each, every row still fenced by its own lease's attempt number.
+    checkpointMany: (entries) =>
+      entries.length === 0
+        ? Effect.succeed(new Set<string>())
+        : sql<{ id: string }>`
+            UPDATE jobs SET checkpoint_step = v.step, checkpoint_handle = v.handle
+            FROM jsonb_to_recordset(${JSON.stringify(entries.map((e) => ({ id: e.job.id, attempts: e.job.attempts, step: e.checkpoint.step, handle: e.checkpoint.handle })))}::jsonb)
+              AS v(id text, attempts integer, step integer, handle text)
+            WHERE jobs.id = v.id AND jobs.attempts = v.attempts
+            RETURNING jobs.id`.pipe(Effect.map(ids), Effect.orDie),
     complete: (job) => sql`DELETE FROM jobs WHERE ${fenced(job)} RETURNING id`.pipe(Effect.map(changed), Effect.orDie),
+    completeMany: (jobs) =>
+      jobs.length === 0
+        ? Effect.succeed(new Set<string>())
+        : sql<{ id: string }>`
+            DELETE FROM jobs USING unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.attempts)}::int[]) AS v(id, attempts)
+            WHERE jobs.id = v.id AND jobs.attempts = v.attempts
+            RETURNING jobs.id`.pipe(Effect.map(ids), Effect.orDie),
     retryAt: (job, runAt, options) =>
       sql`UPDATE jobs SET run_at = ${toDate(runAt)}, available_at = ${toDate(runAt)}, lease_until = NULL,
             failures = failures + ${options.failure ? 1 : 0},
@@ -85,6 +103,14 @@ export const make = Effect.gen(function* () {
           WHERE ${fenced(job)} RETURNING id`.pipe(Effect.map(changed), Effect.orDie),
     // A transaction-scoped advisory lock keyed by the post id: released at COMMIT or ROLLBACK.
     lockPost: (postId) => sql`SELECT pg_advisory_xact_lock(hashtextextended(${postId}, 0))`.pipe(Effect.asVoid, Effect.orDie),
+    // The same locks for a batch, taken in key order (the sorted subquery is not flattened: OFFSET 0),
+    // so two batches sharing posts wait for each other instead of deadlocking.
+    lockPosts: (postIds) =>
+      postIds.length === 0
+        ? Effect.void
+        : sql`SELECT count(pg_advisory_xact_lock(k)) FROM (
+                SELECT DISTINCT hashtextextended(p, 0) AS k FROM unnest(${[...postIds]}::text[]) AS p ORDER BY k OFFSET 0
+              ) AS s`.pipe(Effect.asVoid, Effect.orDie),
     pending: () =>
       sql<JobRow>`SELECT ${sql.unsafe(columns)} FROM jobs ORDER BY run_at, id`.pipe(
         Effect.map((rows) => rows.map(fromRow)),

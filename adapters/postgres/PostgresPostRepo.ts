@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { PostRepo, type PostRepoShape } from "../../application/ports/PostRepo.ts"
-import { fromRow, type PostRow, toParams } from "./postRow.ts"
+import { fromRow, type PostRow, toJsonRow, toParams } from "./postRow.ts"
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -45,7 +45,27 @@ export const make = Effect.gen(function* () {
           updated_at = ${p.updatedAt}, published_at = ${p.publishedAt}, deleted_at = ${p.deletedAt},
           deleted_reason = ${p.deletedReason}, targets = ${p.targets}::jsonb
         WHERE id = ${p.id} AND workspace_id = ${p.workspaceId}`.pipe(Effect.asVoid, Effect.orDie)
-    }
+    },
+    findMany: (keys) => {
+      if (keys.length === 0) return Effect.succeed([])
+      const workspaceOf = new Map(keys.map((k) => [k.id, k.workspaceId]))
+      return sql<PostRow>`SELECT * FROM posts WHERE id = ANY(${[...workspaceOf.keys()]}::text[])`.pipe(
+        Effect.map((rows) => rows.filter((r) => workspaceOf.get(r.id) === r.workspace_id).map(fromRow)),
+        Effect.orDie
+      )
+    },
+    // One statement for the batch: the rows as JSON, typed by the table itself.
+    updateMany: (posts) =>
+      posts.length === 0
+        ? Effect.void
+        : sql`
+            UPDATE posts SET status = v.status, content = v.content, media_ids = v.media_ids, first_comment = v.first_comment,
+              thread = v.thread, poll = v.poll, cover = v.cover, tiktok_ai_generated = v.tiktok_ai_generated,
+              scheduled_for = v.scheduled_for, require_approval = v.require_approval, created_by = v.created_by,
+              created_at = v.created_at, updated_at = v.updated_at, published_at = v.published_at, deleted_at = v.deleted_at,
+              deleted_reason = v.deleted_reason, targets = v.targets
+            FROM jsonb_populate_recordset(NULL::posts, ${JSON.stringify(posts.map(toJsonRow))}::jsonb) AS v
+            WHERE posts.id = v.id AND posts.workspace_id = v.workspace_id`.pipe(Effect.asVoid, Effect.orDie)
   } satisfies PostRepoShape
 })
 

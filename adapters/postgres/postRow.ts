@@ -85,3 +85,26 @@ export const toParams = (post: Post) => ({
   deletedReason: post.deletedReason,
   targets: JSON.stringify(post.targets.map(targetToJson))
 })
+
+/** The post as a `posts` row in JSON (column name -> value), for set-based writes of many posts (jsonb_populate_recordset). */
+export const toJsonRow = (post: Post) => ({
+  id: post.id,
+  workspace_id: post.workspaceId,
+  status: post.status,
+  content: post.content,
+  media_ids: post.mediaIds,
+  first_comment: post.firstComment,
+  thread: post.thread,
+  poll: post.poll,
+  cover: post.cover,
+  tiktok_ai_generated: post.tiktokAiGenerated,
+  scheduled_for: toDateOrNull(post.scheduledFor),
+  require_approval: post.requireApproval,
+  created_by: post.createdBy,
+  created_at: toDate(post.createdAt),
+  updated_at: toDate(post.updatedAt),
+  published_at: toDateOrNull(post.publishedAt),
+  deleted_at: toDateOrNull(post.deletedAt),
+  deleted_reason: post.deletedReason,
+  targets: post.targets.map(targetToJson)
+})

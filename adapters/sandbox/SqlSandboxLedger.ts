@@ -1,4 +1,4 @@
-import { Effect, Layer, Option } from "effect"
+import { Cause, Deferred, Effect, Exit, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { SandboxLedger, type SandboxLedgerShape, type SandboxRecord } from "./SandboxPublisher.ts"
 
@@ -38,12 +38,50 @@ export const make = Effect.gen(function* () {
       at bigint NOT NULL
     )`
   })).pipe(Effect.orDie)
+  type Waiting = { readonly record: SandboxRecord; readonly stored: Deferred.Deferred<boolean> }
+  const insertAll = (group: ReadonlyArray<Waiting>) => {
+    const records = group.map((b) => b.record)
+    return sql<{ external_id: string }>`
+      INSERT INTO sandbox_ledger (external_id, account_id, post_id, content, reply_to, media_ids, extra, at)
+      SELECT v.external_id, v.account_id, v.post_id, v.content, v.reply_to, v.media_ids, v.extra, v.at
+      FROM jsonb_to_recordset(${JSON.stringify(records.map((r) => ({
+        external_id: r.externalId, account_id: r.accountId, post_id: r.postId, content: r.content, reply_to: r.replyTo,
+        media_ids: r.mediaIds, extra: { poll: r.poll, cover: r.cover, tiktokAiGenerated: r.tiktokAiGenerated }, at: r.at
+      })))}::jsonb) AS v(external_id text, account_id text, post_id text, content text, reply_to jsonb, media_ids jsonb, extra jsonb, at bigint)
+      ON CONFLICT (external_id) DO NOTHING RETURNING external_id`.pipe(
+      Effect.exit,
+      Effect.flatMap((exit) => Effect.sync(() => {
+        const inserted = exit._tag === "Success" ? new Set(exit.value.map((r) => r.external_id)) : null
+        for (const w of group) {
+          if (inserted === null) Deferred.doneUnsafe(w.stored, Exit.die(exit._tag === "Failure" ? Cause.squash(exit.cause) : undefined))
+          // One answer per id: a second record with the same id in the group was not stored.
+          else Deferred.doneUnsafe(w.stored, Exit.succeed(inserted.delete(w.record.externalId)))
+        }
+      }))
+    )
+  }
+  // Appends arriving together (a scheduler publishing a batch) go out as one INSERT: the first of a
+  // group lets the others of the same moment join, then writes them all; each waits on its own answer.
+  let gathering: Array<Waiting> | null = null
   return {
-    append: (r) =>
-      sql`INSERT INTO sandbox_ledger (external_id, account_id, post_id, content, reply_to, media_ids, extra, at)
-          VALUES (${r.externalId}, ${r.accountId}, ${r.postId}, ${r.content}, ${r.replyTo === null ? null : JSON.stringify(r.replyTo)}::jsonb,
-                  ${JSON.stringify(r.mediaIds)}::jsonb, ${JSON.stringify({ poll: r.poll, cover: r.cover, tiktokAiGenerated: r.tiktokAiGenerated })}::jsonb, ${r.at})
-          ON CONFLICT (external_id) DO NOTHING RETURNING external_id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+    append: (record) =>
+      Effect.suspend(() => {
+        const stored = Deferred.makeUnsafe<boolean>()
+        if (gathering !== null) {
+          gathering.push({ record, stored })
+          return Deferred.await(stored)
+        }
+        const group: Array<Waiting> = [{ record, stored }]
+        gathering = group
+        return Effect.yieldNow.pipe(
+          Effect.andThen(Effect.suspend(() => {
+            gathering = null
+            return insertAll(group)
+          })),
+          Effect.uninterruptible,
+          Effect.andThen(Deferred.await(stored))
+        )
+      }),
     find: (externalId) =>
       sql<Row>`SELECT * FROM sandbox_ledger WHERE external_id = ${externalId}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),

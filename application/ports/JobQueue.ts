@@ -53,8 +53,12 @@ export interface JobQueueShape {
   readonly extend: (job: LeasedJob, until: number) => Effect.Effect<boolean>
   /** Stores the checkpoint before a network call; false when the lease was lost. */
   readonly checkpoint: (job: LeasedJob, checkpoint: Checkpoint) => Effect.Effect<boolean>
+  /** `checkpoint` for a batch in one write: the ids of the jobs whose lease still held (the others stored nothing). */
+  readonly checkpointMany: (entries: ReadonlyArray<{ readonly job: LeasedJob; readonly checkpoint: Checkpoint }>) => Effect.Effect<ReadonlySet<string>>
   /** Done: the job leaves the queue; false when the lease was lost (another worker owns it). */
   readonly complete: (job: LeasedJob) => Effect.Effect<boolean>
+  /** `complete` for a batch in one write: the ids of the jobs completed (the others' leases were lost). */
+  readonly completeMany: (jobs: ReadonlyArray<LeasedJob>) => Effect.Effect<ReadonlySet<string>>
   /** Try again at `runAt`: releases the lease; false when the lease was lost. */
   readonly retryAt: (job: LeasedJob, runAt: number, options: RetryOptions) => Effect.Effect<boolean>
   /**
@@ -62,6 +66,8 @@ export interface JobQueueShape {
    * different targets of one post (stored together) do not overwrite each other.
    */
   readonly lockPost: (postId: string) => Effect.Effect<void>
+  /** `lockPost` for several posts in one statement, always in the same order (no deadlock between batches). */
+  readonly lockPosts: (postIds: ReadonlyArray<string>) => Effect.Effect<void>
   /** Pending and leased jobs (tests and the admin view). */
   readonly pending: () => Effect.Effect<ReadonlyArray<Job>>
 }

@@ -16,6 +16,15 @@ export interface PostRepoShape {
   readonly list: (workspaceId: string, query: PostListQuery) => Effect.Effect<ReadonlyArray<Post>>
   /** Replaces a post and its targets. */
   readonly update: (post: Post) => Effect.Effect<void>
+  /** The posts found among `keys` (each read within its workspace), in no particular order: one read for a batch. */
+  readonly findMany: (keys: ReadonlyArray<PostKey>) => Effect.Effect<ReadonlyArray<Post>>
+  /** Replaces several posts and their targets at once (`update` for a batch). */
+  readonly updateMany: (posts: ReadonlyArray<Post>) => Effect.Effect<void>
+}
+
+export interface PostKey {
+  readonly workspaceId: string
+  readonly id: string
 }
 
 export class PostRepo extends Context.Service<PostRepo, PostRepoShape>()("herald/PostRepo") {}

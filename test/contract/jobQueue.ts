@@ -161,4 +161,57 @@ export const jobQueueContract = (name: string, ports: Layer.Layer<JobQueuePorts,
         yield* Effect.all(Array.from({ length: 5 }, () => appendX), { concurrency: "unbounded" })
         assert.strictEqual(Option.getOrThrow(yield* posts.findById(ws, p.id)).content, "xxxxx")
       })))
+
+    it.effect("checkpointMany and completeMany write a batch in one call, each job fenced by its own lease", () =>
+      fresh((ws) => Effect.gen(function* () {
+        const queue = yield* JobQueue
+        const [a, b, c] = [job(ws), job(ws), job(ws)]
+        yield* queue.enqueue([a, b, c])
+        const leased = yield* queue.lease(T0, 10, LEASE)
+        const byId = new Map(leased.map((j) => [j.id, j]))
+        const [la, lb, lc] = [byId.get(a.id)!, byId.get(b.id)!, byId.get(c.id)!]
+        // c's lease expires and another worker takes it (a and b were kept alive): the first lease of c is void.
+        yield* queue.extend(la, T0 + 2 * LEASE)
+        yield* queue.extend(lb, T0 + 2 * LEASE)
+        const [again, ...none] = yield* queue.lease(T0 + LEASE, 10, LEASE)
+        assert.deepStrictEqual(none, [])
+        assert.strictEqual(again.id, c.id)
+        const held = yield* queue.checkpointMany([
+          { job: la, checkpoint: { step: 0, handle: null } },
+          { job: lb, checkpoint: { step: 0, handle: "h_b" } },
+          { job: lc, checkpoint: { step: 0, handle: "h_c" } }
+        ])
+        assert.deepStrictEqual([...held].sort(), [a.id, b.id].sort())
+        assert.deepStrictEqual(yield* queue.checkpointMany([]), new Set())
+        // Handed back, the checkpoints are there for the next lease; c's new owner saw none.
+        yield* queue.retryAt(la, T0 + LEASE, { failure: false, clearCheckpoint: false })
+        yield* queue.retryAt(lb, T0 + LEASE, { failure: false, clearCheckpoint: false })
+        const next = new Map((yield* queue.lease(T0 + LEASE, 10, LEASE)).map((j) => [j.id, j]))
+        assert.deepStrictEqual(next.get(a.id)?.checkpoint, { step: 0, handle: null })
+        assert.deepStrictEqual(next.get(b.id)?.checkpoint, { step: 0, handle: "h_b" })
+        const done = yield* queue.completeMany([la, next.get(b.id)!, again])
+        assert.deepStrictEqual([...done].sort(), [b.id, c.id].sort())
+        assert.deepStrictEqual(ids(yield* queue.pending()), [a.id])
+        assert.deepStrictEqual(yield* queue.completeMany([]), new Set())
+      })))
+
+    it.effect("lockPosts holds every post of a batch: transactions over overlapping posts, in any order, wait instead of deadlocking", () =>
+      fresh((ws) => Effect.gen(function* () {
+        const queue = yield* JobQueue
+        const posts = yield* PostRepo
+        const store = yield* Store
+        const ps = [post(ws, { content: "" }), post(ws, { content: "" }), post(ws, { content: "" })]
+        for (const p of ps) yield* posts.insert(p)
+        const appendX = (order: ReadonlyArray<number>) => store.transaction(Effect.gen(function* () {
+          const chosen = order.map((i) => ps[i])
+          yield* queue.lockPosts(chosen.map((p) => p.id))
+          const current = yield* posts.findMany(chosen.map((p) => ({ workspaceId: ws, id: p.id })))
+          yield* Effect.sleep(10)
+          yield* posts.updateMany(current.map((p) => ({ ...p, content: `${p.content}x` })))
+        }))
+        const orders = [[0, 1, 2], [2, 1, 0], [1, 2], [2, 0], [0, 0, 1]]
+        yield* Effect.all(orders.map(appendX), { concurrency: "unbounded" })
+        const after = yield* posts.findMany(ps.map((p) => ({ workspaceId: ws, id: p.id })))
+        assert.deepStrictEqual(Object.fromEntries(after.map((p) => [p.id, p.content])), { [ps[0].id]: "xxxx", [ps[1].id]: "xxxx", [ps[2].id]: "xxxx" })
+      })))
   })

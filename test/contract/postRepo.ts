@@ -123,4 +123,32 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
         assert.deepStrictEqual(yield* repo.list(ws.id, { limit: 10 }), [])
         assert.deepStrictEqual(yield* repo.list(ws.id, { status: "needs_approval", limit: 10 }), [])
       }))
+
+    it.effect("findMany reads a batch (each post within its workspace) and updateMany replaces a batch", () =>
+      Effect.gen(function* () {
+        const repo = yield* PostRepo
+        const ws = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const full = fullPost(ws.id)
+        const plain = post(ws.id)
+        const elsewhere = post(other.id)
+        for (const p of [full, plain, elsewhere]) yield* repo.insert(p)
+        const byId = (list: ReadonlyArray<Post>) => Object.fromEntries(list.map((p) => [p.id, p]))
+        assert.deepStrictEqual(byId(yield* repo.findMany([
+          { workspaceId: ws.id, id: full.id }, { workspaceId: ws.id, id: plain.id }, { workspaceId: ws.id, id: elsewhere.id },
+          { workspaceId: ws.id, id: newId("post") }
+        ])), byId([full, plain]))
+        assert.deepStrictEqual(yield* repo.findMany([]), [])
+        const changedFull: Post = { ...full, status: "published", content: "edited", poll: null, cover: null, publishedAt: T0 + 7000, updatedAt: T0 + 7000 }
+        const changedPlain: Post = {
+          ...plain, status: "published", publishedAt: T0 + 9000, updatedAt: T0 + 9000,
+          targets: [target("acc_1", { status: "published", externalId: "e1", url: "https://x/1", publishedAt: T0 + 9000, attempts: 1 })]
+        }
+        // A post of another workspace named with the wrong workspace is not touched.
+        yield* repo.updateMany([changedFull, changedPlain, { ...elsewhere, workspaceId: ws.id, content: "hijacked" }])
+        yield* repo.updateMany([])
+        assert.deepStrictEqual(yield* repo.findById(ws.id, full.id), Option.some(changedFull))
+        assert.deepStrictEqual(yield* repo.findById(ws.id, plain.id), Option.some(changedPlain))
+        assert.deepStrictEqual(yield* repo.findById(other.id, elsewhere.id), Option.some(elsewhere))
+      }))
   })

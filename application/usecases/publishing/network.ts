@@ -60,7 +60,7 @@ const refused = (e: PublishError) =>
 const unknownOutcome = (message: string) =>
   new RetryLater({ error: targetError("upstream_unavailable", message), retryAfterMs: undefined, clearCheckpoint: false })
 
-const send = (publisher: Publisher, request: PublishRequest, handle: string | null, options: PipelineOptions) =>
+export const send = (publisher: Publisher, request: PublishRequest, handle: string | null, options: PipelineOptions) =>
   publisher.publish(request, handle ?? undefined).pipe(
     Effect.timeoutOption(options.publishTimeoutMs),
     Effect.mapError(refused),
@@ -70,6 +70,15 @@ const send = (publisher: Publisher, request: PublishRequest, handle: string | nu
       onSome: (published) => Effect.succeed(published)
     }))
   )
+
+/** The publisher's recovery handle for a fresh attempt (null when its network has none). */
+export const prepare = (publisher: Publisher, request: PublishRequest) =>
+  publisher.prepare === undefined
+    ? Effect.succeed(null)
+    : publisher.prepare(request).pipe(
+        Effect.mapError(refused),
+        Effect.catchDefect(() => Effect.fail(new RetryLater({ error: targetError("upstream_unavailable"), retryAfterMs: undefined, clearCheckpoint: true })))
+      )
 
 /**
  * Publishes step `step` (0: the post, n: thread reply n) without ever calling blindly twice. If the
@@ -93,12 +102,7 @@ export const publishStep = Effect.fnUntraced(function* (
     // Nothing arrived: send again, reusing the stored handle so the network can tell it is one post.
     if (earlier.handle !== null) return yield* send(publisher, request, earlier.handle, options)
   }
-  const handle = publisher.prepare === undefined
-    ? null
-    : yield* publisher.prepare(request).pipe(
-        Effect.mapError(refused),
-        Effect.catchDefect(() => Effect.fail(new RetryLater({ error: targetError("upstream_unavailable"), retryAfterMs: undefined, clearCheckpoint: true })))
-      )
+  const handle = yield* prepare(publisher, request)
   if (!(yield* (yield* JobQueue).checkpoint(job, { step, handle }))) return yield* Effect.fail(new LeaseLost())
   return yield* send(publisher, request, handle, options)
 })

@@ -7,11 +7,11 @@ import type { PipelineOptions } from "./options.ts"
 import { type RetryLater, writeTarget } from "./postTx.ts"
 import { inFlight, runPublishJob } from "./publishJob.ts"
 
-const leaseLost = (job: LeasedJob) =>
+export const leaseLost = (job: LeasedJob) =>
   Effect.logWarning("lease lost; the new owner recovers").pipe(Effect.annotateLogs({ job: job.id }))
 
 /** Records a final failure on the target (or its first comment) and completes the job, together. */
-const failFinally = (job: LeasedJob, error: TargetError) =>
+export const failFinally = (job: LeasedJob, error: TargetError) =>
   Effect.gen(function* () {
     const at = yield* Clock.currentTimeMillis
     yield* writeTarget(job, at, (yield* JobQueue).complete(job), ({ target }) =>
@@ -22,7 +22,7 @@ const failFinally = (job: LeasedJob, error: TargetError) =>
   }).pipe(Effect.catchTag("LeaseLost", () => leaseLost(job)))
 
 /** Bounded retries: back off (or wait what the network asked), then give up with the last error. */
-const retryLater = (job: LeasedJob, options: PipelineOptions, e: RetryLater) =>
+export const retryLater = (job: LeasedJob, options: PipelineOptions, e: RetryLater) =>
   Effect.gen(function* () {
     const failures = job.failures + 1
     if (failures >= options.maxFailures) return yield* failFinally(job, e.error)
@@ -35,7 +35,7 @@ const retryLater = (job: LeasedJob, options: PipelineOptions, e: RetryLater) =>
   }).pipe(Effect.catchTag("LeaseLost", () => leaseLost(job)))
 
 /** Keeps the lease alive while the job runs, so a slow upload is not taken over by another worker. */
-const heartbeat = (job: LeasedJob, options: PipelineOptions) =>
+export const heartbeat = (job: LeasedJob, options: PipelineOptions) =>
   Effect.gen(function* () {
     const queue = yield* JobQueue
     while (true) {

@@ -41,7 +41,7 @@ const isRecorded = (target: Target, step: number) =>
   step === 0 ? target.externalId !== null : target.thread.some((r) => r.index === step - 1)
 
 /** What the network answered for `step`, written on the target; the last step also finishes it. */
-const recorded = (t: Target, step: number, published: { externalId: string; url: string | null }, at: number, last: boolean, job: LeasedJob): Target => {
+export const recorded = (t: Target, step: number, published: { externalId: string; url: string | null }, at: number, last: boolean, job: LeasedJob): Target => {
   const next: Target = step === 0
     ? { ...t, externalId: published.externalId, url: published.url, publishedAt: at }
     : { ...t, thread: [...t.thread.filter((r) => r.index !== step - 1), { index: step - 1, externalId: published.externalId, url: published.url }].sort((a, b) => a.index - b.index) }

@@ -2,7 +2,7 @@ import { Clock, Effect, Fiber, FiberSet, Option, Semaphore } from "effect"
 import { JobQueue } from "../../ports/JobQueue.ts"
 import type { PipelineOptions } from "./options.ts"
 import { AccountCache, makeAccountCache } from "./accountCache.ts"
-import { processJob } from "./processJob.ts"
+import { runJobs } from "./batch.ts"
 
 /**
  * Leases what is due now (up to `max`) and runs it to an outcome. One pass, no loop: for the CLI and
@@ -11,7 +11,7 @@ import { processJob } from "./processJob.ts"
 export const publishDueTargets = Effect.fn("publishDueTargets")(function* (options: PipelineOptions, max: number) {
   const at = yield* Clock.currentTimeMillis
   const jobs = yield* (yield* JobQueue).lease(at, max, options.leaseMs)
-  yield* Effect.forEach(jobs, (job) => processJob(job, options), { concurrency: options.concurrency, discard: true })
+  yield* runJobs(jobs, options)
   return jobs.length
 })
 
@@ -43,9 +43,10 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
       Effect.catchCause((cause) => Effect.as(Effect.logError("leasing failed", cause), []))
     )
     if (free > jobs.length) yield* Semaphore.release(slots, free - jobs.length)
-    for (const job of jobs) yield* FiberSet.run(running, processJob(job, options).pipe(
+    // One fiber for the lease: its fresh publishes go out as one batch (see runJobs).
+    if (jobs.length > 0) yield* FiberSet.run(running, runJobs(jobs, options).pipe(
       Effect.provideService(AccountCache, accounts),
-      Effect.ensuring(Semaphore.release(slots, 1))
+      Effect.ensuring(Semaphore.release(slots, jobs.length))
     ))
     return jobs.length === free
   }))
