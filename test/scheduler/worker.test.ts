@@ -39,6 +39,31 @@ describe("the worker loop", () => {
       for (const id of ids) assert.strictEqual((yield* getPost(f.agent, id)).post.status, "published")
     })))
 
+  it.effect("a lease goes out as one batch; a hanging call in it holds up neither the others' records nor the worker's next lease", () =>
+    run(Effect.gen(function* () {
+      const f = yield* setUp(3)
+      const net = yield* ScriptedNetwork
+      net.script("Hangs", Behaviour.hang)
+      const stuck = yield* post(f.agent, { accountIds: [f.accountIds[0]], content: "Hangs" })
+      const quick = yield* post(f.agent, { accountIds: f.accountIds, content: "Quick" })
+      // One lease takes all four targets and every slot; the next post needs the slots the batch frees.
+      yield* startWorker({ ...testOptions, concurrency: 4, batch: 4, pollMs: 100 })
+      // The batch started outside any clock wake: step the clock in 1 ms steps, each a turn for its fibers.
+      const stepThrough = (ms: number) => Effect.forEach(Array.from({ length: ms }), () => TestClock.adjust(1), { discard: true })
+      yield* stepThrough(100)
+      assert.strictEqual((yield* getPost(f.agent, quick)).post.status, "published")
+      assert.strictEqual((yield* getPost(f.agent, stuck)).post.status, "publishing")
+      const later = yield* post(f.agent, { accountIds: f.accountIds, content: "Later" })
+      yield* stepThrough(200)
+      assert.strictEqual((yield* getPost(f.agent, later)).post.status, "published")
+      // The hung call times out; the network says nothing arrived, so it goes again with the same handle.
+      yield* TestClock.adjust(testOptions.publishTimeoutMs + 20_000)
+      yield* stepThrough(100)
+      assert.strictEqual((yield* getPost(f.agent, stuck)).post.status, "published")
+      assert.strictEqual(net.published().length, 7)
+      assert.strictEqual(new Set(net.published().map((r) => `${r.postId}:${r.accountId}`)).size, 7)
+    })))
+
   it.effect("on stop, a job in flight finishes within the grace period", () =>
     run(Effect.gen(function* () {
       const f = yield* setUp()

@@ -1,4 +1,4 @@
-import { Cause, Clock, Effect, Fiber } from "effect"
+import { Cause, Clock, Effect, Fiber, Queue } from "effect"
 import type { Post, Target } from "../../../domain/post.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { type Job, JobQueue, type LeasedJob } from "../../ports/JobQueue.ts"
@@ -46,10 +46,10 @@ const targetOf = (post: Post, job: LeasedJob): Target | undefined =>
  * thread, a first comment job) run through `processJob`. Never fails: a crash hands the jobs it
  * still holds back to the queue with a failure counted, a stop hands them back at once.
  */
-const publishBatch = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions) => {
+const publishBatch = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions, release: (n: number) => Effect.Effect<void>) => {
   /** Jobs this batch still answers for: a crash or stop hands exactly these back. */
   const open = new Map(jobs.map((j) => [j.id, j]))
-  const close = (job: LeasedJob) => void open.delete(job.id)
+  const close = (job: LeasedJob) => Effect.suspend((): Effect.Effect<void> => (open.delete(job.id) ? release(1) : Effect.void))
 
   const body = Effect.gen(function* () {
     const repo = yield* PostRepo
@@ -66,9 +66,10 @@ const publishBatch = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions) 
       else candidates.push({ job, post })
     }
 
-    // Jobs with more to do than one call take the one-job path, alongside the batch.
-    for (const job of oneByOne) close(job)
-    const others = Effect.forEach(oneByOne, (job) => processJob(job, options), { concurrency: "unbounded", discard: true })
+    // Jobs with more to do than one call take the one-job path, alongside the batch (the batch no
+    // longer answers for them; each frees its slot when done).
+    for (const job of oneByOne) open.delete(job.id)
+    const others = Effect.forEach(oneByOne, (job) => Effect.ensuring(processJob(job, options), release(1)), { concurrency: "unbounded", discard: true })
     yield* Effect.all([others, publishCandidates(candidates, nothingToDo)], { concurrency: "unbounded", discard: true })
   })
 
@@ -81,7 +82,7 @@ const publishBatch = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions) 
     // Cancelled, removed or already finished: the job is done (a lost lease leaves it to its owner).
     if (nothingToDo.length > 0) {
       yield* queue.completeMany(nothingToDo)
-      for (const job of nothingToDo) close(job)
+      for (const job of nothingToDo) yield* close(job)
     }
 
     const prepared: Array<Prepared> = []
@@ -97,8 +98,8 @@ const publishBatch = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions) 
       }).pipe(
         Effect.map((p): Prepared | null => p),
         Effect.catchTags({
-          FinalFailure: (e) => Effect.as(Effect.andThen(failFinally(job, e.error), Effect.sync(() => close(job))), null),
-          RetryLater: (e) => Effect.as(Effect.andThen(retryLater(job, options, e), Effect.sync(() => close(job))), null)
+          FinalFailure: (e) => Effect.as(Effect.andThen(failFinally(job, e.error), close(job)), null),
+          RetryLater: (e) => Effect.as(Effect.andThen(retryLater(job, options, e), close(job)), null)
         })
       )
       if (ready !== null) prepared.push(ready)
@@ -107,59 +108,81 @@ const publishBatch = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions) 
     // The checkpoints, in one write, before any network call: a job whose write did not hold is not called.
     const held = yield* queue.checkpointMany(prepared.map((p) => ({ job: p.job, checkpoint: { step: 0, handle: p.handle } })))
     const calls = prepared.filter((p) => held.has(p.job.id))
-    for (const p of prepared) if (!held.has(p.job.id)) yield* Effect.andThen(leaseLost(p.job), Effect.sync(() => close(p.job)))
+    for (const p of prepared) if (!held.has(p.job.id)) yield* Effect.andThen(leaseLost(p.job), close(p.job))
     if (calls.length > 0) {
       const beat = yield* Effect.forkScoped(heartbeatAll(open, options))
-      const marker = yield* Effect.forkScoped(markWhenSlow(calls.map((c) => c.job), options))
-      const results = yield* Effect.forEach(calls, (c): Effect.Effect<Sent> =>
+      const marker = yield* Effect.forkScoped(markWhenSlow(calls.map((c) => c.job), open, options))
+      const call = (c: Prepared): Effect.Effect<Sent> =>
         send(c.publisher, c.request, c.handle, options).pipe(
           Effect.map((published): Sent => ({ _tag: "Sent", job: c.job, published })),
           Effect.catchTags({
             RetryLater: (error) => Effect.succeed<Sent>({ _tag: "Failed", job: c.job, error }),
             FinalFailure: (error) => Effect.succeed<Sent>({ _tag: "Failed", job: c.job, error })
           })
-        ), { concurrency: "unbounded" })
-      yield* Fiber.interrupt(marker)
-
-      const sent = results.flatMap((r) => (r._tag === "Sent" ? [r] : []))
-      if (sent.length > 0) {
-        const at = yield* Clock.currentTimeMillis
-        const done = yield* store.transaction(Effect.gen(function* () {
-          yield* queue.lockPosts([...new Set(sent.map((s) => s.job.postId))].sort())
-          const done = yield* queue.completeMany(sent.map((s) => s.job))
-          const owned = sent.filter((s) => done.has(s.job.id))
-          const current = new Map((yield* repo.findMany(owned.map((s) => keyOf(s.job)))).map((p) => [p.id, p]))
-          const changed = new Map<string, Post>()
-          const firstComments: Array<Job> = []
-          for (const { job, published } of owned) {
-            const post = changed.get(job.postId) ?? current.get(job.postId)
-            const target = post === undefined ? undefined : targetOf(post, job)
-            if (post === undefined || target === undefined) continue
-            changed.set(post.id, replaceTarget(post, recorded(target, 0, published, at, true, job), at))
-            if (post.firstComment !== null && target.firstComment?.status === "pending")
-              firstComments.push({
-                id: yield* crypto.id("job"), kind: "first_comment", workspaceId: job.workspaceId, postId: job.postId,
-                accountId: job.accountId, runAt: at + options.firstCommentDelayMs, attempts: 0
-              })
-          }
-          yield* repo.updateMany([...changed.values()])
-          if (firstComments.length > 0) yield* queue.enqueue(firstComments)
-          return done
-        }))
-        for (const s of sent) {
-          if (!done.has(s.job.id)) yield* leaseLost(s.job)
-          close(s.job)
+        )
+      if (calls.length === 1) yield* settle([yield* call(calls[0])])
+      else {
+        // Answers are settled in waves as they come, so a slow or hanging call holds up neither the
+        // records of the others nor their worker slots.
+        const answers = yield* Queue.unbounded<Sent>()
+        yield* Effect.forkScoped(Effect.forEach(calls, (c) => Effect.flatMap(call(c), (answer) => Queue.offer(answers, answer)), { concurrency: "unbounded", discard: true }))
+        let waiting = calls.length
+        while (waiting > 0) {
+          const first = yield* Queue.take(answers)
+          // Let the answers of the same moment arrive, then take them all.
+          yield* Effect.yieldNow
+          const wave = [first, ...(yield* Queue.clear(answers))]
+          waiting -= wave.length
+          yield* settle(wave)
         }
       }
-
-      for (const r of results) {
-        if (r._tag !== "Failed") continue
-        yield* r.error._tag === "RetryLater" ? retryLater(r.job, options, r.error) : failFinally(r.job, r.error.error)
-        close(r.job)
-      }
+      yield* Fiber.interrupt(marker)
       yield* Fiber.interrupt(beat)
     }
   }))
+
+  /** Records a wave of answers: the published ones in one transaction, failures on the one-job paths. */
+  const settle = (wave: ReadonlyArray<Sent>) => Effect.gen(function* () {
+    const queue = yield* JobQueue
+    const repo = yield* PostRepo
+    const store = yield* Store
+    const crypto = yield* Crypto
+    const sent = wave.flatMap((r) => (r._tag === "Sent" ? [r] : []))
+    if (sent.length > 0) {
+      const at = yield* Clock.currentTimeMillis
+      const done = yield* store.transaction(Effect.gen(function* () {
+        yield* queue.lockPosts([...new Set(sent.map((s) => s.job.postId))].sort())
+        const done = yield* queue.completeMany(sent.map((s) => s.job))
+        const owned = sent.filter((s) => done.has(s.job.id))
+        const current = new Map((yield* repo.findMany(owned.map((s) => keyOf(s.job)))).map((p) => [p.id, p]))
+        const changed = new Map<string, Post>()
+        const firstComments: Array<Job> = []
+        for (const { job, published } of owned) {
+          const post = changed.get(job.postId) ?? current.get(job.postId)
+          const target = post === undefined ? undefined : targetOf(post, job)
+          if (post === undefined || target === undefined) continue
+          changed.set(post.id, replaceTarget(post, recorded(target, 0, published, at, true, job), at))
+          if (post.firstComment !== null && target.firstComment?.status === "pending")
+            firstComments.push({
+              id: yield* crypto.id("job"), kind: "first_comment", workspaceId: job.workspaceId, postId: job.postId,
+              accountId: job.accountId, runAt: at + options.firstCommentDelayMs, attempts: 0
+            })
+        }
+        yield* repo.updateMany([...changed.values()])
+        if (firstComments.length > 0) yield* queue.enqueue(firstComments)
+        return done
+      }))
+      for (const s of sent) {
+        if (!done.has(s.job.id)) yield* leaseLost(s.job)
+        yield* close(s.job)
+      }
+    }
+    for (const r of wave) {
+      if (r._tag !== "Failed") continue
+      yield* r.error._tag === "RetryLater" ? retryLater(r.job, options, r.error) : failFinally(r.job, r.error.error)
+      yield* close(r.job)
+    }
+  })
 
   return body.pipe(
     Effect.catchCause((cause) =>
@@ -194,10 +217,11 @@ const heartbeatAll = (open: ReadonlyMap<string, LeasedJob>, options: PipelineOpt
   })
 
 /** Marks the batch's targets publishing if their network calls are still running after `markPublishingAfterMs`. */
-const markWhenSlow = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions) =>
+const markWhenSlow = (jobs: ReadonlyArray<LeasedJob>, open: ReadonlyMap<string, LeasedJob>, options: PipelineOptions) =>
   Effect.gen(function* () {
     yield* Effect.sleep(options.markPublishingAfterMs)
     for (const job of jobs) {
+      if (!open.has(job.id)) continue
       const at = yield* Clock.currentTimeMillis
       yield* writeTarget(job, at, Effect.flatMap(JobQueue, (queue) => queue.extend(job, at + options.leaseMs)), inFlight).pipe(
         Effect.catchTag("LeaseLost", () => Effect.void)
@@ -209,11 +233,16 @@ const markWhenSlow = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions) 
  * Runs leased jobs to an outcome: fresh publishes together (`publishBatch`), the rest (first
  * comments, recoveries, jobs past their lease budget) one by one. Never fails.
  */
-export const runJobs = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions) => {
+export const runJobs = (
+  jobs: ReadonlyArray<LeasedJob>,
+  options: PipelineOptions,
+  /** Called as jobs finish (n of them), so a worker can lease again before the whole lease is done. */
+  release: (n: number) => Effect.Effect<void> = () => Effect.void
+) => {
   const together = jobs.filter((j) => batchable(j, options))
   const alone = jobs.filter((j) => !batchable(j, options))
   return Effect.forEach(
-    [...alone.map((j) => processJob(j, options)), ...(together.length > 0 ? [publishBatch(together, options)] : [])],
+    [...alone.map((j) => Effect.ensuring(processJob(j, options), release(1))), ...(together.length > 0 ? [publishBatch(together, options, release)] : [])],
     (run) => run,
     { concurrency: "unbounded", discard: true }
   )

@@ -44,9 +44,15 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
     )
     if (free > jobs.length) yield* Semaphore.release(slots, free - jobs.length)
     // One fiber for the lease: its fresh publishes go out as one batch (see runJobs).
-    if (jobs.length > 0) yield* FiberSet.run(running, runJobs(jobs, options).pipe(
+    // Each job frees its slot as it finishes; whatever was not freed (a crash, a stop) is freed at the end.
+    let freed = 0
+    const release = (n: number): Effect.Effect<void> => Effect.suspend(() => {
+      freed += n
+      return Semaphore.release(slots, n)
+    })
+    if (jobs.length > 0) yield* FiberSet.run(running, runJobs(jobs, options, release).pipe(
       Effect.provideService(AccountCache, accounts),
-      Effect.ensuring(Semaphore.release(slots, jobs.length))
+      Effect.ensuring(Effect.suspend((): Effect.Effect<void> => (jobs.length > freed ? release(jobs.length - freed) : Effect.void)))
     ))
     return jobs.length === free
   }))
