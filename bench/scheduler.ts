@@ -14,7 +14,9 @@ import { exited, freshDatabase, runtimeFor, seedWorkspace, spawnScheduler } from
  * `npm run bench -- scheduler`: N due targets published to the sandbox network by 2 scheduler
  * processes on PostgreSQL. Posts are stored first with their jobs far in the future; once both
  * schedulers are up, one UPDATE moves the jobs to fall due evenly over `--spread-ms` from now.
- * Lag is due time -> the sandbox receiving the post (an upper bound of due -> start).
+ * Lag is due time -> the sandbox receiving the post (an upper bound of due -> start); start lag is
+ * due time -> the lease that picked the job up, recorded by a bench-only trigger on the jobs table.
+ * Transactions per target come from pg_stat_database (each statement outside a transaction is one).
  */
 
 const { values } = parseArgs({
@@ -100,6 +102,22 @@ export const run = async () => {
     }
     await Promise.all(children.map(ready))
 
+    // Bench only: remember when each job was first leased (its lease_until leaves NULL), against its run_at.
+    await runtime.runPromise(Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE bench_starts (job_id text PRIMARY KEY, run_at timestamptz NOT NULL, started_at timestamptz NOT NULL)`
+      yield* sql.unsafe(`CREATE FUNCTION bench_started() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          INSERT INTO bench_starts VALUES (NEW.id, NEW.run_at, clock_timestamp()) ON CONFLICT (job_id) DO NOTHING;
+          RETURN NEW;
+        END $$`)
+      yield* sql.unsafe(`CREATE TRIGGER bench_started AFTER UPDATE OF lease_until ON jobs FOR EACH ROW
+        WHEN (OLD.lease_until IS NULL AND NEW.lease_until IS NOT NULL) EXECUTE FUNCTION bench_started()`)
+    }))
+    const xacts = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ n: string }>`SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = current_database()`)).then((r) => Number(r[0].n))
+    await sleep(1_000)
+    const xactsBefore = await xacts()
     const cpuBefore = children.reduce((sum, c) => sum + cpuMs(c.pid), 0)
     const t0 = Date.now() + 500
     const shift = t0 - BASE
@@ -114,6 +132,12 @@ export const run = async () => {
     }
     const finished = Date.now()
     const schedulerCpuMs = children.reduce((sum, c) => sum + cpuMs(c.pid), 0) - cpuBefore
+    // Statistics reach pg_stat_database within about a second.
+    await sleep(1_500)
+    const xactsDuring = (await xacts()) - xactsBefore
+    const startLags = (await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ ms: number }>`SELECT (extract(epoch FROM started_at - run_at) * 1000)::float8 AS ms FROM bench_starts`)))
+      .map((r) => Math.round(r.ms)).sort((a, b) => a - b)
 
     const ledger = await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
       sql<{ post_id: string; account_id: string; at: string }>`SELECT post_id, account_id, at FROM sandbox_ledger`))
@@ -133,12 +157,17 @@ export const run = async () => {
       lag_p99_ms: percentile(lags, 99),
       lag_max_ms: lags[lags.length - 1],
       throughput_per_s: Math.round(ledger.length / ((last - t0) / 1000)),
+      start_lag_p50_ms: percentile(startLags, 50),
+      start_lag_p99_ms: percentile(startLags, 99),
+      start_lag_max_ms: startLags[startLags.length - 1],
       scheduler_cpu_ms_per_target: Number((schedulerCpuMs / ledger.length).toFixed(3)),
+      db_transactions_per_target: Number((xactsDuring / ledger.length).toFixed(3)),
       spread_ms: SPREAD_MS
     }
     console.log(`published ${ledger.length} in ${figures.total_seconds} s (queue empty after ${((finished - t0) / 1000).toFixed(2)} s), ` +
       `${duplicates} duplicates, ${missing} missing, lag p50 ${figures.lag_p50_ms} ms, p99 ${figures.lag_p99_ms} ms, max ${figures.lag_max_ms} ms, ` +
-      `scheduler CPU ${figures.scheduler_cpu_ms_per_target} ms per target`)
+      `start lag (due -> leased) p50 ${figures.start_lag_p50_ms} ms, p99 ${figures.start_lag_p99_ms} ms, ` +
+      `scheduler CPU ${figures.scheduler_cpu_ms_per_target} ms per target, ${figures.db_transactions_per_target} database transactions per target`)
     console.log(JSON.stringify(figures))
     return figures
   } finally {
