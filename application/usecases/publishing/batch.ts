@@ -40,8 +40,9 @@ const targetOf = (post: Post, job: LeasedJob): Target | undefined =>
  * Publishes a leased batch with the same steps and guarantees as `processJob` for each job, but
  * with one statement per step for the whole batch: one read of the posts, one write of the
  * checkpoints (each job fenced by its lease, before any network call), the network calls at once,
- * then one transaction holding the posts (advisory locks in key order) that completes the jobs
- * still owned, records what the network answered and enqueues first comments. Failures take the
+ * then, for each wave of answers as they arrive, one transaction holding the posts (advisory locks
+ * in key order) that completes the jobs still owned, records what the network answered and
+ * enqueues first comments; each job frees its worker slot once settled. Failures take the
  * one-job paths (retry later, fail for good); jobs that need more (a checkpoint to recover, a
  * thread, a first comment job) run through `processJob`. Never fails: a crash hands the jobs it
  * still holds back to the queue with a failure counted, a stop hands them back at once.
