@@ -52,6 +52,12 @@ export const deliverySentence = (locale: Locale, maskedEmail: string, existing: 
       ? `${maskedEmail} にワークスペースを受け取るためのリンクをメールで送りました。7 日以内に開いてください（迷惑メールフォルダもご確認ください）。`
       : `We e-mailed a link to claim the workspace to ${maskedEmail}; open it within 7 days (check the spam folder too).`
 
+/** The sentence to relay when the e-mail did not go: what to do instead, in the mail's language. */
+export const deliveryFailedSentence = (locale: Locale, remedy: "claim-link" | "later"): string =>
+  remedy === "claim-link"
+    ? locale === "ja" ? "確認メールを送信できませんでした。POST /claim-link で再送してください。" : "The claim e-mail could not be sent; send it again with POST /claim-link."
+    : locale === "ja" ? "メールを送信できませんでした。しばらくしてから再試行してください。" : "The e-mail could not be sent; try again later."
+
 /** Ordered next steps for the agent, always in English. */
 export const signupNextSteps = (existing: boolean): ReadonlyArray<string> =>
   existing

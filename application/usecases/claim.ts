@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
-import { claimMail, deliverySentence } from "../../domain/messages.ts"
+import { claimMail, deliveryFailedSentence, deliverySentence } from "../../domain/messages.ts"
 import { maskEmail } from "../../domain/signup.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { claim, isExpiredUnclaimed, type Locale } from "../../domain/workspace.ts"
@@ -38,7 +38,7 @@ export const requestClaimLink = Effect.fn("requestClaimLink")(function* (actor: 
   return {
     claimSent: sent,
     claimExpiresAt,
-    delivery: sent ? deliverySentence(workspace.locale, maskEmail(workspace.ownerEmail), false) : "The claim e-mail could not be sent; try again later."
+    delivery: sent ? deliverySentence(workspace.locale, maskEmail(workspace.ownerEmail), false) : deliveryFailedSentence(workspace.locale, "later")
   }
 })
 

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import type { ApiKey } from "../../domain/apiKey.ts"
 import { fail, invalidFields } from "../../domain/errors.ts"
-import { claimMail, deliverySentence, existingWorkspaceMail, signupNextSteps } from "../../domain/messages.ts"
+import { claimMail, deliveryFailedSentence, deliverySentence, existingWorkspaceMail, signupNextSteps } from "../../domain/messages.ts"
 import { checkEmail, checkName, chooseLocale, maskEmail } from "../../domain/signup.ts"
 import { DAY_MS, formatUtc } from "../../domain/time.ts"
 import { CLAIM_LINK_LIFETIME_MS, UNCLAIMED_LIFETIME_MS, type Workspace } from "../../domain/workspace.ts"
@@ -113,9 +113,7 @@ export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
       next: signupNextSteps(false),
       delivery: sent
         ? deliverySentence(locale, maskEmail(email), false)
-        : locale === "ja"
-          ? "確認メールを送信できませんでした。POST /claim-link で再送してください。"
-          : "The claim e-mail could not be sent; send it again with POST /claim-link."
+        : deliveryFailedSentence(locale, "claim-link")
     }
   }
 })
@@ -135,7 +133,7 @@ const existingOwner = Effect.fnUntraced(function* (workspace: Workspace, agentNa
       next: signupNextSteps(true),
       delivery: sent
         ? deliverySentence(locale, maskEmail(workspace.ownerEmail), true)
-        : locale === "ja" ? "メールを送信できませんでした。しばらくしてから再試行してください。" : "The e-mail could not be sent; try again later."
+        : deliveryFailedSentence(locale, "later")
     }
   }
 })

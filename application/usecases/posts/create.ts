@@ -104,13 +104,13 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
       thread: [], attempts: 0
     }))
   }
-  const requestHash = yield* crypto.sha256(canonicalJson(body))
   const scope = `${actor.workspaceId}:${actor.kind === "key" ? actor.keyId : actor.personId}`
   const posts = yield* PostRepo
   const jobs = yield* JobQueue
   return yield* (yield* Store).transaction(
     Effect.gen(function* () {
       if (idempotencyKey !== null) {
+        const requestHash = yield* crypto.sha256(canonicalJson(body))
         const existing = yield* (yield* IdempotencyStore).claim(
           { scope, key: idempotencyKey, requestHash, postId, createdAt: at, expiresAt: at + IDEMPOTENCY_LIFETIME_MS }, at
         )
