@@ -87,7 +87,9 @@ export const run = async () => {
   const scheduledFor = new Date(Date.now() + 3_600_000).toISOString()
   const body = (n: number) => JSON.stringify({ accountIds: ["acc_BENCH"], content: `bench post ${n}`, scheduledFor })
   const [heraldPort, baselinePort] = [await freePort(), await freePort()]
-  const herald = startProcess(["--import", "tsx", "hosts/http/main.ts"], { PORT: String(heraldPort), DATABASE_URL: heraldDb.url, HERALD_DATA_DIR: `${root}/.bench/http-data` })
+  // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the Herald process there (open in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
+  const herald = startProcess([...profile, "--import", "tsx", "hosts/http/main.ts"], { PORT: String(heraldPort), DATABASE_URL: heraldDb.url, HERALD_DATA_DIR: `${root}/.bench/http-data` })
   const baseline = startProcess(["--input-type=module", "-e", baselineScript], { PORT: String(baselinePort), DATABASE_URL: baselineDb.url })
   try {
     await waitUp(`http://127.0.0.1:${heraldPort}/api/v1/posts`, herald.child, herald.log)

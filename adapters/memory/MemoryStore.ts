@@ -1,20 +1,26 @@
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { Store, type StoreShape } from "../../application/ports/Store.ts"
 import { MemoryState } from "./MemoryState.ts"
+
+/** Whether the running fiber is already inside a transaction (a nested one joins it, like SQL's). */
+const InTransaction = Context.Reference<boolean>("herald/memory/InTransaction", { defaultValue: () => false })
 
 /** One transaction at a time; a failure restores the snapshot taken at the start. */
 export const make = Effect.gen(function* () {
   const state = yield* MemoryState
   return {
     transaction: (effect) =>
-      state.lock.withPermit(
-        Effect.suspend(() => {
-          const before = state.snapshot()
-          return Effect.onExit(effect, (exit) => Effect.sync(() => {
-            if (exit._tag === "Failure") state.restore(before)
-          }))
-        })
-      )
+      Effect.flatMap(InTransaction, (inside) =>
+        inside
+          ? effect
+          : state.lock.withPermit(
+            Effect.suspend(() => {
+              const before = state.snapshot()
+              return Effect.onExit(effect, (exit) => Effect.sync(() => {
+                if (exit._tag === "Failure") state.restore(before)
+              }))
+            })
+          ).pipe(Effect.provideService(InTransaction, true)))
   } satisfies StoreShape
 })
 

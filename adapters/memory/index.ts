@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import * as ComposedPostCreator from "./ComposedPostCreator.ts"
 import * as MemoryAccountRepo from "./MemoryAccountRepo.ts"
 import * as MemoryApiKeyRepo from "./MemoryApiKeyRepo.ts"
 import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.ts"
@@ -25,4 +26,7 @@ export const storageLayer = Layer.mergeAll(
   MemoryUsageCounter.layer,
   MemoryRateLimiter.layer,
   MemoryJobQueue.layer
-).pipe(Layer.provide(MemoryState.layer))
+).pipe(
+  (ports) => Layer.provideMerge(ComposedPostCreator.layer, ports),
+  Layer.provide(MemoryState.layer)
+)

@@ -4,6 +4,8 @@ import * as PostgresAccountRepo from "./PostgresAccountRepo.ts"
 import * as PostgresApiKeyRepo from "./PostgresApiKeyRepo.ts"
 import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
 import * as PostgresMediaRepo from "./PostgresMediaRepo.ts"
+import * as PostgresJobQueue from "./PostgresJobQueue.ts"
+import * as PostgresPostCreator from "./PostgresPostCreator.ts"
 import * as PostgresPostRepo from "./PostgresPostRepo.ts"
 import * as PostgresRateLimiter from "./PostgresRateLimiter.ts"
 import * as PostgresStore from "./PostgresStore.ts"
@@ -13,7 +15,7 @@ import * as PostgresWorkspaceRepo from "./PostgresWorkspaceRepo.ts"
 
 export { loader, migrate, migrations, storageTables } from "./migrations.ts"
 
-/** Every storage port on one SqlClient (a PostgreSQL server, or PGlite through adapters/pglite). */
+/** Every storage port, the publish queue included, on one SqlClient (a PostgreSQL server, or PGlite through adapters/pglite). */
 export const storageLayer = Layer.mergeAll(
   PostgresStore.layer,
   PostgresWorkspaceRepo.layer,
@@ -22,6 +24,8 @@ export const storageLayer = Layer.mergeAll(
   PostgresAccountRepo.layer,
   PostgresMediaRepo.layer,
   PostgresPostRepo.layer,
+  PostgresPostCreator.layer,
+  PostgresJobQueue.layer,
   PostgresIdempotencyStore.layer,
   PostgresUsageCounter.layer,
   PostgresRateLimiter.layer

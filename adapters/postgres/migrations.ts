@@ -161,7 +161,14 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0002_jobs": jobsMigration, // the publish queue (PostgresJobQueue); its jobs cascade with their workspace
   // GET /posts without a status filter: the newest visible posts straight from an index (it used the
   // status index and sorted the whole workspace: 26 ms at 45k posts, 0.06 ms with this one).
-  "0003_posts_visible_idx": statements([`CREATE INDEX posts_visible_idx ON posts (workspace_id, id DESC) WHERE deleted_at IS NULL`])
+  "0003_posts_visible_idx": statements([`CREATE INDEX posts_visible_idx ON posts (workspace_id, id DESC) WHERE deleted_at IS NULL`]),
+  // A month's count in several rows (see usageShards.ts): an uncapped workspace's concurrent creates
+  // no longer queue on one row lock through every commit. Existing counts become shard 0.
+  "0004_usage_shards": statements([
+    `ALTER TABLE usage_counters ADD COLUMN shard smallint NOT NULL DEFAULT 0`,
+    `ALTER TABLE usage_counters DROP CONSTRAINT usage_counters_pkey`,
+    `ALTER TABLE usage_counters ADD PRIMARY KEY (workspace_id, month, shard)`
+  ])
 }
 
 export const loader = Migrator.fromRecord(migrations)

@@ -9,7 +9,6 @@ import { asOwner, createKeyAsOperator, createWorkspaceAsOperator, signInLinkAsOp
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import * as PostgresJobQueue from "../../adapters/postgres/PostgresJobQueue.ts"
 import { HeraldError, toEnvelope } from "../../domain/errors.ts"
 
 const usage = `Usage: npm run herald -- <command>
@@ -80,7 +79,7 @@ const main = Effect.gen(function* () {
   })
   // Every command but `migrate` migrates first, so a fresh database just works.
   const migrated = positionals[0] === "migrate" ? Layer.empty : Layer.effectDiscard(Postgres.migrate)
-  const core = Layer.mergeAll(Postgres.storageLayer, PostgresJobQueue.layer, migrated).pipe(
+  const core = Layer.mergeAll(Postgres.storageLayer, migrated).pipe(
     Layer.provideMerge(sql),
     Layer.merge(NodeCrypto.layer),
     Layer.merge(Layer.succeed(HeraldConfig)(config))

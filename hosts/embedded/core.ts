@@ -9,7 +9,6 @@ import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import * as PostgresJobQueue from "../../adapters/postgres/PostgresJobQueue.ts"
 import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
 import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
@@ -30,7 +29,7 @@ export const embeddedCore = Effect.gen(function* () {
     onNone: () => Pglite.layer(join(dataDir, "pg")),
     onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
   })
-  const storage = Layer.mergeAll(Postgres.storageLayer, PostgresJobQueue.layer, SqlSandboxLedger.layer).pipe(
+  const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
     Layer.provideMerge(sql)
   )

@@ -2,7 +2,9 @@ import type { Layer } from "effect"
 import type { AccountRepo } from "../../application/ports/AccountRepo.ts"
 import type { ApiKeyRepo } from "../../application/ports/ApiKeyRepo.ts"
 import type { IdempotencyStore } from "../../application/ports/IdempotencyStore.ts"
+import type { JobQueue } from "../../application/ports/JobQueue.ts"
 import type { MediaRepo } from "../../application/ports/MediaRepo.ts"
+import type { PostCreator } from "../../application/ports/PostCreator.ts"
 import type { PostRepo } from "../../application/ports/PostRepo.ts"
 import type { RateLimiter } from "../../application/ports/RateLimiter.ts"
 import type { Store } from "../../application/ports/Store.ts"
@@ -14,6 +16,7 @@ import { apiKeyRepoContract } from "./apiKeyRepo.ts"
 import type { SuiteOptions } from "./fixtures.ts"
 import { idempotencyStoreContract } from "./idempotencyStore.ts"
 import { mediaRepoContract } from "./mediaRepo.ts"
+import { postCreatorContract } from "./postCreator.ts"
 import { postRepoContract } from "./postRepo.ts"
 import { rateLimiterContract } from "./rateLimiter.ts"
 import { storeContract } from "./store.ts"
@@ -32,6 +35,8 @@ export type StoragePorts =
   | IdempotencyStore
   | UsageCounter
   | RateLimiter
+  | JobQueue
+  | PostCreator
 
 /** Runs every storage contract; `ports()` must give a layer whose every build starts empty. */
 export const storageContracts = (name: string, ports: () => Layer.Layer<StoragePorts, unknown>, options?: SuiteOptions) => {
@@ -45,4 +50,5 @@ export const storageContracts = (name: string, ports: () => Layer.Layer<StorageP
   usageCounterContract(name, ports(), options)
   rateLimiterContract(name, ports(), options)
   storeContract(name, ports(), options)
+  postCreatorContract(name, ports(), options)
 }

@@ -1,7 +1,5 @@
 import { describe, it } from "@effect/vitest"
-import { Layer } from "effect"
 import { storageLayer as memoryStorage } from "../../adapters/memory/index.ts"
-import * as PostgresJobQueue from "../../adapters/postgres/PostgresJobQueue.ts"
 import { shareAcrossSuites } from "../support/shared.ts"
 import { freshSqlStorage } from "../support/storage.ts"
 import { testDatabase, testDatabaseUrl, unreachableReason } from "../support/postgres.ts"
@@ -15,7 +13,7 @@ if (unreachable === undefined) {
   // A fresh database for this file (created, migrated, dropped at the end).
   const backend = testDatabase()
   const memoMap = shareAcrossSuites(backend)
-  jobQueueContract("postgres", Layer.merge(freshSqlStorage(backend), PostgresJobQueue.layer.pipe(Layer.provide(backend))), { memoMap })
+  jobQueueContract("postgres", freshSqlStorage(backend), { memoMap })
 } else if (process.env.CI) {
   describe("postgres: JobQueue", () => {
     it("the test server is reachable", () => {

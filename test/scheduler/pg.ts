@@ -7,7 +7,6 @@ import { SqlClient } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import * as PostgresJobQueue from "../../adapters/postgres/PostgresJobQueue.ts"
 import { connectorsLayer } from "../../adapters/sandbox/registries.ts"
 import * as SqlSandboxLedger from "../../adapters/sandbox/SqlSandboxLedger.ts"
 import { HeraldConfig } from "../../application/config.ts"
@@ -48,7 +47,7 @@ export const freshDatabase = async (prefix: string) => {
 /** Herald's storage, the PostgreSQL queue and the sandbox ledger on `url`, migrated. */
 export const pgCore = (url: string, maxConnections = 10) => {
   const sql = PgClient.layer({ url: Redacted.make(url), maxConnections })
-  return Layer.mergeAll(Postgres.storageLayer, PostgresJobQueue.layer, SqlSandboxLedger.layer).pipe(
+  return Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
     Layer.provideMerge(sql),
     Layer.merge(NodeCrypto.layer),

@@ -6,7 +6,6 @@ import type { HeraldConfigShape } from "../../application/config.ts"
 import { routesLayer } from "../../hosts/http/server.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import * as PostgresJobQueue from "../../adapters/postgres/PostgresJobQueue.ts"
 import { testDatabase } from "./postgres.ts"
 
 /** A real listening HTTP host on a free port, on the in-memory core. */
@@ -17,7 +16,7 @@ export const startHttpHost = async (overrides: Partial<HeraldConfigShape> = {}) 
   const config = { limits: roomyLimits, ...overrides }
   // HERALD_TEST_BACKEND=postgres runs the same HTTP suites on the Postgres adapters, a database per host.
   const core = process.env.HERALD_TEST_BACKEND === "postgres"
-    ? TestHost.layerOn(Layer.mergeAll(Postgres.storageLayer, PostgresJobQueue.layer).pipe(Layer.provide(testDatabase())), config)
+    ? TestHost.layerOn(Postgres.storageLayer.pipe(Layer.provide(testDatabase())), config)
     : TestHost.layer(config)
   const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),

@@ -19,7 +19,7 @@ import { readCache } from "../../readCache.ts"
 import { canonicalJson, fromResult, now } from "../common.ts"
 import { publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
-import { JobQueue } from "../../ports/JobQueue.ts"
+import { PostCreator } from "../../ports/PostCreator.ts"
 
 const IDEMPOTENCY_LIFETIME_MS = DAY_MS
 
@@ -40,7 +40,7 @@ const maxIdempotencyKeyLength = 255
 
 /**
  * POST /posts: validate, then either answer a dry run or store the post, its targets, the month's
- * usage, the idempotency record and the publish jobs in one transaction.
+ * usage and the publish jobs as one atomic write (with the idempotency record, when a key is sent).
  */
 export const createPost = Effect.fn("createPost")(function* (actor: Actor, body: unknown, idempotencyKey: string | null) {
   const request = yield* fromResult(decodeCreatePost(body))
@@ -104,37 +104,30 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
       thread: [], attempts: 0
     }))
   }
+  const newJobs = status !== "needs_approval" ? yield* publishJobsFor(post, checked.scheduledFor ?? at) : []
+  const creator = yield* PostCreator
+  const store = creator.create({ post, jobs: newJobs, usage: { month, limit: monthlyLimit } }).pipe(
+    Effect.flatMap((outcome) =>
+      outcome._tag === "OverCap"
+        ? Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
+        : Effect.succeed({ kind: "created" as const, body: { post: postView(post) } })
+    )
+  )
+  // Without a key the create is one write (PostCreator); with one, the key's claim joins it in a transaction.
+  if (idempotencyKey === null) return yield* store
   const scope = `${actor.workspaceId}:${actor.kind === "key" ? actor.keyId : actor.personId}`
   const posts = yield* PostRepo
-  const jobs = yield* JobQueue
   return yield* (yield* Store).transaction(
     Effect.gen(function* () {
-      if (idempotencyKey !== null) {
-        const requestHash = yield* crypto.sha256(canonicalJson(body))
-        const existing = yield* (yield* IdempotencyStore).claim(
-          { scope, key: idempotencyKey, requestHash, postId, createdAt: at, expiresAt: at + IDEMPOTENCY_LIFETIME_MS }, at
-        )
-        if (Option.isSome(existing)) {
-          if (existing.value.requestHash !== requestHash) return yield* Effect.fail(fail("idempotency_key_reused"))
-          const original = yield* posts.findById(actor.workspaceId, existing.value.postId)
-          if (Option.isNone(original)) return yield* Effect.fail(fail("post_not_found", { postId: existing.value.postId }))
-          return { kind: "replayed" as const, body: { post: postView(original.value), replayed: true as const } }
-        }
-      }
-      const newJobs = status !== "needs_approval" ? yield* publishJobsFor(post, checked.scheduledFor ?? at) : []
-      yield* posts.insert(post)
-      if (newJobs.length > 0) yield* jobs.enqueue(newJobs)
-      // A capped plan counts in the transaction, last before commit (the month's counter is one row
-      // per workspace, locked until commit); over the cap, the rollback takes the post and jobs away.
-      if (monthlyLimit !== null) {
-        const count = yield* usage.increment(actor.workspaceId, month)
-        if (count > monthlyLimit) return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
-      }
-      return { kind: "created" as const, body: { post: postView(post) } }
+      const requestHash = yield* crypto.sha256(canonicalJson(body))
+      const existing = yield* (yield* IdempotencyStore).claim(
+        { scope, key: idempotencyKey, requestHash, postId, createdAt: at, expiresAt: at + IDEMPOTENCY_LIFETIME_MS }, at
+      )
+      if (Option.isNone(existing)) return yield* store
+      if (existing.value.requestHash !== requestHash) return yield* Effect.fail(fail("idempotency_key_reused"))
+      const original = yield* posts.findById(actor.workspaceId, existing.value.postId)
+      if (Option.isNone(original)) return yield* Effect.fail(fail("post_not_found", { postId: existing.value.postId }))
+      return { kind: "replayed" as const, body: { post: postView(original.value), replayed: true as const } }
     })
-  ).pipe(
-    // An uncapped plan's count is only a statistic: counted after commit, so a busy workspace's
-    // posts do not queue behind that one row lock (and its commit flush).
-    Effect.tap((result) => (monthlyLimit === null && result.kind === "created" ? usage.increment(actor.workspaceId, month) : Effect.void))
   )
 })

@@ -1,0 +1,31 @@
+import { Context, type Effect } from "effect"
+import type { Post } from "../../domain/post.ts"
+import type { Job } from "./JobQueue.ts"
+
+export interface NewPost {
+  readonly post: Post
+  /** Its publish jobs (none while it waits for approval). */
+  readonly jobs: ReadonlyArray<Job>
+  /** The month (`YYYY-MM`, UTC) the post counts in, and the plan's monthly cap (null: uncapped). */
+  readonly usage: { readonly month: string; readonly limit: number | null }
+}
+
+export type CreateOutcome =
+  | { readonly _tag: "Created"; readonly used: number }
+  /** The month already holds `limit` posts: nothing was stored. */
+  | { readonly _tag: "OverCap" }
+
+export interface PostCreatorShape {
+  /**
+   * Stores a new post with its jobs and counts it in its month, as one atomic write: all of it or
+   * none. Concurrent creates at the cap never take the month past it. Inside `Store.transaction`
+   * it joins the transaction.
+   */
+  readonly create: (entry: NewPost) => Effect.Effect<CreateOutcome>
+}
+
+/**
+ * The write of POST /posts as one port call, so an adapter can make it one round trip (the SQL
+ * adapter sends a single statement) instead of a transaction of several.
+ */
+export class PostCreator extends Context.Service<PostCreator, PostCreatorShape>()("herald/PostCreator") {}
