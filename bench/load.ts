@@ -24,6 +24,8 @@ export const load = async (options: {
   readonly headers: Record<string, string>
   readonly body: (n: number) => string
   readonly okStatus: number
+  /** Called as the measured part starts and ends (after the warm-up), e.g. to read a process's CPU time. */
+  readonly onMeasure?: { readonly start: () => void; readonly end: () => void }
 }): Promise<LoadResult> => {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections })
   const target = new URL(options.url)
@@ -62,7 +64,9 @@ export const load = async (options: {
     return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), statuses }
   }
   await run(options.warmupSeconds, false)
+  options.onMeasure?.start()
   const result = await run(options.seconds, true)
+  options.onMeasure?.end()
   agent.destroy()
   return result
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Effect, Layer } from "effect"
 import { PgClient } from "@effect/sql-pg"
@@ -13,11 +14,14 @@ import { freePort } from "../test/support/freePort.ts"
 import { load } from "./load.ts"
 
 /*
- * `npm run bench -- posts`: POST /posts (create: post, target, usage count, publish job, in one
- * transaction) on a real PostgreSQL server, 64 keep-alive connections, against the HTTP host alone
- * (`hosts/http/main.ts`, its own process). Next to it, in the same run: a bare node:http server with a
- * `pg` pool (same size, 10) inserting one row per request. Targets: >= 50% of the baseline's
- * throughput, p99 <= 25 ms.
+ * `npm run bench -- posts`: POST /posts (create: the post with its target, the month's count and the
+ * publish job, written as one statement) on a real PostgreSQL server, 64 keep-alive connections,
+ * against the HTTP host alone (`hosts/http/main.ts`, its own process). Next to it, in the same run: a
+ * bare node:http server with a `pg` pool of 10 inserting one row per request. Targets: >= 50% of the
+ * baseline's throughput, p99 <= 25 ms. Also printed: each server's CPU time per request (user +
+ * system, over the measured seconds), which moves less than throughput when the machine is busy.
+ * BENCH_SECONDS sets the length; BENCH_DRY_RUN=1 sends dry runs instead (Herald without the write,
+ * counted as non-201); BENCH_PROFILE_DIR writes a CPU profile of the Herald process.
  */
 
 const CONNECTIONS = 64
@@ -60,6 +64,19 @@ const startProcess = (args: ReadonlyArray<string>, env: Record<string, string>) 
   return { child, log: () => log }
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; clock ticks are 10 ms). */
+const cpuMs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** Measures a child's CPU time over the measured part of a load run. */
+const cpuMeter = (pid: number) => {
+  let started = 0
+  let used = 0
+  return { start: () => { started = cpuMs(pid) }, end: () => { used = cpuMs(pid) - started }, used: () => used }
+}
+
 const stop = async (child: ChildProcess) => {
   if (child.exitCode !== null) return
   child.kill("SIGTERM")
@@ -85,7 +102,7 @@ export const run = async () => {
   const keyText = "hrld_" + "B".repeat(43)
   await seed(heraldDb.url, keyText)
   const scheduledFor = new Date(Date.now() + 3_600_000).toISOString()
-  const body = (n: number) => JSON.stringify({ accountIds: ["acc_BENCH"], content: `bench post ${n}`, scheduledFor })
+  const body = (n: number) => JSON.stringify({ accountIds: ["acc_BENCH"], content: `bench post ${n}`, scheduledFor, ...(process.env.BENCH_DRY_RUN ? { dryRun: true } : {}) })
   const [heraldPort, baselinePort] = [await freePort(), await freePort()]
   // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the Herald process there (open in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
@@ -95,21 +112,26 @@ export const run = async () => {
     await waitUp(`http://127.0.0.1:${heraldPort}/api/v1/posts`, herald.child, herald.log)
     await waitUp(`http://127.0.0.1:${baselinePort}/`, baseline.child, baseline.log)
     const headers = { "content-type": "application/json", authorization: `Bearer ${keyText}` }
-    const base = await load({ url: `http://127.0.0.1:${baselinePort}/`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201 })
-    const ours = await load({ url: `http://127.0.0.1:${heraldPort}/api/v1/posts`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201 })
+    const baseCpu = cpuMeter(baseline.child.pid!)
+    const ourCpu = cpuMeter(herald.child.pid!)
+    const base = await load({ url: `http://127.0.0.1:${baselinePort}/`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201, onMeasure: baseCpu })
+    const ours = await load({ url: `http://127.0.0.1:${heraldPort}/api/v1/posts`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201, onMeasure: ourCpu })
+    const perRequest = (cpu: number, r: { requests: number; errors: number }) => Number((cpu / Math.max(1, r.requests + r.errors)).toFixed(3))
     const figures = {
       herald_rps: Math.round(ours.rps),
       herald_p50_ms: Number(ours.p50Ms.toFixed(2)),
       herald_p99_ms: Number(ours.p99Ms.toFixed(2)),
       herald_errors: ours.errors,
+      herald_cpu_ms_per_req: perRequest(ourCpu.used(), ours),
       baseline_rps: Math.round(base.rps),
       baseline_p50_ms: Number(base.p50Ms.toFixed(2)),
       baseline_p99_ms: Number(base.p99Ms.toFixed(2)),
+      baseline_cpu_ms_per_req: perRequest(baseCpu.used(), base),
       throughput_ratio: Number((ours.rps / base.rps).toFixed(3))
     }
     console.log(`POST /posts on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each (after 2 s warm-up)`)
-    console.log(`  Herald   ${figures.herald_rps} req/s  p50 ${figures.herald_p50_ms} ms  p99 ${figures.herald_p99_ms} ms  non-201: ${ours.errors} ${JSON.stringify(ours.statuses)}`)
-    console.log(`  baseline ${figures.baseline_rps} req/s  p50 ${figures.baseline_p50_ms} ms  p99 ${figures.baseline_p99_ms} ms  (node:http + pg, one INSERT)`)
+    console.log(`  Herald   ${figures.herald_rps} req/s  p50 ${figures.herald_p50_ms} ms  p99 ${figures.herald_p99_ms} ms  non-201: ${ours.errors} ${JSON.stringify(ours.statuses)}  CPU ${figures.herald_cpu_ms_per_req} ms/request`)
+    console.log(`  baseline ${figures.baseline_rps} req/s  p50 ${figures.baseline_p50_ms} ms  p99 ${figures.baseline_p99_ms} ms  CPU ${figures.baseline_cpu_ms_per_req} ms/request  (node:http + pg, one INSERT)`)
     console.log(`  ratio ${figures.throughput_ratio} (target >= 0.5), p99 target <= 25 ms`)
     console.log(JSON.stringify(figures))
     return figures
