@@ -8,7 +8,7 @@ import type { IdempotencyRecord } from "../../application/ports/IdempotencyStore
 import type { LeasedJob } from "../../application/ports/JobQueue.ts"
 import type { StoredToken } from "../../application/ports/TokenRepo.ts"
 
-/** Everything the memory adapters hold; one object so a transaction can snapshot and restore it. */
+/** Everything the memory adapters hold; a transaction undoes its own changes on failure (JournaledMap). */
 export interface Tables {
   workspaces: Map<string, Workspace>
   apiKeys: Map<string, ApiKey>
@@ -22,24 +22,66 @@ export interface Tables {
   jobs: Map<string, LeasedJob & { leaseUntil: number | null }>
 }
 
-const empty = (): Tables => ({
-  workspaces: new Map(),
-  apiKeys: new Map(),
-  tokens: new Map(),
-  accounts: new Map(),
-  media: new Map(),
-  posts: new Map(),
-  idempotency: new Map(),
-  usage: new Map(),
-  rates: new Map(),
-  jobs: new Map()
+/** One change to undo: the map, the key, and what it held before (absent when `had` is false). */
+interface Undo {
+  readonly map: Map<unknown, unknown>
+  readonly key: unknown
+  readonly had: boolean
+  readonly value: unknown
+}
+
+/**
+ * A Map that, while a transaction is open, records the old value of every entry it changes, so a
+ * rollback undoes just those changes: a transaction costs what it writes, not the size of the store.
+ */
+class JournaledMap<K, V> extends Map<K, V> {
+  constructor(private readonly journal: { entries: Array<Undo> | null }) {
+    super()
+  }
+  private record(key: K) {
+    this.journal.entries?.push({ map: this as Map<unknown, unknown>, key, had: super.has(key), value: super.get(key) })
+  }
+  override set(key: K, value: V) {
+    this.record(key)
+    return super.set(key, value)
+  }
+  override delete(key: K) {
+    if (super.has(key)) this.record(key)
+    return super.delete(key)
+  }
+  override clear() {
+    for (const key of super.keys()) this.record(key)
+    super.clear()
+  }
+  /** Writes without recording (undoing). */
+  restoreEntry(key: K, had: boolean, value: V | undefined) {
+    if (had) super.set(key, value as V)
+    else super.delete(key)
+  }
+}
+
+const empty = (journal: { entries: Array<Undo> | null }): Tables => ({
+  workspaces: new JournaledMap(journal),
+  apiKeys: new JournaledMap(journal),
+  tokens: new JournaledMap(journal),
+  accounts: new JournaledMap(journal),
+  media: new JournaledMap(journal),
+  posts: new JournaledMap(journal),
+  idempotency: new JournaledMap(journal),
+  usage: new JournaledMap(journal),
+  rates: new JournaledMap(journal),
+  jobs: new JournaledMap(journal)
 })
 
+
 export interface MemoryStateShape {
-  tables: Tables
-  /** Copies every table; values are immutable records, so a shallow copy of each map suffices. */
-  readonly snapshot: () => Tables
-  readonly restore: (tables: Tables) => void
+  readonly tables: Tables
+  /** Starts recording changes (one transaction at a time: callers hold `lock`). */
+  readonly begin: () => void
+  /** Keeps the changes made since `begin`. */
+  readonly commit: () => void
+  /** Undoes every change made since `begin`, newest first. */
+  readonly rollback: () => void
   readonly lock: Semaphore.Semaphore
 }
 
@@ -47,14 +89,22 @@ export class MemoryState extends Context.Service<MemoryState, MemoryStateShape>(
 
 export const make = Effect.gen(function* () {
   const lock = yield* Semaphore.make(1)
+  const journal: { entries: Array<Undo> | null } = { entries: null }
   const state: MemoryStateShape = {
-    tables: empty(),
-    snapshot: () => {
-      const t = state.tables
-      return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, new Map(v as Map<unknown, unknown>)])) as unknown as Tables
+    tables: empty(journal),
+    begin: () => {
+      journal.entries = []
     },
-    restore: (tables) => {
-      state.tables = tables
+    commit: () => {
+      journal.entries = null
+    },
+    rollback: () => {
+      const entries = journal.entries ?? []
+      journal.entries = null
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const undo = entries[i]!
+        ;(undo.map as JournaledMap<unknown, unknown>).restoreEntry(undo.key, undo.had, undo.value)
+      }
     },
     lock
   }

@@ -5,7 +5,7 @@ import { MemoryState } from "./MemoryState.ts"
 /** Whether the running fiber is already inside a transaction (a nested one joins it, like SQL's). */
 const InTransaction = Context.Reference<boolean>("herald/memory/InTransaction", { defaultValue: () => false })
 
-/** One transaction at a time; a failure restores the snapshot taken at the start. */
+/** One transaction at a time; a failure undoes the changes it made. */
 export const make = Effect.gen(function* () {
   const state = yield* MemoryState
   return {
@@ -15,9 +15,10 @@ export const make = Effect.gen(function* () {
           ? effect
           : state.lock.withPermit(
             Effect.suspend(() => {
-              const before = state.snapshot()
+              state.begin()
               return Effect.onExit(effect, (exit) => Effect.sync(() => {
-                if (exit._tag === "Failure") state.restore(before)
+                if (exit._tag === "Failure") state.rollback()
+                else state.commit()
               }))
             })
           ).pipe(Effect.provideService(InTransaction, true)))

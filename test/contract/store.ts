@@ -3,6 +3,7 @@ import { Effect, Exit, type Layer, Option } from "effect"
 import { AccountRepo } from "../../application/ports/AccountRepo.ts"
 import { ApiKeyRepo } from "../../application/ports/ApiKeyRepo.ts"
 import { IdempotencyStore } from "../../application/ports/IdempotencyStore.ts"
+import { JobQueue } from "../../application/ports/JobQueue.ts"
 import { MediaRepo } from "../../application/ports/MediaRepo.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
 import { Store } from "../../application/ports/Store.ts"
@@ -12,7 +13,7 @@ import { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
 import { DAY_MS } from "../../domain/time.ts"
 import { account, apiKey, layerOptions, media, newId, post, seedWorkspace, type SuiteOptions, T0, workspace } from "./fixtures.ts"
 
-type Ports = Store | WorkspaceRepo | ApiKeyRepo | TokenRepo | AccountRepo | MediaRepo | PostRepo | IdempotencyStore | UsageCounter
+type Ports = Store | WorkspaceRepo | ApiKeyRepo | TokenRepo | AccountRepo | MediaRepo | PostRepo | IdempotencyStore | UsageCounter | JobQueue
 
 class Boom {
   readonly _tag = "Boom"
@@ -102,6 +103,29 @@ export const storeContract = (name: string, ports: Layer.Layer<Ports, unknown>, 
         assert.instanceOf(error, Boom)
         assert.deepStrictEqual(yield* present(ws.id, written!), none)
         assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 1)
+      }))
+
+    it.effect("a failed transaction gives back rows it changed or deleted, as they were", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const posts = yield* PostRepo
+        const queue = yield* JobQueue
+        const ws = yield* seedWorkspace()
+        const original = post(ws.id)
+        yield* posts.insert(original)
+        const job = { id: newId("job"), kind: "publish" as const, workspaceId: ws.id, postId: original.id, accountId: "acc_1", runAt: T0, attempts: 0 }
+        yield* queue.enqueue([job])
+        const exit = yield* store
+          .transaction(Effect.gen(function* () {
+            yield* posts.update({ ...original, content: "changed", deletedAt: T0 + 1, deletedReason: "cancelled" })
+            yield* queue.removeForPost(original.id)
+            assert.deepStrictEqual((yield* queue.pending()).filter((j) => j.postId === original.id), [])
+            return yield* Effect.fail(new Boom())
+          }))
+          .pipe(Effect.exit)
+        assert.isTrue(Exit.isFailure(exit))
+        assert.deepStrictEqual(yield* posts.findById(ws.id, original.id), Option.some(original))
+        assert.deepStrictEqual((yield* queue.pending()).filter((j) => j.postId === original.id).map((j) => j.id), [job.id])
       }))
 
     it.effect("a defect inside a transaction rolls it back too", () =>
