@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { once } from "node:events"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import ffmpeg from "@ffmpeg-installer/ffmpeg"
@@ -55,11 +55,33 @@ const status = (pid: number) => {
   return { rss: kb("VmRSS"), hwm: kb("VmHWM") }
 }
 
-/** CPU time of the process itself and of its finished children (the probe's tools), in ms. */
-const cpu = (pid: number) => {
+/** CPU time of a process itself and of its finished children, in ms. */
+const cpuOf = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
   const ms = (i: number) => (Number(fields[i - 3]) * 1000) / 100
   return { own: ms(14) + ms(15), children: ms(16) + ms(17) }
+}
+
+const childrenOf = (pid: number): Array<number> => {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter((p) => p !== "").map(Number)
+  } catch {
+    return []
+  }
+}
+
+/** The server's own CPU, and that of every process under it (the probe's tools, run by a helper process). */
+const cpu = (pid: number) => {
+  const tree = (p: number): number => {
+    try {
+      const c = cpuOf(p)
+      return c.own + c.children + childrenOf(p).reduce((n, child) => n + tree(child), 0)
+    } catch {
+      return 0 // gone meanwhile
+    }
+  }
+  const c = cpuOf(pid)
+  return { own: c.own, children: c.children + childrenOf(pid).reduce((n, child) => n + tree(child), 0) }
 }
 
 /** Resets the kernel's peak-RSS mark; false where /proc does not allow it (then sampling decides). */
@@ -121,9 +143,9 @@ const multipart = (file: Buffer) => {
   }
 }
 
-const start = async (args: ReadonlyArray<string>, env: Record<string, string>, ready: (port: number) => Promise<boolean>) => {
+const start = async (args: ReadonlyArray<string>, env: Record<string, string>, ready: (port: number) => Promise<boolean>, stdout: "ignore" | "inherit" = "ignore") => {
   const port = await freePort()
-  const child = spawn(process.execPath, [...args], { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"] })
+  const child = spawn(process.execPath, [...args], { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", stdout, "inherit"] })
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode})`)
@@ -158,8 +180,12 @@ export const run = async () => {
     const heavySink = await start(["--input-type=module", "-e", sinkScript], { HEAP_MB: "85" }, sinkReady)
     children.push(heavySink.child)
     const dataDir = join(dir, "data")
-    const herald = await start(["--import", "tsx", "hosts/embedded/main.ts"], { HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: "http://127.0.0.1" }, async (port) =>
-      (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).ok)
+    // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the Herald process there (open in Chrome DevTools);
+    // BENCH_HERALD_FLAGS="--trace-gc ..." passes node flags to it and shows its output.
+    const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
+    const flags = (process.env.BENCH_HERALD_FLAGS ?? "").split(" ").filter((f) => f !== "")
+    const herald = await start([...profile, ...flags, "--import", "tsx", "hosts/embedded/main.ts"], { HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: "http://127.0.0.1" }, async (port) =>
+      (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).ok, flags.length > 0 ? "inherit" : "ignore")
     children.push(herald.child)
     const api = `http://127.0.0.1:${herald.port}/api/v1`
     const signup = await fetch(`${api}/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@herald-customer.org" }) })
@@ -180,9 +206,14 @@ export const run = async () => {
       heavyRuns.push(await measure(heavySink.child.pid!, () => post(`http://127.0.0.1:${heavySink.port}/`, body.headers, body.parts)))
       const m = await measure(herald.child.pid!, () => post(`${api}/media`, { ...auth, ...body.headers }, body.parts))
       if (m.result.status !== 201) throw new Error(`upload failed: ${m.result.status} ${m.result.body}`)
-      const media = (JSON.parse(m.result.body) as { media: { sizeBytes: number } }).media
+      const media = (JSON.parse(m.result.body) as { media: { sizeBytes: number; url: string } }).media
       if (media.sizeBytes !== SIZE) throw new Error(`stored ${media.sizeBytes} bytes, sent ${SIZE}`)
       heraldRuns.push(m)
+      // The stored bytes go once measured: on this kind of VM, writes slow down about tenfold once the
+      // page cache has grown by a few hundred MB, which would measure the VM rather than the server.
+      const stored = join(dataDir, "media", new URL(media.url).pathname.replace(/^\/files\//, ""))
+      if (!existsSync(stored)) throw new Error(`no stored file at ${stored}`)
+      rmSync(dirname(stored), { recursive: true, force: true })
     }
     for (const child of children) await stop(child)
 
