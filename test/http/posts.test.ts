@@ -162,6 +162,20 @@ describe("POST /posts", () => {
     expect(dry.status).toBe(200)
     expect(dry.body.valid).toBe(false)
   })
+
+  it("40 concurrent creates on a fresh Free month: exactly 30 are created, the rest are post_limit_reached", async () => {
+    const { key, accountId } = await setUp()
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+      call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: `race ${i}`, requireApproval: true } })))
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(30)
+    const refused = answers.filter((a) => a.status !== 201)
+    expect(refused).toHaveLength(10)
+    for (const answer of refused) expect(code(answer)).toBe("post_limit_reached")
+    const listed = await call(host, "GET", "/posts?limit=100", { key })
+    expect(listed.body.posts).toHaveLength(30)
+    const dry = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "one more", dryRun: true } })
+    expect(dry.body.wouldPost.usage).toMatchObject({ used: 30, limit: 30 })
+  })
 })
 
 describe("GET /posts", () => {
