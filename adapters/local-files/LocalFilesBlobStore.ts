@@ -5,6 +5,7 @@ import { dirname, extname, join, resolve } from "node:path"
 import { Effect, Exit, Layer, Option, Stream } from "effect"
 import { NodeStream } from "@effect/platform-node"
 import { BlobError, BlobNotFound, BlobStore, type BlobStoreShape } from "../../application/ports/BlobStore.ts"
+import { release } from "../../application/usecases/media/handover.ts"
 
 export interface Options {
   /** Directory the objects live in (the embedded host uses `$HERALD_DATA_DIR/media`). */
@@ -20,6 +21,10 @@ const types: Record<string, string> = {
   ".avi": "video/x-msvideo", ".mpg": "video/mpeg", ".mpeg": "video/mpeg"
 }
 export const contentTypeOf = (key: string): string => types[extname(key).toLowerCase()] ?? "application/octet-stream"
+
+// Writes of about a megabyte: few system calls, and little held while the disk works.
+const BATCH_BYTES = 1024 * 1024
+const BATCH_CHUNKS = 512
 
 // Segments start with a letter or digit, so "..", "." and hidden names can never reach the disk.
 const validKey = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/
@@ -48,14 +53,28 @@ export const make = (options: Options) =>
           Effect.tryPromise({ try: () => open(part, "wx"), catch: ioError("open") }),
           (file) => {
             let size = 0
-            // One write in flight, so receiving the next chunks overlaps with the disk.
+            let batch: Array<Uint8Array> = []
+            let batchBytes = 0
+            // One write in flight, so receiving the next batch overlaps with the disk.
             let inFlight: Promise<unknown> = Promise.resolve()
             const settle = Effect.tryPromise({ try: () => inFlight, catch: ioError("write") })
+            const flush = () => {
+              const chunks = batch
+              batch = []
+              batchBytes = 0
+              // Written chunks that were handed over are freed now rather than by the collector.
+              inFlight = file.writev(chunks).then(() => chunks.forEach(release))
+            }
             return Stream.runForEachArray(body, (chunks) => {
-              for (const chunk of chunks) size += chunk.length
-              return Effect.map(settle, () => void (inFlight = file.writev([...chunks])))
+              for (const chunk of chunks) {
+                size += chunk.length
+                if (chunk.length > 0) batch.push(chunk)
+                batchBytes += chunk.length
+              }
+              return batchBytes < BATCH_BYTES && batch.length < BATCH_CHUNKS ? Effect.void : Effect.map(settle, flush)
             }).pipe(
               Effect.andThen(settle),
+              Effect.andThen(Effect.suspend(() => (batch.length > 0 ? Effect.andThen(Effect.sync(flush), settle) : Effect.void))),
               // A failed body must not leave a write racing the file's removal.
               Effect.onError(() => Effect.promise(() => inFlight.catch(() => undefined))),
               Effect.map(() => ({ sizeBytes: size }))

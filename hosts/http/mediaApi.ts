@@ -42,7 +42,8 @@ const documentJsonForm = (operation: Record<string, any>) => ({
   requestBody: { ...operation.requestBody, content: { ...operation.requestBody?.content, "application/json": { schema: jsonUploadDoc } } }
 })
 
-// The multipart parser's own limits are a backstop; the use case's byte counter answers first.
+// Documents the form and selects it by content type; the handler reads the body itself
+// (mediaMultipart.ts, with the same limits), so these limits never see the bytes.
 const MultipartUpload = Schema.Struct({ file: Multipart.SingleFileSchema }).pipe(
   HttpApiSchema.asMultipartStream({ maxParts: 16, maxFieldSize: "64 KiB", maxTotalSize: REST_UPLOAD_LIMIT + 1024 * 1024 })
 )

@@ -10,6 +10,7 @@ import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import type { BlobStore } from "../../application/ports/BlobStore.ts"
 import { MediaRepo } from "../../application/ports/MediaRepo.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
+import { handOver, release } from "../../application/usecases/media/handover.ts"
 import { getPreview, uploadMedia } from "../../application/usecases/media/index.ts"
 import { signUp } from "../../application/usecases/signup.ts"
 import { catalogue } from "../../domain/errors.ts"
@@ -19,6 +20,12 @@ import { fauxqs } from "../support/fauxqs.ts"
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" }
 const png = Effect.promise(() => sharp({ create: { width: 900, height: 600, channels: 3, background: "#964" } }).png().toBuffer())
+const noisyPng = Effect.promise(() =>
+  sharp({ create: { width: 700, height: 500, channels: 3, background: "#964", noise: { type: "gaussian", mean: 128, sigma: 50 } } }).png().toBuffer())
+
+/** The bytes in 64 KiB chunks of their own, handed over as the HTTP host hands over socket chunks. */
+const handedOver = (bytes: Uint8Array) =>
+  Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, i) => handOver(Uint8Array.from(bytes.subarray(i * 65536, (i + 1) * 65536))))
 const actor = Effect.flatMap(signUp({ body: { email: "s3@herald-customer.org" }, ip: "2.2.2.2" }), ({ body }) => authenticateKey(body.apiKey!))
 
 // The test host with its memory store replaced: the later layer's BlobStore wins.
@@ -46,6 +53,53 @@ describe("uploads on local files (read in place by the probe)", () => {
     ))
 })
 
+describe("chunks handed over to storage", () => {
+  it("only a view over its whole buffer is handed over, and release frees only those", () => {
+    const own = handOver(new Uint8Array(1000).fill(1))
+    const shared = new Uint8Array(2000).fill(2)
+    const view = handOver(shared.subarray(0, 1000))
+    release(view)
+    assert.strictEqual(shared.length, 2000)
+    assert.strictEqual(view.length, 1000)
+    release(own)
+    assert.strictEqual(own.length, 0)
+    release(own)
+    const unmarked = new Uint8Array(10)
+    release(unmarked)
+    assert.strictEqual(unmarked.length, 10)
+  })
+
+  it.live("local files free each handed-over chunk once written; the file is the upload byte for byte", () =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "herald-handover-"))),
+      (dir) => Effect.gen(function* () {
+        const bytes = yield* noisyPng
+        const chunks = handedOver(bytes)
+        assert.isAbove(chunks.length, 4)
+        const { media } = yield* uploadMedia(yield* actor, "noisy.png", Stream.fromIterable(chunks), 10 * 1024 * 1024)
+        assert.isTrue(readFileSync(join(dir, new URL(media.url).pathname.slice("/files/".length))).equals(bytes))
+        assert.deepStrictEqual(chunks.map((c) => c.length), chunks.map(() => 0))
+        assert.strictEqual(media.width, 700)
+      }).pipe(Effect.provide(hostWith(LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" })))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    ))
+
+  it.live("the store frees a chunk only after its write: a failed body keeps the ones not yet written", () =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "herald-handover-"))),
+      (dir) => Effect.gen(function* () {
+        const store = yield* LocalFilesBlobStore.make({ dir, publicUrl: "http://files.test" })
+        // A megabyte is written as one batch; the last four chunks never are.
+        const chunks = Array.from({ length: 20 }, () => handOver(new Uint8Array(65536).fill(9)))
+        const body = Stream.concat(Stream.rechunk(Stream.fromIterable(chunks), 1), Stream.fail("gone" as const))
+        assert.strictEqual(yield* Effect.flip(store.put("media/m/x.png", body, "image/png")), "gone")
+        assert.deepStrictEqual(chunks.map((c) => c.length), [...Array(16).fill(0), ...Array(4).fill(65536)])
+        assert.deepStrictEqual(readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".part") || String(f).endsWith(".png")), [])
+      }),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    ))
+})
+
 describe("uploads on S3 storage", () => {
   it.live("stored on a private bucket: presigned url with the same bytes, preview read back from S3", () =>
     Effect.scoped(Effect.gen(function* () {
@@ -55,9 +109,12 @@ describe("uploads on S3 storage", () => {
       client.destroy()
       const store = S3BlobStore.layer({ bucket: "media", region: "us-east-1", endpoint: server.endpoint, credentials })
       yield* Effect.gen(function* () {
-        const bytes = yield* png
+        const bytes = yield* noisyPng
         const me = yield* actor
-        const { media } = yield* uploadMedia(me, "s3.png", Stream.make(bytes), 1024 * 1024)
+        // Chunks handed over go to the scratch copy and to S3, so neither may free them.
+        const chunks = handedOver(bytes)
+        const { media } = yield* uploadMedia(me, "s3.png", Stream.fromIterable(chunks), 10 * 1024 * 1024)
+        assert.isTrue(Buffer.concat(chunks).equals(bytes))
         assert.isTrue(media.url.startsWith(`${server.endpoint}/media/media/${media.id}/`))
         assert.include(media.url, "X-Amz-Signature=")
         const fetched = yield* Effect.promise(() => fetch(media.url).then(async (r) => Buffer.from(await r.arrayBuffer())))

@@ -46,6 +46,7 @@ const checkQuota = Effect.fnUntraced(function* (workspaceId: string) {
  * the type comes from its first bytes.
  * `filename` may be an effect for bodies that name the file after the bytes (JSON). A refused or
  * failed upload (any error, or the caller going away) leaves no blob and no record behind.
+ * The body's chunks may be handed over (handover.ts): the store frees them once written.
  */
 export const uploadMedia = Effect.fn("uploadMedia")(function* (
   actor: Actor,
@@ -74,15 +75,16 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
     const secret = (yield* crypto.token()).slice(0, 22)
     const ext = extensions[mimeType] ?? "bin"
     const blobKey = `media/${id}/${secret}.${ext}`
-    // Up to 64 chunks are read ahead while storage writes, so the sender never waits on the disk;
-    // batches of 16 (about a megabyte off a socket) keep the number of writes down.
-    const batches = whole.pipe(Stream.buffer({ capacity: 64 }), Stream.rechunk(16))
     // A store that keeps local files is read in place; any other gets a scratch copy written alongside.
+    // The local store batches its own writes and frees handed-over chunks once written (handover.ts),
+    // so on that path each chunk goes to the store alone and nothing here reads it afterwards.
     const inPlace = blobs.localPath(blobKey)
     const { stored, inspect } = Option.isSome(inPlace)
-      ? { stored: yield* put(blobKey, batches, mimeType), inspect: probe.inspectFile(inPlace.value, type, mimeType) }
+      ? { stored: yield* put(blobKey, whole, mimeType), inspect: probe.inspectFile(inPlace.value, type, mimeType) }
       : yield* Effect.gen(function* () {
         const scratch = yield* probe.scratch
+        // Up to 64 chunks are read ahead while a part goes out; batches of 16 keep the scratch writes down.
+        const batches = whole.pipe(Stream.buffer({ capacity: 64 }), Stream.rechunk(16))
         const stored = yield* put(blobKey, Stream.mapArrayEffect(batches, (chunks) => Effect.as(scratch.write(chunks), chunks)), mimeType)
         return { stored, inspect: scratch.inspect(type, mimeType) }
       })
