@@ -54,7 +54,6 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
   body: Stream.Stream<Uint8Array, HeraldError>,
   maxBytes: number
 ) {
-  yield* checkQuota(actor.workspaceId)
   const probe = yield* MediaProbe
   const blobs = yield* BlobStore
   const crypto = yield* Crypto
@@ -65,7 +64,11 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
   }
 
   const media = yield* Effect.scoped(Effect.gen(function* () {
-    const { head, body: whole } = yield* readHead(limitBytes(body, maxBytes), probe.sniffBytes)
+    // The quota is checked while the first bytes arrive; a refusal stops the body there.
+    const [, { head, body: whole }] = yield* Effect.all(
+      [checkQuota(actor.workspaceId), readHead(limitBytes(body, maxBytes), probe.sniffBytes)],
+      { concurrency: 2 }
+    )
     const mimeType = Option.getOrNull(yield* probe.sniff(head))
     const type = mimeType === null ? undefined : acceptedMediaTypes[mimeType]
     if (mimeType === null || type === undefined) return yield* Effect.fail(fail("unsupported_media_type", { detected: mimeType }))
