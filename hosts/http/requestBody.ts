@@ -68,6 +68,9 @@ export const requestBody = (request: HttpServerRequest.HttpServerRequest, cutSho
 
 const continueIfExpected = (request: HttpServerRequest.HttpServerRequest, source: IncomingMessage) => {
   if (String(source.headers.expect ?? "").toLowerCase() !== "100-continue") return
-  const response = NodeHttpServerRequest.toServerResponse(request)
-  if (!response.headersSent && typeof (response as { writeContinue?: unknown }).writeContinue === "function") (response as { writeContinue: () => void }).writeContinue()
+  // The platform's own request answers it and notes that it did (not part of its typed interface).
+  const platform = request as { writeContinue?: () => void }
+  if (typeof platform.writeContinue === "function") return platform.writeContinue()
+  const response = NodeHttpServerRequest.toServerResponse(request) as { headersSent?: boolean; writeContinue?: () => void }
+  if (response.headersSent === false) response.writeContinue?.()
 }
