@@ -29,13 +29,15 @@ const unauthorized = () => Effect.fail(unauthorizedBody)
 
 export const layer = Layer.effect(Authentication)(
   Effect.gen(function* () {
-    const context = yield* Effect.context<AuthServices>()
+    // Required here so the layer is only built where the use cases' services exist; at request time
+    // the middleware runs in its group's context (HttpApiBuilder provides it), which holds them.
+    yield* Effect.context<AuthServices>()
+    const inGroupContext = <A, E>(effect: Effect.Effect<A, E, AuthServices>) => effect as Effect.Effect<A, E>
     return {
       bearer: (httpEffect, { credential }) => {
         const text = Redacted.value(credential)
         if (text === "") return unauthorized()
-        return authenticateKey(text).pipe(
-          Effect.provideContext(context),
+        return inGroupContext(authenticateKey(text)).pipe(
           Effect.catch(() => unauthorized()),
           Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
         )
@@ -43,8 +45,7 @@ export const layer = Layer.effect(Authentication)(
       session: (httpEffect, { credential, endpoint }) => {
         const token = Redacted.value(credential)
         if (token === "") return unauthorized()
-        return authenticateSession(token).pipe(
-          Effect.provideContext(context),
+        return inGroupContext(authenticateSession(token)).pipe(
           Effect.catch(() => unauthorized()),
           Effect.flatMap(({ actor, csrf }) =>
             Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
