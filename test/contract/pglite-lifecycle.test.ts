@@ -3,15 +3,16 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { SqlClient } from "effect/sql"
+import { Migrator, SqlClient } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import { migrate, migrations, storageLayer } from "../../adapters/postgres/index.ts"
+import { PostCreator } from "../../application/ports/PostCreator.ts"
 import { ApiKeyRepo } from "../../application/ports/ApiKeyRepo.ts"
 import { Store } from "../../application/ports/Store.ts"
 import { UsageCounter } from "../../application/ports/UsageCounter.ts"
 import { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
-import { apiKey, workspace } from "./fixtures.ts"
+import { apiKey, post, workspace } from "./fixtures.ts"
 
 const root = mkdtempSync(join(tmpdir(), "herald-pglite-life-"))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -73,6 +74,29 @@ describe("PGlite embedded database", () => {
           assert.strictEqual(rows[0].n, Object.keys(migrations).length)
         }).pipe(Effect.provide(embedded(dataDir)))
       )
+    }), 120_000)
+
+  it.live("an upgrade keeps stored data: migration 0004 turns each month's count into its shard 0", () =>
+    Effect.gen(function* () {
+      const dir = join(root, "upgrade")
+      const ws = workspace({ plan: "pro", claimed: true })
+      const before = Object.fromEntries(Object.entries(migrations).filter(([id]) => id < "0004"))
+      // A data dir as the release before 0004 left it, with a month already counted.
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrator.make({})({ loader: Migrator.fromRecord(before) })
+        yield* (yield* WorkspaceRepo).insert(ws)
+        yield* sql`INSERT INTO usage_counters (workspace_id, month, count) VALUES (${ws.id}, '2026-01', 7)`
+      }).pipe(Effect.provide(storageLayer.pipe(Layer.provideMerge(Pglite.layer(dir)))))
+      // The current release opens it: the count is still there and goes on from 7.
+      yield* Effect.gen(function* () {
+        const usage = yield* UsageCounter
+        assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 7)
+        const p = post(ws.id)
+        assert.deepStrictEqual(yield* (yield* PostCreator).create({ post: p, jobs: [], usage: { month: "2026-01", limit: null } }), { _tag: "Created", used: 8 })
+        assert.strictEqual(yield* usage.increment(ws.id, "2026-01"), 9)
+        assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 9)
+      }).pipe(Effect.provide(embedded(dir)))
     }), 120_000)
 
   it.live("refuses a second open of a data dir that is in use, and removes its socket on close", () =>
