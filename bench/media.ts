@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import { freePort } from "../test/support/freePort.ts"
+import { cpuOf } from "./proc.ts"
 
 /*
  * `npm run bench -- media`: a 100 MB multipart upload (a valid MP4 padded with a `free` box) through
@@ -53,13 +54,6 @@ const status = (pid: number) => {
   const text = readFileSync(`/proc/${pid}/status`, "utf8")
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(text)?.[1] ?? 0) * 1024
   return { rss: kb("VmRSS"), hwm: kb("VmHWM") }
-}
-
-/** CPU time of a process itself and of its finished children, in ms. */
-const cpuOf = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-  const ms = (i: number) => (Number(fields[i - 3]) * 1000) / 100
-  return { own: ms(14) + ms(15), children: ms(16) + ms(17) }
 }
 
 const childrenOf = (pid: number): Array<number> => {

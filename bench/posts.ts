@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
-import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Effect, Layer } from "effect"
 import { PgClient } from "@effect/sql-pg"
@@ -12,6 +11,7 @@ import { WorkspaceRepo } from "../application/ports/WorkspaceRepo.ts"
 import { createDatabaseForProcesses } from "../test/support/postgres.ts"
 import { freePort } from "../test/support/freePort.ts"
 import { load } from "./load.ts"
+import { cpuOf } from "./proc.ts"
 
 /*
  * `npm run bench -- posts`: POST /posts (create: the post with its target, the month's count and the
@@ -64,17 +64,11 @@ const startProcess = (args: ReadonlyArray<string>, env: Record<string, string>) 
   return { child, log: () => log }
 }
 
-/** CPU time (user + system) a process has used so far, in ms (Linux /proc; clock ticks are 10 ms). */
-const cpuMs = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
 /** Measures a child's CPU time over the measured part of a load run. */
 const cpuMeter = (pid: number) => {
   let started = 0
   let used = 0
-  return { start: () => { started = cpuMs(pid) }, end: () => { used = cpuMs(pid) - started }, used: () => used }
+  return { start: () => { started = cpuOf(pid).own }, end: () => { used = cpuOf(pid).own - started }, used: () => used }
 }
 
 const stop = async (child: ChildProcess) => {

@@ -5,7 +5,7 @@ import { dirname, extname, join, resolve } from "node:path"
 import { Effect, Exit, Layer, Option, Stream } from "effect"
 import { NodeStream } from "@effect/platform-node"
 import { BlobError, BlobNotFound, BlobStore, type BlobStoreShape } from "../../application/ports/BlobStore.ts"
-import { release } from "../../application/usecases/media/handover.ts"
+import { release } from "../../application/ports/chunkHandover.ts"
 
 export interface Options {
   /** Directory the objects live in (the embedded host uses `$HERALD_DATA_DIR/media`). */

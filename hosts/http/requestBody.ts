@@ -3,7 +3,7 @@ import { finished } from "node:stream"
 import { Cause, Channel, Effect, Exit, Scope, Stream } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { handOver } from "../../application/usecases/media/handover.ts"
+import { handOver } from "../../application/ports/chunkHandover.ts"
 import type { HeraldError } from "../../domain/errors.ts"
 
 // Bytes received but not yet pulled before the socket is paused: the sender waits on the reader, not on memory.
@@ -14,7 +14,7 @@ const HIGH_WATER = 2 * 1024 * 1024
  * joins every buffered chunk into a new buffer (a second copy of each upload); here the chunks come
  * from `data` events as they are, a pull takes all that are waiting, and the socket is paused while
  * more than HIGH_WATER bytes wait. Nothing else holds those chunks, so they are handed over
- * (handover.ts): the store frees each once written, instead of leaving 100 MB of dead buffers per
+ * (ports/chunkHandover.ts): the store frees each once written, instead of leaving 100 MB of dead buffers per
  * upload to full collections of the heap. `cutShort` is the failure when the client goes away
  * mid-body. Off Node (a web handler) the platform's stream is used.
  */

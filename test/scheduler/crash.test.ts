@@ -6,7 +6,8 @@ import { SqlClient } from "effect/sql"
 import { createPost } from "../../application/usecases/posts/create.ts"
 import type { Post } from "../../domain/post.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
-import { exited, freshDatabase, runtimeFor, seedWorkspace, serverUrl, spawnScheduler, unreachable } from "./pg.ts"
+import { exited, freshDatabase, runtimeFor, seedWorkspace, spawnScheduler } from "./pg.ts"
+import { withTestServer } from "../support/postgres.ts"
 
 const POSTS = 150
 const ACCOUNTS = 2
@@ -25,7 +26,6 @@ const schedulerEnv = {
   LOG_LEVEL: "Warning"
 }
 
-const reason = await unreachable()
 
 const suite = () => {
   let db: Awaited<ReturnType<typeof freshDatabase>> | undefined
@@ -110,16 +110,4 @@ const suite = () => {
   }, 90_000)
 }
 
-if (reason === undefined) describe("scheduler crash test (PostgreSQL, real processes)", suite)
-else if (process.env.CI) {
-  describe("scheduler crash test", () => {
-    it("the test server is reachable", () => {
-      throw new Error(`PostgreSQL at ${serverUrl} is unreachable: ${reason}`)
-    })
-  })
-} else {
-  console.warn(`SKIPPING the scheduler crash test: ${serverUrl} is unreachable (${reason}). With CI set, this fails.`)
-  describe.skip("scheduler crash test (server unreachable)", () => {
-    it("the test server is reachable", () => {})
-  })
-}
+await withTestServer("scheduler crash test (PostgreSQL, real processes)", () => describe("scheduler crash test (PostgreSQL, real processes)", suite))

@@ -2,47 +2,21 @@ import { spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Duration, Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import { connectorsLayer } from "../../adapters/sandbox/registries.ts"
 import * as SqlSandboxLedger from "../../adapters/sandbox/SqlSandboxLedger.ts"
+import { createDatabaseForProcesses } from "../support/postgres.ts"
 import { HeraldConfig } from "../../application/config.ts"
 import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { asOwner, createKeyAsOperator, createWorkspaceAsOperator } from "../../application/usecases/operator.ts"
 import { testConfig } from "../../hosts/test/TestHost.ts"
 
-/** The server the scheduler tests and the benchmark use; each run gets its own database on it. */
-export const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
-
-const withDatabase = (url: string, name: string) => {
-  const u = new URL(url)
-  u.pathname = `/${name}`
-  return u.toString()
-}
-
-const onServer = <A, E>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, E>) =>
-  Effect.runPromise(Effect.flatMap(SqlClient.SqlClient, f).pipe(
-    Effect.provide(PgClient.layer({ url: Redacted.make(serverUrl), maxConnections: 1, connectTimeout: Duration.seconds(3) }))
-  ))
-
-/** Undefined when the server answers, otherwise why not. */
-export const unreachable = (): Promise<string | undefined> =>
-  onServer((sql) => sql`SELECT 1`).then(() => undefined, (e: unknown) => String(e))
-
-/** A fresh database `<prefix>_<random>`; `drop` removes it (and ends its sessions). */
-export const freshDatabase = async (prefix: string) => {
-  const name = `${prefix}_${randomBytes(5).toString("hex")}`
-  await onServer((sql) => sql`CREATE DATABASE ${sql(name)}`)
-  return {
-    name,
-    url: withDatabase(serverUrl, name),
-    drop: () => onServer((sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`).then(() => undefined)
-  }
-}
+/** A fresh, unmigrated database `<prefix>_<random>` on the test server (the schedulers migrate it); `drop` removes it. */
+export const freshDatabase = (prefix: string) => createDatabaseForProcesses({ prefix, migrated: false })
 
 /** Herald's storage, the PostgreSQL queue and the sandbox ledger on `url`, migrated. */
 export const pgCore = (url: string, maxConnections = 10) => {

@@ -3,14 +3,14 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { createPost } from "../../application/usecases/posts/create.ts"
-import { exited, freshDatabase, runtimeFor, seedWorkspace, serverUrl, spawnScheduler, unreachable } from "./pg.ts"
+import { exited, freshDatabase, runtimeFor, seedWorkspace, spawnScheduler } from "./pg.ts"
+import { withTestServer } from "../support/postgres.ts"
 
 const env = (latencyMs: number, graceMs: number) => ({
   HERALD_POLL_MS: "50", HERALD_LEASE_MS: "30000", HERALD_SWEEPERS: "false", DATABASE_POOL_SIZE: "3",
   HERALD_SANDBOX_LATENCY_MS: String(latencyMs), HERALD_SHUTDOWN_GRACE_MS: String(graceMs), LOG_LEVEL: "Warning"
 })
 
-const reason = await unreachable()
 
 const suite = () => {
   const dbs: Array<{ drop: () => Promise<void> }> = []
@@ -72,15 +72,4 @@ const suite = () => {
   }, 60_000)
 }
 
-if (reason === undefined) describe("scheduler shutdown (PostgreSQL, real processes)", suite)
-else if (process.env.CI) {
-  describe("scheduler shutdown", () => {
-    it("the test server is reachable", () => {
-      throw new Error(`PostgreSQL at ${serverUrl} is unreachable: ${reason}`)
-    })
-  })
-} else {
-  describe.skip("scheduler shutdown (server unreachable)", () => {
-    it("the test server is reachable", () => {})
-  })
-}
+await withTestServer("scheduler shutdown (PostgreSQL, real processes)", () => describe("scheduler shutdown (PostgreSQL, real processes)", suite))

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto"
+import { describe, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
@@ -49,16 +50,33 @@ export const testDatabase = (maxConnections = 10) =>
   )
 
 /**
- * A new migrated database for processes outside this one (hosts started as child processes):
- * its URL, and a function that drops it.
+ * A new database `<prefix>_<random>` for processes outside this one (hosts started as child
+ * processes): its name, URL, and a function that drops it (ending its sessions). Migrated unless
+ * `migrated: false` (schedulers that migrate it themselves).
  */
-export const createDatabaseForProcesses = async (): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
-  const name = `herald_test_${randomBytes(6).toString("hex")}`
+export const createDatabaseForProcesses = async (options: { readonly prefix?: string; readonly migrated?: boolean } = {}) => {
+  const name = `${options.prefix ?? "herald_test"}_${randomBytes(6).toString("hex")}`
   await Effect.runPromise(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE ${sql(name)}`)))
   const url = urlFor(name)
-  await Effect.runPromise(migrate.pipe(Effect.provide(client(url, 1))))
+  if (options.migrated !== false) await Effect.runPromise(migrate.pipe(Effect.provide(client(url, 1))))
   return {
+    name,
     url,
-    drop: () => Effect.runPromise(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(Effect.asVoid))
+    drop: (): Promise<void> =>
+      Effect.runPromise(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(Effect.asVoid))
   }
+}
+
+/**
+ * Declares suites that need the test server. `npm test` needs PostgreSQL (`.ci/run` starts or
+ * installs it): without one, the file fails with the reason and how to get one, never a quiet skip.
+ */
+export const withTestServer = async (name: string, suites: () => void): Promise<void> => {
+  const reason = await unreachableReason()
+  if (reason === undefined) return suites()
+  describe(name, () => {
+    it("the test server is reachable", () => {
+      throw new Error(`PostgreSQL at ${testDatabaseUrl} is unreachable: ${reason}. Start one with scripts/ensure-postgres.sh, or set TEST_DATABASE_URL.`)
+    })
+  })
 }

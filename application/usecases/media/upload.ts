@@ -46,7 +46,7 @@ const checkQuota = Effect.fnUntraced(function* (workspaceId: string) {
  * the type comes from its first bytes.
  * `filename` may be an effect for bodies that name the file after the bytes (JSON). A refused or
  * failed upload (any error, or the caller going away) leaves no blob and no record behind.
- * The body's chunks may be handed over (handover.ts): the store frees them once written.
+ * The body's chunks may be handed over (ports/chunkHandover.ts): the store frees them once written.
  */
 export const uploadMedia = Effect.fn("uploadMedia")(function* (
   actor: Actor,
@@ -79,7 +79,7 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
     const ext = extensions[mimeType] ?? "bin"
     const blobKey = `media/${id}/${secret}.${ext}`
     // A store that keeps local files is read in place; any other gets a scratch copy written alongside.
-    // The local store batches its own writes and frees handed-over chunks once written (handover.ts),
+    // The local store batches its own writes and frees handed-over chunks once written (ports/chunkHandover.ts),
     // so on that path each chunk goes to the store alone and nothing here reads it afterwards.
     const inPlace = blobs.localPath(blobKey)
     const { stored, inspect } = Option.isSome(inPlace)
