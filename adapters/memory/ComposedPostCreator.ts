@@ -25,7 +25,7 @@ export const make = Effect.gen(function* () {
           if (limit !== null && used > limit) return yield* Effect.fail(new OverCap())
           yield* posts.insert(post)
           if (jobs.length > 0) yield* queue.enqueue(jobs)
-          return { _tag: "Created" as const, used }
+          return { _tag: "Created" as const, used: limit === null ? null : used }
         })
       ).pipe(Effect.catchTag("OverCap", () => Effect.succeed({ _tag: "OverCap" as const })))
   } satisfies PostCreatorShape

@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { PostCreator, type PostCreatorShape } from "../../application/ports/PostCreator.ts"
 import { toParams } from "./postRow.ts"
-import { countOne, shardOf } from "./usageShards.ts"
+import { countOnShardZero, countUncapped } from "./usageShards.ts"
 
 /**
  * A new post as ONE statement (its own implicit transaction): count the month, insert the post if
@@ -16,8 +16,11 @@ export const make = Effect.gen(function* () {
   return {
     create: ({ jobs, post, usage }) => {
       const p = toParams(post)
+      const count = usage.limit === null
+        ? countUncapped(sql, { workspaceId: p.workspaceId, month: usage.month })
+        : countOnShardZero(sql, { workspaceId: p.workspaceId, month: usage.month, limit: usage.limit })
       return sql<{ count: number }>`
-        WITH counted AS (${countOne(sql, { workspaceId: p.workspaceId, month: usage.month, limit: usage.limit, shard: usage.limit === null ? shardOf(p.id) : 0 })}
+        WITH counted AS (${count}
         ), created AS (
           INSERT INTO posts (id, workspace_id, status, content, media_ids, first_comment, thread, poll, cover,
             tiktok_ai_generated, scheduled_for, require_approval, created_by, created_at, updated_at, published_at,
@@ -38,7 +41,7 @@ export const make = Effect.gen(function* () {
           ) AS j(id, kind, workspace_id, account_id, run_at, attempts)
           RETURNING 1
         )
-        SELECT count FROM counted`.pipe(
+        SELECT ${usage.limit === null ? sql`NULL::int` : sql`count`} AS count FROM counted`.pipe(
         Effect.map((rows) => (rows[0] ? { _tag: "Created" as const, used: rows[0].count } : { _tag: "OverCap" as const })),
         Effect.orDie
       )

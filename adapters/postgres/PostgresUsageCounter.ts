@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { countOne } from "./usageShards.ts"
+import { countOnShardZero } from "./usageShards.ts"
 import { UsageCounter, type UsageCounterShape } from "../../application/ports/UsageCounter.ts"
 
 export const make = Effect.gen(function* () {
@@ -8,7 +8,7 @@ export const make = Effect.gen(function* () {
   return {
     // One atomic upsert on shard 0; the month's total is the sum of its shards (usageShards.ts).
     increment: (workspaceId, month) =>
-      countOne(sql, { workspaceId, month, shard: 0, limit: null }).pipe(
+      countOnShardZero(sql, { workspaceId, month, limit: null }).pipe(
         Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0].count) : Effect.die("increment returned no row"))),
         Effect.orDie
       ),

@@ -2,38 +2,45 @@ import type { SqlClient, Statement } from "effect/sql"
 
 /**
  * A workspace's month is counted in up to USAGE_SHARDS rows of `usage_counters`, summed on read.
- * An uncapped plan adds to the shard its post id picks, so concurrent creates lock different rows
- * and their commits group; a capped plan always adds to shard 0, whose row lock orders the creates
- * and whose conditional upsert enforces the cap on the month's total.
+ * An uncapped plan adds to the shard of the database session running the statement (its backend
+ * pid), so concurrent creates, each on its own connection, update different rows and never wait for
+ * one another; and it does not read the month's total back. A capped plan always adds to shard 0,
+ * whose row lock orders the creates and whose conditional upsert enforces the cap on the total.
+ *
+ * Measured with pgbench, 20 clients on one workspace (machine CPU per statement): the upsert on a
+ * shard picked from the post id, returning the total, 0.24 ms; on the session's shard without the
+ * total, 0.10 ms, the cost of a plain one-row INSERT.
  */
-export const USAGE_SHARDS = 16
+export const USAGE_SHARDS = 32
 
-/** The shard of an uncapped plan's post: a hash of its id (ULIDs end in random characters). */
-export const shardOf = (postId: string): number => {
-  let hash = 0
-  for (let i = 0; i < postId.length; i++) hash = (hash * 31 + postId.charCodeAt(i)) | 0
-  return Math.abs(hash) % USAGE_SHARDS
-}
+/** The statement that counts one post of an uncapped plan; one row (`counted`), usable as a CTE. */
+export const countUncapped = (
+  sql: SqlClient.SqlClient,
+  input: { readonly workspaceId: string; readonly month: string }
+): Statement.Statement<{ counted: number }> =>
+  sql<{ counted: number }>`
+    INSERT INTO usage_counters (workspace_id, month, shard, count)
+    VALUES (${input.workspaceId}, ${input.month}, pg_backend_pid() % ${USAGE_SHARDS}, 1)
+    ON CONFLICT (workspace_id, month, shard) DO UPDATE SET count = usage_counters.count + 1
+    RETURNING 1 AS counted`
 
 /**
- * The statement that counts one post and returns the month's new total, or no row when a capped
- * month is full. Usable alone or as a CTE. Without a limit it adds to `shard`; with one, to shard 0,
- * and the total is shard 0 (locked, re-read after any concurrent create commits) plus the other
- * shards, which only uncapped counting writes.
+ * The statement that counts one post on shard 0 and returns the month's new total, or no row when
+ * the month already holds `limit` (null: no cap). Usable alone or as a CTE. The total is shard 0
+ * (locked, re-read after any concurrent create commits) plus the other shards.
  */
-export const countOne = (
+export const countOnShardZero = (
   sql: SqlClient.SqlClient,
-  input: { readonly workspaceId: string; readonly month: string; readonly limit: number | null; readonly shard: number }
+  input: { readonly workspaceId: string; readonly month: string; readonly limit: number | null }
 ): Statement.Statement<{ count: number }> => {
-  const { limit, month, shard, workspaceId } = input
+  const { limit, month, workspaceId } = input
   const others = sql`(SELECT coalesce(sum(o.count), 0) FROM usage_counters o
     WHERE o.workspace_id = ${workspaceId} AND o.month = ${month} AND o.shard <> 0)::int`
   return limit === null
     ? sql<{ count: number }>`
-      INSERT INTO usage_counters (workspace_id, month, shard, count) VALUES (${workspaceId}, ${month}, ${shard}, 1)
+      INSERT INTO usage_counters (workspace_id, month, shard, count) VALUES (${workspaceId}, ${month}, 0, 1)
       ON CONFLICT (workspace_id, month, shard) DO UPDATE SET count = usage_counters.count + 1
-      RETURNING (SELECT coalesce(sum(t.count), 0) FROM usage_counters t
-        WHERE t.workspace_id = ${workspaceId} AND t.month = ${month} AND t.shard <> ${shard})::int + count AS count`
+      RETURNING ${others} + count AS count`
     : sql<{ count: number }>`
       INSERT INTO usage_counters (workspace_id, month, shard, count)
       SELECT ${workspaceId}, ${month}, 0, 1 WHERE ${others} < ${limit}

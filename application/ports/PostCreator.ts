@@ -11,7 +11,11 @@ export interface NewPost {
 }
 
 export type CreateOutcome =
-  | { readonly _tag: "Created"; readonly used: number }
+  /**
+   * `used`: the month's count with this post, when the plan is capped; null when it is not (counting
+   * an uncapped post does not read the month's total, so uncapped creates never wait on each other).
+   */
+  | { readonly _tag: "Created"; readonly used: number | null }
   /** The month already holds `limit` posts: nothing was stored. */
   | { readonly _tag: "OverCap" }
 

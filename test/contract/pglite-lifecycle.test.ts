@@ -93,9 +93,11 @@ describe("PGlite embedded database", () => {
         const usage = yield* UsageCounter
         assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 7)
         const p = post(ws.id)
-        assert.deepStrictEqual(yield* (yield* PostCreator).create({ post: p, jobs: [], usage: { month: "2026-01", limit: null } }), { _tag: "Created", used: 8 })
-        assert.strictEqual(yield* usage.increment(ws.id, "2026-01"), 9)
-        assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 9)
+        // A capped plan's create reads the total on from the old count; an uncapped one adds to it.
+        assert.deepStrictEqual(yield* (yield* PostCreator).create({ post: p, jobs: [], usage: { month: "2026-01", limit: 30 } }), { _tag: "Created", used: 8 })
+        assert.deepStrictEqual(yield* (yield* PostCreator).create({ post: post(ws.id), jobs: [], usage: { month: "2026-01", limit: null } }), { _tag: "Created", used: null })
+        assert.strictEqual(yield* usage.increment(ws.id, "2026-01"), 10)
+        assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 10)
       }).pipe(Effect.provide(embedded(dir)))
     }), 120_000)
 
