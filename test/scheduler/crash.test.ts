@@ -37,14 +37,14 @@ const suite = () => {
     db = await freshDatabase("herald_jobs")
     const runtime = runtimeFor(db.url, 5)
     const start = Date.now()
-    // Posts with a thread and a first comment, falling due over ~6 s from 3 s ahead.
+    // Posts with a thread and a first comment, falling due over ~9 s from 3 s ahead.
     const postIds = await runtime.runPromise(Effect.gen(function* () {
       const { agent, accountIds } = yield* seedWorkspace(ACCOUNTS)
       const ids: Array<string> = []
       for (let i = 0; i < POSTS; i++) {
         const created = yield* createPost(agent, {
           accountIds, content: `p${i} root`, thread: [`p${i} r1`, `p${i} r2`], firstComment: `p${i} comment`,
-          scheduledFor: new Date(Date.now() + 3_000 + i * 40).toISOString()
+          scheduledFor: new Date(Date.now() + 3_000 + i * 60).toISOString()
         }, null)
         if (created.kind !== "created") throw new Error("not created")
         ids.push(created.body.post.id)
@@ -53,8 +53,13 @@ const suite = () => {
     }))
 
     const schedulers: Array<ChildProcess> = [spawnScheduler(db.url, schedulerEnv), spawnScheduler(db.url, schedulerEnv)]
+    // The kills start once publishing has (a slow start on a busy machine would otherwise spend them
+    // on processes still loading, and none would land mid-job).
+    const published = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM sandbox_ledger`))
+    while ((await published())[0].n === 0 && Date.now() - start < 60_000) await sleep(100)
+    const killsFrom = Date.now()
     let kills = 0
-    while (Date.now() - start < KILL_FOR_MS) {
+    while (Date.now() - killsFrom < KILL_FOR_MS) {
       await sleep(1_200 + Math.random() * 1_000)
       const victim = kills % 2
       schedulers[victim].kill("SIGKILL")
