@@ -3,6 +3,7 @@ import { createHash } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import { Effect, Layer } from "effect"
 import { PgClient } from "@effect/sql-pg"
+import { SqlClient } from "effect/sql"
 import { Redacted } from "effect"
 import * as Postgres from "../adapters/postgres/index.ts"
 import { AccountRepo } from "../application/ports/AccountRepo.ts"
@@ -11,17 +12,21 @@ import { WorkspaceRepo } from "../application/ports/WorkspaceRepo.ts"
 import { createDatabaseForProcesses } from "../test/support/postgres.ts"
 import { freePort } from "../test/support/freePort.ts"
 import { load } from "./load.ts"
-import { cpuOf } from "./proc.ts"
+import { childrenOf, cpuBetween, cpuOf, cpuOfCommand } from "./proc.ts"
 
 /*
  * `npm run bench -- posts`: POST /posts (create: the post with its target, the month's count and the
  * publish job, written as one statement) on a real PostgreSQL server, 64 keep-alive connections,
  * against the HTTP host alone (`hosts/http/main.ts`, its own process). Next to it, in the same run: a
  * bare node:http server with a `pg` pool of 10 inserting one row per request. Targets: >= 50% of the
- * baseline's throughput, p99 <= 25 ms. Also printed: each server's CPU time per request (user +
- * system, over the measured seconds), which moves less than throughput when the machine is busy.
+ * baseline's throughput, p99 <= 25 ms. Also printed: CPU time per request (user + system, over the
+ * measured seconds) of the server, of PostgreSQL's processes and of the load client. They share the
+ * machine's cores, so when it is saturated the throughput ratio follows the ratio of their sums.
  * BENCH_SECONDS sets the length; BENCH_DRY_RUN=1 sends dry runs instead (Herald without the write,
- * counted as non-201); BENCH_PROFILE_DIR writes a CPU profile of the Herald process.
+ * counted as non-201); BENCH_PROFILE_DIR writes a CPU profile of the Herald process;
+ * BENCH_HERALD_FLAGS passes node flags to it and BENCH_HERALD_LOG=<file> keeps its output;
+ * BENCH_EXTRA_SQL runs statements (separated by ";;") on Herald's database before the run, to try
+ * an index or a setting without a migration.
  */
 
 const CONNECTIONS = 64
@@ -64,11 +69,30 @@ const startProcess = (args: ReadonlyArray<string>, env: Record<string, string>) 
   return { child, log: () => log }
 }
 
-/** Measures a child's CPU time over the measured part of a load run. */
+/**
+ * CPU time over the measured part of a load run: the server (with any child processes), every
+ * PostgreSQL process, and this process (the load generator), all sharing the machine's cores.
+ */
 const cpuMeter = (pid: number) => {
-  let started = 0
-  let used = 0
-  return { start: () => { started = cpuOf(pid).own }, end: () => { used = cpuOf(pid).own - started }, used: () => used }
+  const read = () => {
+    const own = process.cpuUsage()
+    return {
+      server: cpuOf(pid).own + childrenOf(pid).reduce((sum, child) => sum + cpuOf(child).own, 0),
+      postgres: cpuOfCommand("postgres"),
+      client: (own.user + own.system) / 1000
+    }
+  }
+  let started = read()
+  let used = { server: 0, postgres: 0, client: 0 }
+  // PostgreSQL's processes come and go (pool connections closing): counted per process.
+  return {
+    start: () => { started = read() },
+    end: () => {
+      const ended = read()
+      used = { server: ended.server - started.server, postgres: cpuBetween(started.postgres, ended.postgres), client: ended.client - started.client }
+    },
+    used: () => used
+  }
 }
 
 const stop = async (child: ChildProcess) => {
@@ -83,10 +107,11 @@ const seed = (url: string, keyText: string) =>
     const now = Date.now()
     yield* (yield* WorkspaceRepo).insert({ id: "ws_BENCH", name: "bench", ownerEmail: "bench@herald-customer.org", plan: "pro", claimed: true, locale: "en", createdAt: now, expiresAt: null })
     yield* (yield* ApiKeyRepo).insert({ id: "key_BENCH", workspaceId: "ws_BENCH", name: "bench", prefix: keyText.slice(5, 13), hash: createHash("sha256").update(keyText).digest("hex"), requireApproval: false, createdAt: now, revokedAt: null })
+    for (const statement of (process.env.BENCH_EXTRA_SQL ?? "").split(";;").filter((s) => s.trim() !== "")) yield* (yield* SqlClient.SqlClient).unsafe(statement)
     yield* (yield* AccountRepo).upsert({ id: "acc_BENCH", workspaceId: "ws_BENCH", platform: "sandbox", name: "bench", username: "bench", avatarUrl: null, status: "connected", connectedAt: now, externalId: "bench" })
   }).pipe(
     Effect.orDie,
-    Effect.provide(Postgres.storageLayer.pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))),
+    Effect.provide(Postgres.storageLayer.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))),
     Effect.runPromise
   )
 
@@ -100,7 +125,9 @@ export const run = async () => {
   const [heraldPort, baselinePort] = [await freePort(), await freePort()]
   // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the Herald process there (open in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
-  const herald = startProcess([...profile, "--import", "tsx", "hosts/http/main.ts"], { PORT: String(heraldPort), DATABASE_URL: heraldDb.url, HERALD_DATA_DIR: `${root}/.bench/http-data` })
+  // BENCH_HERALD_FLAGS="--perf-basic-prof ..." passes node flags to the Herald process.
+  const flags = (process.env.BENCH_HERALD_FLAGS ?? "").split(" ").filter((f) => f !== "")
+  const herald = startProcess([...profile, ...flags, "--import", "tsx", "hosts/http/main.ts"], { PORT: String(heraldPort), DATABASE_URL: heraldDb.url, HERALD_DATA_DIR: `${root}/.bench/http-data` })
   const baseline = startProcess(["--input-type=module", "-e", baselineScript], { PORT: String(baselinePort), DATABASE_URL: baselineDb.url })
   try {
     await waitUp(`http://127.0.0.1:${heraldPort}/api/v1/posts`, herald.child, herald.log)
@@ -111,26 +138,35 @@ export const run = async () => {
     const base = await load({ url: `http://127.0.0.1:${baselinePort}/`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201, onMeasure: baseCpu })
     const ours = await load({ url: `http://127.0.0.1:${heraldPort}/api/v1/posts`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201, onMeasure: ourCpu })
     const perRequest = (cpu: number, r: { requests: number; errors: number }) => Number((cpu / Math.max(1, r.requests + r.errors)).toFixed(3))
+    const [o, b] = [ourCpu.used(), baseCpu.used()]
     const figures = {
       herald_rps: Math.round(ours.rps),
       herald_p50_ms: Number(ours.p50Ms.toFixed(2)),
       herald_p99_ms: Number(ours.p99Ms.toFixed(2)),
       herald_errors: ours.errors,
-      herald_cpu_ms_per_req: perRequest(ourCpu.used(), ours),
+      herald_cpu_ms_per_req: perRequest(o.server, ours),
+      herald_postgres_cpu_ms_per_req: perRequest(o.postgres, ours),
+      herald_client_cpu_ms_per_req: perRequest(o.client, ours),
       baseline_rps: Math.round(base.rps),
       baseline_p50_ms: Number(base.p50Ms.toFixed(2)),
       baseline_p99_ms: Number(base.p99Ms.toFixed(2)),
-      baseline_cpu_ms_per_req: perRequest(baseCpu.used(), base),
+      baseline_cpu_ms_per_req: perRequest(b.server, base),
+      baseline_postgres_cpu_ms_per_req: perRequest(b.postgres, base),
+      baseline_client_cpu_ms_per_req: perRequest(b.client, base),
       throughput_ratio: Number((ours.rps / base.rps).toFixed(3))
     }
+    const cpu = (server: number, postgres: number, client: number) => `CPU ms/request: server ${server}, PostgreSQL ${postgres}, load client ${client}`
     console.log(`POST /posts on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each (after 2 s warm-up)`)
-    console.log(`  Herald   ${figures.herald_rps} req/s  p50 ${figures.herald_p50_ms} ms  p99 ${figures.herald_p99_ms} ms  non-201: ${ours.errors} ${JSON.stringify(ours.statuses)}  CPU ${figures.herald_cpu_ms_per_req} ms/request`)
-    console.log(`  baseline ${figures.baseline_rps} req/s  p50 ${figures.baseline_p50_ms} ms  p99 ${figures.baseline_p99_ms} ms  CPU ${figures.baseline_cpu_ms_per_req} ms/request  (node:http + pg, one INSERT)`)
+    console.log(`  Herald   ${figures.herald_rps} req/s  p50 ${figures.herald_p50_ms} ms  p99 ${figures.herald_p99_ms} ms  non-201: ${ours.errors} ${JSON.stringify(ours.statuses)}`)
+    console.log(`           ${cpu(figures.herald_cpu_ms_per_req, figures.herald_postgres_cpu_ms_per_req, figures.herald_client_cpu_ms_per_req)}`)
+    console.log(`  baseline ${figures.baseline_rps} req/s  p50 ${figures.baseline_p50_ms} ms  p99 ${figures.baseline_p99_ms} ms  (node:http + pg, one INSERT)`)
+    console.log(`           ${cpu(figures.baseline_cpu_ms_per_req, figures.baseline_postgres_cpu_ms_per_req, figures.baseline_client_cpu_ms_per_req)}`)
     console.log(`  ratio ${figures.throughput_ratio} (target >= 0.5), p99 target <= 25 ms`)
     console.log(JSON.stringify(figures))
     return figures
   } finally {
     await stop(herald.child)
+    if (process.env.BENCH_HERALD_LOG) (await import("node:fs")).writeFileSync(process.env.BENCH_HERALD_LOG, herald.log())
     await stop(baseline.child)
     await heraldDb.drop()
     await baselineDb.drop()

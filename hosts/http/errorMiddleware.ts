@@ -2,7 +2,7 @@ import { Cause, Effect, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { fail } from "../../domain/errors.ts"
-import { errorResponse, failWith, findApiFailure, toApiFailure } from "./errors.ts"
+import { type ApiFailure, errorResponse, failWith, findApiFailure, toApiFailure } from "./errors.ts"
 import { issueFields } from "./issueFields.ts"
 
 interface RoutePattern {
@@ -74,9 +74,12 @@ export const errorMiddleware = (routes: ReadonlyArray<RoutePattern>) =>
 const isRouteNotFound = (u: unknown): boolean =>
   typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === "HttpServerError" && (u as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"
 
-const schemaErrorResponse = (error: HttpApiError.HttpApiSchemaError) => {
+/** A body, parameter or header that failed its endpoint's schema, as the envelope. */
+export const schemaFailure = (error: HttpApiError.HttpApiSchemaError): ApiFailure => {
   const text = String(error.cause)
-  if (error.kind === "Payload" && /valid JSON/i.test(text)) return failWith("invalid_json")
+  if (error.kind === "Payload" && /valid JSON/i.test(text)) return toApiFailure(fail("invalid_json"))
   const fields = Option.getOrElse(issueFields(error.cause), () => [error.kind.toLowerCase()])
-  return failWith("validation_failed", { fields, in: error.kind.toLowerCase() }, `Invalid ${error.kind.toLowerCase()}: ${text.split("\n")[0]}`)
+  return toApiFailure(fail("validation_failed", { fields, in: error.kind.toLowerCase() }, `Invalid ${error.kind.toLowerCase()}: ${text.split("\n")[0]}`))
 }
+
+const schemaErrorResponse = (error: HttpApiError.HttpApiSchemaError) => errorResponse(schemaFailure(error))

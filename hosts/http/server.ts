@@ -1,5 +1,5 @@
-import { createServer } from "node:http"
-import { Layer } from "effect"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -11,6 +11,7 @@ import * as Keys from "./handlers/keys.ts"
 import * as Media from "./handlers/media.ts"
 import * as Posts from "./handlers/posts.ts"
 import * as Signup from "./handlers/signup.ts"
+import * as FastPaths from "./fastPaths.ts"
 import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
 import * as Security from "./security.ts"
@@ -36,6 +37,31 @@ export const routesLayer = Layer.mergeAll(
   errorMiddleware(routePatterns(HeraldApi, pageRoutes))
 )
 
+export interface NodeServerOptions {
+  readonly port: number
+  readonly host?: string
+  readonly accessLog?: boolean
+  /** Answer POST /api/v1/posts by key in front of the router (fastPaths.ts). On unless false. */
+  readonly fastPaths?: boolean
+  /** Told, for each request, whether the fast path took it (tests check it is the path they test). */
+  readonly onFastPath?: (taken: boolean) => void
+}
+
+/** The Node HTTP server the routes are served on, with the fast path in front of the router. */
+export const nodeServerLayer = (options: NodeServerOptions) =>
+  options.fastPaths === false
+    ? NodeHttpServer.layer(createServer, { port: options.port, host: options.host })
+    : Layer.unwrap(Effect.map(FastPaths.make, (make) => {
+      const fast = make({ accessLog: options.accessLog === true })
+      const observed = options.onFastPath
+      const listener = observed === undefined ? fast : (req: IncomingMessage, res: ServerResponse) => {
+        const taken = fast(req, res)
+        observed(taken)
+        return taken
+      }
+      return NodeHttpServer.layer(() => FastPaths.server(listener), { port: options.port, host: options.host })
+    }))
+
 /** Serves the routes on a Node HTTP server (port 0 picks a free port). */
 export const serverLayer = (port: number, options: { readonly accessLog?: boolean } = {}) =>
-  HttpRouter.serve(routesLayer, { disableListenLog: false, disableLogger: !options.accessLog }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))
+  HttpRouter.serve(routesLayer, { disableListenLog: false, disableLogger: !options.accessLog }).pipe(Layer.provide(nodeServerLayer({ port, accessLog: options.accessLog })))

@@ -1,9 +1,7 @@
-import { createServer } from "node:http"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { NodeHttpServer } from "@effect/platform-node"
 import type { HeraldConfigShape } from "../../application/config.ts"
-import { routesLayer } from "../../hosts/http/server.ts"
+import { type NodeServerOptions, nodeServerLayer, routesLayer } from "../../hosts/http/server.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import { testDatabase } from "./postgres.ts"
@@ -11,7 +9,7 @@ import { testDatabase } from "./postgres.ts"
 /** A real listening HTTP host on a free port, on the in-memory core. */
 const roomyLimits = { signupPerIpPerHour: 10_000, signupPerEmailPerDay: 100, claimLinksPerWorkspacePerHour: 100, signinLinksPerEmailPerHour: 100, signupsPerDay: 10_000 }
 
-export const startHttpHost = async (overrides: Partial<HeraldConfigShape> = {}) => {
+export const startHttpHost = async (overrides: Partial<HeraldConfigShape> = {}, serverOptions: Omit<NodeServerOptions, "port" | "host"> = {}) => {
   // Every test request comes from 127.0.0.1: roomy limits unless a test sets its own.
   const config = { limits: roomyLimits, ...overrides }
   // HERALD_TEST_BACKEND=postgres runs the same HTTP suites on the Postgres adapters, a database per host.
@@ -19,7 +17,7 @@ export const startHttpHost = async (overrides: Partial<HeraldConfigShape> = {}) 
     ? TestHost.layerOn(Postgres.storageLayer.pipe(Layer.provide(testDatabase())), config)
     : TestHost.layer(config)
   const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(nodeServerLayer({ ...serverOptions, port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(core)
   )
   const runtime = ManagedRuntime.make(server)

@@ -1,0 +1,125 @@
+import { type IncomingMessage, Server, type ServerResponse } from "node:http"
+import { Cause, Effect, Exit, Schema } from "effect"
+import { HttpApiError } from "effect/http-api"
+import { authenticateKey } from "../../application/usecases/auth.ts"
+import { createPost } from "../../application/usecases/posts/create.ts"
+import { fail, HeraldError } from "../../domain/errors.ts"
+import { type ApiFailure, toApiFailure } from "./errors.ts"
+import { schemaFailure } from "./errorMiddleware.ts"
+import { CreatePostBody } from "./schemas.ts"
+import { SESSION_COOKIE } from "./security.ts"
+
+/*
+ * POST /api/v1/posts with an API key, answered from Node's `request` event. Creating posts is the hot
+ * path of a publishing API, and Effect's router and HttpApi layers cost more CPU per request than
+ * the use case and its SQL together (README, "Benchmarks"). This runs the same steps in the same
+ * order, through the same code: the key's authentication, the endpoint's payload schema, the use
+ * case, the error catalogue's envelope. `test/http/fastPaths.test.ts` checks it answers exactly as
+ * the router does. A request it does not take (a session cookie, another content type, a query
+ * string, a chunked or large body, `Expect: 100-continue`) goes on to the router unchanged.
+ */
+
+type Services = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof createPost>>
+
+/** Larger bodies go to the router; no post body comes near it. */
+const MAX_BODY_BYTES = 1_048_576
+const PATH = "/api/v1/posts"
+const decodePayload = Schema.decodeUnknownExit(Schema.toCodecJson(CreatePostBody))
+
+interface Reply {
+  readonly status: number
+  readonly body: unknown
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+const fromFailure = (failure: ApiFailure): Reply => ({ status: failure.status, body: failure.body, headers: failure.headers })
+
+const isJson = (contentType: string | undefined) => {
+  if (contentType === undefined) return false
+  const semicolon = contentType.indexOf(";")
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === "application/json"
+}
+
+/** Whether this request is one the fast path answers; anything else stays with the router. */
+export const takes = (req: IncomingMessage): boolean => {
+  if (req.method !== "POST" || req.url !== PATH) return false
+  const headers = req.headers
+  if (!headers.authorization?.startsWith("Bearer ") || headers.authorization.length === 7) return false
+  if (headers.cookie?.includes(SESSION_COOKIE)) return false // the router tries the session when a key fails
+  if (headers.expect !== undefined || headers["transfer-encoding"] !== undefined || !isJson(headers["content-type"])) return false
+  const length = Number(headers["content-length"])
+  return Number.isInteger(length) && length > 0 && length <= MAX_BODY_BYTES
+}
+
+/** Authenticate, decode, create: the create endpoint's steps, in the router's order. */
+const answer = (authorization: string, idempotencyKey: string | null, text: string) =>
+  Effect.gen(function* () {
+    const actor = yield* Effect.catch(authenticateKey(authorization.slice(7)), () => Effect.fail(fail("unauthorized")))
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      return fromFailure(toApiFailure(fail("invalid_json")))
+    }
+    const decoded = decodePayload(json)
+    if (Exit.isFailure(decoded)) {
+      const error = Cause.findErrorOption(decoded.cause)
+      if (error._tag === "Some") return fromFailure(schemaFailure(new HttpApiError.HttpApiSchemaError({ kind: "Payload", cause: error.value })))
+    }
+    const result = yield* createPost(actor, json, idempotencyKey)
+    return { status: result.kind === "created" ? 201 : 200, body: result.body } satisfies Reply
+  }).pipe(Effect.catch((error: HeraldError) => Effect.succeed(fromFailure(toApiFailure(error)))))
+
+const send = (res: ServerResponse, reply: Reply) => {
+  if (res.destroyed) return
+  const body = JSON.stringify(reply.body)
+  res.writeHead(reply.status, { ...reply.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+  res.end(body)
+}
+
+/**
+ * A request listener for the fast path: true when it took the request (and will answer it), false
+ * when the router should. Runs the use cases with the services of the effect that builds it.
+ */
+export const make = Effect.gen(function* () {
+  const context = yield* Effect.context<Services>()
+  const run = Effect.runForkWith(context)
+  const accessLog = (req: IncomingMessage, status: number) =>
+    Effect.log("Sent HTTP response").pipe(Effect.annotateLogs({ "http.method": "POST", "http.url": req.url ?? PATH, "http.status": status }))
+  return (options: { readonly accessLog: boolean }) => (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!takes(req)) return false
+    const chunks: Array<Buffer> = []
+    req.on("error", () => undefined) // the client went away mid-body: there is no one to answer
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
+      const idempotencyKey = req.headers["idempotency-key"]
+      const fiber = run(answer(req.headers.authorization!, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
+        Effect.catchCause((cause) => {
+          // A defect: the router's answer to one (500 with a request id, logged; never internals).
+          const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+          return Effect.as(
+            Effect.logError("Unhandled failure", { requestId, method: "POST", url: PATH }, cause),
+            fromFailure(toApiFailure(fail("internal_error", { requestId })))
+          )
+        }),
+        Effect.tap((reply) => Effect.sync(() => send(res, reply))),
+        Effect.tap((reply) => (options.accessLog ? accessLog(req, reply.status) : Effect.void))
+      ))
+      fiber.addObserver(() => undefined)
+    })
+    return true
+  }
+})
+
+/**
+ * A Node HTTP server whose `request` events pass through the fast path first. Effect's Node server
+ * attaches its handler to `request`; overriding `emit` keeps that unchanged.
+ */
+export const server = (fast: (req: IncomingMessage, res: ServerResponse) => boolean): Server =>
+  new (class extends Server {
+    override emit(event: string, ...args: Array<unknown>): boolean {
+      if (event === "request" && fast(args[0] as IncomingMessage, args[1] as ServerResponse)) return true
+      return super.emit(event, ...args)
+    }
+  })()
