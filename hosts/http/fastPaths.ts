@@ -94,7 +94,7 @@ export const make = Effect.gen(function* () {
     req.on("end", () => {
       const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
       const idempotencyKey = req.headers["idempotency-key"]
-      const fiber = run(answer(req.headers.authorization!, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
+      const answered = answer(req.headers.authorization!, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
         Effect.catchCause((cause) => {
           // A defect: the router's answer to one (500 with a request id, logged; never internals).
           const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
@@ -103,10 +103,10 @@ export const make = Effect.gen(function* () {
             fromFailure(toApiFailure(fail("internal_error", { requestId })))
           )
         }),
-        Effect.tap((reply) => Effect.sync(() => send(res, reply))),
-        Effect.tap((reply) => (options.accessLog ? accessLog(req, reply.status) : Effect.void))
-      ))
-      fiber.addObserver(() => undefined)
+        Effect.tap((reply) => Effect.sync(() => send(res, reply)))
+      )
+      // The access log line as the router's logger middleware writes it.
+      run(options.accessLog ? Effect.withLogSpan(Effect.tap(answered, (reply) => accessLog(req, reply.status)), "http.span") : answered)
     })
     return true
   }
