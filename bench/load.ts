@@ -8,6 +8,8 @@ export interface LoadResult {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly statuses: Record<string, number>
+  /** Latencies of the successful requests, sorted (so runs can be combined). */
+  readonly latencies: ReadonlyArray<number>
 }
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0
@@ -61,7 +63,7 @@ export const load = async (options: {
     }))
     const elapsed = (performance.now() - started) / 1000
     latencies.sort((a, b) => a - b)
-    return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), statuses }
+    return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), statuses, latencies }
   }
   await run(options.warmupSeconds, false)
   options.onMeasure?.start()
@@ -69,4 +71,16 @@ export const load = async (options: {
   options.onMeasure?.end()
   agent.destroy()
   return result
+}
+
+/** Several runs against one server as one result: their requests over their summed time. */
+export const combine = (runs: ReadonlyArray<LoadResult>): LoadResult => {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b)
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0)
+  const statuses: Record<string, number> = {}
+  for (const r of runs) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n
+  return {
+    requests: latencies.length, errors: runs.reduce((sum, r) => sum + r.errors, 0), seconds, rps: latencies.length / seconds,
+    p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), statuses, latencies
+  }
 }

@@ -11,7 +11,7 @@ import { ApiKeyRepo } from "../application/ports/ApiKeyRepo.ts"
 import { WorkspaceRepo } from "../application/ports/WorkspaceRepo.ts"
 import { createDatabaseForProcesses } from "../test/support/postgres.ts"
 import { freePort } from "../test/support/freePort.ts"
-import { load } from "./load.ts"
+import { combine, load, type LoadResult } from "./load.ts"
 import { childrenOf, cpuBetween, cpuOf, cpuOfCommand } from "./proc.ts"
 
 /*
@@ -22,7 +22,8 @@ import { childrenOf, cpuBetween, cpuOf, cpuOfCommand } from "./proc.ts"
  * baseline's throughput, p99 <= 25 ms. Also printed: CPU time per request (user + system, over the
  * measured seconds) of the server, of PostgreSQL's processes and of the load client. They share the
  * machine's cores, so when it is saturated the throughput ratio follows the ratio of their sums.
- * BENCH_SECONDS sets the length; BENCH_DRY_RUN=1 sends dry runs instead (Herald without the write,
+ * BENCH_SECONDS sets the measured length per server, BENCH_ROUNDS the alternating rounds it is cut
+ * into, BENCH_WARMUP_SECONDS the warm-up; BENCH_DRY_RUN=1 sends dry runs instead (Herald without the write,
  * counted as non-201); BENCH_PROFILE_DIR writes a CPU profile of the Herald process;
  * BENCH_HERALD_FLAGS passes node flags to it and BENCH_HERALD_LOG=<file> keeps its output;
  * BENCH_EXTRA_SQL runs statements (separated by ";;") on Herald's database before the run, to try
@@ -31,6 +32,10 @@ import { childrenOf, cpuBetween, cpuOf, cpuOfCommand } from "./proc.ts"
 
 const CONNECTIONS = 64
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+// Long enough for V8 to finish compiling the hot paths: after 2 s Herald still spent ~14% of its CPU
+// in the optimising compiler's threads, after 30 s about 1% (perf); the baseline's code is tiny.
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const root = fileURLToPath(new URL("..", import.meta.url))
 
 const baselineScript = `
@@ -83,13 +88,16 @@ const cpuMeter = (pid: number) => {
     }
   }
   let started = read()
-  let used = { server: 0, postgres: 0, client: 0 }
-  // PostgreSQL's processes come and go (pool connections closing): counted per process.
+  const used = { server: 0, postgres: 0, client: 0 }
+  // Summed over the measured rounds. PostgreSQL's processes come and go (pool connections closing):
+  // counted per process.
   return {
     start: () => { started = read() },
     end: () => {
       const ended = read()
-      used = { server: ended.server - started.server, postgres: cpuBetween(started.postgres, ended.postgres), client: ended.client - started.client }
+      used.server += ended.server - started.server
+      used.postgres += cpuBetween(started.postgres, ended.postgres)
+      used.client += ended.client - started.client
     },
     used: () => used
   }
@@ -135,8 +143,21 @@ export const run = async () => {
     const headers = { "content-type": "application/json", authorization: `Bearer ${keyText}` }
     const baseCpu = cpuMeter(baseline.child.pid!)
     const ourCpu = cpuMeter(herald.child.pid!)
-    const base = await load({ url: `http://127.0.0.1:${baselinePort}/`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201, onMeasure: baseCpu })
-    const ours = await load({ url: `http://127.0.0.1:${heraldPort}/api/v1/posts`, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: 2, headers, body, okStatus: 201, onMeasure: ourCpu })
+    const baseUrl = `http://127.0.0.1:${baselinePort}/`
+    const ourUrl = `http://127.0.0.1:${heraldPort}/api/v1/posts`
+    const slice = (url: string, seconds: number, warmupSeconds: number, onMeasure?: ReturnType<typeof cpuMeter>) =>
+      load({ url, connections: CONNECTIONS, seconds, warmupSeconds, headers, body, okStatus: 201, ...(onMeasure ? { onMeasure } : {}) })
+    await slice(baseUrl, WARMUP_SECONDS, 0)
+    await slice(ourUrl, WARMUP_SECONDS, 0)
+    // Measured in alternating rounds, so a change in the machine's speed during the run (it drifts,
+    // sometimes by a third within minutes) weighs on both sides alike.
+    const baseRuns: Array<LoadResult> = []
+    const ourRuns: Array<LoadResult> = []
+    for (let round = 0; round < ROUNDS; round++) {
+      baseRuns.push(await slice(baseUrl, SECONDS / ROUNDS, 0.5, baseCpu))
+      ourRuns.push(await slice(ourUrl, SECONDS / ROUNDS, 0.5, ourCpu))
+    }
+    const [base, ours] = [combine(baseRuns), combine(ourRuns)]
     const perRequest = (cpu: number, r: { requests: number; errors: number }) => Number((cpu / Math.max(1, r.requests + r.errors)).toFixed(3))
     const [o, b] = [ourCpu.used(), baseCpu.used()]
     const figures = {
@@ -156,7 +177,7 @@ export const run = async () => {
       throughput_ratio: Number((ours.rps / base.rps).toFixed(3))
     }
     const cpu = (server: number, postgres: number, client: number) => `CPU ms/request: server ${server}, PostgreSQL ${postgres}, load client ${client}`
-    console.log(`POST /posts on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each (after 2 s warm-up)`)
+    console.log(`POST /posts on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each in ${ROUNDS} alternating rounds (after ${WARMUP_SECONDS} s warm-up)`)
     console.log(`  Herald   ${figures.herald_rps} req/s  p50 ${figures.herald_p50_ms} ms  p99 ${figures.herald_p99_ms} ms  non-201: ${ours.errors} ${JSON.stringify(ours.statuses)}`)
     console.log(`           ${cpu(figures.herald_cpu_ms_per_req, figures.herald_postgres_cpu_ms_per_req, figures.herald_client_cpu_ms_per_req)}`)
     console.log(`  baseline ${figures.baseline_rps} req/s  p50 ${figures.baseline_p50_ms} ms  p99 ${figures.baseline_p99_ms} ms  (node:http + pg, one INSERT)`)
