@@ -40,11 +40,20 @@ const isJson = (contentType: string | undefined) => {
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === "application/json"
 }
 
+/** The key in `Authorization: Bearer <key>`, read as HttpApi reads it (any case, any spaces before it). */
+const bearerCredential = (authorization: string | undefined): string | undefined => {
+  if (authorization === undefined || authorization.length <= 6 || authorization.charCodeAt(6) !== 32) return undefined
+  if (authorization.slice(0, 6).toLowerCase() !== "bearer") return undefined
+  let start = 7
+  while (authorization.charCodeAt(start) === 32) start++
+  return start === authorization.length ? undefined : authorization.slice(start)
+}
+
 /** Whether this request is one the fast path answers; anything else stays with the router. */
 export const takes = (req: IncomingMessage): boolean => {
   if (req.method !== "POST" || req.url !== PATH) return false
   const headers = req.headers
-  if (!headers.authorization?.startsWith("Bearer ") || headers.authorization.length === 7) return false
+  if (bearerCredential(headers.authorization) === undefined) return false
   if (headers.cookie?.includes(SESSION_COOKIE)) return false // the router tries the session when a key fails
   if (headers.expect !== undefined || headers["transfer-encoding"] !== undefined || !isJson(headers["content-type"])) return false
   const length = Number(headers["content-length"])
@@ -52,9 +61,9 @@ export const takes = (req: IncomingMessage): boolean => {
 }
 
 /** Authenticate, decode, create: the create endpoint's steps, in the router's order. */
-const answer = (authorization: string, idempotencyKey: string | null, text: string) =>
+const answer = (key: string, idempotencyKey: string | null, text: string) =>
   Effect.gen(function* () {
-    const actor = yield* Effect.catch(authenticateKey(authorization.slice(7)), () => Effect.fail(fail("unauthorized")))
+    const actor = yield* Effect.catch(authenticateKey(key), () => Effect.fail(fail("unauthorized")))
     let json: unknown
     try {
       json = JSON.parse(text)
@@ -94,7 +103,7 @@ export const make = Effect.gen(function* () {
     req.on("end", () => {
       const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
       const idempotencyKey = req.headers["idempotency-key"]
-      const answered = answer(req.headers.authorization!, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
+      const answered = answer(bearerCredential(req.headers.authorization)!, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
         Effect.catchCause((cause) => {
           // A defect: the router's answer to one (500 with a request id, logged; never internals).
           const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`

@@ -38,7 +38,8 @@ const normalise = (text: string) =>
 const send = async (host: HttpHost, key: string, accountId: string, request: Sent) => {
   const headers: Record<string, string> = { "content-type": "application/json", ...request.headers }
   const auth = request.auth ?? "key"
-  if (auth !== "") headers.authorization = auth === "key" ? `Bearer ${key}` : auth
+  const authorization: Record<string, string> = { key: `Bearer ${key}`, KEY_WITH_SPACES: `Bearer   ${key}`, KEY_LOWER_CASE: `bearer ${key}` }
+  if (auth !== "") headers.authorization = authorization[auth] ?? auth
   const response = await fetch(`${host.base}/posts`, { method: "POST", headers, body: (request.body ?? "").replaceAll("ACCOUNT", accountId) })
   return {
     status: response.status,
@@ -60,6 +61,8 @@ const taken_cases: ReadonlyArray<[string, Sent]> = [
   ["a charset in the content type", { body: post(), headers: { "content-type": "application/json; charset=utf-8" } }],
   ["an unknown key", { auth: "Bearer hrld_" + "x".repeat(43), body: post() }],
   ["a key with another prefix", { auth: "Bearer nope_123", body: post() }],
+  ["spaces before the key", { auth: "KEY_WITH_SPACES", body: post() }],
+  ["the scheme in lower case", { auth: "KEY_LOWER_CASE", body: post({ content: "lower" }) }],
   ["malformed JSON", { body: "{\"accountIds\": [" }],
   ["JSON that is not an object", { body: "[1, 2]" }],
   ["JSON null", { body: "null" }],
@@ -80,6 +83,8 @@ const taken_cases: ReadonlyArray<[string, Sent]> = [
 const declined_cases: ReadonlyArray<[string, Sent]> = [
   ["another content type", { body: post(), headers: { "content-type": "text/plain" } }],
   ["no credentials", { auth: "", body: post() }],
+  ["another scheme", { auth: "Basic dXNlcjpwYXNz", body: post() }],
+  ["a scheme without a key", { auth: "Bearer   ", body: post() }],
   ["an empty body", { body: "" }],
   ["a session cookie", { body: post(), headers: { cookie: "herald_session=abc" } }]
 ]
