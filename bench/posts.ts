@@ -126,8 +126,18 @@ const seed = (url: string, keyText: string) =>
 export const run = async () => {
   const heraldDb = await createDatabaseForProcesses()
   const baselineDb = await createDatabaseForProcesses()
+  // The databases go whatever happens after this (a failing seed or server start included).
+  try {
+    return await measure(heraldDb.url, baselineDb.url)
+  } finally {
+    await heraldDb.drop()
+    await baselineDb.drop()
+  }
+}
+
+const measure = async (heraldDbUrl: string, baselineDbUrl: string) => {
   const keyText = "hrld_" + "B".repeat(43)
-  await seed(heraldDb.url, keyText)
+  await seed(heraldDbUrl, keyText)
   const scheduledFor = new Date(Date.now() + 3_600_000).toISOString()
   const body = (n: number) => JSON.stringify({ accountIds: ["acc_BENCH"], content: `bench post ${n}`, scheduledFor, ...(process.env.BENCH_DRY_RUN ? { dryRun: true } : {}) })
   const [heraldPort, baselinePort] = [await freePort(), await freePort()]
@@ -135,8 +145,8 @@ export const run = async () => {
   const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
   // BENCH_HERALD_FLAGS="--perf-basic-prof ..." passes node flags to the Herald process.
   const flags = (process.env.BENCH_HERALD_FLAGS ?? "").split(" ").filter((f) => f !== "")
-  const herald = startProcess([...profile, ...flags, "--import", "tsx", "hosts/http/main.ts"], { PORT: String(heraldPort), DATABASE_URL: heraldDb.url, HERALD_DATA_DIR: `${root}/.bench/http-data` })
-  const baseline = startProcess(["--input-type=module", "-e", baselineScript], { PORT: String(baselinePort), DATABASE_URL: baselineDb.url })
+  const herald = startProcess([...profile, ...flags, "--import", "tsx", "hosts/http/main.ts"], { PORT: String(heraldPort), DATABASE_URL: heraldDbUrl, HERALD_DATA_DIR: `${root}/.bench/http-data` })
+  const baseline = startProcess(["--input-type=module", "-e", baselineScript], { PORT: String(baselinePort), DATABASE_URL: baselineDbUrl })
   try {
     await waitUp(`http://127.0.0.1:${heraldPort}/api/v1/posts`, herald.child, herald.log)
     await waitUp(`http://127.0.0.1:${baselinePort}/`, baseline.child, baseline.log)
@@ -189,8 +199,6 @@ export const run = async () => {
     await stop(herald.child)
     if (process.env.BENCH_HERALD_LOG) (await import("node:fs")).writeFileSync(process.env.BENCH_HERALD_LOG, herald.log())
     await stop(baseline.child)
-    await heraldDb.drop()
-    await baselineDb.drop()
   }
 }
 
