@@ -1,14 +1,16 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { countOnShardZero } from "./usageShards.ts"
+import { countOnShardZeroSql } from "./usageShards.ts"
 import { UsageCounter, type UsageCounterShape } from "../../application/ports/UsageCounter.ts"
+
+const incrementSql = countOnShardZeroSql("$1", "$2", null)
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return {
     // One atomic upsert on shard 0; the month's total is the sum of its shards (usageShards.ts).
     increment: (workspaceId, month) =>
-      countOnShardZero(sql, { workspaceId, month, limit: null }).pipe(
+      sql.unsafe<{ count: number }>(incrementSql, [workspaceId, month]).pipe(
         Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0].count) : Effect.die("increment returned no row"))),
         Effect.orDie
       ),

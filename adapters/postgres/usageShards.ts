@@ -1,5 +1,3 @@
-import type { SqlClient, Statement } from "effect/sql"
-
 /**
  * A workspace's month is counted in up to USAGE_SHARDS rows of `usage_counters`, summed on read.
  * An uncapped plan adds to the shard of the database session running the statement (its backend
@@ -13,35 +11,31 @@ import type { SqlClient, Statement } from "effect/sql"
  */
 export const USAGE_SHARDS = 32
 
-/** The statement that counts one post of an uncapped plan; one row (`counted`), usable as a CTE. */
-export const countUncapped = (
-  sql: SqlClient.SqlClient,
-  input: { readonly workspaceId: string; readonly month: string }
-): Statement.Statement<{ counted: number }> =>
-  sql<{ counted: number }>`
+/**
+ * The statement that counts one post of an uncapped plan, as SQL text over the placeholders given
+ * for the workspace and the month; one row (`counted`), usable as a CTE.
+ */
+export const countUncappedSql = (workspaceId: string, month: string): string => `
     INSERT INTO usage_counters (workspace_id, month, shard, count)
-    VALUES (${input.workspaceId}, ${input.month}, pg_backend_pid() % ${USAGE_SHARDS}, 1)
+    VALUES (${workspaceId}, ${month}, pg_backend_pid() % ${USAGE_SHARDS}, 1)
     ON CONFLICT (workspace_id, month, shard) DO UPDATE SET count = usage_counters.count + 1
     RETURNING 1 AS counted`
 
 /**
- * The statement that counts one post on shard 0 and returns the month's new total, or no row when
- * the month already holds `limit` (null: no cap). Usable alone or as a CTE. The total is shard 0
- * (locked, re-read after any concurrent create commits) plus the other shards.
+ * The statement that counts one post on shard 0 and returns the month's new total (`count`), or no
+ * row when the month already holds `limit`; as SQL text over the placeholders given (limit null: no
+ * cap). Usable alone or as a CTE. The total is shard 0 (locked, re-read after any concurrent create
+ * commits) plus the other shards.
  */
-export const countOnShardZero = (
-  sql: SqlClient.SqlClient,
-  input: { readonly workspaceId: string; readonly month: string; readonly limit: number | null }
-): Statement.Statement<{ count: number }> => {
-  const { limit, month, workspaceId } = input
-  const others = sql`(SELECT coalesce(sum(o.count), 0) FROM usage_counters o
+export const countOnShardZeroSql = (workspaceId: string, month: string, limit: string | null): string => {
+  const others = `(SELECT coalesce(sum(o.count), 0) FROM usage_counters o
     WHERE o.workspace_id = ${workspaceId} AND o.month = ${month} AND o.shard <> 0)::int`
   return limit === null
-    ? sql<{ count: number }>`
+    ? `
       INSERT INTO usage_counters (workspace_id, month, shard, count) VALUES (${workspaceId}, ${month}, 0, 1)
       ON CONFLICT (workspace_id, month, shard) DO UPDATE SET count = usage_counters.count + 1
       RETURNING ${others} + count AS count`
-    : sql<{ count: number }>`
+    : `
       INSERT INTO usage_counters (workspace_id, month, shard, count)
       SELECT ${workspaceId}, ${month}, 0, 1 WHERE ${others} < ${limit}
       ON CONFLICT (workspace_id, month, shard) DO UPDATE SET count = usage_counters.count + 1
