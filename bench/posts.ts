@@ -12,7 +12,7 @@ import { WorkspaceRepo } from "../application/ports/WorkspaceRepo.ts"
 import { createDatabaseForProcesses } from "../test/support/postgres.ts"
 import { freePort } from "../test/support/freePort.ts"
 import { combine, load, type LoadResult } from "./load.ts"
-import { childrenOf, cpuBetween, cpuOf, cpuOfCommand } from "./proc.ts"
+import { cpuBetween, cpuOf, cpuOfCommand } from "./proc.ts"
 
 /*
  * `npm run bench -- posts`: POST /posts (create: the post with its target, the month's count and the
@@ -75,14 +75,14 @@ const startProcess = (args: ReadonlyArray<string>, env: Record<string, string>) 
 }
 
 /**
- * CPU time over the measured part of a load run: the server (with any child processes), every
+ * CPU time over the measured part of a load run: the server, every
  * PostgreSQL process, and this process (the load generator), all sharing the machine's cores.
  */
 const cpuMeter = (pid: number) => {
   const read = () => {
     const own = process.cpuUsage()
     return {
-      server: cpuOf(pid).own + childrenOf(pid).reduce((sum, child) => sum + cpuOf(child).own, 0),
+      server: cpuOf(pid).own,
       postgres: cpuOfCommand("postgres"),
       client: (own.user + own.system) / 1000
     }

@@ -1,21 +1,19 @@
 import { readdirSync, readFileSync } from "node:fs"
 
-/** CPU time (user + system) of a process itself and of its finished children, in ms (Linux /proc; 100 ticks a second). */
-export const cpuOf = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+/** The fields of a /proc/<pid>/stat line after its command name, and that name. */
+const parseStat = (stat: string) => ({
+  command: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+  fields: stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+})
+
+/** CPU time (user + system) of a process itself and of its finished children, in ms, from its stat fields (100 ticks a second). */
+const cpuOfFields = (fields: ReadonlyArray<string>) => {
   const ms = (i: number) => (Number(fields[i - 3]) * 1000) / 100
   return { own: ms(14) + ms(15), children: ms(16) + ms(17) }
 }
 
-/** Pids of the processes whose parent is `pid` (Linux /proc), e.g. the workers of a clustered host. */
-export const childrenOf = (pid: number): ReadonlyArray<number> =>
-  readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
-    try {
-      return Number(readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ")[1]) === pid
-    } catch {
-      return false // gone meanwhile
-    }
-  })
+/** CPU time (user + system) of a process itself and of its finished children, in ms (Linux /proc). */
+export const cpuOf = (pid: number) => cpuOfFields(parseStat(readFileSync(`/proc/${pid}/stat`, "utf8")).fields)
 
 /** CPU time (ms) of each running process named `command` (the PostgreSQL server's processes, say), by pid. */
 export const cpuOfCommand = (command: string): ReadonlyMap<number, number> => {
@@ -23,8 +21,8 @@ export const cpuOfCommand = (command: string): ReadonlyMap<number, number> => {
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8")
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === command) byPid.set(Number(d), cpuOf(Number(d)).own)
+      const stat = parseStat(readFileSync(`/proc/${d}/stat`, "utf8"))
+      if (stat.command === command) byPid.set(Number(d), cpuOfFields(stat.fields).own)
     } catch {
       // gone meanwhile
     }

@@ -49,15 +49,15 @@ const bearerCredential = (authorization: string | undefined): string | undefined
   return start === authorization.length ? undefined : authorization.slice(start)
 }
 
-/** Whether this request is one the fast path answers; anything else stays with the router. */
-export const takes = (req: IncomingMessage): boolean => {
-  if (req.method !== "POST" || req.url !== PATH) return false
+/** The request's API key when the fast path answers it; undefined leaves the request to the router. */
+const takenKey = (req: IncomingMessage): string | undefined => {
+  if (req.method !== "POST" || req.url !== PATH) return undefined
   const headers = req.headers
-  if (bearerCredential(headers.authorization) === undefined) return false
-  if (headers.cookie?.includes(SESSION_COOKIE)) return false // the router tries the session when a key fails
-  if (headers.expect !== undefined || headers["transfer-encoding"] !== undefined || !isJson(headers["content-type"])) return false
+  if (headers.cookie?.includes(SESSION_COOKIE)) return undefined // the router tries the session when a key fails
+  if (headers.expect !== undefined || headers["transfer-encoding"] !== undefined || !isJson(headers["content-type"])) return undefined
   const length = Number(headers["content-length"])
-  return Number.isInteger(length) && length > 0 && length <= MAX_BODY_BYTES
+  if (!Number.isInteger(length) || length <= 0 || length > MAX_BODY_BYTES) return undefined
+  return bearerCredential(headers.authorization)
 }
 
 /** Authenticate, decode, create: the create endpoint's steps, in the router's order. */
@@ -96,14 +96,15 @@ export const make = Effect.gen(function* () {
   const accessLog = (req: IncomingMessage, status: number) =>
     Effect.log("Sent HTTP response").pipe(Effect.annotateLogs({ "http.method": "POST", "http.url": req.url ?? PATH, "http.status": status }))
   return (options: { readonly accessLog: boolean }) => (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (!takes(req)) return false
+    const key = takenKey(req)
+    if (key === undefined) return false
     const chunks: Array<Buffer> = []
     req.on("error", () => undefined) // the client went away mid-body: there is no one to answer
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
       const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
       const idempotencyKey = req.headers["idempotency-key"]
-      const answered = answer(bearerCredential(req.headers.authorization)!, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
+      const answered = answer(key, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
         Effect.catchCause((cause) => {
           // A defect: the router's answer to one (500 with a request id, logged; never internals).
           const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`

@@ -56,10 +56,10 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
   const requireApproval = keyAsksFirst || request.requireApproval === true
   const workspace = Option.getOrThrow(yield* cachedWorkspace(actor.workspaceId))
   const monthlyLimit = planLimits[workspace.plan].postsPerMonth
-  const usage = yield* UsageCounter
   const month = monthOf(at)
 
   if (request.dryRun) {
+    const usage = yield* UsageCounter
     const warnings = [...checked.warnings]
     if (keyAsksFirst && request.requireApproval === false) warnings.push("requireApproval: false cannot bypass an asks-first key; the post would wait for approval.")
     const used = yield* usage.current(actor.workspaceId, month)
