@@ -12,14 +12,15 @@
 export const USAGE_SHARDS = 32
 
 /**
- * The statement that counts one post of an uncapped plan, as SQL text over the placeholders given
- * for the workspace and the month; one row (`counted`), usable as a CTE.
+ * The statement that counts many posts of uncapped plans, as SQL text over the placeholder of a
+ * jsonb array of `{ workspace_id, month, count }` (one entry per workspace and month, in a fixed
+ * order so concurrent batches lock shard rows in the same order); adds to the session's shards.
  */
-export const countUncappedSql = (workspaceId: string, month: string): string => `
+export const countUncappedManySql = (counts: string): string => `
     INSERT INTO usage_counters (workspace_id, month, shard, count)
-    VALUES (${workspaceId}, ${month}, pg_backend_pid() % ${USAGE_SHARDS}, 1)
-    ON CONFLICT (workspace_id, month, shard) DO UPDATE SET count = usage_counters.count + 1
-    RETURNING 1 AS counted`
+    SELECT u.workspace_id, u.month, pg_backend_pid() % ${USAGE_SHARDS}, u.count
+    FROM jsonb_to_recordset(${counts}) AS u(workspace_id text, month text, count int)
+    ON CONFLICT (workspace_id, month, shard) DO UPDATE SET count = usage_counters.count + excluded.count`
 
 /**
  * The statement that counts one post on shard 0 and returns the month's new total (`count`), or no

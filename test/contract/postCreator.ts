@@ -87,6 +87,33 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         assert.strictEqual(yield* (yield* UsageCounter).increment(ws.id, "2026-04"), 41)
       }))
 
+    it.effect("concurrent uncapped creates in several workspaces and months are each stored whole and counted where they belong", () =>
+      Effect.gen(function* () {
+        const creator = yield* PostCreator
+        const workspaces = [yield* seedWorkspace(), yield* seedWorkspace(), yield* seedWorkspace()]
+        const months = ["2026-06", "2026-07"]
+        const entries = Array.from({ length: 30 }, (_, i) => {
+          const p = post(workspaces[i % 3]!.id, {
+            content: `post ${i}`,
+            mediaIds: i % 2 === 0 ? [`med_${i}`] : [],
+            thread: i % 5 === 0 ? ["a reply", "another"] : [],
+            poll: i % 7 === 0 ? { options: ["yes", "no"], durationMinutes: 60 } : null,
+            firstComment: i % 4 === 0 ? "first!" : null
+          })
+          return { post: p, jobs: jobsFor(p), usage: { month: months[i % 2]!, limit: null } }
+        })
+        const outcomes = yield* Effect.forEach(entries, (e) => creator.create(e), { concurrency: "unbounded" })
+        assert.isTrue(outcomes.every((o) => o._tag === "Created" && o.used === null))
+        for (const e of entries) {
+          assert.deepStrictEqual(yield* stored(e.post), Option.some(e.post))
+          assert.deepStrictEqual(sorted((yield* queuedFor(e.post)).map((j) => j.id)), sorted(e.jobs.map((j) => j.id)))
+        }
+        const usage = yield* UsageCounter
+        for (const [w, ws] of workspaces.entries())
+          for (const [m, month] of months.entries())
+            assert.strictEqual(yield* usage.current(ws.id, month), entries.filter((_, i) => i % 3 === w && i % 2 === m).length)
+      }))
+
     it.effect("inside a transaction that fails afterwards, the create is rolled back with it", () =>
       Effect.gen(function* () {
         const ws = yield* seedWorkspace()
