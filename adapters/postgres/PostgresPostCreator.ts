@@ -18,7 +18,7 @@ import { countOnShardZeroSql, countUncappedManySql } from "./usageShards.ts"
  */
 
 /** Writers: statements in flight at once, each taking every waiting create (up to MAX_BATCH). */
-export const DEFAULT_WRITERS = 4
+const DEFAULT_WRITERS = 4
 const MAX_BATCH = 64
 
 // Parameters: the posts (`posts` rows as JSON), the counts per workspace and month, the jobs.
@@ -32,7 +32,7 @@ const uncappedSql = `
   FROM jsonb_to_recordset($3::jsonb) AS j(id text, kind text, workspace_id text, post_id text, account_id text, run_at timestamptz, attempts int)`
 
 /** The uncapped statement's values for some posts. */
-export const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<string> => {
+const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<string> => {
   const counts = new Map<string, { workspace_id: string; month: string; count: number }>()
   for (const { post, usage } of entries) {
     const key = `${post.workspaceId}\u0000${usage.month}`

@@ -23,7 +23,8 @@ export interface PostCreatorShape {
   /**
    * Stores a new post with its jobs and counts it in its month, as one atomic write: all of it or
    * none. Concurrent creates at the cap never take the month past it. Inside `Store.transaction`
-   * it joins the transaction.
+   * it joins the transaction. An adapter may write concurrent creates together (the SQL one batches
+   * uncapped creates that wait for a writer), but each post's outcome is its own.
    */
   readonly create: (entry: NewPost) => Effect.Effect<CreateOutcome>
 }
