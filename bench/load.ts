@@ -25,6 +25,8 @@ export const load = async (options: {
   readonly warmupSeconds: number
   readonly headers: Record<string, string>
   readonly body: (n: number) => string
+  /** Headers of request n, added to `headers` (e.g. a fresh Idempotency-Key). */
+  readonly headersOf?: (n: number) => Record<string, string>
   readonly okStatus: number
   /** Called as the measured part starts and ends (after the warm-up), e.g. to read a process's CPU time. */
   readonly onMeasure?: { readonly start: () => void; readonly end: () => void }
@@ -34,10 +36,11 @@ export const load = async (options: {
   let n = 0
   const one = () =>
     new Promise<{ status: number; ms: number }>((resolve) => {
+      const extra = options.headersOf?.(n)
       const body = options.body(n++)
       const started = performance.now()
       const req = request(
-        { agent, host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { ...options.headers, "content-length": Buffer.byteLength(body) } },
+        { agent, host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { ...options.headers, ...extra, "content-length": Buffer.byteLength(body) } },
         (res) => {
           res.resume()
           res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }))

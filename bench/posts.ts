@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { createHash } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import { Effect, Layer } from "effect"
 import { PgClient } from "@effect/sql-pg"
@@ -156,8 +156,14 @@ const measure = async (heraldDbUrl: string, baselineDbUrl: string) => {
     const ourCpu = cpuMeter(herald.child.pid!)
     const baseUrl = `http://127.0.0.1:${baselinePort}/`
     const ourUrl = `http://127.0.0.1:${heraldPort}/api/v1/posts`
+    // BENCH_IDEMPOTENCY=1: every request carries its own Idempotency-Key (the baseline ignores it).
+    const keyed = () => {
+      if (!process.env.BENCH_IDEMPOTENCY) return {}
+      const slice = randomBytes(6).toString("hex")
+      return { headersOf: (n: number) => ({ "idempotency-key": `bench-${slice}-${n}` }) }
+    }
     const slice = (url: string, seconds: number, warmupSeconds: number, onMeasure?: ReturnType<typeof cpuMeter>) =>
-      load({ url, connections: CONNECTIONS, seconds, warmupSeconds, headers, body, okStatus: 201, ...(onMeasure ? { onMeasure } : {}) })
+      load({ url, connections: CONNECTIONS, seconds, warmupSeconds, headers, body, okStatus: 201, ...(onMeasure ? { onMeasure } : {}), ...keyed() })
     await slice(baseUrl, WARMUP_SECONDS, 0)
     await slice(ourUrl, WARMUP_SECONDS, 0)
     // Measured in alternating rounds, so a change in the machine's speed during the run (it drifts,

@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { IdempotencyStore } from "../../application/ports/IdempotencyStore.ts"
 import { JobQueue } from "../../application/ports/JobQueue.ts"
 import { PostCreator, type PostCreatorShape } from "../../application/ports/PostCreator.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
@@ -6,21 +7,24 @@ import { Store } from "../../application/ports/Store.ts"
 import { UsageCounter } from "../../application/ports/UsageCounter.ts"
 
 /**
- * PostCreator from the other storage ports, in one Store transaction: count first, and over the cap
- * roll back. For stores where a transaction costs nothing (memory); SQL has its own single statement.
+ * PostCreator from the other storage ports, in one Store transaction: claim the key, count, and
+ * over the cap roll back. For stores where a transaction costs nothing (memory); SQL has its own single statement.
  */
 export const make = Effect.gen(function* () {
   const store = yield* Store
   const posts = yield* PostRepo
   const queue = yield* JobQueue
   const usage = yield* UsageCounter
+  const keys = yield* IdempotencyStore
   class OverCap {
     readonly _tag = "OverCap"
   }
   return {
-    create: ({ jobs, post, usage: { limit, month } }) =>
+    create: ({ claim, jobs, post, usage: { limit, month } }) =>
       store.transaction(
         Effect.gen(function* () {
+          const holder = claim === undefined ? Option.none() : yield* keys.claim(claim, claim.createdAt)
+          if (Option.isSome(holder)) return { _tag: "KeyHeld" as const, holder: holder.value }
           const used = yield* usage.increment(post.workspaceId, month)
           if (limit !== null && used > limit) return yield* Effect.fail(new OverCap())
           yield* posts.insert(post)

@@ -1,7 +1,8 @@
-import { Deferred, Effect, Exit, Layer, Queue } from "effect"
-import { SqlClient } from "effect/sql"
+import { Data, Deferred, Effect, Layer, Option, Queue } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
 import { type CreateOutcome, type NewPost, PostCreator, type PostCreatorShape } from "../../application/ports/PostCreator.ts"
 import { toJsonRow, toParams } from "./postRow.ts"
+import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
 import { countOnShardZeroSql, countUncappedManySql } from "./usageShards.ts"
 
 /*
@@ -12,39 +13,61 @@ import { countOnShardZeroSql, countUncappedManySql } from "./usageShards.ts"
  * one and waits for nothing. A batch is all or nothing, so when one fails each of its posts is
  * written again alone and gets its own outcome: a post never fails because of another.
  *
- * A capped plan's create is one statement per post (the conditional count on shard 0 decides it,
- * in order with the month's other creates), and so is any create inside `Store.transaction`, which
- * must join the transaction's connection.
+ * An idempotency key is claimed in the same statement: a post goes in only if its key was free (or
+ * its record expired). A post that did not go in (its key is held) is then taken alone, through the
+ * idempotency store's claim, which finds the holder.
+ *
+ * Taken alone, one per statement: a capped plan's create (the conditional count on shard 0 decides
+ * it, in order with the month's other creates), a create inside `Store.transaction` (it must join
+ * the transaction's connection), and a create whose key is already in the batch.
  */
 
 /** Writers: statements in flight at once, each taking every waiting create (up to MAX_BATCH). */
 const DEFAULT_WRITERS = 4
 const MAX_BATCH = 64
 
-// Parameters: the posts (`posts` rows as JSON), the counts per workspace and month, the jobs.
+// Parameters: the posts (`posts` rows as JSON), each post's workspace and month, the jobs, the
+// idempotency claims, and the ids of the posts that have a claim. Posts go in when they have no claim
+// or their claim went in; counts and jobs follow the posts that went in.
 const uncappedSql = `
-  WITH counted AS (${countUncappedManySql("$2::jsonb")}
+  WITH claimed AS (
+    INSERT INTO idempotency_keys (scope, key, request_hash, post_id, created_at, expires_at)
+    SELECT c.scope, c.key, c.request_hash, c.post_id, c.created_at, c.expires_at
+    FROM jsonb_to_recordset($4::jsonb) AS c(scope text, key text, request_hash text, post_id text, created_at timestamptz, expires_at timestamptz)
+    ON CONFLICT (scope, key) DO UPDATE SET
+      request_hash = excluded.request_hash, post_id = excluded.post_id,
+      created_at = excluded.created_at, expires_at = excluded.expires_at
+      WHERE idempotency_keys.expires_at <= excluded.created_at
+    RETURNING post_id
   ), created AS (
-    INSERT INTO posts SELECT * FROM jsonb_populate_recordset(NULL::posts, $1::jsonb)
+    INSERT INTO posts SELECT p.* FROM jsonb_populate_recordset(NULL::posts, $1::jsonb) AS p
+    WHERE p.id <> ALL ($5::text[]) OR p.id IN (SELECT post_id FROM claimed)
+    RETURNING id
+  ), counted AS (${countUncappedManySql("created", "$2::jsonb")}
+  ), queued AS (
+    INSERT INTO jobs (id, kind, workspace_id, post_id, account_id, run_at, available_at, attempts)
+    SELECT j.id, j.kind, j.workspace_id, j.post_id, j.account_id, j.run_at, j.run_at, j.attempts
+    FROM jsonb_to_recordset($3::jsonb) AS j(id text, kind text, workspace_id text, post_id text, account_id text, run_at timestamptz, attempts int)
+    WHERE j.post_id IN (SELECT id FROM created)
   )
-  INSERT INTO jobs (id, kind, workspace_id, post_id, account_id, run_at, available_at, attempts)
-  SELECT j.id, j.kind, j.workspace_id, j.post_id, j.account_id, j.run_at, j.run_at, j.attempts
-  FROM jsonb_to_recordset($3::jsonb) AS j(id text, kind text, workspace_id text, post_id text, account_id text, run_at timestamptz, attempts int)`
+  SELECT id FROM created`
 
-/** The uncapped statement's values for some posts. */
-const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<string> => {
-  const counts = new Map<string, { workspace_id: string; month: string; count: number }>()
-  for (const { post, usage } of entries) {
-    const key = `${post.workspaceId}\u0000${usage.month}`
-    const found = counts.get(key)
-    if (found) found.count++
-    else counts.set(key, { workspace_id: post.workspaceId, month: usage.month, count: 1 })
-  }
-  const ordered = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c)
-  const jobs = entries.flatMap((e) =>
-    e.jobs.map((j) => ({ id: j.id, kind: j.kind, workspace_id: j.workspaceId, post_id: j.postId, account_id: j.accountId, run_at: new Date(j.runAt), attempts: j.attempts }))
-  )
-  return [JSON.stringify(entries.map((e) => toJsonRow(e.post))), JSON.stringify(ordered), JSON.stringify(jobs)]
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** The uncapped statement's values for some posts (claims in key order, so concurrent batches lock keys alike). */
+const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<unknown> => {
+  const claims = entries.flatMap((e) => (e.claim ? [e.claim] : [])).sort((a, b) => (a.scope + "\u0000" + a.key < b.scope + "\u0000" + b.key ? -1 : 1))
+  return [
+    JSON.stringify(entries.map((e) => toJsonRow(e.post))),
+    JSON.stringify(entries.map((e) => ({ post_id: e.post.id, workspace_id: e.post.workspaceId, month: e.usage.month }))),
+    JSON.stringify(entries.flatMap((e) =>
+      e.jobs.map((j) => ({ id: j.id, kind: j.kind, workspace_id: j.workspaceId, post_id: j.postId, account_id: j.accountId, run_at: iso(j.runAt), attempts: j.attempts }))
+    )),
+    JSON.stringify(claims.map((c) => ({
+      scope: c.scope, key: c.key, request_hash: c.requestHash, post_id: c.postId, created_at: iso(c.createdAt), expires_at: iso(c.expiresAt)
+    }))),
+    claims.map((c) => c.postId)
+  ]
 }
 
 /** The `posts` columns in insert order, with the cast each parameter needs. */
@@ -97,42 +120,80 @@ interface Waiting {
 
 const created: CreateOutcome = { _tag: "Created", used: null }
 
+class OverCapRollback extends Data.TaggedError("OverCapRollback") {}
+
+const keyOf = (entry: NewPost) => (entry.claim ? `${entry.claim.scope}\u0000${entry.claim.key}` : undefined)
+
 export const make = (options: { readonly writers?: number } = {}) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const writeUncapped = (entries: ReadonlyArray<NewPost>) => sql.unsafe(uncappedSql, uncappedValuesOf(entries))
-    const waiting = yield* Queue.unbounded<Waiting>()
+    const keys = yield* PostgresIdempotencyStore.make
+    /** The ids of the posts that went in. */
+    const writeUncapped = (entries: ReadonlyArray<NewPost>) =>
+      Effect.map(sql.unsafe<{ id: string }>(uncappedSql, uncappedValuesOf(entries)), (rows) => new Set(rows.map((r) => r.id)))
 
-    const writeBatch = (batch: ReadonlyArray<Waiting>) =>
-      writeUncapped(batch.map((w) => w.entry)).pipe(
-        Effect.matchCauseEffect({
-          onSuccess: () => Effect.forEach(batch, (w) => Deferred.succeed(w.done, created), { discard: true }),
-          // Each post alone, so only a post that fails by itself fails (as a defect, like any write).
-          onFailure: () =>
-            Effect.forEach(
-              batch,
-              (w) => Effect.flatMap(Effect.exit(Effect.orDie(writeUncapped([w.entry]))), (exit) => Deferred.done(w.done, Exit.map(exit, () => created))),
-              { discard: true }
-            )
+    const writeUnclaimed = (entry: NewPost): Effect.Effect<CreateOutcome, SqlError.SqlError> =>
+      entry.usage.limit === null
+        ? Effect.as(writeUncapped([{ ...entry, claim: undefined }]), created)
+        : Effect.map(sql.unsafe<{ count: number }>(cappedSql, cappedValuesOf(entry)), (rows): CreateOutcome =>
+          rows[0] ? { _tag: "Created", used: rows[0].count } : { _tag: "OverCap" })
+
+    /** One create, in its own statement; with a key, the claim and the create in one transaction. */
+    const writeAlone = (entry: NewPost): Effect.Effect<CreateOutcome> => {
+      const claim = entry.claim
+      if (claim === undefined) return Effect.orDie(writeUnclaimed(entry))
+      return sql.withTransaction(
+        Effect.gen(function* () {
+          const holder = yield* keys.claim(claim, claim.createdAt)
+          if (Option.isSome(holder)) return { _tag: "KeyHeld", holder: holder.value } satisfies CreateOutcome
+          const outcome = yield* writeUnclaimed(entry)
+          // Over the cap the claim goes back too: the key stays free for a retry next month.
+          return outcome._tag === "OverCap" ? yield* Effect.fail(new OverCapRollback()) : outcome
         })
+      ).pipe(
+        Effect.catchTag("OverCapRollback", () => Effect.succeed<CreateOutcome>({ _tag: "OverCap" })),
+        Effect.orDie
       )
+    }
+
+    const waiting = yield* Queue.unbounded<Waiting>()
+    const settleAlone = (w: Waiting) => Effect.flatMap(Effect.exit(writeAlone(w.entry)), (exit) => Deferred.done(w.done, exit))
+    const writeBatch = (taken: ReadonlyArray<Waiting>) => {
+      // A key twice in one statement is an error; the later create waits for the earlier's commit.
+      const seen = new Set<string>()
+      const batch: Array<Waiting> = []
+      const after: Array<Waiting> = []
+      for (const w of taken) {
+        const key = keyOf(w.entry)
+        if (key !== undefined && seen.has(key)) after.push(w)
+        else {
+          if (key !== undefined) seen.add(key)
+          batch.push(w)
+        }
+      }
+      return writeUncapped(batch.map((w) => w.entry)).pipe(
+        Effect.matchCauseEffect({
+          // A post whose key was held did not go in: alone, the claim finds the holder.
+          onSuccess: (ids) => Effect.forEach(batch, (w) => (ids.has(w.entry.post.id) ? Deferred.succeed(w.done, created) : settleAlone(w)), { discard: true }),
+          // Each post alone, so only a post that fails by itself fails (as a defect, like any write).
+          onFailure: () => Effect.forEach(batch, settleAlone, { discard: true })
+        }),
+        Effect.andThen(Effect.forEach(after, settleAlone, { discard: true }))
+      )
+    }
     const writer = Effect.forever(Effect.flatMap(Queue.takeBetween(waiting, 1, MAX_BATCH), writeBatch))
     yield* Effect.forkScoped(Effect.all(Array.from({ length: options.writers ?? DEFAULT_WRITERS }, () => writer), { concurrency: "unbounded", discard: true }))
 
     const inTransaction = Effect.map(Effect.serviceOption(sql.transactionService), (o) => o._tag === "Some")
     return {
-      create: (entry) => {
-        if (entry.usage.limit !== null)
-          return sql.unsafe<{ count: number }>(cappedSql, cappedValuesOf(entry)).pipe(
-            Effect.map((rows): CreateOutcome => (rows[0] ? { _tag: "Created", used: rows[0].count } : { _tag: "OverCap" })),
-            Effect.orDie
+      create: (entry) =>
+        entry.usage.limit !== null
+          ? writeAlone(entry)
+          : Effect.flatMap(inTransaction, (joined) =>
+            joined
+              ? writeAlone(entry)
+              : Effect.flatMap(Deferred.make<CreateOutcome>(), (done) => Effect.andThen(Queue.offer(waiting, { entry, done }), Deferred.await(done)))
           )
-        return Effect.flatMap(inTransaction, (joined) =>
-          joined
-            ? Effect.as(Effect.orDie(writeUncapped([entry])), created)
-            : Effect.flatMap(Deferred.make<CreateOutcome>(), (done) => Effect.andThen(Queue.offer(waiting, { entry, done }), Deferred.await(done)))
-        )
-      }
     } satisfies PostCreatorShape
   })
 

@@ -12,14 +12,17 @@
 export const USAGE_SHARDS = 32
 
 /**
- * The statement that counts many posts of uncapped plans, as SQL text over the placeholder of a
- * jsonb array of `{ workspace_id, month, count }` (one entry per workspace and month, in a fixed
- * order so concurrent batches lock shard rows in the same order); adds to the session's shards.
+ * The statement that counts the posts of uncapped plans just inserted, as SQL text over the name of
+ * a relation of their ids (`id`) and the placeholder of a jsonb array of `{ post_id, workspace_id,
+ * month }`; adds to the session's shard, one row per workspace and month, taken in a fixed order so
+ * concurrent statements lock shard rows alike.
  */
-export const countUncappedManySql = (counts: string): string => `
+export const countUncappedManySql = (inserted: string, months: string): string => `
     INSERT INTO usage_counters (workspace_id, month, shard, count)
-    SELECT u.workspace_id, u.month, pg_backend_pid() % ${USAGE_SHARDS}, u.count
-    FROM jsonb_to_recordset(${counts}) AS u(workspace_id text, month text, count int)
+    SELECT u.workspace_id, u.month, pg_backend_pid() % ${USAGE_SHARDS}, count(*)::int
+    FROM ${inserted} JOIN jsonb_to_recordset(${months}) AS u(post_id text, workspace_id text, month text) ON u.post_id = ${inserted}.id
+    GROUP BY u.workspace_id, u.month
+    ORDER BY u.workspace_id, u.month
     ON CONFLICT (workspace_id, month, shard) DO UPDATE SET count = usage_counters.count + excluded.count`
 
 /**

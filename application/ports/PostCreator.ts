@@ -1,5 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { Post } from "../../domain/post.ts"
+import type { IdempotencyRecord } from "./IdempotencyStore.ts"
 import type { Job } from "./JobQueue.ts"
 
 export interface NewPost {
@@ -8,6 +9,11 @@ export interface NewPost {
   readonly jobs: ReadonlyArray<Job>
   /** The month (`YYYY-MM`, UTC) the post counts in, and the plan's monthly cap (null: uncapped). */
   readonly usage: { readonly month: string; readonly limit: number | null }
+  /**
+   * The request's `Idempotency-Key`, claimed for this post (`postId` is the post's id) in the same
+   * atomic write; absent without a key. A key held by a live record stores nothing (`KeyHeld`).
+   */
+  readonly claim?: IdempotencyRecord | undefined
 }
 
 export type CreateOutcome =
@@ -16,13 +22,16 @@ export type CreateOutcome =
    * an uncapped post does not read the month's total, so uncapped creates never wait on each other).
    */
   | { readonly _tag: "Created"; readonly used: number | null }
-  /** The month already holds `limit` posts: nothing was stored. */
+  /** The month already holds `limit` posts: nothing was stored (nor the key claimed). */
   | { readonly _tag: "OverCap" }
+  /** The key is held by this live record (an earlier request's): nothing was stored. */
+  | { readonly _tag: "KeyHeld"; readonly holder: IdempotencyRecord }
 
 export interface PostCreatorShape {
   /**
-   * Stores a new post with its jobs and counts it in its month, as one atomic write: all of it or
-   * none. Concurrent creates at the cap never take the month past it. Inside `Store.transaction`
+   * Stores a new post with its jobs, counts it in its month and claims its idempotency key, as one
+   * atomic write: all of it or none. Concurrent creates at the cap never take the month past it; of
+   * concurrent creates with one key, exactly one is stored. Inside `Store.transaction`
    * it joins the transaction. An adapter may write concurrent creates together (the SQL one batches
    * uncapped creates that wait for a writer), but each post's outcome is its own.
    */

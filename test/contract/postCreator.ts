@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Exit, type Layer, Option } from "effect"
+import type { IdempotencyRecord } from "../../application/ports/IdempotencyStore.ts"
 import { type Job, JobQueue } from "../../application/ports/JobQueue.ts"
 import { PostCreator } from "../../application/ports/PostCreator.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
@@ -13,6 +14,13 @@ export type PostCreatorPorts = PostCreator | PostRepo | JobQueue | UsageCounter 
 
 const jobsFor = (p: Post): Array<Job> =>
   p.targets.map((t) => ({ id: newId("job"), kind: "publish", workspaceId: p.workspaceId, postId: p.id, accountId: t.accountId, runAt: T0 + 60_000, attempts: 0 }))
+
+const DAY = 86_400_000
+
+/** The idempotency record a request with `key` would claim for post `p`. */
+const claimFor = (p: Post, key: string, requestHash = "hash-of-body"): IdempotencyRecord => ({
+  scope: `${p.workspaceId}:key_A`, key, requestHash, postId: p.id, createdAt: T0, expiresAt: T0 + DAY
+})
 
 const stored = (p: Post) => Effect.flatMap(PostRepo, (repo) => repo.findById(p.workspaceId, p.id))
 const queuedFor = (p: Post) => Effect.map(Effect.flatMap(JobQueue, (q) => q.pending()), (jobs) => jobs.filter((j) => j.postId === p.id))
@@ -112,6 +120,54 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         for (const [w, ws] of workspaces.entries())
           for (const [m, month] of months.entries())
             assert.strictEqual(yield* usage.current(ws.id, month), entries.filter((_, i) => i % 3 === w && i % 2 === m).length)
+      }))
+
+    it.effect("a key is claimed with its post; a later create with the key stores nothing and names the holder", () =>
+      Effect.gen(function* () {
+        const creator = yield* PostCreator
+        const ws = yield* seedWorkspace()
+        const first = post(ws.id)
+        const claim = claimFor(first, "key-1")
+        assert.deepStrictEqual(yield* creator.create({ post: first, jobs: jobsFor(first), usage: { month: "2026-10", limit: null }, claim }), { _tag: "Created", used: null })
+        const second = post(ws.id)
+        const again = yield* creator.create({ post: second, jobs: jobsFor(second), usage: { month: "2026-10", limit: null }, claim: claimFor(second, "key-1", "other-hash") })
+        assert.deepStrictEqual(again, { _tag: "KeyHeld", holder: claim })
+        assert.isTrue(Option.isNone(yield* stored(second)))
+        assert.deepStrictEqual(yield* queuedFor(second), [])
+        assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-10"), 1)
+        // Another scope, or the same key once its record has expired, is free.
+        const elsewhere = post(ws.id)
+        assert.strictEqual((yield* creator.create({ post: elsewhere, jobs: [], usage: { month: "2026-10", limit: null }, claim: { ...claimFor(elsewhere, "key-1"), scope: `${ws.id}:key_OTHER` } }))._tag, "Created")
+        const later = post(ws.id)
+        const expired = { ...claimFor(later, "key-1"), createdAt: claim.expiresAt, expiresAt: claim.expiresAt + DAY }
+        assert.strictEqual((yield* creator.create({ post: later, jobs: [], usage: { month: "2026-10", limit: null }, claim: expired }))._tag, "Created")
+      }))
+
+    for (const limit of [null, 50])
+      it.effect(`concurrent creates with one key store exactly one post (${limit === null ? "uncapped" : "capped"})`, () =>
+        Effect.gen(function* () {
+          const creator = yield* PostCreator
+          const ws = yield* seedWorkspace()
+          const posts = Array.from({ length: 12 }, () => post(ws.id))
+          const outcomes = yield* Effect.forEach(posts, (p) => creator.create({ post: p, jobs: jobsFor(p), usage: { month: "2026-11", limit }, claim: claimFor(p, "same") }), { concurrency: "unbounded" })
+          const made = posts.filter((_, i) => outcomes[i]!._tag === "Created")
+          assert.strictEqual(made.length, 1)
+          for (const o of outcomes) if (o._tag !== "Created") assert.deepStrictEqual(o, { _tag: "KeyHeld", holder: claimFor(made[0]!, "same") })
+          const kept = yield* Effect.forEach(posts, stored)
+          assert.strictEqual(kept.filter(Option.isSome).length, 1)
+          assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-11"), 1)
+        }))
+
+    it.effect("over the cap the key is not kept: a retry once there is room is stored", () =>
+      Effect.gen(function* () {
+        const creator = yield* PostCreator
+        const ws = yield* seedWorkspace()
+        const filler = post(ws.id)
+        yield* creator.create({ post: filler, jobs: [], usage: { month: "2026-12", limit: 1 } })
+        const refused = post(ws.id)
+        assert.deepStrictEqual(yield* creator.create({ post: refused, jobs: [], usage: { month: "2026-12", limit: 1 }, claim: claimFor(refused, "retry") }), { _tag: "OverCap" })
+        const retry = post(ws.id)
+        assert.deepStrictEqual(yield* creator.create({ post: retry, jobs: [], usage: { month: "2026-12", limit: 2 }, claim: claimFor(retry, "retry") }), { _tag: "Created", used: 2 })
       }))
 
     it.effect("inside a transaction that fails afterwards, the create is rolled back with it", () =>

@@ -62,4 +62,20 @@ export const sqlPostCreatorSuite = <E>(name: string, backend: Layer.Layer<SqlCli
         assert.isTrue(Option.isNone(yield* repo.findById("ws_MISSING", orphan.id)))
         assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-09"), 9)
       }))
+  
+    it.effect("a key twice among waiting creates: one is stored, the other names it as the holder", () =>
+      Effect.gen(function* () {
+        const creator = yield* PostCreator
+        const ws = yield* seedWorkspace()
+        const posts = Array.from({ length: 6 }, () => post(ws.id))
+        const claimOf = (p: Post, key: string) => ({ scope: `${ws.id}:key_A`, key, requestHash: "h", postId: p.id, createdAt: T0, expiresAt: T0 + 86_400_000 })
+        // Keys: a, b, a, c, b, d: the second a and b wait behind the first.
+        const keys = ["a", "b", "a", "c", "b", "d"]
+        const outcomes = yield* Effect.forEach(posts, (p, i) => creator.create({ post: p, jobs: jobsFor(p), usage: { month: "2026-10", limit: null }, claim: claimOf(p, keys[i]!) }), { concurrency: "unbounded" })
+        assert.deepStrictEqual(outcomes.map((o) => o._tag), ["Created", "Created", "KeyHeld", "Created", "KeyHeld", "Created"])
+        assert.deepStrictEqual(outcomes[2], { _tag: "KeyHeld", holder: claimOf(posts[0]!, "a") })
+        assert.deepStrictEqual(outcomes[4], { _tag: "KeyHeld", holder: claimOf(posts[1]!, "b") })
+        assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-10"), 4)
+        assert.isBelow(yield* writingTransactions(ws.id), 4)
+      }))
   })

@@ -9,10 +9,8 @@ import { DAY_MS, formatUtc, monthOf } from "../../../domain/time.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { AccountRepo } from "../../ports/AccountRepo.ts"
 import { Crypto } from "../../ports/Crypto.ts"
-import { IdempotencyStore } from "../../ports/IdempotencyStore.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
-import { Store } from "../../ports/Store.ts"
 import { UsageCounter } from "../../ports/UsageCounter.ts"
 import { cachedWorkspace } from "../auth.ts"
 import { readCache } from "../../readCache.ts"
@@ -105,29 +103,20 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     }))
   }
   const newJobs = status !== "needs_approval" ? yield* publishJobsFor(post, checked.scheduledFor ?? at) : []
-  const creator = yield* PostCreator
-  const store = creator.create({ post, jobs: newJobs, usage: { month, limit: monthlyLimit } }).pipe(
-    Effect.flatMap((outcome) =>
-      outcome._tag === "OverCap"
-        ? Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
-        : Effect.succeed({ kind: "created" as const, body: { post: postView(post) } })
-    )
-  )
-  // Without a key the create is one write (PostCreator); with one, the key's claim joins it in a transaction.
-  if (idempotencyKey === null) return yield* store
-  const scope = `${actor.workspaceId}:${actor.kind === "key" ? actor.keyId : actor.personId}`
-  const posts = yield* PostRepo
-  return yield* (yield* Store).transaction(
-    Effect.gen(function* () {
-      const requestHash = yield* crypto.sha256(canonicalJson(body))
-      const existing = yield* (yield* IdempotencyStore).claim(
-        { scope, key: idempotencyKey, requestHash, postId, createdAt: at, expiresAt: at + IDEMPOTENCY_LIFETIME_MS }, at
-      )
-      if (Option.isNone(existing)) return yield* store
-      if (existing.value.requestHash !== requestHash) return yield* Effect.fail(fail("idempotency_key_reused"))
-      const original = yield* posts.findById(actor.workspaceId, existing.value.postId)
-      if (Option.isNone(original)) return yield* Effect.fail(fail("post_not_found", { postId: existing.value.postId }))
-      return { kind: "replayed" as const, body: { post: postView(original.value), replayed: true as const } }
-    })
-  )
+  // With a key, its claim is part of the same atomic write; a key already held stores nothing.
+  const claim = idempotencyKey === null ? undefined : {
+    scope: `${actor.workspaceId}:${actor.kind === "key" ? actor.keyId : actor.personId}`,
+    key: idempotencyKey,
+    requestHash: yield* crypto.sha256(canonicalJson(body)),
+    postId,
+    createdAt: at,
+    expiresAt: at + IDEMPOTENCY_LIFETIME_MS
+  }
+  const outcome = yield* (yield* PostCreator).create({ post, jobs: newJobs, usage: { month, limit: monthlyLimit }, claim })
+  if (outcome._tag === "OverCap") return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
+  if (outcome._tag === "Created") return { kind: "created" as const, body: { post: postView(post) } }
+  if (outcome.holder.requestHash !== claim?.requestHash) return yield* Effect.fail(fail("idempotency_key_reused"))
+  const original = yield* (yield* PostRepo).findById(actor.workspaceId, outcome.holder.postId)
+  if (Option.isNone(original)) return yield* Effect.fail(fail("post_not_found", { postId: outcome.holder.postId }))
+  return { kind: "replayed" as const, body: { post: postView(original.value), replayed: true as const } }
 })
