@@ -12,12 +12,13 @@ import { WorkspaceRepo } from "../application/ports/WorkspaceRepo.ts"
 import { createDatabaseForProcesses } from "../test/support/postgres.ts"
 import { freePort } from "../test/support/freePort.ts"
 import { combine, load, type LoadResult } from "./load.ts"
+import { nodeArgsOf } from "./npmScript.ts"
 import { cpuBetween, cpuOf, cpuOfCommand } from "./proc.ts"
 
 /*
  * `npm run bench -- posts`: POST /posts (create: the post with its target, the month's count and the
- * publish job, written as one statement) on a real PostgreSQL server, 64 keep-alive connections,
- * against the HTTP host alone (`hosts/http/main.ts`, its own process). Next to it, in the same run: a
+ * publish job, written in one statement with the creates waiting beside it) on a real PostgreSQL server, 64 keep-alive connections,
+ * against the HTTP host alone, started as `npm run http` starts it (its own process). Next to it, in the same run: a
  * bare node:http server with a `pg` pool of 10 inserting one row per request. Targets: >= 50% of the
  * baseline's throughput, p99 <= 25 ms. Also printed: CPU time per request (user + system, over the
  * measured seconds) of the server, of PostgreSQL's processes and of the load client. They share the
@@ -27,7 +28,8 @@ import { cpuBetween, cpuOf, cpuOfCommand } from "./proc.ts"
  * counted as non-201); BENCH_PROFILE_DIR writes a CPU profile of the Herald process;
  * BENCH_HERALD_FLAGS passes node flags to it and BENCH_HERALD_LOG=<file> keeps its output;
  * BENCH_EXTRA_SQL runs statements (separated by ";;") on Herald's database before the run, to try
- * an index or a setting without a migration.
+ * an index or a setting without a migration. BENCH_CONNECTIONS sets the load; BENCH_IDEMPOTENCY=1
+ * sends a fresh Idempotency-Key with every request.
  */
 
 // The issue's figure is at 64; BENCH_CONNECTIONS shows another load (at 1, every create is a batch of one).
@@ -146,7 +148,7 @@ const measure = async (heraldDbUrl: string, baselineDbUrl: string) => {
   const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
   // BENCH_HERALD_FLAGS="--perf-basic-prof ..." passes node flags to the Herald process.
   const flags = (process.env.BENCH_HERALD_FLAGS ?? "").split(" ").filter((f) => f !== "")
-  const herald = startProcess([...profile, ...flags, "--import", "tsx", "hosts/http/main.ts"], { PORT: String(heraldPort), DATABASE_URL: heraldDbUrl, HERALD_DATA_DIR: `${root}/.bench/http-data` })
+  const herald = startProcess([...profile, ...flags, ...nodeArgsOf("http")], { PORT: String(heraldPort), DATABASE_URL: heraldDbUrl, HERALD_DATA_DIR: `${root}/.bench/http-data` })
   const baseline = startProcess(["--input-type=module", "-e", baselineScript], { PORT: String(baselinePort), DATABASE_URL: baselineDbUrl })
   try {
     await waitUp(`http://127.0.0.1:${heraldPort}/api/v1/posts`, herald.child, herald.log)
