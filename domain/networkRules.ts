@@ -1,4 +1,5 @@
 import type { Platform } from "./platforms.ts"
+import { countUpTo, maxTextUnits } from "./text.ts"
 
 /** How a network counts text length. */
 export type TextCounting = "chars" | "graphemes" | "x-weighted"
@@ -21,7 +22,8 @@ export interface NetworkRules {
   readonly maxVideos: number
   /** Whether images and videos may be mixed in one post. */
   readonly mixedMedia: boolean
-  readonly thread: boolean
+  /** Replies a thread may have after the post; 0: the network takes no threads. 25 is Herald's own cap. */
+  readonly maxThreadReplies: number
   readonly poll: PollRules | null
   readonly firstComment: boolean
   readonly firstCommentLimit: number
@@ -40,54 +42,54 @@ const days = (n: number) => n * 24 * 60
 export const networkRules: Record<Platform, NetworkRules> = {
   x: {
     textLimit: 280, textCounting: "x-weighted", mediaRequired: false, maxImages: 4, maxVideos: 1, mixedMedia: false,
-    thread: true, firstComment: true, firstCommentLimit: 280, cover: false, videoMaxSeconds: 140,
+    maxThreadReplies: 25, firstComment: true, firstCommentLimit: 280, cover: false, videoMaxSeconds: 140,
     poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 25, durationMinutes: { min: 5, max: 10_080 } },
     source: "X API v2 POST /2/tweets, twitter-text weighting; 2026-11-21"
   },
   bluesky: {
     textLimit: 300, textCounting: "graphemes", mediaRequired: false, maxImages: 4, maxVideos: 1, mixedMedia: false,
-    thread: true, poll: null, firstComment: true, firstCommentLimit: 300, cover: false, videoMaxSeconds: 180,
+    maxThreadReplies: 25, poll: null, firstComment: true, firstCommentLimit: 300, cover: false, videoMaxSeconds: 180,
     source: "AT Protocol app.bsky.feed.post lexicon (300 graphemes); 2026-11-21"
   },
   threads: {
     textLimit: 500, textCounting: "chars", mediaRequired: false, maxImages: 20, maxVideos: 20, mixedMedia: true,
-    thread: true, poll: null, firstComment: true, firstCommentLimit: 500, cover: false, videoMaxSeconds: 300,
+    maxThreadReplies: 25, poll: null, firstComment: true, firstCommentLimit: 500, cover: false, videoMaxSeconds: 300,
     source: "Threads API publishing reference; polls withheld by the spec (X or LinkedIn only); 2026-11-21"
   },
   linkedin: {
     textLimit: 3000, textCounting: "chars", mediaRequired: false, maxImages: 20, maxVideos: 1, mixedMedia: false,
-    thread: false, firstComment: true, firstCommentLimit: 1250, cover: true, videoMaxSeconds: 1800,
+    maxThreadReplies: 0, firstComment: true, firstCommentLimit: 1250, cover: true, videoMaxSeconds: 1800,
     poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 30, durationMinutes: [days(1), days(3), days(7), days(14)], maxQuestionLength: 140 },
     source: "LinkedIn Posts API (community management); 2026-11-21"
   },
   instagram: {
     textLimit: 2200, textCounting: "chars", mediaRequired: true, maxImages: 10, maxVideos: 10, mixedMedia: true,
-    thread: false, poll: null, firstComment: true, firstCommentLimit: 2196, cover: true, videoMaxSeconds: 90,
+    maxThreadReplies: 0, poll: null, firstComment: true, firstCommentLimit: 2196, cover: true, videoMaxSeconds: 90,
     source: "Instagram Graph API content publishing; 2026-11-21"
   },
   facebook: {
     textLimit: 63_206, textCounting: "chars", mediaRequired: false, maxImages: 10, maxVideos: 1, mixedMedia: false,
-    thread: false, poll: null, firstComment: true, firstCommentLimit: 8000, cover: true, videoMaxSeconds: 90,
+    maxThreadReplies: 0, poll: null, firstComment: true, firstCommentLimit: 8000, cover: true, videoMaxSeconds: 90,
     source: "Facebook Pages API; 2026-11-21"
   },
   tiktok: {
     textLimit: 2200, textCounting: "chars", mediaRequired: true, maxImages: 35, maxVideos: 1, mixedMedia: false,
-    thread: false, poll: null, firstComment: false, firstCommentLimit: 0, cover: true, videoMaxSeconds: 600,
+    maxThreadReplies: 0, poll: null, firstComment: false, firstCommentLimit: 0, cover: true, videoMaxSeconds: 600,
     source: "TikTok Content Posting API; 2026-11-21"
   },
   youtube: {
     textLimit: 5000, textCounting: "chars", mediaRequired: true, maxImages: 0, maxVideos: 1, mixedMedia: false,
-    thread: false, poll: null, firstComment: true, firstCommentLimit: 10_000, cover: true, videoMaxSeconds: 900,
+    maxThreadReplies: 0, poll: null, firstComment: true, firstCommentLimit: 10_000, cover: true, videoMaxSeconds: 900,
     source: "YouTube Data API v3 videos.insert; 2026-11-21"
   },
   pinterest: {
     textLimit: 500, textCounting: "chars", mediaRequired: true, maxImages: 5, maxVideos: 1, mixedMedia: false,
-    thread: false, poll: null, firstComment: false, firstCommentLimit: 0, cover: true, videoMaxSeconds: null,
+    maxThreadReplies: 0, poll: null, firstComment: false, firstCommentLimit: 0, cover: true, videoMaxSeconds: null,
     source: "Pinterest API v5 pins; 2026-11-21"
   },
   sandbox: {
     textLimit: 10_000, textCounting: "chars", mediaRequired: false, maxImages: 20, maxVideos: 20, mixedMedia: true,
-    thread: true, firstComment: true, firstCommentLimit: 10_000, cover: true, videoMaxSeconds: null,
+    maxThreadReplies: 25, firstComment: true, firstCommentLimit: 10_000, cover: true, videoMaxSeconds: null,
     poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 30, durationMinutes: { min: 5, max: days(14) } },
     source: "Herald's built-in sandbox: accepts every capability"
   }
@@ -96,29 +98,49 @@ export const networkRules: Record<Platform, NetworkRules> = {
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" })
 const urlPattern = /https?:\/\/[^\s]+/g
 
-/** X's weighting (twitter-text v3): URLs count 23; code points outside Latin-1 and general punctuation count 2. */
-const xWeightedLength = (text: string): number => {
+/** X's weighting (twitter-text v3): URLs count 23; code points outside Latin-1 and general punctuation count 2. Stops past `limit`. */
+const xWeightedLength = (text: string, limit: number): number => {
   let length = 0
   const withoutUrls = text.replace(urlPattern, () => {
     length += 23
     return ""
   })
-  for (const segment of segmenter.segment(withoutUrls)) {
-    const cp = segment.segment.codePointAt(0) ?? 0
+  for (const { segment } of segmenter.segment(withoutUrls)) {
+    if (length > limit) break
+    const cp = segment.codePointAt(0) ?? 0
     const light = cp <= 0x10ff || (cp >= 0x2000 && cp <= 0x200d) || (cp >= 0x2010 && cp <= 0x201f) || (cp >= 0x2032 && cp <= 0x2037)
     length += light ? 1 : 2
   }
   return length
 }
 
-/** Length of a text as the network counts it. */
-export const textLength = (text: string, counting: TextCounting): number => {
+/** Length of a text as the network counts it, exact up to `limit` (past it, some number over `limit`). */
+export const textLength = (text: string, counting: TextCounting, limit = maxTextUnits): number => {
   switch (counting) {
     case "chars":
-      return [...text].length
+      return countUpTo(text, limit)
     case "graphemes":
-      return [...segmenter.segment(text)].length
+      return countUpTo(text, limit, "graphemes")
     case "x-weighted":
-      return xWeightedLength(text)
+      return xWeightedLength(text, limit)
   }
 }
+
+const largest = (pick: (rules: NetworkRules) => number) => Math.max(...Object.values(networkRules).map(pick))
+
+/**
+ * What any one post may carry at all, whatever its networks: the largest of each limit over the
+ * table. The request's shape is checked against these before anything is looked up; each target's
+ * own row is checked after.
+ */
+export const requestLimits = {
+  /** Targets of one post: Herald's own cap (a post to every account of a large workspace). */
+  accounts: 50,
+  media: largest((r) => Math.max(r.maxImages, r.maxVideos)),
+  threadReplies: largest((r) => r.maxThreadReplies),
+  text: largest((r) => r.textLimit),
+  firstComment: largest((r) => r.firstCommentLimit),
+  pollOptions: largest((r) => r.poll?.maxOptions ?? 0),
+  pollOption: largest((r) => r.poll?.maxOptionLength ?? 0),
+  pollQuestion: largest((r) => r.poll?.maxQuestionLength ?? 0)
+} as const

@@ -1,6 +1,8 @@
 import { Result } from "effect"
 import { HeraldError, invalidFields } from "./errors.ts"
-import { hasNul, isWellFormedId } from "./ids.ts"
+import { isWellFormedId } from "./ids.ts"
+import { requestLimits } from "./networkRules.ts"
+import { checkText, describeTextProblem, type TextRule } from "./text.ts"
 import type { Cover, Poll } from "./post.ts"
 
 export type TiktokPrivacy = "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY"
@@ -60,16 +62,19 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
   }
 
   const accountIds = body.accountIds
-  if (!isStringArray(accountIds) || accountIds.length === 0 || accountIds.some((id) => id.trim() === "")) {
+  if (!isStringArray(accountIds) || accountIds.length === 0 || accountIds.length > requestLimits.accounts || accountIds.some((id) => id.trim() === "")) {
     bad.push("accountIds")
-    notes.push("accountIds must be a non-empty array of account ids.")
+    notes.push(`accountIds must be an array of 1-${requestLimits.accounts} account ids.`)
   }
   const content = optString("content") ?? ""
 
   let mediaIds: Array<string> = []
   if (body.mediaIds !== undefined && body.mediaIds !== null) {
-    if (isStringArray(body.mediaIds)) mediaIds = body.mediaIds
-    else bad.push("mediaIds")
+    if (isStringArray(body.mediaIds) && body.mediaIds.length <= requestLimits.media) mediaIds = body.mediaIds
+    else {
+      bad.push("mediaIds")
+      notes.push(`mediaIds must be an array of at most ${requestLimits.media} media ids.`)
+    }
   }
   const single = optString("mediaId")
   if (single !== null) {
@@ -83,8 +88,11 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
   const firstComment = optString("firstComment")
   let thread: Array<string> = []
   if (body.thread !== undefined && body.thread !== null) {
-    if (isStringArray(body.thread) && body.thread.every((t) => t.trim() !== "")) thread = body.thread
-    else bad.push("thread")
+    if (isStringArray(body.thread) && body.thread.length <= requestLimits.threadReplies && body.thread.every((t) => t.trim() !== "")) thread = body.thread
+    else {
+      bad.push("thread")
+      notes.push(`thread must be an array of at most ${requestLimits.threadReplies} non-empty texts.`)
+    }
   }
   const firstReply = optString("firstReply")
   if (firstReply !== null) {
@@ -100,11 +108,11 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
     const p = body.poll
     if (!isRecord(p)) bad.push("poll")
     else {
-      if (!isStringArray(p.options)) bad.push("poll.options")
+      if (!isStringArray(p.options) || p.options.length > requestLimits.pollOptions) bad.push("poll.options")
       if (typeof p.durationMinutes !== "number" || !Number.isInteger(p.durationMinutes) || p.durationMinutes <= 0)
         bad.push("poll.durationMinutes")
       if (p.question !== undefined && p.question !== null && typeof p.question !== "string") bad.push("poll.question")
-      if (isStringArray(p.options) && typeof p.durationMinutes === "number")
+      if (isStringArray(p.options) && p.options.length <= requestLimits.pollOptions && typeof p.durationMinutes === "number")
         poll = { options: p.options, durationMinutes: p.durationMinutes, question: typeof p.question === "string" ? p.question : undefined }
     }
   }
@@ -147,11 +155,21 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
     bad.push("content")
     notes.push("A post needs content, media or a poll.")
   }
-  const texts: Array<[string, string | null | undefined]> = [
-    ["content", content], ["firstComment", firstComment], ["poll.question", poll?.question],
-    ...thread.map((t, i): [string, string] => [`thread[${i}]`, t]), ...(poll?.options ?? []).map((o): [string, string] => ["poll.options", o])
+  const prose = (max: number): TextRule => ({ kind: "prose", max })
+  const texts: Array<[string, string | null | undefined, TextRule]> = [
+    ["content", content, prose(requestLimits.text)], ["firstComment", firstComment, prose(requestLimits.firstComment)],
+    ["poll.question", poll?.question, prose(requestLimits.pollQuestion)],
+    ["scheduledFor", scheduledFor, { kind: "label", max: 64 }],
+    ...thread.map((t, i): [string, string, TextRule] => [`thread[${i}]`, t, prose(requestLimits.text)]),
+    ...(poll?.options ?? []).map((o): [string, string, TextRule] => ["poll.options", o, prose(requestLimits.pollOption)])
   ]
-  for (const [field, text] of texts) if (text && hasNul(text)) bad.push(field)
+  for (const [field, text, rule] of texts) {
+    const problem = text ? checkText(text, rule) : null
+    if (problem !== null) {
+      bad.push(field)
+      notes.push(describeTextProblem(field, problem))
+    }
+  }
   if (mediaIds.some((id) => !isWellFormedId(id))) bad.push("mediaIds")
   if (cover !== null && "mediaId" in cover && !isWellFormedId(cover.mediaId)) bad.push("cover.mediaId")
   if (bad.length > 0) return Result.fail(invalidFields([...new Set(bad)], notes.length > 0 ? notes.join(" ") : undefined))

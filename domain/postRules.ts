@@ -5,6 +5,7 @@ import { isExpired, type Media } from "./media.ts"
 import { networkRules, textLength } from "./networkRules.ts"
 import { type Platform, platformNames } from "./platforms.ts"
 import type { CreatePostRequest } from "./postRequest.ts"
+import { countUpTo } from "./text.ts"
 import { oneYearAfter, parseOffsetTime } from "./time.ts"
 
 export interface RulesContext {
@@ -25,7 +26,8 @@ export interface CheckedPost {
 /** Parses `scheduledFor`: strict ISO 8601 with an offset, in the future, under one year ahead. */
 export const checkSchedule = (value: string | null, now: number): Result.Result<number | null, HeraldError> => {
   if (value === null) return Result.succeed(null)
-  const parsed = parseOffsetTime(value)
+  // No real time is this long; the parser never sees a huge string.
+  const parsed = value.length > 64 ? Option.none() : parseOffsetTime(value)
   if (Option.isNone(parsed)) return Result.fail(fail("invalid_date", { fields: ["scheduledFor"], value }))
   if (parsed.value <= now) return Result.fail(fail("scheduled_in_past", { fields: ["scheduledFor"], value }))
   if (parsed.value >= oneYearAfter(now)) return Result.fail(fail("scheduled_too_far", { fields: ["scheduledFor"], value }))
@@ -66,8 +68,12 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   const needMedia = media.length === 0 ? unable((p) => !networkRules[p].mediaRequired) : []
   if (needMedia.length > 0) return refuse("media_required", needMedia)
   if (request.thread.length > 0) {
-    const no = unable((p) => networkRules[p].thread)
+    const no = unable((p) => networkRules[p].maxThreadReplies > 0)
     if (no.length > 0) return refuse("thread_unsupported", no)
+    const tooMany = targets.filter((a) => request.thread.length > networkRules[a.platform].maxThreadReplies)
+    if (tooMany.length > 0)
+      return Result.fail(fail("validation_failed", { fields: ["thread"], accountIds: idsOf(tooMany), maxThreadReplies: networkRules[tooMany[0].platform].maxThreadReplies },
+        `${platformNames[tooMany[0].platform]} threads take at most ${networkRules[tooMany[0].platform].maxThreadReplies} replies.`))
   }
   if (request.poll !== null) {
     const no = unable((p) => networkRules[p].poll !== null)
@@ -106,7 +112,7 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     const rules = networkRules[account.platform]
     const name = platformNames[account.platform]
     const tooLong = (text: string, limit: number, field: string) =>
-      textLength(text, rules.textCounting) > limit
+      textLength(text, rules.textCounting, limit) > limit
         ? Result.fail(fail("validation_failed", { fields: [field], accountId: account.id, platform: account.platform, limit },
             `${field} is longer than ${name} allows (${limit}).`))
         : null
@@ -123,7 +129,7 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     if (request.poll !== null && rules.poll !== null) {
       const p = rules.poll
       const poll = request.poll
-      if (poll.options.length < p.minOptions || poll.options.length > p.maxOptions || poll.options.some((o) => o.trim() === "" || [...o].length > p.maxOptionLength))
+      if (poll.options.length < p.minOptions || poll.options.length > p.maxOptions || poll.options.some((o) => o.trim() === "" || countUpTo(o, p.maxOptionLength) > p.maxOptionLength))
         return Result.fail(fail("validation_failed", { fields: ["poll.options"], platform: account.platform, minOptions: p.minOptions, maxOptions: p.maxOptions, maxOptionLength: p.maxOptionLength },
           `${name} polls take ${p.minOptions}-${p.maxOptions} options of at most ${p.maxOptionLength} characters.`))
       const d = p.durationMinutes
@@ -133,7 +139,7 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
           `${name} does not accept a poll of ${poll.durationMinutes} minutes.`))
       if (poll.question !== undefined && p.maxQuestionLength === undefined && account.platform !== "sandbox")
         warnings.push(`poll.question applies to LinkedIn only; ${name} ignores it.`)
-      if (poll.question !== undefined && p.maxQuestionLength !== undefined && [...poll.question].length > p.maxQuestionLength)
+      if (poll.question !== undefined && p.maxQuestionLength !== undefined && countUpTo(poll.question, p.maxQuestionLength) > p.maxQuestionLength)
         return Result.fail(invalidFields(["poll.question"], `${name} poll questions take at most ${p.maxQuestionLength} characters.`))
     }
     if (account.platform === "instagram" && (request.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)

@@ -1,5 +1,6 @@
 import { Result } from "effect"
 import { fail, type HeraldError, invalidFields } from "./errors.ts"
+import { checkText, describeTextProblem } from "./text.ts"
 import type { Locale } from "./workspace.ts"
 
 // Reserved by RFC 2606/6761 or used as placeholders; never a real owner's inbox.
@@ -23,6 +24,8 @@ const emailShape = /^[^\s@"<>()[\],;:\\]+@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(
 
 /** Normalises and checks an owner address. */
 export const checkEmail = (raw: string): Result.Result<string, HeraldError> => {
+  const problem = checkText(raw, { kind: "label", max: 254, required: true })
+  if (problem !== null) return Result.fail(invalidFields(["email"], describeTextProblem("email", problem)))
   const email = raw.trim().toLowerCase()
   const m = emailShape.exec(email)
   if (email.length > 254 || !m) return Result.fail(invalidFields(["email"], "email is not a valid e-mail address."))
@@ -39,17 +42,13 @@ export const checkEmail = (raw: string): Result.Result<string, HeraldError> => {
   return Result.succeed(email)
 }
 
-// C0/C1 controls and the bidirectional overrides and isolates (Trojan Source, CVE-2021-42574).
-const forbiddenChars = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
-
-/** Checks a display name; null when absent. */
+/** Checks a display name (the label rules of text.ts); null when absent. */
 export const checkName = (field: string, value: unknown, max = 100): Result.Result<string | null, HeraldError> => {
   if (value === undefined || value === null) return Result.succeed(null)
   if (typeof value !== "string") return Result.fail(invalidFields([field]))
-  const trimmed = value.trim()
-  if (forbiddenChars.test(value)) return Result.fail(invalidFields([field], `${field} contains control or text-direction characters.`))
-  if (trimmed.length === 0 || [...trimmed].length > max) return Result.fail(invalidFields([field], `${field} must be 1-${max} characters.`))
-  return Result.succeed(trimmed)
+  const problem = checkText(value, { kind: "label", max, required: true })
+  if (problem !== null) return Result.fail(invalidFields([field], problem.reason === "too_long" || problem.reason === "empty" ? `${field} must be 1-${max} characters.` : describeTextProblem(field, problem)))
+  return Result.succeed(value.trim())
 }
 
 /** Locale: the field wins, then Accept-Language (by quality), else English. */

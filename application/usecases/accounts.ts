@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect"
 import type { Account } from "../../domain/account.ts"
 import type { Actor } from "../../domain/apiKey.ts"
-import { fail } from "../../domain/errors.ts"
+import { fail, invalidFields } from "../../domain/errors.ts"
+import { checkText, cleanLabel, describeTextProblem } from "../../domain/text.ts"
 import { isPlatform, type Platform } from "../../domain/platforms.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { HeraldConfig } from "../config.ts"
@@ -57,6 +58,11 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
   const connectors = yield* Connectors
   const connector = isPlatform(platformName) ? connectors.get(platformName) : Option.none()
   if (Option.isNone(connector)) return yield* Effect.fail(fail("platform_unavailable", { platform: platformName, available: connectors.available }))
+  // Refused before the state is used up: a bad parameter must not cost the person their link.
+  for (const [name, value] of Object.entries(params)) {
+    const problem = checkText(value, { kind: "label", max: 4096 })
+    if (problem !== null) return yield* Effect.fail(invalidFields([name], describeTextProblem(name, problem)))
+  }
   const crypto = yield* Crypto
   const at = yield* now
   const state = params.state ?? ""
@@ -66,8 +72,8 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
   const config = yield* HeraldConfig
   const profile = yield* connector.value.complete(params, callbackUrl(config.publicUrl, connector.value.platform))
   const account = yield* (yield* AccountRepo).upsert({
-    id: yield* crypto.id("acc"), workspaceId: token.value.workspaceId, platform: connector.value.platform, name: profile.name,
-    username: profile.username, avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
+    id: yield* crypto.id("acc"), workspaceId: token.value.workspaceId, platform: connector.value.platform, name: cleanLabel(profile.name, 200),
+    username: cleanLabel(profile.username, 200), avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
   })
   yield* (yield* readCache).invalidate(`accounts:${account.workspaceId}`)
   return { account: accountView(account) }

@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
+import { Base64Url } from "effect/encoding"
 import type { Actor } from "../../../domain/apiKey.ts"
 import { invalidFields } from "../../../domain/errors.ts"
 import type { PostStatus } from "../../../domain/post.ts"
@@ -14,8 +15,8 @@ export interface ListQuery {
   readonly cursor?: string | undefined
 }
 
-const encodeCursor = (id: string) => Buffer.from(id, "utf8").toString("base64url")
-const decodeCursor = (cursor: string) => Buffer.from(cursor, "base64url").toString("utf8")
+const encodeCursor = (id: string) => Base64Url.encode(id)
+const decodeCursor = (cursor: string) => cursor.length > 64 ? "" : Result.getOrElse(Base64Url.decodeString(cursor), () => "")
 
 export const getPost = Effect.fn("getPost")(function* (actor: Actor, id: string) {
   return { post: postView(yield* loadPost(actor, id)) }
@@ -24,7 +25,8 @@ export const getPost = Effect.fn("getPost")(function* (actor: Actor, id: string)
 /** GET /posts: newest first, `limit` 1..100 (default 20), `nextCursor` for the next page. */
 export const listPosts = Effect.fn("listPosts")(function* (actor: Actor, query: ListQuery) {
   const bad: Array<string> = []
-  const limit = query.limit === undefined ? 20 : Number(query.limit)
+  // Digits only: Number() would also take "1e2", "0x10" and " 7 ".
+  const limit = query.limit === undefined ? 20 : /^[0-9]{1,3}$/.test(query.limit) ? Number(query.limit) : Number.NaN
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) bad.push("limit")
   if (query.status !== undefined && !statuses.includes(query.status as PostStatus)) bad.push("status")
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
