@@ -4,12 +4,11 @@ import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts
 import { canApprove, canCancel, canReject, canReschedule, canRetry, type Post, withTargets } from "../../../domain/post.ts"
 import { isWellFormedId } from "../../../domain/ids.ts"
 import { checkSchedule } from "../../../domain/postRules.ts"
-import { Crypto } from "../../ports/Crypto.ts"
 import { type Job, JobQueue } from "../../ports/JobQueue.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
 import { Store } from "../../ports/Store.ts"
 import { fromResult, loadPost, now, requireOwnPost, requirePerson } from "../common.ts"
-import { publishJobsFor } from "./jobs.ts"
+import { firstCommentJob, publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
 
 const conflict = (post: Post, action: string) =>
@@ -94,10 +93,9 @@ export const retryFirstComment = Effect.fn("retryFirstComment")(function* (actor
     const failed = post.targets.filter((t) => t.firstComment?.status === "failed" && (accountId === null || t.accountId === accountId))
     if (failed.length === 0) return yield* Effect.fail(fail("first_comment_not_failed", { postId: post.id }))
     const at = yield* now
-    const crypto = yield* Crypto
     const updated = withTargets(post, post.targets.map((t) => (failed.includes(t) ? { ...t, firstComment: { status: "pending" as const, externalId: null, error: null } } : t)), at)
     const jobs: Array<Job> = []
-    for (const t of failed) jobs.push({ id: yield* crypto.id("job"), kind: "first_comment", workspaceId: post.workspaceId, postId: post.id, accountId: t.accountId, runAt: at, attempts: 0 })
+    for (const t of failed) jobs.push(yield* firstCommentJob(post, t.accountId, at))
     yield* (yield* PostRepo).update(updated)
     yield* (yield* JobQueue).enqueue(jobs)
     return { post: postView(updated) }

@@ -12,3 +12,8 @@ export const publishJobsFor = Effect.fnUntraced(function* (post: Post, runAt: nu
   }
   return jobs
 })
+
+/** The job that sends the first comment of one target of a post, due at `runAt`. */
+export const firstCommentJob = Effect.fnUntraced(function* (post: Pick<Post, "id" | "workspaceId">, accountId: string, runAt: number) {
+  return { id: yield* (yield* Crypto).id("job"), kind: "first_comment", workspaceId: post.workspaceId, postId: post.id, accountId, runAt, attempts: 0 } satisfies Job
+})

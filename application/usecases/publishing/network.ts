@@ -3,12 +3,13 @@ import type { Account } from "../../../domain/account.ts"
 import { catalogue, type ErrorCode } from "../../../domain/errors.ts"
 import type { Media } from "../../../domain/media.ts"
 import type { Post, TargetError } from "../../../domain/post.ts"
-import { JobQueue, type LeasedJob } from "../../ports/JobQueue.ts"
+import type { LeasedJob } from "../../ports/JobQueue.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
 import { type Published, type PublishError, type Publisher, type PublishRequest, Publishers } from "../../ports/Publishers.ts"
 import { findAccount } from "./accountCache.ts"
 import type { PipelineOptions } from "./options.ts"
-import { FinalFailure, LeaseLost, RetryLater } from "./postTx.ts"
+import { FinalFailure, LeaseLost, RetryLater } from "./outcomes.ts"
+import { PublishingSteps } from "./steps.ts"
 
 export const targetError = (code: ErrorCode, message?: string): TargetError => ({
   code,
@@ -103,6 +104,6 @@ export const publishStep = Effect.fnUntraced(function* (
     if (earlier.handle !== null) return yield* send(publisher, request, earlier.handle, options)
   }
   const handle = yield* prepare(publisher, request)
-  if (!(yield* (yield* JobQueue).checkpoint(job, { step, handle }))) return yield* Effect.fail(new LeaseLost())
+  if (!(yield* (yield* PublishingSteps).checkpoint(job, { step, handle }))) return yield* Effect.fail(new LeaseLost())
   return yield* send(publisher, request, handle, options)
 })

@@ -2,7 +2,8 @@ import { Clock, Effect, Fiber, FiberSet, Option, Semaphore } from "effect"
 import { JobQueue } from "../../ports/JobQueue.ts"
 import type { PipelineOptions } from "./options.ts"
 import { AccountCache, makeAccountCache } from "./accountCache.ts"
-import { runJobs } from "./batch.ts"
+import { runJobs } from "./job.ts"
+import * as PublishingSteps from "./steps.ts"
 
 /**
  * Leases what is due now (up to `max`) and runs it to an outcome. One pass, no loop: for the CLI and
@@ -11,7 +12,7 @@ import { runJobs } from "./batch.ts"
 export const publishDueTargets = Effect.fn("publishDueTargets")(function* (options: PipelineOptions, max: number) {
   const at = yield* Clock.currentTimeMillis
   const jobs = yield* (yield* JobQueue).lease(at, max, options.leaseMs)
-  yield* runJobs(jobs, options)
+  yield* runJobs(jobs, options).pipe(Effect.provideService(PublishingSteps.PublishingSteps, yield* PublishingSteps.make))
   return jobs.length
 })
 
@@ -28,6 +29,8 @@ export interface Worker {
 export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions) {
   const queue = yield* JobQueue
   const accounts = yield* makeAccountCache(options.accountCacheMs)
+  // One set of batched storage steps for the worker: jobs of different leases share statements too.
+  const steps = yield* PublishingSteps.make
   const slots = yield* Semaphore.make(options.concurrency)
   const running = yield* FiberSet.make<void, never>()
   let stopping = false
@@ -43,7 +46,6 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
       Effect.catchCause((cause) => Effect.as(Effect.logError("leasing failed", cause), []))
     )
     if (free > jobs.length) yield* Semaphore.release(slots, free - jobs.length)
-    // One fiber for the lease: its fresh publishes go out as one batch (see runJobs).
     // Each job frees its slot as it finishes; whatever was not freed (a crash, a stop) is freed at the end.
     let freed = 0
     const release = (n: number): Effect.Effect<void> => Effect.suspend(() => {
@@ -52,6 +54,7 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
     })
     if (jobs.length > 0) yield* FiberSet.run(running, runJobs(jobs, options, release).pipe(
       Effect.provideService(AccountCache, accounts),
+      Effect.provideService(PublishingSteps.PublishingSteps, steps),
       Effect.ensuring(Effect.suspend((): Effect.Effect<void> => (jobs.length > freed ? release(jobs.length - freed) : Effect.void)))
     ))
     return jobs.length === free
