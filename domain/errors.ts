@@ -45,6 +45,7 @@ export const catalogue = {
   account_not_found: entry(404, false, "An account id is not in this workspace.", "List connected accounts with GET /accounts and use their ids."),
   no_accounts_connected: entry(409, false, "This workspace has no connected accounts.", "Connect one: GET /connect/{platform} returns a URL to open in a browser."),
   account_needs_reconnection: entry(409, false, "An account must be reconnected before it can post.", "Open GET /connect/{platform} again to reconnect it."),
+  account_disconnected: entry(409, false, "The account was disconnected before the post went out.", "Connect the account again and retry the post, or remove it from the post."),
   platform_unavailable: entry(404, false, "That network is not available on this server.", "Use one of the platforms listed in details.available."),
   // Media
   unsupported_media_type: entry(400, false, "The file is not an accepted image or video.", "Upload JPEG, PNG, GIF or WebP images, or MP4, MOV, M4V, WebM, AVI or MPEG videos."),
@@ -77,7 +78,8 @@ export const catalogue = {
   post_state_conflict: entry(409, false, "The post is not in a state that allows this action.", "Read the post with GET /posts/{id}; details.status says where it is."),
   first_comment_not_failed: entry(409, false, "The post has no failed first comment to retry.", "Read the post; only a failed first comment can be retried."),
   publish_outcome_unknown: entry(409, false, "Herald could not tell whether the network received the post.", "Check the account on the network, then retry the post if it is missing."),
-  upstream_unavailable: entry(503, true, "The network is unavailable.", "Herald retries by itself; nothing to do now.")
+  upstream_unavailable: entry(503, true, "The network is unavailable.", "Herald retries by itself; nothing to do now."),
+  upstream_processing: entry(503, true, "The network is still processing the media.", "Herald checks again by itself; nothing to do now.")
 } as const satisfies Record<string, CatalogueEntry>
 
 export type ErrorCode = keyof typeof catalogue

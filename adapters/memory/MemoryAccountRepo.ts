@@ -18,7 +18,22 @@ export const make = Effect.gen(function* () {
     listByWorkspace: (workspaceId) =>
       Effect.sync(() => [...accounts().values()].filter((a) => a.workspaceId === workspaceId).sort((a, b) => a.connectedAt - b.connectedAt || a.id.localeCompare(b.id))),
     findById: (workspaceId, id) =>
-      Effect.sync(() => Option.filter(Option.fromNullishOr(accounts().get(id)), (a) => a.workspaceId === workspaceId))
+      Effect.sync(() => Option.filter(Option.fromNullishOr(accounts().get(id)), (a) => a.workspaceId === workspaceId)),
+    setStatus: (workspaceId, id, status) =>
+      Effect.sync(() => {
+        const found = accounts().get(id)
+        if (found === undefined || found.workspaceId !== workspaceId) return false
+        accounts().set(id, { ...found, status })
+        return true
+      }),
+    delete: (workspaceId, id) =>
+      Effect.sync(() => {
+        const found = accounts().get(id)
+        if (found === undefined || found.workspaceId !== workspaceId) return false
+        accounts().delete(id)
+        state.tables.credentials.delete(id)
+        return true
+      })
   } satisfies AccountRepoShape
 })
 

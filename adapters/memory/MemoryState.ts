@@ -7,6 +7,7 @@ import type { Workspace } from "../../domain/workspace.ts"
 import type { IdempotencyRecord } from "../../application/ports/IdempotencyStore.ts"
 import type { LeasedJob } from "../../application/ports/JobQueue.ts"
 import type { StoredToken } from "../../application/ports/TokenRepo.ts"
+import type { StoredCredentials } from "../../application/ports/CredentialStore.ts"
 
 /** Everything the memory adapters hold; a transaction undoes its own changes on failure (JournaledMap). */
 export interface Tables {
@@ -14,6 +15,7 @@ export interface Tables {
   apiKeys: Map<string, ApiKey>
   tokens: Map<string, StoredToken>
   accounts: Map<string, Account>
+  credentials: Map<string, StoredCredentials>
   media: Map<string, Media>
   posts: Map<string, Post>
   idempotency: Map<string, IdempotencyRecord>
@@ -65,6 +67,7 @@ const empty = (journal: { entries: Array<Undo> | null }): Tables => ({
   apiKeys: new JournaledMap(journal),
   tokens: new JournaledMap(journal),
   accounts: new JournaledMap(journal),
+  credentials: new JournaledMap(journal),
   media: new JournaledMap(journal),
   posts: new JournaledMap(journal),
   idempotency: new JournaledMap(journal),

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import * as ComposedPostCreator from "./ComposedPostCreator.ts"
 import * as MemoryAccountRepo from "./MemoryAccountRepo.ts"
+import * as MemoryCredentialStore from "./MemoryCredentialStore.ts"
 import * as MemoryApiKeyRepo from "./MemoryApiKeyRepo.ts"
 import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.ts"
 import * as MemoryJobQueue from "./MemoryJobQueue.ts"
@@ -20,6 +21,7 @@ export const storageLayer = Layer.mergeAll(
   MemoryApiKeyRepo.layer,
   MemoryTokenRepo.layer,
   MemoryAccountRepo.layer,
+  MemoryCredentialStore.layer,
   MemoryMediaRepo.layer,
   MemoryPostRepo.layer,
   MemoryIdempotencyStore.layer,

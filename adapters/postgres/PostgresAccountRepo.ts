@@ -54,6 +54,17 @@ export const make = Effect.gen(function* () {
       sql<AccountRow>`SELECT * FROM accounts WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
         Effect.orDie
+      ),
+    setStatus: (workspaceId, id, status) =>
+      sql`UPDATE accounts SET status = ${status} WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
+    // The credentials row cascades with the account.
+    delete: (workspaceId, id) =>
+      sql`DELETE FROM accounts WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
       )
   } satisfies AccountRepoShape
 })

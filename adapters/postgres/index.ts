@@ -1,6 +1,7 @@
 import { Layer, type Redacted } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import * as PostgresAccountRepo from "./PostgresAccountRepo.ts"
+import * as PostgresCredentialStore from "./PostgresCredentialStore.ts"
 import * as PostgresApiKeyRepo from "./PostgresApiKeyRepo.ts"
 import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
 import * as PostgresMediaRepo from "./PostgresMediaRepo.ts"
@@ -22,6 +23,7 @@ export const storageLayer = Layer.mergeAll(
   PostgresApiKeyRepo.layer,
   PostgresTokenRepo.layer,
   PostgresAccountRepo.layer,
+  PostgresCredentialStore.layer,
   PostgresMediaRepo.layer,
   PostgresPostRepo.layer,
   PostgresPostCreator.layer,

@@ -146,6 +146,7 @@ export const storageTables = [
   "idempotency_keys",
   "posts",
   "media",
+  "account_credentials",
   "accounts",
   "tokens",
   "api_keys",
@@ -179,6 +180,16 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `CREATE INDEX posts_visible_status_idx ON posts (workspace_id, status, id) WHERE deleted_at IS NULL`,
     `DROP INDEX posts_visible_idx`,
     `CREATE INDEX posts_visible_idx ON posts (workspace_id, id) WHERE deleted_at IS NULL`
+  ]),
+  // A connected account's network credentials, sealed by the TokenVault; `version` orders renewals.
+  "0006_account_credentials": statements([
+    `CREATE TABLE account_credentials (
+      account_id text PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+      sealed text NOT NULL,
+      expires_at bigint,
+      version integer NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`
   ])
 }
 

@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import {
-  type Publisher, PublishError, type PublishersShape, Publishers, type PublishRequest, type Recovery
+  published, type Publisher, PublishError, type PublishersShape, Publishers, type PublishRequest, type Recovery
 } from "../../application/ports/Publishers.ts"
 import type { Platform } from "../../domain/platforms.ts"
 
@@ -8,6 +8,14 @@ import type { Platform } from "../../domain/platforms.ts"
 export type Behaviour =
   | { readonly _tag: "ok" }
   | { readonly _tag: "fail"; readonly code: string; readonly retryable: boolean; readonly retryAfterMs?: number }
+  /** Throttled: try again after `retryAfterMs` (not a failure). */
+  | { readonly _tag: "rateLimited"; readonly retryAfterMs: number }
+  /** The credentials are refused (401): renewed credentials may work. */
+  | { readonly _tag: "unauthorized" }
+  /** The grant is gone for good. */
+  | { readonly _tag: "revoked" }
+  /** Accepted, still processing: come back after `checkAfterMs` (the next call with the handle goes on). */
+  | { readonly _tag: "processing"; readonly checkAfterMs: number }
   /** Answers after `ms` (on the Clock, so TestClock drives it). */
   | { readonly _tag: "slow"; readonly ms: number }
   /** Never answers; nothing reaches the network. */
@@ -20,7 +28,11 @@ export const Behaviour = {
   fail: (code: string, retryable: boolean, retryAfterMs?: number): Behaviour => ({ _tag: "fail", code, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }),
   slow: (ms: number): Behaviour => ({ _tag: "slow", ms }),
   hang: { _tag: "hang" } as Behaviour,
-  crash: { _tag: "crash" } as Behaviour
+  crash: { _tag: "crash" } as Behaviour,
+  rateLimited: (retryAfterMs: number): Behaviour => ({ _tag: "rateLimited", retryAfterMs }),
+  unauthorized: { _tag: "unauthorized" } as Behaviour,
+  revoked: { _tag: "revoked" } as Behaviour,
+  processing: (checkAfterMs: number): Behaviour => ({ _tag: "processing", checkAfterMs })
 }
 
 export interface ScriptedRecord {
@@ -89,7 +101,15 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
         const url = `https://scripted.invalid/${externalId}`
         switch (behaviour._tag) {
           case "fail":
-            return yield* Effect.fail(new PublishError(behaviour.code, `Scripted failure (${behaviour.code}).`, behaviour.retryable, behaviour.retryAfterMs))
+            return yield* Effect.fail(new PublishError({ code: behaviour.code, message: `Scripted failure (${behaviour.code}).`, retryable: behaviour.retryable, retryAfterMs: behaviour.retryAfterMs }))
+          case "rateLimited":
+            return yield* Effect.fail(new PublishError({ code: "rate_limited", message: "Scripted rate limit.", retryable: true, rateLimited: true, retryAfterMs: behaviour.retryAfterMs }))
+          case "unauthorized":
+            return yield* Effect.fail(new PublishError({ code: "unauthorized", message: "Scripted 401.", retryable: false, unauthorized: true }))
+          case "revoked":
+            return yield* Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "Scripted revoked grant.", retryable: false, revoked: true }))
+          case "processing":
+            return { _tag: "Processing" as const, handle: externalId, checkAfterMs: behaviour.checkAfterMs }
           case "hang":
             return yield* Effect.never
           case "crash":
@@ -102,7 +122,7 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
             break
         }
         record(platform, request, externalId, yield* Clock.currentTimeMillis)
-        return { externalId, url }
+        return published(externalId, url)
       }),
     recover: (request, handle) =>
       Effect.map(Clock.currentTimeMillis, (at): Recovery => {

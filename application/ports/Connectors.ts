@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, type Option, Schema } from "effect"
 import type { HeraldError } from "../../domain/errors.ts"
 import type { Platform } from "../../domain/platforms.ts"
 
@@ -10,13 +10,65 @@ export interface ConnectedProfile {
   readonly avatarUrl: string | null
 }
 
-/** How a person connects an account of one network (OAuth, or at once for the sandbox). */
+/** What Herald keeps to act as an account on its network. Stored only sealed (TokenVault). */
+export interface NetworkCredentials {
+  readonly accessToken: string
+  /** Null when the network gave none (then the account needs reconnecting when the access token ends). */
+  readonly refreshToken: string | null
+  /** When the access token stops working (epoch ms); null when it does not expire. */
+  readonly expiresAt: number | null
+  /** Network-specific values (Bluesky: the DID and the PDS; Facebook: the page id). */
+  readonly extra?: Readonly<Record<string, string>> | undefined
+}
+
+/** One account a connection made: Facebook can give several (a person's pages), the others one. */
+export interface Connection {
+  readonly profile: ConnectedProfile
+  /** Null for networks that need none (the sandbox). */
+  readonly credentials: NetworkCredentials | null
+}
+
+export interface BeginInput {
+  /** Single-use value that comes back on the callback. */
+  readonly state: string
+  /** Where the network sends the person back: `${HERALD_PUBLIC_URL}/connect/{platform}/callback`. */
+  readonly callbackUrl: string
+  /** Herald's own page for networks connected with a form (Bluesky: handle and app password). */
+  readonly formUrl: string
+}
+
+export interface Begun {
+  /** The URL the person opens. */
+  readonly url: string
+  /** PKCE code verifier, kept with the state until the callback (null without PKCE). */
+  readonly verifier: string | null
+}
+
+export interface CompleteInput {
+  /** The callback's parameters (query string, or the form's fields). */
+  readonly params: Readonly<Record<string, string>>
+  readonly callbackUrl: string
+  readonly verifier: string | null
+}
+
+/** The network refused the grant (revoked, expired for good, password changed): a person must connect again. */
+export class GrantRevoked extends Schema.TaggedError<GrantRevoked>()("GrantRevoked", { message: Schema.String }) {}
+
+/** The network could not be asked now (down, rate limited): try again later. */
+export class NetworkUnavailable extends Schema.TaggedError<NetworkUnavailable>()("NetworkUnavailable", {
+  message: Schema.String,
+  retryAfterMs: Schema.optional(Schema.Number)
+}) {}
+
+/** How a person connects an account of one network (OAuth, a form, or at once for the sandbox), and how its grant is kept alive. */
 export interface Connector {
   readonly platform: Platform
-  /** The browser URL that starts the connection; `callbackUrl` carries `state` back to Herald. */
-  readonly authorizeUrl: (state: string, callbackUrl: string) => string
-  /** Finishes the connection from the callback's query parameters. */
-  readonly complete: (params: Readonly<Record<string, string>>, callbackUrl: string) => Effect.Effect<ConnectedProfile, HeraldError>
+  /** The browser URL that starts the connection. */
+  readonly begin: (input: BeginInput) => Effect.Effect<Begun, HeraldError>
+  /** Finishes the connection from the callback: the accounts it gives access to, with their credentials. */
+  readonly complete: (input: CompleteInput) => Effect.Effect<ReadonlyArray<Connection>, HeraldError>
+  /** Fresh credentials from the stored ones (a refresh grant, a new session); absent when the network has no refresh. */
+  readonly refresh?: ((credentials: NetworkCredentials) => Effect.Effect<NetworkCredentials, GrantRevoked | NetworkUnavailable>) | undefined
 }
 
 export interface ConnectorsShape {

@@ -3,10 +3,13 @@ import type { Account } from "../../domain/account.ts"
 import type { Media } from "../../domain/media.ts"
 import type { Cover, Poll } from "../../domain/post.ts"
 import type { Platform } from "../../domain/platforms.ts"
+import type { NetworkCredentials } from "./Connectors.ts"
 
 /** One post as a network receives it. */
 export interface PublishRequest {
   readonly account: Account
+  /** The account's credentials, fresh (null for networks that need none, like the sandbox). */
+  readonly credentials: NetworkCredentials | null
   readonly postId: string
   readonly content: string
   readonly media: ReadonlyArray<Media>
@@ -24,16 +27,50 @@ export interface Published {
   readonly url: string | null
 }
 
-/** A network's refusal; `code` is a catalogue code (upstream_rejected, duplicate_content...). */
+/**
+ * What a publish call achieved: the post is live, or the network is still processing (a video, a
+ * container) and Herald should come back after `checkAfterMs` with `handle`, which says how far it
+ * got. The worker is free meanwhile; the handle is stored as the job's checkpoint.
+ */
+export type PublishOutcome =
+  | { readonly _tag: "Published"; readonly published: Published }
+  | { readonly _tag: "Processing"; readonly handle: string; readonly checkAfterMs: number }
+
+export interface PublishErrorOptions {
+  /** A catalogue code: upstream_rejected, duplicate_content, upstream_unavailable... */
+  readonly code: string
+  /** The network's own words, for the person. */
+  readonly message: string
+  readonly retryable: boolean
+  /** When to try again, from the network (Retry-After, a rate limit's reset). */
+  readonly retryAfterMs?: number | undefined
+  /** The network throttled the call (429 or its own code): wait `retryAfterMs`, not counted as a failure. */
+  readonly rateLimited?: boolean | undefined
+  /** The network refused the credentials (401): renew them and try once more, else reconnect. */
+  readonly unauthorized?: boolean | undefined
+  /** The network says the grant is gone for good (revoked, account suspended): reconnect. */
+  readonly revoked?: boolean | undefined
+}
+
+/** A network's refusal; nothing was published by the call that failed. */
 export class PublishError {
   readonly _tag = "PublishError"
-  constructor(
-    readonly code: string,
-    readonly message: string,
-    readonly retryable: boolean,
-    /** The network's Retry-After, when it gave one. */
-    readonly retryAfterMs?: number
-  ) {}
+  readonly code: string
+  readonly message: string
+  readonly retryable: boolean
+  readonly retryAfterMs: number | undefined
+  readonly rateLimited: boolean
+  readonly unauthorized: boolean
+  readonly revoked: boolean
+  constructor(options: PublishErrorOptions) {
+    this.code = options.code
+    this.message = options.message
+    this.retryable = options.retryable
+    this.retryAfterMs = options.retryAfterMs
+    this.rateLimited = options.rateLimited === true
+    this.unauthorized = options.unauthorized === true
+    this.revoked = options.revoked === true
+  }
 }
 
 /** What the network says about an attempt whose outcome was lost. */
@@ -49,12 +86,13 @@ export type Recovery =
  * Instagram/Threads: the container id); Herald stores it before calling `publish`, and after a lost
  * attempt asks `recover`. Networks without such a handle omit `prepare` and have `recover` look
  * through the account's recent posts; without `recover` the outcome is unknown and a person decides.
+ * `publish` with a handle from an earlier `Processing` outcome continues from there.
  */
 export interface Publisher {
   readonly platform: Platform
   readonly prepare?: (request: PublishRequest) => Effect.Effect<string, PublishError>
-  /** Posts. `handle` is what `prepare` returned (absent when the network has no prepare step). */
-  readonly publish: (request: PublishRequest, handle?: string) => Effect.Effect<Published, PublishError>
+  /** Posts. `handle` is what `prepare` (or an earlier Processing outcome) gave; absent without one. */
+  readonly publish: (request: PublishRequest, handle?: string) => Effect.Effect<PublishOutcome, PublishError>
   readonly recover?: (request: PublishRequest, handle: string | null) => Effect.Effect<Recovery, PublishError>
 }
 
@@ -63,3 +101,6 @@ export interface PublishersShape {
 }
 
 export class Publishers extends Context.Service<Publishers, PublishersShape>()("herald/Publishers") {}
+
+/** A publish outcome for a post that is live. */
+export const published = (externalId: string, url: string | null): PublishOutcome => ({ _tag: "Published", published: { externalId, url } })

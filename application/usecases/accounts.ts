@@ -12,8 +12,10 @@ import { Connectors } from "../ports/Connectors.ts"
 import { Crypto } from "../ports/Crypto.ts"
 import { TokenRepo } from "../ports/TokenRepo.ts"
 import { now } from "./common.ts"
+import { storeCredentials } from "./credentials.ts"
+import { isWellFormedId } from "../../domain/ids.ts"
 
-const CONNECT_LINK_LIFETIME_MS = 60 * 60 * 1000
+const CONNECT_LINK_LIFETIME_MS = 15 * 60 * 1000
 
 export const accountView = (a: Account) => ({
   id: a.id,
@@ -31,33 +33,63 @@ export const listAccounts = Effect.fn("listAccounts")(function* (actor: Actor) {
 })
 
 const callbackUrl = (publicUrl: string, platform: Platform) => `${publicUrl}/connect/${platform}/callback`
+const formUrl = (publicUrl: string, platform: Platform) => `${publicUrl}/connect/${platform}/form`
 
-/** A browser URL that connects an account of `platform` to the caller's workspace. */
-export const connectUrl = Effect.fn("connectUrl")(function* (actor: Actor, platformName: string) {
+/** What a connect link's state remembers until the callback. */
+interface ConnectState {
+  readonly platform: Platform
+  /** The PKCE verifier the network will ask for with the code. */
+  readonly verifier: string | null
+  /** Who asked for the link: a key or a person. */
+  readonly by: string
+}
+
+const connectorFor = Effect.fnUntraced(function* (platformName: string) {
   const connectors = yield* Connectors
   const connector = isPlatform(platformName) ? connectors.get(platformName) : Option.none()
   if (Option.isNone(connector)) return yield* Effect.fail(fail("platform_unavailable", { platform: platformName, available: connectors.available }))
+  return connector.value
+})
+
+/** A browser URL that connects an account of `platform` to the caller's workspace (single use, 15 minutes). */
+export const connectUrl = Effect.fn("connectUrl")(function* (actor: Actor, platformName: string) {
+  const connector = yield* connectorFor(platformName)
   const crypto = yield* Crypto
   const config = yield* HeraldConfig
   const at = yield* now
   const state = yield* crypto.token()
+  const { url, verifier } = yield* connector.begin({
+    state, callbackUrl: callbackUrl(config.publicUrl, connector.platform), formUrl: formUrl(config.publicUrl, connector.platform)
+  })
   const expiresAt = at + CONNECT_LINK_LIFETIME_MS
+  const remembered: ConnectState = { platform: connector.platform, verifier, by: actor.kind === "key" ? actor.keyId : `person:${actor.email}` }
   yield* (yield* TokenRepo).insert({
     hash: yield* crypto.sha256(state), kind: "connect", workspaceId: actor.workspaceId, email: "",
-    data: connector.value.platform, createdAt: at, expiresAt
+    data: JSON.stringify(remembered), createdAt: at, expiresAt
   })
-  return {
-    url: connector.value.authorizeUrl(state, callbackUrl(config.publicUrl, connector.value.platform)),
-    platform: connector.value.platform,
-    expiresAt: formatUtc(expiresAt)
-  }
+  return { url, platform: connector.platform, expiresAt: formatUtc(expiresAt) }
 })
 
-/** The network sent the person back: finish the connection named by `state`. */
+/** The connect link named by `state`, without using it up (Herald's own connect form shows it first). */
+export const inspectConnectState = Effect.fn("inspectConnectState")(function* (platformName: string, state: string) {
+  const connector = yield* connectorFor(platformName)
+  const crypto = yield* Crypto
+  const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(state), "connect", yield* now)
+  if (Option.isNone(found) || (JSON.parse(found.value.data ?? "{}") as Partial<ConnectState>).platform !== connector.platform)
+    return yield* Effect.fail(invalidConnectLink())
+  return { platform: connector.platform }
+})
+
+const invalidConnectLink = () =>
+  fail("validation_failed", { fields: ["state"] }, "This connect link is invalid, used or expired; ask for a new one with GET /connect/{platform}.")
+
+/**
+ * The network sent the person back (or Herald's connect form was sent): finish the connection named
+ * by `state`. Each account it gives access to is stored (a reconnection keeps its id), with its
+ * credentials sealed; a refresh token the network does not send again is kept, never lost.
+ */
 export const completeConnect = Effect.fn("completeConnect")(function* (platformName: string, params: Readonly<Record<string, string>>) {
-  const connectors = yield* Connectors
-  const connector = isPlatform(platformName) ? connectors.get(platformName) : Option.none()
-  if (Option.isNone(connector)) return yield* Effect.fail(fail("platform_unavailable", { platform: platformName, available: connectors.available }))
+  const connector = yield* connectorFor(platformName)
   // Refused before the state is used up: a bad parameter must not cost the person their link.
   for (const [name, value] of Object.entries(params)) {
     const problem = checkText(value, { kind: "label", max: 4096 })
@@ -65,16 +97,32 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
   }
   const crypto = yield* Crypto
   const at = yield* now
-  const state = params.state ?? ""
-  const token = yield* (yield* TokenRepo).consume(yield* crypto.sha256(state), "connect", at)
-  if (Option.isNone(token) || token.value.data !== connector.value.platform)
-    return yield* Effect.fail(fail("validation_failed", { fields: ["state"] }, "This connect link is invalid, used or expired; ask for a new one with GET /connect/{platform}."))
+  const token = yield* (yield* TokenRepo).consume(yield* crypto.sha256(params.state ?? ""), "connect", at)
+  const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
+  if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
+    return yield* Effect.fail(invalidConnectLink())
   const config = yield* HeraldConfig
-  const profile = yield* connector.value.complete(params, callbackUrl(config.publicUrl, connector.value.platform))
-  const account = yield* (yield* AccountRepo).upsert({
-    id: yield* crypto.id("acc"), workspaceId: token.value.workspaceId, platform: connector.value.platform, name: cleanLabel(profile.name, 200),
-    username: cleanLabel(profile.username, 200), avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
+  const connections = yield* connector.complete({
+    params, callbackUrl: callbackUrl(config.publicUrl, connector.platform), verifier: remembered.value.verifier ?? null
   })
-  yield* (yield* readCache).invalidate(`accounts:${account.workspaceId}`)
-  return { account: accountView(account) }
+  if (connections.length === 0) return yield* Effect.fail(fail("validation_failed", { fields: ["params"] }, "The network gave access to no account."))
+  const accounts: Array<Account> = []
+  for (const { profile, credentials } of connections) {
+    const account = yield* (yield* AccountRepo).upsert({
+      id: yield* crypto.id("acc"), workspaceId: token.value.workspaceId, platform: connector.platform, name: cleanLabel(profile.name, 200),
+      username: cleanLabel(profile.username, 200), avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
+    })
+    if (credentials !== null) yield* storeCredentials(account.id, credentials)
+    accounts.push(account)
+  }
+  yield* (yield* readCache).invalidate(`accounts:${token.value.workspaceId}`)
+  return { account: accountView(accounts[0]!), accounts: accounts.map(accountView) }
+})
+
+/** A person or a key disconnects an account: it and its credentials are gone; its waiting targets fail with account_disconnected. */
+export const disconnectAccount = Effect.fn("disconnectAccount")(function* (actor: Actor, accountId: string) {
+  const removed = isWellFormedId(accountId) && (yield* (yield* AccountRepo).delete(actor.workspaceId, accountId))
+  if (!removed) return yield* Effect.fail(fail("account_not_found", { accountIds: [accountId] }))
+  yield* (yield* readCache).invalidate(`accounts:${actor.workspaceId}`)
+  return { id: accountId, disconnected: true as const }
 })

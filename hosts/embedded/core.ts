@@ -3,6 +3,7 @@ import { join, resolve } from "node:path"
 import { Config, Effect, Layer, Option } from "effect"
 import { HeraldConfig, loadConfig } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
+import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
@@ -10,9 +11,10 @@ import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
-import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
-import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
-import * as SqlSandboxLedger from "../../adapters/sandbox/SqlSandboxLedger.ts"
+import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
+import { networksLayer } from "../networks.ts"
+import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
+import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import * as SmtpMailer from "../../adapters/smtp/SmtpMailer.ts"
 
 /**
@@ -41,11 +43,11 @@ export const embeddedCore = Effect.gen(function* () {
   const mailer = Option.match(smtp, { onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })
   const layer = Layer.mergeAll(
     NodeCrypto.layer,
+    AesGcmVault.layerConfig(join(dataDir, "secret")),
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    connectorsLayer,
-    publishersLayer.pipe(Layer.provide(SandboxPublisher.layer)),
+    networksLayer([Sandbox.network]).pipe(Layer.provide(SandboxPublisher.layer)),
     Layer.succeed(HeraldConfig)(config),
     ReadCache.layer(env.readCacheMs)
   ).pipe(Layer.provideMerge(storage))

@@ -1,13 +1,17 @@
 import { Layer } from "effect"
 import { defaultLimits, HeraldConfig, type HeraldConfigShape } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
+import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import { storageLayer } from "../../adapters/memory/index.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
-import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
-import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
+import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
+import { Connectors } from "../../application/ports/Connectors.ts"
+import { connectorsOf } from "../../application/ports/Network.ts"
+import { networksLayer } from "../networks.ts"
+import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 
 export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldConfigShape => ({
   publicUrl: "http://herald.test",
@@ -28,12 +32,15 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
   Layer.mergeAll(
     storage,
     NodeCrypto.layer,
+    AesGcmVault.layer("herald test secret"),
     RecordingMailer.layer,
     MemoryBlobStore.layer(testConfig(overrides).publicUrl),
     SharpFfmpegProbe.layer(),
-    connectorsLayer,
-    publishersLayer.pipe(Layer.provideMerge(SandboxPublisher.layerRecording)),
+    networksLayer([Sandbox.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording)),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000)
   )
+
+/** Connectors for the sandbox alone, for tests that bring their own publishers. */
+export const sandboxConnectors = Layer.succeed(Connectors)(connectorsOf([Sandbox.connector]))

@@ -4,16 +4,16 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { PgClient } from "@effect/sql-pg"
+import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import { connectorsLayer } from "../../adapters/sandbox/registries.ts"
-import * as SqlSandboxLedger from "../../adapters/sandbox/SqlSandboxLedger.ts"
+import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import { createDatabaseForProcesses } from "../support/postgres.ts"
 import { HeraldConfig } from "../../application/config.ts"
 import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { asOwner, createKeyAsOperator, createWorkspaceAsOperator } from "../../application/usecases/operator.ts"
-import { testConfig } from "../../hosts/test/TestHost.ts"
+import { sandboxConnectors, testConfig } from "../../hosts/test/TestHost.ts"
 
 /** A fresh, unmigrated database `<prefix>_<random>` on the test server (the schedulers migrate it); `drop` removes it. */
 export const freshDatabase = (prefix: string) => createDatabaseForProcesses({ prefix, migrated: false })
@@ -25,7 +25,8 @@ export const pgCore = (url: string, maxConnections = 10) => {
     Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
     Layer.provideMerge(sql),
     Layer.merge(NodeCrypto.layer),
-    Layer.merge(connectorsLayer),
+    Layer.merge(AesGcmVault.layer("herald test secret")),
+    Layer.merge(sandboxConnectors),
     Layer.merge(Layer.succeed(HeraldConfig)(testConfig()))
   )
 }

@@ -174,7 +174,7 @@ describe("retries and never posting twice", () => {
       const [job] = yield* queue.lease(yield* Clock.currentTimeMillis, 1, testOptions.leaseMs)
       const publisher = Option.getOrThrow((yield* Publishers).get("sandbox"))
       const account = Option.getOrThrow(yield* (yield* AccountRepo).findById(f.agent.workspaceId, f.accountIds[0]))
-      const request = { account, postId: id, content: "Orphan", media: [], poll: null, cover: null, tiktokAiGenerated: false, replyTo: null }
+      const request = { account, credentials: null, postId: id, content: "Orphan", media: [], poll: null, cover: null, tiktokAiGenerated: false, replyTo: null }
       const handle = yield* publisher.prepare!(request)
       assert.isTrue(yield* queue.checkpoint(job, { step: 0, handle }))
       yield* publisher.publish(request, handle)

@@ -1,10 +1,10 @@
 import { Effect, Layer, Option } from "effect"
+import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import { storageLayer } from "../../adapters/memory/index.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
-import { connectorsLayer } from "../../adapters/sandbox/registries.ts"
 import * as ScriptedPublisher from "../../adapters/testing/ScriptedPublisher.ts"
 import { HeraldConfig } from "../../application/config.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
@@ -16,15 +16,16 @@ import { defaultPipelineOptions, type PipelineOptions } from "../../application/
 import { signUp } from "../../application/usecases/signup.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import type { Post } from "../../domain/post.ts"
-import { testConfig } from "../../hosts/test/TestHost.ts"
+import { sandboxConnectors, testConfig } from "../../hosts/test/TestHost.ts"
 
 /** The in-memory host with the scripted network in place of the sandbox publisher. */
 export const pipelineLayer = () =>
   Layer.mergeAll(
     storageLayer,
     NodeCrypto.layer,
+    AesGcmVault.layer("herald test secret"),
     RecordingMailer.layer,
-    connectorsLayer,
+    sandboxConnectors,
     ScriptedPublisher.layer(["sandbox"]),
     MemoryBlobStore.layer("http://herald.test"),
     Layer.succeed(HeraldConfig)(testConfig())

@@ -32,12 +32,13 @@ const failFinally = (job: LeasedJob, error: TargetError) =>
 /** Bounded retries: back off (or wait what the network asked), then give up with the last error. */
 const retryLater = (job: LeasedJob, options: PipelineOptions, e: RetryLater) =>
   Effect.gen(function* () {
-    const failures = job.failures + 1
+    const failures = job.failures + (e.countsAsFailure ? 1 : 0)
     if (failures >= options.maxFailures) return yield* failFinally(job, e.error)
     const at = yield* Clock.currentTimeMillis
-    const wait = Math.max(options.backoffMs(failures), e.retryAfterMs ?? 0)
+    // Throttling and processing wait exactly as long as the network said; failures back off.
+    const wait = e.countsAsFailure ? Math.max(options.backoffMs(failures), e.retryAfterMs ?? 0) : Math.max(e.retryAfterMs ?? 0, 1000)
     // A target waiting for its retry is in flight: publishing, not scheduled.
-    const hold: Hold = { _tag: "Retry", runAt: at + wait, options: { failure: true, clearCheckpoint: e.clearCheckpoint } }
+    const hold: Hold = { _tag: "Retry", runAt: at + wait, options: { failure: e.countsAsFailure, clearCheckpoint: e.clearCheckpoint } }
     yield* write(job, at, hold, (loaded) => (job.kind === "publish" ? inFlight(loaded) : loaded.target))
     yield* Effect.logInfo("publishing will retry").pipe(Effect.annotateLogs({ job: job.id, code: e.error.code, inMs: wait }))
   })
@@ -96,10 +97,10 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
   if (Option.isNone(began)) return
   const post = began.value.post
   let target = began.value.target
-  const { account, publisher } = yield* networkFor(job)
+  const { account, publisher, credentials } = yield* networkFor(job)
   const { media, coverMedia } = yield* mediaFor(post)
   const base: PublishRequest = {
-    account, postId: post.id, content: post.content, media, poll: post.poll, cover: post.cover, coverMedia,
+    account, credentials, postId: post.id, content: post.content, media, poll: post.poll, cover: post.cover, coverMedia,
     tiktokAiGenerated: post.tiktokAiGenerated, replyTo: null
   }
   const todo = Array.from({ length: 1 + post.thread.length }, (_, i) => i).filter((step) => !isRecorded(target, step))
@@ -136,10 +137,10 @@ const publishFirstComment = Effect.fnUntraced(function* (job: LeasedJob, options
   const at = yield* Clock.currentTimeMillis
   yield* write(job, at, { _tag: "Extend", until: at + options.leaseMs }, ({ target: t }) =>
     t.firstComment?.status === "publishing" ? t : { ...t, firstComment: { status: "publishing", externalId: null, error: null } })
-  const { account, publisher } = yield* networkFor(job)
+  const { account, publisher, credentials } = yield* networkFor(job)
   const rootId = target.externalId!
   const published = yield* publishStep(job, 0, {
-    account, postId: post.id, content: post.firstComment!, media: [], poll: null, cover: null, coverMedia: null,
+    account, credentials, postId: post.id, content: post.firstComment!, media: [], poll: null, cover: null, coverMedia: null,
     tiktokAiGenerated: false, replyTo: { rootId, parentId: rootId }
   }, publisher, options)
   yield* write(job, yield* Clock.currentTimeMillis, complete, ({ target: t }) => ({

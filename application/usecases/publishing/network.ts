@@ -5,7 +5,9 @@ import type { Media } from "../../../domain/media.ts"
 import type { Post, TargetError } from "../../../domain/post.ts"
 import type { LeasedJob } from "../../ports/JobQueue.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
-import { type Published, type PublishError, type Publisher, type PublishRequest, Publishers } from "../../ports/Publishers.ts"
+import type { NetworkCredentials } from "../../ports/Connectors.ts"
+import { type Published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, Publishers } from "../../ports/Publishers.ts"
+import { credentialsFor, markNeedsReconnection, type NeedsReconnection } from "../credentials.ts"
 import { findAccount } from "./accountCache.ts"
 import type { PipelineOptions } from "./options.ts"
 import { FinalFailure, LeaseLost, RetryLater } from "./outcomes.ts"
@@ -22,17 +24,29 @@ const final = (code: ErrorCode, message?: string) => Effect.fail(new FinalFailur
 export interface Network {
   readonly account: Account
   readonly publisher: Publisher
+  readonly credentials: NetworkCredentials | null
 }
 
-/** The target's account and its network's publisher; a final failure when either is unusable. */
+const reconnect = (e: NeedsReconnection) => new FinalFailure({ error: targetError("account_needs_reconnection", e.message) })
+
+/**
+ * The target's account, its network's publisher and the account's fresh credentials; a final
+ * failure when any is unusable (disconnected, needing reconnection, network turned off).
+ */
 export const networkFor = Effect.fnUntraced(function* (job: LeasedJob) {
   const account = yield* findAccount(job.workspaceId, job.accountId)
-  if (Option.isNone(account)) return yield* final("account_not_found")
+  if (Option.isNone(account)) return yield* final("account_disconnected")
   if (account.value.status !== "connected") return yield* final("account_needs_reconnection")
   const publisher = (yield* Publishers).get(account.value.platform)
   if (Option.isNone(publisher)) return yield* final("platform_unavailable")
-  return { account: account.value, publisher: publisher.value } satisfies Network
+  const credentials = yield* credentialsFor(account.value).pipe(
+    Effect.mapError((e) => (e._tag === "NeedsReconnection" ? reconnect(e) : unavailable(e.message, e.retryAfterMs)))
+  )
+  return { account: account.value, publisher: publisher.value, credentials: Option.getOrNull(credentials) } satisfies Network
 })
+
+const unavailable = (message: string, retryAfterMs?: number) =>
+  new RetryLater({ error: targetError("upstream_unavailable", message), retryAfterMs, clearCheckpoint: true, countsAsFailure: true })
 
 /** The post's uploads in the post's order, and its cover upload; a final failure when one is gone. */
 export const mediaFor = Effect.fnUntraced(function* (post: Post) {
@@ -51,25 +65,52 @@ const fromNetwork = (e: PublishError): TargetError => ({
   retryable: e.retryable
 })
 
-/** A network refusal: retryable ones (nothing was posted) try again, others are final. */
+/** A network refusal: throttling waits for the window (not a failure), retryable ones (nothing was posted) try again, others are final. */
 const refused = (e: PublishError) =>
-  e.retryable
-    ? new RetryLater({ error: fromNetwork(e), retryAfterMs: e.retryAfterMs, clearCheckpoint: true })
-    : new FinalFailure({ error: fromNetwork(e) })
+  e.rateLimited
+    ? new RetryLater({ error: fromNetwork(e), retryAfterMs: e.retryAfterMs, clearCheckpoint: true, countsAsFailure: false })
+    : e.retryable
+      ? new RetryLater({ error: fromNetwork(e), retryAfterMs: e.retryAfterMs, clearCheckpoint: true, countsAsFailure: true })
+      : new FinalFailure({ error: fromNetwork(e) })
 
 /** The outcome of the call is not known (timeout, crash inside the call): keep the checkpoint, check next time. */
 const unknownOutcome = (message: string) =>
-  new RetryLater({ error: targetError("upstream_unavailable", message), retryAfterMs: undefined, clearCheckpoint: false })
+  new RetryLater({ error: targetError("upstream_unavailable", message), retryAfterMs: undefined, clearCheckpoint: false, countsAsFailure: true })
 
-export const send = (publisher: Publisher, request: PublishRequest, handle: string | null, options: PipelineOptions) =>
+/** One call to the network, bounded by the publish timeout; what it achieved, or why it failed. */
+const call = (publisher: Publisher, request: PublishRequest, handle: string | null, options: PipelineOptions) =>
   publisher.publish(request, handle ?? undefined).pipe(
     Effect.timeoutOption(options.publishTimeoutMs),
-    Effect.mapError(refused),
     Effect.catchDefect(() => Effect.fail(unknownOutcome("The network call stopped without an answer."))),
     Effect.flatMap(Option.match({
       onNone: () => Effect.fail(unknownOutcome(`The network did not answer within ${options.publishTimeoutMs} ms.`)),
-      onSome: (published) => Effect.succeed(published)
+      onSome: (outcome) => Effect.succeed(outcome)
     }))
+  )
+
+/**
+ * Sends and maps the network's answer. Credentials the network refuses (401) are renewed and the
+ * call made once more; refused again, or revoked outright, the account needs reconnecting and no
+ * further call is made.
+ */
+export const send = (publisher: Publisher, request: PublishRequest, handle: string | null, options: PipelineOptions) =>
+  call(publisher, request, handle, options).pipe(
+    Effect.catch((e) => {
+      if (!(e instanceof PublishError)) return Effect.fail(e)
+      if (e.revoked) return Effect.flatMap(markNeedsReconnection(request.account, e.message), (n) => Effect.fail(reconnect(n)))
+      if (!e.unauthorized || request.credentials === null) return Effect.fail(refused(e))
+      return Effect.gen(function* () {
+        const renewed = yield* credentialsFor(request.account, { force: true }).pipe(
+          Effect.mapError((r) => (r._tag === "NeedsReconnection" ? reconnect(r) : unavailable(r.message, r.retryAfterMs)))
+        )
+        return yield* call(publisher, { ...request, credentials: Option.getOrNull(renewed) }, handle, options).pipe(
+          Effect.catch((again) =>
+            again instanceof PublishError && (again.unauthorized || again.revoked)
+              ? Effect.flatMap(markNeedsReconnection(request.account, again.message), (n) => Effect.fail(reconnect(n)))
+              : Effect.fail(again instanceof PublishError ? refused(again) : again))
+        )
+      })
+    })
   )
 
 /** The publisher's recovery handle for a fresh attempt (null when its network has none). */
@@ -78,7 +119,7 @@ export const prepare = (publisher: Publisher, request: PublishRequest) =>
     ? Effect.succeed(null)
     : publisher.prepare(request).pipe(
         Effect.mapError(refused),
-        Effect.catchDefect(() => Effect.fail(new RetryLater({ error: targetError("upstream_unavailable"), retryAfterMs: undefined, clearCheckpoint: true })))
+        Effect.catchDefect(() => Effect.fail(unavailable(catalogue.upstream_unavailable.message)))
       )
 
 /**
@@ -91,6 +132,7 @@ export const publishStep = Effect.fnUntraced(function* (
   job: LeasedJob, step: number, request: PublishRequest, publisher: Publisher, options: PipelineOptions
 ) {
   const earlier = job.checkpoint
+  let outcome: PublishOutcome
   if (earlier !== null && earlier.step === step) {
     const recovery = publisher.recover === undefined
       ? { _tag: "Unknown" as const }
@@ -99,11 +141,18 @@ export const publishStep = Effect.fnUntraced(function* (
           Effect.catchDefect(() => Effect.fail(unknownOutcome("Asking the network about an earlier attempt failed.")))
         )
     if (recovery._tag === "Published") return recovery.published satisfies Published
-    if (recovery._tag === "Unknown") return yield* final("publish_outcome_unknown")
-    // Nothing arrived: send again, reusing the stored handle so the network can tell it is one post.
-    if (earlier.handle !== null) return yield* send(publisher, request, earlier.handle, options)
+    if (recovery._tag === "Unknown" || earlier.handle === null) return yield* final("publish_outcome_unknown")
+    // Nothing is live yet: send again (or go on processing) with the stored handle, so the network can tell it is one post.
+    outcome = yield* send(publisher, request, earlier.handle, options)
+  } else {
+    const handle = yield* prepare(publisher, request)
+    if (!(yield* (yield* PublishingSteps).checkpoint(job, { step, handle }))) return yield* Effect.fail(new LeaseLost())
+    outcome = yield* send(publisher, request, handle, options)
   }
-  const handle = yield* prepare(publisher, request)
-  if (!(yield* (yield* PublishingSteps).checkpoint(job, { step, handle }))) return yield* Effect.fail(new LeaseLost())
-  return yield* send(publisher, request, handle, options)
+  if (outcome._tag === "Published") return outcome.published
+  // The network is still processing: keep how far it got and free the worker until it is worth asking again.
+  if (!(yield* (yield* PublishingSteps).checkpoint(job, { step, handle: outcome.handle }))) return yield* Effect.fail(new LeaseLost())
+  return yield* Effect.fail(new RetryLater({
+    error: targetError("upstream_processing"), retryAfterMs: outcome.checkAfterMs, clearCheckpoint: false, countsAsFailure: false
+  }))
 })

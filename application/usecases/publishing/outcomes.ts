@@ -8,11 +8,16 @@ export class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
 /** The target (or first comment) fails for good with this error. */
 export class FinalFailure extends Data.TaggedError("FinalFailure")<{ readonly error: TargetError }> {}
 
-/** Try again later. `clearCheckpoint` when the network said for certain that nothing was published. */
+/**
+ * Try again later. `clearCheckpoint` when the network said for certain that nothing was published;
+ * `countsAsFailure` false when waiting is expected (throttling, media still processing), so it never
+ * uses up the retries.
+ */
 export class RetryLater extends Data.TaggedError("RetryLater")<{
   readonly error: TargetError
   readonly retryAfterMs: number | undefined
   readonly clearCheckpoint: boolean
+  readonly countsAsFailure: boolean
 }> {}
 
 /** A job's post with the job's target in it. */

@@ -1,5 +1,5 @@
 import { Config, Context, Effect, Layer, Option } from "effect"
-import { type PublishRequest, PublishError, type Publisher } from "../../application/ports/Publishers.ts"
+import { published, type PublishOutcome, type PublishRequest, PublishError, type Publisher } from "../../../application/ports/Publishers.ts"
 
 export interface SandboxRecord {
   readonly externalId: string
@@ -55,8 +55,9 @@ export const makeMemoryLedger = (): SandboxLedgerShape & { readonly records: Arr
 const urlOf = (request: PublishRequest, externalId: string) => `https://sandbox.herald.invalid/${request.account.username}/${externalId}`
 
 /**
- * Accepts every capability. Content with `#fail` is refused (final), `#flaky` fails once (retryable):
- * a way to see failures end to end. Like Bluesky, the id is chosen up front (`prepare`), so a lost
+ * Accepts every capability, and fails like a real network on demand, to see failures end to end:
+ * content with `#fail` is refused, `#duplicate` is a duplicate, `#expired` revokes the account's
+ * access (it then needs reconnecting), `#ratelimit` is throttled once for 5 s, `#flaky` fails once. Like Bluesky, the id is chosen up front (`prepare`), so a lost
  * attempt is checked by reading it back (`recover`) and a repeated call with it posts nothing new.
  */
 export interface SandboxOptions {
@@ -68,22 +69,31 @@ export const makePublisherWith = (options: SandboxOptions) => Effect.gen(functio
   const ledger = yield* SandboxLedger
   const half = Math.floor(options.latencyMs / 2)
   const wait = half > 0 ? Effect.sleep(half) : Effect.void
-  const flaky = new Set<string>()
+  // Each demo failure happens once per post, account and step, then the sandbox behaves.
+  const once = new Set<string>()
+  const firstTime = (tag: string, request: PublishRequest) => {
+    const key = `${tag}:${request.postId}:${request.account.id}:${request.replyTo?.parentId ?? "root"}`
+    if (once.has(key)) return false
+    once.add(key)
+    return true
+  }
   const publish = (request: PublishRequest, handle?: string) =>
-    Effect.suspend(() => {
-      if (request.content.includes("#fail")) return Effect.fail(new PublishError("upstream_rejected", "The sandbox refused the content (#fail).", false))
-      const flakyKey = `${request.postId}:${request.account.id}:${request.replyTo?.parentId ?? "root"}`
-      if (request.content.includes("#flaky") && !flaky.has(flakyKey)) {
-        flaky.add(flakyKey)
-        return Effect.fail(new PublishError("upstream_unavailable", "The sandbox is briefly unavailable (#flaky).", true))
-      }
+    Effect.suspend((): Effect.Effect<PublishOutcome, PublishError> => {
+      const text = request.content
+      if (text.includes("#fail")) return Effect.fail(new PublishError({ code: "upstream_rejected", message: "The sandbox refused the content (#fail).", retryable: false }))
+      if (text.includes("#duplicate")) return Effect.fail(new PublishError({ code: "duplicate_content", message: "The sandbox says this text was just posted (#duplicate).", retryable: false }))
+      if (text.includes("#expired")) return Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "The sandbox says the account's access was revoked (#expired).", retryable: false, revoked: true }))
+      if (text.includes("#ratelimit") && firstTime("ratelimit", request))
+        return Effect.fail(new PublishError({ code: "rate_limited", message: "The sandbox is rate limiting this account (#ratelimit); the window resets in 5 s.", retryable: true, rateLimited: true, retryAfterMs: 5000 }))
+      if (text.includes("#flaky") && firstTime("flaky", request))
+        return Effect.fail(new PublishError({ code: "upstream_unavailable", message: "The sandbox is briefly unavailable (#flaky).", retryable: true }))
       const externalId = handle ?? newId()
       const record: SandboxRecord = {
         externalId, accountId: request.account.id, postId: request.postId, content: request.content, replyTo: request.replyTo,
         mediaIds: request.media.map((m) => m.id), poll: request.poll, cover: request.cover,
         tiktokAiGenerated: request.tiktokAiGenerated, at: Date.now()
       }
-      return wait.pipe(Effect.andThen(ledger.append(record)), Effect.andThen(wait), Effect.as({ externalId, url: urlOf(request, externalId) }))
+      return wait.pipe(Effect.andThen(ledger.append(record)), Effect.andThen(wait), Effect.as(published(externalId, urlOf(request, externalId))))
     })
   const publisher: Publisher = {
     platform: "sandbox",

@@ -1,0 +1,9 @@
+import { Effect, Option } from "effect"
+import type { Network } from "../../../application/ports/Network.ts"
+import { connector } from "./SandboxConnector.ts"
+import { SandboxPublisherTag } from "./SandboxPublisher.ts"
+
+/** The sandbox network, with whichever sandbox publisher the host provides (ledger in memory or SQL). */
+export const network = Effect.map(SandboxPublisherTag, (publisher): Option.Option<Network> => Option.some({ platform: "sandbox", connector, publisher }))
+
+export { connector }

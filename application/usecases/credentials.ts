@@ -1,0 +1,78 @@
+import { Clock, Data, Effect, Option } from "effect"
+import type { Account } from "../../domain/account.ts"
+import { AccountRepo } from "../ports/AccountRepo.ts"
+import { Connectors, type GrantRevoked, type NetworkCredentials } from "../ports/Connectors.ts"
+import { CredentialStore, type StoredCredentials } from "../ports/CredentialStore.ts"
+import { TokenVault } from "../ports/TokenVault.ts"
+import { readCache } from "../readCache.ts"
+
+/** Access tokens are renewed this long before they end, so a call never starts with one about to expire. */
+export const RENEW_AHEAD_MS = 5 * 60 * 1000
+
+/** The account's grant is gone (refused refresh, revoked, no refresh token left): a person must reconnect it. */
+export class NeedsReconnection extends Data.TaggedError("NeedsReconnection")<{ readonly message: string }> {}
+
+const open = (stored: StoredCredentials) =>
+  Effect.flatMap(TokenVault, (vault) => Effect.map(vault.open(stored.sealed), (plain) => JSON.parse(plain) as NetworkCredentials))
+
+const sealed = (credentials: NetworkCredentials) =>
+  Effect.flatMap(TokenVault, (vault) => Effect.map(vault.seal(JSON.stringify(credentials)), (text) => ({ sealed: text, expiresAt: credentials.expiresAt })))
+
+/**
+ * Stores an account's credentials from a connection. A network that sends no refresh token on a
+ * reconnection (it gives one only at first consent) keeps the stored one: it is never lost.
+ */
+export const storeCredentials = Effect.fn("storeCredentials")(function* (accountId: string, credentials: NetworkCredentials) {
+  const store = yield* CredentialStore
+  const before = yield* store.get(accountId)
+  const kept = credentials.refreshToken === null && Option.isSome(before)
+    ? yield* Effect.map(Effect.option(open(before.value)), Option.flatMap((old) => Option.fromNullishOr(old.refreshToken)))
+    : Option.none<string>()
+  yield* store.put(accountId, yield* sealed(Option.isSome(kept) ? { ...credentials, refreshToken: kept.value } : credentials))
+})
+
+/** Marks the account for reconnection: no call goes to its network until a person reconnects it. */
+export const markNeedsReconnection = Effect.fn("markNeedsReconnection")(function* (account: Account, why: string) {
+  yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection")
+  yield* (yield* readCache).invalidate(`accounts:${account.workspaceId}`)
+  yield* Effect.logWarning("account needs reconnection").pipe(Effect.annotateLogs({ account: account.id, platform: account.platform, why }))
+  return new NeedsReconnection({ message: why })
+})
+
+/**
+ * The account's credentials, usable now: renewed ahead of expiry, or at once with `force` (after the
+ * network answered 401). Renewal runs under the account's lock in the store, so concurrent callers
+ * (several schedulers) renew once and all get the newest tokens. A refused renewal, or an expired
+ * token with no way to renew it, marks the account for reconnection. None for networks that use no
+ * credentials (the sandbox).
+ */
+export const credentialsFor = Effect.fn("credentialsFor")(function* (account: Account, options: { readonly force: boolean } = { force: false }) {
+  const store = yield* CredentialStore
+  const stored = yield* store.get(account.id)
+  if (Option.isNone(stored)) return Option.none<NetworkCredentials>()
+  const current = yield* Effect.catchTag(open(stored.value), "VaultSealBroken", (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail))
+  const at = yield* Clock.currentTimeMillis
+  const fresh = current.expiresAt === null || current.expiresAt - at > RENEW_AHEAD_MS
+  if (fresh && !options.force) return Option.some(current)
+  const connector = Option.flatMap(Option.some(yield* Connectors), (c) => c.get(account.platform))
+  const refresh = Option.isSome(connector) ? connector.value.refresh : undefined
+  if (refresh === undefined || current.refreshToken === null) {
+    // Nothing to renew with: usable until it ends, then only a person can reconnect it.
+    if (current.expiresAt !== null && current.expiresAt <= at) return yield* Effect.fail(yield* markNeedsReconnection(account, "The access token expired and the network gave no way to renew it."))
+    return Option.some(current)
+  }
+  const renewed = yield* store.renew(account.id, stored.value.version, (latest) =>
+    Effect.gen(function* () {
+      const base = yield* open(latest)
+      const next = yield* refresh(base)
+      // A network that does not rotate its refresh token answers without one: keep ours.
+      return yield* sealed(next.refreshToken === null ? { ...next, refreshToken: base.refreshToken } : next)
+    })).pipe(
+    Effect.catchTags({
+      GrantRevoked: (e: GrantRevoked) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail),
+      VaultSealBroken: (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)
+    })
+  )
+  return Option.some(yield* Effect.catchTag(open(renewed), "VaultSealBroken", (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)))
+})
+
