@@ -9,6 +9,8 @@ const root = process.env.LAYERING_ROOT ?? resolve(dirname(new URL(import.meta.ur
 const layers = ["domain", "application", "adapters", "hosts"]
 // pglite is the embedded way to run the Postgres adapter's own SQL: it hands adapters/postgres a client.
 const allowedCross = new Set(["pglite->postgres"])
+// Each network is its own technology (adapters/networks/<network>/); networks/shared holds what they share.
+const technologyOf = (parts) => (parts[1] === "networks" ? `networks/${parts[2]}` : parts[1])
 
 const files = (dir) =>
   readdirSync(dir).flatMap((name) => {
@@ -42,12 +44,18 @@ for (const layer of layers) {
       } else if (layer === "adapters") {
         if (isRelative && targetLayer === "hosts") say("adapters never import hosts")
         if (isRelative && targetLayer === "adapters") {
-          const from = rel.split(sep)[1], to = target.split(sep)[1]
-          if (from !== to && !allowedCross.has(`${from}->${to}`)) say(`adapter ${from} imports adapter ${to}`)
+          const from = technologyOf(rel.split(sep)), to = technologyOf(target.split(sep))
+          if (from !== to && to !== "networks/shared" && !allowedCross.has(`${from}->${to}`)) say(`adapter ${from} imports adapter ${to}`)
         }
         if (isRelative && (targetLayer === "test" || targetLayer === "bench")) say("adapters never import tests")
       }
       if (layer !== "hosts" && isRelative && targetLayer === "hosts") say("nothing imports hosts")
+    }
+    // The core reaches the machine only through ports: no Node globals either.
+    if (layer === "domain" || layer === "application") {
+      const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "").replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, "\"\"")
+      for (const m of code.matchAll(/\b(Buffer|process|require|__dirname|setTimeout|setInterval|setImmediate)\b/g))
+        problems.push(`${rel}: uses Node's ${m[1]} (the core reaches the machine only through ports)`)
     }
   }
 }

@@ -37,7 +37,10 @@ describe("the layering check", () => {
     ["application/d.ts", `import { SqlClient } from "effect/sql"`, "no HTTP or SQL in application"],
     ["application/e.ts", `import { x } from "../adapters/memory/M.ts"`, "application imports only domain"],
     ["adapters/s3/S.ts", `import { x } from "../postgres/P.ts"`, "adapter s3 imports adapter postgres"],
-    ["adapters/s3/T.ts", `import { x } from "../../hosts/http/server.ts"`, "adapters never import hosts"]
+    ["adapters/s3/T.ts", `import { x } from "../../hosts/http/server.ts"`, "adapters never import hosts"],
+    ["adapters/networks/x/X.ts", `import { x } from "../bluesky/B.ts"`, "adapter networks/x imports adapter networks/bluesky"],
+    ["domain/g.ts", `export const size = (b: Uint8Array) => Buffer.byteLength(b)`, "uses Node's Buffer"],
+    ["application/h.ts", `export const env = () => process.env.X`, "uses Node's process"]
   ])("refuses %s importing %s", (path, source, why) => {
     const result = check({ [path]: source })
     expect(result.ok).toBe(false)
