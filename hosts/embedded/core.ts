@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Config, Effect, Layer, Option } from "effect"
-import { HeraldConfig, loadConfig } from "../../application/config.ts"
+import { HeraldConfig, HttpSettings, loadConfig } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
@@ -22,7 +22,7 @@ import * as SmtpMailer from "../../adapters/smtp/SmtpMailer.ts"
  * .eml outbox. Returns the layer and what was chosen, for the start-up log.
  */
 export const embeddedCore = Effect.gen(function* () {
-  const { env, config } = yield* loadConfig
+  const { env, config, http } = yield* loadConfig
   const dataDir = resolve(env.dataDir)
   mkdirSync(dataDir, { recursive: true })
   const sql = Option.match(env.databaseUrl, {
@@ -47,6 +47,7 @@ export const embeddedCore = Effect.gen(function* () {
     connectorsLayer,
     publishersLayer.pipe(Layer.provide(SandboxPublisher.layer)),
     Layer.succeed(HeraldConfig)(config),
+    Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs)
   ).pipe(Layer.provideMerge(storage))
   const described = [
