@@ -27,6 +27,37 @@ export const defaultLimits: RateLimits = {
   signupsPerDay: 500
 }
 
+/** The largest request body each kind of route reads, in bytes (media uploads keep their own limits). */
+export interface BodyLimits {
+  /** JSON API routes other than POST /posts: sign-up, keys, actions, claim-link. */
+  readonly json: number
+  /** POST /api/v1/posts: content up to 63,206 characters, threads, escapes. */
+  readonly posts: number
+  /** The pages' forms (sign-in, claim). */
+  readonly forms: number
+  /** MCP over HTTP: JSON-RPC carrying upload_media's base64 (10 MB files). */
+  readonly mcp: number
+}
+
+/** How the HTTP host reads requests: body limits and where the client's address comes from. */
+export interface HttpSettingsShape {
+  readonly bodyLimits: BodyLimits
+  /** X-Forwarded-For trust: "false", a number of proxy hops, or a comma-separated list of proxy addresses and CIDRs. */
+  readonly trustProxy: string
+  /** IPv6 clients share a sign-up rate-limit bucket per network of this prefix length (a /64 is one household or host). */
+  readonly ipv6Prefix: number
+}
+
+const KiB = 1024
+export const defaultHttpSettings: HttpSettingsShape = {
+  bodyLimits: { json: 64 * KiB, posts: 1024 * KiB, forms: 16 * KiB, mcp: 20 * 1024 * KiB },
+  trustProxy: "false",
+  ipv6Prefix: 64
+}
+
+/** The HTTP host's settings; the defaults hold where no host provides them (tests). */
+export const HttpSettings = Context.Reference<HttpSettingsShape>("herald/HttpSettings", { defaultValue: () => defaultHttpSettings })
+
 /** The configuration schema: every environment variable Herald reads, with its default. */
 export const heraldConfig = Config.all({
   port: Config.Int("PORT").pipe(Config.withDefault(8080)),
@@ -43,7 +74,13 @@ export const heraldConfig = Config.all({
   signupPerEmailPerDay: Config.Int("HERALD_SIGNUP_PER_EMAIL_PER_DAY").pipe(Config.withDefault(defaultLimits.signupPerEmailPerDay)),
   claimLinksPerWorkspacePerHour: Config.Int("HERALD_CLAIM_LINKS_PER_HOUR").pipe(Config.withDefault(defaultLimits.claimLinksPerWorkspacePerHour)),
   signinLinksPerEmailPerHour: Config.Int("HERALD_SIGNIN_LINKS_PER_HOUR").pipe(Config.withDefault(defaultLimits.signinLinksPerEmailPerHour)),
-  signupsPerDay: Config.Int("HERALD_SIGNUPS_PER_DAY").pipe(Config.withDefault(defaultLimits.signupsPerDay))
+  signupsPerDay: Config.Int("HERALD_SIGNUPS_PER_DAY").pipe(Config.withDefault(defaultLimits.signupsPerDay)),
+  jsonBodyLimit: Config.Int("HERALD_JSON_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.json)),
+  postsBodyLimit: Config.Int("HERALD_POSTS_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.posts)),
+  formBodyLimit: Config.Int("HERALD_FORM_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.forms)),
+  mcpBodyLimit: Config.Int("HERALD_MCP_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.mcp)),
+  trustProxy: Config.String("HERALD_TRUST_PROXY").pipe(Config.withDefault(defaultHttpSettings.trustProxy)),
+  ipv6Prefix: Config.Int("HERALD_IPV6_PREFIX").pipe(Config.withDefault(defaultHttpSettings.ipv6Prefix))
 })
 
 export type HeraldEnv = Config.Success<typeof heraldConfig>
@@ -61,4 +98,10 @@ export const fromEnv = (env: HeraldEnv): HeraldConfigShape => ({
   }
 })
 
-export const loadConfig = Effect.map(heraldConfig, (env) => ({ env, config: fromEnv(env) }))
+export const httpSettingsFromEnv = (env: HeraldEnv): HttpSettingsShape => ({
+  bodyLimits: { json: env.jsonBodyLimit, posts: env.postsBodyLimit, forms: env.formBodyLimit, mcp: env.mcpBodyLimit },
+  trustProxy: env.trustProxy,
+  ipv6Prefix: env.ipv6Prefix
+})
+
+export const loadConfig = Effect.map(heraldConfig, (env) => ({ env, config: fromEnv(env), http: httpSettingsFromEnv(env) }))

@@ -27,20 +27,26 @@ export const issueSignInLink = Effect.fn("issueSignInLink")(function* (workspace
   return `${config.publicUrl}/signin/complete?token=${token}`
 })
 
+/** Looks the address up and, when it owns a workspace, e-mails it a sign-in link. */
+const sendSignInLink = (email: string) =>
+  Effect.gen(function* () {
+    const workspace = yield* (yield* WorkspaceRepo).findByEmail(email)
+    if (Option.isNone(workspace)) return
+    const link = yield* issueSignInLink(workspace.value)
+    yield* trySend(email, signInMail(workspace.value.locale, { link }))
+  }).pipe(Effect.catchCause((cause) => Effect.logError("A sign-in link could not be sent", cause)))
+
 /**
  * E-mails a sign-in link when the address owns a workspace. The answer is the same either way,
- * so the endpoint does not tell who has an account.
+ * and so is its timing: the answer takes the same steps for every address (check, rate limit), and
+ * the lookup, the link and the mail happen after it, on their own fiber.
  */
 export const requestSignInLink = Effect.fn("requestSignInLink")(function* (rawEmail: string) {
   const email = yield* fromResult(checkEmail(rawEmail))
   const config = yield* HeraldConfig
   const limit = yield* (yield* RateLimiter).hit(`signin:email:${email}`, config.limits.signinLinksPerEmailPerHour, 60 * 60 * 1000, yield* now)
   if (!limit.allowed) return yield* Effect.fail(rateLimited(limit.retryAfterMs))
-  const workspace = yield* (yield* WorkspaceRepo).findByEmail(email)
-  if (Option.isSome(workspace)) {
-    const link = yield* issueSignInLink(workspace.value)
-    yield* trySend(email, signInMail(workspace.value.locale, { link }))
-  }
+  yield* Effect.forkDetach(sendSignInLink(email))
   return { sent: true }
 })
 

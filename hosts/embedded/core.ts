@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Config, Effect, Layer, Option } from "effect"
-import { HeraldConfig, loadConfig } from "../../application/config.ts"
+import { HeraldConfig, HttpSettings, loadConfig } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
@@ -24,7 +24,7 @@ import * as SmtpMailer from "../../adapters/smtp/SmtpMailer.ts"
  * .eml outbox. Returns the layer and what was chosen, for the start-up log.
  */
 export const embeddedCore = Effect.gen(function* () {
-  const { env, config } = yield* loadConfig
+  const { env, config, http } = yield* loadConfig
   const dataDir = resolve(env.dataDir)
   mkdirSync(dataDir, { recursive: true })
   const sql = Option.match(env.databaseUrl, {
@@ -49,6 +49,7 @@ export const embeddedCore = Effect.gen(function* () {
     SharpFfmpegProbe.layerConfig,
     networksLayer([Sandbox.network]).pipe(Layer.provide(SandboxPublisher.layer)),
     Layer.succeed(HeraldConfig)(config),
+    Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs)
   ).pipe(Layer.provideMerge(storage))
   const described = [

@@ -1,8 +1,8 @@
 import { Cause, Effect, Option } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { fail } from "../../domain/errors.ts"
-import { type ApiFailure, errorResponse, failWith, findApiFailure, toApiFailure } from "./errors.ts"
+import { type ApiFailure, causeValues, errorResponse, failWith, findApiFailure, toApiFailure } from "./errors.ts"
 import { issueFields } from "./issueFields.ts"
 
 interface RoutePattern {
@@ -31,45 +31,47 @@ export const routePatterns = (api: ApiShape, extra: ReadonlyArray<Route> = []): 
  * Every failure leaves the server as the spec's envelope: domain errors, body and parameter
  * decoding, unknown routes and methods, and defects (500 with a request id, never internals).
  */
-export const errorMiddleware = (routes: ReadonlyArray<RoutePattern>) =>
-  HttpRouter.middleware(
-    // Typed as passing errors through: the router's types expect global middleware to leave them
-    // unhandled, but this one is the last word on every failure by design.
-    ((httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
-      httpEffect.pipe(
-        Effect.flatMap((response) =>
-          response.status === 415
-            ? Effect.succeed(failWith("unsupported_content_type"))
-            : response.status === 401 // the spec: every 401 carries WWW-Authenticate
-              ? Effect.succeed(HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="herald"'))
-              : Effect.succeed(response)
-        ),
-        Effect.catchCause((cause) =>
-          Effect.gen(function* () {
-            const known = findApiFailure(cause)
-            if (known) return errorResponse(known)
-            const request = yield* HttpServerRequest.HttpServerRequest
-            for (const reason of cause.reasons) {
-              const value = reason._tag === "Die" ? reason.defect : reason._tag === "Fail" ? reason.error : undefined
-              if (HttpApiError.HttpApiSchemaError.is(value)) return schemaErrorResponse(value)
-              if (HttpApiError.HttpApiPayloadTooLarge.is(value)) return failWith("file_too_large")
-              if (isRouteNotFound(value)) {
-                const path = request.url.split("?")[0]
-                const sameP = routes.filter((r) => r.pattern.test(path))
-                return sameP.length > 0
-                  ? HttpServerResponse.setHeader(failWith("method_not_allowed", { allowed: [...new Set(sameP.map((r) => r.method))] }), "allow", [...new Set(sameP.map((r) => r.method))].join(", "))
-                  : failWith("not_found", { path })
-              }
-            }
-            if (Cause.hasInterruptsOnly(cause)) return HttpServerResponse.empty({ status: 499 })
-            const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
-            yield* Effect.logError("Unhandled failure", { requestId, method: request.method, url: request.url }, cause)
-            return errorResponse(toApiFailure(fail("internal_error", { requestId })))
-          })
-        )
-      )) as unknown as <E>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E>,
-    { global: true }
-  )
+export const handleErrors = (routes: ReadonlyArray<RoutePattern>) =>
+  // Typed as passing errors through: the router's types expect global middleware to leave them
+  // unhandled, but this one is the last word on every failure by design.
+  ((httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>) =>
+    httpEffect.pipe(
+      Effect.flatMap((response) =>
+        response.status === 415
+          ? Effect.succeed(failWith("unsupported_content_type"))
+          : response.status === 401 // the spec: every 401 carries WWW-Authenticate
+            ? Effect.succeed(HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="herald"'))
+            : Effect.succeed(response)
+      ),
+      Effect.catchCause((cause) =>
+        Effect.gen(function* () {
+          const known = findApiFailure(cause)
+          if (known) return errorResponse(known)
+          const request = yield* HttpServerRequest.HttpServerRequest
+          for (const value of causeValues(cause)) {
+            if (HttpApiError.HttpApiSchemaError.is(value)) return schemaErrorResponse(value)
+            if (HttpApiError.HttpApiPayloadTooLarge.is(value)) return failWith("file_too_large")
+            if (isRouteNotFound(value)) return routeNotFound(routes, request)
+          }
+          if (Cause.hasInterruptsOnly(cause)) return HttpServerResponse.empty({ status: 499 })
+          const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+          yield* Effect.logError("Unhandled failure", { requestId, method: request.method, url: request.url }, cause)
+          return errorResponse(toApiFailure(fail("internal_error", { requestId })))
+        })
+      )
+    )) as unknown as <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+
+/**
+ * 405 only when the path is an endpoint's and the method is none of its methods; otherwise 404,
+ * also for a path of the right shape the router still did not take (a parameter over its length).
+ */
+const routeNotFound = (routes: ReadonlyArray<RoutePattern>, request: HttpServerRequest.HttpServerRequest) => {
+  const path = request.url.split("?")[0]
+  const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]
+  const method = request.method === "HEAD" ? "GET" : request.method
+  if (allowed.length === 0 || allowed.includes(method) || allowed.includes("*")) return failWith("not_found", { path })
+  return HttpServerResponse.setHeader(failWith("method_not_allowed", { allowed }), "allow", allowed.join(", "))
+}
 
 const isRouteNotFound = (u: unknown): boolean =>
   typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === "HttpServerError" && (u as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"

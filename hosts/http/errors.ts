@@ -1,5 +1,5 @@
 import { Cause, Effect, Schema } from "effect"
-import { HttpServerResponse } from "effect/http"
+import { HttpServerError, HttpServerResponse } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
 import { catalogue, type ErrorCode, fail, HeraldError, toEnvelope, type ErrorDetails } from "../../domain/errors.ts"
 
@@ -37,14 +37,21 @@ export const handled = <A, R>(effect: Effect.Effect<A, HeraldError, R>): Effect.
 
 export const isApiFailure = (u: unknown): u is ApiFailure => u instanceof ApiFailure
 
+/** What a cause failed or died with, in order (interruptions have nothing). */
+export const causeValues = <E>(cause: Cause.Cause<E>): Array<unknown> =>
+  cause.reasons.flatMap((reason) => reason._tag === "Die" ? [reason.defect] : reason._tag === "Fail" ? [reason.error] : [])
+
 export const findApiFailure = <E>(cause: Cause.Cause<E>): ApiFailure | undefined => {
-  for (const reason of cause.reasons) {
-    const value = reason._tag === "Die" ? reason.defect : reason._tag === "Fail" ? reason.error : undefined
+  for (const value of causeValues(cause)) {
     if (isApiFailure(value)) return value
     if (value instanceof HeraldError) return toApiFailure(value)
   }
   return undefined
 }
+
+/** The platform's body reader stopped at the route's limit (bodyLimit.ts sets it). */
+export const isBodyTooLarge = (u: unknown): boolean =>
+  HttpServerError.isHttpServerError(u) && u.reason._tag === "RequestParseError" && u.reason.reason === "BodyTooLarge"
 
 // Documentation of the error bodies, per status, for the OpenAPI document. The code is a literal
 // union per status, so a body matches exactly one status's schema.

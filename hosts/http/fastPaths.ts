@@ -1,28 +1,28 @@
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { Cause, Effect, Exit, Schema } from "effect"
 import { HttpApiError } from "effect/http-api"
+import { HttpSettings } from "../../application/config.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { createPost } from "../../application/usecases/posts/create.ts"
 import { fail, HeraldError } from "../../domain/errors.ts"
 import { type ApiFailure, toApiFailure } from "./errors.ts"
 import { schemaFailure } from "./errorMiddleware.ts"
 import { CreatePostBody } from "./schemas.ts"
-import { SESSION_COOKIE } from "./security.ts"
+import { bearerCredential, SESSION_COOKIE } from "./security.ts"
+import { SECURITY_HEADERS } from "./securityHeaders.ts"
 
 /*
  * POST /api/v1/posts with an API key, answered from Node's `request` event. Creating posts is the hot
  * path of a publishing API, and Effect's router and HttpApi layers took about a third of a create's
  * server CPU (0.64 -> 0.44 ms without them; README, "Benchmarks"). This runs the same steps in the same
  * order, through the same code: the key's authentication, the endpoint's payload schema, the use
- * case, the error catalogue's envelope. `test/http/fastPaths.test.ts` checks it answers exactly as
+ * case, the error catalogue's envelope, the security headers. `test/http/fastPaths.test.ts` checks it answers exactly as
  * the router does. A request it does not take (a session cookie, another content type, a query
  * string, a chunked or large body, `Expect: 100-continue`) goes on to the router unchanged.
  */
 
 type Services = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof createPost>>
 
-/** Larger bodies go to the router; no post body comes near it. */
-const MAX_BODY_BYTES = 1_048_576
 const PATH = "/api/v1/posts"
 const decodePayload = Schema.decodeUnknownExit(Schema.toCodecJson(CreatePostBody))
 
@@ -40,23 +40,15 @@ const isJson = (contentType: string | undefined) => {
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === "application/json"
 }
 
-/** The key in `Authorization: Bearer <key>`, read as HttpApi reads it (any case, any spaces before it). */
-const bearerCredential = (authorization: string | undefined): string | undefined => {
-  if (authorization === undefined || authorization.length <= 6 || authorization.charCodeAt(6) !== 32) return undefined
-  if (authorization.slice(0, 6).toLowerCase() !== "bearer") return undefined
-  let start = 7
-  while (authorization.charCodeAt(start) === 32) start++
-  return start === authorization.length ? undefined : authorization.slice(start)
-}
-
 /** The request's API key when the fast path answers it; undefined leaves the request to the router. */
-const takenKey = (req: IncomingMessage): string | undefined => {
+const takenKey = (req: IncomingMessage, maxBodyBytes: number): string | undefined => {
   if (req.method !== "POST" || req.url !== PATH) return undefined
   const headers = req.headers
   if (headers.cookie?.includes(SESSION_COOKIE)) return undefined // the router tries the session when a key fails
   if (headers.expect !== undefined || headers["transfer-encoding"] !== undefined || !isJson(headers["content-type"])) return undefined
   const length = Number(headers["content-length"])
-  if (!Number.isInteger(length) || length <= 0 || length > MAX_BODY_BYTES) return undefined
+  // A body over the limit goes to the router, which refuses it (bodyLimit.ts).
+  if (!Number.isInteger(length) || length <= 0 || length > maxBodyBytes) return undefined
   return bearerCredential(headers.authorization)
 }
 
@@ -82,7 +74,7 @@ const answer = (key: string, idempotencyKey: string | null, text: string) =>
 const send = (res: ServerResponse, reply: Reply) => {
   if (res.destroyed) return
   const body = JSON.stringify(reply.body)
-  res.writeHead(reply.status, { ...reply.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+  res.writeHead(reply.status, { ...SECURITY_HEADERS, ...reply.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) })
   res.end(body)
 }
 
@@ -92,11 +84,12 @@ const send = (res: ServerResponse, reply: Reply) => {
  */
 export const make = Effect.gen(function* () {
   const context = yield* Effect.context<Services>()
+  const maxBodyBytes = (yield* HttpSettings).bodyLimits.posts
   const run = Effect.runForkWith(context)
   const accessLog = (req: IncomingMessage, status: number) =>
     Effect.log("Sent HTTP response").pipe(Effect.annotateLogs({ "http.method": "POST", "http.url": req.url ?? PATH, "http.status": status }))
   return (options: { readonly accessLog: boolean }) => (req: IncomingMessage, res: ServerResponse): boolean => {
-    const key = takenKey(req)
+    const key = takenKey(req, maxBodyBytes)
     if (key === undefined) return false
     const chunks: Array<Buffer> = []
     req.on("error", () => undefined) // the client went away mid-body: there is no one to answer

@@ -9,6 +9,13 @@ import { errorDoc, toApiFailure } from "./errors.ts"
 export const SESSION_COOKIE = "herald_session"
 export const CSRF_HEADER = "x-csrf-token"
 
+// RFC 6750's b64token; "Bearer" in any case, then one or more spaces (a tab is not one of them).
+const bearerForm = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i
+
+/** The key in `Authorization: Bearer <key>`: the one reading for REST, MCP and the fast path. */
+export const bearerCredential = (authorization: string | undefined): string | undefined =>
+  authorization === undefined ? undefined : bearerForm.exec(authorization)?.[1]
+
 /** The caller of the current request. */
 export class CurrentActor extends Context.Service<CurrentActor, Actor>()("herald/http/CurrentActor") {}
 
@@ -34,14 +41,15 @@ export const layer = Layer.effect(Authentication)(
     yield* Effect.context<AuthServices>()
     const inGroupContext = <A, E>(effect: Effect.Effect<A, E, AuthServices>) => effect as Effect.Effect<A, E>
     return {
-      bearer: (httpEffect, { credential }) => {
-        const text = Redacted.value(credential)
-        if (text === "") return unauthorized()
-        return inGroupContext(authenticateKey(text)).pipe(
+      // The header is read with bearerCredential, as MCP and the fast path read it, not with the platform's own reading.
+      bearer: (httpEffect) => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const key = bearerCredential(request.headers.authorization)
+        if (key === undefined) return unauthorized()
+        return inGroupContext(authenticateKey(key)).pipe(
           Effect.catch(() => unauthorized()),
           Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
         )
-      },
+      }),
       session: (httpEffect, { credential, endpoint }) => {
         const token = Redacted.value(credential)
         if (token === "") return unauthorized()

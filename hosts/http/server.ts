@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { Effect, Layer } from "effect"
-import { HttpRouter } from "effect/http"
+import { HttpRouter, type HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
 import { HeraldApi } from "./api.ts"
-import { errorMiddleware, routePatterns } from "./errorMiddleware.ts"
+import { HttpSettings } from "../../application/config.ts"
+import { bodyLimit } from "./bodyLimit.ts"
+import { answerClientErrors } from "./clientErrors.ts"
+import { handleErrors, routePatterns } from "./errorMiddleware.ts"
 import * as Accounts from "./handlers/accounts.ts"
 import * as Claim from "./handlers/claim.ts"
 import * as Keys from "./handlers/keys.ts"
@@ -15,14 +18,30 @@ import * as FastPaths from "./fastPaths.ts"
 import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
 import * as Security from "./security.ts"
+import { docsPageMiddleware, securityHeaders } from "./securityHeaders.ts"
 import * as Mcp from "../mcp/route.ts"
 
 const pageRoutes = [
   { method: "GET", path: "/connect/:platform/callback" }, { method: "GET", path: "/claim" }, { method: "POST", path: "/claim" },
-  { method: "GET", path: "/signin" }, { method: "POST", path: "/signin" }, { method: "GET", path: "/signin/complete" },
+  { method: "GET", path: "/signin" }, { method: "POST", path: "/signin" }, { method: "GET", path: "/signin/complete" }, { method: "POST", path: "/signin/complete" },
   { method: "POST", path: "/signout" }, { method: "GET", path: "/app" }, { method: "GET", path: "/api/v1/openapi.json" },
   { method: "GET", path: "/api/v1/docs" }, { method: "POST", path: "/mcp" }
 ]
+
+/**
+ * Around every request, outermost first: security headers on every answer; every failure as the
+ * envelope; the route's body limit. (A body an endpoint leaves unread is the platform's: it drains
+ * up to 256 KiB of it after the answer, then closes the connection.)
+ */
+const hostMiddleware = HttpRouter.middleware(
+  Effect.gen(function* () {
+    const settings = yield* HttpSettings
+    const limited = bodyLimit(settings.bodyLimits)
+    const handled = handleErrors(routePatterns(HeraldApi, pageRoutes))
+    return <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => securityHeaders(handled(limited(app)))
+  }),
+  { global: true }
+)
 
 /** Every route of the HTTP host: the REST API, its OpenAPI document and docs page, and the web pages. */
 export const routesLayer = Layer.mergeAll(
@@ -30,11 +49,12 @@ export const routesLayer = Layer.mergeAll(
     Layer.provide([Signup.layer, Claim.layer, Accounts.layer, Posts.layer, Keys.layer, Media.layer]),
     Layer.provide(Security.layer)
   ),
-  HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs" }),
+  // Scalar's default fonts come from its CDN; the page's policy allows this origin only.
+  HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs", scalar: { withDefaultFonts: false } }).pipe(Layer.provide(docsPageMiddleware.layer)),
   Pages.layer,
   Files.layer,
   Mcp.layer,
-  errorMiddleware(routePatterns(HeraldApi, pageRoutes))
+  hostMiddleware
 )
 
 export interface NodeServerOptions {
@@ -50,7 +70,7 @@ export interface NodeServerOptions {
 /** The Node HTTP server the routes are served on, with the fast path in front of the router. */
 export const nodeServerLayer = (options: NodeServerOptions) =>
   options.fastPaths === false
-    ? NodeHttpServer.layer(createServer, { port: options.port, host: options.host })
+    ? NodeHttpServer.layer(() => answerClientErrors(createServer()), { port: options.port, host: options.host })
     : Layer.unwrap(Effect.map(FastPaths.make, (make) => {
       const fast = make({ accessLog: options.accessLog === true })
       const observed = options.onFastPath
@@ -59,7 +79,7 @@ export const nodeServerLayer = (options: NodeServerOptions) =>
         observed(taken)
         return taken
       }
-      return NodeHttpServer.layer(() => FastPaths.server(listener), { port: options.port, host: options.host })
+      return NodeHttpServer.layer(() => answerClientErrors(FastPaths.server(listener)), { port: options.port, host: options.host })
     }))
 
 /** Serves the routes on a Node HTTP server (port 0 picks a free port). */

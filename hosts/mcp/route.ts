@@ -1,37 +1,17 @@
-import { type Context, Effect, Option, Result, Stream } from "effect"
+import { type Context, Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { HttpSettings } from "../../application/config.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
-import { MCP_UPLOAD_LIMIT } from "../../application/usecases/media/index.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
-import { errorResponse, toApiFailure } from "../http/errors.ts"
+import { clientBucket } from "../http/clientAddress.ts"
+import { errorResponse, isBodyTooLarge, toApiFailure } from "../http/errors.ts"
+import { bearerCredential } from "../http/security.ts"
 import { makeServer, type McpSession } from "./server.ts"
 import type { McpServices } from "./tool.ts"
 
 export const MCP_PATH = "/mcp"
-
-// base64 makes a 10 MB file 13.4 MB of JSON; the headroom lets a larger file reach upload_media
-// and come back as a file_too_large tool error instead of a transport failure.
-const MAX_BODY_BYTES = 2 * MCP_UPLOAD_LIMIT
-
-class BodyTooLarge {
-  readonly _tag = "BodyTooLarge"
-}
-
-const readBody = (request: HttpServerRequest.HttpServerRequest) =>
-  request.stream.pipe(
-    Stream.runFoldEffect(
-      () => ({ size: 0, chunks: [] as Array<Uint8Array> }),
-      (acc, chunk: Uint8Array) => {
-        acc.size += chunk.byteLength
-        if (acc.size > MAX_BODY_BYTES) return Effect.fail(new BodyTooLarge())
-        acc.chunks.push(chunk)
-        return Effect.succeed(acc)
-      }
-    ),
-    Effect.map((acc) => Buffer.concat(acc.chunks).toString("utf8"))
-  )
 
 const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers })
@@ -51,16 +31,16 @@ const allowedWithoutKey = (message: unknown): boolean => {
 const authenticate = (request: HttpServerRequest.HttpServerRequest, services: Context.Context<McpServices>) => {
   const header = request.headers.authorization
   if (header === undefined) return Effect.succeed(Result.succeed<Actor | null>(null))
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-  if (match === null) return Effect.succeed(Result.fail(unauthorized()))
-  return authenticateKey(match[1]).pipe(
+  const key = bearerCredential(header)
+  if (key === undefined) return Effect.succeed(Result.fail(unauthorized()))
+  return authenticateKey(key).pipe(
     Effect.provideContext(services),
     Effect.map((actor) => Result.succeed<Actor | null>(actor)),
     Effect.catch(() => Effect.succeed(Result.fail(unauthorized())))
   )
 }
 
-const handle = (services: Context.Context<McpServices>) =>
+const handle = (services: Context.Context<McpServices>, client: (request: HttpServerRequest.HttpServerRequest) => string) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     // Stateless: no session to resume and no server-initiated stream, so GET and DELETE have nothing to do.
@@ -69,11 +49,10 @@ const handle = (services: Context.Context<McpServices>) =>
     if (Result.isFailure(auth)) return auth.failure
     const actor = auth.success
 
-    const text = yield* Effect.result(readBody(request))
+    // Read within the route's body limit (bodyLimit.ts answers a larger body with 413).
+    const text = yield* Effect.result(request.text)
     if (Result.isFailure(text))
-      return text.failure instanceof BodyTooLarge
-        ? errorResponse(toApiFailure(fail("file_too_large", { maxBodyBytes: MAX_BODY_BYTES }, `The MCP request is too large; upload_media takes files up to ${MCP_UPLOAD_LIMIT / (1024 * 1024)} MB.`)))
-        : jsonRpcError(400, -32700, "Parse error: the request body could not be read.")
+      return isBodyTooLarge(text.failure) ? yield* Effect.die(text.failure) : jsonRpcError(400, -32700, "Parse error: the request body could not be read.")
     let body: unknown
     try {
       body = JSON.parse(text.success)
@@ -88,7 +67,7 @@ const handle = (services: Context.Context<McpServices>) =>
       context: () => ({
         actor,
         transport: "http",
-        ip: Option.getOrElse(request.remoteAddress, () => "unknown"),
+        ip: client(request),
         acceptLanguage: request.headers["accept-language"]
       })
     }
@@ -112,6 +91,6 @@ const handle = (services: Context.Context<McpServices>) =>
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const services = yield* Effect.context<McpServices>()
-    return [HttpRouter.route("*", MCP_PATH, handle(services))]
+    return [HttpRouter.route("*", MCP_PATH, handle(services, clientBucket(yield* HttpSettings)))]
   })
 )

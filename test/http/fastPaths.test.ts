@@ -38,7 +38,7 @@ const normalise = (text: string) =>
 const send = async (host: HttpHost, key: string, accountId: string, request: Sent) => {
   const headers: Record<string, string> = { "content-type": "application/json", ...request.headers }
   const auth = request.auth ?? "key"
-  const authorization: Record<string, string> = { key: `Bearer ${key}`, KEY_WITH_SPACES: `Bearer   ${key}`, KEY_LOWER_CASE: `bearer ${key}` }
+  const authorization: Record<string, string> = { key: `Bearer ${key}`, KEY_WITH_SPACES: `Bearer   ${key}`, KEY_LOWER_CASE: `bearer ${key}`, KEY_AFTER_TAB: `Bearer\t${key}` }
   if (auth !== "") headers.authorization = authorization[auth] ?? auth
   const response = await fetch(`${host.base}/posts`, { method: "POST", headers, body: (request.body ?? "").replaceAll("ACCOUNT", accountId) })
   return {
@@ -46,6 +46,7 @@ const send = async (host: HttpHost, key: string, accountId: string, request: Sen
     contentType: response.headers.get("content-type"),
     wwwAuthenticate: response.headers.get("www-authenticate"),
     retryAfter: response.headers.get("retry-after"),
+    security: ["x-content-type-options", "x-frame-options", "referrer-policy", "content-security-policy"].map((name) => response.headers.get(name)),
     body: normalise(await response.text()).replaceAll(accountId, "<account>")
   }
 }
@@ -85,6 +86,7 @@ const declined_cases: ReadonlyArray<[string, Sent]> = [
   ["no credentials", { auth: "", body: post() }],
   ["another scheme", { auth: "Basic dXNlcjpwYXNz", body: post() }],
   ["a scheme without a key", { auth: "Bearer   ", body: post() }],
+  ["a tab before the key", { auth: "KEY_AFTER_TAB", body: post() }],
   ["an empty body", { body: "" }],
   ["a session cookie", { body: post(), headers: { cookie: "herald_session=abc" } }]
 ]

@@ -62,7 +62,7 @@ describe("MCP media tools over Streamable HTTP", () => {
     await client.close()
   })
 
-  it("a request body over 20 MB is refused with 413 file_too_large before any tool runs", async () => {
+  it("a request body over 20 MiB is refused with 413 payload_too_large before any tool runs", async () => {
     const { apiKey } = await ok(await connect(host), "sign_up", { email: uniqueEmail() })
     const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "upload_media", arguments: { filename: "huge.png", dataBase64: "A".repeat(21 * 1024 * 1024) } } }
     const response = await fetch(`${host.origin}/mcp`, {
@@ -70,7 +70,7 @@ describe("MCP media tools over Streamable HTTP", () => {
       headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" }
     })
     expect(response.status).toBe(413)
-    expect(((await response.json()) as any).error.code).toBe("file_too_large")
+    expect(((await response.json()) as any).error).toMatchObject({ code: "payload_too_large", details: { limitBytes: 20 * 1024 * 1024 } })
   })
 
   it("bad media arguments and bytes come back as tool errors", async () => {

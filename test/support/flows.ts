@@ -26,7 +26,7 @@ export const claim = async (host: HttpHost, email: string) => {
   expect(response.status).toBe(303)
   const cookie = response.headers.get("set-cookie")!.split(";")[0]
   const app = await fetch(`${host.origin}/app`, { headers: { cookie } })
-  const csrf = /const csrf = "([^"]+)"/.exec(await app.text())![1]
+  const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await app.text())![1]
   return { cookie, csrf }
 }
 

@@ -1,6 +1,6 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import type { HeraldConfigShape } from "../../application/config.ts"
+import { defaultHttpSettings, type HeraldConfigShape, HttpSettings, type HttpSettingsShape } from "../../application/config.ts"
 import { type NodeServerOptions, nodeServerLayer, routesLayer } from "../../hosts/http/server.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
@@ -9,7 +9,11 @@ import { testDatabase } from "./postgres.ts"
 /** A real listening HTTP host on a free port, on the in-memory core. */
 const roomyLimits = { signupPerIpPerHour: 10_000, signupPerEmailPerDay: 100, claimLinksPerWorkspacePerHour: 100, signinLinksPerEmailPerHour: 100, signupsPerDay: 10_000 }
 
-export const startHttpHost = async (overrides: Partial<HeraldConfigShape> = {}, serverOptions: Omit<NodeServerOptions, "port" | "host"> = {}) => {
+export const startHttpHost = async (
+  overrides: Partial<HeraldConfigShape> = {},
+  serverOptions: Omit<NodeServerOptions, "port" | "host"> = {},
+  http: Partial<HttpSettingsShape> = {}
+) => {
   // Every test request comes from 127.0.0.1: roomy limits unless a test sets its own.
   const config = { limits: roomyLimits, ...overrides }
   // HERALD_TEST_BACKEND=postgres runs the same HTTP suites on the Postgres adapters, a database per host.
@@ -18,7 +22,8 @@ export const startHttpHost = async (overrides: Partial<HeraldConfigShape> = {}, 
     : TestHost.layer(config)
   const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(nodeServerLayer({ ...serverOptions, port: 0, host: "127.0.0.1" })),
-    Layer.provideMerge(core)
+    Layer.provideMerge(core),
+    Layer.provideMerge(Layer.succeed(HttpSettings)({ ...defaultHttpSettings, ...http }))
   )
   const runtime = ManagedRuntime.make(server)
   const origin = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (s) => HttpServer.formatAddress(s.address).replace(/\/$/, "")))

@@ -57,6 +57,36 @@ describe.runIf(available)("the web pages in a real Chromium", () => {
     await page.close()
   }, 60_000)
 
+  it("the app, the sign-in pages and the API docs run under their Content-Security-Policy without a violation", async () => {
+    const { email } = await signUp(host)
+    const page = await browser.newPage()
+    const violations: Array<string> = []
+    page.on("console", (message) => { if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text()) })
+    const claimMail = await host.run(Effect.map(SentMail, (s) => s.last(email)))
+    await page.goto(host.local(/https?:\/\/\S+\/claim\?token=\S+/.exec(claimMail!.text)![0]))
+    await page.getByRole("button", { name: "Claim workspace" }).click()
+    await page.waitForURL("**/app")
+    await page.getByText("Nothing is waiting.").waitFor()
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.waitForURL("**/signin")
+    await page.getByLabel("E-mail").fill(email)
+    await page.getByRole("button", { name: "Send me a link" }).click()
+    await page.getByText("Check your inbox").waitFor()
+    let signInMail: { text: string } | undefined
+    for (let i = 0; i < 200 && signInMail === undefined; i++) {
+      signInMail = await host.run(Effect.map(SentMail, (s) => s.all().find((m) => m.to === email && m.text.includes("/signin/complete"))))
+      if (signInMail === undefined) await new Promise((r) => setTimeout(r, 10))
+    }
+    await page.goto(host.local(/https?:\/\/\S+\/signin\/complete\?token=\S+/.exec(signInMail!.text)![0]))
+    await page.getByRole("button", { name: "Sign in to Herald" }).click()
+    await page.waitForURL("**/app")
+    await page.getByText("Nothing is waiting.").waitFor()
+    await page.goto(`${host.base}/docs`)
+    await page.getByText("Herald API").first().waitFor()
+    expect(violations).toEqual([])
+    await page.close()
+  }, 60_000)
+
   it("a used claim link shows a readable error page, not a stack trace", async () => {
     const { email } = await signUp(host)
     const mail = await host.run(Effect.map(SentMail, (s) => s.last(email)))

@@ -5,6 +5,7 @@ import { getMedia, getPreview } from "../../../application/usecases/media/read.t
 import { REST_UPLOAD_LIMIT, uploadMedia } from "../../../application/usecases/media/upload.ts"
 import { invalidFields } from "../../../domain/errors.ts"
 import { HeraldApi } from "../api.ts"
+import { MEDIA_JSON_BODY_LIMIT } from "../bodyLimit.ts"
 import { parseJsonUpload } from "../mediaJson.ts"
 import { multipartFile } from "../mediaMultipart.ts"
 import { requestBody } from "../requestBody.ts"
@@ -21,9 +22,6 @@ const multipartLimits = { maxParts: 16, maxFieldBytes: 64 * 1024, maxTotalBytes:
 
 const cutShort = () => invalidFields(["file"], "The request body ended before it was complete.")
 
-// Base64 is 4/3 of the file, plus room for the other fields and line breaks.
-const JSON_RAW_LIMIT = Math.ceil((REST_UPLOAD_LIMIT * 4) / 3) + 1024 * 1024
-
 export const layer = HttpApiBuilder.group(HeraldApi, "media", (handlers) =>
   Effect.gen(function* () {
     const run = yield* runner<Services>()
@@ -37,7 +35,7 @@ export const layer = HttpApiBuilder.group(HeraldApi, "media", (handlers) =>
           const raw = requestBody(request, cutShort)
           const source = (request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/")
             ? multipartFile(raw, request.headers, multipartLimits)
-            : parseJsonUpload(raw, JSON_RAW_LIMIT)
+            : parseJsonUpload(raw, MEDIA_JSON_BODY_LIMIT)
           return json(yield* uploadMedia(actor, source.filename, source.body, REST_UPLOAD_LIMIT), 201)
         })))
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(getMedia(actor, params.id), (body) => json(body)))))

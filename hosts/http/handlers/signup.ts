@@ -1,15 +1,19 @@
 import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { HttpSettings } from "../../../application/config.ts"
 import { signUp } from "../../../application/usecases/signup.ts"
 import { HeraldApi } from "../api.ts"
-import { clientIp, header, json, rawJson, runner } from "./request.ts"
+import { clientBucket } from "../clientAddress.ts"
+import { header, json, rawJson, runner } from "./request.ts"
 
 export const layer = HttpApiBuilder.group(HeraldApi, "signup", (handlers) =>
   Effect.gen(function* () {
     const run = yield* runner<Effect.Services<ReturnType<typeof signUp>>>()
+    const client = clientBucket(yield* HttpSettings)
     return handlers.handle("signup", () =>
       run(Effect.gen(function* () {
-        const result = yield* signUp({ body: yield* rawJson, ip: yield* clientIp, acceptLanguage: yield* header("accept-language") })
+        const result = yield* signUp({ body: yield* rawJson, ip: client(yield* HttpServerRequest.HttpServerRequest), acceptLanguage: yield* header("accept-language") })
         return json(result.body, result.status)
       }))
     )

@@ -1,15 +1,8 @@
 import { escape, page } from "./html.ts"
 
-/** The approval app: posts waiting for approval, with approve and reject; API keys. Talks to /api/v1. */
-export const appPage = (email: string, csrf: string) =>
-  page("Herald", `<p class="muted">Signed in as ${escape(email)} · <a href="/api/v1/docs">API docs</a></p>
-<form method="post" action="/signout"><button class="secondary">Sign out</button></form>
-<h2>Waiting for approval</h2><div id="posts">Loading…</div>
-<h2>API keys</h2><div id="keys"></div>
-<form id="newkey"><input name="name" placeholder="Key name" required> <label><input type="checkbox" name="asks"> asks first</label> <button>Create key</button></form>
-<p id="secret"></p>
-<script>
-const csrf = ${JSON.stringify(csrf)};
+/** The app's script: one constant text, so the page's CSP allows it by hash; the CSRF token comes from a meta tag. */
+const SCRIPT = `
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
 const api = (path, init = {}) => fetch("/api/v1" + path, { ...init, credentials: "same-origin",
   headers: { "content-type": "application/json", "x-csrf-token": csrf, ...(init.headers || {}) } }).then(async r => ({ ok: r.ok, body: await r.json() }));
 const esc = s => String(s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"})[c]);
@@ -37,4 +30,13 @@ document.getElementById("newkey").addEventListener("submit", async e => {
   load();
 });
 load();
-</script>`)
+`
+
+/** The approval app: posts waiting for approval, with approve and reject; API keys. Talks to /api/v1. */
+export const appPage = (email: string, csrf: string) =>
+  page("Herald", `<p class="muted">Signed in as ${escape(email)} · <a href="/api/v1/docs">API docs</a></p>
+<form method="post" action="/signout"><button class="secondary">Sign out</button></form>
+<h2>Waiting for approval</h2><div id="posts">Loading…</div>
+<h2>API keys</h2><div id="keys"></div>
+<form id="newkey"><input name="name" placeholder="Key name" required> <label><input type="checkbox" name="asks"> asks first</label> <button>Create key</button></form>
+<p id="secret"></p>`, 200, "en", { script: SCRIPT, head: `<meta name="csrf-token" content="${escape(csrf)}">` })

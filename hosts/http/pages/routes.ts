@@ -6,10 +6,13 @@ import { claimWorkspace, inspectClaimLink } from "../../../application/usecases/
 import { completeSignIn, requestSignInLink } from "../../../application/usecases/signin.ts"
 import { endSession } from "../../../application/usecases/sessions.ts"
 import { HeraldConfig } from "../../../application/config.ts"
-import { catalogue, type ErrorCode, HeraldError, messageOf } from "../../../domain/errors.ts"
+import { catalogue, type ErrorCode, fail, HeraldError, invalidFields, messageOf } from "../../../domain/errors.ts"
+import { describeTextProblem, textProblem } from "../../../domain/text.ts"
+import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { appPage } from "./app.ts"
 import { escape, page } from "./html.ts"
+import { fromAnotherSite } from "./sameOrigin.ts"
 
 type Services =
   | Effect.Services<ReturnType<typeof completeConnect>>
@@ -22,9 +25,27 @@ type Services =
 const errorPage = (error: HeraldError) =>
   page("Something is not right", `<p>${escape(messageOf(error))}</p><p class="muted">${escape(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`, catalogue[error.code as ErrorCode]?.status ?? 400)
 
-const query = Effect.map(HttpServerRequest.HttpServerRequest, (r) => new URL(r.url, "http://x").searchParams)
+/**
+ * Parameters are checked before anything is looked up or used up: a NUL (which PostgreSQL cannot
+ * store) or a lone surrogate in any of them is a 400 page, and no single-use token is spent on it.
+ */
+const checked = (params: URLSearchParams): Effect.Effect<URLSearchParams, HeraldError> => {
+  for (const [name, value] of params) {
+    const problem = textProblem(name, "prose") ?? textProblem(value, "prose")
+    if (problem !== null) {
+      const field = textProblem(name, "prose") === null ? name : "a parameter name"
+      return Effect.fail(invalidFields([field], describeTextProblem(field, problem)))
+    }
+  }
+  return Effect.succeed(params)
+}
+
+const query = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) => checked(new URL(r.url, "http://x").searchParams))
+// A form over the pages' body limit goes on to bodyLimit.ts, which answers 413.
 const form = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) =>
-  Effect.map(Effect.orElseSucceed(r.text, () => ""), (text) => new URLSearchParams(text))
+  Effect.catch(r.text, (error) => isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed("")).pipe(
+    Effect.flatMap((text) => checked(new URLSearchParams(text)))
+  )
 )
 
 const withSession = (response: HttpServerResponse.HttpServerResponse, token: string, expiresAt: number, secure: boolean) =>
@@ -40,8 +61,15 @@ export const layer = HttpRouter.addAll(
     const services = yield* Effect.context<Services>()
     const config = yield* HeraldConfig
     const secure = config.publicUrl.startsWith("https://")
+    const publicOrigin = new URL(config.publicUrl).origin
     const run = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
       effect.pipe(Effect.catch((e) => Effect.succeed(errorPage(e))), Effect.provideContext(services)) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+    // A form that sets or ends a session, or sends mail, must come from Herald's own pages.
+    const sameOrigin = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) =>
+      fromAnotherSite(r.headers, publicOrigin)
+        ? Effect.fail(fail("csrf_failed", undefined, "This form was sent from another site, so Herald did not act on it. Open the link from your e-mail again."))
+        : Effect.void
+    )
 
     return [
       HttpRouter.route("GET", "/", Effect.succeed(redirect("/app"))),
@@ -62,6 +90,7 @@ export const layer = HttpRouter.addAll(
 <p><button>${ja ? "受け取る" : "Claim workspace"}</button></p></form>`, 200, ws.locale)
       }))),
       HttpRouter.route("POST", "/claim", run(Effect.gen(function* () {
+        yield* sameOrigin
         const f = yield* form
         const locale = f.get("locale") === "ja" ? "ja" : f.get("locale") === "en" ? "en" : null
         const { session } = yield* claimWorkspace(f.get("token") ?? "", locale)
@@ -69,14 +98,23 @@ export const layer = HttpRouter.addAll(
       }))),
       HttpRouter.route("GET", "/signin", Effect.succeed(page("Sign in", `<form method="post" action="/signin"><label>E-mail <input name="email" type="email" required></label> <button>Send me a link</button></form>`))),
       HttpRouter.route("POST", "/signin", run(Effect.gen(function* () {
+        yield* sameOrigin
         yield* requestSignInLink((yield* form).get("email") ?? "")
         return page("Check your inbox", "<p>If this address owns a workspace, a sign-in link is on its way.</p>")
       }))),
+      // The e-mailed link only shows a button: a GET changes nothing (mail scanners follow links), and a
+      // session is set only by the POST, which must come from this page (login CSRF).
       HttpRouter.route("GET", "/signin/complete", run(Effect.gen(function* () {
-        const { session } = yield* completeSignIn((yield* query).get("token") ?? "")
+        const token = (yield* query).get("token") ?? ""
+        return page("Sign in", `<form method="post" action="/signin/complete"><input type="hidden" name="token" value="${escape(token)}"><p><button>Sign in to Herald</button></p></form>`)
+      }))),
+      HttpRouter.route("POST", "/signin/complete", run(Effect.gen(function* () {
+        yield* sameOrigin
+        const { session } = yield* completeSignIn((yield* form).get("token") ?? "")
         return withSession(redirect("/app"), session.token, session.expiresAt, secure)
       }))),
       HttpRouter.route("POST", "/signout", run(Effect.gen(function* () {
+        yield* sameOrigin
         const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
         if (token) yield* endSession(token)
         return HttpServerResponse.expireCookieUnsafe(redirect("/signin"), SESSION_COOKIE, { path: "/" })
