@@ -1,5 +1,6 @@
 import type { Layer } from "effect"
 import type { AccountRepo } from "../../application/ports/AccountRepo.ts"
+import type { CredentialStore } from "../../application/ports/CredentialStore.ts"
 import type { ApiKeyRepo } from "../../application/ports/ApiKeyRepo.ts"
 import type { IdempotencyStore } from "../../application/ports/IdempotencyStore.ts"
 import type { JobQueue } from "../../application/ports/JobQueue.ts"
@@ -13,6 +14,7 @@ import type { UsageCounter } from "../../application/ports/UsageCounter.ts"
 import type { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
 import { accountRepoContract } from "./accountRepo.ts"
 import { apiKeyRepoContract } from "./apiKeyRepo.ts"
+import { credentialStoreContract } from "./credentialStore.ts"
 import type { SuiteOptions } from "./fixtures.ts"
 import { idempotencyStoreContract } from "./idempotencyStore.ts"
 import { mediaRepoContract } from "./mediaRepo.ts"
@@ -30,6 +32,7 @@ export type StoragePorts =
   | ApiKeyRepo
   | TokenRepo
   | AccountRepo
+  | CredentialStore
   | MediaRepo
   | PostRepo
   | IdempotencyStore
@@ -44,6 +47,7 @@ export const storageContracts = (name: string, ports: () => Layer.Layer<StorageP
   apiKeyRepoContract(name, ports(), options)
   tokenRepoContract(name, ports(), options)
   accountRepoContract(name, ports(), options)
+  credentialStoreContract(name, ports(), options)
   mediaRepoContract(name, ports(), options)
   postRepoContract(name, ports(), options)
   idempotencyStoreContract(name, ports(), options)
