@@ -26,7 +26,8 @@ const { values } = parseArgs({
     "per-post": { type: "string", default: "1" },
     "spread-ms": { type: "string", default: "5000" },
     schedulers: { type: "string", default: "2" },
-    concurrency: { type: "string", default: "32" }
+    // Unset: the scheduler's defaults (what the targets are about).
+    concurrency: { type: "string" }
   }
 })
 const TARGETS = Number(values.targets)
@@ -34,6 +35,7 @@ const PER_POST = Number(values["per-post"])
 const SPREAD_MS = Number(values["spread-ms"])
 const SCHEDULERS = Number(values.schedulers)
 const BASE = Date.UTC(2100, 0, 1)
+const LATENCY_MS = Number(process.env.HERALD_SANDBOX_LATENCY_MS ?? 0)
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; 0 elsewhere). */
 const cpuMs = (pid: number | undefined): number => {
@@ -61,7 +63,8 @@ export const run = async () => {
   const children: Array<ChildProcess> = []
   try {
     const posts = Math.ceil(TARGETS / PER_POST)
-    console.log(`scheduler bench: ${TARGETS} targets (${posts} posts x ${PER_POST}), ${SCHEDULERS} schedulers, due over ${SPREAD_MS} ms`)
+    console.log(`scheduler bench: ${TARGETS} targets (${posts} posts x ${PER_POST}), ${SCHEDULERS} schedulers, due over ${SPREAD_MS} ms, ` +
+      `network latency ${LATENCY_MS} ms per call (HERALD_SANDBOX_LATENCY_MS), worker settings ${values.concurrency === undefined ? "default" : `concurrency ${values.concurrency}`}`)
     const seeded = Date.now()
     const dueOffset = await runtime.runPromise(Effect.gen(function* () {
       const { workspaceId, agent, accountIds } = yield* seedWorkspace(PER_POST)
@@ -92,9 +95,10 @@ export const run = async () => {
     }))
     console.log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s; starting schedulers`)
 
-    const env = {
-      HERALD_WORKER_CONCURRENCY: values.concurrency!, HERALD_WORKER_BATCH: values.concurrency!, HERALD_POLL_MS: "50",
-      HERALD_LEASE_MS: "30000", HERALD_SWEEPERS: "false", DATABASE_POOL_SIZE: process.env.BENCH_DB_CONNECTIONS ?? "12", LOG_LEVEL: "Info"
+    const env: Record<string, string> = {
+      HERALD_SWEEPERS: "false", LOG_LEVEL: "Info",
+      ...(values.concurrency === undefined ? {} : { HERALD_WORKER_CONCURRENCY: values.concurrency }),
+      ...(process.env.BENCH_DB_CONNECTIONS === undefined ? {} : { DATABASE_POOL_SIZE: process.env.BENCH_DB_CONNECTIONS })
     }
     for (let i = 0; i < SCHEDULERS; i++) {
       const child = spawnScheduler(db.url, env, ["ignore", "pipe", "pipe"])
@@ -162,7 +166,8 @@ export const run = async () => {
       start_lag_max_ms: startLags[startLags.length - 1],
       scheduler_cpu_ms_per_target: Number((schedulerCpuMs / ledger.length).toFixed(3)),
       db_transactions_per_target: Number((xactsDuring / ledger.length).toFixed(3)),
-      spread_ms: SPREAD_MS
+      spread_ms: SPREAD_MS,
+      network_latency_ms: LATENCY_MS
     }
     console.log(`published ${ledger.length} in ${figures.total_seconds} s (queue empty after ${((finished - t0) / 1000).toFixed(2)} s), ` +
       `${duplicates} duplicates, ${missing} missing, lag p50 ${figures.lag_p50_ms} ms, p99 ${figures.lag_p99_ms} ms, max ${figures.lag_max_ms} ms, ` +

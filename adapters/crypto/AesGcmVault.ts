@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { TokenVault, type TokenVaultShape, VaultSealBroken } from "../../application/ports/TokenVault.ts"
@@ -63,11 +63,20 @@ export const layerConfig = (secretFile: string) =>
   }))
 
 const secretIn = (file: string): string => {
-  if (existsSync(file)) return readFileSync(file, "utf8").trim()
-  mkdirSync(dirname(file), { recursive: true })
-  const secret = randomBytes(32).toString("base64url")
-  writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" })
-  return secret
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true })
+    // Written whole under another name, then linked into place: a process starting at the same moment reads either nothing or all of it.
+    const draft = `${file}.${process.pid}.tmp`
+    writeFileSync(draft, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 })
+    try {
+      linkSync(draft, file)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+    } finally {
+      rmSync(draft, { force: true })
+    }
+  }
+  return readFileSync(file, "utf8").trim()
 }
 
 /** A vault with a fixed secret (tests, the in-memory host). */

@@ -32,17 +32,22 @@ export interface PipelineOptions {
 /** 15 s, 1 min, 4 min, 16 min, capped at 30 min: short blips pass, outages are not hammered. */
 export const exponentialBackoff = (failures: number): number => Math.min(15_000 * 4 ** Math.max(0, failures - 1), 30 * 60_000)
 
+/**
+ * Network calls are I/O: a scheduler keeps hundreds in flight (each is a fiber waiting on a socket),
+ * so real latency (hundreds of ms a call) still moves thousands of targets a second. Storage keeps
+ * up by group commit (steps.ts).
+ */
 export const defaultPipelineOptions: PipelineOptions = {
   leaseMs: 60_000,
-  pollMs: 250,
-  concurrency: 16,
-  batch: 16,
+  pollMs: 100,
+  concurrency: 512,
+  batch: 128,
   gatherMs: 20,
   accountCacheMs: 2_000,
   maxFailures: 5,
   maxLeases: 20,
   publishTimeoutMs: 120_000,
   firstCommentDelayMs: 10_000,
-  markPublishingAfterMs: 300,
+  markPublishingAfterMs: 2_000,
   backoffMs: exponentialBackoff
 }
