@@ -1,46 +1,67 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Cache, Context, Effect, Layer, type Option } from "effect"
+import type { Account } from "../domain/account.ts"
+import type { ApiKey } from "../domain/apiKey.ts"
+import type { Workspace } from "../domain/workspace.ts"
+import { AccountRepo } from "./ports/AccountRepo.ts"
+import { ApiKeyRepo } from "./ports/ApiKeyRepo.ts"
+import { WorkspaceRepo } from "./ports/WorkspaceRepo.ts"
 
+/** The hot reads of every request: an API key by its hash, a workspace, a workspace's accounts. */
 export interface ReadCacheShape {
-  /** The value cached under `key` if younger than the time-to-live, else `load`'s (cached when it succeeds). */
-  readonly get: <A, E, R>(key: string, load: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /** Forgets every entry whose key starts with `prefix` (in this process). */
-  readonly invalidate: (prefix: string) => Effect.Effect<void>
+  readonly apiKey: (hash: string) => Effect.Effect<Option.Option<ApiKey>>
+  readonly workspace: (id: string) => Effect.Effect<Option.Option<Workspace>>
+  readonly accounts: (workspaceId: string) => Effect.Effect<ReadonlyArray<Account>>
+  /** Forgets every key (one was revoked). */
+  readonly forgetKeys: Effect.Effect<void>
+  readonly forgetAccounts: (workspaceId: string) => Effect.Effect<void>
+  readonly forgetWorkspace: (id: string) => Effect.Effect<void>
 }
 
 /**
- * A short-lived, per-process cache for hot reads on every request (API key and workspace lookups).
- * What it trades: a change made by another process (a key revoked elsewhere) is seen after at most
- * the time-to-live; changes made through this process invalidate at once.
+ * A short-lived, per-process cache of those reads (Effect's Cache: one lookup per key at a time,
+ * entries expire after the time-to-live). What it trades: a change made by another process (a key
+ * revoked elsewhere) is seen after at most the time-to-live; changes made through this process
+ * invalidate at once.
  */
 export class ReadCache extends Context.Service<ReadCache, ReadCacheShape>()("herald/ReadCache") {}
 
-const MAX_ENTRIES = 10_000
+const CAPACITY = 10_000
 
-export const make = (ttlMs: number): ReadCacheShape => {
-  const entries = new Map<string, { readonly value: unknown; readonly until: number }>()
-  if (ttlMs <= 0) return { get: (_key, load) => load, invalidate: () => Effect.void }
+/** Reads straight from the repositories: what a host without a cache (or a time-to-live of 0) gets. */
+const readThrough: Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> = Effect.gen(function* () {
+  const keys = yield* ApiKeyRepo
+  const workspaces = yield* WorkspaceRepo
+  const accounts = yield* AccountRepo
   return {
-    get: <A, E, R>(key: string, load: Effect.Effect<A, E, R>) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const hit = entries.get(key)
-        if (hit && hit.until > now) return Effect.succeed(hit.value as A)
-        return Effect.tap(load, (value) =>
-          Effect.sync(() => {
-            if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!)
-            entries.set(key, { value, until: now + ttlMs })
-          })
-        )
-      }),
-    invalidate: (prefix) =>
-      Effect.sync(() => {
-        for (const key of entries.keys()) if (key.startsWith(prefix)) entries.delete(key)
-      })
-  }
-}
+    apiKey: (hash) => keys.findByHash(hash),
+    workspace: (id) => workspaces.findById(id),
+    accounts: (workspaceId) => accounts.listByWorkspace(workspaceId),
+    forgetKeys: Effect.void,
+    forgetAccounts: () => Effect.void,
+    forgetWorkspace: () => Effect.void
+  } satisfies ReadCacheShape
+})
 
-export const layer = (ttlMs: number) => Layer.succeed(ReadCache)(make(ttlMs))
+export const make = (ttlMs: number) =>
+  Effect.gen(function* () {
+    const direct = yield* readThrough
+    if (ttlMs <= 0) return direct
+    const options = { capacity: CAPACITY, timeToLive: ttlMs }
+    const apiKeys = yield* Cache.make({ ...options, lookup: direct.apiKey })
+    const workspaces = yield* Cache.make({ ...options, lookup: direct.workspace })
+    const accounts = yield* Cache.make({ ...options, lookup: direct.accounts })
+    return {
+      apiKey: (hash) => Cache.get(apiKeys, hash),
+      workspace: (id) => Cache.get(workspaces, id),
+      accounts: (workspaceId) => Cache.get(accounts, workspaceId),
+      forgetKeys: Cache.invalidateAll(apiKeys),
+      forgetAccounts: (workspaceId) => Cache.invalidate(accounts, workspaceId),
+      forgetWorkspace: (id) => Cache.invalidate(workspaces, id)
+    } satisfies ReadCacheShape
+  })
 
-const uncached = make(0)
+export const layer = (ttlMs: number) => Layer.effect(ReadCache)(make(ttlMs))
 
-/** The provided cache, or none: hosts opt in; anything that does not provide one reads through. */
-export const readCache: Effect.Effect<ReadCacheShape> = Effect.map(Effect.serviceOption(ReadCache), (o) => (o._tag === "Some" ? o.value : uncached))
+/** The provided cache, or reads straight through: hosts opt in. */
+export const readCache: Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> =
+  Effect.flatMap(Effect.serviceOption(ReadCache), (o): Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> => (o._tag === "Some" ? Effect.succeed(o.value) : readThrough))

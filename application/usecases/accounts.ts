@@ -115,7 +115,7 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
     if (credentials !== null) yield* storeCredentials(account.id, credentials)
     accounts.push(account)
   }
-  yield* (yield* readCache).invalidate(`accounts:${token.value.workspaceId}`)
+  yield* (yield* readCache).forgetAccounts(token.value.workspaceId)
   return { account: accountView(accounts[0]!), accounts: accounts.map(accountView) }
 })
 
@@ -123,6 +123,6 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
 export const disconnectAccount = Effect.fn("disconnectAccount")(function* (actor: Actor, accountId: string) {
   const removed = isWellFormedId(accountId) && (yield* (yield* AccountRepo).delete(actor.workspaceId, accountId))
   if (!removed) return yield* Effect.fail(fail("account_not_found", { accountIds: [accountId] }))
-  yield* (yield* readCache).invalidate(`accounts:${actor.workspaceId}`)
+  yield* (yield* readCache).forgetAccounts(actor.workspaceId)
   return { id: accountId, disconnected: true as const }
 })

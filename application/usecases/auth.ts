@@ -26,7 +26,7 @@ export const authenticateKey = Effect.fn("authenticateKey")(function* (keyText: 
   if (!keyText.startsWith(`${config.keyPrefix}_`)) return yield* Effect.fail(unauthorized)
   const cache = yield* readCache
   const hash = yield* crypto.sha256(keyText)
-  const found = yield* cache.get(`key:${hash}`, Effect.flatMap(ApiKeyRepo, (keys) => keys.findByHash(hash)))
+  const found = yield* cache.apiKey(hash)
   if (Option.isNone(found) || found.value.revokedAt !== null) return yield* Effect.fail(unauthorized)
   const key = found.value
   const workspace = yield* cachedWorkspace(key.workspaceId)
@@ -47,5 +47,4 @@ export const authenticateSession = Effect.fn("authenticateSession")(function* (s
 })
 
 /** The workspace record, through the per-process read cache. */
-export const cachedWorkspace = (id: string) =>
-  Effect.flatMap(readCache, (cache) => cache.get(`ws:${id}`, Effect.flatMap(WorkspaceRepo, (repo) => repo.findById(id))))
+export const cachedWorkspace = (id: string) => Effect.flatMap(readCache, (cache) => cache.workspace(id))

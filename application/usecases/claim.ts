@@ -64,6 +64,6 @@ export const claimWorkspace = Effect.fn("claimWorkspace")(function* (token: stri
   if (ws.value.claimed) return yield* Effect.fail(fail("already_claimed"))
   const claimed = claim(ws.value, locale ?? ws.value.locale)
   yield* workspaces.update(claimed)
-  yield* (yield* readCache).invalidate(`ws:${claimed.id}`)
+  yield* (yield* readCache).forgetWorkspace(claimed.id)
   return { workspace: claimed, session: yield* startSession(claimed.id, claimed.ownerEmail) }
 })

@@ -34,7 +34,7 @@ export const storeCredentials = Effect.fn("storeCredentials")(function* (account
 /** Marks the account for reconnection: no call goes to its network until a person reconnects it. */
 export const markNeedsReconnection = Effect.fn("markNeedsReconnection")(function* (account: Account, why: string) {
   yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection")
-  yield* (yield* readCache).invalidate(`accounts:${account.workspaceId}`)
+  yield* (yield* readCache).forgetAccounts(account.workspaceId)
   yield* Effect.logWarning("account needs reconnection").pipe(Effect.annotateLogs({ account: account.id, platform: account.platform, why }))
   return new NeedsReconnection({ message: why })
 })

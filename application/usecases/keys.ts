@@ -32,7 +32,7 @@ export const listKeys = Effect.fn("listKeys")(function* (actor: Actor) {
 export const revokeKey = Effect.fn("revokeKey")(function* (actor: Actor, id: string) {
   const person = yield* requirePerson(actor)
   const revoked = isWellFormedId(id) && (yield* (yield* ApiKeyRepo).revoke(person.workspaceId, id, yield* now))
-  yield* (yield* readCache).invalidate("key:")
+  yield* (yield* readCache).forgetKeys
   if (!revoked) return yield* Effect.fail(fail("validation_failed", { fields: ["id"] }, "No active key with this id in the workspace."))
   return { id, revoked: true }
 })

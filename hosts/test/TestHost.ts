@@ -30,7 +30,6 @@ export const layer = (overrides: Partial<HeraldConfigShape> = {}) => layerOn(sto
 /** The same host on other storage (the Postgres adapters on a test database, say). */
 export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageLayer>, E, R>, overrides: Partial<HeraldConfigShape> = {}) =>
   Layer.mergeAll(
-    storage,
     NodeCrypto.layer,
     AesGcmVault.layer("herald test secret"),
     RecordingMailer.layer,
@@ -40,7 +39,7 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000)
-  )
+  ).pipe(Layer.provideMerge(storage))
 
 /** Connectors for the sandbox alone, for tests that bring their own publishers. */
 export const sandboxConnectors = Layer.succeed(Connectors)(connectorsOf([Sandbox.connector]))

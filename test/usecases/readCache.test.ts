@@ -1,5 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Ref } from "effect"
+import { Effect, Layer, Option, Ref } from "effect"
+import { storageLayer } from "../../adapters/memory/index.ts"
+import { WorkspaceRepo, type WorkspaceRepoShape } from "../../application/ports/WorkspaceRepo.ts"
 import { TestClock } from "effect/testing"
 import * as ReadCache from "../../application/readCache.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
@@ -8,20 +10,28 @@ import { signUp } from "../../application/usecases/signup.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 
 describe("ReadCache", () => {
-  it.effect("serves a value for the time-to-live, then reads again; failures are not kept", () =>
+  it.effect("serves a read for the time-to-live, then reads again; forgetting reads again at once", () =>
     Effect.gen(function* () {
-      const cache = ReadCache.make(5000)
       const loads = yield* Ref.make(0)
-      const load = Ref.updateAndGet(loads, (n) => n + 1)
-      assert.strictEqual(yield* cache.get("k", load), 1)
-      assert.strictEqual(yield* cache.get("k", load), 1)
+      const counting = Layer.succeed(WorkspaceRepo)({
+        findById: () => Effect.as(Ref.update(loads, (n) => n + 1), Option.none()),
+        insert: () => Effect.void, findByEmail: () => Effect.succeed(Option.none()), update: () => Effect.void
+      } as unknown as WorkspaceRepoShape)
+      const cache = yield* ReadCache.make(5000).pipe(Effect.provide(Layer.mergeAll(storageLayer, counting)))
+      yield* cache.workspace("ws_1")
+      yield* cache.workspace("ws_1")
+      assert.strictEqual(yield* Ref.get(loads), 1)
       yield* TestClock.adjust("5 seconds")
-      assert.strictEqual(yield* cache.get("k", load), 2)
-      yield* cache.invalidate("k")
-      assert.strictEqual(yield* cache.get("k", load), 3)
-      const failing = yield* Effect.flip(cache.get("f", Effect.fail("nope")))
-      assert.strictEqual(failing, "nope")
-      assert.strictEqual(yield* cache.get("f", Effect.succeed("now")), "now")
+      yield* cache.workspace("ws_1")
+      assert.strictEqual(yield* Ref.get(loads), 2)
+      yield* cache.forgetWorkspace("ws_1")
+      yield* cache.workspace("ws_1")
+      assert.strictEqual(yield* Ref.get(loads), 3)
+      // A time-to-live of 0 reads through every time.
+      const direct = yield* ReadCache.make(0).pipe(Effect.provide(Layer.mergeAll(storageLayer, counting)))
+      yield* direct.workspace("ws_1")
+      yield* direct.workspace("ws_1")
+      assert.strictEqual(yield* Ref.get(loads), 5)
     }))
 
   it.effect("a key revoked through this process stops working at once, cache or not", () =>
@@ -34,5 +44,5 @@ describe("ReadCache", () => {
       yield* revokeKey(person, made.key.id)
       const refused = yield* Effect.flip(authenticateKey(made.apiKey))
       assert.strictEqual(refused.code, "unauthorized")
-    }).pipe(Effect.provide(Layer.merge(TestHost.layer(), ReadCache.layer(60_000)))))
+    }).pipe(Effect.provide(ReadCache.layer(60_000).pipe(Layer.provideMerge(TestHost.layer())))))
 })

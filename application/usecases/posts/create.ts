@@ -27,12 +27,11 @@ const IDEMPOTENCY_LIFETIME_MS = DAY_MS
  */
 const workspaceAccounts = Effect.fnUntraced(function* (workspaceId: string, wanted: ReadonlyArray<string>) {
   const cache = yield* readCache
-  const load = Effect.flatMap(AccountRepo, (repo) => repo.listByWorkspace(workspaceId))
-  const cached = yield* cache.get(`accounts:${workspaceId}`, load)
+  const cached = yield* cache.accounts(workspaceId)
   const fresh = wanted.every((id) => cached.some((a) => a.id === id && a.status === "connected"))
   if (fresh) return cached
-  yield* cache.invalidate(`accounts:${workspaceId}`)
-  return yield* cache.get(`accounts:${workspaceId}`, load)
+  yield* cache.forgetAccounts(workspaceId)
+  return yield* cache.accounts(workspaceId)
 })
 const maxIdempotencyKeyLength = 255
 
