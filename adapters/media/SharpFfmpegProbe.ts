@@ -19,9 +19,16 @@ export interface Options {
   readonly ffprobePath?: string | undefined
   /** Default 16383 x 16383 (sharp's own default). */
   readonly maxPixels?: number | undefined
+  /** What an image (all frames) or one video frame may take decoded; default 256 MiB. */
+  readonly maxDecodedBytes?: number | undefined
+  /** Frames of an animated GIF or WebP; default 2,000. */
+  readonly maxFrames?: number | undefined
   readonly previewWidth?: number | undefined
   readonly toolTimeoutMs?: number | undefined
 }
+
+/** A few times the 100 MB upload limit: 85 megapixels of 8-bit RGB, 64 of RGBA, 32 of 16-bit RGBA. */
+const DEFAULT_MAX_DECODED_BYTES = 256 * 1024 * 1024
 
 // file-type reads at most a few kilobytes for every accepted type; 64 KiB leaves room.
 const SNIFF_BYTES = 64 * 1024
@@ -31,15 +38,18 @@ export const make = (options: Options = {}) =>
     // Each upload is decoded once: libvips' operation cache would only hold memory.
     sharp.cache(false)
     const previewWidth = options.previewWidth ?? 480
-    const images = { maxPixels: options.maxPixels ?? 16383 * 16383, previewWidth }
+    const limits = { maxPixels: options.maxPixels ?? 16383 * 16383, maxDecodedBytes: options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES }
+    const images = { ...limits, maxFrames: options.maxFrames ?? 2000, previewWidth }
     const videos = {
+      ...limits,
       ffmpegPath: options.ffmpegPath ?? ffmpeg.path,
       ffprobePath: options.ffprobePath ?? ffprobe.path,
       previewWidth,
       timeoutMs: options.toolTimeoutMs ?? 120_000
     }
     const io = <A>(run: () => Promise<A>) => Effect.orDie(Effect.tryPromise(run))
-    const inspectFile = (path: string, type: MediaType) => (type === "image" ? inspectImage(images, path) : inspectVideo(videos, path))
+    const inspectFile = (path: string, type: MediaType, mimeType: string) =>
+      type === "image" ? inspectImage(images, path, mimeType) : inspectVideo(videos, path, mimeType)
 
     const scratch = Effect.acquireRelease(
       io(async () => {
@@ -57,7 +67,7 @@ export const make = (options: Options = {}) =>
             await inFlight
             inFlight = file.writev([...chunks])
           }),
-        inspect: (type) => Effect.andThen(io(() => inFlight), inspectFile(path, type))
+        inspect: (type, mimeType) => Effect.andThen(io(() => inFlight), inspectFile(path, type, mimeType))
       }
     }))
 
@@ -71,11 +81,19 @@ export const make = (options: Options = {}) =>
 
 export const layer = (options: Options = {}) => Layer.effect(MediaProbe)(make(options))
 
-/** FFMPEG_PATH / FFPROBE_PATH override the bundled binaries (for instance with Debian's `apt-get install ffmpeg`). */
+/**
+ * FFMPEG_PATH / FFPROBE_PATH override the bundled binaries (for instance with Debian's `apt-get install ffmpeg`);
+ * HERALD_MEDIA_MAX_DECODED_MB sets the decoded-size limit in MiB.
+ */
 export const layerConfig = Layer.effect(MediaProbe)(Effect.gen(function* () {
   const env = yield* Config.all({
     ffmpegPath: Config.option(Config.String("FFMPEG_PATH")),
-    ffprobePath: Config.option(Config.String("FFPROBE_PATH"))
+    ffprobePath: Config.option(Config.String("FFPROBE_PATH")),
+    maxDecodedMb: Config.option(Config.Int("HERALD_MEDIA_MAX_DECODED_MB"))
   })
-  return yield* make({ ffmpegPath: Option.getOrUndefined(env.ffmpegPath), ffprobePath: Option.getOrUndefined(env.ffprobePath) })
+  return yield* make({
+    ffmpegPath: Option.getOrUndefined(env.ffmpegPath),
+    ffprobePath: Option.getOrUndefined(env.ffprobePath),
+    maxDecodedBytes: Option.getOrUndefined(Option.map(env.maxDecodedMb, (mb) => mb * 1024 * 1024))
+  })
 }))

@@ -31,7 +31,7 @@ const JsonUpload = HttpApiSchema.StreamUint8Array({ contentType: "application/js
 const jsonUploadDoc = {
   type: "object",
   properties: {
-    filename: { type: "string" },
+    filename: { type: "string", maxLength: 255, description: "One line of visible text: no control, zero-width or text-direction characters (validation_failed otherwise)" },
     dataBase64: { type: "string", description: "Base64 of the file (a data: URL is accepted); about 33% larger than multipart" },
     contentType: { type: "string", description: "Optional; the type is read from the bytes" }
   },

@@ -1,4 +1,5 @@
 import { Effect, Stream } from "effect"
+import { filenameProblem } from "../../application/usecases/media/filename.ts"
 import { fail, type HeraldError, invalidFields } from "../../domain/errors.ts"
 
 /**
@@ -14,6 +15,7 @@ export interface JsonUpload {
 const Q = 0x22, BS = 0x5c, OPEN = 0x7b, CLOSE = 0x7d, COMMA = 0x2c, COLON = 0x3a
 const isWs = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
 const SHORT_FIELD_LIMIT = 4096
+const utf8 = new TextDecoder("utf-8", { fatal: true })
 
 type State = "start" | "firstKey" | "nextKey" | "key" | "colon" | "value" | "string" | "skip" | "after" | "end"
 
@@ -86,15 +88,22 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
   const decoder = new Base64Decoder()
 
   const finishString = (): HeraldError | null => {
-    if (field === "dataBase64") return null
-    if (field === "filename" || field === "contentType") {
-      try {
-        strings.set(field, JSON.parse(`"${Buffer.from(text).toString("utf8")}"`) as string)
-      } catch {
-        return syntax(`bad escape in ${field}`)
-      }
+    if (field !== "filename" && field !== "contentType") return null
+    let raw: string
+    try {
+      raw = utf8.decode(Uint8Array.from(text))
+    } catch {
+      return invalidFields([field], `${field} is not valid UTF-8.`)
     }
-    return null
+    let value: string
+    try {
+      value = JSON.parse(`"${raw}"`) as string
+    } catch {
+      return syntax(`bad escape in ${field}`)
+    }
+    strings.set(field, value)
+    // A bad name stops the body here, before the rest of the file is stored (when it comes first).
+    return field === "filename" ? filenameProblem(value) : null
   }
 
   const feed = (chunk: Uint8Array, out: Array<Uint8Array>): HeraldError | null => {

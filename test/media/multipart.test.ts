@@ -106,6 +106,31 @@ describe("multipart bodies read for POST /media", () => {
     expect(String((await failure(long)).detail)).toContain("malformed")
   })
 
+  it("counts the epilogue that arrives in the closing boundary's own chunk", async () => {
+    const epilogue = (size: number) => Buffer.alloc(size, 0x61)
+    // One chunk: the whole body and its epilogue together.
+    expect(String((await failure([Buffer.concat([whole, epilogue(64 * 1024 + 1)])])).detail)).toContain("malformed")
+    // The line break that ends the closing delimiter's line counts as epilogue too.
+    expect((await ok([Buffer.concat([whole, epilogue(64 * 1024 - 2)])])).bytes.equals(tricky)).toBe(true)
+    // The closing delimiter split over several chunks, the epilogue in the last one.
+    const end = whole.length - 8
+    expect(String((await failure([whole.subarray(0, end), Buffer.concat([whole.subarray(end), epilogue(64 * 1024 + 1)])])).detail)).toContain("malformed")
+    const bytewise = Array.from({ length: 40 }, (_, i) => whole.subarray(whole.length - 40 + i, whole.length - 39 + i))
+    expect(String((await failure([whole.subarray(0, whole.length - 40), ...bytewise.slice(0, -1), Buffer.concat([bytewise.at(-1)!, epilogue(64 * 1024 + 1)])])).detail)).toContain("malformed")
+    // A quoted boundary parameter is read the same way.
+    const quoted = { "content-type": `multipart/form-data; boundary="${boundary}"` }
+    expect(String((await failure([Buffer.concat([whole, epilogue(64 * 1024 + 1)])], quoted)).detail)).toContain("malformed")
+    // A closing chunk bigger than the limit, mostly file, with a short epilogue, is fine.
+    const bigFile = Buffer.alloc(100 * 1024, 7)
+    const big = Buffer.concat([body(part(`name="file"; filename="a.bin"`, bigFile)), epilogue(100)])
+    for (const h of [headers, quoted]) {
+      const exit = await read([big], h)
+      expect(Exit.isSuccess(exit) && exit.value.bytes.equals(bigFile)).toBe(true)
+    }
+    // Part of it in the boundary's chunk, the rest after.
+    expect(String((await failure([Buffer.concat([whole, epilogue(40 * 1024)]), epilogue(30 * 1024)])).detail)).toContain("malformed")
+  })
+
   it("a failing body fails the file stream with the body's error", async () => {
     const cutShort = { code: "validation_failed", detail: "cut short" } as unknown as HeraldError
     const broken = Stream.concat(Stream.make(whole.subarray(0, 200)), Stream.fail(cutShort))

@@ -14,12 +14,14 @@ const clip = (name: string, args: ReadonlyArray<string>) => {
   execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=15", "-t", "2", ...args, path])
   return readFileSync(path)
 }
-let mp4: Buffer, webm: Buffer, rotated: Buffer
+let mp4: Buffer, webm: Buffer, rotated: Buffer, faststart: Buffer
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "herald-video-test-"))
   mp4 = clip("clip.mp4", ["-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"])
   webm = clip("clip.webm", ["-c:v", "libvpx", "-b:v", "200k"])
+  // The index first, as phones and web encoders often write it: ffprobe reads such a file cut short without complaint.
+  faststart = clip("faststart.mp4", ["-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-movflags", "+faststart"])
   // Rotation is container metadata (a display matrix), set on a copy as phones do.
   execFileSync(ffmpeg.path, ["-v", "error", "-y", "-i", join(dir, "clip.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=90", join(dir, "rotated.mp4")])
   rotated = readFileSync(join(dir, "rotated.mp4"))
@@ -82,5 +84,19 @@ describe("POST /media (videos)", () => {
     const res = await uploadMultipart(h, apiKey, mp4.subarray(0, Math.floor(mp4.length / 2)), "cut.mp4")
     expect(res.status).toBe(400)
     expect((await readJson(res)).error.code).toBe("media_unreadable")
+  })
+
+  it("a video cut short is media_unreadable, truncated, even with its index first (MP4) or a header that says it all (WebM)", async () => {
+    const { apiKey } = await h.signup()
+    for (const [bytes, name, length] of [[faststart, "cut.mp4", 3000], [faststart, "half.mp4", faststart.length >> 1], [webm, "cut.webm", webm.length >> 1]] as const) {
+      const res = await uploadMultipart(h, apiKey, bytes.subarray(0, length), name)
+      expect(res.status, name).toBe(400)
+      const { error } = await readJson(res)
+      expect(error).toMatchObject({ code: "media_unreadable", details: { reason: "truncated", fileBytes: length } })
+      expect(error.details.declaredBytes).toBeGreaterThan(length)
+    }
+    const whole = await uploadMultipart(h, apiKey, faststart, "whole.mp4")
+    expect(whole.status).toBe(201)
+    expect((await readJson(whole)).media).toMatchObject({ width: 320, height: 240 })
   })
 })

@@ -11,6 +11,7 @@ import { Store } from "../../ports/Store.ts"
 import { WorkspaceRepo } from "../../ports/WorkspaceRepo.ts"
 import { now } from "../common.ts"
 import { storageFailure } from "./errors.ts"
+import { checkFilename, shownFilename } from "./filename.ts"
 import { limitBytes, readHead } from "./stream.ts"
 import { mediaView } from "./view.ts"
 
@@ -23,12 +24,6 @@ const extensions: Record<string, string> = {
   "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp",
   "video/mp4": "mp4", "video/quicktime": "mov", "video/x-m4v": "m4v", "video/webm": "webm",
   "video/x-msvideo": "avi", "video/vnd.avi": "avi", "video/mpeg": "mpg", "video/MP1S": "mpg", "video/MP2P": "mpg"
-}
-
-/** The name as shown back: no directories (browsers send C:\fakepath\...), no control characters, bounded. */
-export const cleanFilename = (name: string, ext: string): string => {
-  const base = (name.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255)
-  return base === "" || base === "." || base === ".." ? `upload.${ext}` : base
 }
 
 const checkQuota = Effect.fnUntraced(function* (workspaceId: string) {
@@ -44,7 +39,8 @@ const checkQuota = Effect.fnUntraced(function* (workspaceId: string) {
  * Stores one upload. The body streams through a byte counter to the blob store (and, for stores
  * without local files, to the probe's scratch copy at once), so it is never held whole in memory;
  * the type comes from its first bytes.
- * `filename` may be an effect for bodies that name the file after the bytes (JSON). A refused or
+ * `filename` may be an effect for bodies that name the file after the bytes (JSON); the host's reader
+ * should refuse a bad name as soon as it sees it (filename.ts), this checks it again. A refused or
  * failed upload (any error, or the caller going away) leaves no blob and no record behind.
  * The body's chunks may be handed over (ports/chunkHandover.ts): the store frees them once written.
  */
@@ -54,6 +50,8 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
   body: Stream.Stream<Uint8Array, HeraldError>,
   maxBytes: number
 ) {
+  // A name known up front is checked before anything is read or stored.
+  if (typeof filename === "string") yield* checkFilename(filename)
   const probe = yield* MediaProbe
   const blobs = yield* BlobStore
   const crypto = yield* Crypto
@@ -92,13 +90,15 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
         return { stored, inspect: scratch.inspect(type, mimeType) }
       })
 
+    // The whole body is in, so a name sent after the bytes is known now; it is checked before the file is read.
+    const given = typeof filename === "string" ? filename : yield* Effect.flatMap(filename, checkFilename)
     const inspection = yield* Effect.catchTag(inspect, "MediaUnreadable", (e) => Effect.fail(fail("media_unreadable", e.details, e.detail)))
     let previewKey: string | null = null
     if (inspection.preview !== null) {
       previewKey = `media/${id}/${secret}-preview.jpg`
       yield* put(previewKey, Stream.make(inspection.preview), "image/jpeg")
     }
-    const name = cleanFilename(typeof filename === "string" ? filename : yield* filename, ext)
+    const name = shownFilename(given, ext)
     const at = yield* now
     const record: Media = {
       id, workspaceId: actor.workspaceId, type, mimeType, filename: name, sizeBytes: stored.sizeBytes,

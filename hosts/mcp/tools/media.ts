@@ -14,8 +14,13 @@ const megabytes = MCP_UPLOAD_LIMIT / (1024 * 1024)
 // byte counter can stop at the limit without the rest being decoded.
 const SLICE_CHARS = 64 * 1024 * 4
 
+// Base64 is 4/3 of the file; twice the file leaves room for line breaks and a data: prefix.
+const MAX_BASE64_CHARS = 2 * MCP_UPLOAD_LIMIT
+
 /** Base64 (a `data:` URL prefix and line breaks allowed) as a stream of bytes; bad text is a field error. */
 const fromBase64 = (text: string): Stream.Stream<Uint8Array, HeraldError> => {
+  // Far too long is refused before the text is scanned or copied.
+  if (text.length > MAX_BASE64_CHARS) return Stream.fail(fail("file_too_large", { maxBytes: MCP_UPLOAD_LIMIT }))
   const data = text.replace(/^data:[^,]*;base64,/, "").replace(/\s+/g, "")
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data) || data.length % 4 === 1)
     return Stream.fail(invalidFields(["dataBase64"], "dataBase64 is not valid base64."))
