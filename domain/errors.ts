@@ -53,7 +53,7 @@ export const catalogue = {
   platform_unavailable: entry(404, false, "That network is not available on this server.", "Use one of the platforms listed in details.available."),
   // Media
   unsupported_media_type: entry(400, false, "The file is not an accepted image or video.", "Upload JPEG, PNG, GIF or WebP images, or MP4, MOV, M4V, WebM, AVI or MPEG videos."),
-  media_unreadable: entry(400, false, "The file looks truncated or damaged.", "Check the file opens locally, then upload it again."),
+  media_unreadable: entry(400, false, "The file looks truncated or damaged, or is too large to decode.", "details.reason says why (truncated, too_many_pixels, decoded_size_over_budget, too_many_frames...): upload a whole file, or a smaller image or video."),
   file_too_large: entry(413, false, "The file is over the size limit.", "Upload a smaller file: 100 MB over REST, 10 MB over MCP."),
   claim_required: entry(403, false, "An unclaimed workspace can hold only 10 uploads.", "Ask the human owner to claim the workspace from the e-mailed link."),
   media_not_found: entry(404, false, "A media id is not in this workspace.", "Upload the file with POST /media and use the returned id."),

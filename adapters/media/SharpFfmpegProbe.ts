@@ -5,7 +5,7 @@ import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import ffprobe from "@ffprobe-installer/ffprobe"
 import { fileTypeFromBuffer } from "file-type"
 import sharp from "sharp"
-import { Config, Effect, Layer, Option } from "effect"
+import { Config, Effect, Layer, Option, Schema } from "effect"
 import { MediaProbe, type MediaProbeShape, type ProbeScratch } from "../../application/ports/MediaProbe.ts"
 import type { MediaType } from "../../domain/media.ts"
 import { inspectImage } from "./image.ts"
@@ -89,7 +89,8 @@ export const layerConfig = Layer.effect(MediaProbe)(Effect.gen(function* () {
   const env = yield* Config.all({
     ffmpegPath: Config.option(Config.String("FFMPEG_PATH")),
     ffprobePath: Config.option(Config.String("FFPROBE_PATH")),
-    maxDecodedMb: Config.option(Config.Int("HERALD_MEDIA_MAX_DECODED_MB"))
+    // At least 1 MiB: 0 or less would refuse every upload.
+    maxDecodedMb: Config.option(Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "HERALD_MEDIA_MAX_DECODED_MB"))
   })
   return yield* make({
     ffmpegPath: Option.getOrUndefined(env.ffmpegPath),
