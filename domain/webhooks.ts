@@ -45,6 +45,10 @@ export interface Delivery {
   readonly deliveredAt: number | null
 }
 
+/** A delivery's id: its event's and its endpoint's (one event reaches one endpoint once; ids sort by event). */
+export const deliveryIdOf = (eventId: string, webhookId: string): string =>
+  `dlv_${eventId.slice(eventId.indexOf("_") + 1)}${webhookId.slice(webhookId.indexOf("_") + 1)}`
+
 export const MAX_WEBHOOKS_PER_WORKSPACE = 20
 export const MAX_URL_LENGTH = 2048
 export const MAX_DESCRIPTION_LENGTH = 200

@@ -1,10 +1,7 @@
 import { Effect, Layer } from "effect"
 import { EventOutbox, type EventOutboxShape, type StoredEvent } from "../../application/ports/EventOutbox.ts"
-import { subscribes } from "../../domain/webhooks.ts"
+import { deliveryIdOf, subscribes } from "../../domain/webhooks.ts"
 import { MemoryState } from "./MemoryState.ts"
-
-/** A delivery's id: its event's and its endpoint's, so one event reaches one endpoint once and ids sort by event. */
-export const deliveryIdOf = (eventId: string, webhookId: string) => `dlv_${eventId.slice(eventId.indexOf("_") + 1)}${webhookId.slice(webhookId.indexOf("_") + 1)}`
 
 const position = (seq: number) => String(seq)
 

@@ -16,6 +16,7 @@ import { networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import * as SmtpMailer from "../../adapters/smtp/SmtpMailer.ts"
+import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 
 /**
  * The core every self-contained host runs on, chosen from the environment: PostgreSQL when
@@ -50,7 +51,8 @@ export const embeddedCore = Effect.gen(function* () {
     networksLayer([Sandbox.network]).pipe(Layer.provide(SandboxPublisher.layer)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
-    ReadCache.layer(env.readCacheMs)
+    ReadCache.layer(env.readCacheMs),
+    HttpWebhookSender.layerConfig
   ).pipe(Layer.provideMerge(storage))
   const described = [
     `database: ${Option.isSome(env.databaseUrl) ? "DATABASE_URL" : `PGlite in ${join(dataDir, "pg")}`}`,
