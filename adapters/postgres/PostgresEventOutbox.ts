@@ -11,18 +11,19 @@ interface EventRow {
   readonly type: string
   readonly created_at: Date
   readonly body: string
-  readonly seq: string
+  readonly position: string
 }
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return {
     append: (events) => (events.length === 0 ? Effect.void : sql.unsafe(appendSql, [eventsJson(events)]).pipe(Effect.asVoid, Effect.orDie)),
+    // (The position is an alias apart from seq: ORDER BY seq must sort the number, not its text.)
     // Only events older than every transaction still running: one still being written may hold a
     // smaller seq than those already committed, and a reader must not step past it.
     list: (workspaceId, query) =>
       sql<EventRow>`
-        SELECT id, type, created_at, body, seq::text AS seq FROM events
+        SELECT id, type, created_at, body, seq::text AS position FROM events
         WHERE ${sql.and([
           sql`workspace_id = ${workspaceId}`,
           sql`seq > ${query.after === null ? "0" : query.after}::bigint`,
@@ -33,7 +34,7 @@ export const make = Effect.gen(function* () {
         ])}
         ORDER BY seq
         LIMIT ${query.limit}`.pipe(
-        Effect.map((rows) => rows.map((r) => ({ id: r.id, type: r.type, createdAt: fromDate(r.created_at), body: r.body, position: r.seq }))),
+        Effect.map((rows) => rows.map((r) => ({ id: r.id, type: r.type, createdAt: fromDate(r.created_at), body: r.body, position: r.position }))),
         Effect.orDie
       ),
     latest: (workspaceId) =>

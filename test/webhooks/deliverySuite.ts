@@ -219,6 +219,23 @@ describe(`webhook delivery (${name}, a real receiver on loopback, TestClock)`, (
       assert.strictEqual(empty.nextCursor, answer.nextCursor)
     })))
 
+  it.effect("GET /events pages through a workspace's events in the order they were written", () =>
+    run(Effect.gen(function* () {
+      const inFuture = yield* startClock
+      const f = yield* setUp()
+      const ids: Array<string> = []
+      for (let i = 0; i < 12; i++) ids.push(yield* post(f.agent, { accountIds: f.accountIds, content: `n${i}`, scheduledFor: inFuture(DAY) }))
+      const seen: Array<string> = []
+      let after: string | undefined
+      for (let page = 0; page < 10; page++) {
+        const answer = yield* listEvents(f.agent, { after, limit: "5", types: "post.created" })
+        if (answer.events.length === 0) break
+        seen.push(...answer.events.map((e) => (e as { data: { post: { id: string } } }).data.post.id))
+        after = answer.nextCursor
+      }
+      assert.deepStrictEqual(seen, ids)
+    })))
+
   it.effect("an address that resolves to loopback is refused at delivery when loopback is not allowed (no request is made)", () =>
     run(Effect.gen(function* () {
       const inFuture = yield* startClock
