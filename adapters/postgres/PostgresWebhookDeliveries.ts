@@ -74,7 +74,8 @@ const notLeased = `NOT (available_at > $1 AND available_at IS DISTINCT FROM next
 
 const leaseOneSql = takeSql(`SELECT id FROM webhook_deliveries WHERE id = $3 AND status = 'pending' AND ${notLeased} FOR UPDATE SKIP LOCKED`)
 
-// One statement records a batch, each row only while its lease holds ($1: the records as JSON).
+// One statement records a batch, each row only while its lease holds ($1: the records as JSON, $2
+// their ids: matched by the primary key, not by a join the planner may run over every pending row).
 const recordSql = `
   WITH r AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id text, attempts int, status text, retry_at timestamptz, at timestamptz,
@@ -83,7 +84,7 @@ const recordSql = `
   UPDATE webhook_deliveries d SET status = r.status, round_failures = d.round_failures + (CASE WHEN r.failed THEN 1 ELSE 0 END),
     available_at = coalesce(r.retry_at, d.available_at), next_attempt_at = r.retry_at, response_code = r.response_code,
     response_time_ms = r.response_time_ms, error = r.error, delivered_at = CASE WHEN r.status = 'succeeded' THEN r.at END
-  FROM r WHERE d.id = r.id AND d.attempts = r.attempts AND d.status = 'pending'
+  FROM r WHERE d.id = ANY ($2::text[]) AND d.id = r.id AND d.attempts = r.attempts AND d.status = 'pending'
   RETURNING d.id, d.webhook_id`
 
 const statusOf = (r: DeliveryRecord) => (r.result._tag === "Succeeded" ? "succeeded" : r.result._tag === "GaveUp" ? "failed" : "pending")
@@ -118,6 +119,7 @@ export const make = Effect.gen(function* () {
 
   return {
     lease: (now, max, leaseMs) =>
+      // One statement, so the rows it locks (those it takes, and any it checks and passes over) are held for no longer.
       sql.unsafe<LeasedRow>(leaseSql, [new Date(now), new Date(now + leaseMs), max]).pipe(Effect.map((rows) => rows.map(fromLeased)), Effect.orDie),
     leaseOne: (id, now, leaseMs) =>
       sql.unsafe<LeasedRow>(leaseOneSql, [new Date(now), new Date(now + leaseMs), id]).pipe(
@@ -132,12 +134,13 @@ export const make = Effect.gen(function* () {
         response_code: r.responseCode, response_time_ms: r.responseTimeMs === null ? null : Math.round(r.responseTimeMs), error: r.error,
         failed: r.result._tag !== "Succeeded"
       })))
-      return sql.withTransaction(Effect.gen(function* () {
-        const rows = yield* sql.unsafe<{ id: string }>(recordSql, [json])
-        const recorded = new Set(rows.map((r) => r.id))
-        yield* updateStreaks(records, recorded)
-        return recorded as ReadonlySet<string>
-      })).pipe(Effect.orDie)
+      // One statement when no endpoint's streak changes (the usual case); with the streaks, one transaction.
+      const recordRows = Effect.map(sql.unsafe<{ id: string }>(recordSql, [json, records.map((r) => r.delivery.id)]), (rows) => new Set(rows.map((r) => r.id)))
+      const streaksMayChange = records.some((r) => (r.result._tag === "Succeeded") === (r.delivery.webhook.failingSince !== null))
+      return (streaksMayChange
+        ? sql.withTransaction(Effect.tap(recordRows, (recorded) => updateStreaks(records, recorded)))
+        : recordRows
+      ).pipe(Effect.map((recorded): ReadonlySet<string> => recorded), Effect.orDie)
     },
     list: (workspaceId, webhookId, query) =>
       sql<DeliveryRow>`

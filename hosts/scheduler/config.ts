@@ -46,6 +46,7 @@ export const toSchedulerOptions = (env: SchedulerEnv): SchedulerOptions => ({
   graceMs: env.graceMs,
   webhooks: env.webhooks
     ? {
+        ...defaultDeliveryOptions,
         concurrency: env.webhookConcurrency, batch: env.webhookBatch, pollMs: env.webhookPollMs, leaseMs: env.webhookLeaseMs,
         retrySchedule: env.webhookRetriesMs, disableAfterMs: env.webhookDisableAfterMs
       }

@@ -92,16 +92,21 @@ export const startDeliveryWorker = Effect.fnUntraced(function* (options: Deliver
   const record = yield* makeRecorder
   const slots = yield* Semaphore.make(options.concurrency)
   const running = yield* FiberSet.make<void, never>()
+  // Under load, lease half a batch at a time rather than one per freed slot: one statement, many deliveries.
+  const gather = Math.max(1, Math.floor(options.batch / 2))
+  let more = false
   const pass = Effect.uninterruptible(Effect.gen(function* () {
     yield* Semaphore.take(slots, 1)
     let free = 1
+    if (more && gather > 1 && Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))) free = gather
     while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
     const leased = yield* deliveries.lease(yield* Clock.currentTimeMillis, free, options.leaseMs).pipe(
       Effect.catchCause((cause) => Effect.as(Effect.logError("leasing deliveries failed", cause), []))
     )
     if (free > leased.length) yield* Semaphore.release(slots, free - leased.length)
     for (const d of leased) yield* FiberSet.run(running, Effect.ensuring(deliver(d, options, record), Semaphore.release(slots, 1)))
-    return leased.length === free
+    more = leased.length === free
+    return more
   }))
   const loop = Effect.gen(function* () {
     while (true) if (!(yield* pass)) yield* Effect.sleep(options.pollMs)

@@ -8,6 +8,8 @@ export interface DeliveryOptions {
   readonly batch: number
   /** Idle wait between two looks. */
   readonly pollMs: number
+  /** Under load, how long a freed slot waits for others before the next lease (a lease costs a statement). */
+  readonly gatherMs: number
   /** How long a worker holds a delivery; longer than a try can take (the sender's timeout). */
   readonly leaseMs: number
   /** Waits before each retry; when they run out the delivery fails for good. */
@@ -20,6 +22,7 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   concurrency: 128,
   batch: 64,
   pollMs: 100,
+  gatherMs: 20,
   leaseMs: 60_000,
   retrySchedule: defaultRetrySchedule,
   disableAfterMs: DEFAULT_DISABLE_AFTER_MS
