@@ -98,6 +98,8 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
   const state = {
     /** Now, for token expiry and rate-limit resets (epoch ms); the real clock unless a test sets it. */
     clock: null as number | null,
+    /** Added to the real clock when `clock` is not set: a test that moves Herald's time ahead moves X's too. */
+    offsetMs: 0,
     /** The person who approves on the authorize page. */
     authorizeAs: "1001",
     /** Answers to refresh and code exchanges leave out refresh_token (some networks give it only at first consent). */
@@ -109,7 +111,7 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     /** Per user: posts per 15 minutes, posts per 24 hours, and other calls per 15 minutes. */
     limits: { tweets: 100, tweetsPerDay: 2400, other: 900 }
   }
-  const now = () => state.clock ?? Date.now()
+  const now = () => state.clock ?? Date.now() + state.offsetMs
   const newId = () => String(++nextId)
 
   /** Counts a call in the user's window for `name` and returns X's headers for it; null when the window is used up. */
