@@ -28,6 +28,8 @@ export interface OAuth2Settings {
   readonly timeoutMs: number
   /** Other parameters a network wants on its authorize URL. */
   readonly authorizeParams?: Readonly<Record<string, string>>
+  /** Other form parameters a network wants in its token requests (TikTok's client_key). */
+  readonly tokenParams?: Readonly<Record<string, string>>
 }
 
 /** What a token endpoint gave. */
@@ -114,7 +116,8 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
   const insecure = settings.tokenUrl.startsWith("http:")
   const options = (signal: AbortSignal) => ({
     signal: AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]),
-    [oauth.allowInsecureRequests]: insecure
+    [oauth.allowInsecureRequests]: insecure,
+    ...(settings.tokenParams === undefined ? {} : { additionalParameters: { ...settings.tokenParams } })
   })
 
   /** Sends a token request; 5xx and 429 are "later" before the library reads them as refusals. */
