@@ -71,6 +71,15 @@ export const make = (deps: { readonly api: XApi; readonly client: XClient; reado
       return yield* post(request, acting, uploaded.mediaIds)
     })
 
+  /** One STATUS poll of the upload X processes: wait more, failed, or ready (then the post goes on the next call). */
+  const poll = (acting: Acting, handle: Extract<XHandle, { stage: "processing" }>) =>
+    Effect.flatMap(deps.api.status(acting, handle.waitingFor), (info): Effect.Effect<PublishOutcome, PublishError> => {
+      if (info !== null && info.state === "failed") return Effect.fail(processingFailed(info))
+      if (info !== null && info.state !== "succeeded") return Effect.succeed(processing(handle, checkAfterMs(info)))
+      // Ready: the post goes out on the next call, from a checkpoint that says so, so a lost answer to it is looked for.
+      return Effect.succeed(processing({ v: 1, stage: "ready", startedAt: handle.startedAt, mediaIds: handle.mediaIds }, 0))
+    })
+
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
       const acting = yield* actingOf(request)
@@ -79,21 +88,12 @@ export const make = (deps: { readonly api: XApi; readonly client: XClient; reado
       switch (handle.stage) {
         case "sending":
           return yield* fresh(request, acting, handle)
-        case "processing": {
-          const info = yield* deps.api.status(acting, handle.waitingFor)
-          if (info !== null && info.state === "failed") return yield* Effect.fail(processingFailed(info))
-          if (info !== null && info.state !== "succeeded") return processing(handle, checkAfterMs(info))
-          // Ready: the post goes out on the next call, from a checkpoint that says so (a lost answer is then looked for).
-          return processing({ v: 1, stage: "ready", startedAt: handle.startedAt, mediaIds: handle.mediaIds }, 0)
-        }
+        case "processing":
+          return yield* Effect.catch(poll(acting, handle), keepUploads(handle))
         case "ready":
           return yield* Effect.catch(post(request, acting, handle.mediaIds), keepUploads(handle))
       }
-    }).pipe(Effect.catch((e) => {
-      // A throttled status check keeps waiting on the same upload.
-      const handle = decodeHandle(handleText)
-      return Option.isSome(handle) && handle.value.stage === "processing" ? keepUploads(handle.value)(e) : Effect.fail(e)
-    }))
+    })
 
   const recover = (request: PublishRequest, handleText: string | null) =>
     Effect.gen(function* () {

@@ -1,3 +1,8 @@
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -17,7 +22,12 @@ import { type FakeX, startFakeX } from "./fakeX.ts"
  * (each pass runs on a TestClock set ahead of the real one by `ahead`, and the fake X shares it).
  */
 let fake: FakeX
+let mp4: Buffer
 beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "herald-x-video-"))
+  execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=15", "-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", join(dir, "clip.mp4")])
+  mp4 = readFileSync(join(dir, "clip.mp4"))
+  rmSync(dir, { recursive: true, force: true })
   fake = await startFakeX()
   // Read once per process by Effect's environment config: one fake X for both hosts, each with its own X user.
   Object.assign(process.env, {
@@ -130,6 +140,36 @@ describe.each([
     await pass()
     expect((await view(id)).status).toBe("published")
     expect(fake.calls("POST", "/2/tweets").at(-1)!.body).toEqual({ text: "Which one?", poll: { options: ["This", "That"], duration_minutes: 60 } })
+  })
+
+  it("a video: uploaded, then X's processing polled pass by pass with the worker free between polls, then posted", async () => {
+    const form = new FormData()
+    form.append("file", new Blob([mp4], { type: "video/mp4" }), "clip.mp4")
+    const uploaded = await fetch(`${host.base}/media`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
+    expect(uploaded.status).toBe(201)
+    const mediaId = ((await uploaded.json()) as any).media.id
+    fake.state.statusPolls = 3
+    const id = await post({ content: "A short clip", mediaIds: [mediaId] })
+    const start = fake.requests.length
+    expect(await pass()).toBe(1)
+    expect(await pass(), "the job waits in the queue, not in a worker").toBe(0)
+    // X asked to come back after 1 s, then 5 s twice; ready media goes out a second later.
+    for (const wait of [1000, 5000, 5000, 1000]) {
+      later(wait)
+      expect(await pass()).toBe(1)
+    }
+    const published = await view(id)
+    expect(published.status).toBe("published")
+    const calls = fake.requests.slice(start).map((r) => `${r.method} ${r.path.replace(/\d{10,}/, ":id")}${r.query.command ? `?${r.query.command}` : ""}`)
+    expect(calls).toEqual([
+      "POST /2/media/upload/initialize", "POST /2/media/upload/:id/append", "POST /2/media/upload/:id/finalize",
+      "GET /2/media/upload?STATUS", "GET /2/media/upload?STATUS", "GET /2/media/upload?STATUS",
+      `GET /2/users/${user.id}/tweets`, "POST /2/tweets"
+    ])
+    const tweet = fake.tweets.at(-1)!
+    expect(tweet).toMatchObject({ text: "A short clip", mediaIds: [fake.requests[start + 2].path.split("/")[4]] })
+    expect(published.targets[0].externalId).toBe(tweet.id)
+    expect(fake.media.get(tweet.mediaIds[0])).toMatchObject({ totalBytes: mp4.length, category: "tweet_video" })
   })
 
   it("honours a 429 until X's reset: no call before it, published after", async () => {

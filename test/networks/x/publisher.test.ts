@@ -121,6 +121,28 @@ describe("X publisher against the fake X", () => {
       assert.strictEqual(fake.requests.slice(start).filter((r) => r.path === "/2/media/upload/initialize").length, 1, "uploaded once")
     }))
 
+  it.effect("processed media waits out a 429 on its post with the uploads kept (a Processing answer, not a new upload)", () =>
+    Effect.gen(function* () {
+      const { publisher, credentials, blobs } = yield* connected
+      fake.state.statusPolls = 1
+      const video = yield* upload(blobs, "video", "video/mp4", 2000)
+      const req = request(credentials, { content: "Video in a busy window", media: [video] })
+      const initializes = fake.calls("POST", "/2/media/upload/initialize").length
+      const processed = yield* publisher.publish(req)
+      const ready = processed._tag === "Processing" ? yield* publisher.publish(req, processed.handle) : processed
+      assert.strictEqual(ready._tag, "Processing")
+      if (ready._tag !== "Processing") return
+      const now = fake.state.clock!
+      fake.script("POST", "/2/tweets", { status: 429, body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 }, headers: {
+        "x-rate-limit-limit": "100", "x-rate-limit-remaining": "0", "x-rate-limit-reset": String(Math.ceil(now / 1000) + 300)
+      } })
+      const throttled = yield* publisher.publish(req, ready.handle)
+      assert.deepStrictEqual(throttled, { _tag: "Processing", handle: ready.handle, checkAfterMs: Math.ceil(now / 1000) * 1000 + 300_000 - now })
+      yield* setNow(fake, Math.ceil(now / 1000) * 1000 + 300_000)
+      publishedId(yield* publisher.publish(req, ready.handle))
+      assert.strictEqual(fake.calls("POST", "/2/media/upload/initialize").length, initializes + 1, "uploaded once")
+    }))
+
   it.effect("a GIF goes up chunked as tweet_gif", () =>
     Effect.gen(function* () {
       const { publisher, credentials, blobs } = yield* connected
