@@ -29,7 +29,7 @@ beforeAll(async () => {
   mp4 = readFileSync(join(dir, "clip.mp4"))
   rmSync(dir, { recursive: true, force: true })
   fake = await startFakeX()
-  // Read once per process by Effect's environment config: one fake X for both hosts, each with its own X user.
+  // Effect's default ConfigProvider copies the environment at its first use: one fake X for both hosts, each with its own X user.
   Object.assign(process.env, {
     X_CLIENT_ID: fake.clientId, X_CLIENT_SECRET: fake.clientSecret, X_AUTHORIZE_URL: fake.authorizeUrl, X_TOKEN_URL: fake.tokenUrl, X_API_URL: fake.origin
   })
