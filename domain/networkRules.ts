@@ -1,3 +1,4 @@
+import twitterText from "twitter-text"
 import type { Platform } from "./platforms.ts"
 import { countUpTo, maxTextUnits } from "./text.ts"
 
@@ -95,23 +96,22 @@ export const networkRules: Record<Platform, NetworkRules> = {
   }
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" })
-const urlPattern = /https?:\/\/[^\s]+/g
+const whitespace = /\s/g
 
-/** X's weighting (twitter-text v3): URLs count 23; code points outside Latin-1 and general punctuation count 2. Stops past `limit`. */
+/**
+ * X's own counting (twitter-text: URLs 23, CJK and emoji 2), exact up to `limit`. A long text is
+ * parsed in prefixes that double and end at whitespace (no URL or emoji is cut, so a prefix never
+ * weighs more than the whole), and counting stops once a prefix is past `limit`.
+ */
 const xWeightedLength = (text: string, limit: number): number => {
-  let length = 0
-  const withoutUrls = text.replace(urlPattern, () => {
-    length += 23
-    return ""
-  })
-  for (const { segment } of segmenter.segment(withoutUrls)) {
-    if (length > limit) break
-    const cp = segment.codePointAt(0) ?? 0
-    const light = cp <= 0x10ff || (cp >= 0x2000 && cp <= 0x200d) || (cp >= 0x2010 && cp <= 0x201f) || (cp >= 0x2032 && cp <= 0x2037)
-    length += light ? 1 : 2
+  let end = 2 * (limit + 1)
+  while (true) {
+    whitespace.lastIndex = Math.min(end, text.length)
+    const cut = end >= text.length ? text.length : (whitespace.exec(text)?.index ?? text.length)
+    const length = twitterText.parseTweet(cut === text.length ? text : text.slice(0, cut)).weightedLength
+    if (cut === text.length || length > limit) return length
+    end = cut * 2
   }
-  return length
 }
 
 /** Length of a text as the network counts it, exact up to `limit` (past it, some number over `limit`). */

@@ -8,8 +8,9 @@ import { Publishers } from "../application/ports/Publishers.ts"
  * network folder's `network`: none when its configuration leaves it off. Adding a network is its
  * folder plus one line in the host's list.
  */
-export const networksLayer = <E, R>(networks: ReadonlyArray<Effect.Effect<Option.Option<Network>, E, R>>) =>
-  Layer.effectContext(Effect.map(Effect.all(networks), (found) => {
+export const networksLayer = <const Networks extends ReadonlyArray<Effect.Effect<Option.Option<Network>, any, any>>>(networks: Networks) =>
+  // Each network needs its own services (the sandbox its ledger, X the blob store): the layer needs them all.
+  Layer.effectContext(Effect.map(Effect.all(networks as ReadonlyArray<Effect.Effect<Option.Option<Network>, Effect.Error<Networks[number]>, Effect.Services<Networks[number]>>>), (found) => {
     const enabled = found.flatMap((n) => (Option.isSome(n) ? [n.value] : []))
     return Context.make(Connectors, connectorsOf(enabled.map((n) => n.connector))).pipe(Context.add(Publishers, publishersOf(enabled.map((n) => n.publisher))))
   }))

@@ -8,6 +8,7 @@ import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
+import * as X from "../../adapters/networks/x/index.ts"
 import { Connectors } from "../../application/ports/Connectors.ts"
 import { connectorsOf } from "../../application/ports/Network.ts"
 import { networksLayer } from "../networks.ts"
@@ -29,20 +30,23 @@ export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldCo
 export const layer = (overrides: Partial<HeraldConfigShape> = {}) => layerOn(storageLayer, overrides)
 
 /** The same host on other storage (the Postgres adapters on a test database, say). */
-export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageLayer>, E, R>, overrides: Partial<HeraldConfigShape> = {}) =>
-  Layer.mergeAll(
+export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageLayer>, E, R>, overrides: Partial<HeraldConfigShape> = {}) => {
+  const blobs = MemoryBlobStore.layer(testConfig(overrides).publicUrl)
+  return Layer.mergeAll(
     NodeCrypto.layer,
     AesGcmVault.layer("herald test secret"),
     RecordingMailer.layer,
-    MemoryBlobStore.layer(testConfig(overrides).publicUrl),
+    blobs,
     SharpFfmpegProbe.layer(),
-    networksLayer([Sandbox.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording)),
+    // X joins when X_CLIENT_ID and X_CLIENT_SECRET are set (its end-to-end test points them at a fake X).
+    networksLayer([Sandbox.network, X.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000),
     // Tests receive webhooks on loopback: what the setting is for.
     HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 })
   ).pipe(Layer.provideMerge(storage))
+}
 
 /** Connectors for the sandbox alone, for tests that bring their own publishers. */
 export const sandboxConnectors = Layer.succeed(Connectors)(connectorsOf([Sandbox.connector]))

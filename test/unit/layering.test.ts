@@ -23,6 +23,7 @@ describe("the layering check", () => {
   it("passes a tree that keeps the rule", () => {
     const result = check({
       "domain/post.ts": `import { Schema } from "effect"\nimport { x } from "./other.ts"`,
+      "domain/networkRules.ts": `import twitterText from "twitter-text"`,
       "application/usecases/a.ts": `import { Effect } from "effect"\nimport { y } from "../../domain/post.ts"`,
       "adapters/postgres/A.ts": `import { PgClient } from "@effect/sql-pg"\nimport { z } from "../../application/ports/P.ts"`,
       "hosts/http/main.ts": `import { a } from "../../adapters/postgres/A.ts"`
@@ -33,6 +34,8 @@ describe("the layering check", () => {
   it.each([
     ["domain/a.ts", `import { readFile } from "node:fs/promises"`, "domain imports only effect"],
     ["domain/b.ts", `import { HttpRouter } from "effect/http"`, "no HTTP or SQL in domain"],
+    ["domain/c.ts", `import { z } from "zod"`, "domain imports only effect"],
+    ["domain/d.ts", `import extract from "twitter-text/dist/extractUrls.js"`, "domain imports only effect"],
     ["application/c.ts", `import { PgClient } from "@effect/sql-pg"`, "application imports only effect"],
     ["application/d.ts", `import { SqlClient } from "effect/sql"`, "no HTTP or SQL in application"],
     ["application/e.ts", `import { x } from "../adapters/memory/M.ts"`, "application imports only domain"],

@@ -1,0 +1,74 @@
+import { Effect, Schema } from "effect"
+
+/** A network's answer, read whole (API answers are small; media goes up, not down). */
+export interface HttpReply {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+}
+
+export interface HttpRequest {
+  readonly method: "GET" | "POST" | "PUT" | "DELETE"
+  readonly url: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string | FormData | Uint8Array | URLSearchParams
+  /** Every network call has one: a network that hangs must not hold a worker. */
+  readonly timeoutMs: number
+}
+
+/**
+ * No answer came (refused, reset, timed out). Whether the request reached the network is not known:
+ * for a create call that means the outcome is unknown, not that nothing was posted.
+ */
+export class NoAnswer extends Schema.TaggedError<NoAnswer>()("NoAnswer", { message: Schema.String, timedOut: Schema.Boolean }) {}
+
+/** Sends one request and reads the answer, within `timeoutMs`; interrupting the effect aborts it. */
+export const send = (request: HttpRequest): Effect.Effect<HttpReply, NoAnswer> =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      const response = await fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body as RequestInit["body"],
+        redirect: "manual",
+        signal: AbortSignal.any([signal, AbortSignal.timeout(request.timeoutMs)])
+      })
+      return { status: response.status, headers: response.headers, text: await response.text() }
+    },
+    catch: (cause) => {
+      const timedOut = cause instanceof Error && cause.name === "TimeoutError"
+      const host = URL.canParse(request.url) ? new URL(request.url).host : request.url
+      return new NoAnswer({
+        message: timedOut ? `${host} did not answer within ${request.timeoutMs} ms.` : `${host} could not be reached (${describe(cause)}).`,
+        timedOut
+      })
+    }
+  })
+
+const describe = (cause: unknown): string => {
+  const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause : cause
+  return inner instanceof Error ? inner.message : String(inner)
+}
+
+/** The answer's body as JSON, or undefined when it is not JSON. */
+export const jsonOf = (reply: HttpReply): unknown => {
+  try {
+    return JSON.parse(reply.text)
+  } catch {
+    return undefined
+  }
+}
+
+export const isSuccess = (reply: HttpReply) => reply.status >= 200 && reply.status < 300
+
+/** `Retry-After` (seconds or an HTTP date) as milliseconds from `nowMs`; undefined when absent or unreadable. */
+export const retryAfterMs = (headers: Headers, nowMs: number): number | undefined => {
+  const value = headers.get("retry-after")?.trim()
+  if (value === undefined || value === "") return undefined
+  if (/^\d+$/.test(value)) return Number(value) * 1000
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs)
+}
+
+/** A base URL from configuration with its trailing slashes removed, so paths can be appended. */
+export const baseUrl = (url: string) => url.replace(/\/+$/, "")

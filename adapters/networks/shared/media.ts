@@ -1,0 +1,65 @@
+import { Effect, Stream } from "effect"
+import { BlobError, BlobNotFound, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
+import { PublishError } from "../../../application/ports/Publishers.ts"
+
+/** A storage failure while reading an upload for a network: gone for good, or storage down (try again). */
+export const blobFailure = (e: BlobError | BlobNotFound): PublishError =>
+  e instanceof BlobNotFound
+    ? new PublishError({ code: "media_not_found", message: "An upload of this post is no longer in storage.", retryable: false })
+    : new PublishError({ code: e.unavailable ? "upstream_storage_unavailable" : "upstream_storage_failed", message: `Reading an upload failed: ${e.reason}`, retryable: true })
+
+/** An upload's bytes in one piece (images: a few MB at most). */
+export const readAll = (blobs: BlobStoreShape, key: string): Effect.Effect<Uint8Array<ArrayBuffer>, PublishError> =>
+  blobs.get(key).pipe(
+    Stream.runCollect,
+    Effect.map((chunks) => {
+      const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
+      let offset = 0
+      for (const chunk of chunks) {
+        bytes.set(chunk, offset)
+        offset += chunk.length
+      }
+      return bytes
+    }),
+    Effect.mapError(blobFailure)
+  )
+
+/**
+ * Streams an upload to `send` in segments of exactly `size` bytes (the last one shorter), in order,
+ * holding one segment in memory at a time: how chunked uploads (X, TikTok, YouTube) take a video.
+ */
+export const inSegments = <E>(
+  blobs: BlobStoreShape,
+  key: string,
+  size: number,
+  send: (segment: Uint8Array<ArrayBuffer>, index: number) => Effect.Effect<void, E>
+): Effect.Effect<number, E | PublishError> =>
+  Effect.suspend(() => {
+    let segment = new Uint8Array(size)
+    let filled = 0
+    let index = 0
+    const flush = () => {
+      const full = filled === size ? segment : segment.slice(0, filled)
+      const at = index++
+      segment = new Uint8Array(size)
+      filled = 0
+      return send(full, at)
+    }
+    const take = (chunk: Uint8Array) =>
+      Effect.gen(function* () {
+        let offset = 0
+        while (offset < chunk.length) {
+          const n = Math.min(size - filled, chunk.length - offset)
+          segment.set(chunk.subarray(offset, offset + n), filled)
+          filled += n
+          offset += n
+          if (filled === size) yield* flush()
+        }
+      })
+    return blobs.get(key).pipe(
+      Stream.mapError(blobFailure),
+      Stream.runForEach(take),
+      Effect.andThen(Effect.suspend(() => (filled > 0 ? flush() : Effect.void))),
+      Effect.map(() => index)
+    )
+  })

@@ -1,0 +1,204 @@
+import * as oauth from "oauth4webapi"
+import { Effect, Redacted, Schema } from "effect"
+import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
+import { retryAfterMs } from "./http.ts"
+
+/**
+ * How the client proves itself at the token endpoint:
+ * - `basic`: `Authorization: Basic base64(id:secret)` with the values as they are, as X and TikTok
+ *   document it (the RFC's form-encoding first would turn a secret's `-` and `_` into `%2D`/`%5F`);
+ * - `basic-form-encoded`: RFC 6749 §2.3.1 to the letter (id and secret form-encoded first);
+ * - `post`: `client_id` and `client_secret` in the form body (LinkedIn, Google).
+ */
+export type ClientAuthentication = "basic" | "basic-form-encoded" | "post"
+
+/** One network's OAuth 2.0 app, endpoints from configuration. */
+export interface OAuth2Settings {
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+  readonly authorizeUrl: string
+  readonly tokenUrl: string
+  readonly scopes: ReadonlyArray<string>
+  /** Space by default (RFC 6749); Facebook and TikTok join scopes with commas. */
+  readonly scopeSeparator?: string
+  /** Proof Key for Code Exchange (S256), where the network supports it. */
+  readonly pkce: boolean
+  readonly clientAuthentication: ClientAuthentication
+  /** For each token request. */
+  readonly timeoutMs: number
+  /** Other parameters a network wants on its authorize URL. */
+  readonly authorizeParams?: Readonly<Record<string, string>>
+  /** Other form parameters a network wants in its token requests (TikTok's client_key). */
+  readonly tokenParams?: Readonly<Record<string, string>>
+}
+
+/** What a token endpoint gave. */
+export interface Tokens {
+  readonly accessToken: string
+  /** Null when none was sent (no offline access, or a network that sends it only at first consent). */
+  readonly refreshToken: string | null
+  readonly expiresInSeconds: number | null
+  readonly scope: string | null
+}
+
+/** The network refused: the person denied access, or the code or refresh token is not (or no longer) valid. */
+export class OAuthRefused extends Schema.TaggedError<OAuthRefused>()("OAuthRefused", {
+  message: Schema.String,
+  /** The OAuth error code (invalid_grant, access_denied...), or `http_<status>` when there was none. */
+  error: Schema.String
+}) {}
+
+/** The token endpoint could not answer now (down, throttled, timed out): try again later. */
+export class OAuthUnavailable extends Schema.TaggedError<OAuthUnavailable>()("OAuthUnavailable", {
+  message: Schema.String,
+  retryAfterMs: Schema.optional(Schema.Number)
+}) {}
+
+export interface OAuth2Client {
+  /** The URL the person opens, and the PKCE verifier to keep until the callback (null without PKCE). */
+  readonly authorizationUrl: (input: { readonly state: string; readonly callbackUrl: string }) => Effect.Effect<{ readonly url: string; readonly verifier: string | null }>
+  /** The callback's parameters (code, state, or the network's error) exchanged for tokens. */
+  readonly exchangeCode: (input: {
+    readonly params: Readonly<Record<string, string>>
+    readonly callbackUrl: string
+    readonly verifier: string | null
+  }) => Effect.Effect<Tokens, OAuthRefused | OAuthUnavailable>
+  /** A refresh-token grant; networks that rotate answer with a new refresh token. */
+  readonly refresh: (refreshToken: string) => Effect.Effect<Tokens, OAuthRefused | OAuthUnavailable>
+}
+
+const plainBasic = (secret: string): oauth.ClientAuth => (_as, client, _body, headers) => {
+  headers.set("authorization", `Basic ${Buffer.from(`${client.client_id}:${secret}`, "utf8").toString("base64")}`)
+}
+
+const clientAuthOf = (settings: OAuth2Settings): oauth.ClientAuth => {
+  const secret = Redacted.value(settings.clientSecret)
+  switch (settings.clientAuthentication) {
+    case "basic":
+      return plainBasic(secret)
+    case "basic-form-encoded":
+      return oauth.ClientSecretBasic(secret)
+    case "post":
+      return oauth.ClientSecretPost(secret)
+  }
+}
+
+const tokensOf = (response: oauth.TokenEndpointResponse): Tokens => ({
+  accessToken: response.access_token,
+  refreshToken: response.refresh_token ?? null,
+  expiresInSeconds: typeof response.expires_in === "number" ? response.expires_in : null,
+  scope: response.scope ?? null
+})
+
+const described = (error: string, description: string | undefined) => (description ? `${error}: ${description}` : error)
+
+/**
+ * The token endpoint's failure, once: a 4xx refusal of the grant is its end, the rest is "try again
+ * later". A refusal of Herald's own app (invalid_client, unauthorized_client: a wrong client id or
+ * secret in the configuration) is not the account's fault: it must not mark every account for
+ * reconnection, so it is "later", with a message for the operator.
+ */
+const appRefused = new Set(["invalid_client", "unauthorized_client"])
+const refusedOrMisconfigured = (error: string, message: string): OAuthRefused | OAuthUnavailable =>
+  appRefused.has(error)
+    ? new OAuthUnavailable({ message: `The network refused Herald's app credentials (${message}): check the client id and secret in the configuration.` })
+    : new OAuthRefused({ message, error })
+
+const classify = (cause: unknown): OAuthRefused | OAuthUnavailable => {
+  if (cause instanceof OAuthRefused || cause instanceof OAuthUnavailable) return cause
+  if (cause instanceof oauth.ResponseBodyError) return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
+  if (cause instanceof oauth.AuthorizationResponseError) return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
+  if (cause instanceof oauth.WWWAuthenticateChallengeError) return refusedOrMisconfigured("invalid_client", cause.message)
+  if (cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError")) return new OAuthUnavailable({ message: "The token endpoint did not answer in time." })
+  const message = cause instanceof Error ? cause.message : String(cause)
+  return new OAuthUnavailable({ message: `The token endpoint could not be used: ${message}` })
+}
+
+/** An OAuth 2.0 client for one network, on oauth4webapi, with the endpoints its configuration names. */
+export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
+  const as: oauth.AuthorizationServer = {
+    issuer: new URL(settings.authorizeUrl).origin,
+    authorization_endpoint: settings.authorizeUrl,
+    token_endpoint: settings.tokenUrl
+  }
+  const client: oauth.Client = { client_id: settings.clientId }
+  const clientAuth = clientAuthOf(settings)
+  // Plain http only when the configuration says so (a local proxy, a test server).
+  const insecure = settings.tokenUrl.startsWith("http:")
+  const options = (signal: AbortSignal) => ({
+    signal: AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]),
+    [oauth.allowInsecureRequests]: insecure,
+    ...(settings.tokenParams === undefined ? {} : { additionalParameters: { ...settings.tokenParams } })
+  })
+
+  /** Sends a token request; 5xx and 429 are "later" before the library reads them as refusals. */
+  const tokenRequest = (
+    request: (signal: AbortSignal) => Promise<Response>,
+    process: (response: Response) => Promise<oauth.TokenEndpointResponse>
+  ) =>
+    Effect.tryPromise({
+      try: async (signal) => {
+        const response = await request(signal)
+        if (response.status >= 500 || response.status === 429) {
+          await response.body?.cancel()
+          throw new OAuthUnavailable({
+            message: `The token endpoint answered ${response.status}.`,
+            retryAfterMs: retryAfterMs(response.headers, Date.now())
+          })
+        }
+        try {
+          return tokensOf(await process(response))
+        } catch (cause) {
+          // A 4xx the library could not read as an OAuth error is still a refusal.
+          if (response.status >= 400 && !(cause instanceof oauth.ResponseBodyError) && !(cause instanceof oauth.WWWAuthenticateChallengeError))
+            throw new OAuthRefused({ message: `The token endpoint refused the request (HTTP ${response.status}).`, error: `http_${response.status}` })
+          throw cause
+        }
+      },
+      catch: classify
+    })
+
+  return {
+    authorizationUrl: ({ state, callbackUrl }) =>
+      Effect.promise(async () => {
+        const url = new URL(settings.authorizeUrl)
+        const verifier = settings.pkce ? oauth.generateRandomCodeVerifier() : null
+        url.searchParams.set("response_type", "code")
+        url.searchParams.set("client_id", settings.clientId)
+        url.searchParams.set("redirect_uri", callbackUrl)
+        url.searchParams.set("scope", settings.scopes.join(settings.scopeSeparator ?? " "))
+        url.searchParams.set("state", state)
+        if (verifier !== null) {
+          url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier))
+          url.searchParams.set("code_challenge_method", "S256")
+        }
+        for (const [name, value] of Object.entries(settings.authorizeParams ?? {})) url.searchParams.set(name, value)
+        return { url: url.toString(), verifier }
+      }),
+    exchangeCode: ({ params, callbackUrl, verifier }) =>
+      Effect.try({
+        // Herald checked and used up the state already; this reads the network's error, if it sent one.
+        try: () => oauth.validateAuthResponse(as, client, new URLSearchParams({ ...params }), oauth.skipStateCheck),
+        catch: classify
+      }).pipe(
+        Effect.flatMap((callback) =>
+          tokenRequest(
+            (signal) => oauth.authorizationCodeGrantRequest(as, client, clientAuth, callback, callbackUrl, verifier ?? oauth.nopkce, options(signal)),
+            (response) => oauth.processAuthorizationCodeResponse(as, client, response)
+          ))
+      ),
+    refresh: (refreshToken) =>
+      tokenRequest(
+        (signal) => oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, options(signal)),
+        (response) => oauth.processRefreshTokenResponse(as, client, response)
+      )
+  }
+}
+
+/** Herald's credentials from a token answer received at `nowMs`. */
+export const credentialsOf = (tokens: Tokens, nowMs: number, extra?: Readonly<Record<string, string>>): NetworkCredentials => ({
+  accessToken: tokens.accessToken,
+  refreshToken: tokens.refreshToken,
+  expiresAt: tokens.expiresInSeconds === null ? null : nowMs + tokens.expiresInSeconds * 1000,
+  ...(extra === undefined ? {} : { extra })
+})
