@@ -4,6 +4,7 @@ import { dirname, join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Data, Effect, type Scope } from "effect"
+import { defaultTemplateDir, initialiseFromTemplate } from "./template.ts"
 
 export class PgliteError extends Data.TaggedError("PgliteError")<{ readonly message: string; readonly cause?: unknown }> {}
 
@@ -42,10 +43,34 @@ const lockDataDir = (dataDir: string): Effect.Effect<void, PgliteError, Scope.Sc
   )
 }
 
-const openDatabase = (dataDir: string) =>
+/*
+ * PostgreSQL's memory settings, sized for a small server: PGlite's WebAssembly memory only grows, so
+ * every buffer it ever touches stays resident. Shared buffers 16 MB instead of 128 MB (the operating
+ * system's file cache holds the rest of the data), and the per-operation areas kept small.
+ */
+const memorySettings = {
+  shared_buffers: "16MB",
+  wal_buffers: "1MB",
+  temp_buffers: "2MB",
+  work_mem: "2MB",
+  maintenance_work_mem: "16MB",
+  max_connections: "10"
+}
+
+export interface Options {
+  /** The pre-initialised data dir copied into a new one (made when missing); null runs initdb in place. */
+  readonly templateDir?: string | null | undefined
+}
+
+const openDatabase = (dataDir: string, options: Options) =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => PGlite.create(dataDir),
+      try: async () => {
+        const templateDir = options.templateDir === undefined ? defaultTemplateDir : options.templateDir
+        if (templateDir !== null) await initialiseFromTemplate(dataDir, templateDir)
+        const settings = Object.entries(memorySettings).flatMap(([name, value]) => ["-c", `${name}=${value}`])
+        return await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...settings] })
+      },
       catch: (cause) => new PgliteError({ message: `cannot open PGlite in ${dataDir}: ${String(cause)}`, cause })
     }),
     (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
@@ -76,10 +101,10 @@ const serve = (db: PGlite) =>
   )
 
 /** Locks, opens and serves a PGlite data directory for the life of the scope; yields the socket path. */
-export const start = (dataDir: string): Effect.Effect<string, PgliteError, Scope.Scope> =>
+export const start = (dataDir: string, options: Options = {}): Effect.Effect<string, PgliteError, Scope.Scope> =>
   Effect.gen(function* () {
     yield* lockDataDir(dataDir)
-    const db = yield* openDatabase(dataDir)
+    const db = yield* openDatabase(dataDir, options)
     const { path } = yield* serve(db)
     return path
   })

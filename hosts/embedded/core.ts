@@ -25,8 +25,10 @@ export const embeddedCore = Effect.gen(function* () {
   const { env, config } = yield* loadConfig
   const dataDir = resolve(env.dataDir)
   mkdirSync(dataDir, { recursive: true })
+  // Where a pre-initialised PGlite data dir is kept for new data dirs (default: node_modules/.cache).
+  const templateDir = yield* Config.option(Config.String("HERALD_PGLITE_TEMPLATE_DIR"))
   const sql = Option.match(env.databaseUrl, {
-    onNone: () => Pglite.layer(join(dataDir, "pg")),
+    onNone: () => Pglite.layer(join(dataDir, "pg"), { templateDir: Option.getOrUndefined(templateDir) }),
     onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
   })
   const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(

@@ -101,6 +101,25 @@ describe("PGlite embedded database", () => {
       }).pipe(Effect.provide(embedded(dir)))
     }), 120_000)
 
+  it.live("a new data dir starts as a copy of the template, which the first new data dir makes", () =>
+    Effect.gen(function* () {
+      const templateDir = join(root, "template")
+      const first = join(root, "from-template-1")
+      const second = join(root, "from-template-2")
+      const ws = workspace()
+      yield* Effect.gen(function* () {
+        yield* (yield* WorkspaceRepo).insert(ws)
+      }).pipe(Effect.provide(storageLayer.pipe(Layer.provideMerge(Layer.effectDiscard(migrate)), Layer.provideMerge(Pglite.layer(first, { templateDir })))))
+      assert.isTrue(existsSync(join(templateDir, "PG_VERSION")), "the template was made")
+      // The second data dir is a copy of the untouched template: migrated from scratch, without the first's rows.
+      const seen = yield* Effect.gen(function* () {
+        assert.strictEqual((yield* migrate).length, Object.keys(migrations).length)
+        return yield* (yield* WorkspaceRepo).findById(ws.id)
+      }).pipe(Effect.provide(storageLayer.pipe(Layer.provideMerge(Pglite.layer(second, { templateDir })))))
+      assert.isTrue(Option.isNone(seen))
+      assert.isFalse(existsSync(`${second}.copying`))
+    }), 120_000)
+
   it.live("refuses a second open of a data dir that is in use, and removes its socket on close", () =>
     Effect.gen(function* () {
       const dir = join(root, "locked")
