@@ -30,12 +30,18 @@ const memoryOf = (pid: number) => {
   return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) }
 }
 
+/** This environment without the settings that would take the host off its embedded defaults. */
+const embeddedEnv = () => {
+  const { DATABASE_URL: _db, S3_BUCKET: _s3, SMTP_URL: _smtp, ...env } = process.env
+  return env
+}
+
 const start = async (dataDir: string, extraEnv: Record<string, string> = {}) => {
   const port = await freePort()
   const startedAt = performance.now()
   const child = spawn(process.execPath, nodeArgsOf("start"), {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HERALD_DATA_DIR: dataDir, DATABASE_URL: "", S3_BUCKET: "", SMTP_URL: "", ...extraEnv },
+    env: { ...embeddedEnv(), PORT: String(port), HERALD_DATA_DIR: dataDir, ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let log = ""

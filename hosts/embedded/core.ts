@@ -9,17 +9,16 @@ import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import { connectorsLayer, publishersLayer } from "../../adapters/sandbox/registries.ts"
 import * as SandboxPublisher from "../../adapters/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/sandbox/SqlSandboxLedger.ts"
-import * as SmtpMailer from "../../adapters/smtp/SmtpMailer.ts"
 
 /**
  * The core every self-contained host runs on, chosen from the environment: PostgreSQL when
  * DATABASE_URL is set, else PGlite under $HERALD_DATA_DIR/pg (the same SQL either way, queue
  * included); S3 when S3_BUCKET is set, else local files; SMTP when SMTP_URL is set, else the
- * .eml outbox. Returns the layer and what was chosen, for the start-up log.
+ * .eml outbox. Returns the layer and what was chosen, for the start-up log. The S3 and SMTP
+ * adapters (and their SDKs, ~16 MB) are loaded only when configured.
  */
 export const embeddedCore = Effect.gen(function* () {
   const { env, config } = yield* loadConfig
@@ -37,10 +36,13 @@ export const embeddedCore = Effect.gen(function* () {
   )
   const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
   const blobs = Option.isSome(s3Bucket)
-    ? S3BlobStore.layerConfig
+    ? (yield* Effect.promise(() => import("../../adapters/s3/S3BlobStore.ts"))).layerConfig
     : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl })
-  const smtp = yield* SmtpMailer.optionsConfig
-  const mailer = Option.match(smtp, { onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })
+  const mailer = Option.isSome(env.smtpUrl)
+    ? yield* Effect.promise(() => import("../../adapters/smtp/SmtpMailer.ts")).pipe(
+      Effect.flatMap((SmtpMailer) => Effect.map(SmtpMailer.optionsConfig, Option.match({ onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })))
+    )
+    : OutboxMailer.layer(join(dataDir, "outbox"))
   const layer = Layer.mergeAll(
     NodeCrypto.layer,
     mailer,
@@ -54,7 +56,7 @@ export const embeddedCore = Effect.gen(function* () {
   const described = [
     `database: ${Option.isSome(env.databaseUrl) ? "DATABASE_URL" : `PGlite in ${join(dataDir, "pg")}`}`,
     `media: ${Option.isSome(s3Bucket) ? `S3 bucket ${s3Bucket.value}` : join(dataDir, "media")}`,
-    `mail: ${Option.isSome(smtp) ? "SMTP" : join(dataDir, "outbox")}`
+    `mail: ${Option.isSome(env.smtpUrl) ? "SMTP" : join(dataDir, "outbox")}`
   ].join(", ")
   return { layer, env, config, dataDir, described }
 })

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { serverLayer } from "../http/server.ts"
 import { schedulerConfig, toSchedulerOptions } from "../scheduler/config.ts"
 import { schedulerLayer } from "../scheduler/layer.ts"

@@ -1,15 +1,18 @@
 import { type Context, Effect, Option, Result, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { MCP_UPLOAD_LIMIT } from "../../application/usecases/media/index.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
 import { errorResponse, toApiFailure } from "../http/errors.ts"
-import { makeServer, type McpSession } from "./server.ts"
+import type { McpSession } from "./server.ts"
 import type { McpServices } from "./tool.ts"
 
 export const MCP_PATH = "/mcp"
+
+// The MCP SDK, zod and the tools (~600 modules) load on the first /mcp request, not at the host's start.
+let sdk: Promise<readonly [typeof import("./server.ts"), typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")]> | undefined
+const loadSdk = () => (sdk ??= Promise.all([import("./server.ts"), import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")] as const))
 
 // base64 makes a 10 MB file 13.4 MB of JSON; the headroom lets a larger file reach upload_media
 // and come back as a file_too_large tool error instead of a transport failure.
@@ -95,6 +98,7 @@ const handle = (services: Context.Context<McpServices>) =>
     const headers = new Headers(Object.entries(request.headers).filter(([name]) => name !== "content-length"))
     const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(`http://localhost${MCP_PATH}`))
     const response = yield* Effect.promise(async () => {
+      const [{ makeServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk()
       // One server and transport per request: stateless mode keeps nothing between requests.
       const server = makeServer(session)
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
