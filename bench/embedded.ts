@@ -4,11 +4,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort } from "../test/support/freePort.ts"
-import { nodeArgsOf } from "./npmScript.ts"
+import { nodeArgsOf, nodeEnvOf } from "./npmScript.ts"
 import { cpuOf } from "./proc.ts"
 
 /*
- * `npm run bench -- embedded`: `npm start` (its node command, flags included) on a fresh temporary
+ * `npm run bench -- embedded`: `npm start` (its node command, flags and environment included) on a fresh temporary
  * HERALD_DATA_DIR, no DATABASE_URL, S3 or SMTP: the time from spawn to the first 200 of
  * GET /api/v1/openapi.json (and the CPU time the process used by then, steadier than the time on a
  * shared machine), then SIGTERM, and the same again on the same data dir (a restart).
@@ -41,7 +41,7 @@ const start = async (dataDir: string, extraEnv: Record<string, string> = {}) => 
   const startedAt = performance.now()
   const child = spawn(process.execPath, nodeArgsOf("start"), {
     cwd: root,
-    env: { ...embeddedEnv(), PORT: String(port), HERALD_DATA_DIR: dataDir, ...extraEnv },
+    env: { ...embeddedEnv(), ...nodeEnvOf("start"), PORT: String(port), HERALD_DATA_DIR: dataDir, ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let log = ""
