@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, open, readFile, rm } from "node:fs/promises"
+import { chmod, mkdir, mkdtemp, open, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
@@ -68,6 +68,9 @@ const openDatabase = (dataDir: string, options: Options) =>
       try: async () => {
         const templateDir = options.templateDir === undefined ? defaultTemplateDir : options.templateDir
         if (templateDir !== null) await initialiseFromTemplate(dataDir, templateDir)
+        // PGlite writes its files world-writable (0666): only a private directory keeps other users out.
+        await mkdir(dataDir, { recursive: true, mode: 0o700 })
+        await chmod(dataDir, 0o700)
         const settings = Object.entries(memorySettings).flatMap(([name, value]) => ["-c", `${name}=${value}`])
         return await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...settings] })
       },

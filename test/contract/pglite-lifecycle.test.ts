@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
@@ -60,6 +60,8 @@ describe("PGlite embedded database", () => {
         }).pipe(Effect.provide(embedded(dataDir)))
       )
       assert.isFalse(existsSync(`${dataDir}.lock`), "the lock is released on close")
+      // PGlite's files are world-writable; the directory keeps other users out.
+      assert.strictEqual(statSync(dataDir).mode & 0o777, 0o700)
 
       yield* timed(
         "reopen the existing data dir and read",
