@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, open, readFile, rm } from "node:fs/promises"
+import { chmod, link, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
@@ -17,24 +17,35 @@ const isAlive = (pid: number): boolean => {
   }
 }
 
+const lockFileOf = (dataDir: string) => `${dataDir}.lock`
+
+/** The live process that holds `dataDir` open, if any (a lock left by a dead one does not count). */
+export const holderOf = async (dataDir: string): Promise<number | null> => {
+  const holder = Number((await readFile(lockFileOf(dataDir), "utf8").catch(() => "")).trim())
+  return holder > 0 && isAlive(holder) ? holder : null
+}
+
 /**
  * One process per data directory: PGlite has no lock of its own, and two writers would corrupt
  * it. A lock file beside the directory holds our pid; one left by a dead process is taken over.
  */
 const lockDataDir = (dataDir: string): Effect.Effect<void, PgliteError, Scope.Scope> => {
-  const file = `${dataDir}.lock`
+  const file = lockFileOf(dataDir)
   const take = async (): Promise<void> => {
     await mkdir(dirname(dataDir), { recursive: true })
+    // Written aside, then linked into place: a reader never sees the lock without its pid.
+    const mine = `${file}.${process.pid}`
+    await writeFile(mine, String(process.pid), { mode: 0o600 })
     try {
-      const handle = await open(file, "wx")
-      await handle.writeFile(String(process.pid))
-      await handle.close()
+      await link(mine, file)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-      const holder = Number((await readFile(file, "utf8").catch(() => "")).trim())
-      if (holder > 0 && isAlive(holder)) throw new Error(`${dataDir} is open in process ${holder}`)
+      const holder = await holderOf(dataDir)
+      if (holder !== null) throw new Error(`${dataDir} is open in process ${holder}`)
       await rm(file, { force: true })
       return take()
+    } finally {
+      await rm(mine, { force: true })
     }
   }
   return Effect.acquireRelease(

@@ -3,7 +3,7 @@ import type { SqlClient, SqlError } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { type Options, type PgliteError, start } from "./PgliteServer.ts"
 
-export { type Options, PgliteError } from "./PgliteServer.ts"
+export { holderOf, type Options, PgliteError } from "./PgliteServer.ts"
 
 /**
  * The embedded database: PGlite with its data on disk, reached through @effect/sql-pg so the
