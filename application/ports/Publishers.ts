@@ -27,13 +27,17 @@ export interface Published {
 /** A network's refusal; `code` is a catalogue code (upstream_rejected, duplicate_content...). */
 export class PublishError {
   readonly _tag = "PublishError"
-  constructor(
-    readonly code: string,
-    readonly message: string,
-    readonly retryable: boolean,
-    /** The network's Retry-After, when it gave one. */
-    readonly retryAfterMs?: number
-  ) {}
+  readonly code: string
+  readonly message: string
+  readonly retryable: boolean
+  /** The network's Retry-After, when it gave one. */
+  readonly retryAfterMs?: number
+  constructor(code: string, message: string, retryable: boolean, retryAfterMs?: number) {
+    this.code = code
+    this.message = message
+    this.retryable = retryable
+    this.retryAfterMs = retryAfterMs
+  }
 }
 
 /** What the network says about an attempt whose outcome was lost. */
