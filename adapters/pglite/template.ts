@@ -77,11 +77,13 @@ const isMissingOrEmpty = (dir: string) => !existsSync(dir) || readdirSync(dir).l
 /**
  * Gives a new data dir its initialised contents from the template (copied beside it, then renamed
  * into place, so a crash mid-copy leaves no half data dir). Leaves an existing data dir alone.
- * Returns false when there was nothing to do.
+ * Returns false when it did nothing (an existing data dir, or no template to be had).
  */
 export const initialiseFromTemplate = async (dataDir: string, templateDir: string): Promise<boolean> => {
   if (!isMissingOrEmpty(dataDir)) return false
-  const template = await ensureTemplate(templateDir)
+  // A template that cannot be made (node_modules read-only, say) leaves initdb to PGlite, in place.
+  const template = await ensureTemplate(templateDir).catch(() => null)
+  if (template === null) return false
   const copying = `${dataDir}.copying`
   await rm(copying, { recursive: true, force: true })
   await copyTree(template, copying)

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
@@ -120,6 +120,16 @@ describe("PGlite embedded database", () => {
       }).pipe(Effect.provide(storageLayer.pipe(Layer.provideMerge(Pglite.layer(second, { templateDir })))))
       assert.isTrue(Option.isNone(seen))
       assert.isFalse(existsSync(`${second}.copying`))
+    }), 120_000)
+
+  it.live("a template that cannot be made leaves initdb to PGlite", () =>
+    Effect.gen(function* () {
+      const dir = join(root, "no-template")
+      // Nothing can be made below a regular file.
+      const templateDir = join(root, "a-file", "template")
+      writeFileSync(join(root, "a-file"), "")
+      const migrated = yield* migrate.pipe(Effect.provide(Pglite.layer(dir, { templateDir })))
+      assert.strictEqual(migrated.length, Object.keys(migrations).length)
     }), 120_000)
 
   it.live("refuses a second open of a data dir that is in use, and removes its socket on close", () =>
