@@ -9,9 +9,9 @@ import { PGlite } from "@electric-sql/pglite"
 /*
  * A freshly initialised PGlite data directory, kept once per PGlite version and copied for each new
  * data dir: PGlite's initdb costs ~4 s of CPU and a second WebAssembly instance (~150 MB that the
- * process keeps), a copy of the 40 MB result ~0.1 s. `npm install` makes it (postinstall runs this
- * file); otherwise the first new data dir makes it, in a child process so the host never holds
- * initdb's memory. Plain TypeScript (type stripping only): the postinstall runs it with bare node.
+ * process keeps), a copy of the 40 MB result a few tenths of a second. `npm install` makes it
+ * (postinstall runs this file with bare node); otherwise the first new data dir makes it, in a child
+ * process so the host never holds initdb's memory.
  */
 
 const pgliteEntry = createRequire(import.meta.url).resolve("@electric-sql/pglite")
