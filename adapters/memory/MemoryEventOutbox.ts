@@ -12,7 +12,7 @@ export const make = Effect.gen(function* () {
   let seq = 0
   return {
     append: (events) =>
-      Effect.sync(() => {
+      state.sync(() => {
         for (const event of events) {
           const stored = { ...event, seq: ++seq }
           t().events.set(event.id, stored)
@@ -30,7 +30,7 @@ export const make = Effect.gen(function* () {
         }
       }),
     list: (workspaceId, query) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const after = query.after === null ? 0 : Number(query.after)
         const types = query.types ?? []
         return [...t().events.values()]
@@ -41,13 +41,13 @@ export const make = Effect.gen(function* () {
           .map((e): StoredEvent => ({ id: e.id, type: e.type, createdAt: e.createdAt, body: e.body, position: position(e.seq) }))
       }),
     latest: (workspaceId) =>
-      Effect.sync(() => {
+      state.sync(() => {
         let last = 0
         for (const e of t().events.values()) if (e.workspaceId === workspaceId && e.seq > last) last = e.seq
         return last === 0 ? null : position(last)
       }),
     sweep: (before, limit) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const old = [...t().events.values()].filter((e) => e.createdAt < before).slice(0, limit)
         const gone = new Set(old.map((e) => e.id))
         for (const e of old) t().events.delete(e.id)

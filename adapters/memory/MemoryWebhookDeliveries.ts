@@ -29,7 +29,7 @@ export const make = Effect.gen(function* () {
   }
   return {
     lease: (now, max, leaseMs) =>
-      Effect.sync(() => {
+      state.sync(() => {
         // Per endpoint and ordering key, only the oldest unfinished delivery may go.
         const head = new Map<string, Stored>()
         for (const d of t().deliveries.values()) {
@@ -45,12 +45,12 @@ export const make = Effect.gen(function* () {
         return due.map((d) => take(d, now, leaseMs))
       }),
     leaseOne: (id, now, leaseMs) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const d = t().deliveries.get(id)
         return d === undefined || d.status !== "pending" || isLeased(d, now) ? Option.none() : Option.some(take(d, now, leaseMs))
       }),
     record: (records) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const done = new Set<string>()
         for (const r of records) {
           const d = t().deliveries.get(r.delivery.id)
@@ -75,7 +75,7 @@ export const make = Effect.gen(function* () {
         return done
       }),
     list: (workspaceId, webhookId, query) =>
-      Effect.sync(() =>
+      state.sync(() =>
         [...t().deliveries.values()]
           .filter((d) => d.workspaceId === workspaceId && d.webhookId === webhookId && (query.before === undefined || d.id < query.before) &&
             (query.status === undefined || d.status === query.status))
@@ -83,9 +83,9 @@ export const make = Effect.gen(function* () {
           .slice(0, query.limit)
           .map(plain)),
     find: (workspaceId, id) =>
-      Effect.sync(() => Option.map(Option.filter(Option.fromNullishOr(t().deliveries.get(id)), (d) => d.workspaceId === workspaceId), plain)),
+      state.sync(() => Option.map(Option.filter(Option.fromNullishOr(t().deliveries.get(id)), (d) => d.workspaceId === workspaceId), plain)),
     redeliver: (workspaceId, id, now) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const d = t().deliveries.get(id)
         if (d === undefined || d.workspaceId !== workspaceId) return Option.none()
         if (isLeased(d, now)) return Option.some(plain(d))
@@ -93,7 +93,7 @@ export const make = Effect.gen(function* () {
         t().deliveries.set(id, next)
         return Option.some(plain(next))
       }),
-    pendingCount: () => Effect.sync(() => [...t().deliveries.values()].filter((d) => d.status === "pending").length)
+    pendingCount: () => state.sync(() => [...t().deliveries.values()].filter((d) => d.status === "pending").length)
   } satisfies WebhookDeliveriesShape
 })
 
