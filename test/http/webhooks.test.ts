@@ -50,7 +50,7 @@ describe("webhooks over REST", () => {
     expect(made.body.post.status).toBe("needs_approval")
     const postId = made.body.post.id as string
     // An agent without a URL waits for the decision in one call.
-    const first = await call(host, "GET", `/events?postId=${postId}&types=post.needs_approval`, { key })
+    const first = await call(host, "GET", `/events?postId=${postId}&types=post.needs_approval&waitSeconds=5`, { key })
     expect(first.body.events.map((e: { type: string }) => e.type)).toEqual(["post.needs_approval"])
     const waiting = call(host, "GET", `/events?postId=${postId}&after=${first.body.nextCursor}&waitSeconds=20`, { key })
     await new Promise((r) => setTimeout(r, 300))

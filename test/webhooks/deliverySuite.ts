@@ -63,6 +63,30 @@ const deliverAll = (actor: Actor, rounds = 60) =>
     }
   })
 
+/**
+ * The feed as it shows once every older transaction has ended: on a shared PostgreSQL server an event
+ * appears when no transaction begun before it is still running (milliseconds), so read again, in real
+ * time, until `until` holds (at most ~5 s).
+ */
+const feed = (actor: Actor, query: Parameters<typeof listEvents>[1], until: (events: ReadonlyArray<unknown>) => boolean) =>
+  Effect.gen(function* () {
+    for (let i = 0; ; i++) {
+      const answer = yield* listEvents(actor, query)
+      if (until(answer.events) || i === 250) return answer
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 20)))
+    }
+  })
+
+/** Steps the clock a quarter second at a time (in real time too) until the fiber is done. */
+const joinStepping = <A, E>(fiber: Fiber.Fiber<A, E>) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 250 && fiber.pollUnsafe() === undefined; i++) {
+      yield* TestClock.adjust(250)
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 20)))
+    }
+    return yield* Fiber.join(fiber)
+  })
+
 /** The clock at a real moment, so signatures' timestamps are fresh for the library's check; times relative to it. */
 const startClock = Effect.gen(function* () {
   const t0 = Date.now()
@@ -203,13 +227,12 @@ describe(`webhook delivery (${name}, a real receiver on loopback, TestClock)`, (
       const inFuture = yield* startClock
       const f = yield* setUp()
       const id = yield* post(f.asksFirst, { accountIds: f.accountIds, content: "Approve me" })
-      const seen = yield* listEvents(f.asksFirst, { postId: id })
+      const seen = yield* feed(f.asksFirst, { postId: id }, (e) => e.length >= 2)
       assert.deepStrictEqual(seen.events.map((e) => (e as { type: string }).type), ["post.created", "post.needs_approval"])
       const waiting = yield* Effect.forkChild(listEvents(f.asksFirst, { postId: id, after: seen.nextCursor, waitSeconds: "30" }))
       yield* TestClock.adjust(10 * SECOND)
       yield* approvePost(f.person, id)
-      yield* TestClock.adjust(SECOND)
-      const answer = yield* Fiber.join(waiting)
+      const answer = yield* joinStepping(waiting)
       assert.deepStrictEqual(answer.events.map((e) => (e as { type: string }).type), ["post.approved"])
       // Nothing new: an empty answer when the wait is over, with the same cursor.
       const idle = yield* Effect.forkChild(listEvents(f.asksFirst, { postId: id, after: answer.nextCursor, waitSeconds: "5" }))
@@ -228,12 +251,25 @@ describe(`webhook delivery (${name}, a real receiver on loopback, TestClock)`, (
       const seen: Array<string> = []
       let after: string | undefined
       for (let page = 0; page < 10; page++) {
-        const answer = yield* listEvents(f.agent, { after, limit: "5", types: "post.created" })
+        const answer = yield* feed(f.agent, { after, limit: "5", types: "post.created" }, (e) => e.length === 5 || seen.length + e.length === 12)
         if (answer.events.length === 0) break
         seen.push(...answer.events.map((e) => (e as { data: { post: { id: string } } }).data.post.id))
         after = answer.nextCursor
       }
       assert.deepStrictEqual(seen, ids)
+    })))
+
+  it.effect("the post that uses a Free month's last slot writes usage.limit_reached with it, once", () =>
+    run(Effect.gen(function* () {
+      const inFuture = yield* startClock
+      const f = yield* setUp()
+      for (let i = 0; i < 30; i++) yield* post(f.agent, { accountIds: f.accountIds, content: `n${i}`, scheduledFor: inFuture(DAY) })
+      const over = yield* Effect.flip(createPost(f.agent, { accountIds: f.accountIds, content: "one too many" }, null))
+      assert.strictEqual(over.code, "post_limit_reached")
+      const { events } = yield* feed(f.agent, { types: "usage.limit_reached" }, (e) => e.length > 0)
+      assert.strictEqual(events.length, 1)
+      assert.deepStrictEqual((events[0] as { data: unknown }).data, { month: inFuture(0).slice(0, 7), used: 30, limit: 30, plan: "free" })
+      assert.strictEqual((yield* feed(f.agent, { types: "post.created", limit: "100" }, (e) => e.length >= 30)).events.length, 30)
     })))
 
   it.effect("an address that resolves to loopback is refused at delivery when loopback is not allowed (no request is made)", () =>
