@@ -54,10 +54,14 @@ export const makeRecorder = Effect.gen(function* () {
     Effect.map(deliveries.record(records), (done) => records.map((r) => Exit.succeed(done.has(r.delivery.id)))))
 })
 
-/** Sends one leased delivery and records it; never fails (a lost record lets the lease run out: sent again, same id). */
-export const deliver = (delivery: LeasedDelivery, options: DeliveryOptions, record: (r: DeliveryRecord) => Effect.Effect<boolean>) =>
+/**
+ * Sends one leased delivery and records it; never fails (a lost record lets the lease run out: sent
+ * again, same id). `sent` runs once the request is over, before the record: the worker frees the
+ * delivery's slot there, so a slow record never holds a slot another request could use.
+ */
+export const deliver = (delivery: LeasedDelivery, options: DeliveryOptions, record: (r: DeliveryRecord) => Effect.Effect<boolean>, sent: Effect.Effect<void> = Effect.void) =>
   Effect.gen(function* () {
-    const done = yield* attempt(delivery, options)
+    const done = yield* Effect.ensuring(attempt(delivery, options), sent)
     if (!(yield* record(done))) return yield* Effect.logWarning("delivery lease lost; not recorded").pipe(Effect.annotateLogs({ delivery: delivery.id }))
     if (done.result._tag !== "Succeeded") {
       yield* Effect.logInfo("webhook delivery failed").pipe(Effect.annotateLogs({ delivery: delivery.id, status: done.responseCode ?? "none", error: done.error ?? "" }))
@@ -104,7 +108,7 @@ export const startDeliveryWorker = Effect.fnUntraced(function* (options: Deliver
       Effect.catchCause((cause) => Effect.as(Effect.logError("leasing deliveries failed", cause), []))
     )
     if (free > leased.length) yield* Semaphore.release(slots, free - leased.length)
-    for (const d of leased) yield* FiberSet.run(running, Effect.ensuring(deliver(d, options, record), Semaphore.release(slots, 1)))
+    for (const d of leased) yield* FiberSet.run(running, deliver(d, options, record, Semaphore.release(slots, 1)))
     more = leased.length === free
     return more
   }))
