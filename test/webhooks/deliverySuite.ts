@@ -12,6 +12,9 @@ import { deliverDueWebhooks } from "../../application/usecases/webhooks/deliver.
 import { listEvents } from "../../application/usecases/webhooks/feed.ts"
 import { listDeliveries, redeliver, testWebhook, updateWebhook } from "../../application/usecases/webhooks/manage.ts"
 import type { Actor } from "../../domain/apiKey.ts"
+import { PostRepo } from "../../application/ports/PostRepo.ts"
+import { Store } from "../../application/ports/Store.ts"
+import { emit, postEvent } from "../../application/usecases/webhooks/events.ts"
 import { setUp, testOptions } from "../scheduler/support.ts"
 import { type Received, startReceiver } from "./receiver.ts"
 import { register, testDeliveryOptions } from "./support.ts"
@@ -270,6 +273,28 @@ describe(`webhook delivery (${name}, a real receiver on loopback, TestClock)`, (
       assert.strictEqual(events.length, 1)
       assert.deepStrictEqual((events[0] as { data: unknown }).data, { month: inFuture(0).slice(0, 7), used: 30, limit: 30, plan: "free" })
       assert.strictEqual((yield* feed(f.agent, { types: "post.created", limit: "100" }, (e) => e.length >= 30)).events.length, 30)
+    })))
+
+  it.effect("an event is written with its change or not at all: a transaction that fails leaves neither", () =>
+    run(Effect.gen(function* () {
+      yield* startClock
+      const f = yield* setUp()
+      yield* register(f.agent, yield* receiver())
+      const id = yield* post(f.agent, { accountIds: f.accountIds, content: "x", scheduledFor: new Date((yield* Clock.currentTimeMillis) + DAY).toISOString() })
+      const before = (yield* feed(f.agent, { postId: id }, (e) => e.length >= 1)).events.length
+      const queued = yield* (yield* WebhookDeliveries).pendingCount()
+      assert.strictEqual(queued, 1, "post.created is queued for the endpoint")
+      const failed = yield* Effect.flip((yield* Store).transaction(Effect.gen(function* () {
+        const stored = Option.getOrThrow(yield* (yield* PostRepo).findById(f.agent.workspaceId, id))
+        yield* (yield* PostRepo).update({ ...stored, content: "changed" })
+        yield* emit([yield* postEvent("post.rescheduled", stored, yield* Clock.currentTimeMillis)])
+        return yield* Effect.fail("storage broke" as const)
+      })))
+      assert.strictEqual(failed, "storage broke")
+      assert.strictEqual(Option.getOrThrow(yield* (yield* PostRepo).findById(f.agent.workspaceId, id)).content, "x")
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))
+      assert.strictEqual((yield* listEvents(f.agent, { postId: id })).events.length, before, "no event without its change")
+      assert.strictEqual(yield* (yield* WebhookDeliveries).pendingCount(), queued, "and no delivery either")
     })))
 
   it.effect("an address that resolves to loopback is refused at delivery when loopback is not allowed (no request is made)", () =>
