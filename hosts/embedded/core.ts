@@ -5,6 +5,7 @@ import { HeraldConfig, HttpSettings, loadConfig } from "../../application/config
 import * as ReadCache from "../../application/readCache.ts"
 import type { BlobError, BlobStore } from "../../application/ports/BlobStore.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
+import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
@@ -38,14 +39,17 @@ export const embeddedCore = Effect.gen(function* () {
     Layer.provideMerge(sql)
   )
   const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
+  // Signed, expiring /files/ links, under a key derived from HERALD_SECRET like the vault's.
+  const fileLinks = HmacFileLinks.layerConfig(join(dataDir, "secret"))
   const blobs: Layer.Layer<BlobStore, BlobError | Config.ConfigError> = Option.isSome(s3Bucket)
     ? S3BlobStore.layerConfig
-    : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl })
+    : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl }).pipe(Layer.provide(fileLinks))
   const smtp = yield* SmtpMailer.optionsConfig
   const mailer = Option.match(smtp, { onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })
   const layer = Layer.mergeAll(
     NodeCrypto.layer,
     AesGcmVault.layerConfig(join(dataDir, "secret")),
+    fileLinks,
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { defaultLimits, HeraldConfig, type HeraldConfigShape } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
+import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import { storageLayer } from "../../adapters/memory/index.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
@@ -30,10 +31,12 @@ export const layer = (overrides: Partial<HeraldConfigShape> = {}) => layerOn(sto
 
 /** The same host on other storage (the Postgres adapters on a test database, say). */
 export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageLayer>, E, R>, overrides: Partial<HeraldConfigShape> = {}) => {
-  const blobs = MemoryBlobStore.layer(testConfig(overrides).publicUrl)
+  const fileLinks = HmacFileLinks.layer("herald test secret")
+  const blobs = MemoryBlobStore.layer(testConfig(overrides).publicUrl).pipe(Layer.provide(fileLinks))
   return Layer.mergeAll(
     NodeCrypto.layer,
     AesGcmVault.layer("herald test secret"),
+    fileLinks,
     RecordingMailer.layer,
     blobs,
     SharpFfmpegProbe.layer(),
