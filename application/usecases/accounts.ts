@@ -107,9 +107,9 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
   })
   if (connections.length === 0) return yield* Effect.fail(fail("validation_failed", { fields: ["params"] }, "The network gave access to no account."))
   const accounts: Array<Account> = []
-  for (const { profile, credentials } of connections) {
+  for (const { platform, profile, credentials } of connections) {
     const account = yield* (yield* AccountRepo).upsert({
-      id: yield* crypto.id("acc"), workspaceId: token.value.workspaceId, platform: connector.platform, name: cleanLabel(profile.name, 200),
+      id: yield* crypto.id("acc"), workspaceId: token.value.workspaceId, platform: platform ?? connector.platform, name: cleanLabel(profile.name, 200),
       username: cleanLabel(profile.username, 200), avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
     })
     if (credentials !== null) yield* storeCredentials(account.id, credentials)

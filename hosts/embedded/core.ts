@@ -15,6 +15,9 @@ import * as Postgres from "../../adapters/postgres/index.ts"
 import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
 import * as X from "../../adapters/networks/x/index.ts"
+import * as Facebook from "../../adapters/networks/facebook/index.ts"
+import * as Instagram from "../../adapters/networks/instagram/index.ts"
+import * as Threads from "../../adapters/networks/threads/index.ts"
 import { networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
@@ -53,7 +56,7 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    networksLayer([Sandbox.network, X.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
+    networksLayer([Sandbox.network, X.network, Facebook.network, Instagram.network, Threads.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs)

@@ -10,6 +10,9 @@ import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
 import * as X from "../../adapters/networks/x/index.ts"
+import * as Facebook from "../../adapters/networks/facebook/index.ts"
+import * as Instagram from "../../adapters/networks/instagram/index.ts"
+import * as Threads from "../../adapters/networks/threads/index.ts"
 import { Connectors } from "../../application/ports/Connectors.ts"
 import { connectorsOf } from "../../application/ports/Network.ts"
 import { networksLayer } from "../networks.ts"
@@ -40,8 +43,8 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
     RecordingMailer.layer,
     blobs,
     SharpFfmpegProbe.layer(),
-    // X joins when X_CLIENT_ID and X_CLIENT_SECRET are set (its end-to-end test points them at a fake X).
-    networksLayer([Sandbox.network, X.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
+    // X and the Meta networks join when their variables are set (their end-to-end tests point them at fakes).
+    networksLayer([Sandbox.network, X.network, Facebook.network, Instagram.network, Threads.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000)
