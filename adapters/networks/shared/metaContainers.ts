@@ -13,6 +13,8 @@ import type { CreateResult } from "./metaGraph.ts"
  * - `new`: nothing created yet (nothing can have been published with this handle).
  * - `children`: carousel items created, being processed; the carousel is made once all are FINISHED.
  * - `container`: the container to publish (the post itself, or the carousel), being processed.
+ * - `ready`: Meta said FINISHED; the next call publishes it. Only with this handle can a publish
+ *   have been sent, so only it costs a status call when recovering (the others are not live yet).
  */
 const Handle = Schema.Union([
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("new"), startedAt: Schema.Number }),
@@ -23,7 +25,8 @@ const Handle = Schema.Union([
   Schema.Struct({
     v: Schema.Literal(1), stage: Schema.Literal("container"), startedAt: Schema.Number, createdAt: Schema.Number,
     children: Schema.Array(Schema.String), container: Schema.String, polls: Schema.Number
-  })
+  }),
+  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("ready"), startedAt: Schema.Number, container: Schema.String })
 ])
 export type ContainerHandle = typeof Handle.Type
 
@@ -112,9 +115,10 @@ export const step = (api: ContainerApi, plan: ContainerPlan, handle: ContainerHa
         const status = yield* api.status(handle.container)
         switch (status.status) {
           case "FINISHED":
-            return yield* publishFinished(api, handle)
+            // Published on the next call, from a checkpoint that says a publish may be sent.
+            return processing({ v: 1, stage: "ready", startedAt: handle.startedAt, container: handle.container }, 0)
           case "PUBLISHED": {
-            // Published by an attempt whose answer was lost: read it back.
+            // Not by this attempt's calls (they never publish from here): read it back rather than make it again.
             const found = yield* api.findPublished(handle.startedAt)
             if (found !== null) return { _tag: "Published", published: found } satisfies PublishOutcome
             return yield* Effect.die(new Error(`${api.network} says the container was published, but the post was not found among the account's recent posts.`))
@@ -128,11 +132,13 @@ export const step = (api: ContainerApi, plan: ContainerPlan, handle: ContainerHa
             return processing({ ...handle, polls: handle.polls + 1 }, pollWaitMs(plan, handle.polls + 1))
         }
       }
+      case "ready":
+        return yield* publishFinished(api, handle)
     }
   })
 
 /** Publishes a FINISHED container; a throttled publish keeps the container and waits (Processing) instead of making it again. */
-const publishFinished = (api: ContainerApi, handle: Extract<ContainerHandle, { stage: "container" }>) =>
+const publishFinished = (api: ContainerApi, handle: Extract<ContainerHandle, { stage: "ready" }>) =>
   Effect.flatMap(api.publish(handle.container), (result): Effect.Effect<PublishOutcome, PublishError> => {
     switch (result._tag) {
       case "Created":
@@ -147,10 +153,14 @@ const publishFinished = (api: ContainerApi, handle: Extract<ContainerHandle, { s
     }
   })
 
-/** After a lost attempt: a container Meta says PUBLISHED was published (found among the recent posts); anything else is not live yet. */
+/**
+ * After a lost attempt: a publish can only have been sent from a `ready` handle; its container, if
+ * Meta says PUBLISHED, was published (the post is found among the recent ones). Earlier handles are
+ * not live yet, without asking Meta.
+ */
 export const recover = (api: ContainerApi, handle: ContainerHandle): Effect.Effect<Recovery, PublishError> =>
   Effect.gen(function* () {
-    if (handle.stage !== "container") return { _tag: "NotPublished" } satisfies Recovery
+    if (handle.stage !== "ready") return { _tag: "NotPublished" } satisfies Recovery
     const status = yield* api.status(handle.container)
     if (status.status !== "PUBLISHED") return { _tag: "NotPublished" } satisfies Recovery
     const found = yield* api.findPublished(handle.startedAt)

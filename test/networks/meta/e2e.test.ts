@@ -156,6 +156,7 @@ describe.each([
     await until(async () => (await view(id)).status === "published")
     const published = await view(id)
     expect(published.status).toBe("published")
+    const media = fake.posts.find((p) => p.id === published.targets[0].externalId)!
     const calls = fake.requests.slice(start).map((r) => `${r.method} ${r.path.replace(/\d{15,}/g, ":id")}${r.body.media_type === "CAROUSEL" ? " (carousel)" : ""}`)
     expect(calls.slice(0, 3)).toEqual(["POST /v26.0/:id/media", "POST /v26.0/:id/media", "POST /v26.0/:id/media"])
     const carouselAt = calls.indexOf("POST /v26.0/:id/media (carousel)")
@@ -163,13 +164,17 @@ describe.each([
     expect(carouselAt).toBeGreaterThan(3)
     expect(publishAt).toBeGreaterThan(carouselAt + 1)
     expect(calls.filter((c) => c.endsWith("media_publish"))).toHaveLength(1)
+    // Each container's status was asked once a pass until FINISHED (2 polls each here): recovering between polls asks nothing. The
+    // carousel's is asked once more, before its publish, by the recovery of the "ready" checkpoint (a publish may follow it).
+    const statusCalls = (c: string) => fake.requests.slice(start).filter((r) => r.method === "GET" && r.path.endsWith(`/${c}`)).length
+    expect(media.children.map(statusCalls)).toEqual(media.children.map(() => fake.state.containerPolls))
+    expect(statusCalls(media.container!)).toBe(fake.state.containerPolls + 1)
     // Meta fetched every item from Herald's signed links (through Herald's own /files route).
     const itemUrls = fake.requests.slice(start, start + 3).map((r) => String(r.body.image_url))
     for (const url of itemUrls) {
       expect(url).toMatch(/^http:\/\/herald\.test\/files\/.+\?expires=\d+&signature=/)
       expect(fake.fetches.filter((f) => f.url === url).map((f) => f.status)).toEqual([200])
     }
-    const media = fake.posts.find((p) => p.id === published.targets[0].externalId)!
     expect(media).toMatchObject({ kind: "media", mediaType: "CAROUSEL", text: "Three loaves #bakery" })
     expect(published.targets[0].url).toMatch(/^https:\/\/www\.instagram\.com\/p\//)
     later(10_000)

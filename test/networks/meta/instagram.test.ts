@@ -91,8 +91,8 @@ describe("Instagram publisher against the fake Graph API", () => {
       const request = requestFor(account, credentials, { content: "Three from the bakery #bread", media })
       const start = since()
       const { published, waits } = yield* untilPublished(network.publisher, request, yield* network.publisher.prepare!(request))
-      // Items: a video among them takes 3 polls (10 s, 20 s, 40 s); then the carousel takes 2 (10 s, 20 s).
-      assert.deepStrictEqual(waits, [10_000, 20_000, 40_000, 10_000, 20_000])
+      // Items: a video among them takes 3 polls (10 s, 20 s, 40 s); then the carousel takes 2 (10 s, 20 s); FINISHED, it is published on the next call.
+      assert.deepStrictEqual(waits, [10_000, 20_000, 40_000, 10_000, 20_000, 0])
       const calls = callsFrom(start)
       const publishAt = calls.indexOf(`POST /${VERSION}/${IG}/media_publish`)
       assert.deepStrictEqual(calls.slice(0, 3), [`POST /${VERSION}/${IG}/media`, `POST /${VERSION}/${IG}/media`, `POST /${VERSION}/${IG}/media`])
@@ -151,7 +151,13 @@ describe("Instagram publisher against the fake Graph API", () => {
       const { network, account, credentials } = yield* connected
       const request = requestFor(account, credentials, { content: "Lost answer", media: [yield* upload(files.blobs, "image")] })
       const first = processingOf(yield* network.publisher.publish(request, yield* network.publisher.prepare!(request)))
-      const second = processingOf(yield* network.publisher.publish(request, first.handle))
+      const polled = processingOf(yield* network.publisher.publish(request, first.handle))
+      // Still processing: not live, and Meta is not even asked.
+      const before = since()
+      assert.deepStrictEqual(yield* network.publisher.recover!(request, polled.handle), { _tag: "NotPublished" })
+      assert.strictEqual(since(), before)
+      const second = processingOf(yield* network.publisher.publish(request, polled.handle))
+      assert.deepStrictEqual({ stage: JSON.parse(second.handle).stage, wait: second.checkAfterMs }, { stage: "ready", wait: 0 })
       assert.deepStrictEqual(yield* network.publisher.recover!(request, second.handle), { _tag: "NotPublished" })
       fake.script("POST", `/${VERSION}/${IG}/media_publish`, { status: 200, dropAnswer: true })
       const exit = yield* Effect.exit(network.publisher.publish(request, second.handle))
@@ -174,7 +180,8 @@ describe("Instagram publisher against the fake Graph API", () => {
       assert.deepStrictEqual(yield* network.publisher.quota(account, credentials), { used: 1, limit: 1, windowSeconds: 86_400 })
       const two = requestFor(account, credentials, { content: "Second of the day", media: [image] })
       const first = processingOf(yield* network.publisher.publish(two, yield* network.publisher.prepare!(two)))
-      const ready = processingOf(yield* network.publisher.publish(two, first.handle))
+      const polled = processingOf(yield* network.publisher.publish(two, first.handle))
+      const ready = processingOf(yield* network.publisher.publish(two, polled.handle))
       const capped = processingOf(yield* network.publisher.publish(two, ready.handle))
       assert.deepStrictEqual({ wait: capped.checkAfterMs, container: JSON.parse(capped.handle).container }, { wait: 3_600_000, container: JSON.parse(ready.handle).container })
       fake.state.instagramDailyCap = 50
