@@ -38,7 +38,7 @@ beforeAll(async () => {
 })
 afterAll(() => fake?.close())
 
-const png = (color: string) => sharp({ create: { width: 64, height: 80, channels: 3, background: color } }).png().toBuffer()
+const jpeg = (color: string) => sharp({ create: { width: 64, height: 80, channels: 3, background: color } }).jpeg().toBuffer()
 
 describe.each([
   { backend: "memory", facebookUser: "10150000000000001", page: "101000000000001", ig: "17841400000000001", threadsUser: "7000000000000001" },
@@ -139,15 +139,16 @@ describe.each([
     expect(open.expiresAt).toBeGreaterThan(Date.now() + ahead + 50 * 86_400_000)
   })
 
-  it("a dry run warns that Meta cannot fetch media from a HERALD_PUBLIC_URL that is not public", async () => {
-    const image = await uploadFile(await png("#a53"), "image/png", "a.png")
+  it("a dry run warns that Meta cannot fetch media from a HERALD_PUBLIC_URL that is not public, and that Instagram takes JPEG only", async () => {
+    const image = await uploadFile(await sharp({ create: { width: 64, height: 80, channels: 3, background: "#a53" } }).png().toBuffer(), "image/png", "a.png")
     const dry = await call(h(), "POST", "/posts", { key, body: { accountIds: [accounts.ig!.id], content: "Dry", mediaIds: [image], dryRun: true } })
     expect(dry.status).toBe(200)
-    expect(dry.body.warnings.join(" ")).toContain("herald.test")
+    expect(dry.body.warnings.join(" ")).toContain("Instagram download media from Herald by URL, but herald.test is a name that only resolves")
+    expect(dry.body.warnings.join(" ")).toContain("Instagram publishes JPEG images only")
   })
 
   it("a carousel to Instagram with a first comment: published only after every container finished, the comment 10 s later", async () => {
-    const images = [await uploadFile(await png("#123"), "image/png", "1.png"), await uploadFile(await png("#456"), "image/png", "2.png"), await uploadFile(await png("#789"), "image/png", "3.png")]
+    const images = [await uploadFile(await jpeg("#123"), "image/jpeg", "1.jpg"), await uploadFile(await jpeg("#456"), "image/jpeg", "2.jpg"), await uploadFile(await jpeg("#789"), "image/jpeg", "3.jpg")]
     const id = await post({ accountIds: [accounts.ig!.id], content: "Three loaves #bakery", mediaIds: images, firstComment: "Open 7 to 7" })
     const start = fake.requests.length
     expect(await pass()).toBe(1)
@@ -186,14 +187,14 @@ describe.each([
 
   it("a reel with a cover image", async () => {
     const video = await uploadFile(mp4, "video/mp4", "reel.mp4")
-    const cover = await uploadFile(await png("#fc0"), "image/png", "cover.png")
+    const cover = await uploadFile(await jpeg("#fc0"), "image/jpeg", "cover.jpg")
     const id = await post({ accountIds: [accounts.ig!.id], content: "Behind the oven", mediaIds: [video], cover: { mediaId: cover } })
     await pass()
     await until(async () => (await view(id)).status === "published")
     expect((await view(id)).status).toBe("published")
     const reel = fake.calls("POST", `/v26.0/${ig}/media`).at(-1)!
     expect(reel.body).toMatchObject({ media_type: "REELS", caption: "Behind the oven", share_to_feed: "true" })
-    expect(fake.fetches.find((f) => f.url === reel.body.cover_url)).toMatchObject({ status: 200, type: "image/png" })
+    expect(fake.fetches.find((f) => f.url === reel.body.cover_url)).toMatchObject({ status: 200, type: "image/jpeg" })
     expect(fake.fetches.find((f) => f.url === reel.body.video_url)).toMatchObject({ status: 200, bytes: mp4.length })
   })
 

@@ -309,6 +309,10 @@ export const startFakeGraph = async () => {
       if (fetched.status !== 200 || fetched.bytes === 0) {
         container.status = "ERROR"
         container.error = app === "instagram" ? "Error: Media download has failed. The media URI doesn't meet our requirements." : (isVideo ? "FAILED_DOWNLOADING_VIDEO" : "FAILED_DOWNLOADING_IMAGE")
+      } else if (app === "instagram" && fields.image_url !== undefined && fetched.type !== "image/jpeg") {
+        // Instagram's content publishing takes JPEG only.
+        container.status = "ERROR"
+        container.error = "Error: Only photo or video can be accepted as media type. The image format is not supported: use JPEG."
       }
     }
     if (fields.cover_url !== undefined) {

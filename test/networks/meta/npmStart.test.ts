@@ -106,7 +106,7 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
       const { media } = await (await fetch(`${api}/media`, { method: "POST", headers: auth, body: form })).json() as any
       return media.id as string
     }
-    const png = (color: string) => sharp({ create: { width: 64, height: 80, channels: 3, background: color } }).png().toBuffer()
+    const jpeg = (color: string) => sharp({ create: { width: 64, height: 80, channels: 3, background: color } }).jpeg().toBuffer()
     const post = async (body: Record<string, unknown>) => {
       const reply = await fetch(`${api}/posts`, { method: "POST", headers: { ...auth, ...json }, body: JSON.stringify(body) })
       expect(reply.status, await reply.clone().text()).toBe(201)
@@ -124,9 +124,9 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
       return posts
     }
 
-    const images = [await uploadFile(await png("#123"), "image/png", "1.png"), await uploadFile(await png("#456"), "image/png", "2.png")]
+    const images = [await uploadFile(await jpeg("#123"), "image/jpeg", "1.jpg"), await uploadFile(await jpeg("#456"), "image/jpeg", "2.jpg")]
     const video = await uploadFile(mp4, "video/mp4", "reel.mp4")
-    const cover = await uploadFile(await png("#fc0"), "image/png", "cover.png")
+    const cover = await uploadFile(await jpeg("#fc0"), "image/jpeg", "cover.jpg")
     const ids = [
       await post({ accountIds: [igAccount.id], content: "Two loaves #bakery", mediaIds: images, firstComment: "Open 7 to 7" }),
       await post({ accountIds: [igAccount.id], content: "Behind the oven", mediaIds: [video], cover: { mediaId: cover } }),
