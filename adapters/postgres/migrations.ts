@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
+import { webhooksStatements } from "./webhooksMigration.ts"
 
 /** Runs statements one by one: the extended protocol takes a single statement per query. */
 const statements = (list: ReadonlyArray<string>) =>
@@ -141,6 +142,9 @@ const storage = statements([
 
 /** Tables of the storage ports, children first (tests empty them between suites). */
 export const storageTables = [
+  "webhook_deliveries",
+  "webhooks",
+  "events",
   "rate_windows",
   "usage_counters",
   "idempotency_keys",
@@ -190,7 +194,9 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
       version integer NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now()
     )`
-  ])
+  ]),
+  // Events written with the changes they report, webhook endpoints and their deliveries (webhooksMigration.ts).
+  "0007_webhooks": statements(webhooksStatements)
 }
 
 export const loader = Migrator.fromRecord(migrations)
