@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Config, Effect, Layer, Option } from "effect"
 import { HeraldConfig, loadConfig } from "../../application/config.ts"
+import type { BlobError, BlobStore } from "../../application/ports/BlobStore.ts"
 import * as ReadCache from "../../application/readCache.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
@@ -12,6 +13,7 @@ import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
+import * as Bluesky from "../../adapters/networks/bluesky/index.ts"
 import { networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
@@ -36,7 +38,7 @@ export const embeddedCore = Effect.gen(function* () {
     Layer.provideMerge(sql)
   )
   const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
-  const blobs = Option.isSome(s3Bucket)
+  const blobs: Layer.Layer<BlobStore, BlobError | Config.ConfigError> = Option.isSome(s3Bucket)
     ? S3BlobStore.layerConfig
     : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl })
   const smtp = yield* SmtpMailer.optionsConfig
@@ -47,7 +49,7 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    networksLayer([Sandbox.network]).pipe(Layer.provide(SandboxPublisher.layer)),
+    networksLayer([Sandbox.network, Bluesky.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     ReadCache.layer(env.readCacheMs)
   ).pipe(Layer.provideMerge(storage))

@@ -14,6 +14,7 @@ import * as Signup from "./handlers/signup.ts"
 import * as FastPaths from "./fastPaths.ts"
 import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
+import * as ConnectForm from "./pages/connectForm.ts"
 import * as Security from "./security.ts"
 import * as Mcp from "../mcp/route.ts"
 
@@ -32,6 +33,7 @@ export const routesLayer = Layer.mergeAll(
   ),
   HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs" }),
   Pages.layer,
+  ConnectForm.layer,
   Files.layer,
   Mcp.layer,
   errorMiddleware(routePatterns(HeraldApi, pageRoutes))
