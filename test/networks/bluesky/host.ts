@@ -27,17 +27,19 @@ export interface SeenCall {
 
 /**
  * The fetch the Bluesky adapter is given: the real one (to the real PDS), recording each call, and
- * answering in place of the PDS where a test scripted it (a 429 with its reset, say).
+ * answering in place of the PDS where a test scripted it (a 429 with its reset, an answer lost).
  */
 export const watchedFetch = () => {
   const calls: Array<SeenCall> = []
-  const scripted: Array<{ readonly method: string; readonly answer: () => Response }> = []
+  type Handler = (forward: () => Promise<Response>, signal: AbortSignal | null | undefined) => Promise<Response>
+  const scripted: Array<{ readonly method: string; readonly handler: Handler }> = []
   const fetchImpl: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input))
     const method = url.pathname.replace(/^\/xrpc\//, "")
     const authorization = new Headers(init?.headers).get("authorization")
     const index = scripted.findIndex((s) => s.method === method)
-    const response = index >= 0 ? scripted.splice(index, 1)[0]!.answer() : await globalThis.fetch(input, init)
+    const forward = () => globalThis.fetch(input, init)
+    const response = index >= 0 ? await scripted.splice(index, 1)[0]!.handler(forward, init?.signal) : await forward()
     calls.push({ method, status: response.status, authorization })
     return response
   }
@@ -45,7 +47,21 @@ export const watchedFetch = () => {
     fetch: fetchImpl,
     calls,
     /** The next call to `method` gets this answer instead of reaching the PDS. */
-    script: (method: string, answer: () => Response) => void scripted.push({ method, answer }),
+    script: (method: string, answer: () => Response) => void scripted.push({ method, handler: async () => answer() }),
+    /** The next call to `method` reaches the PDS, but its answer never comes back (until the caller gives up). */
+    loseAnswer: (method: string) => {
+      let delivered!: () => void
+      const done = new Promise<void>((resolve) => (delivered = resolve))
+      scripted.push({
+        method,
+        handler: async (forward, signal) => {
+          await forward()
+          delivered()
+          return new Promise<Response>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason)))
+        }
+      })
+      return done
+    },
     count: (method: string) => calls.filter((c) => c.method === method).length
   }
 }
