@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs"
 import { Effect, Option } from "effect"
+import { chromium } from "playwright-core"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AccountRepo } from "../../../application/ports/AccountRepo.ts"
@@ -142,4 +144,26 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     // The stored session was used: no new log-in for the post.
     expect(watched.count("com.atproto.server.createSession")).toBe(sessionsBefore)
   })
+})
+
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+const browserAvailable = existsSync(executablePath)
+if (!browserAvailable && process.env.CI) throw new Error(`Chromium is missing at ${executablePath}: .ci/run installs Debian's chromium`)
+
+describe.runIf(browserAvailable)("Bluesky's connect form in a real Chromium", () => {
+  it("the form's POST carries Herald's Origin (the page's referrer policy keeps it), and the account connects", async () => {
+    const { apiKey } = await host.run(workspace)
+    const browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] })
+    try {
+      const tab = await browser.newPage()
+      await tab.goto(await connectLink(apiKey))
+      await tab.getByLabel("Handle").fill(alice.handle)
+      await tab.getByLabel("App password").fill(alice.appPassword)
+      await tab.getByRole("button", { name: "Connect" }).click()
+      await tab.getByText("Account connected").waitFor()
+      expect(await tab.textContent("body")).toContain(`(@${alice.handle}) on bluesky`)
+    } finally {
+      await browser.close()
+    }
+  }, 60_000)
 })
