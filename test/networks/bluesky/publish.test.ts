@@ -5,10 +5,12 @@ import { join } from "node:path"
 import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import { assert, describe, it } from "@effect/vitest"
 import { TID } from "@atproto/common-web"
-import { Effect, Fiber, Option, Stream } from "effect"
+import { ConfigProvider, Effect, Fiber, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import sharp from "sharp"
 import { afterAll, beforeAll } from "vitest"
+import * as MemoryBlobStore from "../../../adapters/memory/MemoryBlobStore.ts"
+import { network as blueskyNetwork } from "../../../adapters/networks/bluesky/index.ts"
 import { AccountRepo } from "../../../application/ports/AccountRepo.ts"
 import { JobQueue } from "../../../application/ports/JobQueue.ts"
 import { Publishers, type PublishRequest } from "../../../application/ports/Publishers.ts"
@@ -88,6 +90,21 @@ const replaceAccessToken = (person: Actor, accountId: string, accessToken: strin
     yield* storeCredentials(accountId, { ...current, accessToken })
     return current
   })
+
+describe("Bluesky's configuration", () => {
+  const networkWith = (env: Record<string, string>) =>
+    blueskyNetwork.pipe(Effect.provide(MemoryBlobStore.layer("http://herald.test")), Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))))
+
+  it.effect("offered unless BLUESKY_ENABLED=false; handles log in at BLUESKY_SERVICE_URL", () =>
+    Effect.gen(function* () {
+      assert.isTrue(Option.isNone(yield* networkWith({ BLUESKY_ENABLED: "false", BLUESKY_SERVICE_URL: pds.url })))
+      const offered = Option.getOrThrow(yield* networkWith({ BLUESKY_SERVICE_URL: pds.url }))
+      assert.strictEqual(offered.platform, "bluesky")
+      const [connection] = yield* offered.connector.complete({ params: { handle: alice.handle, appPassword: alice.appPassword }, callbackUrl: "", verifier: null })
+      assert.deepStrictEqual(connection!.profile, { externalId: alice.did, name: alice.handle, username: alice.handle, avatarUrl: null })
+      assert.strictEqual(connection!.credentials?.extra?.serviceUrl, pds.url)
+    }))
+})
 
 describe("Bluesky publishing through the pipeline, against a real PDS", () => {
   it.effect("two images: each re-encoded under the blob limit, aspect kept; no link card beside media", () =>
