@@ -17,8 +17,10 @@ let alice: PdsAccount
 let bob: PdsAccount
 
 beforeAll(async () => {
-  pds = await startPds()
-  host = await startBlueskyHost({ serviceUrl: pds.url, fetch: watched.fetch, linkCardsFromPrivateHosts: true })
+  // Sessions carry the DID document, as on bsky.social: Herald logs in at the service URL (127.0.0.1)
+  // and then talks to the PDS the document names (localhost), as it would to an entryway and a PDS.
+  pds = await startPds({ enableDidDocWithSession: true })
+  host = await startBlueskyHost({ serviceUrl: pds.url.replace("localhost", "127.0.0.1"), fetch: watched.fetch, linkCardsFromPrivateHosts: true })
   const png = await sharp({ create: { width: 600, height: 315, channels: 3, background: "#3366cc" } }).png().toBuffer()
   page = await startPage((origin) => `<!doctype html><html><head><title>Fallback title</title>
 <meta property="og:title" content="Herald &amp; Bluesky"><meta property="og:description" content="Posting from an API.">
@@ -143,6 +145,10 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     expect(record.embed.external.thumb.size).toBeLessThanOrEqual(1_000_000)
     // The stored session was used: no new log-in for the post.
     expect(watched.count("com.atproto.server.createSession")).toBe(sessionsBefore)
+    // Logged in at the service; posted to the account's PDS, named by its DID document.
+    const hostOf = (method: string) => [...new Set(watched.calls.filter((c) => c.method === method).map((c) => c.host))]
+    expect(hostOf("com.atproto.server.createSession")).toEqual([new URL(pds.url).host.replace("localhost", "127.0.0.1")])
+    expect(hostOf("com.atproto.repo.createRecord")).toEqual([new URL(pds.url).host])
   })
 })
 

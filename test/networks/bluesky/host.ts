@@ -21,6 +21,8 @@ import { freePort } from "../../support/freePort.ts"
 export interface SeenCall {
   /** The XRPC method, e.g. com.atproto.repo.createRecord. */
   readonly method: string
+  /** Which server was asked (host:port). */
+  readonly host: string
   readonly status: number
   readonly authorization: string | null
 }
@@ -40,7 +42,7 @@ export const watchedFetch = () => {
     const index = scripted.findIndex((s) => s.method === method)
     const forward = () => globalThis.fetch(input, init)
     const response = index >= 0 ? await scripted.splice(index, 1)[0]!.handler(forward, init?.signal) : await forward()
-    calls.push({ method, status: response.status, authorization })
+    calls.push({ method, host: url.host, status: response.status, authorization })
     return response
   }
   return {

@@ -28,11 +28,11 @@ const FIX = "Fix: run `bash .ci/run` once, or build better-sqlite3 for Node 24: 
  * @atproto/dev-env's TestNetworkNoAppView: a real PDS and PLC in-process (no AppView, no Postgres).
  * It cannot be skipped: when it does not start, the suite fails with one line saying why and how to fix it.
  */
-export const startPds = async (): Promise<LocalPds> => {
+export const startPds = async (pdsConfig: Record<string, unknown> = {}): Promise<LocalPds> => {
   let network: { pds: { url: string }; close: () => Promise<void> }
   try {
     const { TestNetworkNoAppView } = await import("@atproto/dev-env")
-    network = await TestNetworkNoAppView.create({})
+    network = await TestNetworkNoAppView.create({ pds: pdsConfig })
   } catch (error) {
     const reason = String((error as Error)?.message ?? error).split("\n")[0]
     throw new Error(`The Bluesky tests need a local PDS (@atproto/dev-env), which could not start: ${reason}. ${FIX}`)
