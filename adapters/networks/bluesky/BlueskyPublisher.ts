@@ -43,8 +43,11 @@ export interface PublisherDeps {
  * can never make a second post.
  */
 export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }: PublisherDeps): Publisher => {
-  /** One call for `account`, after its rate-limit pause (none is made during one); learns new pauses from the answer. */
-  const xrpc = <A extends { readonly headers: Readonly<Record<string, string | undefined>> }>(
+  /**
+   * One write for `account` (Bluesky limits writes per account), after its rate-limit pause: none is
+   * made during one; the answer's headers set the next pause. Reads (limited per address) go straight.
+   */
+  const write = <A extends { readonly headers: Readonly<Record<string, string | undefined>> }>(
     account: BlueskyAccount, run: (agent: Agent, signal: AbortSignal) => Promise<A>, options: { readonly long?: boolean } = {}
   ): Effect.Effect<A, Failure> =>
     Effect.gen(function* () {
@@ -62,8 +65,10 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       )
     })
 
+  const read = <A>(account: BlueskyAccount, run: (agent: Agent, signal: AbortSignal) => Promise<A>): Effect.Effect<A, Failure> => client.call(run, account.pdsUrl)
+
   const readRecord = (account: BlueskyAccount, repo: string, rkey: string) =>
-    xrpc(account, (agent, signal) => agent.com.atproto.repo.getRecord({ repo, collection: POST, rkey }, { signal })).pipe(
+    read(account, (agent, signal) => agent.com.atproto.repo.getRecord({ repo, collection: POST, rkey }, { signal })).pipe(
       Effect.map((r): Option.Option<StrongRef> => Option.some({ uri: r.data.uri, cid: r.data.cid! })),
       Effect.catch((f) => (!(f instanceof PublishError) && isRecordNotFound(f) ? Effect.succeed(Option.none<StrongRef>()) : Effect.fail(f)))
     )
@@ -86,7 +91,7 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
     )
 
   const uploadBlob = (account: BlueskyAccount, token: string, data: Uint8Array | Blob, encoding: string, long = false) =>
-    Effect.map(xrpc(account, (agent, signal) => agent.com.atproto.repo.uploadBlob(data, { encoding, signal, headers: bearer(token) }), { long }), (r) => r.data.blob)
+    Effect.map(write(account, (agent, signal) => agent.com.atproto.repo.uploadBlob(data, { encoding, signal, headers: bearer(token) }), { long }), (r) => r.data.blob)
 
   const imagesEmbed = (account: BlueskyAccount, token: string, images: ReadonlyArray<Media>) =>
     Effect.map(
@@ -145,7 +150,7 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
   }
 
   const resolveDid = (account: BlueskyAccount) => (handle: string) =>
-    xrpc(account, (agent, signal) => agent.com.atproto.identity.resolveHandle({ handle }, { signal })).pipe(
+    read(account, (agent, signal) => agent.com.atproto.identity.resolveHandle({ handle }, { signal })).pipe(
       Effect.map((r): string | null => r.data.did),
       // A handle nobody has stays plain text; a rate limit is still a rate limit.
       Effect.catch((f) => (f instanceof PublishError || isRateLimited(f) ? Effect.fail(f) : Effect.succeed(null)))
@@ -168,7 +173,7 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
         ...(embed === null ? {} : { embed }),
         ...(reply === null ? {} : { reply })
       }
-      const created = yield* xrpc(account, (agent, signal) =>
+      const created = yield* write(account, (agent, signal) =>
         agent.com.atproto.repo.createRecord({ repo: account.did, collection: POST, rkey, record }, { signal, headers: bearer(token) })).pipe(
         Effect.map((r): StrongRef => ({ uri: r.data.uri, cid: r.data.cid })),
         Effect.catch((f) => (f instanceof PublishError || !(f.status >= 500 || !f.answered) ? Effect.fail(f) : settle(account, rkey, f)))
