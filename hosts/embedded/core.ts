@@ -17,6 +17,7 @@ import * as X from "../../adapters/networks/x/index.ts"
 import * as Facebook from "../../adapters/networks/facebook/index.ts"
 import * as Instagram from "../../adapters/networks/instagram/index.ts"
 import * as Threads from "../../adapters/networks/threads/index.ts"
+import * as Bluesky from "../../adapters/networks/bluesky/index.ts"
 import { networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
@@ -61,7 +62,7 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    networksLayer([Sandbox.network, X.network, Facebook.network, Instagram.network, Threads.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
+    networksLayer([Sandbox.network, X.network, Bluesky.network, Facebook.network, Instagram.network, Threads.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs),

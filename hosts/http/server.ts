@@ -18,6 +18,7 @@ import * as Webhooks from "./handlers/webhooks.ts"
 import * as FastPaths from "./fastPaths.ts"
 import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
+import * as ConnectForm from "./pages/connectForm.ts"
 import * as Security from "./security.ts"
 import { docsPageMiddleware, securityHeaders } from "./securityHeaders.ts"
 import * as Mcp from "../mcp/route.ts"
@@ -53,6 +54,7 @@ export const routesLayer = Layer.mergeAll(
   // Scalar's default fonts come from its CDN; the page's policy allows this origin only.
   HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs", scalar: { withDefaultFonts: false } }).pipe(Layer.provide(docsPageMiddleware.layer)),
   Pages.layer,
+  ConnectForm.layer,
   Files.layer,
   Mcp.layer,
   hostMiddleware

@@ -1,0 +1,28 @@
+import { Config } from "effect"
+
+/** Where handles log in when BLUESKY_SERVICE_URL is not set. */
+export const DEFAULT_SERVICE_URL = "https://bsky.social"
+
+/**
+ * Bluesky's settings. It needs no app registration (accounts connect with app passwords), so it is
+ * offered unless BLUESKY_ENABLED=false; BLUESKY_SERVICE_URL is where handles log in (the account's
+ * own PDS is then read from the session).
+ */
+export const blueskyConfig = Config.all({
+  enabled: Config.Boolean("BLUESKY_ENABLED").pipe(Config.withDefault(true)),
+  serviceUrl: Config.String("BLUESKY_SERVICE_URL").pipe(Config.withDefault(DEFAULT_SERVICE_URL))
+})
+
+export interface BlueskyOptions {
+  /** Where createSession goes: an entryway (bsky.social) or a PDS. */
+  readonly serviceUrl: string
+  /** The fetch every XRPC call goes through (tests wrap it to watch and script calls). */
+  readonly fetch?: typeof globalThis.fetch | undefined
+  /**
+   * Link cards may read pages on private and loopback addresses. Off by default: post text comes
+   * from API callers, and a card would publish what an internal page says. Tests turn it on.
+   */
+  readonly linkCardsFromPrivateHosts?: boolean | undefined
+  /** Milliseconds an XRPC call may take (uploads get four times as long). */
+  readonly callTimeoutMs?: number | undefined
+}

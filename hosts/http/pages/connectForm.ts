@@ -1,0 +1,95 @@
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { completeConnect, inspectConnectState } from "../../../application/usecases/accounts.ts"
+import { HeraldConfig } from "../../../application/config.ts"
+import { catalogue, type ErrorCode, fail, type HeraldError, messageOf } from "../../../domain/errors.ts"
+import { errorResponse, toApiFailure } from "../errors.ts"
+import { escape, page } from "./html.ts"
+
+/** One network that connects through a Herald form instead of OAuth: what the form asks for and says. */
+interface ConnectForm {
+  readonly title: string
+  readonly intro: string
+  readonly fields: ReadonlyArray<{ readonly name: string; readonly label: string; readonly type: "text" | "password"; readonly placeholder: string; readonly autocomplete: string }>
+}
+
+const forms: Readonly<Record<string, ConnectForm>> = {
+  bluesky: {
+    title: "Connect a Bluesky account",
+    intro: `<p>Herald posts to Bluesky with an <b>app password</b>: a separate password for one app, which you can revoke at any time
+without touching your account's own password. Create one in Bluesky under
+<a href="https://bsky.app/settings/app-passwords" target="_blank" rel="noopener noreferrer">Settings → Privacy and security → App passwords</a>
+(name it "Herald"; it looks like <code>abcd-efgh-ijkl-mnop</code>), and paste it here.</p>
+<p class="muted">Never give Herald your main Bluesky password: it is refused. Herald keeps the app password encrypted, only to start a new
+session when Bluesky ends the old one.</p>`,
+    fields: [
+      { name: "handle", label: "Handle", type: "text", placeholder: "alice.bsky.social", autocomplete: "username" },
+      { name: "appPassword", label: "App password", type: "password", placeholder: "xxxx-xxxx-xxxx-xxxx", autocomplete: "off" }
+    ]
+  }
+}
+
+/**
+ * These pages take a password: no framing, no scripts, no caching, the form posts only to Herald, and
+ * the link's state (in the URL) is not sent to other sites as a referrer. `same-origin`, not
+ * `no-referrer`: with no-referrer a browser sends `Origin: null` on the form's POST.
+ */
+const secured = (response: HttpServerResponse.HttpServerResponse) =>
+  HttpServerResponse.setHeaders(response, {
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "cache-control": "no-store"
+  })
+
+const errorPage = (error: HeraldError, wantsJson: boolean) =>
+  wantsJson
+    ? errorResponse(toApiFailure(error))
+    : page("Something is not right", `<p>${escape(messageOf(error))}</p><p class="muted">${escape(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`, catalogue[error.code as ErrorCode]?.status ?? 400)
+
+const formPage = (platform: string, form: ConnectForm, state: string) =>
+  page(form.title, `${form.intro}
+<form method="post" action="/connect/${escape(platform)}/callback"><input type="hidden" name="state" value="${escape(state)}">
+${form.fields.map((f) => `<p><label>${escape(f.label)}<br><input name="${f.name}" type="${f.type}" placeholder="${escape(f.placeholder)}" autocomplete="${f.autocomplete}" required spellcheck="false" autocapitalize="none"></label></p>`).join("\n")}
+<p><button>Connect</button></p></form>`)
+
+/** Herald's own connect form (GET /connect/{platform}/form) and where it posts (POST /connect/{platform}/callback). */
+export const layer = HttpRouter.addAll(
+  Effect.gen(function* () {
+    const services = yield* Effect.context<Effect.Services<ReturnType<typeof completeConnect>> | Effect.Services<ReturnType<typeof inspectConnectState>>>()
+    const origin = new URL((yield* HeraldConfig).publicUrl).origin
+    const respond = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const wantsJson = (request.headers.accept ?? "").includes("application/json")
+        return secured(yield* effect.pipe(Effect.catch((e) => Effect.succeed(errorPage(e, wantsJson)))))
+      }).pipe(Effect.provideContext(services)) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+
+    return [
+      HttpRouter.route("GET", "/connect/:platform/form", respond(Effect.gen(function* () {
+        const platform = (yield* HttpRouter.params).platform ?? ""
+        const state = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://x").searchParams.get("state") ?? ""
+        const form = forms[platform]
+        if (form === undefined) return yield* Effect.fail(fail("platform_unavailable", { platform, available: Object.keys(forms) }, `${platform} does not connect through a Herald form.`))
+        yield* inspectConnectState(platform, state)
+        return formPage(platform, form, state)
+      }))),
+      HttpRouter.route("POST", "/connect/:platform/callback", respond(Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        // A form that takes a password is only ever sent from Herald's own page.
+        if (request.headers.origin !== origin) return yield* Effect.fail(fail("csrf_failed", {}, "This form can only be sent from Herald's own connect page."))
+        const platform = (yield* HttpRouter.params).platform ?? ""
+        const form = forms[platform]
+        if (form === undefined) return yield* Effect.fail(fail("platform_unavailable", { platform, available: Object.keys(forms) }, `${platform} does not connect through a Herald form.`))
+        const fields = new URLSearchParams(yield* Effect.orElseSucceed(request.text, () => ""))
+        const params = Object.fromEntries(["state", ...form.fields.map((f) => f.name)].map((name) => [name, fields.get(name) ?? ""]))
+        const result = yield* completeConnect(platform, params)
+        const wantsJson = (request.headers.accept ?? "").includes("application/json")
+        return wantsJson
+          ? HttpServerResponse.jsonUnsafe(result)
+          : page("Account connected", `<p>Connected <b>${escape(result.account.name)}</b> (@${escape(result.account.username)}) on ${escape(result.account.platform)}.</p><p>Its id is <code>${escape(result.account.id)}</code>. You can close this page.</p>`)
+      })))
+    ]
+  })
+)
