@@ -90,6 +90,12 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     if (videos.length === 0) return Result.fail(invalidFields(["cover"], "A cover applies to a video; add a video upload."))
     if (coverId !== null && mediaById.get(coverId)!.type !== "image")
       return Result.fail(invalidFields(["cover.mediaId"], "cover.mediaId must be an image upload."))
+    const kind = coverId !== null ? "image" : "offset"
+    const otherKind = targets.filter((a) => !(networkRules[a.platform].coverKinds ?? ["image", "offset"]).includes(kind))
+    if (otherKind.length > 0)
+      return refuse("cover_unsupported", otherKind, {
+        reason: kind === "image" ? "These networks take a frame of the video as cover (cover.offsetMs), not an image." : "These networks take a cover image (cover.mediaId), not a frame offset."
+      })
     if ("offsetMs" in request.cover) {
       const duration = videos[0].durationMs
       if (duration !== null && request.cover.offsetMs > duration)
@@ -141,6 +147,9 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
         warnings.push(`poll.question applies to LinkedIn only; ${name} ignores it.`)
       if (poll.question !== undefined && p.maxQuestionLength !== undefined && countUpTo(poll.question, p.maxQuestionLength) > p.maxQuestionLength)
         return Result.fail(invalidFields(["poll.question"], `${name} poll questions take at most ${p.maxQuestionLength} characters.`))
+      // A network that asks a question (LinkedIn) without one asks the post's text, which must fit.
+      if (poll.question === undefined && p.maxQuestionLength !== undefined && (request.content.trim() === "" || countUpTo(request.content, p.maxQuestionLength) > p.maxQuestionLength))
+        return Result.fail(invalidFields(["poll.question"], `${name} polls need a question of at most ${p.maxQuestionLength} characters: send poll.question, or keep the post's text that short to ask it.`))
     }
     if (account.platform === "instagram" && (request.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)
       warnings.push("Instagram refuses captions with more than 30 hashtags.")

@@ -63,3 +63,45 @@ export const inSegments = <E>(
       Effect.map(() => index)
     )
   })
+
+/**
+ * Streams an upload to `send` in parts of the given sizes, in order, holding one part in memory at a
+ * time: how uploads whose parts the network sizes itself (LinkedIn's upload instructions) go up.
+ * Fails when the parts do not add up to the upload's bytes.
+ */
+export const inParts = <E>(
+  blobs: BlobStoreShape,
+  key: string,
+  sizes: ReadonlyArray<number>,
+  send: (part: Uint8Array<ArrayBuffer>, index: number) => Effect.Effect<void, E>
+): Effect.Effect<void, E | PublishError> =>
+  Effect.suspend(() => {
+    let index = 0
+    let part = new Uint8Array(sizes[0] ?? 0)
+    let filled = 0
+    const mismatch = () =>
+      new PublishError({ code: "upstream_rejected", message: `The network's upload parts (${sizes.reduce((a, b) => a + b, 0)} bytes) do not match the upload's size.`, retryable: false })
+    const take = (chunk: Uint8Array) =>
+      Effect.gen(function* () {
+        let offset = 0
+        while (offset < chunk.length) {
+          if (index >= sizes.length) return yield* Effect.fail(mismatch())
+          const n = Math.min(part.length - filled, chunk.length - offset)
+          part.set(chunk.subarray(offset, offset + n), filled)
+          filled += n
+          offset += n
+          if (filled === part.length) {
+            const full = part
+            const at = index++
+            part = new Uint8Array(sizes[index] ?? 0)
+            filled = 0
+            yield* send(full, at)
+          }
+        }
+      })
+    return blobs.get(key).pipe(
+      Stream.mapError(blobFailure),
+      Stream.runForEach(take),
+      Effect.andThen(Effect.suspend(() => (index === sizes.length && filled === 0 ? Effect.void : Effect.fail(mismatch()))))
+    )
+  })

@@ -1,0 +1,51 @@
+import { Result } from "effect"
+import { describe, expect, it } from "vitest"
+import type { Account } from "../../domain/account.ts"
+import type { Media } from "../../domain/media.ts"
+import type { Platform } from "../../domain/platforms.ts"
+import type { CreatePostRequest } from "../../domain/postRequest.ts"
+import { checkPost } from "../../domain/postRules.ts"
+
+/** Rules of the networks of part 3 (LinkedIn, YouTube, TikTok, Pinterest) on checkPost directly. */
+const NOW = Date.parse("2026-11-21T10:00:00Z")
+const account = (platform: Platform): Account => ({
+  id: `acc_${platform}`, workspaceId: "ws_1", platform, name: platform, username: platform, avatarUrl: null, status: "connected", connectedAt: NOW, externalId: `${platform}-1`
+})
+const media = (id: string, type: "image" | "video"): Media => ({
+  id, workspaceId: "ws_1", type, mimeType: type === "image" ? "image/jpeg" : "video/mp4", filename: id, sizeBytes: 1000, width: 10, height: 10,
+  durationMs: type === "video" ? 10_000 : null, blobKey: id, previewKey: null, createdAt: NOW, expiresAt: NOW + 86_400_000
+})
+const accounts = (["linkedin", "youtube", "tiktok", "pinterest", "x"] as const).map(account)
+const uploads = [media("med_img", "image"), media("med_vid", "video")]
+const check = (platform: Platform, fields: Partial<CreatePostRequest>) =>
+  checkPost({
+    accountIds: [`acc_${platform}`], content: "hi", mediaIds: [], dryRun: false, scheduledFor: null, requireApproval: null, firstComment: null,
+    thread: [], poll: null, cover: null, tiktokAiGenerated: false, tiktok: null, ...fields
+  }, { now: NOW, accounts, media: uploads })
+const codeOf = (result: ReturnType<typeof check>) => (Result.isFailure(result) ? result.failure.code : "ok")
+const detailsOf = (result: ReturnType<typeof check>) => (Result.isFailure(result) ? result.failure.details : undefined)
+
+describe("rules for LinkedIn, YouTube, TikTok and Pinterest targets", () => {
+  it("a LinkedIn poll needs a question: poll.question, or a post text of at most 140 characters that asks it", () => {
+    expect(codeOf(check("linkedin", { poll: { options: ["a", "b"], durationMinutes: 1440, question: "Which?" } }))).toBe("ok")
+    expect(codeOf(check("linkedin", { content: "Which one?", poll: { options: ["a", "b"], durationMinutes: 1440 } }))).toBe("ok")
+    const long = check("linkedin", { content: "x".repeat(141), poll: { options: ["a", "b"], durationMinutes: 1440 } })
+    expect(codeOf(long)).toBe("validation_failed")
+    expect(detailsOf(long)).toEqual({ fields: ["poll.question"] })
+    expect(codeOf(check("linkedin", { content: "", poll: { options: ["a", "b"], durationMinutes: 1440 } }))).toBe("validation_failed")
+    // X asks no question: its text may be long.
+    expect(codeOf(check("x", { content: "x".repeat(200), poll: { options: ["a", "b"], durationMinutes: 60 } }))).toBe("ok")
+  })
+
+  it("a cover of the kind the network takes: an image for LinkedIn and YouTube, a frame offset for TikTok, either for Pinterest", () => {
+    const image = { mediaIds: ["med_vid"], cover: { mediaId: "med_img" } }
+    const offset = { mediaIds: ["med_vid"], cover: { offsetMs: 1500 } }
+    for (const platform of ["linkedin", "youtube", "pinterest"] as const) expect(codeOf(check(platform, image)), platform).toBe("ok")
+    for (const platform of ["tiktok", "pinterest"] as const) expect(codeOf(check(platform, offset)), platform).toBe("ok")
+    const tiktok = check("tiktok", image)
+    expect(codeOf(tiktok)).toBe("cover_unsupported")
+    expect(detailsOf(tiktok)).toMatchObject({ accountIds: ["acc_tiktok"], reason: "These networks take a frame of the video as cover (cover.offsetMs), not an image." })
+    expect(codeOf(check("youtube", offset))).toBe("cover_unsupported")
+    expect(codeOf(check("linkedin", offset))).toBe("cover_unsupported")
+  })
+})
