@@ -128,12 +128,23 @@ const lenientFetch = async (url: string, init: oauth.CustomFetchOptions<"POST", 
 
 const described = (error: string, description: string | undefined) => (description ? `${error}: ${description}` : error)
 
-/** The token endpoint's failure, once: a 4xx refusal is the grant's end, the rest is "try again later". */
+/**
+ * The token endpoint's failure, once: a 4xx refusal of the grant is its end, the rest is "try again
+ * later". A refusal of Herald's own app (invalid_client, unauthorized_client: a wrong client id or
+ * secret in the configuration) is not the account's fault: it must not mark every account for
+ * reconnection, so it is "later", with a message for the operator.
+ */
+const appRefused = new Set(["invalid_client", "unauthorized_client"])
+const refusedOrMisconfigured = (error: string, message: string): OAuthRefused | OAuthUnavailable =>
+  appRefused.has(error)
+    ? new OAuthUnavailable({ message: `The network refused Herald's app credentials (${message}): check the client id and secret in the configuration.` })
+    : new OAuthRefused({ message, error })
+
 const classify = (cause: unknown): OAuthRefused | OAuthUnavailable => {
   if (cause instanceof OAuthRefused || cause instanceof OAuthUnavailable) return cause
-  if (cause instanceof oauth.ResponseBodyError) return new OAuthRefused({ message: described(cause.error, cause.error_description), error: cause.error })
-  if (cause instanceof oauth.AuthorizationResponseError) return new OAuthRefused({ message: described(cause.error, cause.error_description), error: cause.error })
-  if (cause instanceof oauth.WWWAuthenticateChallengeError) return new OAuthRefused({ message: cause.message, error: "invalid_client" })
+  if (cause instanceof oauth.ResponseBodyError) return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
+  if (cause instanceof oauth.AuthorizationResponseError) return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
+  if (cause instanceof oauth.WWWAuthenticateChallengeError) return refusedOrMisconfigured("invalid_client", cause.message)
   if (cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError")) return new OAuthUnavailable({ message: "The token endpoint did not answer in time." })
   const message = cause instanceof Error ? cause.message : String(cause)
   return new OAuthUnavailable({ message: `The token endpoint could not be used: ${message}` })

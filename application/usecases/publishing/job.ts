@@ -39,7 +39,8 @@ const retryLater = (job: LeasedJob, options: PipelineOptions, e: RetryLater) =>
     const wait = e.countsAsFailure ? Math.max(options.backoffMs(failures), e.retryAfterMs ?? 0) : Math.max(e.retryAfterMs ?? 0, 1000)
     // A target waiting for its retry is in flight: publishing, not scheduled.
     const hold: Hold = { _tag: "Retry", runAt: at + wait, options: { failure: e.countsAsFailure, clearCheckpoint: e.clearCheckpoint } }
-    yield* write(job, at, hold, (loaded) => (job.kind === "publish" ? inFlight(loaded) : loaded.target))
+    // The target says why it waits (a rate limit, media processing, a failed try): never stuck without a word.
+    yield* write(job, at, hold, (loaded) => (job.kind === "publish" ? { ...inFlight(loaded), error: e.error } : loaded.target))
     yield* Effect.logInfo("publishing will retry").pipe(Effect.annotateLogs({ job: job.id, code: e.error.code, inMs: wait }))
   })
 

@@ -69,6 +69,13 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
       assert.strictEqual((yield* Effect.flip(client.refresh("rt")))._tag, "OAuthRefused")
       answer = { status: 502, body: {} }
       assert.strictEqual((yield* Effect.flip(client.refresh("rt")))._tag, "OAuthUnavailable")
+      // Herald's own app refused (a wrong secret in the configuration) is not the account's grant ending.
+      for (const error of ["invalid_client", "unauthorized_client"]) {
+        answer = { status: 401, body: { error, error_description: "Missing valid authorization header" } }
+        const misconfigured = yield* Effect.flip(client.refresh("rt"))
+        assert.strictEqual(misconfigured._tag, "OAuthUnavailable", error)
+        assert.include(misconfigured.message, "check the client id and secret")
+      }
       answer = { status: 200, body: { token_type: "bearer" } }
       assert.strictEqual((yield* Effect.flip(client.refresh("rt")))._tag, "OAuthUnavailable", "a 200 without a token is not a refusal")
     }))

@@ -68,7 +68,7 @@ describe("npm start with X configured", () => {
     const token = /claim\?token=([A-Za-z0-9]+)/.exec(text)![1]
     const claimed = await fetch(`${origin}/claim`, { method: "POST", body: new URLSearchParams({ token, locale: "en" }), redirect: "manual" })
     const cookie = claimed.headers.get("set-cookie")!.split(";")[0]
-    const csrf = /const csrf = "([^"]+)"/.exec(await (await fetch(`${origin}/app`, { headers: { cookie } })).text())![1]
+    const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(`${origin}/app`, { headers: { cookie } })).text())![1]
     const created = await (await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })).json() as any
     const auth = { authorization: `Bearer ${created.apiKey}` }
 
