@@ -36,6 +36,52 @@ export const checkSchedule = (value: string | null, now: number): Result.Result<
 
 const idsOf = (accounts: ReadonlyArray<Account>) => accounts.map((a) => a.id)
 
+/** YouTube's title and tag limits (videos.insert: a 1-100 character title without < or >, 500 characters of tags). */
+export const youtubeLimits = { title: 100, tags: 500 } as const
+
+/** The text's first line, as a YouTube title is made when none is given. */
+export const firstLine = (text: string) => text.trim().split(/\r?\n/)[0]?.trim() ?? ""
+
+/** Tags as YouTube counts them: each with a comma after it, quoted when it has a space. */
+const tagsLength = (tags: ReadonlyArray<string>) => tags.reduce((n, t) => n + countUpTo(t, 1000) + (/\s/.test(t) ? 2 : 0) + 1, 0) - (tags.length > 0 ? 1 : 0)
+
+const checkYoutube = (request: CreatePostRequest, targets: ReadonlyArray<Account>, warnings: Array<string>): HeraldError | null => {
+  const options = request.youtube
+  const youtube = targets.some((a) => a.platform === "youtube")
+  if (!youtube) {
+    if (options !== null) warnings.push("youtube is ignored: no YouTube account is targeted.")
+    return null
+  }
+  const title = options?.title
+  if (title !== undefined && (countUpTo(title, youtubeLimits.title) > youtubeLimits.title || /[<>]/.test(title)))
+    return invalidFields(["youtube.title"], `YouTube titles take 1-${youtubeLimits.title} characters, without < or >.`)
+  if (options?.tags !== undefined && tagsLength(options.tags) > youtubeLimits.tags)
+    return invalidFields(["youtube.tags"], `YouTube takes at most ${youtubeLimits.tags} characters of tags in all.`)
+  if (title === undefined && countUpTo(firstLine(request.content), youtubeLimits.title) > youtubeLimits.title)
+    warnings.push(`The YouTube title is the text's first line cut to ${youtubeLimits.title} characters; set youtube.title to choose it.`)
+  if (/[<>]/.test(request.content)) warnings.push("YouTube refuses < and > in descriptions: they are sent as ‹ and ›.")
+  return null
+}
+
+/** Pinterest's pin limits (API v5 pins/create: title 100, link 2,048). */
+export const pinterestLimits = { title: 100, link: 2048 } as const
+
+const checkPinterest = (request: CreatePostRequest, targets: ReadonlyArray<Account>, images: ReadonlyArray<Media>, warnings: Array<string>): HeraldError | null => {
+  const options = request.pinterest
+  if (!targets.some((a) => a.platform === "pinterest")) {
+    if (options !== null) warnings.push("pinterest is ignored: no Pinterest account is targeted.")
+    return null
+  }
+  if (options?.title !== undefined && countUpTo(options.title, pinterestLimits.title) > pinterestLimits.title)
+    return invalidFields(["pinterest.title"], `Pinterest titles take at most ${pinterestLimits.title} characters.`)
+  if (options?.link !== undefined && countUpTo(options.link, pinterestLimits.link) > pinterestLimits.link)
+    return invalidFields(["pinterest.link"], `Pinterest links take at most ${pinterestLimits.link} characters.`)
+  if (images.length > 1 && images.some((m) => m.width !== images[0].width || m.height !== images[0].height))
+    warnings.push("Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them.")
+  if (options?.boardId === undefined) warnings.push("No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them).")
+  return null
+}
+
 /** Every rule of the spec and of the per-network table, in a fixed order; first failure wins. */
 export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result.Result<CheckedPost, HeraldError> => {
   const schedule = checkSchedule(request.scheduledFor, ctx.now)
@@ -112,6 +158,10 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     if (t?.brandedContent === true && t.privacyLevel === "SELF_ONLY")
       return refuse("tiktok_privacy_conflict", tiktokTargets, { reason: "Branded content cannot be private (SELF_ONLY)." })
   } else if (request.tiktokAiGenerated) warnings.push("tiktokAiGenerated is ignored: no TikTok account is targeted.")
+  const youtubeProblem = checkYoutube(request, targets, warnings)
+  if (youtubeProblem !== null) return Result.fail(youtubeProblem)
+  const pinterestProblem = checkPinterest(request, targets, images, warnings)
+  if (pinterestProblem !== null) return Result.fail(pinterestProblem)
 
   // Per-network limits: text, media counts, polls.
   for (const account of targets) {

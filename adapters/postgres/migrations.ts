@@ -190,7 +190,9 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
       version integer NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now()
     )`
-  ])
+  ]),
+  // The post request's per-network objects (tiktok, youtube, pinterest), handed to those networks' publishers.
+  "0007_post_network_options": statements([`ALTER TABLE posts ADD COLUMN network_options jsonb NOT NULL DEFAULT '{}'::jsonb`])
 }
 
 export const loader = Migrator.fromRecord(migrations)

@@ -3,6 +3,7 @@ import type { Account } from "../../domain/account.ts"
 import type { Media } from "../../domain/media.ts"
 import type { Cover, Poll } from "../../domain/post.ts"
 import type { Platform } from "../../domain/platforms.ts"
+import type { NetworkOptions } from "../../domain/postRequest.ts"
 import type { NetworkCredentials } from "./Connectors.ts"
 
 /** One post as a network receives it. */
@@ -18,6 +19,8 @@ export interface PublishRequest {
   /** The cover's upload when the cover is a media id. */
   readonly coverMedia?: Media | null
   readonly tiktokAiGenerated: boolean
+  /** The post's per-network objects (tiktok, youtube, pinterest); absent on replies and comments. */
+  readonly options?: NetworkOptions | undefined
   /** Set for thread replies and first comments: the network id of the post replied to. */
   readonly replyTo: { readonly rootId: string; readonly parentId: string } | null
 }

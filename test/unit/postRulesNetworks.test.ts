@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import type { Account } from "../../domain/account.ts"
 import type { Media } from "../../domain/media.ts"
 import type { Platform } from "../../domain/platforms.ts"
-import type { CreatePostRequest } from "../../domain/postRequest.ts"
+import { type CreatePostRequest, decodeCreatePost, networkOptionsOf } from "../../domain/postRequest.ts"
 import { checkPost } from "../../domain/postRules.ts"
 
 /** Rules of the networks of part 3 (LinkedIn, YouTube, TikTok, Pinterest) on checkPost directly. */
@@ -20,7 +20,7 @@ const uploads = [media("med_img", "image"), media("med_vid", "video")]
 const check = (platform: Platform, fields: Partial<CreatePostRequest>) =>
   checkPost({
     accountIds: [`acc_${platform}`], content: "hi", mediaIds: [], dryRun: false, scheduledFor: null, requireApproval: null, firstComment: null,
-    thread: [], poll: null, cover: null, tiktokAiGenerated: false, tiktok: null, ...fields
+    thread: [], poll: null, cover: null, tiktokAiGenerated: false, tiktok: null, youtube: null, pinterest: null, ...fields
   }, { now: NOW, accounts, media: uploads })
 const codeOf = (result: ReturnType<typeof check>) => (Result.isFailure(result) ? result.failure.code : "ok")
 const detailsOf = (result: ReturnType<typeof check>) => (Result.isFailure(result) ? result.failure.details : undefined)
@@ -47,5 +47,44 @@ describe("rules for LinkedIn, YouTube, TikTok and Pinterest targets", () => {
     expect(detailsOf(tiktok)).toMatchObject({ accountIds: ["acc_tiktok"], reason: "These networks take a frame of the video as cover (cover.offsetMs), not an image." })
     expect(codeOf(check("youtube", offset))).toBe("cover_unsupported")
     expect(codeOf(check("linkedin", offset))).toBe("cover_unsupported")
+  })
+})
+
+describe("the youtube and pinterest objects of a post request", () => {
+  it("decode with every bad field named; unknown fields inside them are refused", () => {
+    const ok = decodeCreatePost({ accountIds: ["acc_1"], content: "x", youtube: { title: "T", privacyStatus: "unlisted", madeForKids: false, tags: ["a b", "c"] }, pinterest: { boardId: "5497", link: "https://example.org/p", title: "Pin" } })
+    expect(Result.isSuccess(ok) && ok.success.youtube).toEqual({ title: "T", privacyStatus: "unlisted", madeForKids: false, tags: ["a b", "c"] })
+    expect(Result.isSuccess(ok) && networkOptionsOf(ok.success)).toEqual({
+      youtube: { title: "T", privacyStatus: "unlisted", madeForKids: false, tags: ["a b", "c"] }, pinterest: { boardId: "5497", link: "https://example.org/p", title: "Pin" }
+    })
+    const bad = decodeCreatePost({ accountIds: ["acc_1"], content: "x", youtube: { privacyStatus: "friends", madeForKids: "no", tags: "a", colour: 1 }, pinterest: { boardId: "a b", link: "ftp://x", title: "" } })
+    expect(Result.isFailure(bad) && bad.failure.details?.fields).toEqual([
+      "youtube.colour", "youtube.privacyStatus", "youtube.madeForKids", "youtube.tags", "pinterest.boardId", "pinterest.link", "pinterest.title"
+    ])
+  })
+
+  it("YouTube: a title of 1-100 characters without < or >, 500 characters of tags; warnings for a long first line, < > in the text, options without a target", () => {
+    expect(codeOf(check("youtube", { mediaIds: ["med_vid"], youtube: { title: "t".repeat(101) } }))).toBe("validation_failed")
+    expect(detailsOf(check("youtube", { mediaIds: ["med_vid"], youtube: { title: "a <b>" } }))).toEqual({ fields: ["youtube.title"] })
+    expect(detailsOf(check("youtube", { mediaIds: ["med_vid"], youtube: { tags: Array.from({ length: 50 }, () => "tag with space") } }))).toEqual({ fields: ["youtube.tags"] })
+    const long = check("youtube", { mediaIds: ["med_vid"], content: `${"w".repeat(120)}\nsecond line <3` })
+    expect(Result.isSuccess(long) && long.success.warnings).toEqual([
+      "The YouTube title is the text's first line cut to 100 characters; set youtube.title to choose it.",
+      "YouTube refuses < and > in descriptions: they are sent as ‹ and ›."
+    ])
+    const elsewhere = check("x", { youtube: { title: "t" }, pinterest: { boardId: "1" } })
+    expect(Result.isSuccess(elsewhere) && elsewhere.success.warnings).toEqual(["youtube is ignored: no YouTube account is targeted.", "pinterest is ignored: no Pinterest account is targeted."])
+  })
+
+  it("Pinterest: title 100 and link 2,048 characters; warnings for no board and a carousel of differing sizes", () => {
+    expect(detailsOf(check("pinterest", { mediaIds: ["med_img"], pinterest: { title: "p".repeat(101) } }))).toEqual({ fields: ["pinterest.title"] })
+    expect(detailsOf(check("pinterest", { mediaIds: ["med_img"], pinterest: { link: `https://e.org/${"l".repeat(2040)}` } }))).toEqual({ fields: ["pinterest.link"] })
+    const noBoard = check("pinterest", { mediaIds: ["med_img"] })
+    expect(Result.isSuccess(noBoard) && noBoard.success.warnings).toEqual(["No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them)."])
+    const carousel = checkPost({
+      accountIds: ["acc_pinterest"], content: "c", mediaIds: ["med_a", "med_b"], dryRun: false, scheduledFor: null, requireApproval: null, firstComment: null,
+      thread: [], poll: null, cover: null, tiktokAiGenerated: false, tiktok: null, youtube: null, pinterest: { boardId: "1" }
+    }, { now: NOW, accounts, media: [media("med_a", "image"), { ...media("med_b", "image"), width: 20 }] })
+    expect(Result.isSuccess(carousel) && carousel.success.warnings).toEqual(["Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them."])
   })
 })

@@ -3,7 +3,7 @@ import type { Actor } from "../../../domain/apiKey.ts"
 import { creatorOf } from "../../../domain/apiKey.ts"
 import { fail } from "../../../domain/errors.ts"
 import type { Post, Target } from "../../../domain/post.ts"
-import { decodeCreatePost } from "../../../domain/postRequest.ts"
+import { decodeCreatePost, networkOptionsOf } from "../../../domain/postRequest.ts"
 import { checkPost } from "../../../domain/postRules.ts"
 import { DAY_MS, formatUtc, monthOf } from "../../../domain/time.ts"
 import { planLimits } from "../../../domain/workspace.ts"
@@ -95,7 +95,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
   const post: Post = {
     id: postId, workspaceId: actor.workspaceId, status, content: request.content, mediaIds: request.mediaIds,
     firstComment: request.firstComment, thread: request.thread, poll: request.poll, cover: request.cover,
-    tiktokAiGenerated: request.tiktokAiGenerated, scheduledFor: checked.scheduledFor, requireApproval,
+    tiktokAiGenerated: request.tiktokAiGenerated, networkOptions: networkOptionsOf(request), scheduledFor: checked.scheduledFor, requireApproval,
     createdBy: creatorOf(actor), createdAt: at, updatedAt: at, publishedAt: null, deletedAt: null, deletedReason: null,
     targets: checked.targets.map((a) => ({
       accountId: a.id, platform: a.platform, status, externalId: null, url: null, publishedAt: null, error: null,
