@@ -37,7 +37,7 @@ export const checkSchedule = (value: string | null, now: number): Result.Result<
 const idsOf = (accounts: ReadonlyArray<Account>) => accounts.map((a) => a.id)
 
 /** YouTube's title and tag limits (videos.insert: a 1-100 character title without < or >, 500 characters of tags). */
-export const youtubeLimits = { title: 100, tags: 500 } as const
+export const youtubeLimits = { title: 100, tags: 500, thumbnailBytes: 2 * 1024 * 1024 } as const
 
 /** The text's first line, as a YouTube title is made when none is given. */
 export const firstLine = (text: string) => text.trim().split(/\r?\n/)[0]?.trim() ?? ""
@@ -45,7 +45,7 @@ export const firstLine = (text: string) => text.trim().split(/\r?\n/)[0]?.trim()
 /** Tags as YouTube counts them: each with a comma after it, quoted when it has a space. */
 const tagsLength = (tags: ReadonlyArray<string>) => tags.reduce((n, t) => n + countUpTo(t, 1000) + (/\s/.test(t) ? 2 : 0) + 1, 0) - (tags.length > 0 ? 1 : 0)
 
-const checkYoutube = (request: CreatePostRequest, targets: ReadonlyArray<Account>, warnings: Array<string>): HeraldError | null => {
+const checkYoutube = (request: CreatePostRequest, targets: ReadonlyArray<Account>, cover: Media | null, warnings: Array<string>): HeraldError | null => {
   const options = request.youtube
   const youtube = targets.some((a) => a.platform === "youtube")
   if (!youtube) {
@@ -57,6 +57,8 @@ const checkYoutube = (request: CreatePostRequest, targets: ReadonlyArray<Account
     return invalidFields(["youtube.title"], `YouTube titles take 1-${youtubeLimits.title} characters, without < or >.`)
   if (options?.tags !== undefined && tagsLength(options.tags) > youtubeLimits.tags)
     return invalidFields(["youtube.tags"], `YouTube takes at most ${youtubeLimits.tags} characters of tags in all.`)
+  if (cover !== null && (cover.sizeBytes > youtubeLimits.thumbnailBytes || !["image/jpeg", "image/png"].includes(cover.mimeType)))
+    return invalidFields(["cover.mediaId"], "YouTube thumbnails are JPEG or PNG images of at most 2 MB.")
   if (title === undefined && countUpTo(firstLine(request.content), youtubeLimits.title) > youtubeLimits.title)
     warnings.push(`The YouTube title is the text's first line cut to ${youtubeLimits.title} characters; set youtube.title to choose it.`)
   if (/[<>]/.test(request.content)) warnings.push("YouTube refuses < and > in descriptions: they are sent as ‹ and ›.")
@@ -158,7 +160,7 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     if (t?.brandedContent === true && t.privacyLevel === "SELF_ONLY")
       return refuse("tiktok_privacy_conflict", tiktokTargets, { reason: "Branded content cannot be private (SELF_ONLY)." })
   } else if (request.tiktokAiGenerated) warnings.push("tiktokAiGenerated is ignored: no TikTok account is targeted.")
-  const youtubeProblem = checkYoutube(request, targets, warnings)
+  const youtubeProblem = checkYoutube(request, targets, coverId === null ? null : mediaById.get(coverId)!, warnings)
   if (youtubeProblem !== null) return Result.fail(youtubeProblem)
   const pinterestProblem = checkPinterest(request, targets, images, warnings)
   if (pinterestProblem !== null) return Result.fail(pinterestProblem)

@@ -97,6 +97,8 @@ export interface Publisher {
   /** Posts. `handle` is what `prepare` (or an earlier Processing outcome) gave; absent without one. */
   readonly publish: (request: PublishRequest, handle?: string) => Effect.Effect<PublishOutcome, PublishError>
   readonly recover?: (request: PublishRequest, handle: string | null) => Effect.Effect<Recovery, PublishError>
+  /** Dry-run warnings about posting to `account` at `dueAt` beyond the rules table: quotas the network reports or Herald counted. */
+  readonly advise?: ((account: Account, dueAt: number) => Effect.Effect<ReadonlyArray<string>>) | undefined
 }
 
 export interface PublishersShape {

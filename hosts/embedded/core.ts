@@ -15,6 +15,7 @@ import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
 import * as LinkedIn from "../../adapters/networks/linkedin/index.ts"
 import * as X from "../../adapters/networks/x/index.ts"
+import * as YouTube from "../../adapters/networks/youtube/index.ts"
 import { networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
@@ -50,7 +51,7 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    networksLayer([Sandbox.network, X.network, LinkedIn.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
+    networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs)

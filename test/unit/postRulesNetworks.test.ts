@@ -88,3 +88,17 @@ describe("the youtube and pinterest objects of a post request", () => {
     expect(Result.isSuccess(carousel) && carousel.success.warnings).toEqual(["Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them."])
   })
 })
+
+describe("YouTube thumbnails", () => {
+  it("a cover for YouTube is a JPEG or PNG of at most 2 MB", () => {
+    const big = { ...media("med_big", "image"), sizeBytes: 2 * 1024 * 1024 + 1 }
+    const webp = { ...media("med_webp", "image"), mimeType: "image/webp" }
+    const run = (cover: Media) => checkPost({
+      accountIds: ["acc_youtube"], content: "v", mediaIds: ["med_vid"], dryRun: false, scheduledFor: null, requireApproval: null, firstComment: null,
+      thread: [], poll: null, cover: { mediaId: cover.id }, tiktokAiGenerated: false, tiktok: null, youtube: null, pinterest: null
+    }, { now: NOW, accounts, media: [...uploads, cover] })
+    expect(detailsOf(run(big))).toEqual({ fields: ["cover.mediaId"] })
+    expect(detailsOf(run(webp))).toEqual({ fields: ["cover.mediaId"] })
+    expect(codeOf(run(media("med_ok", "image")))).toBe("ok")
+  })
+})

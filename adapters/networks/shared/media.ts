@@ -27,17 +27,20 @@ export const readAll = (blobs: BlobStoreShape, key: string): Effect.Effect<Uint8
 /**
  * Streams an upload to `send` in segments of exactly `size` bytes (the last one shorter), in order,
  * holding one segment in memory at a time: how chunked uploads (X, TikTok, YouTube) take a video.
+ * `from` skips the bytes a resumed upload already sent (the stores read from the start).
  */
 export const inSegments = <E>(
   blobs: BlobStoreShape,
   key: string,
   size: number,
-  send: (segment: Uint8Array<ArrayBuffer>, index: number) => Effect.Effect<void, E>
+  send: (segment: Uint8Array<ArrayBuffer>, index: number) => Effect.Effect<void, E>,
+  from = 0
 ): Effect.Effect<number, E | PublishError> =>
   Effect.suspend(() => {
     let segment = new Uint8Array(size)
     let filled = 0
     let index = 0
+    let skip = from
     const flush = () => {
       const full = filled === size ? segment : segment.slice(0, filled)
       const at = index++
@@ -47,7 +50,8 @@ export const inSegments = <E>(
     }
     const take = (chunk: Uint8Array) =>
       Effect.gen(function* () {
-        let offset = 0
+        let offset = Math.min(skip, chunk.length)
+        skip -= offset
         while (offset < chunk.length) {
           const n = Math.min(size - filled, chunk.length - offset)
           segment.set(chunk.subarray(offset, offset + n), filled)

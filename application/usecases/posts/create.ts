@@ -15,7 +15,7 @@ import { UsageCounter } from "../../ports/UsageCounter.ts"
 import { cachedWorkspace } from "../auth.ts"
 import { readCache } from "../../readCache.ts"
 import { canonicalJson, fromResult, now } from "../common.ts"
-import { grantWarnings } from "./grants.ts"
+import { dryRunAdvice } from "./advice.ts"
 import { publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
 import { PostCreator } from "../../ports/PostCreator.ts"
@@ -64,7 +64,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     const overCap = monthlyLimit !== null && used >= monthlyLimit
     if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
     if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
-    warnings.push(...(yield* grantWarnings(checked.targets, checked.scheduledFor ?? at)))
+    warnings.push(...(yield* dryRunAdvice(checked.targets, checked.scheduledFor ?? at)))
     return {
       kind: "dryRun" as const,
       body: {

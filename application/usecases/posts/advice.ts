@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import type { Account } from "../../../domain/account.ts"
 import { platformNames } from "../../../domain/platforms.ts"
 import { formatUtc } from "../../../domain/time.ts"
+import { Publishers } from "../../ports/Publishers.ts"
 import { grantEndFor, RENEW_AHEAD_MS } from "../credentials.ts"
 
 /**
@@ -18,3 +19,18 @@ export const grantWarnings = Effect.fnUntraced(function* (targets: ReadonlyArray
   }
   return warnings
 })
+
+/** What each target's network says about posting to it when the post is due (quotas), once per account. */
+export const networkAdvice = Effect.fnUntraced(function* (targets: ReadonlyArray<Account>, dueAt: number) {
+  const publishers = yield* Publishers
+  const said = yield* Effect.forEach(targets, (account) =>
+    Option.match(Option.flatMap(publishers.get(account.platform), (p) => Option.fromNullishOr(p.advise)), {
+      onNone: () => Effect.succeed<ReadonlyArray<string>>([]),
+      onSome: (advise) => advise(account, dueAt)
+    }))
+  return [...new Set(said.flat())]
+})
+
+/** Everything a dry run adds about its targets beyond the rules. */
+export const dryRunAdvice = (targets: ReadonlyArray<Account>, dueAt: number) =>
+  Effect.map(Effect.all([grantWarnings(targets, dueAt), networkAdvice(targets, dueAt)]), ([grants, networks]) => [...grants, ...networks])
