@@ -26,29 +26,42 @@ export const startEmbedded = async (env: Record<string, string>) => {
   delete childEnv.DATABASE_URL
   delete childEnv.HERALD_SECRET
   let log = ""
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "hosts/embedded/main.ts"], { env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
-  child.stdout!.on("data", (d) => (log += d))
-  child.stderr!.on("data", (d) => (log += d))
+  let child: ChildProcess
+  /** Starts the process (again, on the same data directory and port) and waits until it answers. */
+  const launch = async () => {
+    child = spawn(process.execPath, ["--import", "tsx", "hosts/embedded/main.ts"], { env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
+    child.stdout!.on("data", (d) => (log += d))
+    child.stderr!.on("data", (d) => (log += d))
+    for (let i = 0; i < 300; i++) {
+      if (await fetch(`${origin}/api/v1/openapi.json`).then((r) => r.ok, () => false)) return true
+      if (child.exitCode !== null) return false
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    return false
+  }
+  const exited = () => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)))
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM")
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)))
+      await exited()
     }
   }
+  /** The process dies at once (a crash, a power cut): nothing runs to an end. */
+  const crash = async () => {
+    child.kill("SIGKILL")
+    await exited()
+  }
+  const restart = async () => {
+    if (!(await launch())) throw new Error(`host did not start again:\n${log}`)
+  }
   const close = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGKILL")
-      await new Promise((r) => child.once("exit", r))
+      await exited()
     }
     rmSync(dataDir, { recursive: true, force: true })
   }
-  let up = false
-  for (let i = 0; i < 300 && !up; i++) {
-    up = await fetch(`${origin}/api/v1/openapi.json`).then((r) => r.ok, () => false)
-    if (!up && child.exitCode !== null) break
-    if (!up) await new Promise((r) => setTimeout(r, 200))
-  }
-  if (!up) {
+  if (!(await launch())) {
     await close()
     throw new Error(`host did not start:\n${log}`)
   }
@@ -98,5 +111,5 @@ export const startEmbedded = async (env: Record<string, string>) => {
     }
     return found
   }
-  return { origin, api, auth, dataDir, log: () => log, connect, upload, png, post, until, stop, close }
+  return { origin, api, auth, dataDir, log: () => log, connect, upload, png, post, until, stop, crash, restart, close }
 }

@@ -88,7 +88,9 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     /** The next processed video is rejected for this reason (duplicate...). */
     rejectNext: null as string | null,
     /** The chunk PUT starting at this byte is held open and never answered, nothing of it kept: a crash mid-upload. */
-    stallAtByte: null as number | null
+    stallAtByte: null as number | null,
+    /** The chunk PUT starting at this byte is kept, but its answer is lost (the connection closes). */
+    dropAnswerAtByte: null as number | null
   }
   const now = () => state.clock ?? Date.now() + state.offsetMs
   const newVideoId = () => base64url(randomBytes(8)).slice(0, 11)
@@ -241,7 +243,10 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
       session.hash.update(raw)
       session.received += raw.length
       if (isLast) finish(session)
-      if (reply?.dropAnswer === true) return req.socket.destroy()
+      if (reply?.dropAnswer === true || first === state.dropAnswerAtByte) {
+        state.dropAnswerAtByte = null
+        return req.socket.destroy()
+      }
       return isLast ? send(res, 201, videoResource(videos.get(session.videoId!)!)) : send(res, 308, undefined, { range: `bytes=0-${session.received - 1}` })
     }
     if (route === "POST /upload/youtube/v3/thumbnails/set") {
