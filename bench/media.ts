@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import { freePort } from "../test/support/freePort.ts"
-import { nodeArgsOf } from "./npmScript.ts"
+import { nodeArgsOf, nodeEnvOf } from "./npmScript.ts"
 import { cpuOf } from "./proc.ts"
 
 /*
@@ -179,7 +179,7 @@ export const run = async () => {
     // BENCH_HERALD_FLAGS="--trace-gc ..." passes node flags to it and shows its output.
     const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
     const flags = (process.env.BENCH_HERALD_FLAGS ?? "").split(" ").filter((f) => f !== "")
-    const herald = await start([...profile, ...flags, ...nodeArgsOf("start")], { HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: "http://127.0.0.1" }, async (port) =>
+    const herald = await start([...profile, ...flags, ...nodeArgsOf("start")], { ...nodeEnvOf("start"), HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: "http://127.0.0.1" }, async (port) =>
       (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).ok, flags.length > 0 ? "inherit" : "ignore")
     children.push(herald.child)
     const api = `http://127.0.0.1:${herald.port}/api/v1`

@@ -5,7 +5,8 @@
 const benches: Record<string, () => Promise<unknown>> = {
   scheduler: () => import("./scheduler.ts").then((m) => m.run()),
   media: () => import("./media.ts").then((m) => m.run()),
-  posts: () => import("./posts.ts").then((m) => m.run())
+  posts: () => import("./posts.ts").then((m) => m.run()),
+  embedded: () => import("./embedded.ts").then((m) => m.run())
 }
 
 const name = process.argv[2]

@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs"
 import { mkdir, open, rename, rm, rmdir, stat } from "node:fs/promises"
 import { dirname, extname, join, resolve } from "node:path"
 import { Effect, Exit, Layer, Option, Stream } from "effect"
-import { NodeStream } from "@effect/platform-node"
+import * as NodeStream from "@effect/platform-node/NodeStream"
 import { BlobError, BlobNotFound, BlobStore, type BlobStoreShape } from "../../application/ports/BlobStore.ts"
 import { release } from "../../application/ports/chunkHandover.ts"
 

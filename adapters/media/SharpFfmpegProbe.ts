@@ -1,15 +1,9 @@
 import { mkdtemp, open, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import ffmpeg from "@ffmpeg-installer/ffmpeg"
-import ffprobe from "@ffprobe-installer/ffprobe"
-import { fileTypeFromBuffer } from "file-type"
-import sharp from "sharp"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import { MediaProbe, type MediaProbeShape, type ProbeScratch } from "../../application/ports/MediaProbe.ts"
 import type { MediaType } from "../../domain/media.ts"
-import { inspectImage } from "./image.ts"
-import { inspectVideo } from "./video.ts"
 
 export interface Options {
   /** Where scratch copies go (each upload gets its own directory, removed afterwards). */
@@ -33,23 +27,38 @@ const DEFAULT_MAX_DECODED_BYTES = 256 * 1024 * 1024
 // file-type reads at most a few kilobytes for every accepted type; 64 KiB leaves room.
 const SNIFF_BYTES = 64 * 1024
 
+/**
+ * sharp (libvips), file-type, the ffmpeg builds and the inspectors, loaded on the first upload rather
+ * than at start: a host that never sees one does not hold them (sharp and file-type alone are ~14 MB).
+ */
+const loadTools = async (options: Options) => {
+  const [{ default: sharp }, { fileTypeFromBuffer }, image, video] = await Promise.all([
+    import("sharp"),
+    import("file-type"),
+    import("./image.ts"),
+    import("./video.ts")
+  ])
+  // Each upload is decoded once: libvips' operation cache would only hold memory.
+  sharp.cache(false)
+  const ffmpegPath = options.ffmpegPath ?? (await import("@ffmpeg-installer/ffmpeg")).default.path
+  const ffprobePath = options.ffprobePath ?? (await import("@ffprobe-installer/ffprobe")).default.path
+  const previewWidth = options.previewWidth ?? 480
+  const limits = { maxPixels: options.maxPixels ?? 16383 * 16383, maxDecodedBytes: options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES }
+  const images = { ...limits, maxFrames: options.maxFrames ?? 2000, previewWidth }
+  const videos = { ...limits, ffmpegPath, ffprobePath, previewWidth, timeoutMs: options.toolTimeoutMs ?? 120_000 }
+  return {
+    sniff: fileTypeFromBuffer,
+    inspectFile: (path: string, type: MediaType, mimeType: string) =>
+      type === "image" ? image.inspectImage(images, path, mimeType) : video.inspectVideo(videos, path, mimeType)
+  }
+}
+
 export const make = (options: Options = {}) =>
   Effect.sync(() => {
-    // Each upload is decoded once: libvips' operation cache would only hold memory.
-    sharp.cache(false)
-    const previewWidth = options.previewWidth ?? 480
-    const limits = { maxPixels: options.maxPixels ?? 16383 * 16383, maxDecodedBytes: options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES }
-    const images = { ...limits, maxFrames: options.maxFrames ?? 2000, previewWidth }
-    const videos = {
-      ...limits,
-      ffmpegPath: options.ffmpegPath ?? ffmpeg.path,
-      ffprobePath: options.ffprobePath ?? ffprobe.path,
-      previewWidth,
-      timeoutMs: options.toolTimeoutMs ?? 120_000
-    }
+    let loading: ReturnType<typeof loadTools> | undefined
+    const tools = Effect.orDie(Effect.tryPromise(() => (loading ??= loadTools(options))))
     const io = <A>(run: () => Promise<A>) => Effect.orDie(Effect.tryPromise(run))
-    const inspectFile = (path: string, type: MediaType, mimeType: string) =>
-      type === "image" ? inspectImage(images, path, mimeType) : inspectVideo(videos, path, mimeType)
+    const inspectFile = (path: string, type: MediaType, mimeType: string) => Effect.flatMap(tools, (t) => t.inspectFile(path, type, mimeType))
 
     const scratch = Effect.acquireRelease(
       io(async () => {
@@ -73,7 +82,8 @@ export const make = (options: Options = {}) =>
 
     return {
       sniffBytes: SNIFF_BYTES,
-      sniff: (head) => Effect.map(Effect.promise(() => fileTypeFromBuffer(head).catch(() => undefined)), (t) => Option.fromNullishOr(t?.mime)),
+      sniff: (head) =>
+        Effect.flatMap(tools, ({ sniff }) => Effect.map(Effect.promise(() => sniff(head).catch(() => undefined)), (t) => Option.fromNullishOr(t?.mime))),
       scratch,
       inspectFile
     } satisfies MediaProbeShape

@@ -7,7 +7,7 @@ export const make = Effect.gen(function* () {
   const accounts = () => state.tables.accounts
   return {
     upsert: (account) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const existing = [...accounts().values()].find(
           (a) => a.workspaceId === account.workspaceId && a.platform === account.platform && a.externalId === account.externalId
         )
@@ -16,18 +16,18 @@ export const make = Effect.gen(function* () {
         return stored
       }),
     listByWorkspace: (workspaceId) =>
-      Effect.sync(() => [...accounts().values()].filter((a) => a.workspaceId === workspaceId).sort((a, b) => a.connectedAt - b.connectedAt || a.id.localeCompare(b.id))),
+      state.sync(() => [...accounts().values()].filter((a) => a.workspaceId === workspaceId).sort((a, b) => a.connectedAt - b.connectedAt || a.id.localeCompare(b.id))),
     findById: (workspaceId, id) =>
-      Effect.sync(() => Option.filter(Option.fromNullishOr(accounts().get(id)), (a) => a.workspaceId === workspaceId)),
+      state.sync(() => Option.filter(Option.fromNullishOr(accounts().get(id)), (a) => a.workspaceId === workspaceId)),
     setStatus: (workspaceId, id, status) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const found = accounts().get(id)
         if (found === undefined || found.workspaceId !== workspaceId) return false
         accounts().set(id, { ...found, status })
         return true
       }),
     delete: (workspaceId, id) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const found = accounts().get(id)
         if (found === undefined || found.workspaceId !== workspaceId) return false
         accounts().delete(id)

@@ -6,11 +6,11 @@ export const make = Effect.gen(function* () {
   const state = yield* MemoryState
   const keys = () => state.tables.apiKeys
   return {
-    insert: (key) => Effect.sync(() => void keys().set(key.id, key)),
-    findByHash: (hash) => Effect.sync(() => Option.fromNullishOr([...keys().values()].find((k) => k.hash === hash))),
-    listByWorkspace: (workspaceId) => Effect.sync(() => [...keys().values()].filter((k) => k.workspaceId === workspaceId)),
+    insert: (key) => state.sync(() => void keys().set(key.id, key)),
+    findByHash: (hash) => state.sync(() => Option.fromNullishOr([...keys().values()].find((k) => k.hash === hash))),
+    listByWorkspace: (workspaceId) => state.sync(() => [...keys().values()].filter((k) => k.workspaceId === workspaceId)),
     revoke: (workspaceId, id, now) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const key = keys().get(id)
         if (!key || key.workspaceId !== workspaceId || key.revokedAt !== null) return false
         keys().set(id, { ...key, revokedAt: now })

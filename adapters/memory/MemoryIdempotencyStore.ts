@@ -6,7 +6,7 @@ export const make = Effect.gen(function* () {
   const state = yield* MemoryState
   return {
     claim: (record, now) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const table = state.tables.idempotency
         const id = `${record.scope}\u0000${record.key}`
         const existing = table.get(id)

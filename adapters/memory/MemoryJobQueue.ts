@@ -16,7 +16,7 @@ export const make = Effect.gen(function* () {
     return stored !== undefined && stored.attempts === job.attempts ? stored : undefined
   }
   const change = (job: LeasedJob, f: (stored: Stored) => Stored | null) =>
-    Effect.sync(() => {
+    state.sync(() => {
       const stored = owned(job)
       if (stored === undefined) return false
       const next = f(stored)
@@ -26,18 +26,18 @@ export const make = Effect.gen(function* () {
     })
   return {
     enqueue: (list) =>
-      Effect.sync(() => list.forEach((job) => jobs().set(job.id, { ...job, failures: 0, checkpoint: null, leaseUntil: null }))),
+      state.sync(() => list.forEach((job) => jobs().set(job.id, { ...job, failures: 0, checkpoint: null, leaseUntil: null }))),
     removeForPost: (postId) =>
-      Effect.sync(() => {
+      state.sync(() => {
         for (const [id, job] of jobs()) if (job.postId === postId && job.leaseUntil === null) jobs().delete(id)
       }),
     rescheduleForPost: (postId, runAt) =>
-      Effect.sync(() => {
+      state.sync(() => {
         for (const [id, job] of jobs())
           if (job.postId === postId && job.kind === "publish" && job.leaseUntil === null) jobs().set(id, { ...job, runAt })
       }),
     lease: (now, max, leaseMs) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const due = [...jobs().values()]
           .filter((j) => j.runAt <= now && (j.leaseUntil === null || j.leaseUntil <= now))
           .sort((a, b) => a.runAt - b.runAt || (a.id < b.id ? -1 : 1))
@@ -51,7 +51,7 @@ export const make = Effect.gen(function* () {
     extend: (job, until) => change(job, (stored) => ({ ...stored, leaseUntil: until })),
     checkpoint: (job, checkpoint) => change(job, (stored) => ({ ...stored, checkpoint })),
     checkpointMany: (entries) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const held = new Set<string>()
         for (const { job, checkpoint } of entries) {
           const stored = owned(job)
@@ -63,7 +63,7 @@ export const make = Effect.gen(function* () {
       }),
     complete: (job) => change(job, () => null),
     completeMany: (list) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const done = new Set<string>()
         for (const job of list) {
           if (owned(job) === undefined) continue
@@ -83,7 +83,7 @@ export const make = Effect.gen(function* () {
     // Memory transactions already run one at a time (MemoryStore), so the post is held by then.
     lockPost: () => Effect.void,
     lockPosts: () => Effect.void,
-    pending: () => Effect.sync(() => [...jobs().values()].map(plain))
+    pending: () => state.sync(() => [...jobs().values()].map(plain))
   } satisfies JobQueueShape
 })
 

@@ -6,10 +6,10 @@ export const make = Effect.gen(function* () {
   const state = yield* MemoryState
   const posts = () => state.tables.posts
   return {
-    insert: (post) => Effect.sync(() => void posts().set(post.id, post)),
-    findById: (workspaceId, id) => Effect.sync(() => Option.filter(Option.fromNullishOr(posts().get(id)), (p) => p.workspaceId === workspaceId)),
+    insert: (post) => state.sync(() => void posts().set(post.id, post)),
+    findById: (workspaceId, id) => state.sync(() => Option.filter(Option.fromNullishOr(posts().get(id)), (p) => p.workspaceId === workspaceId)),
     list: (workspaceId, query) =>
-      Effect.sync(() =>
+      state.sync(() =>
         [...posts().values()]
           .filter((p) => p.workspaceId === workspaceId && p.deletedAt === null)
           .filter((p) => query.status === undefined || p.status === query.status)
@@ -17,14 +17,14 @@ export const make = Effect.gen(function* () {
           .sort((a, b) => (a.id < b.id ? 1 : -1))
           .slice(0, query.limit)
       ),
-    update: (post) => Effect.sync(() => void posts().set(post.id, post)),
+    update: (post) => state.sync(() => void posts().set(post.id, post)),
     findMany: (keys) =>
-      Effect.sync(() => keys.flatMap(({ workspaceId, id }) => {
+      state.sync(() => keys.flatMap(({ workspaceId, id }) => {
         const p = posts().get(id)
         return p !== undefined && p.workspaceId === workspaceId ? [p] : []
       }).filter((p, i, all) => all.indexOf(p) === i)),
     updateMany: (list) =>
-      Effect.sync(() => list.forEach((post) => {
+      state.sync(() => list.forEach((post) => {
         if (posts().get(post.id)?.workspaceId === post.workspaceId) posts().set(post.id, post)
       }))
   } satisfies PostRepoShape

@@ -7,7 +7,7 @@ export const make = Effect.gen(function* () {
   const state = yield* MemoryState
   return {
     hit: (bucket, limit, windowMs, now) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const windowStart = Math.floor(now / windowMs) * windowMs
         const key = `${bucket}\u0000${windowMs}`
         const current = state.tables.rates.get(key)

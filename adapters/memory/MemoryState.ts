@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Semaphore } from "effect"
+import { Context, Effect, Fiber, Layer, Semaphore } from "effect"
 import type { Account } from "../../domain/account.ts"
 import type { ApiKey } from "../../domain/apiKey.ts"
 import type { Media } from "../../domain/media.ts"
@@ -26,22 +26,35 @@ export interface Tables {
 
 /** One change to undo: the map, the key, and what it held before (absent when `had` is false). */
 interface Undo {
-  readonly map: Map<unknown, unknown>
+  readonly map: JournaledMap<unknown, unknown>
   readonly key: unknown
   readonly had: boolean
   readonly value: unknown
 }
 
+/** A transaction's changes, in order; null once it has ended. */
+interface Journal {
+  entries: Array<Undo> | null
+}
+
 /**
- * A Map that, while a transaction is open, records the old value of every entry it changes, so a
- * rollback undoes just those changes: a transaction costs what it writes, not the size of the store.
+ * The journal of the transaction the running fiber is in (fibers forked inside it inherit it);
+ * null outside a transaction. Each transaction records into its own, so a rollback undoes its own
+ * writes only.
+ */
+const CurrentJournal = Context.Reference<Journal | null>("herald/memory/CurrentJournal", { defaultValue: () => null })
+
+const openJournal = (journal: Journal | null): journal is Journal & { entries: Array<Undo> } => journal !== null && journal.entries !== null
+
+/**
+ * A Map that records the old value of every entry it changes in the running fiber's transaction
+ * journal, so a rollback undoes just those changes: a transaction costs what it writes, not the
+ * size of the store.
  */
 class JournaledMap<K, V> extends Map<K, V> {
-  constructor(private readonly journal: { entries: Array<Undo> | null }) {
-    super()
-  }
   private record(key: K) {
-    this.journal.entries?.push({ map: this as Map<unknown, unknown>, key, had: super.has(key), value: super.get(key) })
+    const journal = Fiber.getCurrent()?.getRef(CurrentJournal) ?? null
+    if (openJournal(journal)) journal.entries.push({ map: this as JournaledMap<unknown, unknown>, key, had: super.has(key), value: super.get(key) })
   }
   override set(key: K, value: V) {
     this.record(key)
@@ -62,54 +75,70 @@ class JournaledMap<K, V> extends Map<K, V> {
   }
 }
 
-const empty = (journal: { entries: Array<Undo> | null }): Tables => ({
-  workspaces: new JournaledMap(journal),
-  apiKeys: new JournaledMap(journal),
-  tokens: new JournaledMap(journal),
-  accounts: new JournaledMap(journal),
-  credentials: new JournaledMap(journal),
-  media: new JournaledMap(journal),
-  posts: new JournaledMap(journal),
-  idempotency: new JournaledMap(journal),
-  usage: new JournaledMap(journal),
-  rates: new JournaledMap(journal),
-  jobs: new JournaledMap(journal)
+const empty = (): Tables => ({
+  workspaces: new JournaledMap(),
+  apiKeys: new JournaledMap(),
+  tokens: new JournaledMap(),
+  accounts: new JournaledMap(),
+  credentials: new JournaledMap(),
+  media: new JournaledMap(),
+  posts: new JournaledMap(),
+  idempotency: new JournaledMap(),
+  usage: new JournaledMap(),
+  rates: new JournaledMap(),
+  jobs: new JournaledMap()
 })
-
 
 export interface MemoryStateShape {
   readonly tables: Tables
-  /** Starts recording changes (one transaction at a time: callers hold `lock`). */
-  readonly begin: () => void
-  /** Keeps the changes made since `begin`. */
-  readonly commit: () => void
-  /** Undoes every change made since `begin`, newest first. */
-  readonly rollback: () => void
-  readonly lock: Semaphore.Semaphore
+  /**
+   * Runs the effect as one transaction (one at a time; a nested one joins the open one): a failure
+   * or defect undoes the writes it made, newest first.
+   */
+  readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * A repository operation: at once inside a transaction, else after the open one ends, as a
+   * one-connection database would have it. So no other fiber writes (or reads half of) what an
+   * open transaction may still undo.
+   */
+  readonly operation: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** `operation` of a synchronous read or write of the tables. */
+  readonly sync: <A>(f: () => A) => Effect.Effect<A>
 }
 
 export class MemoryState extends Context.Service<MemoryState, MemoryStateShape>()("herald/memory/MemoryState") {}
 
 export const make = Effect.gen(function* () {
   const lock = yield* Semaphore.make(1)
-  const journal: { entries: Array<Undo> | null } = { entries: null }
+  const rollback = (entries: ReadonlyArray<Undo>) => {
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const undo = entries[i]!
+      undo.map.restoreEntry(undo.key, undo.had, undo.value)
+    }
+  }
+  const operation = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(CurrentJournal, (journal) => (openJournal(journal) ? effect : lock.withPermit(effect)))
   const state: MemoryStateShape = {
-    tables: empty(journal),
-    begin: () => {
-      journal.entries = []
-    },
-    commit: () => {
-      journal.entries = null
-    },
-    rollback: () => {
-      const entries = journal.entries ?? []
-      journal.entries = null
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const undo = entries[i]!
-        ;(undo.map as JournaledMap<unknown, unknown>).restoreEntry(undo.key, undo.had, undo.value)
-      }
-    },
-    lock
+    tables: empty(),
+    transaction: (effect) =>
+      Effect.flatMap(CurrentJournal, (open) =>
+        openJournal(open)
+          ? effect
+          : lock.withPermit(Effect.suspend(() => {
+            const journal: Journal = { entries: [] }
+            return effect.pipe(
+              Effect.provideService(CurrentJournal, journal),
+              Effect.onExit((exit) =>
+                Effect.sync(() => {
+                  const entries = journal.entries ?? []
+                  journal.entries = null
+                  if (exit._tag === "Failure") rollback(entries)
+                })
+              )
+            )
+          }))),
+    operation,
+    sync: (f) => operation(Effect.sync(f))
   }
   return state
 })

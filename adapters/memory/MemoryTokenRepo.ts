@@ -10,17 +10,17 @@ export const make = Effect.gen(function* () {
     return token && token.kind === kind && token.expiresAt > now ? token : undefined
   }
   return {
-    insert: (token) => Effect.sync(() => void tokens().set(token.hash, token)),
+    insert: (token) => state.sync(() => void tokens().set(token.hash, token)),
     consume: (hash, kind, now) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const token = live(hash, kind, now)
         if (token) tokens().delete(hash)
         return Option.fromNullishOr(token)
       }),
-    find: (hash, kind, now) => Effect.sync(() => Option.fromNullishOr(live(hash, kind, now))),
-    delete: (hash) => Effect.sync(() => void tokens().delete(hash)),
+    find: (hash, kind, now) => state.sync(() => Option.fromNullishOr(live(hash, kind, now))),
+    delete: (hash) => state.sync(() => void tokens().delete(hash)),
     deleteKind: (workspaceId, kind) =>
-      Effect.sync(() => {
+      state.sync(() => {
         for (const [k, v] of tokens()) if (v.workspaceId === workspaceId && v.kind === kind) tokens().delete(k)
       })
   } satisfies TokenRepoShape

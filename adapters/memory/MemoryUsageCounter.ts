@@ -7,12 +7,12 @@ export const make = Effect.gen(function* () {
   const id = (workspaceId: string, month: string) => `${workspaceId}\u0000${month}`
   return {
     increment: (workspaceId, month) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const next = (state.tables.usage.get(id(workspaceId, month)) ?? 0) + 1
         state.tables.usage.set(id(workspaceId, month), next)
         return next
       }),
-    current: (workspaceId, month) => Effect.sync(() => state.tables.usage.get(id(workspaceId, month)) ?? 0)
+    current: (workspaceId, month) => state.sync(() => state.tables.usage.get(id(workspaceId, month)) ?? 0)
   } satisfies UsageCounterShape
 })
 

@@ -7,20 +7,20 @@ export const make = Effect.gen(function* () {
   const t = () => state.tables
   return {
     insert: (ws) =>
-      Effect.suspend(() => {
+      state.operation(Effect.suspend(() => {
         if ([...t().workspaces.values()].some((w) => w.ownerEmail === ws.ownerEmail)) return Effect.fail(new EmailTaken())
         t().workspaces.set(ws.id, ws)
         return Effect.void
-      }),
-    findById: (id) => Effect.sync(() => Option.fromNullishOr(t().workspaces.get(id))),
-    findByEmail: (email) => Effect.sync(() => Option.fromNullishOr([...t().workspaces.values()].find((w) => w.ownerEmail === email))),
+      })),
+    findById: (id) => state.sync(() => Option.fromNullishOr(t().workspaces.get(id))),
+    findByEmail: (email) => state.sync(() => Option.fromNullishOr([...t().workspaces.values()].find((w) => w.ownerEmail === email))),
     // Memory transactions already run one at a time (MemoryStore).
     lock: () => Effect.void,
-    update: (ws) => Effect.sync(() => void t().workspaces.set(ws.id, ws)),
+    update: (ws) => state.sync(() => void t().workspaces.set(ws.id, ws)),
     listExpiredUnclaimed: (now, limit) =>
-      Effect.sync(() => [...t().workspaces.values()].filter((w) => !w.claimed && w.expiresAt !== null && w.expiresAt <= now).slice(0, limit)),
+      state.sync(() => [...t().workspaces.values()].filter((w) => !w.claimed && w.expiresAt !== null && w.expiresAt <= now).slice(0, limit)),
     delete: (id) =>
-      Effect.sync(() => {
+      state.sync(() => {
         const tables = t()
         tables.workspaces.delete(id)
         for (const [k, v] of tables.apiKeys) if (v.workspaceId === id) tables.apiKeys.delete(k)
@@ -31,7 +31,7 @@ export const make = Effect.gen(function* () {
         for (const [k, v] of tables.jobs) if (v.workspaceId === id) tables.jobs.delete(k)
       }),
     countCreatedBetween: (from, to) =>
-      Effect.sync(() => [...t().workspaces.values()].filter((w) => w.createdAt >= from && w.createdAt < to).length)
+      state.sync(() => [...t().workspaces.values()].filter((w) => w.createdAt >= from && w.createdAt < to).length)
   } satisfies WorkspaceRepoShape
 })
 

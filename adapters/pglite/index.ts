@@ -1,9 +1,9 @@
 import { Effect, type Layer } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { type PgliteError, start } from "./PgliteServer.ts"
+import { type Options, type PgliteError, start } from "./PgliteServer.ts"
 
-export { PgliteError } from "./PgliteServer.ts"
+export { holderOf, type Options, PgliteError } from "./PgliteServer.ts"
 
 /**
  * The embedded database: PGlite with its data on disk, reached through @effect/sql-pg so the
@@ -14,10 +14,10 @@ export { PgliteError } from "./PgliteServer.ts"
  * Queries queue for it; a transaction holds it, so work forked out of a transaction (which loses
  * the transaction's connection) must not wait for that transaction.
  */
-export const layer = (dataDir: string): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgliteError | SqlError.SqlError> =>
+export const layer = (dataDir: string, options: Options = {}): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgliteError | SqlError.SqlError> =>
   PgClient.layerFrom(
     Effect.gen(function* () {
-      const path = yield* start(dataDir)
+      const path = yield* start(dataDir, options)
       return yield* PgClient.make({ path, database: "postgres", username: "postgres", maxConnections: 1 })
     })
   )

@@ -3,7 +3,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } fr
 import { Upload } from "@aws-sdk/lib-storage"
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner"
 import { Config, Effect, Layer, Option, Stream } from "effect"
-import { NodeStream } from "@effect/platform-node"
+import * as NodeStream from "@effect/platform-node/NodeStream"
 import { BlobError, BlobNotFound, BlobStore, type BlobStoreShape } from "../../application/ports/BlobStore.ts"
 
 export interface Options {

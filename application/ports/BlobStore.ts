@@ -3,13 +3,21 @@ import { Context, type Effect, type Option, type Stream } from "effect"
 /** Storage trouble; `unavailable` means the provider could not be reached (503) rather than failed (502). */
 export class BlobError {
   readonly _tag = "BlobError"
-  constructor(readonly reason: string, readonly unavailable: boolean) {}
+  readonly reason: string
+  readonly unavailable: boolean
+  constructor(reason: string, unavailable: boolean) {
+    this.reason = reason
+    this.unavailable = unavailable
+  }
 }
 
 /** No object under that key. */
 export class BlobNotFound {
   readonly _tag = "BlobNotFound"
-  constructor(readonly key: string) {}
+  readonly key: string
+  constructor(key: string) {
+    this.key = key
+  }
 }
 
 export interface BlobInfo {

@@ -8,7 +8,10 @@ export interface Mail {
 
 export class MailError {
   readonly _tag = "MailError"
-  constructor(readonly reason: string) {}
+  readonly reason: string
+  constructor(reason: string) {
+    this.reason = reason
+  }
 }
 
 export interface MailerShape {

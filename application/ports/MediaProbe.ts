@@ -13,7 +13,12 @@ export interface Inspection {
 /** The file is truncated, damaged, or refused as a decompression bomb; `detail` says which for the caller. */
 export class MediaUnreadable {
   readonly _tag = "MediaUnreadable"
-  constructor(readonly detail: string, readonly details: { readonly [key: string]: unknown } = {}) {}
+  readonly detail: string
+  readonly details: { readonly [key: string]: unknown }
+  constructor(detail: string, details: { readonly [key: string]: unknown } = {}) {
+    this.detail = detail
+    this.details = details
+  }
 }
 
 /** A local copy of an upload, written as the bytes stream past, for tools that need a whole file. */

@@ -1,97 +1,60 @@
 import { join, resolve } from "node:path"
-import { parseArgs } from "node:util"
 import { Effect, Layer, Option } from "effect"
-import { SqlClient } from "effect/sql"
-import { NodeRuntime } from "@effect/platform-node"
+import type { SqlClient } from "effect/sql"
+import type { PgClient } from "@effect/sql-pg"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { HeraldConfig, loadConfig } from "../../application/config.ts"
-import { approvePost } from "../../application/usecases/posts/actions.ts"
-import { asOwner, createKeyAsOperator, createWorkspaceAsOperator, signInLinkAsOperator } from "../../application/usecases/operator.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import { HeraldError, toEnvelope } from "../../domain/errors.ts"
+import { describeFailure, type Outcome, parse, type Parsed, run } from "./commands.ts"
+import * as OperatorSocket from "./operatorSocket.ts"
 
-const usage = `Usage: npm run herald -- <command>
-  migrate                                            bring the database schema up to date
-  workspace create --email <e> [--name <n>] [--plan free|pro]   a claimed workspace
-  key create --workspace <id> [--name <n>] [--asks-first]       prints the key (shown once)
-  post approve <postId> [--workspace <id>]           approve as the workspace owner
-  signin-link --email <e>                            a sign-in link for the owner (no SMTP needed)
-Database: DATABASE_URL, else the embedded PGlite in $HERALD_DATA_DIR/pg (stop \`npm start\` first).`
+/*
+ * `npm run herald -- <command>`: operator commands (see commands.ts). On DATABASE_URL, or on the
+ * embedded PGlite when no process holds it, the command runs here; while a host holds the embedded
+ * database, it runs inside that host. Every failure prints one or two lines and exits non-zero.
+ */
 
-const { positionals, values } = parseArgs({
-  args: process.argv.slice(2),
-  allowPositionals: true,
-  options: {
-    email: { type: "string" }, name: { type: "string" }, plan: { type: "string" }, workspace: { type: "string" },
-    "asks-first": { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false }
-  }
-})
-
-const print = (value: unknown) => Effect.sync(() => console.log(JSON.stringify(value, null, 2)))
-
-const required = (name: "email" | "workspace") =>
-  values[name] === undefined ? Effect.die(new Error(`--${name} is required.\n\n${usage}`)) : Effect.succeed(values[name])
-
-/** The post's workspace, for `post approve` without --workspace (post ids are unique server-wide). */
-const workspaceOfPost = (postId: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ workspace_id: string }>`SELECT workspace_id FROM posts WHERE id = ${postId}`.pipe(Effect.orDie)
-    if (rows.length === 0) return yield* Effect.fail(new HeraldError({ code: "post_not_found", details: { postId } }))
-    return rows[0].workspace_id
+const show = (outcome: Outcome) =>
+  Effect.sync(() => {
+    if (outcome.stdout !== "") process.stdout.write(outcome.stdout)
+    if (outcome.stderr !== "") process.stderr.write(outcome.stderr)
+    process.exitCode = outcome.exitCode
   })
 
-const command = Effect.gen(function* () {
-  const [group, action, arg] = positionals
-  switch (`${group ?? ""} ${action ?? ""}`.trim()) {
-    case "migrate":
-      return yield* print({ migrated: (yield* Postgres.migrate).map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`) })
-    case "workspace create": {
-      const ws = yield* createWorkspaceAsOperator({ email: yield* required("email"), name: values.name, plan: values.plan })
-      return yield* print({ workspace: { id: ws.id, name: ws.name, ownerEmail: ws.ownerEmail, plan: ws.plan, claimed: ws.claimed } })
-    }
-    case "key create": {
-      const { text, key } = yield* createKeyAsOperator(yield* required("workspace"), values.name, values["asks-first"] === true)
-      return yield* print({ apiKey: text, key: { id: key.id, name: key.name, requireApproval: key.requireApproval } })
-    }
-    case "post approve": {
-      if (arg === undefined) return yield* Effect.die(new Error(`post approve needs a post id.\n\n${usage}`))
-      const workspaceId = values.workspace ?? (yield* workspaceOfPost(arg))
-      const { post } = yield* asOwner(workspaceId, (owner) => approvePost(owner, arg))
-      return yield* print({ post: { id: post.id, status: post.status, scheduledFor: post.scheduledFor } })
-    }
-    case "signin-link":
-      return yield* print({ link: yield* signInLinkAsOperator(yield* required("email")) })
-    default:
-      return yield* Effect.sync(() => {
-        console.log(usage)
-        if (!values.help) process.exitCode = 2
-      })
-  }
-})
+/** The command on a database opened here; `migrate` is the one command that does not migrate first. */
+const runHere = <E>(parsed: Parsed, database: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E>) =>
+  Effect.gen(function* () {
+    const { config } = yield* loadConfig
+    const migrated = parsed.command === "migrate" ? Layer.empty : Layer.effectDiscard(Postgres.migrate)
+    const core = Layer.mergeAll(Postgres.storageLayer, migrated).pipe(
+      Layer.provideMerge(database),
+      Layer.merge(NodeCrypto.layer),
+      Layer.merge(Layer.succeed(HeraldConfig)(config))
+    )
+    return yield* run(parsed).pipe(Effect.provide(core))
+  })
 
 const main = Effect.gen(function* () {
-  const { env, config } = yield* loadConfig
-  const sql = Option.match(env.databaseUrl, {
-    onNone: () => Pglite.layer(join(resolve(env.dataDir), "pg")),
-    onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: 2 })
-  })
-  // Every command but `migrate` migrates first, so a fresh database just works.
-  const migrated = positionals[0] === "migrate" ? Layer.empty : Layer.effectDiscard(Postgres.migrate)
-  const core = Layer.mergeAll(Postgres.storageLayer, migrated).pipe(
-    Layer.provideMerge(sql),
-    Layer.merge(NodeCrypto.layer),
-    Layer.merge(Layer.succeed(HeraldConfig)(config))
-  )
-  yield* command.pipe(
-    Effect.catchIf((e): e is HeraldError => e instanceof HeraldError, (e) =>
-      Effect.sync(() => {
-        console.error(JSON.stringify(toEnvelope(e).body, null, 2))
-        process.exitCode = 1
-      })),
-    Effect.provide(core)
-  )
-})
+  const parsed = parse(process.argv.slice(2))
+  if (parsed._tag === "Done") return parsed.outcome
+  const { env } = yield* loadConfig
+  if (Option.isSome(env.databaseUrl)) return yield* runHere(parsed, Postgres.layerFromUrl(env.databaseUrl.value, { maxConnections: 2 }))
+  const dataDir = resolve(env.dataDir)
+  const pgDir = join(dataDir, "pg")
+  const holder = yield* Effect.promise(() => Pglite.holderOf(pgDir))
+  if (holder === null) return yield* runHere(parsed, Pglite.layer(pgDir))
+  const answered = yield* Effect.promise(() => OperatorSocket.ask(dataDir, holder, process.argv.slice(2)))
+  return answered ?? {
+    exitCode: 1,
+    stdout: "",
+    stderr: `error: the embedded database ${pgDir} is open in process ${holder}, which does not take operator commands.\n` +
+      `Stop that process (or wait for it to finish) and run the command again, or set DATABASE_URL.\n`
+  }
+}).pipe(
+  Effect.catchCause((cause) => Effect.succeed(describeFailure(cause))),
+  Effect.flatMap(show)
+)
 
-NodeRuntime.runMain(main)
+NodeRuntime.runMain(main, { disableErrorReporting: true })

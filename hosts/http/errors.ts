@@ -6,11 +6,14 @@ import { catalogue, type ErrorCode, fail, HeraldError, toEnvelope, type ErrorDet
 /** An error already rendered to the spec's envelope, with its status and headers. */
 export class ApiFailure {
   readonly _tag = "ApiFailure"
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly headers: Readonly<Record<string, string>>
-  ) {}
+  readonly status: number
+  readonly body: unknown
+  readonly headers: Readonly<Record<string, string>>
+  constructor(status: number, body: unknown, headers: Readonly<Record<string, string>>) {
+    this.status = status
+    this.body = body
+    this.headers = headers
+  }
 }
 
 /** Status, envelope and the headers the spec ties to some statuses (401, 429). */

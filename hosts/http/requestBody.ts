@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http"
 import { finished } from "node:stream"
 import { Cause, Channel, Effect, Exit, Scope, Stream } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { handOver } from "../../application/ports/chunkHandover.ts"
 import type { HeraldError } from "../../domain/errors.ts"
 

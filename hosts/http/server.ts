@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { Effect, Layer } from "effect"
 import { HttpRouter, type HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { HeraldApi } from "./api.ts"
 import { HttpSettings } from "../../application/config.ts"
 import { bodyLimit } from "./bodyLimit.ts"

@@ -1,6 +1,5 @@
 import { type Context, Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { HttpSettings } from "../../application/config.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import type { Actor } from "../../domain/apiKey.ts"
@@ -8,10 +7,14 @@ import { fail } from "../../domain/errors.ts"
 import { clientBucket } from "../http/clientAddress.ts"
 import { errorResponse, isBodyTooLarge, toApiFailure } from "../http/errors.ts"
 import { bearerCredential } from "../http/security.ts"
-import { makeServer, type McpSession } from "./server.ts"
+import type { McpSession } from "./server.ts"
 import type { McpServices } from "./tool.ts"
 
 export const MCP_PATH = "/mcp"
+
+// The MCP SDK, zod and the tools (~600 modules) load on the first /mcp request, not at the host's start.
+let sdk: Promise<readonly [typeof import("./server.ts"), typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")]> | undefined
+const loadSdk = () => (sdk ??= Promise.all([import("./server.ts"), import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")] as const))
 
 const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers })
@@ -74,6 +77,7 @@ const handle = (services: Context.Context<McpServices>, client: (request: HttpSe
     const headers = new Headers(Object.entries(request.headers).filter(([name]) => name !== "content-length"))
     const url = Option.getOrElse(HttpServerRequest.toURL(request), () => new URL(`http://localhost${MCP_PATH}`))
     const response = yield* Effect.promise(async () => {
+      const [{ makeServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk()
       // One server and transport per request: stateless mode keeps nothing between requests.
       const server = makeServer(session)
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })

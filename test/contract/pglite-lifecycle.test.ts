@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
@@ -60,6 +60,8 @@ describe("PGlite embedded database", () => {
         }).pipe(Effect.provide(embedded(dataDir)))
       )
       assert.isFalse(existsSync(`${dataDir}.lock`), "the lock is released on close")
+      // PGlite's files are world-writable; the directory keeps other users out.
+      assert.strictEqual(statSync(dataDir).mode & 0o777, 0o700)
 
       yield* timed(
         "reopen the existing data dir and read",
@@ -99,6 +101,35 @@ describe("PGlite embedded database", () => {
         assert.strictEqual(yield* usage.increment(ws.id, "2026-01"), 10)
         assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 10)
       }).pipe(Effect.provide(embedded(dir)))
+    }), 120_000)
+
+  it.live("a new data dir starts as a copy of the template, which the first new data dir makes", () =>
+    Effect.gen(function* () {
+      const templateDir = join(root, "template")
+      const first = join(root, "from-template-1")
+      const second = join(root, "from-template-2")
+      const ws = workspace()
+      yield* Effect.gen(function* () {
+        yield* (yield* WorkspaceRepo).insert(ws)
+      }).pipe(Effect.provide(storageLayer.pipe(Layer.provideMerge(Layer.effectDiscard(migrate)), Layer.provideMerge(Pglite.layer(first, { templateDir })))))
+      assert.isTrue(existsSync(join(templateDir, "PG_VERSION")), "the template was made")
+      // The second data dir is a copy of the untouched template: migrated from scratch, without the first's rows.
+      const seen = yield* Effect.gen(function* () {
+        assert.strictEqual((yield* migrate).length, Object.keys(migrations).length)
+        return yield* (yield* WorkspaceRepo).findById(ws.id)
+      }).pipe(Effect.provide(storageLayer.pipe(Layer.provideMerge(Pglite.layer(second, { templateDir })))))
+      assert.isTrue(Option.isNone(seen))
+      assert.isFalse(existsSync(`${second}.copying`))
+    }), 120_000)
+
+  it.live("a template that cannot be made leaves initdb to PGlite", () =>
+    Effect.gen(function* () {
+      const dir = join(root, "no-template")
+      // Nothing can be made below a regular file.
+      const templateDir = join(root, "a-file", "template")
+      writeFileSync(join(root, "a-file"), "")
+      const migrated = yield* migrate.pipe(Effect.provide(Pglite.layer(dir, { templateDir })))
+      assert.strictEqual(migrated.length, Object.keys(migrations).length)
     }), 120_000)
 
   it.live("refuses a second open of a data dir that is in use, and removes its socket on close", () =>

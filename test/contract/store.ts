@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Exit, type Layer, Option } from "effect"
+import { Deferred, Effect, Exit, type Layer, Option } from "effect"
 import { AccountRepo } from "../../application/ports/AccountRepo.ts"
 import { ApiKeyRepo } from "../../application/ports/ApiKeyRepo.ts"
 import { IdempotencyStore } from "../../application/ports/IdempotencyStore.ts"
@@ -126,6 +126,41 @@ export const storeContract = (name: string, ports: Layer.Layer<Ports, unknown>, 
         assert.isTrue(Exit.isFailure(exit))
         assert.deepStrictEqual(yield* posts.findById(ws.id, original.id), Option.some(original))
         assert.deepStrictEqual((yield* queue.pending()).filter((j) => j.postId === original.id).map((j) => j.id), [job.id])
+      }))
+
+    it.effect("a failed transaction undoes only its own writes, not what other fibers wrote meanwhile", () =>
+      Effect.gen(function* () {
+        const store = yield* Store
+        const repo = yield* WorkspaceRepo
+        const usage = yield* UsageCounter
+        const ws = yield* seedWorkspace()
+        const [mine, theirs, theirsInTransaction] = [workspace(), workspace(), workspace()]
+        const opened = yield* Deferred.make<void>()
+        const othersDone = yield* Deferred.make<void>()
+        const failing = store.transaction(Effect.gen(function* () {
+          yield* repo.insert(mine)
+          yield* usage.increment(ws.id, "2026-06")
+          yield* Deferred.succeed(opened, undefined)
+          // The others run while this transaction is open, as far as the store lets them: on a
+          // one-connection database they wait for it, so this waits only as long as they take to get going.
+          for (let i = 0; i < 50 && !(yield* Deferred.isDone(othersDone)); i++) yield* Effect.yieldNow
+          return yield* Effect.fail(new Boom())
+        }))
+        const others = Effect.gen(function* () {
+          yield* Deferred.await(opened)
+          yield* Effect.all([
+            Effect.andThen(repo.insert(theirs), usage.increment(ws.id, "2026-06")),
+            store.transaction(repo.insert(theirsInTransaction))
+          ], { concurrency: "unbounded" })
+          yield* Deferred.succeed(othersDone, undefined)
+        })
+        const [exit] = yield* Effect.all([Effect.exit(failing), others], { concurrency: "unbounded" })
+        assert.isTrue(Exit.isFailure(exit))
+        assert.isTrue(Option.isNone(yield* repo.findById(mine.id)))
+        assert.isTrue(Option.isSome(yield* repo.findById(theirs.id)), "a write outside the transaction stays")
+        assert.isTrue(Option.isSome(yield* repo.findById(theirsInTransaction.id)), "another transaction's write stays")
+        // The other increment counts; the failed transaction's does not.
+        assert.strictEqual(yield* usage.current(ws.id, "2026-06"), 1)
       }))
 
     it.effect("a defect inside a transaction rolls it back too", () =>

@@ -9,7 +9,10 @@ import * as TestHost from "../../hosts/test/TestHost.ts"
 /** A workspace lookup by address that waits for `gate` while `held` is set: shows whether an answer waited for it. */
 class LookupGate {
   held = false
-  constructor(readonly gate: Deferred.Deferred<void>) {}
+  readonly gate: Deferred.Deferred<void>
+  constructor(gate: Deferred.Deferred<void>) {
+    this.gate = gate
+  }
 }
 
 const gated = (gate: LookupGate) =>
