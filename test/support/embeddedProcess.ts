@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import sharp from "sharp"
 import { expect } from "vitest"
+import { nodeArgsOf, nodeEnvOf } from "../../bench/npmScript.ts"
 import { freePort } from "./freePort.ts"
 
 /** Every file under `dir`, recursively. */
@@ -14,7 +15,7 @@ export const filesUnder = (dir: string): Array<string> =>
   })
 
 /**
- * `npm start` as a person runs it (the embedded host: HTTP, scheduler and PGlite in one process)
+ * `npm start` as a person runs it (its node command line from package.json; the embedded host: HTTP, scheduler and PGlite in one process)
  * with the environment given, a fresh $HERALD_DATA_DIR, and a workspace signed up, claimed through
  * the outbox's link and given a key that posts without approval.
  */
@@ -29,7 +30,8 @@ export const startEmbedded = async (env: Record<string, string>) => {
   let child: ChildProcess
   /** Starts the process (again, on the same data directory and port) and waits until it answers. */
   const launch = async () => {
-    child = spawn(process.execPath, ["--import", "tsx", "hosts/embedded/main.ts"], { env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
+    // Exactly what `npm start` runs (its node flags and environment), with this test's environment on top.
+    child = spawn(process.execPath, nodeArgsOf("start"), { env: { ...nodeEnvOf("start"), ...childEnv }, stdio: ["ignore", "pipe", "pipe"] })
     child.stdout!.on("data", (d) => (log += d))
     child.stderr!.on("data", (d) => (log += d))
     for (let i = 0; i < 300; i++) {
