@@ -159,6 +159,10 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     const t = request.tiktok
     if (t?.brandedContent === true && t.privacyLevel === "SELF_ONLY")
       return refuse("tiktok_privacy_conflict", tiktokTargets, { reason: "Branded content cannot be private (SELF_ONLY)." })
+    // TikTok photo posts take JPEG and WebP only.
+    if (images.some((m) => m.mimeType !== "image/jpeg" && m.mimeType !== "image/webp"))
+      return Result.fail(fail("validation_failed", { fields: ["mediaIds"], accountIds: idsOf(tiktokTargets), platform: "tiktok" }, "TikTok photo posts take JPEG or WebP images only."))
+    if (t?.privacyLevel === undefined) warnings.push("No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published.")
   } else if (request.tiktokAiGenerated) warnings.push("tiktokAiGenerated is ignored: no TikTok account is targeted.")
   const youtubeProblem = checkYoutube(request, targets, coverId === null ? null : mediaById.get(coverId)!, warnings)
   if (youtubeProblem !== null) return Result.fail(youtubeProblem)

@@ -13,6 +13,7 @@ import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
 import * as LinkedIn from "../../adapters/networks/linkedin/index.ts"
+import * as TikTok from "../../adapters/networks/tiktok/index.ts"
 import * as X from "../../adapters/networks/x/index.ts"
 import * as YouTube from "../../adapters/networks/youtube/index.ts"
 import { networksLayer } from "../networks.ts"
@@ -55,7 +56,7 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
+    networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network, TikTok.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs)

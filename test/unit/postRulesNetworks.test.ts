@@ -102,3 +102,18 @@ describe("YouTube thumbnails", () => {
     expect(codeOf(run(media("med_ok", "image")))).toBe("ok")
   })
 })
+
+describe("TikTok photos", () => {
+  it("take JPEG or WebP only; without a privacy level a dry run says which one goes", () => {
+    const png = { ...media("med_png", "image"), mimeType: "image/png" }
+    const run = (image: Media, tiktok: CreatePostRequest["tiktok"] = null) => checkPost({
+      accountIds: ["acc_tiktok"], content: "p", mediaIds: [image.id], dryRun: false, scheduledFor: null, requireApproval: null, firstComment: null,
+      thread: [], poll: null, cover: null, tiktokAiGenerated: false, tiktok, youtube: null, pinterest: null
+    }, { now: NOW, accounts, media: [image] })
+    expect(detailsOf(run(png))).toMatchObject({ fields: ["mediaIds"], platform: "tiktok" })
+    const jpeg = run(media("med_jpg", "image"))
+    expect(Result.isSuccess(jpeg) && jpeg.success.warnings).toEqual(["No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published."])
+    const chosen = run(media("med_jpg", "image"), { privacyLevel: "SELF_ONLY" })
+    expect(Result.isSuccess(chosen) && chosen.success.warnings).toEqual([])
+  })
+})

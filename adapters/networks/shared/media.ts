@@ -71,23 +71,26 @@ export const inSegments = <E>(
 /**
  * Streams an upload to `send` in parts of the given sizes, in order, holding one part in memory at a
  * time: how uploads whose parts the network sizes itself (LinkedIn's upload instructions) go up.
- * Fails when the parts do not add up to the upload's bytes.
+ * Fails when the parts do not add up to the upload's bytes (after the `from` bytes a resumed upload skips).
  */
 export const inParts = <E>(
   blobs: BlobStoreShape,
   key: string,
   sizes: ReadonlyArray<number>,
-  send: (part: Uint8Array<ArrayBuffer>, index: number) => Effect.Effect<void, E>
+  send: (part: Uint8Array<ArrayBuffer>, index: number) => Effect.Effect<void, E>,
+  from = 0
 ): Effect.Effect<void, E | PublishError> =>
   Effect.suspend(() => {
     let index = 0
     let part = new Uint8Array(sizes[0] ?? 0)
     let filled = 0
+    let skip = from
     const mismatch = () =>
       new PublishError({ code: "upstream_rejected", message: `The network's upload parts (${sizes.reduce((a, b) => a + b, 0)} bytes) do not match the upload's size.`, retryable: false })
     const take = (chunk: Uint8Array) =>
       Effect.gen(function* () {
-        let offset = 0
+        let offset = Math.min(skip, chunk.length)
+        skip -= offset
         while (offset < chunk.length) {
           if (index >= sizes.length) return yield* Effect.fail(mismatch())
           const n = Math.min(part.length - filled, chunk.length - offset)

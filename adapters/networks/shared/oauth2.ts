@@ -32,8 +32,10 @@ export interface OAuth2Settings {
   readonly tokenParams?: Readonly<Record<string, string>>
   /**
    * The token endpoint strays from RFC 6749 in ways Herald can safely mend: a missing `token_type`
-   * is read as bearer, and an `id_token` Herald does not use (profiles come from the API) is dropped
-   * rather than checked. LinkedIn leaves out token_type and sends an id_token with openid.
+   * is read as bearer, an `id_token` Herald does not use (profiles come from the API) is dropped
+   * rather than checked, and a 2xx carrying an OAuth `error` and no token is read as the refusal it
+   * is. LinkedIn leaves out token_type and sends an id_token with openid; TikTok's error answers may
+   * come with a 200 (unverified).
    */
   readonly lenientTokenResponse?: boolean
 }
@@ -115,15 +117,17 @@ const lenientFetch = async (url: string, init: oauth.CustomFetchOptions<"POST", 
   } catch {
     return new Response(text, { status: response.status, headers: response.headers })
   }
+  let status = response.status
   if (typeof body === "object" && body !== null && !Array.isArray(body)) {
     const record = body as Record<string, unknown>
-    if (record.token_type === undefined) record.token_type = "bearer"
+    if (typeof record.error === "string" && record.error !== "" && record.access_token === undefined) status = 400
+    else if (record.token_type === undefined) record.token_type = "bearer"
     delete record.id_token
   }
   const headers = new Headers(response.headers)
   headers.delete("content-length")
   headers.delete("content-encoding")
-  return new Response(JSON.stringify(body), { status: response.status, headers })
+  return new Response(JSON.stringify(body), { status, headers })
 }
 
 const described = (error: string, description: string | undefined) => (description ? `${error}: ${description}` : error)

@@ -105,9 +105,12 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
       const lenient = makeOAuth2Client(settings({ pkce: false, clientAuthentication: "post", lenientTokenResponse: true }))
       const tokens = yield* lenient.exchangeCode({ params: { code: "c", state: "s" }, callbackUrl: "https://h/cb", verifier: null })
       assert.deepStrictEqual(tokens, { accessToken: "at", refreshToken: null, expiresInSeconds: 5_184_000, refreshExpiresInSeconds: null, scope: "openid,profile,w_member_social" })
-      // Refusals still read as refusals.
+      // Refusals still read as refusals, also when they come with a 200.
       answer = { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid" } }
       assert.deepInclude(yield* Effect.flip(lenient.refresh("rt")), { _tag: "OAuthRefused", error: "invalid_grant" })
+      answer = { status: 200, body: { error: "invalid_grant", error_description: "Refresh token is invalid or expired.", log_id: "2026" } }
+      assert.deepInclude(yield* Effect.flip(lenient.refresh("rt")), { _tag: "OAuthRefused", error: "invalid_grant", message: "invalid_grant: Refresh token is invalid or expired." })
+      assert.strictEqual((yield* Effect.flip(strict.refresh("rt")))._tag, "OAuthUnavailable", "without the option a 200 is not read as a refusal")
     }))
 })
 
