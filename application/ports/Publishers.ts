@@ -99,6 +99,16 @@ export interface Publisher {
   readonly recover?: (request: PublishRequest, handle: string | null) => Effect.Effect<Recovery, PublishError>
   /** Dry-run warnings about posting to `account` at `dueAt` beyond the rules table: quotas the network reports or Herald counted. */
   readonly advise?: ((account: Account, dueAt: number) => Effect.Effect<ReadonlyArray<string>>) | undefined
+  /** Where the account's posts can go, for networks that post to boards (Pinterest). */
+  readonly boards?: ((account: Account, credentials: NetworkCredentials | null) => Effect.Effect<ReadonlyArray<Board>, PublishError>) | undefined
+}
+
+/** A board of an account (Pinterest): a post's `pinterest.boardId`. */
+export interface Board {
+  readonly id: string
+  readonly name: string
+  readonly description: string | null
+  readonly privacy: string | null
 }
 
 export interface PublishersShape {

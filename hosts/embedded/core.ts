@@ -11,6 +11,7 @@ import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
+import * as Pinterest from "../../adapters/networks/pinterest/index.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
 import * as LinkedIn from "../../adapters/networks/linkedin/index.ts"
 import * as TikTok from "../../adapters/networks/tiktok/index.ts"
@@ -56,7 +57,7 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network, TikTok.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
+    networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network, TikTok.network, Pinterest.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs)

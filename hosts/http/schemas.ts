@@ -33,6 +33,8 @@ export const AccountView = Schema.Struct({
   status: Schema.Literals(["connected", "needs_reconnection"]), connectedAt: Str
 }).annotate({ identifier: "Account" })
 
+export const BoardView = Schema.Struct({ id: Str, name: Str, description: Schema.NullOr(Str), privacy: Schema.NullOr(Str) }).annotate({ identifier: "Board" })
+
 export const Poll = Schema.Struct({ options: Schema.Array(Str), durationMinutes: Schema.Number, question: opt(Str) })
 export const Cover = Schema.Union([Schema.Struct({ mediaId: Str }), Schema.Struct({ offsetMs: Schema.Number })])
 

@@ -7,6 +7,7 @@ import { storageLayer } from "../../adapters/memory/index.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
+import * as Pinterest from "../../adapters/networks/pinterest/index.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
 import * as LinkedIn from "../../adapters/networks/linkedin/index.ts"
 import * as TikTok from "../../adapters/networks/tiktok/index.ts"
@@ -41,7 +42,7 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
     blobs,
     SharpFfmpegProbe.layer(),
     // X joins when X_CLIENT_ID and X_CLIENT_SECRET are set (its end-to-end test points them at a fake X).
-    networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network, TikTok.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
+    networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network, TikTok.network, Pinterest.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000)

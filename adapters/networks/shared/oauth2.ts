@@ -130,6 +130,17 @@ const lenientFetch = async (url: string, init: oauth.CustomFetchOptions<"POST", 
   return new Response(JSON.stringify(body), { status, headers })
 }
 
+/** A non-OAuth error body's message (Pinterest's `{code, message}`), if it has one. */
+const wordsOf = (text: string): string | null => {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error_description?: unknown }
+    const words = typeof body.message === "string" ? body.message : typeof body.error_description === "string" ? body.error_description : null
+    return words === null || words.trim() === "" ? null : words.trim().slice(0, 500)
+  } catch {
+    return null
+  }
+}
+
 const described = (error: string, description: string | undefined) => (description ? `${error}: ${description}` : error)
 
 /**
@@ -187,12 +198,15 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
             retryAfterMs: retryAfterMs(response.headers, Date.now())
           })
         }
+        const copy = response.status >= 400 ? response.clone() : null
         try {
           return tokensOf(await process(response))
         } catch (cause) {
-          // A 4xx the library could not read as an OAuth error is still a refusal.
-          if (response.status >= 400 && !(cause instanceof oauth.ResponseBodyError) && !(cause instanceof oauth.WWWAuthenticateChallengeError))
-            throw new OAuthRefused({ message: `The token endpoint refused the request (HTTP ${response.status}).`, error: `http_${response.status}` })
+          // A 4xx the library could not read as an OAuth error is still a refusal, with the network's own words when it gave some.
+          if (copy !== null && !(cause instanceof oauth.ResponseBodyError) && !(cause instanceof oauth.WWWAuthenticateChallengeError)) {
+            const said = wordsOf(await copy.text().catch(() => ""))
+            throw new OAuthRefused({ message: `The token endpoint refused the request (HTTP ${response.status})${said === null ? "." : `: ${said}`}`, error: `http_${response.status}` })
+          }
           throw cause
         }
       },
