@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   scheduler: () => import("./scheduler.ts").then((m) => m.run()),
   media: () => import("./media.ts").then((m) => m.run()),
   posts: () => import("./posts.ts").then((m) => m.run()),
+  webhooks: () => import("./webhooks.ts").then((m) => m.run()),
   embedded: () => import("./embedded.ts").then((m) => m.run())
 }
 

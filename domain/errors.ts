@@ -84,7 +84,12 @@ export const catalogue = {
   first_comment_not_failed: entry(409, false, "The post has no failed first comment to retry.", "Read the post; only a failed first comment can be retried."),
   publish_outcome_unknown: entry(409, false, "Herald could not tell whether the network received the post.", "Check the account on the network, then retry the post if it is missing."),
   upstream_unavailable: entry(503, true, "The network is unavailable.", "Herald retries by itself; nothing to do now."),
-  upstream_processing: entry(503, true, "The network is still processing the media.", "Herald checks again by itself; nothing to do now.")
+  upstream_processing: entry(503, true, "The network is still processing the media.", "Herald checks again by itself; nothing to do now."),
+  // Webhooks
+  webhook_url_refused: entry(400, false, "Webhooks cannot be sent to that URL.", "Use a public https URL; details.reason says what is wrong with this one."),
+  webhook_not_found: entry(404, false, "There is no webhook with this id in the workspace.", "List webhooks with GET /webhooks."),
+  webhook_limit_reached: entry(409, false, "The workspace has as many webhooks as it may have.", "Delete one (DELETE /webhooks/{id}), or subscribe one endpoint to more event types."),
+  delivery_not_found: entry(404, false, "There is no such delivery for this webhook.", "List deliveries with GET /webhooks/{id}/deliveries.")
 } as const satisfies Record<string, CatalogueEntry>
 
 export type ErrorCode = keyof typeof catalogue

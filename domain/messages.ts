@@ -73,3 +73,18 @@ export const signupNextSteps = (existing: boolean): ReadonlyArray<string> =>
         "Create posts with POST /api/v1/posts; each waits for the human's approval because this key is asks-first.",
         "Check a post's status with GET /api/v1/posts/{id}. Free workspaces can publish 30 posts a month."
       ]
+
+/** Sent to the owner when Herald turns off a webhook endpoint that kept failing. */
+export const webhookDisabledMail = (locale: Locale, p: { url: string; since: string; appLink: string }): MailText =>
+  locale === "ja"
+    ? {
+        subject: "Herald: 失敗が続いた Webhook を停止しました",
+        text: `Webhook ${p.url} への配信が ${p.since} から失敗し続けたため、停止しました。\n\n` +
+          `受信側を直してから、Herald で有効に戻してください（PATCH /api/v1/webhooks/{id} で enabled: true）。届かなかったイベントは配信一覧から再送できます:\n${p.appLink}\n`
+      }
+    : {
+        subject: "Herald: a failing webhook was turned off",
+        text: `Every delivery to the webhook ${p.url} has failed since ${p.since}, so Herald turned it off.\n\n` +
+          `Fix the receiver, then turn the webhook back on (PATCH /api/v1/webhooks/{id} with enabled: true). ` +
+          `Events it missed can be sent again from its deliveries:\n${p.appLink}\n`
+      }

@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { IdempotencyStore } from "../../application/ports/IdempotencyStore.ts"
+import { EventOutbox } from "../../application/ports/EventOutbox.ts"
 import { JobQueue } from "../../application/ports/JobQueue.ts"
 import { PostCreator, type PostCreatorShape } from "../../application/ports/PostCreator.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
@@ -16,11 +17,12 @@ export const make = Effect.gen(function* () {
   const queue = yield* JobQueue
   const usage = yield* UsageCounter
   const keys = yield* IdempotencyStore
+  const outbox = yield* EventOutbox
   class OverCap {
     readonly _tag = "OverCap"
   }
   return {
-    create: ({ claim, jobs, post, usage: { limit, month } }) =>
+    create: ({ atLimit, claim, events, jobs, post, usage: { limit, month } }) =>
       store.transaction(
         Effect.gen(function* () {
           const holder = claim === undefined ? Option.none() : yield* keys.claim(claim, claim.createdAt)
@@ -29,6 +31,7 @@ export const make = Effect.gen(function* () {
           if (limit !== null && used > limit) return yield* Effect.fail(new OverCap())
           yield* posts.insert(post)
           if (jobs.length > 0) yield* queue.enqueue(jobs)
+          yield* outbox.append(atLimit !== undefined && used === limit ? [...(events ?? []), atLimit] : (events ?? []))
           return { _tag: "Created" as const, used: limit === null ? null : used }
         })
       ).pipe(Effect.catchTag("OverCap", () => Effect.succeed({ _tag: "OverCap" as const })))

@@ -19,10 +19,10 @@ export const make = Effect.gen(function* () {
       state.sync(() => [...accounts().values()].filter((a) => a.workspaceId === workspaceId).sort((a, b) => a.connectedAt - b.connectedAt || a.id.localeCompare(b.id))),
     findById: (workspaceId, id) =>
       state.sync(() => Option.filter(Option.fromNullishOr(accounts().get(id)), (a) => a.workspaceId === workspaceId)),
-    setStatus: (workspaceId, id, status) =>
+    setStatus: (workspaceId, id, status, from) =>
       state.sync(() => {
         const found = accounts().get(id)
-        if (found === undefined || found.workspaceId !== workspaceId) return false
+        if (found === undefined || found.workspaceId !== workspaceId || (from !== undefined && found.status !== from)) return false
         accounts().set(id, { ...found, status })
         return true
       }),

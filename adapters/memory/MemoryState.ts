@@ -8,6 +8,8 @@ import type { IdempotencyRecord } from "../../application/ports/IdempotencyStore
 import type { LeasedJob } from "../../application/ports/JobQueue.ts"
 import type { StoredToken } from "../../application/ports/TokenRepo.ts"
 import type { StoredCredentials } from "../../application/ports/CredentialStore.ts"
+import type { HeraldEvent } from "../../domain/events.ts"
+import type { Delivery, Webhook } from "../../domain/webhooks.ts"
 
 /** Everything the memory adapters hold; a transaction undoes its own changes on failure (JournaledMap). */
 export interface Tables {
@@ -22,6 +24,11 @@ export interface Tables {
   usage: Map<string, number>
   rates: Map<string, { windowStart: number; count: number }>
   jobs: Map<string, LeasedJob & { leaseUntil: number | null }>
+  /** The outbox, by id; `seq` orders a workspace's feed and a post's deliveries. */
+  events: Map<string, HeraldEvent & { seq: number }>
+  webhooks: Map<string, Webhook>
+  /** Deliveries; `availableAt` is the next try or the lease's end, `seq` their event's. */
+  deliveries: Map<string, Delivery & { availableAt: number; seq: number; orderingKey: string }>
 }
 
 /** One change to undo: the map, the key, and what it held before (absent when `had` is false). */
@@ -86,7 +93,10 @@ const empty = (): Tables => ({
   idempotency: new JournaledMap(),
   usage: new JournaledMap(),
   rates: new JournaledMap(),
-  jobs: new JournaledMap()
+  jobs: new JournaledMap(),
+  events: new JournaledMap(),
+  webhooks: new JournaledMap(),
+  deliveries: new JournaledMap()
 })
 
 export interface MemoryStateShape {

@@ -29,6 +29,9 @@ export const make = Effect.gen(function* () {
         for (const [k, v] of tables.media) if (v.workspaceId === id) tables.media.delete(k)
         for (const [k, v] of tables.posts) if (v.workspaceId === id) tables.posts.delete(k)
         for (const [k, v] of tables.jobs) if (v.workspaceId === id) tables.jobs.delete(k)
+        for (const [k, v] of tables.events) if (v.workspaceId === id) tables.events.delete(k)
+        for (const [k, v] of tables.webhooks) if (v.workspaceId === id) tables.webhooks.delete(k)
+        for (const [k, v] of tables.deliveries) if (v.workspaceId === id) tables.deliveries.delete(k)
       }),
     countCreatedBetween: (from, to) =>
       state.sync(() => [...t().workspaces.values()].filter((w) => w.createdAt >= from && w.createdAt < to).length)

@@ -1,6 +1,9 @@
 import { Layer } from "effect"
 import * as ComposedPostCreator from "./ComposedPostCreator.ts"
 import * as MemoryAccountRepo from "./MemoryAccountRepo.ts"
+import * as MemoryEventOutbox from "./MemoryEventOutbox.ts"
+import * as MemoryWebhookDeliveries from "./MemoryWebhookDeliveries.ts"
+import * as MemoryWebhookRepo from "./MemoryWebhookRepo.ts"
 import * as MemoryCredentialStore from "./MemoryCredentialStore.ts"
 import * as MemoryApiKeyRepo from "./MemoryApiKeyRepo.ts"
 import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.ts"
@@ -27,7 +30,10 @@ export const storageLayer = Layer.mergeAll(
   MemoryIdempotencyStore.layer,
   MemoryUsageCounter.layer,
   MemoryRateLimiter.layer,
-  MemoryJobQueue.layer
+  MemoryJobQueue.layer,
+  MemoryEventOutbox.layer,
+  MemoryWebhookRepo.layer,
+  MemoryWebhookDeliveries.layer
 ).pipe(
   (ports) => Layer.provideMerge(ComposedPostCreator.layer, ports),
   Layer.provide(MemoryState.layer)

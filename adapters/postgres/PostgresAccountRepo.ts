@@ -55,8 +55,10 @@ export const make = Effect.gen(function* () {
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
         Effect.orDie
       ),
-    setStatus: (workspaceId, id, status) =>
-      sql`UPDATE accounts SET status = ${status} WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`.pipe(
+    setStatus: (workspaceId, id, status, from) =>
+      sql`UPDATE accounts SET status = ${status}
+        WHERE ${sql.and([sql`id = ${id}`, sql`workspace_id = ${workspaceId}`, ...(from === undefined ? [] : [sql`status = ${from}`])])}
+        RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       ),

@@ -4,6 +4,7 @@ import { type CreateOutcome, type NewPost, PostCreator, type PostCreatorShape } 
 import { toJsonRow, toParams } from "./postRow.ts"
 import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
 import { countOnShardZeroSql, countUncappedManySql } from "./usageShards.ts"
+import { eventCtes, eventsJson } from "./eventSql.ts"
 
 /*
  * New posts of uncapped plans are written in batches: concurrent creates waiting for a writer go
@@ -27,8 +28,8 @@ const DEFAULT_WRITERS = 4
 const MAX_BATCH = 64
 
 // Parameters: the posts (`posts` rows as JSON), each post's workspace and month, the jobs, the
-// idempotency claims, and the ids of the posts that have a claim. Posts go in when they have no claim
-// or their claim went in; counts and jobs follow the posts that went in.
+// idempotency claims, the ids of the posts that have a claim, and the posts' events. Posts go in when
+// they have no claim or their claim went in; counts, jobs and events follow the posts that went in.
 const uncappedSql = `
   WITH claimed AS (
     INSERT INTO idempotency_keys (scope, key, request_hash, post_id, created_at, expires_at)
@@ -49,7 +50,7 @@ const uncappedSql = `
     SELECT j.id, j.kind, j.workspace_id, j.post_id, j.account_id, j.run_at, j.run_at, j.attempts
     FROM jsonb_to_recordset($3::jsonb) AS j(id text, kind text, workspace_id text, post_id text, account_id text, run_at timestamptz, attempts int)
     WHERE j.post_id IN (SELECT id FROM created)
-  )
+  ), ${eventCtes("post_events", "$6::jsonb", "x.e->>'resource_id' IN (SELECT id FROM created)")}
   SELECT id FROM created`
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -66,7 +67,8 @@ const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<unknown> => {
     JSON.stringify(claims.map((c) => ({
       scope: c.scope, key: c.key, request_hash: c.requestHash, post_id: c.postId, created_at: iso(c.createdAt), expires_at: iso(c.expiresAt)
     }))),
-    claims.map((c) => c.postId)
+    claims.map((c) => c.postId),
+    eventsJson(entries.flatMap((e) => e.events ?? []))
   ]
 }
 
@@ -81,11 +83,14 @@ const postColumns = [
 ] as const
 
 // The capped statement: count on shard 0 if the month is under the cap, insert the post if the
-// count went up, insert its jobs if the post went in. Parameters: $1..$20 the post (so $2 is its
-// workspace), then the month, the jobs' six arrays, the limit. Built once; each create fills values.
+// count went up, insert its jobs and events if the post went in, and the limit's event if it brought
+// the month to the cap. Parameters: $1..$20 the post (so $2 is its workspace), then the month, the
+// jobs' six arrays, the limit, the events, the limit's event. Built once; each create fills values.
 const MONTH = `$${postColumns.length + 1}`
 const jobArrays = ["::text[]", "::text[]", "::text[]", "::text[]", "::timestamptz[]", "::int[]"].map((cast, i) => `$${postColumns.length + 2 + i}${cast}`)
 const LIMIT = `$${postColumns.length + 2 + jobArrays.length}`
+const EVENTS = `$${postColumns.length + 3 + jobArrays.length}::jsonb`
+const LIMIT_EVENT = `$${postColumns.length + 4 + jobArrays.length}::jsonb`
 const cappedSql = `
   WITH counted AS (${countOnShardZeroSql("$2", MONTH, LIMIT)}
   ), created AS (
@@ -98,10 +103,11 @@ const cappedSql = `
     SELECT j.id, j.kind, j.workspace_id, created.id, j.account_id, j.run_at, j.run_at, j.attempts
     FROM created, unnest(${jobArrays.join(", ")}) AS j(id, kind, workspace_id, account_id, run_at, attempts)
     RETURNING 1
-  )
+  ), ${eventCtes("post_events", EVENTS, "EXISTS (SELECT 1 FROM created)")},
+  ${eventCtes("limit_events", LIMIT_EVENT, `EXISTS (SELECT 1 FROM created) AND (SELECT count FROM counted) = ${LIMIT}`)}
   SELECT count FROM counted`
 
-const cappedValuesOf = ({ jobs, post, usage }: NewPost): Array<unknown> => {
+const cappedValuesOf = ({ atLimit, events, jobs, post, usage }: NewPost): Array<unknown> => {
   const p = toParams(post)
   return [
     p.id, p.workspaceId, p.status, p.content, p.mediaIds, p.firstComment, p.thread, p.poll, p.cover,
@@ -110,7 +116,9 @@ const cappedValuesOf = ({ jobs, post, usage }: NewPost): Array<unknown> => {
     usage.month,
     jobs.map((j) => j.id), jobs.map((j) => j.kind), jobs.map((j) => j.workspaceId), jobs.map((j) => j.accountId),
     jobs.map((j) => new Date(j.runAt).toISOString()), jobs.map((j) => j.attempts),
-    usage.limit
+    usage.limit,
+    eventsJson(events ?? []),
+    eventsJson(atLimit === undefined ? [] : [atLimit])
   ]
 }
 

@@ -1,6 +1,9 @@
 import { Layer, type Redacted } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import * as PostgresAccountRepo from "./PostgresAccountRepo.ts"
+import * as PostgresEventOutbox from "./PostgresEventOutbox.ts"
+import * as PostgresWebhookDeliveries from "./PostgresWebhookDeliveries.ts"
+import * as PostgresWebhookRepo from "./PostgresWebhookRepo.ts"
 import * as PostgresCredentialStore from "./PostgresCredentialStore.ts"
 import * as PostgresApiKeyRepo from "./PostgresApiKeyRepo.ts"
 import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
@@ -30,7 +33,10 @@ export const storageLayer = Layer.mergeAll(
   PostgresJobQueue.layer,
   PostgresIdempotencyStore.layer,
   PostgresUsageCounter.layer,
-  PostgresRateLimiter.layer
+  PostgresRateLimiter.layer,
+  PostgresEventOutbox.layer,
+  PostgresWebhookRepo.layer,
+  PostgresWebhookDeliveries.layer
 )
 
 /** A pooled client for a PostgreSQL server, e.g. from `DATABASE_URL`. */

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
+import { webhooksStatements } from "./webhooksMigration.ts"
 
 /** Runs statements one by one: the extended protocol takes a single statement per query. */
 const statements = (list: ReadonlyArray<string>) =>
@@ -141,6 +142,9 @@ const storage = statements([
 
 /** Tables of the storage ports, children first (tests empty them between suites). */
 export const storageTables = [
+  "webhook_deliveries",
+  "webhooks",
+  "events",
   "rate_windows",
   "usage_counters",
   "idempotency_keys",
@@ -191,8 +195,10 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
       updated_at timestamptz NOT NULL DEFAULT now()
     )`
   ]),
+  // Events written with the changes they report, webhook endpoints and their deliveries (webhooksMigration.ts).
+  "0007_webhooks": statements(webhooksStatements),
   // The post request's per-network objects (tiktok, youtube, pinterest), handed to those networks' publishers.
-  "0007_post_network_options": statements([`ALTER TABLE posts ADD COLUMN network_options jsonb NOT NULL DEFAULT '{}'::jsonb`])
+  "0008_post_network_options": statements([`ALTER TABLE posts ADD COLUMN network_options jsonb NOT NULL DEFAULT '{}'::jsonb`])
 }
 
 export const loader = Migrator.fromRecord(migrations)

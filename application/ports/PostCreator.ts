@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { HeraldEvent } from "../../domain/events.ts"
 import type { Post } from "../../domain/post.ts"
 import type { IdempotencyRecord } from "./IdempotencyStore.ts"
 import type { Job } from "./JobQueue.ts"
@@ -14,6 +15,10 @@ export interface NewPost {
    * atomic write; absent without a key. A key held by a live record stores nothing (`KeyHeld`).
    */
   readonly claim?: IdempotencyRecord | undefined
+  /** The post's events (post.created, ...), written with it: stored only if the post is. */
+  readonly events?: ReadonlyArray<HeraldEvent> | undefined
+  /** Written with the post only when it is the one that brings the month to its cap (usage.limit_reached). */
+  readonly atLimit?: HeraldEvent | undefined
 }
 
 export type CreateOutcome =

@@ -14,18 +14,13 @@ import { TokenRepo } from "../ports/TokenRepo.ts"
 import { now } from "./common.ts"
 import { storeCredentials } from "./credentials.ts"
 import { isWellFormedId } from "../../domain/ids.ts"
+import { Store } from "../ports/Store.ts"
+import { accountView } from "./accountView.ts"
+import { accountEvent, emit } from "./webhooks/events.ts"
 
 const CONNECT_LINK_LIFETIME_MS = 15 * 60 * 1000
 
-export const accountView = (a: Account) => ({
-  id: a.id,
-  platform: a.platform,
-  name: a.name,
-  username: a.username,
-  avatarUrl: a.avatarUrl,
-  status: a.status,
-  connectedAt: formatUtc(a.connectedAt)
-})
+export { accountView } from "./accountView.ts"
 
 export const listAccounts = Effect.fn("listAccounts")(function* (actor: Actor) {
   const accounts = yield* (yield* AccountRepo).listByWorkspace(actor.workspaceId)
@@ -107,11 +102,18 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
   })
   if (connections.length === 0) return yield* Effect.fail(fail("validation_failed", { fields: ["params"] }, "The network gave access to no account."))
   const accounts: Array<Account> = []
+  const store = yield* Store
   for (const { profile, credentials } of connections) {
-    const account = yield* (yield* AccountRepo).upsert({
-      id: yield* crypto.id("acc"), workspaceId: token.value.workspaceId, platform: connector.platform, name: cleanLabel(profile.name, 200),
-      username: cleanLabel(profile.username, 200), avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
-    })
+    const id = yield* crypto.id("acc")
+    // The account and its account.connected event together.
+    const account = yield* store.transaction(Effect.gen(function* () {
+      const stored = yield* (yield* AccountRepo).upsert({
+        id, workspaceId: token.value.workspaceId, platform: connector.platform, name: cleanLabel(profile.name, 200),
+        username: cleanLabel(profile.username, 200), avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
+      })
+      yield* emit([yield* accountEvent("account.connected", stored, at)])
+      return stored
+    }))
     if (credentials !== null) yield* storeCredentials(account.id, credentials)
     accounts.push(account)
   }
@@ -121,7 +123,15 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
 
 /** A person or a key disconnects an account: it and its credentials are gone; its waiting targets fail with account_disconnected. */
 export const disconnectAccount = Effect.fn("disconnectAccount")(function* (actor: Actor, accountId: string) {
-  const removed = isWellFormedId(accountId) && (yield* (yield* AccountRepo).delete(actor.workspaceId, accountId))
+  const at = yield* now
+  // The removal and its account.disconnected event together.
+  const removed = isWellFormedId(accountId) && (yield* (yield* Store).transaction(Effect.gen(function* () {
+    const repo = yield* AccountRepo
+    const account = yield* repo.findById(actor.workspaceId, accountId)
+    if (Option.isNone(account) || !(yield* repo.delete(actor.workspaceId, accountId))) return false
+    yield* emit([yield* accountEvent("account.disconnected", account.value, at)])
+    return true
+  })))
   if (!removed) return yield* Effect.fail(fail("account_not_found", { accountIds: [accountId] }))
   yield* (yield* readCache).forgetAccounts(actor.workspaceId)
   return { id: accountId, disconnected: true as const }

@@ -15,6 +15,8 @@ import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
 import { now, rateLimited } from "./common.ts"
 import { trySend } from "./mail.ts"
 import { startSession } from "./sessions.ts"
+import { Store } from "../ports/Store.ts"
+import { emit, workspaceEvent } from "./webhooks/events.ts"
 import { HOUR_MS, issueClaimLink } from "./signup.ts"
 
 /**
@@ -63,7 +65,13 @@ export const claimWorkspace = Effect.fn("claimWorkspace")(function* (token: stri
   if (Option.isNone(ws) || isExpiredUnclaimed(ws.value, at)) return yield* Effect.fail(fail("claim_link_invalid"))
   if (ws.value.claimed) return yield* Effect.fail(fail("already_claimed"))
   const claimed = claim(ws.value, locale ?? ws.value.locale)
-  yield* workspaces.update(claimed)
+  // The claim and its workspace.claimed event together.
+  yield* (yield* Store).transaction(Effect.gen(function* () {
+    yield* workspaces.update(claimed)
+    yield* emit([yield* workspaceEvent("workspace.claimed", claimed, at, {
+      workspace: { id: claimed.id, name: claimed.name, plan: claimed.plan, claimed: claimed.claimed }
+    })])
+  }))
   yield* (yield* readCache).forgetWorkspace(claimed.id)
   return { workspace: claimed, session: yield* startSession(claimed.id, claimed.ownerEmail) }
 })

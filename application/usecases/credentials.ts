@@ -5,6 +5,8 @@ import { Connectors, type GrantRevoked, type NetworkCredentials } from "../ports
 import { CredentialStore, type StoredCredentials } from "../ports/CredentialStore.ts"
 import { TokenVault } from "../ports/TokenVault.ts"
 import { readCache } from "../readCache.ts"
+import { Store } from "../ports/Store.ts"
+import { accountEvent, emit } from "./webhooks/events.ts"
 
 /** Access tokens are renewed this long before they end, so a call never starts with one about to expire. */
 export const RENEW_AHEAD_MS = 5 * 60 * 1000
@@ -45,7 +47,12 @@ export const storeCredentials = Effect.fn("storeCredentials")(function* (account
 
 /** Marks the account for reconnection: no call goes to its network until a person reconnects it. */
 export const markNeedsReconnection = Effect.fn("markNeedsReconnection")(function* (account: Account, why: string) {
-  yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection")
+  const at = yield* Clock.currentTimeMillis
+  // The change and its event together; of callers racing on one account, the one that changes it reports it.
+  yield* (yield* Store).transaction(Effect.gen(function* () {
+    if (yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection", "connected"))
+      yield* emit([yield* accountEvent("account.needs_reconnection", { ...account, status: "needs_reconnection" }, at)])
+  }))
   yield* (yield* readCache).forgetAccounts(account.workspaceId)
   yield* Effect.logWarning("account needs reconnection").pipe(Effect.annotateLogs({ account: account.id, platform: account.platform, why }))
   return new NeedsReconnection({ message: why })

@@ -20,6 +20,7 @@ import * as YouTube from "../../adapters/networks/youtube/index.ts"
 import { networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
+import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 
 /**
  * The core every self-contained host runs on, chosen from the environment: PostgreSQL when
@@ -60,7 +61,8 @@ export const embeddedCore = Effect.gen(function* () {
     networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network, TikTok.network, Pinterest.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
-    ReadCache.layer(env.readCacheMs)
+    ReadCache.layer(env.readCacheMs),
+    HttpWebhookSender.layerConfig
   ).pipe(Layer.provideMerge(storage))
   const described = [
     `database: ${Option.isSome(env.databaseUrl) ? "DATABASE_URL" : `PGlite in ${join(dataDir, "pg")}`}`,

@@ -4,6 +4,8 @@ import { errorDoc } from "./errors.ts"
 import * as S from "./schemas.ts"
 import { MediaGroup } from "./mediaApi.ts"
 import { Authentication } from "./security.ts"
+import { EventsGroup, WebhooksGroup } from "./webhooksApi.ts"
+import { addWebhooks } from "./webhooksOpenApi.ts"
 
 const e = (...statuses: Array<number>) => statuses.map(errorDoc)
 const common = [400, 401, 403, 404, 409]
@@ -77,9 +79,13 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(MediaGroup)
   .add(PostsGroup)
   .add(KeysGroup)
+  .add(WebhooksGroup)
+  .add(EventsGroup)
   .prefix("/api/v1")
   .annotateMerge(OpenApi.annotations({
     title: "Herald API",
     version: "1.0.0",
-    description: "Publish posts to connected social accounts. Errors use the envelope {error:{code,message,hint,retryable,details}}."
+    description: "Publish posts to connected social accounts. Errors use the envelope {error:{code,message,hint,retryable,details}}.",
+    // Events are documented as OpenAPI webhooks: what Herald POSTs to registered endpoints.
+    transform: addWebhooks
   })) {}

@@ -14,6 +14,7 @@ import * as Keys from "./handlers/keys.ts"
 import * as Media from "./handlers/media.ts"
 import * as Posts from "./handlers/posts.ts"
 import * as Signup from "./handlers/signup.ts"
+import * as Webhooks from "./handlers/webhooks.ts"
 import * as FastPaths from "./fastPaths.ts"
 import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
@@ -46,7 +47,7 @@ const hostMiddleware = HttpRouter.middleware(
 /** Every route of the HTTP host: the REST API, its OpenAPI document and docs page, and the web pages. */
 export const routesLayer = Layer.mergeAll(
   HttpApiBuilder.layer(HeraldApi, { openapiPath: "/api/v1/openapi.json" }).pipe(
-    Layer.provide([Signup.layer, Claim.layer, Accounts.layer, Posts.layer, Keys.layer, Media.layer]),
+    Layer.provide([Signup.layer, Claim.layer, Accounts.layer, Posts.layer, Keys.layer, Media.layer, Webhooks.layer, Webhooks.eventsLayer]),
     Layer.provide(Security.layer)
   ),
   // Scalar's default fonts come from its CDN; the page's policy allows this origin only.

@@ -11,6 +11,7 @@ import type * as Actions from "../../application/usecases/posts/actions.ts"
 import type { createPost } from "../../application/usecases/posts/create.ts"
 import type { getPost, listPosts } from "../../application/usecases/posts/query.ts"
 import type { getPreview, uploadMedia } from "../../application/usecases/media/index.ts"
+import type { waitForPost } from "../../application/usecases/webhooks/feed.ts"
 
 type ServicesOf<F extends (...args: any) => Effect.Effect<any, any, any>> = Effect.Services<ReturnType<F>>
 
@@ -29,6 +30,7 @@ export type McpServices =
   | ServicesOf<typeof Actions.reschedulePost>
   | ServicesOf<typeof uploadMedia>
   | ServicesOf<typeof getPreview>
+  | ServicesOf<typeof waitForPost>
 
 /** Runs a use case on the host's services; the host decides how (HTTP request fiber, stdio process). */
 export type Runner = <A>(effect: Effect.Effect<A, HeraldError, McpServices>) => Promise<Exit.Exit<A, HeraldError>>

@@ -1,7 +1,8 @@
-import { Config } from "effect"
+import { Config, Schema } from "effect"
 import { defaultPipelineOptions } from "../../application/usecases/publishing/options.ts"
 import { defaultSweeperOptions } from "../../application/usecases/publishing/sweepers.ts"
 import { defaultSchedulerOptions, type SchedulerOptions } from "./layer.ts"
+import { defaultDeliveryOptions } from "../../application/usecases/webhooks/options.ts"
 
 const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
 
@@ -15,7 +16,18 @@ export const schedulerConfig = Config.all({
   firstCommentDelayMs: int("HERALD_FIRST_COMMENT_DELAY_MS", defaultPipelineOptions.firstCommentDelayMs),
   graceMs: int("HERALD_SHUTDOWN_GRACE_MS", defaultSchedulerOptions.graceMs),
   sweep: Config.Boolean("HERALD_SWEEPERS").pipe(Config.withDefault(true)),
-  sweepEveryMs: int("HERALD_SWEEP_EVERY_MS", defaultSweeperOptions.everyMs)
+  sweepEveryMs: int("HERALD_SWEEP_EVERY_MS", defaultSweeperOptions.everyMs),
+  webhooks: Config.Boolean("HERALD_WEBHOOKS").pipe(Config.withDefault(true)),
+  webhookConcurrency: int("HERALD_WEBHOOK_CONCURRENCY", defaultDeliveryOptions.concurrency),
+  webhookBatch: int("HERALD_WEBHOOK_BATCH", defaultDeliveryOptions.batch),
+  webhookPollMs: int("HERALD_WEBHOOK_POLL_MS", defaultDeliveryOptions.pollMs),
+  webhookLeaseMs: int("HERALD_WEBHOOK_LEASE_MS", defaultDeliveryOptions.leaseMs),
+  webhookDisableAfterMs: int("HERALD_WEBHOOK_DISABLE_AFTER_MS", defaultDeliveryOptions.disableAfterMs),
+  // Milliseconds before each retry, comma-separated (tests and development shorten the three days).
+  webhookRetriesMs: Config.schema(Schema.String.check(Schema.isPattern(/^\s*\d+(\s*,\s*\d+)*\s*$/)), "HERALD_WEBHOOK_RETRIES_MS").pipe(
+    Config.withDefault(defaultDeliveryOptions.retrySchedule.join(",")),
+    Config.map((text) => text.split(",").map((w) => Number(w.trim())))
+  )
 })
 
 export type SchedulerEnv = Config.Success<typeof schedulerConfig>
@@ -31,5 +43,12 @@ export const toSchedulerOptions = (env: SchedulerEnv): SchedulerOptions => ({
     firstCommentDelayMs: env.firstCommentDelayMs
   },
   sweepers: env.sweep ? { ...defaultSweeperOptions, everyMs: env.sweepEveryMs } : null,
-  graceMs: env.graceMs
+  graceMs: env.graceMs,
+  webhooks: env.webhooks
+    ? {
+        ...defaultDeliveryOptions,
+        concurrency: env.webhookConcurrency, batch: env.webhookBatch, pollMs: env.webhookPollMs, leaseMs: env.webhookLeaseMs,
+        retrySchedule: env.webhookRetriesMs, disableAfterMs: env.webhookDisableAfterMs
+      }
+    : null
 })

@@ -2,6 +2,8 @@ import { Effect, Layer } from "effect"
 import { defaultPipelineOptions, type PipelineOptions } from "../../application/usecases/publishing/options.ts"
 import { defaultSweeperOptions, runSweepers, type SweeperOptions } from "../../application/usecases/publishing/sweepers.ts"
 import { startWorker } from "../../application/usecases/publishing/worker.ts"
+import { startDeliveryWorker } from "../../application/usecases/webhooks/deliver.ts"
+import { defaultDeliveryOptions, type DeliveryOptions } from "../../application/usecases/webhooks/options.ts"
 
 export interface SchedulerOptions {
   readonly pipeline: PipelineOptions
@@ -9,12 +11,15 @@ export interface SchedulerOptions {
   readonly sweepers: SweeperOptions | null
   /** On shutdown, jobs in flight get this long to finish before they are handed back to the queue. */
   readonly graceMs: number
+  /** null: no webhook deliveries from this process. */
+  readonly webhooks: DeliveryOptions | null
 }
 
 export const defaultSchedulerOptions: SchedulerOptions = {
   pipeline: defaultPipelineOptions,
   sweepers: defaultSweeperOptions,
-  graceMs: 10_000
+  graceMs: 10_000,
+  webhooks: defaultDeliveryOptions
 }
 
 /**
@@ -32,10 +37,22 @@ export const workerLayer = (pipeline: Partial<PipelineOptions> = {}, graceMs = d
 export const sweeperLayer = (options: Partial<SweeperOptions> = {}) =>
   Layer.effectDiscard(Effect.forkScoped(runSweepers({ ...defaultSweeperOptions, ...options })))
 
-/** Worker and sweepers: what a scheduler process (or the embedded host) runs. */
+/**
+ * The webhook delivery loop as a background fiber of the layer's scope, with its own slots, so a slow
+ * receiver never holds up publishing. Closing the scope stops leasing and lets deliveries in flight
+ * finish for `graceMs` (any cut short go again, with the same id, when their leases run out).
+ */
+export const deliveryLayer = (options: Partial<DeliveryOptions> = {}, graceMs = defaultSchedulerOptions.graceMs) =>
+  Layer.effectDiscard(Effect.gen(function* () {
+    const worker = yield* startDeliveryWorker({ ...defaultDeliveryOptions, ...options })
+    yield* Effect.addFinalizer(() => worker.stop(graceMs))
+  }))
+
+/** Worker, webhook deliveries and sweepers: what a scheduler process (or the embedded host) runs. */
 export const schedulerLayer = (options: Partial<SchedulerOptions> = {}) => {
   const o = { ...defaultSchedulerOptions, ...options }
-  return o.sweepers === null
+  const publishing = o.sweepers === null
     ? workerLayer(o.pipeline, o.graceMs)
     : Layer.merge(workerLayer(o.pipeline, o.graceMs), sweeperLayer(o.sweepers))
+  return o.webhooks === null ? publishing : Layer.merge(publishing, deliveryLayer(o.webhooks, o.graceMs))
 }

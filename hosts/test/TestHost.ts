@@ -17,6 +17,7 @@ import { Connectors } from "../../application/ports/Connectors.ts"
 import { connectorsOf } from "../../application/ports/Network.ts"
 import { networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
+import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 
 export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldConfigShape => ({
   publicUrl: "http://herald.test",
@@ -45,7 +46,9 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
     networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network, TikTok.network, Pinterest.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
-    ReadCache.layer(5000)
+    ReadCache.layer(5000),
+    // Tests receive webhooks on loopback: what the setting is for.
+    HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 })
   ).pipe(Layer.provideMerge(storage))
 }
 

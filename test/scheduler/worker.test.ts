@@ -13,6 +13,7 @@ import { startWorker } from "../../application/usecases/publishing/worker.ts"
 import { signUp } from "../../application/usecases/signup.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { schedulerLayer } from "../../hosts/scheduler/layer.ts"
+import { defaultDeliveryOptions } from "../../application/usecases/webhooks/options.ts"
 import { pipelineLayer, setUp, testOptions } from "./support.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(pipelineLayer()))
@@ -112,7 +113,7 @@ describe("the worker loop", () => {
       })
       const scope = yield* Scope.make()
       const services = yield* Effect.context<never>()
-      yield* Layer.buildWithScope(schedulerLayer({ pipeline: { ...testOptions, pollMs: 60_000 }, sweepers: { everyMs: 60 * 60_000, batch: 10 } }), scope).pipe(Effect.provideContext(services))
+      yield* Layer.buildWithScope(schedulerLayer({ pipeline: { ...testOptions, pollMs: 60_000 }, sweepers: { everyMs: 60 * 60_000, batch: 10 }, webhooks: { ...defaultDeliveryOptions, pollMs: 60_000 } }), scope).pipe(Effect.provideContext(services))
       yield* post(f.agent, { accountIds: f.accountIds, content: "Via the layer" })
       yield* TestClock.adjust(60_000)
       assert.strictEqual(net.published().length, 1)

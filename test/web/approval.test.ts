@@ -53,6 +53,11 @@ describe.runIf(available)("the web pages in a real Chromium", () => {
     const secret = await page.locator("#secret code").textContent()
     expect(secret).toMatch(/^hrld_/)
     expect((await call(host, "GET", "/accounts", { key: secret! })).status).toBe(200)
+    // A webhook from the app: its signing secret shown once, the endpoint listed with its deliveries.
+    await page.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/hooks")
+    await page.getByRole("button", { name: "Add webhook" }).click()
+    expect(await page.locator("#hooksecret code").textContent()).toMatch(/^whsec_/)
+    await page.locator("#webhooks").getByText("http://127.0.0.1:9/hooks").waitFor()
     await page.screenshot({ path: "/tmp/herald-app.png", fullPage: true })
     await page.close()
   }, 60_000)

@@ -4,12 +4,14 @@ import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts
 import { canApprove, canCancel, canReject, canReschedule, canRetry, type Post, withTargets } from "../../../domain/post.ts"
 import { isWellFormedId } from "../../../domain/ids.ts"
 import { checkSchedule } from "../../../domain/postRules.ts"
+import { formatUtc } from "../../../domain/time.ts"
 import { type Job, JobQueue } from "../../ports/JobQueue.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
 import { Store } from "../../ports/Store.ts"
 import { fromResult, loadPost, now, requireOwnPost, requirePerson } from "../common.ts"
 import { firstCommentJob, publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
+import { emit, postEvent } from "../webhooks/events.ts"
 
 const conflict = (post: Post, action: string) =>
   Effect.fail(fail("post_state_conflict", { postId: post.id, status: post.status, action }, `A ${post.status} post cannot be ${action}.`))
@@ -38,10 +40,12 @@ export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id:
     const approved = withTargets(post, post.targets.map((t) => ({ ...t, status })), at)
     yield* (yield* PostRepo).update(approved)
     yield* (yield* JobQueue).enqueue(yield* publishJobsFor(approved, due))
+    yield* emit([yield* postEvent("post.approved", approved, at)])
     return { post: postView(approved) }
   }))
 })
 
+// The event shows the post as it was when removed (the API no longer shows removed posts).
 const remove = (reason: "cancelled" | "rejected", code: "cancel_not_own_post" | "reject_not_own_post", allowed: (post: Post) => boolean) =>
   (actor: Actor, id: string) =>
     onLockedPost(actor, id, (post) => Effect.gen(function* () {
@@ -50,6 +54,7 @@ const remove = (reason: "cancelled" | "rejected", code: "cancel_not_own_post" | 
       const at = yield* now
       yield* (yield* JobQueue).removeForPost(post.id)
       yield* (yield* PostRepo).update({ ...post, deletedAt: at, deletedReason: reason, updatedAt: at })
+      yield* emit([yield* postEvent(reason === "cancelled" ? "post.cancelled" : "post.rejected", { ...post, updatedAt: at }, at)])
       return { id: post.id, [reason]: true }
     }))
 
@@ -67,6 +72,7 @@ export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Acto
     const moved: Post = { ...post, scheduledFor, updatedAt: at }
     yield* (yield* PostRepo).update(moved)
     if (post.status === "scheduled") yield* (yield* JobQueue).rescheduleForPost(post.id, scheduledFor)
+    yield* emit([yield* postEvent("post.rescheduled", moved, at, { previousScheduledFor: post.scheduledFor === null ? null : formatUtc(post.scheduledFor) })])
     return { post: postView(moved) }
   }))
 })

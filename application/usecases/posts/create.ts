@@ -19,6 +19,7 @@ import { dryRunAdvice } from "./advice.ts"
 import { publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
 import { PostCreator } from "../../ports/PostCreator.ts"
+import { postEvent, workspaceEvent } from "../webhooks/events.ts"
 
 const IDEMPOTENCY_LIFETIME_MS = DAY_MS
 
@@ -113,7 +114,11 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     createdAt: at,
     expiresAt: at + IDEMPOTENCY_LIFETIME_MS
   }
-  const outcome = yield* (yield* PostCreator).create({ post, jobs: newJobs, usage: { month, limit: monthlyLimit }, claim })
+  // Written with the post (or not at all); the limit's event only by the post that reaches it.
+  const events = [yield* postEvent("post.created", post, at), ...(status === "needs_approval" ? [yield* postEvent("post.needs_approval", post, at)] : [])]
+  const atLimit = monthlyLimit === null ? undefined
+    : yield* workspaceEvent("usage.limit_reached", workspace, at, { month, used: monthlyLimit, limit: monthlyLimit, plan: workspace.plan })
+  const outcome = yield* (yield* PostCreator).create({ post, jobs: newJobs, usage: { month, limit: monthlyLimit }, claim, events, atLimit })
   if (outcome._tag === "OverCap") return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
   if (outcome._tag === "Created") return { kind: "created" as const, body: { post: postView(post) } }
   if (outcome.holder.requestHash !== claim?.requestHash) return yield* Effect.fail(fail("idempotency_key_reused"))

@@ -6,6 +6,9 @@ import { type PostKey, PostRepo } from "../../ports/PostRepo.ts"
 import { Store } from "../../ports/Store.ts"
 import { groupCommit } from "../../groupCommit.ts"
 import { firstCommentJob } from "../posts/jobs.ts"
+import { EventOutbox } from "../../ports/EventOutbox.ts"
+import { finalEventOf, type HeraldEvent, isFinal } from "../../../domain/events.ts"
+import { postEvent, targetEvent } from "../webhooks/events.ts"
 import { LeaseLost, type Loaded, replaceTarget } from "./outcomes.ts"
 
 /** What a write does to the job's lease; the write happens only while the job still holds it. */
@@ -51,7 +54,7 @@ const targetOf = (post: Post, job: Job): Target | undefined =>
 
 /** Builds the batched steps on the ports in context. */
 export const make = Effect.gen(function* () {
-  const services = yield* Effect.context<JobQueue | PostRepo | Store | Crypto>()
+  const services = yield* Effect.context<JobQueue | PostRepo | Store | Crypto | EventOutbox>()
   const queue = Context.get(services, JobQueue)
   const repo = Context.get(services, PostRepo)
   const store = Context.get(services, Store)
@@ -79,7 +82,22 @@ export const make = Effect.gen(function* () {
   } satisfies PublishingStepsShape
 })
 
-/** The writes of one batch, in one transaction: posts locked in id order, holds applied, targets changed. */
+/** The events a target's change reports: published or failed, for the target or its first comment. */
+const targetEvents = (post: Post, before: Target, after: Target, at: number) =>
+  Effect.gen(function* () {
+    const events: Array<HeraldEvent> = []
+    if (after.status !== before.status && (after.status === "published" || after.status === "failed"))
+      events.push(yield* targetEvent(after.status === "published" ? "target.published" : "target.failed", post, after, at))
+    const comment = after.firstComment?.status
+    if (comment !== before.firstComment?.status && (comment === "published" || comment === "failed"))
+      events.push(yield* targetEvent(comment === "published" ? "first_comment.published" : "first_comment.failed", post, after, at))
+    return events
+  })
+
+/**
+ * The writes of one batch, in one transaction: posts locked in id order, holds applied, targets
+ * changed, and the events of those changes written with them (a post's final event after its targets').
+ */
 const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
   Effect.gen(function* () {
     const queue = yield* JobQueue
@@ -94,6 +112,8 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
     const posts = new Map((yield* repo.findMany(writes.filter((_, i) => held[i]).map((w) => keyOf(w.job)))).map((p) => [p.id, p]))
     const changed = new Map<string, Post>()
     const followUps: Array<Job> = []
+    const events: Array<HeraldEvent> = []
+    const lastAt = new Map<string, number>()
     const results: Array<Exit.Exit<Option.Option<Post>, LeaseLost>> = []
     for (const [i, write] of writes.entries()) {
       if (!held[i]) {
@@ -108,13 +128,22 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
       }
       const next = write.change({ post, target })
       const after = next === target ? post : replaceTarget(post, next, write.at)
-      if (after !== post) changed.set(post.id, after)
+      if (after !== post) {
+        changed.set(post.id, after)
+        lastAt.set(post.id, write.at)
+        events.push(...(yield* targetEvents(after, target, next, write.at)))
+      }
       if (write.firstCommentAt !== undefined && post.firstComment !== null && target.firstComment?.status === "pending")
         followUps.push(yield* firstCommentJob(post, target.accountId, write.firstCommentAt))
       results.push(Exit.succeed(Option.some(after)))
     }
     if (changed.size > 0) yield* repo.updateMany([...changed.values()])
     if (followUps.length > 0) yield* queue.enqueue(followUps)
+    for (const after of changed.values()) {
+      const final = finalEventOf(after)
+      if (final !== null && !isFinal(posts.get(after.id)!.status)) events.push(yield* postEvent(final, after, lastAt.get(after.id)!))
+    }
+    if (events.length > 0) yield* (yield* EventOutbox).append(events)
     return results
   })
 

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { sweepExpiredMedia } from "../media/sweep.ts"
 import { sweepExpired } from "../sweep.ts"
+import { sweepOldEvents } from "../webhooks/sweep.ts"
 
 export interface SweeperOptions {
   /** Time between two sweeps. */
@@ -18,15 +19,17 @@ const logged = <A extends Record<string, number>, E, R>(what: string, sweep: Eff
   )
 
 /**
- * Sweeps forever: expired unclaimed workspaces (with what they own) and expired uploads (bytes,
- * preview, record). Several schedulers may sweep at once; deleting what is already gone is harmless.
+ * Sweeps forever: expired unclaimed workspaces (with what they own), expired uploads (bytes,
+ * preview, record) and events past their retention. Several schedulers may sweep at once; deleting
+ * what is already gone is harmless.
  */
 export const runSweepers = (options: SweeperOptions) =>
   Effect.gen(function* () {
     while (true) {
       const workspaces = yield* logged("expired workspaces", sweepExpired(options.batch), { workspaces: 0 })
       const media = yield* logged("expired uploads", sweepExpiredMedia(options.batch), { media: 0, failed: 0 })
+      const events = yield* logged("old events", sweepOldEvents(options.batch * 10), { events: 0 })
       // A full batch means more are waiting: go again at once.
-      if (workspaces.workspaces < options.batch && media.media + media.failed < options.batch) yield* Effect.sleep(options.everyMs)
+      if (workspaces.workspaces < options.batch && media.media + media.failed < options.batch && events.events < options.batch * 10) yield* Effect.sleep(options.everyMs)
     }
   })

@@ -15,6 +15,15 @@ async function load() {
   const keys = await api("/keys");
   document.getElementById("keys").innerHTML = keys.body.keys.map(k => '<div>' + esc(k.name) + ' <code>' + esc(k.prefix) + '…</code>' +
     (k.requireApproval ? ' (asks first)' : '') + (k.revokedAt ? ' revoked' : '') + '</div>').join("");
+  const hooks = await api("/webhooks");
+  const rows = await Promise.all(hooks.body.webhooks.map(async w => {
+    const d = await api("/webhooks/" + w.id + "/deliveries?limit=5");
+    return '<div class="post"><p><code>' + esc(w.url) + '</code> ' + (w.enabled ? '' : '<strong>off</strong> ' + esc(w.disabledReason || '')) +
+      '</p><p class="muted">' + (w.eventTypes.length === 0 ? 'every event' : w.eventTypes.map(esc).join(", ")) + '</p><ul>' +
+      d.body.deliveries.map(x => '<li>' + esc(x.eventType) + ' · ' + esc(x.status) + ' · ' + esc(x.responseCode ?? (x.error || '')) +
+        ' · ' + esc(x.lastAttemptAt || x.createdAt) + '</li>').join("") + '</ul></div>';
+  }));
+  document.getElementById("webhooks").innerHTML = rows.length === 0 ? "<p>No webhooks.</p>" : rows.join("");
 }
 document.getElementById("posts").addEventListener("click", async e => {
   const act = e.target.dataset.act; if (!act) return;
@@ -29,14 +38,23 @@ document.getElementById("newkey").addEventListener("submit", async e => {
   document.getElementById("secret").innerHTML = r.ok ? 'New key (shown once): <code>' + esc(r.body.apiKey) + '</code>' : esc(r.body.error.message);
   load();
 });
+document.getElementById("newhook").addEventListener("submit", async e => {
+  e.preventDefault(); const f = new FormData(e.target);
+  const r = await api("/webhooks", { method: "POST", body: JSON.stringify({ url: f.get("url") }) });
+  document.getElementById("hooksecret").innerHTML = r.ok ? 'Signing secret (shown once): <code>' + esc(r.body.secret) + '</code>' : esc(r.body.error.message);
+  load();
+});
 load();
 `
 
-/** The approval app: posts waiting for approval, with approve and reject; API keys. Talks to /api/v1. */
+/** The approval app: posts waiting for approval, with approve and reject; API keys; webhooks and their recent deliveries. Talks to /api/v1. */
 export const appPage = (email: string, csrf: string) =>
   page("Herald", `<p class="muted">Signed in as ${escape(email)} · <a href="/api/v1/docs">API docs</a></p>
 <form method="post" action="/signout"><button class="secondary">Sign out</button></form>
 <h2>Waiting for approval</h2><div id="posts">Loading…</div>
 <h2>API keys</h2><div id="keys"></div>
 <form id="newkey"><input name="name" placeholder="Key name" required> <label><input type="checkbox" name="asks"> asks first</label> <button>Create key</button></form>
-<p id="secret"></p>`, 200, "en", { script: SCRIPT, head: `<meta name="csrf-token" content="${escape(csrf)}">` })
+<p id="secret"></p>
+<h2>Webhooks</h2><div id="webhooks"></div>
+<form id="newhook"><input name="url" type="url" aria-label="Endpoint URL" placeholder="https://example.org/herald" required> <button>Add webhook</button></form>
+<p id="hooksecret"></p>`, 200, "en", { script: SCRIPT, head: `<meta name="csrf-token" content="${escape(csrf)}">` })

@@ -1,5 +1,6 @@
 import type { AnyTool, CallContext } from "../tool.ts"
 import { connectAccountTool, listAccountsTool, listBoardsTool, requestClaimLinkTool, signUpTool } from "./accounts.ts"
+import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
 import { cancelPostTool, createPostTool, getPostTool, listPostsTool, rejectPostTool, reschedulePostTool } from "./posts.ts"
 
@@ -15,6 +16,7 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   createPostTool,
   listPostsTool,
   getPostTool,
+  waitForPostTool,
   reschedulePostTool,
   cancelPostTool,
   rejectPostTool

@@ -1,0 +1,100 @@
+import { Effect, Layer, Option } from "effect"
+import { type LeasedDelivery, WebhookDeliveries, type WebhookDeliveriesShape } from "../../application/ports/WebhookDeliveries.ts"
+import type { Delivery } from "../../domain/webhooks.ts"
+import { MemoryState, type Tables } from "./MemoryState.ts"
+
+type Stored = Tables["deliveries"] extends Map<string, infer D> ? D : never
+
+const plain = ({ availableAt: _a, seq: _s, orderingKey: _o, ...delivery }: Stored): Delivery => delivery
+
+/** The delivery queue on the shared memory state; times come from the caller, so TestClock drives it. */
+export const make = Effect.gen(function* () {
+  const state = yield* MemoryState
+  const t = () => state.tables
+  const leased = (d: Stored): LeasedDelivery => {
+    const event = t().events.get(d.eventId)!
+    const webhook = t().webhooks.get(d.webhookId)!
+    return {
+      id: d.id, attempts: d.attempts, roundFailures: d.roundFailures,
+      event: { id: event.id, type: event.type, createdAt: event.createdAt, body: event.body },
+      webhook: { id: webhook.id, workspaceId: webhook.workspaceId, url: webhook.url, sealedSecret: webhook.sealedSecret, failingSince: webhook.failingSince }
+    }
+  }
+  /** A worker holds it now: its lease (availableAt) runs past both now and its planned try. */
+  const isLeased = (d: Stored, now: number) => d.status === "pending" && d.availableAt > now && d.availableAt !== d.nextAttemptAt
+  const take = (d: Stored, now: number, leaseMs: number) => {
+    const next = { ...d, attempts: d.attempts + 1, availableAt: now + leaseMs, lastAttemptAt: now }
+    t().deliveries.set(d.id, next)
+    return leased(next)
+  }
+  return {
+    lease: (now, max, leaseMs) =>
+      state.sync(() => {
+        // Per endpoint and ordering key, only the oldest unfinished delivery may go.
+        const head = new Map<string, Stored>()
+        for (const d of t().deliveries.values()) {
+          if (d.status !== "pending") continue
+          const key = `${d.webhookId}\u0000${d.orderingKey}`
+          const current = head.get(key)
+          if (current === undefined || d.seq < current.seq) head.set(key, d)
+        }
+        const due = [...head.values()]
+          .filter((d) => d.availableAt <= now && t().webhooks.get(d.webhookId)?.enabled === true)
+          .sort((a, b) => a.availableAt - b.availableAt || a.seq - b.seq)
+          .slice(0, max)
+        return due.map((d) => take(d, now, leaseMs))
+      }),
+    leaseOne: (id, now, leaseMs) =>
+      state.sync(() => {
+        const d = t().deliveries.get(id)
+        return d === undefined || d.status !== "pending" || isLeased(d, now) ? Option.none() : Option.some(take(d, now, leaseMs))
+      }),
+    record: (records) =>
+      state.sync(() => {
+        const done = new Set<string>()
+        for (const r of records) {
+          const d = t().deliveries.get(r.delivery.id)
+          if (d === undefined || d.attempts !== r.delivery.attempts || d.status !== "pending") continue
+          const succeeded = r.result._tag === "Succeeded"
+          t().deliveries.set(d.id, {
+            ...d,
+            status: succeeded ? "succeeded" : r.result._tag === "GaveUp" ? "failed" : "pending",
+            roundFailures: succeeded ? d.roundFailures : d.roundFailures + 1,
+            availableAt: r.result._tag === "Retry" ? r.result.retryAt : d.availableAt,
+            nextAttemptAt: r.result._tag === "Retry" ? r.result.retryAt : null,
+            responseCode: r.responseCode, responseTimeMs: r.responseTimeMs, error: r.error,
+            deliveredAt: succeeded ? r.at : null
+          })
+          const webhook = t().webhooks.get(d.webhookId)
+          if (webhook !== undefined) {
+            const failingSince = succeeded ? null : (webhook.failingSince ?? r.at)
+            if (failingSince !== webhook.failingSince) t().webhooks.set(webhook.id, { ...webhook, failingSince })
+          }
+          done.add(d.id)
+        }
+        return done
+      }),
+    list: (workspaceId, webhookId, query) =>
+      state.sync(() =>
+        [...t().deliveries.values()]
+          .filter((d) => d.workspaceId === workspaceId && d.webhookId === webhookId && (query.before === undefined || d.id < query.before) &&
+            (query.status === undefined || d.status === query.status))
+          .sort((a, b) => (a.id < b.id ? 1 : -1))
+          .slice(0, query.limit)
+          .map(plain)),
+    find: (workspaceId, id) =>
+      state.sync(() => Option.map(Option.filter(Option.fromNullishOr(t().deliveries.get(id)), (d) => d.workspaceId === workspaceId), plain)),
+    redeliver: (workspaceId, id, now) =>
+      state.sync(() => {
+        const d = t().deliveries.get(id)
+        if (d === undefined || d.workspaceId !== workspaceId) return Option.none()
+        if (isLeased(d, now)) return Option.some(plain(d))
+        const next: Stored = { ...d, status: "pending", roundFailures: 0, availableAt: now, nextAttemptAt: now, deliveredAt: null }
+        t().deliveries.set(id, next)
+        return Option.some(plain(next))
+      }),
+    pendingCount: () => state.sync(() => [...t().deliveries.values()].filter((d) => d.status === "pending").length)
+  } satisfies WebhookDeliveriesShape
+})
+
+export const layer = Layer.effect(WebhookDeliveries)(make)
