@@ -11,13 +11,13 @@ import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import * as Pinterest from "../../adapters/networks/pinterest/index.ts"
+import { config as pinterestConfig } from "../../adapters/networks/pinterest/config.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
-import * as LinkedIn from "../../adapters/networks/linkedin/index.ts"
-import * as TikTok from "../../adapters/networks/tiktok/index.ts"
+import { config as linkedinConfig } from "../../adapters/networks/linkedin/config.ts"
+import { config as tiktokConfig } from "../../adapters/networks/tiktok/config.ts"
 import * as X from "../../adapters/networks/x/index.ts"
-import * as YouTube from "../../adapters/networks/youtube/index.ts"
-import { networksLayer } from "../networks.ts"
+import { config as youtubeConfig } from "../../adapters/networks/youtube/config.ts"
+import { lazyNetwork, networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
@@ -58,7 +58,14 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network, TikTok.network, Pinterest.network]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
+    networksLayer([
+      Sandbox.network, X.network,
+      // Loaded only when configured: a host starts as fast with them off as without them.
+      lazyNetwork(linkedinConfig, () => import("../../adapters/networks/linkedin/index.ts")),
+      lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),
+      lazyNetwork(tiktokConfig, () => import("../../adapters/networks/tiktok/index.ts")),
+      lazyNetwork(pinterestConfig, () => import("../../adapters/networks/pinterest/index.ts"))
+    ]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs),

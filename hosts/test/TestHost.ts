@@ -7,15 +7,15 @@ import { storageLayer } from "../../adapters/memory/index.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
-import * as Pinterest from "../../adapters/networks/pinterest/index.ts"
+import { config as pinterestConfig } from "../../adapters/networks/pinterest/config.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
-import * as LinkedIn from "../../adapters/networks/linkedin/index.ts"
-import * as TikTok from "../../adapters/networks/tiktok/index.ts"
+import { config as linkedinConfig } from "../../adapters/networks/linkedin/config.ts"
+import { config as tiktokConfig } from "../../adapters/networks/tiktok/config.ts"
 import * as X from "../../adapters/networks/x/index.ts"
-import * as YouTube from "../../adapters/networks/youtube/index.ts"
+import { config as youtubeConfig } from "../../adapters/networks/youtube/config.ts"
 import { Connectors } from "../../application/ports/Connectors.ts"
 import { connectorsOf } from "../../application/ports/Network.ts"
-import { networksLayer } from "../networks.ts"
+import { lazyNetwork, networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 
@@ -43,7 +43,14 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
     blobs,
     SharpFfmpegProbe.layer(),
     // X joins when X_CLIENT_ID and X_CLIENT_SECRET are set (its end-to-end test points them at a fake X).
-    networksLayer([Sandbox.network, X.network, LinkedIn.network, YouTube.network, TikTok.network, Pinterest.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
+    networksLayer([
+      Sandbox.network, X.network,
+      // Loaded only when configured: a host starts as fast with them off as without them.
+      lazyNetwork(linkedinConfig, () => import("../../adapters/networks/linkedin/index.ts")),
+      lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),
+      lazyNetwork(tiktokConfig, () => import("../../adapters/networks/tiktok/index.ts")),
+      lazyNetwork(pinterestConfig, () => import("../../adapters/networks/pinterest/index.ts"))
+    ]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000),
