@@ -60,6 +60,8 @@ export const catalogue = {
   media_not_found: entry(404, false, "A media id is not in this workspace.", "Upload the file with POST /media and use the returned id."),
   media_expired: entry(409, false, "An upload is older than 7 days.", "Upload the file again and use the new id."),
   preview_not_found: entry(404, false, "This upload has no preview.", "Use the media url instead."),
+  file_link_invalid: entry(403, false, "This file link is not one Herald signed.", "Use the media url exactly as Herald gave it (GET /media/{id} gives a fresh one)."),
+  file_link_expired: entry(410, false, "This file link has expired.", "Ask for a fresh link: GET /media/{id} returns the upload's current url."),
   upstream_storage_failed: entry(502, true, "The storage provider failed.", "Retry the request in a moment."),
   upstream_storage_unavailable: entry(503, true, "The storage provider is unavailable.", "Retry the request in a moment."),
   // Posts

@@ -1,9 +1,9 @@
 import twitterText from "twitter-text"
 import type { Platform } from "./platforms.ts"
-import { countUpTo, maxTextUnits } from "./text.ts"
+import { countUpTo, maxTextUnits, segmenter, utf8BytesUpTo } from "./text.ts"
 
 /** How a network counts text length. */
-export type TextCounting = "chars" | "graphemes" | "x-weighted"
+export type TextCounting = "chars" | "graphemes" | "x-weighted" | "threads"
 
 export interface PollRules {
   readonly minOptions: number
@@ -55,9 +55,9 @@ export const networkRules: Record<Platform, NetworkRules> = {
     source: "AT Protocol app.bsky.feed.post lexicon (300 graphemes); 2026-11-21"
   },
   threads: {
-    textLimit: 500, textCounting: "chars", mediaRequired: false, maxImages: 20, maxVideos: 20, mixedMedia: true,
+    textLimit: 500, textCounting: "threads", mediaRequired: false, maxImages: 20, maxVideos: 20, mixedMedia: true,
     maxThreadReplies: 25, poll: null, firstComment: true, firstCommentLimit: 500, cover: false, videoMaxSeconds: 300,
-    source: "Threads API publishing reference; polls withheld by the spec (X or LinkedIn only); 2026-11-21"
+    source: "Threads API posts reference (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
   },
   linkedin: {
     textLimit: 3000, textCounting: "chars", mediaRequired: false, maxImages: 20, maxVideos: 1, mixedMedia: false,
@@ -116,6 +116,18 @@ const xWeightedLength = (text: string, limit: number): number => {
   }
 }
 
+const emoji = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u
+
+/** Threads' counting: characters, except that an emoji (with its modifiers and joiners) counts its UTF-8 bytes; exact up to `limit`. */
+const threadsLength = (text: string, limit: number): number => {
+  let n = 0
+  for (const { segment } of segmenter.segment(text)) {
+    n += emoji.test(segment) ? utf8BytesUpTo(segment, 64) : countUpTo(segment, 64)
+    if (n > limit) break
+  }
+  return n
+}
+
 /** Length of a text as the network counts it, exact up to `limit` (past it, some number over `limit`). */
 export const textLength = (text: string, counting: TextCounting, limit = maxTextUnits): number => {
   switch (counting) {
@@ -125,6 +137,8 @@ export const textLength = (text: string, counting: TextCounting, limit = maxText
       return countUpTo(text, limit, "graphemes")
     case "x-weighted":
       return xWeightedLength(text, limit)
+    case "threads":
+      return threadsLength(text, limit)
   }
 }
 

@@ -209,6 +209,9 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     }
     if (account.platform === "instagram" && (request.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)
       warnings.push("Instagram refuses captions with more than 30 hashtags.")
+    // Instagram's content publishing takes JPEG images only; Meta's container fails on anything else.
+    if (account.platform === "instagram" && images.some((m) => m.mimeType !== "image/jpeg"))
+      warnings.push("Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post.")
   }
   return Result.succeed({ scheduledFor, targets, media, warnings })
 }

@@ -55,7 +55,7 @@ export const textProblem = (text: string, kind: TextKind): TextProblem | null =>
   return null
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" })
+export const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" })
 
 /**
  * Counts a text's characters (code points) or graphemes, stopping at `limit + 1`: the answer is

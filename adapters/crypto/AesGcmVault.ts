@@ -1,8 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto"
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { dirname } from "node:path"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import { TokenVault, type TokenVaultShape, VaultSealBroken } from "../../application/ports/TokenVault.ts"
+import { heraldSecret } from "./secret.ts"
 
 interface Key {
   readonly id: string
@@ -49,35 +48,9 @@ export const make = (secret: string, previous: ReadonlyArray<string> = []): Toke
   }
 }
 
-/**
- * The secret from HERALD_SECRET (and HERALD_SECRET_PREVIOUS, comma-separated, for rotation); without
- * it, the one kept in `secretFile`, made once (0600) on first start. Several processes sharing a
- * database must share HERALD_SECRET.
- */
+/** The vault on Herald's secret (HERALD_SECRET, or the one kept in `secretFile`; see secret.ts). */
 export const layerConfig = (secretFile: string) =>
-  Layer.effect(TokenVault)(Effect.gen(function* () {
-    const fromEnv = yield* Config.option(Config.Redacted("HERALD_SECRET"))
-    const previous = yield* Config.option(Config.String("HERALD_SECRET_PREVIOUS"))
-    const secret = Option.isSome(fromEnv) ? Redacted.value(fromEnv.value) : yield* Effect.sync(() => secretIn(secretFile))
-    return make(secret, Option.match(previous, { onNone: () => [], onSome: (p) => p.split(",").map((s) => s.trim()).filter((s) => s !== "") }))
-  }))
-
-const secretIn = (file: string): string => {
-  if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true })
-    // Written whole under another name, then linked into place: a process starting at the same moment reads either nothing or all of it.
-    const draft = `${file}.${process.pid}.tmp`
-    writeFileSync(draft, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 })
-    try {
-      linkSync(draft, file)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-    } finally {
-      rmSync(draft, { force: true })
-    }
-  }
-  return readFileSync(file, "utf8").trim()
-}
+  Layer.effect(TokenVault)(Effect.map(heraldSecret(secretFile), ({ current, previous }) => make(current, previous)))
 
 /** A vault with a fixed secret (tests, the in-memory host). */
 export const layer = (secret: string) => Layer.succeed(TokenVault)(make(secret))

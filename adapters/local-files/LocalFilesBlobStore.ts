@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { mkdir, open, rename, rm, rmdir, stat } from "node:fs/promises"
 import { dirname, extname, join, resolve } from "node:path"
-import { Effect, Exit, Layer, Option, Stream } from "effect"
+import { Clock, Effect, Exit, Layer, Option, Stream } from "effect"
 import * as NodeStream from "@effect/platform-node/NodeStream"
-import { BlobError, BlobNotFound, BlobStore, type BlobStoreShape } from "../../application/ports/BlobStore.ts"
+import { BlobError, BlobNotFound, BlobStore, type BlobStoreShape, DEFAULT_URL_VALIDITY_MS } from "../../application/ports/BlobStore.ts"
+import { FileLinks, type FileLinksShape } from "../../application/ports/FileLinks.ts"
 import { release } from "../../application/ports/chunkHandover.ts"
 
 export interface Options {
@@ -12,6 +13,8 @@ export interface Options {
   readonly dir: string
   /** The HTTP host's base URL; objects are served by its `/files/<key>` route. */
   readonly publicUrl: string
+  /** Signs the links `url` gives (the route checks them). */
+  readonly links: FileLinksShape
 }
 
 // The type is not stored beside the file: keys end in the extension the upload was given.
@@ -106,9 +109,12 @@ export const make = (options: Options) =>
             // An upload's directory goes once its last object is gone; a non-empty one stays.
             Effect.andThen(dirname(path) === root ? Effect.void : Effect.promise(() => rmdir(dirname(path)).catch(() => undefined)))
           )),
-      url: (key) => Effect.succeed(`${base}/files/${key}`),
+      url: (key, validForMs = DEFAULT_URL_VALIDITY_MS) =>
+        Effect.map(Clock.currentTimeMillis, (now) => `${base}/files/${key}?${options.links.sign(key, now + validForMs)}`),
       localPath: (key) => (validKey.test(key) ? Option.some(join(root, key)) : Option.none())
     } satisfies BlobStoreShape
   })
 
-export const layer = (options: Options) => Layer.effect(BlobStore)(make(options))
+/** The store, its links signed by the FileLinks in context. */
+export const layer = (options: Omit<Options, "links">) =>
+  Layer.effect(BlobStore)(Effect.flatMap(FileLinks, (links) => make({ ...options, links })))

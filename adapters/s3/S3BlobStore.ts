@@ -52,6 +52,9 @@ export const toBlobError = (what: string) => (error: unknown): BlobError => {
 
 export const make = (options: Options) =>
   Effect.gen(function* () {
+    // Asked for a time: that long (a second at least, SigV4's 7 days at most); else the configured lifetime.
+    const presignSecondsFor = (validForMs: number | undefined) =>
+      validForMs === undefined ? options.presignSeconds ?? SEVEN_DAYS : Math.min(SEVEN_DAYS, Math.max(1, Math.ceil(validForMs / 1000)))
     const client = yield* Effect.acquireRelease(
       Effect.sync(() => new S3Client({
         region: options.region,
@@ -119,10 +122,10 @@ export const make = (options: Options) =>
           Effect.asVoid,
           Effect.catch((e) => (isMissing(e) ? Effect.void : Effect.fail(toBlobError("delete")(e))))
         ),
-      url: (key) =>
+      url: (key, validForMs) =>
         options.publicBaseUrl
           ? Effect.succeed(`${options.publicBaseUrl.replace(/\/+$/, "")}/${key}`)
-          : send(() => getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn: options.presignSeconds ?? SEVEN_DAYS })).pipe(
+          : send(() => getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn: presignSecondsFor(validForMs) })).pipe(
             Effect.mapError(toBlobError("presign"))
           ),
       localPath: () => Option.none()

@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option, type Stream } from "effect"
+import { MEDIA_LIFETIME_MS } from "../../domain/media.ts"
 
 /** Storage trouble; `unavailable` means the provider could not be reached (503) rather than failed (502). */
 export class BlobError {
@@ -33,10 +34,17 @@ export interface BlobStoreShape {
   readonly stat: (key: string) => Effect.Effect<BlobInfo, BlobError | BlobNotFound>
   /** Removes the object; a missing key is not an error. */
   readonly delete: (key: string) => Effect.Effect<void, BlobError>
-  /** Absolute URL a client can fetch the object from. */
-  readonly url: (key: string) => Effect.Effect<string, BlobError>
+  /**
+   * Absolute URL a client can fetch the object from, valid for at least `validForMs` (default: an
+   * upload's 7 days): a presigned S3 GET, or Herald's own signed `/files/…` link. A public bucket's
+   * URL does not expire.
+   */
+  readonly url: (key: string, validForMs?: number) => Effect.Effect<string, BlobError>
   /** Where the object sits as a file on this machine, for stores that keep files (so tools read it in place). */
   readonly localPath: (key: string) => Option.Option<string>
 }
+
+/** How long a URL from `url` stays valid when the caller names no time: an upload's lifetime. */
+export const DEFAULT_URL_VALIDITY_MS = MEDIA_LIFETIME_MS
 
 export class BlobStore extends Context.Service<BlobStore, BlobStoreShape>()("herald/BlobStore") {}

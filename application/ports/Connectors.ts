@@ -25,6 +25,11 @@ export interface NetworkCredentials {
 
 /** One account a connection made: Facebook can give several (a person's pages), the others one. */
 export interface Connection {
+  /**
+   * The account's network when it is not the connector's own: Facebook Login also gives the
+   * Instagram accounts linked to the person's Pages. Absent: the connector's platform.
+   */
+  readonly platform?: Platform | undefined
   readonly profile: ConnectedProfile
   /** Null for networks that need none (the sandbox). */
   readonly credentials: NetworkCredentials | null

@@ -103,12 +103,12 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
   if (connections.length === 0) return yield* Effect.fail(fail("validation_failed", { fields: ["params"] }, "The network gave access to no account."))
   const accounts: Array<Account> = []
   const store = yield* Store
-  for (const { profile, credentials } of connections) {
+  for (const { platform, profile, credentials } of connections) {
     const id = yield* crypto.id("acc")
     // The account and its account.connected event together.
     const account = yield* store.transaction(Effect.gen(function* () {
       const stored = yield* (yield* AccountRepo).upsert({
-        id, workspaceId: token.value.workspaceId, platform: connector.platform, name: cleanLabel(profile.name, 200),
+        id, workspaceId: token.value.workspaceId, platform: platform ?? connector.platform, name: cleanLabel(profile.name, 200),
         username: cleanLabel(profile.username, 200), avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
       })
       yield* emit([yield* accountEvent("account.connected", stored, at)])

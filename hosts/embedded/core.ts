@@ -5,6 +5,7 @@ import { HeraldConfig, HttpSettings, loadConfig } from "../../application/config
 import * as ReadCache from "../../application/readCache.ts"
 import type { BlobError, BlobStore } from "../../application/ports/BlobStore.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
+import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
@@ -17,6 +18,9 @@ import { config as linkedinConfig } from "../../adapters/networks/linkedin/confi
 import { config as tiktokConfig } from "../../adapters/networks/tiktok/config.ts"
 import * as X from "../../adapters/networks/x/index.ts"
 import { config as youtubeConfig } from "../../adapters/networks/youtube/config.ts"
+import * as Facebook from "../../adapters/networks/facebook/index.ts"
+import * as Instagram from "../../adapters/networks/instagram/index.ts"
+import * as Threads from "../../adapters/networks/threads/index.ts"
 import { lazyNetwork, networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
@@ -44,9 +48,11 @@ export const embeddedCore = Effect.gen(function* () {
     Layer.provideMerge(sql)
   )
   const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
+  // Signed, expiring /files/ links, under a key derived from HERALD_SECRET like the vault's.
+  const fileLinks = HmacFileLinks.layerConfig(join(dataDir, "secret"))
   const blobs: Layer.Layer<BlobStore, BlobError | Config.ConfigError> = Option.isSome(s3Bucket)
     ? (yield* Effect.promise(() => import("../../adapters/s3/S3BlobStore.ts"))).layerConfig
-    : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl })
+    : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl }).pipe(Layer.provide(fileLinks))
   const mailer = Option.isSome(env.smtpUrl)
     ? yield* Effect.promise(() => import("../../adapters/smtp/SmtpMailer.ts")).pipe(
       Effect.flatMap((SmtpMailer) => Effect.map(SmtpMailer.optionsConfig, Option.match({ onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })))
@@ -55,11 +61,12 @@ export const embeddedCore = Effect.gen(function* () {
   const layer = Layer.mergeAll(
     NodeCrypto.layer,
     AesGcmVault.layerConfig(join(dataDir, "secret")),
+    fileLinks,
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
     networksLayer([
-      Sandbox.network, X.network,
+      Sandbox.network, X.network, Facebook.network, Instagram.network, Threads.network,
       // Loaded only when configured: a host starts as fast with them off as without them.
       lazyNetwork(linkedinConfig, () => import("../../adapters/networks/linkedin/index.ts")),
       lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),

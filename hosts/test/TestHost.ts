@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { defaultLimits, HeraldConfig, type HeraldConfigShape } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
+import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import { storageLayer } from "../../adapters/memory/index.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
@@ -13,6 +14,9 @@ import { config as linkedinConfig } from "../../adapters/networks/linkedin/confi
 import { config as tiktokConfig } from "../../adapters/networks/tiktok/config.ts"
 import * as X from "../../adapters/networks/x/index.ts"
 import { config as youtubeConfig } from "../../adapters/networks/youtube/config.ts"
+import * as Facebook from "../../adapters/networks/facebook/index.ts"
+import * as Instagram from "../../adapters/networks/instagram/index.ts"
+import * as Threads from "../../adapters/networks/threads/index.ts"
 import { Connectors } from "../../application/ports/Connectors.ts"
 import { connectorsOf } from "../../application/ports/Network.ts"
 import { lazyNetwork, networksLayer } from "../networks.ts"
@@ -35,16 +39,18 @@ export const layer = (overrides: Partial<HeraldConfigShape> = {}) => layerOn(sto
 
 /** The same host on other storage (the Postgres adapters on a test database, say). */
 export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageLayer>, E, R>, overrides: Partial<HeraldConfigShape> = {}) => {
-  const blobs = MemoryBlobStore.layer(testConfig(overrides).publicUrl)
+  const fileLinks = HmacFileLinks.layer("herald test secret")
+  const blobs = MemoryBlobStore.layer(testConfig(overrides).publicUrl).pipe(Layer.provide(fileLinks))
   return Layer.mergeAll(
     NodeCrypto.layer,
     AesGcmVault.layer("herald test secret"),
+    fileLinks,
     RecordingMailer.layer,
     blobs,
     SharpFfmpegProbe.layer(),
-    // X joins when X_CLIENT_ID and X_CLIENT_SECRET are set (its end-to-end test points them at a fake X).
+    // X, the Meta networks and the others join when their variables are set (their end-to-end tests point them at fakes).
     networksLayer([
-      Sandbox.network, X.network,
+      Sandbox.network, X.network, Facebook.network, Instagram.network, Threads.network,
       // Loaded only when configured: a host starts as fast with them off as without them.
       lazyNetwork(linkedinConfig, () => import("../../adapters/networks/linkedin/index.ts")),
       lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),

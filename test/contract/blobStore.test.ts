@@ -6,23 +6,25 @@ import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { NodeHttpServer } from "@effect/platform-node"
+import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import type { BlobStore } from "../../application/ports/BlobStore.ts"
+import type { FileLinks } from "../../application/ports/FileLinks.ts"
 import * as Files from "../../hosts/http/files.ts"
 import { fauxqs } from "../support/fauxqs.ts"
 import { freePort } from "../support/freePort.ts"
 import { blobStoreContract } from "./blobStore.ts"
 
-/** A store whose URLs point at the HTTP host's /files route, served for real on a free port. */
-const withFileRoute = (make: (publicUrl: string) => Layer.Layer<BlobStore, unknown>) =>
+/** A store whose URLs point at the HTTP host's /files route (signed links), served for real on a free port. */
+const withFileRoute = (make: (publicUrl: string) => Layer.Layer<BlobStore, unknown, FileLinks>) =>
   Layer.unwrap(Effect.map(Effect.promise(freePort), (port) => {
     const store = make(`http://127.0.0.1:${port}`)
     const server = HttpRouter.serve(Files.layer, { disableLogger: true, disableListenLog: true }).pipe(
       Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" }))
     )
-    return server.pipe(Layer.provideMerge(store))
+    return server.pipe(Layer.provideMerge(store), Layer.provide(HmacFileLinks.layer("contract secret")))
   }))
 
 const localDir = Layer.unwrap(Effect.acquireRelease(

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { assert, layer } from "@effect/vitest"
-import { Effect, type Layer, Stream } from "effect"
+import { Clock, Effect, type Layer, Stream } from "effect"
 import { BlobStore } from "../../application/ports/BlobStore.ts"
 import { invalidFields } from "../../domain/errors.ts"
 
@@ -38,6 +38,20 @@ export const blobStoreContract = (name: string, store: Layer.Layer<BlobStore, un
         const fetched = yield* fetchBytes(yield* blobs.url(k))
         assert.strictEqual(fetched.status, 200)
         assert.isTrue(fetched.bytes.equals(bytes))
+      }))
+
+    it.effect("url asked for a time opens now, and says that time where the store signs it", () =>
+      Effect.gen(function* () {
+        const blobs = yield* BlobStore
+        const bytes = randomBytes(2048)
+        const k = key("jpg")
+        yield* blobs.put(k, Stream.make(bytes), "image/jpeg")
+        const url = new URL(yield* blobs.url(k, 3_600_000))
+        assert.isTrue((yield* fetchBytes(url.toString())).bytes.equals(bytes))
+        const presigned = url.searchParams.get("X-Amz-Expires")
+        const signed = url.searchParams.get("expires")
+        if (presigned !== null) assert.strictEqual(presigned, "3600")
+        else assert.approximately(Number(signed) * 1000 - (yield* Clock.currentTimeMillis), 3_600_000, 1_000)
       }))
 
     it.effect("a large write (13 MiB, a multipart upload on S3) reads back byte for byte", () =>

@@ -5,6 +5,7 @@ import { Effect, Layer, Stream } from "effect"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as LocalFilesBlobStore from "../../adapters/local-files/LocalFilesBlobStore.ts"
 import * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import type { BlobStore } from "../../application/ports/BlobStore.ts"
@@ -48,7 +49,7 @@ describe("uploads on local files (read in place by the probe)", () => {
         const cut = yield* Effect.flip(uploadMedia(me, "cut.png", Stream.make(bytes.subarray(0, 2000)), 1024 * 1024))
         assert.strictEqual(cut.code, "media_unreadable")
         assert.strictEqual(readdirSync(dir, { recursive: true }).length, before)
-      }).pipe(Effect.provide(hostWith(LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" })))),
+      }).pipe(Effect.provide(hostWith(LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" }).pipe(Layer.provide(HmacFileLinks.layer("test")))))),
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
     ))
 })
@@ -80,7 +81,7 @@ describe("chunks handed over to storage", () => {
         assert.isTrue(readFileSync(join(dir, new URL(media.url).pathname.slice("/files/".length))).equals(bytes))
         assert.deepStrictEqual(chunks.map((c) => c.length), chunks.map(() => 0))
         assert.strictEqual(media.width, 700)
-      }).pipe(Effect.provide(hostWith(LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" })))),
+      }).pipe(Effect.provide(hostWith(LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" }).pipe(Layer.provide(HmacFileLinks.layer("test")))))),
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
     ))
 
@@ -88,7 +89,7 @@ describe("chunks handed over to storage", () => {
     Effect.acquireUseRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "herald-handover-"))),
       (dir) => Effect.gen(function* () {
-        const store = yield* LocalFilesBlobStore.make({ dir, publicUrl: "http://files.test" })
+        const store = yield* LocalFilesBlobStore.make({ dir, publicUrl: "http://files.test", links: HmacFileLinks.make("test") })
         // A megabyte is written as one batch; the last four chunks never are.
         const chunks = Array.from({ length: 20 }, () => handOver(new Uint8Array(65536).fill(9)))
         const body = Stream.concat(Stream.rechunk(Stream.fromIterable(chunks), 1), Stream.fail("gone" as const))

@@ -6,12 +6,13 @@ import { SqlClient } from "effect/sql"
 import { createPost } from "../../application/usecases/posts/create.ts"
 import type { Post } from "../../domain/post.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
-import { exited, freshDatabase, runtimeFor, seedWorkspace, spawnScheduler } from "./pg.ts"
+import { exited, freshDatabase, runtimeFor, seedWorkspace, spawnReadyScheduler } from "./pg.ts"
 import { withTestServer } from "../support/postgres.ts"
 
 const POSTS = 150
 const ACCOUNTS = 2
-const KILL_FOR_MS = 14_000
+const KILLS = 8
+const KILL_FOR_MS = 40_000
 
 const schedulerEnv = {
   HERALD_LEASE_MS: "1500",
@@ -52,20 +53,24 @@ const suite = () => {
       return ids
     }))
 
-    const schedulers: Array<ChildProcess> = [spawnScheduler(db.url, schedulerEnv), spawnScheduler(db.url, schedulerEnv)]
+    const running = [spawnReadyScheduler(db.url, schedulerEnv), spawnReadyScheduler(db.url, schedulerEnv)]
+    const schedulers: Array<ChildProcess> = running.map((r) => r.child)
     // The kills start once publishing has (a slow start on a busy machine would otherwise spend them
     // on processes still loading, and none would land mid-job).
     const published = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM sandbox_ledger`))
     while ((await published())[0].n === 0 && Date.now() - start < 60_000) await sleep(100)
     const killsFrom = Date.now()
     let kills = 0
-    while (Date.now() - killsFrom < KILL_FOR_MS) {
-      await sleep(1_200 + Math.random() * 1_000)
+    // Each kill lands on a scheduler that has started and worked a moment, however slowly it started.
+    while (kills < KILLS && Date.now() - killsFrom < KILL_FOR_MS) {
       const victim = kills % 2
+      await running[victim].ready
+      await sleep(300 + Math.random() * 900)
       schedulers[victim].kill("SIGKILL")
       await exited(schedulers[victim])
       kills++
-      schedulers[victim] = spawnScheduler(db.url, schedulerEnv)
+      running[victim] = spawnReadyScheduler(db.url, schedulerEnv)
+      schedulers[victim] = running[victim].child
     }
 
     // Then let the two finish what is left (lease expiries included).
@@ -75,7 +80,7 @@ const suite = () => {
       return n === 0
     }))
     while (!(await done())) {
-      if (Date.now() - start > 50_000) break
+      if (Date.now() - start > 100_000) break
       await sleep(250)
     }
     for (const s of schedulers) s.kill("SIGTERM")
@@ -112,7 +117,7 @@ const suite = () => {
         assert.strictEqual(byId.get(t.firstComment!.externalId!)?.content, `${n} comment`)
       }
     }
-  }, 90_000)
+  }, 150_000)
 }
 
 await withTestServer("scheduler crash test (PostgreSQL, real processes)", () => describe("scheduler crash test (PostgreSQL, real processes)", suite))

@@ -62,3 +62,18 @@ export const spawnScheduler = (url: string, env: Record<string, string>, stdio: 
 
 export const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))))
+
+/**
+ * `spawnScheduler` with a promise that resolves once the scheduler has started (its "scheduler:"
+ * line): on a busy machine a start takes seconds, and a kill before it lands on nothing.
+ */
+export const spawnReadyScheduler = (url: string, env: Record<string, string>) => {
+  const child = spawnScheduler(url, { ...env, LOG_LEVEL: "Info" }, ["ignore", "pipe", "ignore"])
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => (chunk.toString().includes("scheduler:") ? resolve() : undefined))
+    child.once("exit", (code) => reject(new Error(`scheduler exited before it started (${code})`)))
+  })
+  // A kill during the start is fine for the caller; only an unobserved rejection is not.
+  ready.catch(() => undefined)
+  return { child, ready }
+}

@@ -2,6 +2,7 @@ import { Effect, Layer, Option } from "effect"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import { storageLayer } from "../../adapters/memory/index.ts"
+import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
@@ -27,7 +28,7 @@ export const pipelineLayer = () =>
     RecordingMailer.layer,
     sandboxConnectors,
     ScriptedPublisher.layer(["sandbox"]),
-    MemoryBlobStore.layer("http://herald.test"),
+    MemoryBlobStore.layer("http://herald.test").pipe(Layer.provide(HmacFileLinks.layer("herald test secret"))),
     Layer.succeed(HeraldConfig)(testConfig())
   )
 

@@ -4,6 +4,7 @@ import type { Account } from "../../domain/account.ts"
 import type { Media } from "../../domain/media.ts"
 import type { Platform } from "../../domain/platforms.ts"
 import { type CreatePostRequest, decodeCreatePost, networkOptionsOf } from "../../domain/postRequest.ts"
+import { fetchingPlatforms, mediaFetchWarning } from "../../domain/mediaReach.ts"
 import { checkPost } from "../../domain/postRules.ts"
 
 /** Rules of the networks of part 3 (LinkedIn, YouTube, TikTok, Pinterest) on checkPost directly. */
@@ -115,5 +116,17 @@ describe("TikTok photos", () => {
     expect(Result.isSuccess(jpeg) && jpeg.success.warnings).toEqual(["No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published."])
     const chosen = run(media("med_jpg", "image"), { privacyLevel: "SELF_ONLY" })
     expect(Result.isSuccess(chosen) && chosen.success.warnings).toEqual([])
+  })
+})
+
+describe("which targets download the media by URL", () => {
+  it("TikTok for photo posts (its videos are uploaded), the Meta networks for any media; the dry-run warning names them", () => {
+    const photos = [{ type: "image" }, { type: "image" }]
+    const video = [{ type: "video" }]
+    expect(fetchingPlatforms(["tiktok", "x"], photos)).toEqual(["tiktok"])
+    expect(fetchingPlatforms(["tiktok", "instagram"], video)).toEqual(["instagram"])
+    expect(fetchingPlatforms(["tiktok"], [])).toEqual([])
+    expect(mediaFetchWarning(fetchingPlatforms(["tiktok"], photos), "http://127.0.0.1:8080/files/a.jpg")).toContain("TikTok download media from Herald by URL")
+    expect(mediaFetchWarning(fetchingPlatforms(["tiktok"], video), "http://127.0.0.1:8080/files/a.mp4")).toBeNull()
   })
 })

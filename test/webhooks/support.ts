@@ -7,6 +7,7 @@ import { pipelineLayer } from "../scheduler/support.ts"
 import type { SqlClient } from "effect/sql"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
+import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import * as ScriptedPublisher from "../../adapters/testing/ScriptedPublisher.ts"
@@ -35,7 +36,7 @@ export const webhooksLayerOnPostgres = <E>(sql: Layer.Layer<SqlClient.SqlClient,
     RecordingMailer.layer,
     sandboxConnectors,
     ScriptedPublisher.layer(["sandbox"]),
-    MemoryBlobStore.layer("http://herald.test"),
+    MemoryBlobStore.layer("http://herald.test").pipe(Layer.provide(HmacFileLinks.layer("herald test secret"))),
     Layer.succeed(HeraldConfig)(testConfig()),
     HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 })
   )

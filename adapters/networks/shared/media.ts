@@ -112,3 +112,10 @@ export const inParts = <E>(
       Effect.andThen(Effect.suspend(() => (index === sizes.length && filled === 0 ? Effect.void : Effect.fail(mismatch()))))
     )
   })
+
+/** How long a media URL given to a network that fetches media itself (Meta) stays valid: time to fetch, not to keep. */
+export const FETCH_URL_VALIDITY_MS = 60 * 60_000
+
+/** A URL the network can fetch the upload from, valid `validForMs` (a presigned S3 GET, or Herald's signed /files/ link). */
+export const fetchableUrl = (blobs: BlobStoreShape, key: string, validForMs = FETCH_URL_VALIDITY_MS): Effect.Effect<string, PublishError> =>
+  blobs.url(key, validForMs).pipe(Effect.mapError(blobFailure))

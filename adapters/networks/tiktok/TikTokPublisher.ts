@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import { published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, type Recovery } from "../../../application/ports/Publishers.ts"
-import { blobFailure, inParts } from "../shared/media.ts"
+import { fetchableUrl, inParts } from "../shared/media.ts"
 import type { Acting, TikTokApi } from "./api.ts"
 import { chunkPlan } from "./chunks.ts"
 import { failedError } from "./errors.ts"
@@ -54,7 +54,8 @@ export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreS
       }
       if (request.media.length === 0) return yield* Effect.fail(new PublishError({ code: "media_required", message: "TikTok posts need a video or photos.", retryable: false }))
       const postInfo = yield* postInfoOf(request, info, true)
-      const urls = yield* Effect.forEach(request.media, (m) => Effect.mapError(deps.blobs.url(m.blobKey), blobFailure))
+      // Signed links valid for an hour: long enough for TikTok to fetch, not a standing public URL.
+      const urls = yield* Effect.forEach(request.media, (m) => fetchableUrl(deps.blobs, m.blobKey))
       const publishId = yield* deps.api.initPhotos(acting, postInfo, urls)
       return processing({ v: 1, stage: "processing", startedAt, publishId, username: info.creator_username, photo: true, polls: 0 }, pollDelayMs(0))
     })

@@ -4,10 +4,12 @@ import { creatorOf } from "../../../domain/apiKey.ts"
 import { fail } from "../../../domain/errors.ts"
 import type { Post, Target } from "../../../domain/post.ts"
 import { decodeCreatePost, networkOptionsOf } from "../../../domain/postRequest.ts"
+import { fetchingPlatforms, mediaFetchWarning } from "../../../domain/mediaReach.ts"
 import { checkPost } from "../../../domain/postRules.ts"
 import { DAY_MS, formatUtc, monthOf } from "../../../domain/time.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { AccountRepo } from "../../ports/AccountRepo.ts"
+import { BlobStore } from "../../ports/BlobStore.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
@@ -65,6 +67,15 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     const overCap = monthlyLimit !== null && used >= monthlyLimit
     if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
     if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
+    const fetching = fetchingPlatforms(checked.targets.map((a) => a.platform), checked.media)
+    const fetched = fetching.length > 0 ? checked.media[0] : undefined
+    if (fetched !== undefined) {
+      // The URL such a network would be given: can the internet reach it? (Hosts without storage have no say.)
+      const blobs = yield* Effect.serviceOption(BlobStore)
+      const url = Option.isNone(blobs) ? Option.none<string>() : yield* Effect.option(blobs.value.url(fetched.blobKey))
+      const unreachable = Option.flatMap(url, (u) => Option.fromNullishOr(mediaFetchWarning(fetching, u)))
+      if (Option.isSome(unreachable)) warnings.push(unreachable.value)
+    }
     warnings.push(...(yield* dryRunAdvice(checked.targets, checked.scheduledFor ?? at)))
     return {
       kind: "dryRun" as const,

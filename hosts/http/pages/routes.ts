@@ -78,7 +78,12 @@ export const layer = HttpRouter.addAll(
         const q = yield* query
         const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q))
         const wantsJson = ((yield* HttpServerRequest.HttpServerRequest).headers.accept ?? "").includes("application/json")
-        return wantsJson ? HttpServerResponse.jsonUnsafe(result) : page("Account connected", `<p>Connected <b>${escape(result.account.name)}</b> (@${escape(result.account.username)}) on ${escape(result.account.platform)}.</p><p>Its id is <code>${escape(result.account.id)}</code>. You can close this page.</p>`)
+        if (wantsJson) return HttpServerResponse.jsonUnsafe(result)
+        // Facebook gives several accounts at once (each Page, and the Instagram accounts linked to them).
+        const line = (a: typeof result.account) => `<b>${escape(a.name)}</b> (@${escape(a.username)}) on ${escape(a.platform)}, id <code>${escape(a.id)}</code>`
+        return result.accounts.length > 1
+          ? page("Accounts connected", `<p>Connected ${result.accounts.length} accounts:</p><ul>${result.accounts.map((a) => `<li>${line(a)}</li>`).join("")}</ul><p>You can close this page.</p>`)
+          : page("Account connected", `<p>Connected <b>${escape(result.account.name)}</b> (@${escape(result.account.username)}) on ${escape(result.account.platform)}.</p><p>Its id is <code>${escape(result.account.id)}</code>. You can close this page.</p>`)
       }))),
       HttpRouter.route("GET", "/claim", run(Effect.gen(function* () {
         const token = (yield* query).get("token") ?? ""

@@ -1,5 +1,6 @@
 import { Effect, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
+import * as HmacFileLinks from "../../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../../adapters/memory/MemoryBlobStore.ts"
 import type { LinkedInConfig } from "../../../adapters/networks/linkedin/config.ts"
 import * as LinkedIn from "../../../adapters/networks/linkedin/index.ts"
@@ -22,7 +23,7 @@ export const settingsFor = (fake: FakeLinkedIn, over: Partial<LinkedInConfig> = 
 
 /** A fresh LinkedIn network (its own rate gate) on the fake, with a memory blob store for uploads. */
 export const linkedInOn = (fake: FakeLinkedIn, over: Partial<LinkedInConfig> = {}) =>
-  Effect.map(MemoryBlobStore.make("http://herald.test"), ({ store }) => ({ network: LinkedIn.make(settingsFor(fake, over), store), blobs: store }))
+  Effect.map(MemoryBlobStore.make("http://herald.test", HmacFileLinks.make("test")), ({ store }) => ({ network: LinkedIn.make(settingsFor(fake, over), store), blobs: store }))
 
 /** Herald's clock (TestClock) and the fake's, set to the same instant. */
 export const setNow = (fake: FakeLinkedIn, ms: number) => Effect.andThen(TestClock.setTime(ms), Effect.sync(() => void (fake.state.clock = ms)))

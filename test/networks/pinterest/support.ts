@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { Effect, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
+import * as HmacFileLinks from "../../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../../adapters/memory/MemoryBlobStore.ts"
 import type { PinterestConfig } from "../../../adapters/networks/pinterest/config.ts"
 import * as Pinterest from "../../../adapters/networks/pinterest/index.ts"
@@ -20,7 +21,7 @@ export const settingsFor = (fake: FakePinterest): PinterestConfig => ({
 })
 
 export const pinterestOn = (fake: FakePinterest) =>
-  Effect.map(MemoryBlobStore.make("http://herald.test"), ({ store }) => ({ network: Pinterest.make(settingsFor(fake), store), blobs: store }))
+  Effect.map(MemoryBlobStore.make("http://herald.test", HmacFileLinks.make("test")), ({ store }) => ({ network: Pinterest.make(settingsFor(fake), store), blobs: store }))
 
 export const setNow = (fake: FakePinterest, ms: number) => Effect.andThen(TestClock.setTime(ms), Effect.sync(() => void (fake.state.clock = ms)))
 

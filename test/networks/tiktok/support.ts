@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net"
 import { Effect, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import sharp from "sharp"
+import * as HmacFileLinks from "../../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../../adapters/memory/MemoryBlobStore.ts"
 import type { TikTokConfig } from "../../../adapters/networks/tiktok/config.ts"
 import * as TikTok from "../../../adapters/networks/tiktok/index.ts"
@@ -31,7 +32,8 @@ export const servedBlobs = Effect.acquireRelease(
   Effect.gen(function* () {
     let store: BlobStoreShape | null = null
     const server = createServer((req, res) => {
-      const key = decodeURIComponent((req.url ?? "").replace(/^\/files\//, ""))
+      // The path names the key; the signed link's query (expiry, signature) is Herald's own route's business.
+      const key = decodeURIComponent(new URL(req.url ?? "/", "http://blobs").pathname.replace(/^\/files\//, ""))
       Effect.runPromise(Effect.gen(function* () {
         const info = yield* store!.stat(key)
         const chunks = yield* Stream.runCollect(store!.get(key))
@@ -42,7 +44,7 @@ export const servedBlobs = Effect.acquireRelease(
     })
     yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)))
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    store = (yield* MemoryBlobStore.make(origin)).store
+    store = (yield* MemoryBlobStore.make(origin, HmacFileLinks.make("test"))).store
     return { store, origin, server }
   }),
   ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))

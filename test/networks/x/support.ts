@@ -1,5 +1,6 @@
 import { Effect, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
+import * as HmacFileLinks from "../../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../../adapters/memory/MemoryBlobStore.ts"
 import * as X from "../../../adapters/networks/x/index.ts"
 import type { XConfig } from "../../../adapters/networks/x/config.ts"
@@ -21,7 +22,7 @@ export const settingsFor = (fake: FakeX): XConfig => ({
 
 /** A fresh X network (its own rate gate) on the fake, with a memory blob store for uploads. */
 export const xOn = (fake: FakeX) =>
-  Effect.map(MemoryBlobStore.make("http://herald.test"), ({ store }) => ({ network: X.make(settingsFor(fake), store), blobs: store }))
+  Effect.map(MemoryBlobStore.make("http://herald.test", HmacFileLinks.make("test")), ({ store }) => ({ network: X.make(settingsFor(fake), store), blobs: store }))
 
 /** Herald's clock (TestClock) and the fake's, set to the same instant. */
 export const setNow = (fake: FakeX, ms: number) =>

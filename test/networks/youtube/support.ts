@@ -1,5 +1,6 @@
 import { Effect, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
+import * as HmacFileLinks from "../../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../../adapters/memory/MemoryBlobStore.ts"
 import type { YouTubeConfig } from "../../../adapters/networks/youtube/config.ts"
 import * as YouTube from "../../../adapters/networks/youtube/index.ts"
@@ -21,7 +22,7 @@ export const settingsFor = (fake: FakeYouTube, over: Partial<YouTubeConfig> = {}
 })
 
 export const youTubeOn = (fake: FakeYouTube, over: Partial<YouTubeConfig> = {}) =>
-  Effect.map(MemoryBlobStore.make("http://herald.test"), ({ store }) => ({ network: YouTube.make(settingsFor(fake, over), store), blobs: store }))
+  Effect.map(MemoryBlobStore.make("http://herald.test", HmacFileLinks.make("test")), ({ store }) => ({ network: YouTube.make(settingsFor(fake, over), store), blobs: store }))
 
 export const setNow = (fake: FakeYouTube, ms: number) => Effect.andThen(TestClock.setTime(ms), Effect.sync(() => void (fake.state.clock = ms)))
 

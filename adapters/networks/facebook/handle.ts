@@ -1,0 +1,20 @@
+import { Option, Schema } from "effect"
+
+/**
+ * How far one publish attempt to a Page got, stored as the job's checkpoint. Facebook has no
+ * idempotency key, so the handle records when the attempt started (recovery looks for a post made
+ * since), and, for a video Meta processes, the video's id:
+ * - `sending`: nothing known to be on Facebook; the post may exist if the answer was lost.
+ * - `video`: the video was created and Meta is processing it; nothing more is sent, only polled.
+ */
+const Handle = Schema.Union([
+  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("sending"), startedAt: Schema.Number }),
+  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("video"), startedAt: Schema.Number, videoId: Schema.String, polls: Schema.Number })
+])
+export type FacebookHandle = typeof Handle.Type
+
+const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
+export const encodeHandle = (handle: FacebookHandle): string => JSON.stringify(handle)
+export const decodeHandle = (text: string | null | undefined): Option.Option<FacebookHandle> =>
+  text === null || text === undefined ? Option.none() : decode(text)
+export const sending = (startedAt: number): FacebookHandle => ({ v: 1, stage: "sending", startedAt })

@@ -1,0 +1,28 @@
+import { Effect, Option } from "effect"
+import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
+import type { Network } from "../../../application/ports/Network.ts"
+import type { MetaAppConfig } from "../shared/metaConfig.ts"
+import { GRAPH_TIMEOUT_MS, makeGraph } from "../shared/metaGraph.ts"
+import { makeFacebookLogin } from "../shared/metaPages.ts"
+import { makeRateGate } from "../shared/rateGate.ts"
+import { makeApi } from "./api.ts"
+import { config, scopes } from "./config.ts"
+import * as FacebookConnector from "./FacebookConnector.ts"
+import * as FacebookPublisher from "./FacebookPublisher.ts"
+
+/** The Facebook Pages network on this app, its uploads fetched by Meta from `blobs`' URLs. */
+export const make = (settings: MetaAppConfig, blobs: BlobStoreShape) => {
+  const graph = makeGraph({ network: "Facebook", apiUrl: settings.apiUrl, version: settings.version, gate: makeRateGate() })
+  return {
+    platform: "facebook",
+    connector: FacebookConnector.make({ login: makeFacebookLogin(settings, graph, scopes, GRAPH_TIMEOUT_MS) }),
+    publisher: FacebookPublisher.make({ api: makeApi(graph), blobs })
+  } satisfies Network
+}
+
+/** Facebook, when FACEBOOK_CLIENT_ID and FACEBOOK_CLIENT_SECRET are set (see config.ts). */
+export const network = Effect.gen(function* () {
+  const settings = yield* config
+  if (Option.isNone(settings)) return Option.none<Network>()
+  return Option.some<Network>(make(settings.value, yield* BlobStore))
+})

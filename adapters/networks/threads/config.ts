@@ -1,0 +1,7 @@
+import { threadsApp } from "../shared/metaConfig.ts"
+
+/** Threads is offered when THREADS_CLIENT_ID and THREADS_CLIENT_SECRET are set; its hosts can be overridden (THREADS_AUTHORIZE_URL, THREADS_TOKEN_URL, THREADS_API_URL). */
+export const config = threadsApp
+
+/** Publish, read the profile and the account's posts and replies (recovery), and reply (threads, first comments). */
+export const scopes = ["threads_basic", "threads_content_publish", "threads_manage_replies", "threads_read_replies"] as const

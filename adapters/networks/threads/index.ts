@@ -1,0 +1,25 @@
+import { Effect, Option } from "effect"
+import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
+import type { Network } from "../../../application/ports/Network.ts"
+import { makeMetaLogin } from "../shared/metaAuth.ts"
+import type { MetaAppConfig } from "../shared/metaConfig.ts"
+import { GRAPH_TIMEOUT_MS, makeGraph } from "../shared/metaGraph.ts"
+import { makeRateGate } from "../shared/rateGate.ts"
+import { makeApi } from "./api.ts"
+import { config, scopes } from "./config.ts"
+import * as ThreadsConnector from "./ThreadsConnector.ts"
+import * as ThreadsPublisher from "./ThreadsPublisher.ts"
+
+/** The Threads network on this app, its uploads fetched by Meta from `blobs`' URLs. */
+export const make = (settings: MetaAppConfig, blobs: BlobStoreShape) => {
+  const api = makeApi(makeGraph({ network: "Threads", apiUrl: settings.apiUrl, version: settings.version, gate: makeRateGate() }))
+  const login = makeMetaLogin("Threads", { ...settings, scopes, timeoutMs: GRAPH_TIMEOUT_MS })
+  return { platform: "threads", connector: ThreadsConnector.make({ login, api }), publisher: ThreadsPublisher.make({ api, blobs }) } satisfies Network
+}
+
+/** Threads, when THREADS_CLIENT_ID and THREADS_CLIENT_SECRET are set (see config.ts). */
+export const network = Effect.gen(function* () {
+  const settings = yield* config
+  if (Option.isNone(settings)) return Option.none<Network>()
+  return Option.some<Network>(make(settings.value, yield* BlobStore))
+})
