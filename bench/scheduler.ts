@@ -77,7 +77,7 @@ export const run = async () => {
         offsets.set(id, offset)
         const post: Post = {
           id, workspaceId, status: "scheduled", content: `bench ${i}`, mediaIds: [], firstComment: null, thread: [], poll: null, cover: null,
-          tiktokAiGenerated: false, scheduledFor: BASE + offset, requireApproval: false,
+          tiktokAiGenerated: false, networkOptions: {}, scheduledFor: BASE + offset, requireApproval: false,
           createdBy: { kind: "key", id: agent.kind === "key" ? agent.keyId : "", name: "bench" }, createdAt: Date.now(), updatedAt: Date.now(),
           publishedAt: null, deletedAt: null, deletedReason: null,
           targets: accountIds.map((accountId) => ({

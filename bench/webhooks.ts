@@ -89,7 +89,7 @@ export const run = async () => {
       verifier = new Webhook(created.secret)
       const template: Post = {
         id: "", workspaceId, status: "scheduled", content: "bench", mediaIds: [], firstComment: null, thread: [], poll: null, cover: null,
-        tiktokAiGenerated: false, scheduledFor: Date.now() + 86_400_000, requireApproval: false,
+        tiktokAiGenerated: false, networkOptions: {}, scheduledFor: Date.now() + 86_400_000, requireApproval: false,
         createdBy: { kind: "key", id: agent.kind === "key" ? agent.keyId : "", name: "bench" }, createdAt: Date.now(), updatedAt: Date.now(),
         publishedAt: null, deletedAt: null, deletedReason: null,
         targets: accountIds.map((accountId) => ({

@@ -51,6 +51,7 @@ export const catalogue = {
   account_needs_reconnection: entry(409, false, "An account must be reconnected before it can post.", "Open GET /connect/{platform} again to reconnect it."),
   account_disconnected: entry(409, false, "The account was disconnected before the post went out.", "Connect the account again and retry the post, or remove it from the post."),
   platform_unavailable: entry(404, false, "That network is not available on this server.", "Use one of the platforms listed in details.available."),
+  boards_unsupported: entry(400, false, "This account's network has no boards.", "Boards are Pinterest's: list them for a Pinterest account."),
   // Media
   unsupported_media_type: entry(400, false, "The file is not an accepted image or video.", "Upload JPEG, PNG, GIF or WebP images, or MP4, MOV, M4V, WebM, AVI or MPEG videos."),
   media_unreadable: entry(400, false, "The file looks truncated or damaged, or is too large to decode.", "details.reason says why (truncated, too_many_pixels, decoded_size_over_budget, too_many_frames...): upload a whole file, or a smaller image or video."),

@@ -2,6 +2,12 @@ import { type Platform, platformNames } from "./platforms.ts"
 
 /** Networks that download a post's media themselves from a URL Herald gives (Meta's three). */
 export const fetchesMediaByUrl: ReadonlySet<Platform> = new Set<Platform>(["facebook", "instagram", "threads"])
+/** Networks that download photos (not videos, which Herald uploads) by URL: TikTok's photo posts. */
+export const fetchesPhotosByUrl: ReadonlySet<Platform> = new Set<Platform>(["tiktok"])
+
+/** The targets' networks that would download this post's media by URL. */
+export const fetchingPlatforms = (platforms: ReadonlyArray<Platform>, media: ReadonlyArray<{ readonly type: string }>): ReadonlyArray<Platform> =>
+  media.length === 0 ? [] : platforms.filter((p) => fetchesMediaByUrl.has(p) || (fetchesPhotosByUrl.has(p) && media.every((m) => m.type === "image")))
 
 const ipv4 = (host: string): ReadonlyArray<number> | null => {
   const parts = host.split(".")
@@ -53,7 +59,7 @@ export const unreachableFromOutside = (url: string): string | null => {
  * (`mediaUrl`, under HERALD_PUBLIC_URL for local storage) cannot be reached from the internet.
  */
 export const mediaFetchWarning = (platforms: ReadonlyArray<Platform>, mediaUrl: string): string | null => {
-  const fetching = [...new Set(platforms.filter((p) => fetchesMediaByUrl.has(p)))]
+  const fetching = [...new Set(platforms.filter((p) => fetchesMediaByUrl.has(p) || fetchesPhotosByUrl.has(p)))]
   if (fetching.length === 0) return null
   const why = unreachableFromOutside(mediaUrl)
   if (why === null) return null

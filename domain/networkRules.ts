@@ -29,6 +29,8 @@ export interface NetworkRules {
   readonly firstComment: boolean
   readonly firstCommentLimit: number
   readonly cover: boolean
+  /** What a cover may be where the network takes only one kind: an image upload or a frame offset (both when absent). */
+  readonly coverKinds?: ReadonlyArray<"image" | "offset">
   readonly videoMaxSeconds: number | null
   readonly source: string
 }
@@ -59,7 +61,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
   },
   linkedin: {
     textLimit: 3000, textCounting: "chars", mediaRequired: false, maxImages: 20, maxVideos: 1, mixedMedia: false,
-    maxThreadReplies: 0, firstComment: true, firstCommentLimit: 1250, cover: true, videoMaxSeconds: 1800,
+    maxThreadReplies: 0, firstComment: true, firstCommentLimit: 1250, cover: true, coverKinds: ["image"], videoMaxSeconds: 1800,
     poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 30, durationMinutes: [days(1), days(3), days(7), days(14)], maxQuestionLength: 140 },
     source: "LinkedIn Posts API (community management); 2026-11-21"
   },
@@ -75,12 +77,12 @@ export const networkRules: Record<Platform, NetworkRules> = {
   },
   tiktok: {
     textLimit: 2200, textCounting: "chars", mediaRequired: true, maxImages: 35, maxVideos: 1, mixedMedia: false,
-    maxThreadReplies: 0, poll: null, firstComment: false, firstCommentLimit: 0, cover: true, videoMaxSeconds: 600,
+    maxThreadReplies: 0, poll: null, firstComment: false, firstCommentLimit: 0, cover: true, coverKinds: ["offset"], videoMaxSeconds: 600,
     source: "TikTok Content Posting API; 2026-11-21"
   },
   youtube: {
     textLimit: 5000, textCounting: "chars", mediaRequired: true, maxImages: 0, maxVideos: 1, mixedMedia: false,
-    maxThreadReplies: 0, poll: null, firstComment: true, firstCommentLimit: 10_000, cover: true, videoMaxSeconds: 900,
+    maxThreadReplies: 0, poll: null, firstComment: true, firstCommentLimit: 10_000, cover: true, coverKinds: ["image"], videoMaxSeconds: 900,
     source: "YouTube Data API v3 videos.insert; 2026-11-21"
   },
   pinterest: {

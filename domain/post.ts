@@ -1,5 +1,6 @@
 import type { Creator } from "./apiKey.ts"
 import type { Platform } from "./platforms.ts"
+import type { NetworkOptions } from "./postRequest.ts"
 
 export type PostStatus = "needs_approval" | "scheduled" | "publishing" | "published" | "failed"
 export type TargetStatus = PostStatus
@@ -57,6 +58,8 @@ export interface Post {
   readonly poll: Poll | null
   readonly cover: Cover | null
   readonly tiktokAiGenerated: boolean
+  /** The request's tiktok, youtube and pinterest objects, for those networks' publishers. */
+  readonly networkOptions: NetworkOptions
   readonly scheduledFor: number | null
   readonly requireApproval: boolean
   readonly createdBy: Creator

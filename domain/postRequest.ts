@@ -14,6 +14,33 @@ export interface TiktokOptions {
   readonly brandedContent?: boolean | undefined
 }
 
+export type YoutubePrivacy = "public" | "unlisted" | "private"
+export const youtubePrivacyStatuses: ReadonlyArray<YoutubePrivacy> = ["public", "unlisted", "private"]
+
+/** YouTube's video settings (Data API videos.insert snippet and status); the post's text is the description. */
+export interface YoutubeOptions {
+  /** The video's title (1-100 characters); without one, the text's first line. */
+  readonly title?: string | undefined
+  readonly privacyStatus?: YoutubePrivacy | undefined
+  /** selfDeclaredMadeForKids, which YouTube requires creators to state. */
+  readonly madeForKids?: boolean | undefined
+  readonly tags?: ReadonlyArray<string> | undefined
+}
+
+/** Pinterest's pin settings: the board (else the account's default board), the pin's link and title. */
+export interface PinterestOptions {
+  readonly boardId?: string | undefined
+  readonly link?: string | undefined
+  readonly title?: string | undefined
+}
+
+/** The optional per-network objects of a post request, stored on the post and handed to each network. */
+export interface NetworkOptions {
+  readonly tiktok?: TiktokOptions | undefined
+  readonly youtube?: YoutubeOptions | undefined
+  readonly pinterest?: PinterestOptions | undefined
+}
+
 /** A create-post request after shape checks: aliases folded, nothing looked up yet. */
 export interface CreatePostRequest {
   readonly accountIds: ReadonlyArray<string>
@@ -28,11 +55,20 @@ export interface CreatePostRequest {
   readonly cover: Cover | null
   readonly tiktokAiGenerated: boolean
   readonly tiktok: TiktokOptions | null
+  readonly youtube: YoutubeOptions | null
+  readonly pinterest: PinterestOptions | null
 }
+
+/** The request's per-network objects as the post keeps them (absent ones left out). */
+export const networkOptionsOf = (request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest">): NetworkOptions => ({
+  ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
+  ...(request.youtube === null ? {} : { youtube: request.youtube }),
+  ...(request.pinterest === null ? {} : { pinterest: request.pinterest })
+})
 
 const knownFields = new Set([
   "accountIds", "content", "mediaIds", "mediaId", "dryRun", "scheduledFor", "requireApproval", "firstComment",
-  "thread", "firstReply", "poll", "cover", "tiktokAiGenerated", "tiktok"
+  "thread", "firstReply", "poll", "cover", "tiktokAiGenerated", "tiktok", "youtube", "pinterest"
 ])
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -147,6 +183,53 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
     }
   }
 
+  /** An optional object whose fields are checked by `fields`; unknown fields are named. */
+  const options = <A>(name: string, known: ReadonlyArray<string>, fields: (o: Record<string, unknown>) => A): A | null => {
+    const o = body[name]
+    if (o === undefined || o === null) return null
+    if (!isRecord(o)) {
+      bad.push(name)
+      return null
+    }
+    const unknownOptions = Object.keys(o).filter((k) => !known.includes(k))
+    if (unknownOptions.length > 0) {
+      bad.push(...unknownOptions.map((k) => `${name}.${k}`))
+      notes.push(`Unknown field(s) in ${name}: ${unknownOptions.join(", ")}.`)
+    }
+    return fields(o)
+  }
+  const optionText = (name: string, value: unknown, max: number): string | undefined => {
+    if (value === undefined || value === null) return undefined
+    const problem = typeof value === "string" ? checkText(value, { kind: "prose", max }) : null
+    if (typeof value !== "string" || value.trim() === "" || problem !== null) {
+      bad.push(name)
+      if (problem !== null) notes.push(describeTextProblem(name, problem))
+      return undefined
+    }
+    return value
+  }
+  const youtube = options("youtube", ["title", "privacyStatus", "madeForKids", "tags"], (o): YoutubeOptions => {
+    if (o.privacyStatus !== undefined && !youtubePrivacyStatuses.includes(o.privacyStatus as YoutubePrivacy)) bad.push("youtube.privacyStatus")
+    if (o.madeForKids !== undefined && typeof o.madeForKids !== "boolean") bad.push("youtube.madeForKids")
+    const tagsOk = o.tags === undefined || (isStringArray(o.tags) && o.tags.length <= 500 && o.tags.every((t) => t.trim() !== "" && checkText(t, { kind: "prose", max: 500 }) === null))
+    if (!tagsOk) bad.push("youtube.tags")
+    return {
+      title: optionText("youtube.title", o.title, 1000),
+      privacyStatus: youtubePrivacyStatuses.includes(o.privacyStatus as YoutubePrivacy) ? o.privacyStatus as YoutubePrivacy : undefined,
+      madeForKids: typeof o.madeForKids === "boolean" ? o.madeForKids : undefined,
+      tags: tagsOk && isStringArray(o.tags) ? o.tags : undefined
+    }
+  })
+  const pinterest = options("pinterest", ["boardId", "link", "title"], (o): PinterestOptions => {
+    const boardId = o.boardId === undefined ? undefined : typeof o.boardId === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(o.boardId) ? o.boardId : (bad.push("pinterest.boardId"), undefined)
+    const link = optionText("pinterest.link", o.link, 4096)
+    if (link !== undefined && !/^https?:\/\/[^\s/?#]+\S*$/i.test(link)) {
+      bad.push("pinterest.link")
+      notes.push("pinterest.link must be an http(s) URL.")
+    }
+    return { boardId, link, title: optionText("pinterest.title", o.title, 1000) }
+  })
+
   const dryRun = optBool("dryRun") ?? false
   const requireApproval = optBool("requireApproval")
   const tiktokAiGenerated = optBool("tiktokAiGenerated") ?? false
@@ -185,6 +268,8 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
     poll,
     cover,
     tiktokAiGenerated,
-    tiktok
+    tiktok,
+    youtube,
+    pinterest
   })
 }

@@ -36,6 +36,54 @@ export const checkSchedule = (value: string | null, now: number): Result.Result<
 
 const idsOf = (accounts: ReadonlyArray<Account>) => accounts.map((a) => a.id)
 
+/** YouTube's title and tag limits (videos.insert: a 1-100 character title without < or >, 500 characters of tags). */
+export const youtubeLimits = { title: 100, tags: 500, thumbnailBytes: 2 * 1024 * 1024 } as const
+
+/** The text's first line, as a YouTube title is made when none is given. */
+export const firstLine = (text: string) => text.trim().split(/\r?\n/)[0]?.trim() ?? ""
+
+/** Tags as YouTube counts them: each with a comma after it, quoted when it has a space. */
+const tagsLength = (tags: ReadonlyArray<string>) => tags.reduce((n, t) => n + countUpTo(t, 1000) + (/\s/.test(t) ? 2 : 0) + 1, 0) - (tags.length > 0 ? 1 : 0)
+
+const checkYoutube = (request: CreatePostRequest, targets: ReadonlyArray<Account>, cover: Media | null, warnings: Array<string>): HeraldError | null => {
+  const options = request.youtube
+  const youtube = targets.some((a) => a.platform === "youtube")
+  if (!youtube) {
+    if (options !== null) warnings.push("youtube is ignored: no YouTube account is targeted.")
+    return null
+  }
+  const title = options?.title
+  if (title !== undefined && (countUpTo(title, youtubeLimits.title) > youtubeLimits.title || /[<>]/.test(title)))
+    return invalidFields(["youtube.title"], `YouTube titles take 1-${youtubeLimits.title} characters, without < or >.`)
+  if (options?.tags !== undefined && tagsLength(options.tags) > youtubeLimits.tags)
+    return invalidFields(["youtube.tags"], `YouTube takes at most ${youtubeLimits.tags} characters of tags in all.`)
+  if (cover !== null && (cover.sizeBytes > youtubeLimits.thumbnailBytes || !["image/jpeg", "image/png"].includes(cover.mimeType)))
+    return invalidFields(["cover.mediaId"], "YouTube thumbnails are JPEG or PNG images of at most 2 MB.")
+  if (title === undefined && countUpTo(firstLine(request.content), youtubeLimits.title) > youtubeLimits.title)
+    warnings.push(`The YouTube title is the text's first line cut to ${youtubeLimits.title} characters; set youtube.title to choose it.`)
+  if (/[<>]/.test(request.content)) warnings.push("YouTube refuses < and > in descriptions: they are sent as ‹ and ›.")
+  return null
+}
+
+/** Pinterest's pin limits (API v5 pins/create: title 100, link 2,048). */
+export const pinterestLimits = { title: 100, link: 2048 } as const
+
+const checkPinterest = (request: CreatePostRequest, targets: ReadonlyArray<Account>, images: ReadonlyArray<Media>, warnings: Array<string>): HeraldError | null => {
+  const options = request.pinterest
+  if (!targets.some((a) => a.platform === "pinterest")) {
+    if (options !== null) warnings.push("pinterest is ignored: no Pinterest account is targeted.")
+    return null
+  }
+  if (options?.title !== undefined && countUpTo(options.title, pinterestLimits.title) > pinterestLimits.title)
+    return invalidFields(["pinterest.title"], `Pinterest titles take at most ${pinterestLimits.title} characters.`)
+  if (options?.link !== undefined && countUpTo(options.link, pinterestLimits.link) > pinterestLimits.link)
+    return invalidFields(["pinterest.link"], `Pinterest links take at most ${pinterestLimits.link} characters.`)
+  if (images.length > 1 && images.some((m) => m.width !== images[0].width || m.height !== images[0].height))
+    warnings.push("Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them.")
+  if (options?.boardId === undefined) warnings.push("No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them).")
+  return null
+}
+
 /** Every rule of the spec and of the per-network table, in a fixed order; first failure wins. */
 export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result.Result<CheckedPost, HeraldError> => {
   const schedule = checkSchedule(request.scheduledFor, ctx.now)
@@ -90,6 +138,12 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     if (videos.length === 0) return Result.fail(invalidFields(["cover"], "A cover applies to a video; add a video upload."))
     if (coverId !== null && mediaById.get(coverId)!.type !== "image")
       return Result.fail(invalidFields(["cover.mediaId"], "cover.mediaId must be an image upload."))
+    const kind = coverId !== null ? "image" : "offset"
+    const otherKind = targets.filter((a) => !(networkRules[a.platform].coverKinds ?? ["image", "offset"]).includes(kind))
+    if (otherKind.length > 0)
+      return refuse("cover_unsupported", otherKind, {
+        reason: kind === "image" ? "These networks take a frame of the video as cover (cover.offsetMs), not an image." : "These networks take a cover image (cover.mediaId), not a frame offset."
+      })
     if ("offsetMs" in request.cover) {
       const duration = videos[0].durationMs
       if (duration !== null && request.cover.offsetMs > duration)
@@ -105,7 +159,15 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     const t = request.tiktok
     if (t?.brandedContent === true && t.privacyLevel === "SELF_ONLY")
       return refuse("tiktok_privacy_conflict", tiktokTargets, { reason: "Branded content cannot be private (SELF_ONLY)." })
+    // TikTok photo posts take JPEG and WebP only.
+    if (images.some((m) => m.mimeType !== "image/jpeg" && m.mimeType !== "image/webp"))
+      return Result.fail(fail("validation_failed", { fields: ["mediaIds"], accountIds: idsOf(tiktokTargets), platform: "tiktok" }, "TikTok photo posts take JPEG or WebP images only."))
+    if (t?.privacyLevel === undefined) warnings.push("No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published.")
   } else if (request.tiktokAiGenerated) warnings.push("tiktokAiGenerated is ignored: no TikTok account is targeted.")
+  const youtubeProblem = checkYoutube(request, targets, coverId === null ? null : mediaById.get(coverId)!, warnings)
+  if (youtubeProblem !== null) return Result.fail(youtubeProblem)
+  const pinterestProblem = checkPinterest(request, targets, images, warnings)
+  if (pinterestProblem !== null) return Result.fail(pinterestProblem)
 
   // Per-network limits: text, media counts, polls.
   for (const account of targets) {
@@ -141,6 +203,9 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
         warnings.push(`poll.question applies to LinkedIn only; ${name} ignores it.`)
       if (poll.question !== undefined && p.maxQuestionLength !== undefined && countUpTo(poll.question, p.maxQuestionLength) > p.maxQuestionLength)
         return Result.fail(invalidFields(["poll.question"], `${name} poll questions take at most ${p.maxQuestionLength} characters.`))
+      // A network that asks a question (LinkedIn) without one asks the post's text, which must fit.
+      if (poll.question === undefined && p.maxQuestionLength !== undefined && (request.content.trim() === "" || countUpTo(request.content, p.maxQuestionLength) > p.maxQuestionLength))
+        return Result.fail(invalidFields(["poll.question"], `${name} polls need a question of at most ${p.maxQuestionLength} characters: send poll.question, or keep the post's text that short to ask it.`))
     }
     if (account.platform === "instagram" && (request.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)
       warnings.push("Instagram refuses captions with more than 30 hashtags.")

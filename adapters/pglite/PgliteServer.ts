@@ -43,7 +43,8 @@ const lockDataDir = (dataDir: string): Effect.Effect<void, PgliteError, Scope.Sc
       const holder = await holderOf(dataDir)
       if (holder !== null) throw new Error(`${dataDir} is open in process ${holder}`)
       await rm(file, { force: true })
-      return take()
+      // Awaited: the finally below must not remove this process's aside file while the retry links it.
+      return await take()
     } finally {
       await rm(mine, { force: true })
     }

@@ -78,12 +78,13 @@ const postColumns = [
   ["first_comment", ""], ["thread", "::jsonb"], ["poll", "::jsonb"], ["cover", "::jsonb"],
   ["tiktok_ai_generated", ""], ["scheduled_for", "::timestamptz"], ["require_approval", ""],
   ["created_by", "::jsonb"], ["created_at", "::timestamptz"], ["updated_at", "::timestamptz"],
-  ["published_at", "::timestamptz"], ["deleted_at", "::timestamptz"], ["deleted_reason", ""], ["targets", "::jsonb"]
+  ["published_at", "::timestamptz"], ["deleted_at", "::timestamptz"], ["deleted_reason", ""], ["targets", "::jsonb"],
+  ["network_options", "::jsonb"]
 ] as const
 
 // The capped statement: count on shard 0 if the month is under the cap, insert the post if the
 // count went up, insert its jobs and events if the post went in, and the limit's event if it brought
-// the month to the cap. Parameters: $1..$19 the post (so $2 is its workspace), then the month, the
+// the month to the cap. Parameters: $1..$20 the post (so $2 is its workspace), then the month, the
 // jobs' six arrays, the limit, the events, the limit's event. Built once; each create fills values.
 const MONTH = `$${postColumns.length + 1}`
 const jobArrays = ["::text[]", "::text[]", "::text[]", "::text[]", "::timestamptz[]", "::int[]"].map((cast, i) => `$${postColumns.length + 2 + i}${cast}`)
@@ -111,7 +112,7 @@ const cappedValuesOf = ({ atLimit, events, jobs, post, usage }: NewPost): Array<
   return [
     p.id, p.workspaceId, p.status, p.content, p.mediaIds, p.firstComment, p.thread, p.poll, p.cover,
     p.tiktokAiGenerated, p.scheduledFor, p.requireApproval, p.createdBy, p.createdAt, p.updatedAt,
-    p.publishedAt, p.deletedAt, p.deletedReason, p.targets,
+    p.publishedAt, p.deletedAt, p.deletedReason, p.targets, p.networkOptions,
     usage.month,
     jobs.map((j) => j.id), jobs.map((j) => j.kind), jobs.map((j) => j.workspaceId), jobs.map((j) => j.accountId),
     jobs.map((j) => new Date(j.runAt).toISOString()), jobs.map((j) => j.attempts),

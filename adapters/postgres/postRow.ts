@@ -1,5 +1,6 @@
 import type { Creator } from "../../domain/apiKey.ts"
 import type { Cover, Poll, Post, PostStatus, Target } from "../../domain/post.ts"
+import type { NetworkOptions } from "../../domain/postRequest.ts"
 import { fromDate, fromDateOrNull, toDate, toDateOrNull } from "./time.ts"
 
 /** A target as stored in the `targets` jsonb column: times as ISO 8601 strings, like the columns. */
@@ -18,6 +19,7 @@ export interface PostRow {
   readonly poll: Poll | null
   readonly cover: Cover | null
   readonly tiktok_ai_generated: boolean
+  readonly network_options: NetworkOptions
   readonly scheduled_for: Date | null
   readonly require_approval: boolean
   readonly created_by: Creator
@@ -50,6 +52,7 @@ export const fromRow = (row: PostRow): Post => ({
   poll: row.poll,
   cover: row.cover,
   tiktokAiGenerated: row.tiktok_ai_generated,
+  networkOptions: row.network_options,
   scheduledFor: fromDateOrNull(row.scheduled_for),
   requireApproval: row.require_approval,
   createdBy: row.created_by,
@@ -75,6 +78,7 @@ export const toParams = (post: Post) => ({
   poll: jsonOrNull(post.poll),
   cover: jsonOrNull(post.cover),
   tiktokAiGenerated: post.tiktokAiGenerated,
+  networkOptions: JSON.stringify(post.networkOptions),
   scheduledFor: toDateOrNull(post.scheduledFor),
   requireApproval: post.requireApproval,
   createdBy: JSON.stringify(post.createdBy),
@@ -98,6 +102,7 @@ export const toJsonRow = (post: Post) => ({
   poll: post.poll,
   cover: post.cover,
   tiktok_ai_generated: post.tiktokAiGenerated,
+  network_options: post.networkOptions,
   scheduled_for: toDateOrNull(post.scheduledFor),
   require_approval: post.requireApproval,
   created_by: post.createdBy,

@@ -17,6 +17,8 @@ export interface NetworkCredentials {
   readonly refreshToken: string | null
   /** When the access token stops working (epoch ms); null when it does not expire. */
   readonly expiresAt: number | null
+  /** When the refresh token stops working, where the network says (LinkedIn's fixed 365 days, TikTok, Pinterest). */
+  readonly refreshExpiresAt?: number | null | undefined
   /** Network-specific values (Bluesky: the DID and the PDS; Facebook: the page id). */
   readonly extra?: Readonly<Record<string, string>> | undefined
 }

@@ -3,6 +3,7 @@ import type { Account } from "../../domain/account.ts"
 import type { Media } from "../../domain/media.ts"
 import type { Cover, Poll } from "../../domain/post.ts"
 import type { Platform } from "../../domain/platforms.ts"
+import type { NetworkOptions } from "../../domain/postRequest.ts"
 import type { NetworkCredentials } from "./Connectors.ts"
 
 /** One post as a network receives it. */
@@ -18,6 +19,8 @@ export interface PublishRequest {
   /** The cover's upload when the cover is a media id. */
   readonly coverMedia?: Media | null
   readonly tiktokAiGenerated: boolean
+  /** The post's per-network objects (tiktok, youtube, pinterest); absent on replies and comments. */
+  readonly options?: NetworkOptions | undefined
   /** Set for thread replies and first comments: the network id of the post replied to. */
   readonly replyTo: { readonly rootId: string; readonly parentId: string } | null
 }
@@ -94,6 +97,18 @@ export interface Publisher {
   /** Posts. `handle` is what `prepare` (or an earlier Processing outcome) gave; absent without one. */
   readonly publish: (request: PublishRequest, handle?: string) => Effect.Effect<PublishOutcome, PublishError>
   readonly recover?: (request: PublishRequest, handle: string | null) => Effect.Effect<Recovery, PublishError>
+  /** Dry-run warnings about posting to `account` at `dueAt` beyond the rules table: quotas the network reports or Herald counted. */
+  readonly advise?: ((account: Account, dueAt: number) => Effect.Effect<ReadonlyArray<string>>) | undefined
+  /** Where the account's posts can go, for networks that post to boards (Pinterest). */
+  readonly boards?: ((account: Account, credentials: NetworkCredentials | null) => Effect.Effect<ReadonlyArray<Board>, PublishError>) | undefined
+}
+
+/** A board of an account (Pinterest): a post's `pinterest.boardId`. */
+export interface Board {
+  readonly id: string
+  readonly name: string
+  readonly description: string | null
+  readonly privacy: string | null
 }
 
 export interface PublishersShape {

@@ -11,6 +11,18 @@ import { accountEvent, emit } from "./webhooks/events.ts"
 /** Access tokens are renewed this long before they end, so a call never starts with one about to expire. */
 export const RENEW_AHEAD_MS = 5 * 60 * 1000
 
+/** Whether the stored refresh token can still renew the access token at `at`. */
+const canRenew = (credentials: NetworkCredentials, at: number) =>
+  credentials.refreshToken !== null && (credentials.refreshExpiresAt == null || credentials.refreshExpiresAt > at)
+
+/**
+ * When the account's grant ends for good, so that only a person reconnecting it lets Herald post
+ * again: the access token's end when nothing can renew it, the refresh token's end when the network
+ * gave one (LinkedIn's fixed 365 days); null when it is renewed for as long as the person allows.
+ */
+export const grantEndsAt = (credentials: NetworkCredentials, renewable: boolean): number | null =>
+  !renewable || credentials.refreshToken === null ? credentials.expiresAt : credentials.refreshExpiresAt ?? null
+
 /** The account's grant is gone (refused refresh, revoked, no refresh token left): a person must reconnect it. */
 export class NeedsReconnection extends Data.TaggedError("NeedsReconnection")<{ readonly message: string }> {}
 
@@ -63,9 +75,12 @@ export const credentialsFor = Effect.fn("credentialsFor")(function* (account: Ac
   if (fresh && !options.force) return Option.some(current)
   const connector = Option.flatMap(Option.some(yield* Connectors), (c) => c.get(account.platform))
   const refresh = Option.isSome(connector) ? connector.value.refresh : undefined
-  if (refresh === undefined || current.refreshToken === null) {
-    // Nothing to renew with: usable until it ends, then only a person can reconnect it.
-    if (current.expiresAt !== null && current.expiresAt <= at) return yield* Effect.fail(yield* markNeedsReconnection(account, "The access token expired and the network gave no way to renew it."))
+  if (refresh === undefined || !canRenew(current, at)) {
+    // Nothing to renew with: usable until it is about to end (no call starts with a dying token), then only a person can reconnect it.
+    if (current.expiresAt !== null && current.expiresAt - at <= RENEW_AHEAD_MS)
+      return yield* Effect.fail(yield* markNeedsReconnection(account, current.refreshToken === null
+        ? "The access token ends and the network gave no way to renew it: connect the account again."
+        : "The network's refresh token has ended: connect the account again."))
     return Option.some(current)
   }
   const renewed = yield* store.renew(account.id, stored.value.version, (latest) =>
@@ -83,3 +98,13 @@ export const credentialsFor = Effect.fn("credentialsFor")(function* (account: Ac
   return Option.some(yield* Effect.catchTag(open(renewed), "VaultSealBroken", (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)))
 })
 
+
+/** When the account's grant ends for good (`grantEndsAt`), read from its stored credentials without renewing them; none when it does not end or none are stored. */
+export const grantEndFor = Effect.fn("grantEndFor")(function* (account: Account) {
+  const stored = yield* (yield* CredentialStore).get(account.id)
+  if (Option.isNone(stored)) return Option.none<number>()
+  const current = yield* Effect.option(open(stored.value))
+  if (Option.isNone(current)) return Option.none<number>()
+  const renewable = Option.isSome(Option.flatMap((yield* Connectors).get(account.platform), (c) => Option.fromNullishOr(c.refresh)))
+  return Option.fromNullishOr(grantEndsAt(current.value, renewable))
+})

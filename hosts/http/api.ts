@@ -29,7 +29,12 @@ export class AccountsGroup extends HttpApiGroup.make("accounts").add(
     params: { platform: Schema.String },
     success: Schema.Struct({ url: Schema.String, platform: Schema.String, expiresAt: Schema.String }),
     error: e(401, 404)
-  })
+  }),
+  HttpApiEndpoint.get("boards", "/accounts/:id/boards", {
+    params: id,
+    success: Schema.Struct({ boards: Schema.Array(S.BoardView) }),
+    error: e(400, 401, 404, 409, 429, 502, 503)
+  }).annotate(OpenApi.Description, "The boards a Pinterest account can pin to: a post's pinterest.boardId.")
 ).middleware(Authentication) {}
 
 export class PostsGroup extends HttpApiGroup.make("posts").add(

@@ -33,6 +33,8 @@ export const AccountView = Schema.Struct({
   status: Schema.Literals(["connected", "needs_reconnection"]), connectedAt: Str
 }).annotate({ identifier: "Account" })
 
+export const BoardView = Schema.Struct({ id: Str, name: Str, description: Schema.NullOr(Str), privacy: Schema.NullOr(Str) }).annotate({ identifier: "Board" })
+
 export const Poll = Schema.Struct({ options: Schema.Array(Str), durationMinutes: Schema.Number, question: opt(Str) })
 export const Cover = Schema.Union([Schema.Struct({ mediaId: Str }), Schema.Struct({ offsetMs: Schema.Number })])
 
@@ -53,7 +55,18 @@ export const CreatePostBody = Schema.Struct({
   tiktok: opt(Schema.Struct({
     privacyLevel: opt(Schema.Literals(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"])),
     brandedContent: opt(Schema.Boolean)
-  }))
+  })),
+  youtube: opt(Schema.Struct({
+    title: opt(Str.annotate({ description: "The video's title, 1-100 characters; without one, the text's first line" })),
+    privacyStatus: opt(Schema.Literals(["public", "unlisted", "private"])),
+    madeForKids: opt(Schema.Boolean),
+    tags: opt(Schema.Array(Str))
+  }).annotate({ description: "YouTube only: the video's title, privacy, made-for-kids declaration and tags" })),
+  pinterest: opt(Schema.Struct({
+    boardId: opt(Str.annotate({ description: "A board of the account (GET /accounts/{id}/boards); without one, the account's default board" })),
+    link: opt(Str.annotate({ description: "Where the pin leads, an http(s) URL" })),
+    title: opt(Str.annotate({ description: "The pin's title, at most 100 characters" }))
+  }).annotate({ description: "Pinterest only: the board, link and title of the pin" }))
 }).annotate({ identifier: "CreatePostRequest" })
 
 const TargetError = Schema.NullOr(Schema.Struct({ code: Str, message: Str, retryable: Schema.Boolean }))

@@ -8,14 +8,18 @@ import { storageLayer } from "../../adapters/memory/index.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
+import { config as pinterestConfig } from "../../adapters/networks/pinterest/config.ts"
 import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
+import { config as linkedinConfig } from "../../adapters/networks/linkedin/config.ts"
+import { config as tiktokConfig } from "../../adapters/networks/tiktok/config.ts"
 import * as X from "../../adapters/networks/x/index.ts"
+import { config as youtubeConfig } from "../../adapters/networks/youtube/config.ts"
 import * as Facebook from "../../adapters/networks/facebook/index.ts"
 import * as Instagram from "../../adapters/networks/instagram/index.ts"
 import * as Threads from "../../adapters/networks/threads/index.ts"
 import { Connectors } from "../../application/ports/Connectors.ts"
 import { connectorsOf } from "../../application/ports/Network.ts"
-import { networksLayer } from "../networks.ts"
+import { lazyNetwork, networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 
@@ -44,8 +48,15 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
     RecordingMailer.layer,
     blobs,
     SharpFfmpegProbe.layer(),
-    // X and the Meta networks join when their variables are set (their end-to-end tests point them at fakes).
-    networksLayer([Sandbox.network, X.network, Facebook.network, Instagram.network, Threads.network]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
+    // X, the Meta networks and the others join when their variables are set (their end-to-end tests point them at fakes).
+    networksLayer([
+      Sandbox.network, X.network, Facebook.network, Instagram.network, Threads.network,
+      // Loaded only when configured: a host starts as fast with them off as without them.
+      lazyNetwork(linkedinConfig, () => import("../../adapters/networks/linkedin/index.ts")),
+      lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),
+      lazyNetwork(tiktokConfig, () => import("../../adapters/networks/tiktok/index.ts")),
+      lazyNetwork(pinterestConfig, () => import("../../adapters/networks/pinterest/index.ts"))
+    ]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000),

@@ -120,6 +120,7 @@ export const post = (workspaceId: string, over: Partial<Post> = {}): Post => ({
   poll: null,
   cover: null,
   tiktokAiGenerated: false,
+  networkOptions: {},
   scheduledFor: T0 + DAY_MS,
   requireApproval: false,
   createdBy: { kind: "key", id: "key_1", name: "agent" },

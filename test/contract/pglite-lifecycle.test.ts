@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -130,6 +131,16 @@ describe("PGlite embedded database", () => {
       writeFileSync(join(root, "a-file"), "")
       const migrated = yield* migrate.pipe(Effect.provide(Pglite.layer(dir, { templateDir })))
       assert.strictEqual(migrated.length, Object.keys(migrations).length)
+    }), 120_000)
+
+  it.live("takes over a lock left by a process that died (a crash, SIGKILL)", () =>
+    Effect.gen(function* () {
+      const dir = join(root, "crashed")
+      const dead = spawnSync(process.execPath, ["-e", "0"]).pid!
+      writeFileSync(`${dir}.lock`, String(dead))
+      const migrated = yield* migrate.pipe(Effect.provide(Pglite.layer(dir)))
+      assert.strictEqual(migrated.length, Object.keys(migrations).length)
+      assert.isFalse(existsSync(`${dir}.lock`), "the lock is released on close")
     }), 120_000)
 
   it.live("refuses a second open of a data dir that is in use, and removes its socket on close", () =>

@@ -44,10 +44,11 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
     it.effect("a post without jobs (waiting for approval) is stored and counted", () =>
       Effect.gen(function* () {
         const ws = yield* seedWorkspace()
-        const p = post(ws.id, { status: "needs_approval", requireApproval: true })
+        const p = post(ws.id, { status: "needs_approval", requireApproval: true, networkOptions: { youtube: { title: "Kept", tags: ["a b"] }, pinterest: { boardId: "42" } } })
         const outcome = yield* (yield* PostCreator).create({ post: p, jobs: [], usage: { month: "2026-01", limit: 30 } })
         assert.deepStrictEqual(outcome, { _tag: "Created", used: 1 })
-        assert.isTrue(Option.isSome(yield* stored(p)))
+        // Whole, on the capped path too.
+        assert.deepStrictEqual(yield* stored(p), Option.some(p))
         assert.deepStrictEqual(yield* queuedFor(p), [])
       }))
 

@@ -16,6 +16,11 @@ const fullPost = (workspaceId: string): Post =>
     poll: { options: ["yes", "no"], durationMinutes: 60, question: "Ship it?" },
     cover: { offsetMs: 1500 },
     tiktokAiGenerated: true,
+    networkOptions: {
+      tiktok: { privacyLevel: "SELF_ONLY", brandedContent: false },
+      youtube: { title: "Launch", privacyStatus: "unlisted", madeForKids: false, tags: ["launch day", "herald"] },
+      pinterest: { boardId: "549755885175", link: "https://example.org/launch", title: "Launch" }
+    },
     scheduledFor: null,
     requireApproval: true,
     createdBy: { kind: "person", id: "person_1", name: "Ada" },

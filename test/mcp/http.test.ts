@@ -8,7 +8,7 @@ let host: HttpHost
 beforeAll(async () => { host = await startHttpHost() })
 afterAll(() => host.close())
 
-const keyedTools = ["sign_up", "request_claim_link", "list_accounts", "connect_account", "upload_media", "get_media_preview", "create_post", "list_posts", "get_post", "wait_for_post", "reschedule_post", "cancel_post", "reject_post"]
+const keyedTools = ["sign_up", "request_claim_link", "list_accounts", "connect_account", "list_boards", "upload_media", "get_media_preview", "create_post", "list_posts", "get_post", "wait_for_post", "reschedule_post", "cancel_post", "reject_post"]
 
 /** Signs up over MCP without a key, then connects again with the key it got. */
 const signedUp = async () => {

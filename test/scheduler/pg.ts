@@ -10,6 +10,8 @@ import * as Postgres from "../../adapters/postgres/index.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import { createDatabaseForProcesses } from "../support/postgres.ts"
 import { HeraldConfig } from "../../application/config.ts"
+import { publishersOf } from "../../application/ports/Network.ts"
+import { Publishers } from "../../application/ports/Publishers.ts"
 import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { asOwner, createKeyAsOperator, createWorkspaceAsOperator } from "../../application/usecases/operator.ts"
@@ -27,6 +29,8 @@ export const pgCore = (url: string, maxConnections = 10) => {
     Layer.merge(NodeCrypto.layer),
     Layer.merge(AesGcmVault.layer("herald test secret")),
     Layer.merge(sandboxConnectors),
+    // Creating posts asks the networks for dry-run advice; these processes publish nothing themselves.
+    Layer.merge(Layer.succeed(Publishers)(publishersOf([]))),
     Layer.merge(Layer.succeed(HeraldConfig)(testConfig()))
   )
 }

@@ -27,17 +27,20 @@ export const readAll = (blobs: BlobStoreShape, key: string): Effect.Effect<Uint8
 /**
  * Streams an upload to `send` in segments of exactly `size` bytes (the last one shorter), in order,
  * holding one segment in memory at a time: how chunked uploads (X, TikTok, YouTube) take a video.
+ * `from` skips the bytes a resumed upload already sent (the stores read from the start).
  */
 export const inSegments = <E>(
   blobs: BlobStoreShape,
   key: string,
   size: number,
-  send: (segment: Uint8Array<ArrayBuffer>, index: number) => Effect.Effect<void, E>
+  send: (segment: Uint8Array<ArrayBuffer>, index: number) => Effect.Effect<void, E>,
+  from = 0
 ): Effect.Effect<number, E | PublishError> =>
   Effect.suspend(() => {
     let segment = new Uint8Array(size)
     let filled = 0
     let index = 0
+    let skip = from
     const flush = () => {
       const full = filled === size ? segment : segment.slice(0, filled)
       const at = index++
@@ -47,7 +50,8 @@ export const inSegments = <E>(
     }
     const take = (chunk: Uint8Array) =>
       Effect.gen(function* () {
-        let offset = 0
+        let offset = Math.min(skip, chunk.length)
+        skip -= offset
         while (offset < chunk.length) {
           const n = Math.min(size - filled, chunk.length - offset)
           segment.set(chunk.subarray(offset, offset + n), filled)
@@ -61,6 +65,51 @@ export const inSegments = <E>(
       Stream.runForEach(take),
       Effect.andThen(Effect.suspend(() => (filled > 0 ? flush() : Effect.void))),
       Effect.map(() => index)
+    )
+  })
+
+/**
+ * Streams an upload to `send` in parts of the given sizes, in order, holding one part in memory at a
+ * time: how uploads whose parts the network sizes itself (LinkedIn's upload instructions) go up.
+ * Fails when the parts do not add up to the upload's bytes (after the `from` bytes a resumed upload skips).
+ */
+export const inParts = <E>(
+  blobs: BlobStoreShape,
+  key: string,
+  sizes: ReadonlyArray<number>,
+  send: (part: Uint8Array<ArrayBuffer>, index: number) => Effect.Effect<void, E>,
+  from = 0
+): Effect.Effect<void, E | PublishError> =>
+  Effect.suspend(() => {
+    let index = 0
+    let part = new Uint8Array(sizes[0] ?? 0)
+    let filled = 0
+    let skip = from
+    const mismatch = () =>
+      new PublishError({ code: "upstream_rejected", message: `The network's upload parts (${sizes.reduce((a, b) => a + b, 0)} bytes) do not match the upload's size.`, retryable: false })
+    const take = (chunk: Uint8Array) =>
+      Effect.gen(function* () {
+        let offset = Math.min(skip, chunk.length)
+        skip -= offset
+        while (offset < chunk.length) {
+          if (index >= sizes.length) return yield* Effect.fail(mismatch())
+          const n = Math.min(part.length - filled, chunk.length - offset)
+          part.set(chunk.subarray(offset, offset + n), filled)
+          filled += n
+          offset += n
+          if (filled === part.length) {
+            const full = part
+            const at = index++
+            part = new Uint8Array(sizes[index] ?? 0)
+            filled = 0
+            yield* send(full, at)
+          }
+        }
+      })
+    return blobs.get(key).pipe(
+      Stream.mapError(blobFailure),
+      Stream.runForEach(take),
+      Effect.andThen(Effect.suspend(() => (index === sizes.length && filled === 0 ? Effect.void : Effect.fail(mismatch()))))
     )
   })
 

@@ -30,6 +30,14 @@ export interface OAuth2Settings {
   readonly authorizeParams?: Readonly<Record<string, string>>
   /** Other form parameters a network wants in its token requests (TikTok's client_key). */
   readonly tokenParams?: Readonly<Record<string, string>>
+  /**
+   * The token endpoint strays from RFC 6749 in ways Herald can safely mend: a missing `token_type`
+   * is read as bearer, an `id_token` Herald does not use (profiles come from the API) is dropped
+   * rather than checked, and a 2xx carrying an OAuth `error` and no token is read as the refusal it
+   * is. LinkedIn leaves out token_type and sends an id_token with openid; TikTok's error answers may
+   * come with a 200 (unverified).
+   */
+  readonly lenientTokenResponse?: boolean
 }
 
 /** What a token endpoint gave. */
@@ -38,6 +46,8 @@ export interface Tokens {
   /** Null when none was sent (no offline access, or a network that sends it only at first consent). */
   readonly refreshToken: string | null
   readonly expiresInSeconds: number | null
+  /** How long the refresh token lasts, when the network says (`refresh_token_expires_in`, TikTok's `refresh_expires_in`). */
+  readonly refreshExpiresInSeconds: number | null
   readonly scope: string | null
 }
 
@@ -83,12 +93,53 @@ const clientAuthOf = (settings: OAuth2Settings): oauth.ClientAuth => {
   }
 }
 
+const seconds = (value: unknown): number | null => {
+  const n = typeof value === "string" ? Number(value) : value
+  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : null
+}
+
 const tokensOf = (response: oauth.TokenEndpointResponse): Tokens => ({
   accessToken: response.access_token,
   refreshToken: response.refresh_token ?? null,
   expiresInSeconds: typeof response.expires_in === "number" ? response.expires_in : null,
+  refreshExpiresInSeconds: response.refresh_token === undefined ? null : seconds(response.refresh_token_expires_in ?? response.refresh_expires_in),
   scope: response.scope ?? null
 })
+
+/** A fetch that mends a 2xx JSON token answer (see `lenientTokenResponse`) before oauth4webapi reads it. */
+const lenientFetch = async (url: string, init: oauth.CustomFetchOptions<"POST", URLSearchParams>): Promise<Response> => {
+  const response = await fetch(url, init as RequestInit)
+  if (response.status < 200 || response.status >= 300) return response
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return new Response(text, { status: response.status, headers: response.headers })
+  }
+  let status = response.status
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+    const record = body as Record<string, unknown>
+    if (typeof record.error === "string" && record.error !== "" && record.access_token === undefined) status = 400
+    else if (record.token_type === undefined) record.token_type = "bearer"
+    delete record.id_token
+  }
+  const headers = new Headers(response.headers)
+  headers.delete("content-length")
+  headers.delete("content-encoding")
+  return new Response(JSON.stringify(body), { status, headers })
+}
+
+/** A non-OAuth error body's message (Pinterest's `{code, message}`), if it has one. */
+const wordsOf = (text: string): string | null => {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error_description?: unknown }
+    const words = typeof body.message === "string" ? body.message : typeof body.error_description === "string" ? body.error_description : null
+    return words === null || words.trim() === "" ? null : words.trim().slice(0, 500)
+  } catch {
+    return null
+  }
+}
 
 const described = (error: string, description: string | undefined) => (description ? `${error}: ${description}` : error)
 
@@ -128,6 +179,7 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
   const options = (signal: AbortSignal) => ({
     signal: AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]),
     [oauth.allowInsecureRequests]: insecure,
+    ...(settings.lenientTokenResponse === true ? { [oauth.customFetch]: lenientFetch } : {}),
     ...(settings.tokenParams === undefined ? {} : { additionalParameters: { ...settings.tokenParams } })
   })
 
@@ -146,12 +198,15 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
             retryAfterMs: retryAfterMs(response.headers, Date.now())
           })
         }
+        const copy = response.status >= 400 ? response.clone() : null
         try {
           return tokensOf(await process(response))
         } catch (cause) {
-          // A 4xx the library could not read as an OAuth error is still a refusal.
-          if (response.status >= 400 && !(cause instanceof oauth.ResponseBodyError) && !(cause instanceof oauth.WWWAuthenticateChallengeError))
-            throw new OAuthRefused({ message: `The token endpoint refused the request (HTTP ${response.status}).`, error: `http_${response.status}` })
+          // A 4xx the library could not read as an OAuth error is still a refusal, with the network's own words when it gave some.
+          if (copy !== null && !(cause instanceof oauth.ResponseBodyError) && !(cause instanceof oauth.WWWAuthenticateChallengeError)) {
+            const said = wordsOf(await copy.text().catch(() => ""))
+            throw new OAuthRefused({ message: `The token endpoint refused the request (HTTP ${response.status})${said === null ? "." : `: ${said}`}`, error: `http_${response.status}` })
+          }
           throw cause
         }
       },
@@ -200,5 +255,6 @@ export const credentialsOf = (tokens: Tokens, nowMs: number, extra?: Readonly<Re
   accessToken: tokens.accessToken,
   refreshToken: tokens.refreshToken,
   expiresAt: tokens.expiresInSeconds === null ? null : nowMs + tokens.expiresInSeconds * 1000,
+  ...(tokens.refreshExpiresInSeconds === null ? {} : { refreshExpiresAt: nowMs + tokens.refreshExpiresInSeconds * 1000 }),
   ...(extra === undefined ? {} : { extra })
 })

@@ -3,8 +3,8 @@ import type { Actor } from "../../../domain/apiKey.ts"
 import { creatorOf } from "../../../domain/apiKey.ts"
 import { fail } from "../../../domain/errors.ts"
 import type { Post, Target } from "../../../domain/post.ts"
-import { decodeCreatePost } from "../../../domain/postRequest.ts"
-import { fetchesMediaByUrl, mediaFetchWarning } from "../../../domain/mediaReach.ts"
+import { decodeCreatePost, networkOptionsOf } from "../../../domain/postRequest.ts"
+import { fetchingPlatforms, mediaFetchWarning } from "../../../domain/mediaReach.ts"
 import { checkPost } from "../../../domain/postRules.ts"
 import { DAY_MS, formatUtc, monthOf } from "../../../domain/time.ts"
 import { planLimits } from "../../../domain/workspace.ts"
@@ -17,6 +17,7 @@ import { UsageCounter } from "../../ports/UsageCounter.ts"
 import { cachedWorkspace } from "../auth.ts"
 import { readCache } from "../../readCache.ts"
 import { canonicalJson, fromResult, now } from "../common.ts"
+import { dryRunAdvice } from "./advice.ts"
 import { publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
 import { PostCreator } from "../../ports/PostCreator.ts"
@@ -66,14 +67,16 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     const overCap = monthlyLimit !== null && used >= monthlyLimit
     if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
     if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
-    const fetched = checked.targets.some((a) => fetchesMediaByUrl.has(a.platform)) ? checked.media[0] : undefined
+    const fetching = fetchingPlatforms(checked.targets.map((a) => a.platform), checked.media)
+    const fetched = fetching.length > 0 ? checked.media[0] : undefined
     if (fetched !== undefined) {
       // The URL such a network would be given: can the internet reach it? (Hosts without storage have no say.)
       const blobs = yield* Effect.serviceOption(BlobStore)
       const url = Option.isNone(blobs) ? Option.none<string>() : yield* Effect.option(blobs.value.url(fetched.blobKey))
-      const unreachable = Option.flatMap(url, (u) => Option.fromNullishOr(mediaFetchWarning(checked.targets.map((a) => a.platform), u)))
+      const unreachable = Option.flatMap(url, (u) => Option.fromNullishOr(mediaFetchWarning(fetching, u)))
       if (Option.isSome(unreachable)) warnings.push(unreachable.value)
     }
+    warnings.push(...(yield* dryRunAdvice(checked.targets, checked.scheduledFor ?? at)))
     return {
       kind: "dryRun" as const,
       body: {
@@ -104,7 +107,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
   const post: Post = {
     id: postId, workspaceId: actor.workspaceId, status, content: request.content, mediaIds: request.mediaIds,
     firstComment: request.firstComment, thread: request.thread, poll: request.poll, cover: request.cover,
-    tiktokAiGenerated: request.tiktokAiGenerated, scheduledFor: checked.scheduledFor, requireApproval,
+    tiktokAiGenerated: request.tiktokAiGenerated, networkOptions: networkOptionsOf(request), scheduledFor: checked.scheduledFor, requireApproval,
     createdBy: creatorOf(actor), createdAt: at, updatedAt: at, publishedAt: null, deletedAt: null, deletedReason: null,
     targets: checked.targets.map((a) => ({
       accountId: a.id, platform: a.platform, status, externalId: null, url: null, publishedAt: null, error: null,

@@ -74,7 +74,7 @@ const requestFor = (base: PublishRequest, post: Post, target: Target, step: numb
   if (step === 0) return base
   const rootId = target.externalId!
   const parentId = step === 1 ? rootId : target.thread.find((r) => r.index === step - 2)!.externalId
-  return { ...base, content: post.thread[step - 1], media: [], poll: null, cover: null, coverMedia: null, tiktokAiGenerated: false, replyTo: { rootId, parentId } }
+  return { ...base, content: post.thread[step - 1], media: [], poll: null, cover: null, coverMedia: null, tiktokAiGenerated: false, options: undefined, replyTo: { rootId, parentId } }
 }
 
 const isRecorded = (target: Target, step: number) =>
@@ -102,7 +102,7 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
   const { media, coverMedia } = yield* mediaFor(post)
   const base: PublishRequest = {
     account, credentials, postId: post.id, content: post.content, media, poll: post.poll, cover: post.cover, coverMedia,
-    tiktokAiGenerated: post.tiktokAiGenerated, replyTo: null
+    tiktokAiGenerated: post.tiktokAiGenerated, options: post.networkOptions, replyTo: null
   }
   const todo = Array.from({ length: 1 + post.thread.length }, (_, i) => i).filter((step) => !isRecorded(target, step))
   const lastStep = todo.length === 0 ? null : todo[todo.length - 1]

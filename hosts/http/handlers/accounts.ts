@@ -1,11 +1,12 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { connectUrl, listAccounts } from "../../../application/usecases/accounts.ts"
+import { listBoards } from "../../../application/usecases/boards.ts"
 import { HeraldApi } from "../api.ts"
 import { CurrentActor } from "../security.ts"
 import { runner } from "./request.ts"
 
-type Services = Effect.Services<ReturnType<typeof connectUrl>> | Effect.Services<ReturnType<typeof listAccounts>>
+type Services = Effect.Services<ReturnType<typeof connectUrl>> | Effect.Services<ReturnType<typeof listAccounts>> | Effect.Services<ReturnType<typeof listBoards>>
 
 export const layer = HttpApiBuilder.group(HeraldApi, "accounts", (handlers) =>
   Effect.gen(function* () {
@@ -13,5 +14,6 @@ export const layer = HttpApiBuilder.group(HeraldApi, "accounts", (handlers) =>
     return handlers
       .handle("list", () => run(Effect.flatMap(CurrentActor, listAccounts)))
       .handle("connect", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => connectUrl(actor, params.platform))))
+      .handle("boards", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => listBoards(actor, params.id))))
   })
 )

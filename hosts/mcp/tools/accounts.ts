@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { z } from "zod"
 import { connectUrl, listAccounts } from "../../../application/usecases/accounts.ts"
+import { listBoards } from "../../../application/usecases/boards.ts"
 import { requestClaimLink } from "../../../application/usecases/claim.ts"
 import { signUp } from "../../../application/usecases/signup.ts"
 import { planLimits } from "../../../domain/workspace.ts"
@@ -83,4 +84,18 @@ export const connectAccountTool = tool({
   output: z.looseObject({ url: z.string().describe("Open in a browser to connect"), platform: z.string(), expiresAt: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: (args, call) => connectUrl(call.actor, args.platform)
+})
+
+export const listBoardsTool = tool({
+  name: "list_boards",
+  title: "List a Pinterest account's boards",
+  description:
+    "The boards a connected Pinterest account can pin to, read from Pinterest. Put a board's id in create_post's pinterest.boardId; " +
+    "without one a pin goes to the account's first board. Other networks give boards_unsupported.",
+  input: z.strictObject({ accountId: z.string().describe("A Pinterest account id from list_accounts") }),
+  output: z.looseObject({
+    boards: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string().nullable(), privacy: z.string().nullable() }))
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  run: (args, call) => listBoards(call.actor, args.accountId)
 })

@@ -1,5 +1,5 @@
 import type { AnyTool, CallContext } from "../tool.ts"
-import { connectAccountTool, listAccountsTool, requestClaimLinkTool, signUpTool } from "./accounts.ts"
+import { connectAccountTool, listAccountsTool, listBoardsTool, requestClaimLinkTool, signUpTool } from "./accounts.ts"
 import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
 import { cancelPostTool, createPostTool, getPostTool, listPostsTool, rejectPostTool, reschedulePostTool } from "./posts.ts"
@@ -10,6 +10,7 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   requestClaimLinkTool,
   listAccountsTool,
   connectAccountTool,
+  listBoardsTool,
   uploadMediaTool(transport),
   getMediaPreviewTool,
   createPostTool,

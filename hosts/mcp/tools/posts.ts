@@ -4,7 +4,7 @@ import * as Actions from "../../../application/usecases/posts/actions.ts"
 import { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
 import { MEDIA_LIFETIME_MS } from "../../../domain/media.ts"
-import { tiktokPrivacyLevels } from "../../../domain/postRequest.ts"
+import { tiktokPrivacyLevels, youtubePrivacyStatuses } from "../../../domain/postRequest.ts"
 import { DAY_MS } from "../../../domain/time.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { postOut, postResultOut, removedOut } from "../schemas.ts"
@@ -50,6 +50,23 @@ const createInput = z.strictObject({
     })
     .nullish()
     .describe("TikTok settings"),
+  youtube: z
+    .strictObject({
+      title: z.string().optional().describe("The video's title, 1-100 characters; without one, the text's first line"),
+      privacyStatus: z.enum(youtubePrivacyStatuses as [string, ...Array<string>]).optional().describe("public (the default), unlisted or private"),
+      madeForKids: z.boolean().optional().describe("Whether the video is made for kids, as YouTube requires creators to declare (default false)"),
+      tags: z.array(z.string()).optional().describe("The video's tags, 500 characters in all")
+    })
+    .nullish()
+    .describe("YouTube settings; the post's text is the description"),
+  pinterest: z
+    .strictObject({
+      boardId: z.string().optional().describe("A board of the account (list_boards); without one, the account's default board"),
+      link: z.string().optional().describe("Where the pin leads, an http(s) URL"),
+      title: z.string().optional().describe("The pin's title, at most 100 characters")
+    })
+    .nullish()
+    .describe("Pinterest settings; the post's text is the description"),
   idempotencyKey: z
     .string()
     .optional()

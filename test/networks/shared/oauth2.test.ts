@@ -38,7 +38,7 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
       answer = { status: 200, body: { access_token: "at", token_type: "Bearer", expires_in: 60, refresh_token: "rt2" } }
       const client = makeOAuth2Client(settings({ clientAuthentication: auth as ClientAuthentication }))
       const tokens = yield* client.refresh("rt1")
-      assert.deepStrictEqual(tokens, { accessToken: "at", refreshToken: "rt2", expiresInSeconds: 60, scope: null })
+      assert.deepStrictEqual(tokens, { accessToken: "at", refreshToken: "rt2", expiresInSeconds: 60, refreshExpiresInSeconds: null, scope: null })
       const request = seen.at(-1)!
       if ("authorization" in headers) assert.strictEqual(request.headers.authorization, headers.authorization)
       else assert.isUndefined(request.headers.authorization)
@@ -54,7 +54,7 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
       assert.deepStrictEqual(query, { response_type: "code", client_id: "client id/1", redirect_uri: "https://h/cb", scope: "a,b", state: "s", client_key: "ck" })
       answer = { status: 200, body: { access_token: "at", token_type: "bearer" } }
       const tokens = yield* client.exchangeCode({ params: { code: "c", state: "s" }, callbackUrl: "https://h/cb", verifier: null })
-      assert.deepStrictEqual(tokens, { accessToken: "at", refreshToken: null, expiresInSeconds: null, scope: null })
+      assert.deepStrictEqual(tokens, { accessToken: "at", refreshToken: null, expiresInSeconds: null, refreshExpiresInSeconds: null, scope: null })
       assert.deepInclude(seen.at(-1)!.form, { grant_type: "authorization_code", code: "c", redirect_uri: "https://h/cb", client_key: "ck" })
       assert.notProperty(seen.at(-1)!.form, "code_verifier")
     }))
@@ -81,9 +81,37 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
     }))
 
   it("credentials end expires_in after the answer; none when the network gives no lifetime", () => {
-    assert.deepStrictEqual(credentialsOf({ accessToken: "a", refreshToken: "r", expiresInSeconds: 7200, scope: null }, 1000), { accessToken: "a", refreshToken: "r", expiresAt: 1000 + 7_200_000 })
-    assert.strictEqual(credentialsOf({ accessToken: "a", refreshToken: null, expiresInSeconds: null, scope: null }, 1000).expiresAt, null)
+    assert.deepStrictEqual(credentialsOf({ accessToken: "a", refreshToken: "r", expiresInSeconds: 7200, refreshExpiresInSeconds: null, scope: null }, 1000), { accessToken: "a", refreshToken: "r", expiresAt: 1000 + 7_200_000 })
+    assert.strictEqual(credentialsOf({ accessToken: "a", refreshToken: null, expiresInSeconds: null, refreshExpiresInSeconds: null, scope: null }, 1000).expiresAt, null)
+    assert.strictEqual(credentialsOf({ accessToken: "a", refreshToken: "r", expiresInSeconds: 60, refreshExpiresInSeconds: 86_400, scope: null }, 1000).refreshExpiresAt, 1000 + 86_400_000)
   })
+
+  it.effect("the refresh token's lifetime is read as LinkedIn and Pinterest (refresh_token_expires_in) and TikTok (refresh_expires_in) name it", () =>
+    Effect.gen(function* () {
+      const client = makeOAuth2Client(settings())
+      answer = { status: 200, body: { access_token: "at", token_type: "bearer", expires_in: 60, refresh_token: "rt", refresh_token_expires_in: 31_536_000 } }
+      assert.strictEqual((yield* client.refresh("rt")).refreshExpiresInSeconds, 31_536_000)
+      answer = { status: 200, body: { access_token: "at", token_type: "Bearer", expires_in: 60, refresh_token: "rt", refresh_expires_in: 15_552_000 } }
+      assert.strictEqual((yield* client.refresh("rt")).refreshExpiresInSeconds, 15_552_000)
+    }))
+
+  it.effect("a lenient token endpoint (LinkedIn): no token_type is bearer, and an id_token Herald does not use is not checked", () =>
+    Effect.gen(function* () {
+      // An id_token whose issuer and audience match nothing: checking it would refuse the answer.
+      const idToken = `${Buffer.from('{"alg":"RS256"}').toString("base64url")}.${Buffer.from('{"iss":"https://elsewhere","aud":"x","sub":"s"}').toString("base64url")}.sig`
+      answer = { status: 200, body: { access_token: "at", expires_in: 5_184_000, scope: "openid,profile,w_member_social", id_token: idToken } }
+      const strict = makeOAuth2Client(settings({ pkce: false, clientAuthentication: "post" }))
+      assert.strictEqual((yield* Effect.flip(strict.exchangeCode({ params: { code: "c", state: "s" }, callbackUrl: "https://h/cb", verifier: null })))._tag, "OAuthUnavailable")
+      const lenient = makeOAuth2Client(settings({ pkce: false, clientAuthentication: "post", lenientTokenResponse: true }))
+      const tokens = yield* lenient.exchangeCode({ params: { code: "c", state: "s" }, callbackUrl: "https://h/cb", verifier: null })
+      assert.deepStrictEqual(tokens, { accessToken: "at", refreshToken: null, expiresInSeconds: 5_184_000, refreshExpiresInSeconds: null, scope: "openid,profile,w_member_social" })
+      // Refusals still read as refusals, also when they come with a 200.
+      answer = { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid" } }
+      assert.deepInclude(yield* Effect.flip(lenient.refresh("rt")), { _tag: "OAuthRefused", error: "invalid_grant" })
+      answer = { status: 200, body: { error: "invalid_grant", error_description: "Refresh token is invalid or expired.", log_id: "2026" } }
+      assert.deepInclude(yield* Effect.flip(lenient.refresh("rt")), { _tag: "OAuthRefused", error: "invalid_grant", message: "invalid_grant: Refresh token is invalid or expired." })
+      assert.strictEqual((yield* Effect.flip(strict.refresh("rt")))._tag, "OAuthUnavailable", "without the option a 200 is not read as a refusal")
+    }))
 })
 
 describe("the shared rate gate", () => {

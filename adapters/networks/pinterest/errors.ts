@@ -1,0 +1,50 @@
+import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
+import { PublishError } from "../../../application/ports/Publishers.ts"
+import { fail, type HeraldError } from "../../../domain/errors.ts"
+import { type HttpReply, jsonOf, type NoAnswer, retryAfterMs } from "../shared/http.ts"
+import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
+
+/** Pinterest's errors (`{code, message}`), mapped here once to what Herald's ports say. */
+
+const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null)
+
+export const pinterestMessage = (reply: HttpReply): string => {
+  const body = (jsonOf(reply) ?? {}) as { readonly message?: unknown; readonly code?: unknown }
+  const message = text(body.message) ?? `Pinterest answered HTTP ${reply.status}.`
+  return typeof body.code === "number" ? `${message} (code ${body.code})` : message
+}
+
+/** Pinterest's limits are per minute per user and category: without a Retry-After, a minute. */
+const MINUTE_MS = 60_000
+
+export const publishErrorOf = (reply: HttpReply, nowMs: number): PublishError => {
+  const message = pinterestMessage(reply)
+  if (reply.status === 401) return new PublishError({ code: "account_needs_reconnection", message: `Pinterest refused the account's access token: ${message}`, retryable: false, unauthorized: true })
+  if (reply.status === 429) return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: retryAfterMs(reply.headers, nowMs) ?? MINUTE_MS })
+  if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
+  return new PublishError({ code: "upstream_unavailable", message: `Pinterest is unavailable: ${message}`, retryable: true })
+}
+
+export const noAnswerError = (e: NoAnswer): PublishError =>
+  new PublishError({ code: "upstream_unavailable", message: `Pinterest did not answer: ${e.message}`, retryable: true })
+
+export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `Pinterest's answer to ${what} could not be read.`, retryable: true })
+
+/** A refused refresh means the grant is gone (reconnect); anything else is for later. */
+export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
+  e._tag === "OAuthRefused"
+    ? new GrantRevoked({ message: `Pinterest refused to renew the account's access (${e.message}); connect it again.` })
+    : new NetworkUnavailable({ message: `Pinterest could not renew the account's access now: ${e.message}`, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) })
+
+export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
+  switch (e._tag) {
+    case "OAuthRefused":
+      return fail("upstream_rejected", { platform: "pinterest", reason: e.error }, `Pinterest did not grant access: ${e.message}`)
+    case "OAuthUnavailable":
+      return fail("upstream_unavailable", { platform: "pinterest" }, `Pinterest could not be reached to finish the connection: ${e.message}`)
+    case "PublishError":
+      return e.retryable
+        ? fail("upstream_unavailable", { platform: "pinterest" }, `Pinterest could not be reached to finish the connection: ${e.message}`)
+        : fail("upstream_rejected", { platform: "pinterest" }, `Pinterest did not give the account's profile: ${e.message}`)
+  }
+}

@@ -1,0 +1,103 @@
+import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
+import { PublishError } from "../../../application/ports/Publishers.ts"
+import { fail, type HeraldError } from "../../../domain/errors.ts"
+import { type HttpReply, jsonOf, type NoAnswer } from "../shared/http.ts"
+import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
+
+/** TikTok's errors (`{data, error: {code, message, log_id}}` and status fail reasons), mapped here once. */
+
+interface TikTokEnvelope {
+  readonly error?: { readonly code?: unknown; readonly message?: unknown; readonly log_id?: unknown }
+}
+
+const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null)
+
+/** TikTok's error code (`ok` on success), or null when the answer has none. */
+export const codeOf = (reply: HttpReply): string | null => text(((jsonOf(reply) ?? {}) as TikTokEnvelope).error?.code)
+
+/** TikTok's own words: its message, the code and the log id (which TikTok's support asks for). */
+export const tiktokMessage = (reply: HttpReply): string => {
+  const error = ((jsonOf(reply) ?? {}) as TikTokEnvelope).error
+  const message = text(error?.message) ?? `TikTok answered HTTP ${reply.status}.`
+  const code = text(error?.code)
+  const log = text(error?.log_id)
+  return `${message}${code === null ? "" : ` (${code}${log === null ? "" : `, log_id ${log}`})`}`
+}
+
+/** A per-minute window (init 6, status 30 per token): try again in a minute. */
+export const MINUTE_MS = 60_000
+/** The creator's or the app's day is used up: try again in an hour (TikTok names no reset). */
+const LATER_MS = 3600_000
+
+/** TikTok refuses the privacy level: it is not one the creator allows (or the app is not audited for it). */
+export const privacyConflict = (message: string) => new PublishError({ code: "tiktok_privacy_conflict", message, retryable: false })
+
+/** A refusal of an API call (a non-2xx, or an error code other than ok). */
+export const publishErrorOf = (reply: HttpReply): PublishError => {
+  const message = tiktokMessage(reply)
+  switch (codeOf(reply)) {
+    case "access_token_invalid":
+      return new PublishError({ code: "account_needs_reconnection", message: `TikTok refused the account's access token: ${message}`, retryable: false, unauthorized: true })
+    case "scope_not_authorized":
+    case "scope_permission_missed":
+      return new PublishError({ code: "account_needs_reconnection", message: `The TikTok account did not allow what posting needs: ${message}`, retryable: false, unauthorized: true, revoked: true })
+    case "rate_limit_exceeded":
+      return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: MINUTE_MS })
+    case "spam_risk_too_many_posts":
+    case "spam_risk_too_many_pending_share":
+    case "reached_active_user_cap":
+      return new PublishError({ code: "tiktok_cannot_post", message: `TikTok says the creator cannot post now: ${message}`, retryable: true, retryAfterMs: LATER_MS })
+    case "privacy_level_option_mismatch":
+    case "unaudited_client_can_only_post_to_private_accounts":
+      return privacyConflict(message)
+    case "url_ownership_unverified":
+      return new PublishError({ code: "upstream_rejected", message: `${message}: verify the domain of HERALD_PUBLIC_URL (where TikTok fetches photos) in TikTok's developer portal.`, retryable: false })
+  }
+  if (reply.status === 401) return new PublishError({ code: "account_needs_reconnection", message: `TikTok refused the account's access token: ${message}`, retryable: false, unauthorized: true })
+  if (reply.status === 429) return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: MINUTE_MS })
+  if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
+  return new PublishError({ code: "upstream_unavailable", message: `TikTok is unavailable: ${message}`, retryable: true })
+}
+
+/** What a FAILED status's fail_reason means, in words a person can act on. */
+const FAIL_REASONS: Readonly<Record<string, string>> = {
+  file_format_check_failed: "TikTok does not take the file's format",
+  duration_check_failed: "the video is longer or shorter than TikTok allows this creator",
+  frame_rate_check_failed: "TikTok does not take the video's frame rate",
+  picture_size_check_failed: "TikTok does not take the images' size",
+  video_pull_failed: "TikTok could not fetch the video",
+  photo_pull_failed: "TikTok could not fetch the photos (is HERALD_PUBLIC_URL reachable from the internet?)",
+  spam_risk_too_many_posts: "the creator posted too much today",
+  internal: "TikTok failed on its side"
+}
+
+export const failedError = (reason: string | undefined) =>
+  new PublishError({
+    code: reason === "spam_risk_too_many_posts" ? "tiktok_cannot_post" : "upstream_rejected",
+    message: `TikTok did not publish the post: ${FAIL_REASONS[reason ?? ""] ?? reason ?? "no reason given"}${reason === undefined ? "" : ` (${reason})`}.`,
+    retryable: reason === "spam_risk_too_many_posts" || reason === "internal"
+  })
+
+export const noAnswerError = (e: NoAnswer): PublishError =>
+  new PublishError({ code: "upstream_unavailable", message: `TikTok did not answer: ${e.message}`, retryable: true })
+
+export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `TikTok's answer to ${what} could not be read.`, retryable: true })
+
+/** A refused refresh (invalid_grant: a rotated-out or expired refresh token) means the grant is gone. */
+export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
+  e._tag === "OAuthRefused"
+    ? new GrantRevoked({ message: `TikTok refused to renew the account's access (${e.message}); connect it again.` })
+    : new NetworkUnavailable({ message: `TikTok could not renew the account's access now: ${e.message}`, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) })
+
+export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
+  switch (e._tag) {
+    case "OAuthRefused":
+      return fail("upstream_rejected", { platform: "tiktok", reason: e.error }, `TikTok did not grant access: ${e.message}`)
+    case "OAuthUnavailable":
+      return fail("upstream_unavailable", { platform: "tiktok" }, `TikTok could not be reached to finish the connection: ${e.message}`)
+    case "PublishError":
+      return e.retryable
+        ? fail("upstream_unavailable", { platform: "tiktok" }, `TikTok could not be reached to finish the connection: ${e.message}`)
+        : fail("upstream_rejected", { platform: "tiktok" }, `TikTok did not give the account's profile: ${e.message}`)
+  }
+}

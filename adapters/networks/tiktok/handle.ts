@@ -1,0 +1,27 @@
+import { Option, Schema } from "effect"
+
+/**
+ * How far one publish attempt got, stored as the job's checkpoint. The publish_id TikTok gives at
+ * init is stored before any byte is sent; the post is then only ever asked about (status/fetch),
+ * so a crash resumes the upload or finds the post, and never posts twice:
+ * - `init`: nothing asked of TikTok yet (an init whose answer was lost leaves an empty draft, never a post);
+ * - `uploading`: a video's publish_id and upload URL; chunks go from where TikTok says it stands;
+ * - `processing`: TikTok has the media and is publishing; its status is polled.
+ */
+const Handle = Schema.Union([
+  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("init"), startedAt: Schema.Number }),
+  Schema.Struct({
+    v: Schema.Literal(1), stage: Schema.Literal("uploading"), startedAt: Schema.Number, publishId: Schema.String, uploadUrl: Schema.String,
+    username: Schema.String, chunkSize: Schema.Number, sizes: Schema.Array(Schema.Number)
+  }),
+  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("processing"), startedAt: Schema.Number, publishId: Schema.String, username: Schema.String, photo: Schema.Boolean, polls: Schema.Number })
+])
+
+export type TikTokHandle = typeof Handle.Type
+
+const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
+
+export const encodeHandle = (handle: TikTokHandle): string => JSON.stringify(handle)
+
+export const decodeHandle = (text: string | null | undefined): Option.Option<TikTokHandle> =>
+  text === null || text === undefined ? Option.none() : decode(text)
