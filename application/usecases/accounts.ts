@@ -54,13 +54,20 @@ export const connectUrl = Effect.fn("connectUrl")(function* (actor: Actor, platf
   const at = yield* now
   const state = yield* crypto.token()
   const { url, verifier } = yield* connector.begin({
-    state, callbackUrl: callbackUrl(config.publicUrl, connector.platform), formUrl: formUrl(config.publicUrl, connector.platform)
+    state,
+    callbackUrl: callbackUrl(config.publicUrl, connector.platform),
+    formUrl: formUrl(config.publicUrl, connector.platform)
   })
   const expiresAt = at + CONNECT_LINK_LIFETIME_MS
   const remembered: ConnectState = { platform: connector.platform, verifier, by: actor.kind === "key" ? actor.keyId : `person:${actor.email}` }
   yield* (yield* TokenRepo).insert({
-    hash: yield* crypto.sha256(state), kind: "connect", workspaceId: actor.workspaceId, email: "",
-    data: JSON.stringify(remembered), createdAt: at, expiresAt
+    hash: yield* crypto.sha256(state),
+    kind: "connect",
+    workspaceId: actor.workspaceId,
+    email: "",
+    data: JSON.stringify(remembered),
+    createdAt: at,
+    expiresAt
   })
   return { url, platform: connector.platform, expiresAt: formatUtc(expiresAt) }
 })
@@ -70,13 +77,11 @@ export const inspectConnectState = Effect.fn("inspectConnectState")(function* (p
   const connector = yield* connectorFor(platformName)
   const crypto = yield* Crypto
   const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(state), "connect", yield* now)
-  if (Option.isNone(found) || (JSON.parse(found.value.data ?? "{}") as Partial<ConnectState>).platform !== connector.platform)
-    return yield* Effect.fail(invalidConnectLink())
+  if (Option.isNone(found) || (JSON.parse(found.value.data ?? "{}") as Partial<ConnectState>).platform !== connector.platform) return yield* Effect.fail(invalidConnectLink())
   return { platform: connector.platform }
 })
 
-const invalidConnectLink = () =>
-  fail("validation_failed", { fields: ["state"] }, "This connect link is invalid, used or expired; ask for a new one with GET /connect/{platform}.")
+const invalidConnectLink = () => fail("validation_failed", { fields: ["state"] }, "This connect link is invalid, used or expired; ask for a new one with GET /connect/{platform}.")
 
 /**
  * The network sent the person back (or Herald's connect form was sent): finish the connection named
@@ -91,30 +96,47 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
     if (problem !== null) return yield* Effect.fail(invalidFields([name], describeTextProblem(name, problem)))
   }
   const crypto = yield* Crypto
+  const tokens = yield* TokenRepo
   const at = yield* now
-  const token = yield* (yield* TokenRepo).consume(yield* crypto.sha256(params.state ?? ""), "connect", at)
+  const stateHash = yield* crypto.sha256(params.state ?? "")
+  // Read, not used up, until the network has answered: a wrong app password or a failed exchange
+  // leaves the person their link to try again.
+  const token = yield* tokens.find(stateHash, "connect", at)
   const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
-  if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
-    return yield* Effect.fail(invalidConnectLink())
+  if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform) return yield* Effect.fail(invalidConnectLink())
   const config = yield* HeraldConfig
   const connections = yield* connector.complete({
-    params, callbackUrl: callbackUrl(config.publicUrl, connector.platform), verifier: remembered.value.verifier ?? null
+    params,
+    callbackUrl: callbackUrl(config.publicUrl, connector.platform),
+    verifier: remembered.value.verifier ?? null
   })
   if (connections.length === 0) return yield* Effect.fail(fail("validation_failed", { fields: ["params"] }, "The network gave access to no account."))
+  // Single use: of two callbacks with one state, only the first to get here connects.
+  if (Option.isNone(yield* tokens.consume(stateHash, "connect", at))) return yield* Effect.fail(invalidConnectLink())
   const accounts: Array<Account> = []
   const store = yield* Store
   for (const { platform, profile, credentials } of connections) {
     const id = yield* crypto.id("acc")
     // The account and its account.connected event together.
-    const account = yield* store.transaction(Effect.gen(function* () {
-      const stored = yield* (yield* AccountRepo).upsert({
-        id, workspaceId: token.value.workspaceId, platform: platform ?? connector.platform, name: cleanLabel(profile.name, 200),
-        username: cleanLabel(profile.username, 200), avatarUrl: profile.avatarUrl, status: "connected", connectedAt: at, externalId: profile.externalId
+    const account = yield* store.transaction(
+      Effect.gen(function* () {
+        const stored = yield* (yield* AccountRepo).upsert({
+          id,
+          workspaceId: token.value.workspaceId,
+          platform: platform ?? connector.platform,
+          name: cleanLabel(profile.name, 200),
+          username: cleanLabel(profile.username, 200),
+          avatarUrl: profile.avatarUrl,
+          status: "connected",
+          connectedAt: at,
+          externalId: profile.externalId
+        })
+        // Never an account without the credentials it was connected with.
+        if (credentials !== null) yield* storeCredentials(stored.id, credentials)
+        yield* emit([yield* accountEvent("account.connected", stored, at)])
+        return stored
       })
-      yield* emit([yield* accountEvent("account.connected", stored, at)])
-      return stored
-    }))
-    if (credentials !== null) yield* storeCredentials(account.id, credentials)
+    )
     accounts.push(account)
   }
   yield* (yield* readCache).forgetAccounts(token.value.workspaceId)
@@ -125,13 +147,17 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
 export const disconnectAccount = Effect.fn("disconnectAccount")(function* (actor: Actor, accountId: string) {
   const at = yield* now
   // The removal and its account.disconnected event together.
-  const removed = isWellFormedId(accountId) && (yield* (yield* Store).transaction(Effect.gen(function* () {
-    const repo = yield* AccountRepo
-    const account = yield* repo.findById(actor.workspaceId, accountId)
-    if (Option.isNone(account) || !(yield* repo.delete(actor.workspaceId, accountId))) return false
-    yield* emit([yield* accountEvent("account.disconnected", account.value, at)])
-    return true
-  })))
+  const removed =
+    isWellFormedId(accountId) &&
+    (yield* (yield* Store).transaction(
+      Effect.gen(function* () {
+        const repo = yield* AccountRepo
+        const account = yield* repo.findById(actor.workspaceId, accountId)
+        if (Option.isNone(account) || !(yield* repo.delete(actor.workspaceId, accountId))) return false
+        yield* emit([yield* accountEvent("account.disconnected", account.value, at)])
+        return true
+      })
+    ))
   if (!removed) return yield* Effect.fail(fail("account_not_found", { accountIds: [accountId] }))
   yield* (yield* readCache).forgetAccounts(actor.workspaceId)
   return { id: accountId, disconnected: true as const }
