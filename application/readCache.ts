@@ -63,5 +63,7 @@ export const make = (ttlMs: number) =>
 export const layer = (ttlMs: number) => Layer.effect(ReadCache)(make(ttlMs))
 
 /** The provided cache, or reads straight through: hosts opt in. */
-export const readCache: Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> =
-  Effect.flatMap(Effect.serviceOption(ReadCache), (o): Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> => (o._tag === "Some" ? Effect.succeed(o.value) : readThrough))
+export const readCache: Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> = Effect.flatMap(
+  Effect.serviceOption(ReadCache),
+  (o): Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> => (o._tag === "Some" ? Effect.succeed(o.value) : readThrough)
+)

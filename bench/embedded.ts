@@ -52,7 +52,10 @@ const start = async (dataDir: string, extraEnv: Record<string, string> = {}) => 
   child.stderr!.on("data", (d) => (log += d))
   const base = `http://127.0.0.1:${port}/api/v1`
   while (performance.now() - startedAt < 60_000 && child.exitCode === null) {
-    const up = await fetch(`${base}/openapi.json`).then((r) => r.ok, () => false)
+    const up = await fetch(`${base}/openapi.json`).then(
+      (r) => r.ok,
+      () => false
+    )
     if (up) {
       const readyMs = Math.round(performance.now() - startedAt)
       return { child, base, readyMs, readyCpuMs: Math.round(cpuOf(child.pid!).own), readyUnloadedMs: Math.round(readyMs - runQueueWaitOf(child.pid!)) }
@@ -81,21 +84,27 @@ const json = async (response: Promise<Response>, status: number) => {
 
 /** A sign-up, a sandbox account connected through its link, ten posts. */
 const workload = async (base: string) => {
-  const signup = await json(fetch(`${base}/signup`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "bench@herald-customer.org", agentName: "bench" })
-  }), 201)
+  const signup = await json(
+    fetch(`${base}/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "bench@herald-customer.org", agentName: "bench" })
+    }),
+    201
+  )
   const auth = { authorization: `Bearer ${signup.apiKey}` }
   const connect = await json(fetch(`${base}/connect/sandbox`, { headers: auth }), 200)
   const connected = await json(fetch(connect.url, { headers: { accept: "application/json" } }), 200)
   const scheduledFor = new Date(Date.now() + 3_600_000).toISOString()
   for (let n = 0; n < 10; n++) {
-    await json(fetch(`${base}/posts`, {
-      method: "POST",
-      headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ accountIds: [connected.account.id], content: `bench post ${n}`, scheduledFor })
-    }), 201)
+    await json(
+      fetch(`${base}/posts`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ accountIds: [connected.account.id], content: `bench post ${n}`, scheduledFor })
+      }),
+      201
+    )
   }
   await json(fetch(`${base}/posts`, { headers: auth }), 200)
 }
@@ -104,7 +113,9 @@ export const run = async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "herald-embedded-bench-"))
   try {
     const fresh = await start(dataDir)
-    let afterStart, afterWork, stopMs
+    let afterStart: ReturnType<typeof memoryOf> | undefined
+    let afterWork: ReturnType<typeof memoryOf> | undefined
+    let stopMs: number | undefined
     try {
       await sleep(IDLE_SECONDS * 1000)
       afterStart = memoryOf(fresh.child.pid!)
@@ -115,7 +126,7 @@ export const run = async () => {
       stopMs = await stop(fresh.child)
     }
     const again = await start(dataDir)
-    let afterRestart
+    let afterRestart: ReturnType<typeof memoryOf> | undefined
     try {
       await sleep(IDLE_SECONDS * 1000)
       afterRestart = memoryOf(again.child.pid!)
@@ -141,10 +152,16 @@ export const run = async () => {
     }
     const verdict = (ok: boolean) => (ok ? "met" : "NOT met")
     console.log(`npm start (embedded: PGlite, local files, outbox), ${IDLE_SECONDS} s idle before each memory reading`)
-    console.log(`  ready: fresh data dir ${figures.fresh_ready_ms} ms (target <= 3000 ms, ${verdict(figures.fresh_ready_ms <= 3000)}), restart ${figures.restart_ready_ms} ms (target <= 1500 ms, ${verdict(figures.restart_ready_ms <= 1500)}); CPU used by then ${figures.fresh_ready_cpu_ms} ms and ${figures.restart_ready_cpu_ms} ms`)
-    console.log(`  without the time its main thread waited for a CPU (what an idle machine would take): fresh ${figures.fresh_ready_unloaded_ms} ms, restart ${figures.restart_ready_unloaded_ms} ms`)
+    console.log(
+      `  ready: fresh data dir ${figures.fresh_ready_ms} ms (target <= 3000 ms, ${verdict(figures.fresh_ready_ms <= 3000)}), restart ${figures.restart_ready_ms} ms (target <= 1500 ms, ${verdict(figures.restart_ready_ms <= 1500)}); CPU used by then ${figures.fresh_ready_cpu_ms} ms and ${figures.restart_ready_cpu_ms} ms`
+    )
+    console.log(
+      `  without the time its main thread waited for a CPU (what an idle machine would take): fresh ${figures.fresh_ready_unloaded_ms} ms, restart ${figures.restart_ready_unloaded_ms} ms`
+    )
     console.log(`  a new data dir without the PGlite template (made at npm install; else by the first start): ${figures.fresh_without_template_ready_ms} ms`)
-    console.log(`  idle RSS: after start ${figures.idle_rss_mb} MB, after a sign-up, a connect and 10 posts ${figures.idle_rss_after_work_mb} MB, after restart ${figures.idle_rss_after_restart_mb} MB (target <= 300 MB, ${verdict(Math.max(figures.idle_rss_mb, figures.idle_rss_after_work_mb, figures.idle_rss_after_restart_mb) <= 300)}); peak ${figures.peak_rss_mb} MB`)
+    console.log(
+      `  idle RSS: after start ${figures.idle_rss_mb} MB, after a sign-up, a connect and 10 posts ${figures.idle_rss_after_work_mb} MB, after restart ${figures.idle_rss_after_restart_mb} MB (target <= 300 MB, ${verdict(Math.max(figures.idle_rss_mb, figures.idle_rss_after_work_mb, figures.idle_rss_after_restart_mb) <= 300)}); peak ${figures.peak_rss_mb} MB`
+    )
     console.log(`  stop (SIGTERM to exit): ${figures.stop_ms} ms`)
     console.log(JSON.stringify(figures))
     return figures

@@ -40,7 +40,14 @@ export const load = async (options: {
       const body = options.body(n++)
       const started = performance.now()
       const req = request(
-        { agent, host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { ...options.headers, ...extra, "content-length": Buffer.byteLength(body) } },
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          headers: { ...options.headers, ...extra, "content-length": Buffer.byteLength(body) }
+        },
         (res) => {
           res.resume()
           res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }))
@@ -55,18 +62,29 @@ export const load = async (options: {
     let errors = 0
     const until = performance.now() + seconds * 1000
     const started = performance.now()
-    await Promise.all(Array.from({ length: options.connections }, async () => {
-      while (performance.now() < until) {
-        const { status, ms } = await one()
-        if (!record) continue
-        statuses[status] = (statuses[status] ?? 0) + 1
-        if (status === options.okStatus) latencies.push(ms)
-        else errors++
-      }
-    }))
+    await Promise.all(
+      Array.from({ length: options.connections }, async () => {
+        while (performance.now() < until) {
+          const { status, ms } = await one()
+          if (!record) continue
+          statuses[status] = (statuses[status] ?? 0) + 1
+          if (status === options.okStatus) latencies.push(ms)
+          else errors++
+        }
+      })
+    )
     const elapsed = (performance.now() - started) / 1000
     latencies.sort((a, b) => a - b)
-    return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), statuses, latencies }
+    return {
+      requests: latencies.length,
+      errors,
+      seconds: elapsed,
+      rps: latencies.length / elapsed,
+      p50Ms: percentile(latencies, 0.5),
+      p99Ms: percentile(latencies, 0.99),
+      statuses,
+      latencies
+    }
   }
   await run(options.warmupSeconds, false)
   options.onMeasure?.start()
@@ -83,7 +101,13 @@ export const combine = (runs: ReadonlyArray<LoadResult>): LoadResult => {
   const statuses: Record<string, number> = {}
   for (const r of runs) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n
   return {
-    requests: latencies.length, errors: runs.reduce((sum, r) => sum + r.errors, 0), seconds, rps: latencies.length / seconds,
-    p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), statuses, latencies
+    requests: latencies.length,
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    seconds,
+    rps: latencies.length / seconds,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    statuses,
+    latencies
   }
 }

@@ -37,7 +37,24 @@ createServer((req, res) => {
 /** A 2 s test clip, then a `free` box (which players and ffprobe skip) up to `size` bytes. */
 const paddedMp4 = (dir: string, size: number): Buffer => {
   const clipPath = join(dir, "clip.mp4")
-  execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=640x360:rate=25", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", clipPath])
+  execFileSync(ffmpeg.path, [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc=size=640x360:rate=25",
+    "-t",
+    "2",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    clipPath
+  ])
   const clip = readFileSync(clipPath)
   const file = Buffer.allocUnsafe(size)
   clip.copy(file)
@@ -59,7 +76,10 @@ const status = (pid: number) => {
 
 const childrenOf = (pid: number): Array<number> => {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter((p) => p !== "").map(Number)
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .split(" ")
+      .filter((p) => p !== "")
+      .map(Number)
   } catch {
     return []
   }
@@ -134,7 +154,11 @@ const multipart = (file: Buffer) => {
   const boundary = "----heraldbench7c1f"
   return {
     headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-    parts: [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.mp4"\r\nContent-Type: video/mp4\r\n\r\n`), file, Buffer.from(`\r\n--${boundary}--\r\n`)]
+    parts: [
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.mp4"\r\nContent-Type: video/mp4\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`)
+    ]
   }
 }
 
@@ -179,8 +203,12 @@ export const run = async () => {
     // BENCH_HERALD_FLAGS="--trace-gc ..." passes node flags to it and shows its output.
     const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
     const flags = (process.env.BENCH_HERALD_FLAGS ?? "").split(" ").filter((f) => f !== "")
-    const herald = await start([...profile, ...flags, ...nodeArgsOf("start")], { ...nodeEnvOf("start"), HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: "http://127.0.0.1" }, async (port) =>
-      (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).ok, flags.length > 0 ? "inherit" : "ignore")
+    const herald = await start(
+      [...profile, ...flags, ...nodeArgsOf("start")],
+      { ...nodeEnvOf("start"), HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: "http://127.0.0.1" },
+      async (port) => (await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).ok,
+      flags.length > 0 ? "inherit" : "ignore"
+    )
     children.push(herald.child)
     const api = `http://127.0.0.1:${herald.port}/api/v1`
     const signup = await fetch(`${api}/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@herald-customer.org" }) })
@@ -233,10 +261,16 @@ export const run = async () => {
       sink_rss_growth_mb: mb(Math.max(...sinkRuns.map((r) => r.growth)))
     }
     console.log(`sink:   ${figures.sink_mb_per_s} MB/s (${figures.sink_upload_ms} ms), peak RSS growth ${figures.sink_rss_growth_mb} MB`)
-    console.log(`herald: ${figures.herald_mb_per_s} MB/s (${figures.herald_upload_ms} ms: stored, probed, previewed; ${figures.herald_after_body_ms} ms of it after the last byte was sent), peak RSS growth ${figures.herald_rss_growth_mb} MB (first run ${figures.herald_rss_growth_first_mb} MB, over ${figures.herald_rss_before_mb} MB settled)`)
-    console.log(`for context, the sink holding 85 MB of live heap (herald's size): ${figures.heavy_sink_mb_per_s} MB/s, cpu ${figures.heavy_sink_cpu_ms} ms (node frees socket buffers in full GCs here)`)
+    console.log(
+      `herald: ${figures.herald_mb_per_s} MB/s (${figures.herald_upload_ms} ms: stored, probed, previewed; ${figures.herald_after_body_ms} ms of it after the last byte was sent), peak RSS growth ${figures.herald_rss_growth_mb} MB (first run ${figures.herald_rss_growth_first_mb} MB, over ${figures.herald_rss_before_mb} MB settled)`
+    )
+    console.log(
+      `for context, the sink holding 85 MB of live heap (herald's size): ${figures.heavy_sink_mb_per_s} MB/s, cpu ${figures.heavy_sink_cpu_ms} ms (node frees socket buffers in full GCs here)`
+    )
     console.log(`cpu per upload: herald ${figures.herald_cpu_ms} ms (+ ${figures.herald_tools_cpu_ms} ms in ffprobe/ffmpeg), sink ${figures.sink_cpu_ms} ms`)
-    console.log(`targets: RSS growth <= 64 MB: ${figures.herald_rss_growth_mb <= 64 ? "met" : "MISSED"}; throughput >= 50% of the sink: ${figures.throughput_ratio >= 0.5 ? "met" : "MISSED"} (${Math.round(figures.throughput_ratio * 100)}%)`)
+    console.log(
+      `targets: RSS growth <= 64 MB: ${figures.herald_rss_growth_mb <= 64 ? "met" : "MISSED"}; throughput >= 50% of the sink: ${figures.throughput_ratio >= 0.5 ? "met" : "MISSED"} (${Math.round(figures.throughput_ratio * 100)}%)`
+    )
     console.log(JSON.stringify(figures))
     return figures
   } finally {

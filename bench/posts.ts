@@ -62,7 +62,10 @@ createServer((req, res) => {
 const waitUp = async (url: string, child: ChildProcess, log: () => string) => {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) break
-    const ok = await fetch(url, { method: "POST", body: "{}" }).then(() => true, () => false)
+    const ok = await fetch(url, { method: "POST", body: "{}" }).then(
+      () => true,
+      () => false
+    )
     if (ok) return
     await new Promise((r) => setTimeout(r, 100))
   }
@@ -95,7 +98,9 @@ const cpuMeter = (pid: number) => {
   // Summed over the measured rounds. PostgreSQL's processes come and go (pool connections closing):
   // counted per process.
   return {
-    start: () => { started = read() },
+    start: () => {
+      started = read()
+    },
     end: () => {
       const ended = read()
       used.server += ended.server - started.server
@@ -116,15 +121,39 @@ const stop = async (child: ChildProcess) => {
 const seed = (url: string, keyText: string) =>
   Effect.gen(function* () {
     const now = Date.now()
-    yield* (yield* WorkspaceRepo).insert({ id: "ws_BENCH", name: "bench", ownerEmail: "bench@herald-customer.org", plan: "pro", claimed: true, locale: "en", createdAt: now, expiresAt: null })
-    yield* (yield* ApiKeyRepo).insert({ id: "key_BENCH", workspaceId: "ws_BENCH", name: "bench", prefix: keyText.slice(5, 13), hash: createHash("sha256").update(keyText).digest("hex"), requireApproval: false, createdAt: now, revokedAt: null })
+    yield* (yield* WorkspaceRepo).insert({
+      id: "ws_BENCH",
+      name: "bench",
+      ownerEmail: "bench@herald-customer.org",
+      plan: "pro",
+      claimed: true,
+      locale: "en",
+      createdAt: now,
+      expiresAt: null
+    })
+    yield* (yield* ApiKeyRepo).insert({
+      id: "key_BENCH",
+      workspaceId: "ws_BENCH",
+      name: "bench",
+      prefix: keyText.slice(5, 13),
+      hash: createHash("sha256").update(keyText).digest("hex"),
+      requireApproval: false,
+      createdAt: now,
+      revokedAt: null
+    })
     for (const statement of (process.env.BENCH_EXTRA_SQL ?? "").split(";;").filter((s) => s.trim() !== "")) yield* (yield* SqlClient.SqlClient).unsafe(statement)
-    yield* (yield* AccountRepo).upsert({ id: "acc_BENCH", workspaceId: "ws_BENCH", platform: "sandbox", name: "bench", username: "bench", avatarUrl: null, status: "connected", connectedAt: now, externalId: "bench" })
-  }).pipe(
-    Effect.orDie,
-    Effect.provide(Postgres.storageLayer.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))),
-    Effect.runPromise
-  )
+    yield* (yield* AccountRepo).upsert({
+      id: "acc_BENCH",
+      workspaceId: "ws_BENCH",
+      platform: "sandbox",
+      name: "bench",
+      username: "bench",
+      avatarUrl: null,
+      status: "connected",
+      connectedAt: now,
+      externalId: "bench"
+    })
+  }).pipe(Effect.orDie, Effect.provide(Postgres.storageLayer.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))), Effect.runPromise)
 
 export const run = async () => {
   const heraldDb = await createDatabaseForProcesses()
@@ -197,7 +226,9 @@ const measure = async (heraldDbUrl: string, baselineDbUrl: string) => {
     }
     const cpu = (server: number, postgres: number, client: number) => `CPU ms/request: server ${server}, PostgreSQL ${postgres}, load client ${client}`
     console.log(`POST /posts on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each in ${ROUNDS} alternating rounds (after ${WARMUP_SECONDS} s warm-up)`)
-    console.log(`  Herald   ${figures.herald_rps} req/s  p50 ${figures.herald_p50_ms} ms  p99 ${figures.herald_p99_ms} ms  non-201: ${ours.errors} ${JSON.stringify(ours.statuses)}`)
+    console.log(
+      `  Herald   ${figures.herald_rps} req/s  p50 ${figures.herald_p50_ms} ms  p99 ${figures.herald_p99_ms} ms  non-201: ${ours.errors} ${JSON.stringify(ours.statuses)}`
+    )
     console.log(`           ${cpu(figures.herald_cpu_ms_per_req, figures.herald_postgres_cpu_ms_per_req, figures.herald_client_cpu_ms_per_req)}`)
     console.log(`  baseline ${figures.baseline_rps} req/s  p50 ${figures.baseline_p50_ms} ms  p99 ${figures.baseline_p99_ms} ms  (node:http + pg, one INSERT)`)
     console.log(`           ${cpu(figures.baseline_cpu_ms_per_req, figures.baseline_postgres_cpu_ms_per_req, figures.baseline_client_cpu_ms_per_req)}`)

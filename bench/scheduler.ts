@@ -63,40 +63,79 @@ export const run = async () => {
   const children: Array<ChildProcess> = []
   try {
     const posts = Math.ceil(TARGETS / PER_POST)
-    console.log(`scheduler bench: ${TARGETS} targets (${posts} posts x ${PER_POST}), ${SCHEDULERS} schedulers, due over ${SPREAD_MS} ms, ` +
-      `network latency ${LATENCY_MS} ms per call (HERALD_SANDBOX_LATENCY_MS), worker settings ${values.concurrency === undefined ? "default" : `concurrency ${values.concurrency}`}`)
+    console.log(
+      `scheduler bench: ${TARGETS} targets (${posts} posts x ${PER_POST}), ${SCHEDULERS} schedulers, due over ${SPREAD_MS} ms, ` +
+        `network latency ${LATENCY_MS} ms per call (HERALD_SANDBOX_LATENCY_MS), worker settings ${values.concurrency === undefined ? "default" : `concurrency ${values.concurrency}`}`
+    )
     const seeded = Date.now()
-    const dueOffset = await runtime.runPromise(Effect.gen(function* () {
-      const { workspaceId, agent, accountIds } = yield* seedWorkspace(PER_POST)
-      const repo = yield* PostRepo
-      const queue = yield* JobQueue
-      const offsets = new Map<string, number>()
-      yield* Effect.forEach(Array.from({ length: posts }, (_, i) => i), (i) => Effect.gen(function* () {
-        const id = `post_bench${String(i).padStart(7, "0")}`
-        const offset = Math.floor((i * SPREAD_MS) / posts)
-        offsets.set(id, offset)
-        const post: Post = {
-          id, workspaceId, status: "scheduled", content: `bench ${i}`, mediaIds: [], firstComment: null, thread: [], poll: null, cover: null,
-          tiktokAiGenerated: false, networkOptions: {}, scheduledFor: BASE + offset, requireApproval: false,
-          createdBy: { kind: "key", id: agent.kind === "key" ? agent.keyId : "", name: "bench" }, createdAt: Date.now(), updatedAt: Date.now(),
-          publishedAt: null, deletedAt: null, deletedReason: null,
-          targets: accountIds.map((accountId) => ({
-            accountId, platform: "sandbox" as const, status: "scheduled" as const, externalId: null, url: null, publishedAt: null, error: null,
-            firstComment: null, thread: [], attempts: 0
-          }))
-        }
-        yield* repo.insert(post)
-        const jobs: Array<Job> = accountIds.map((accountId, k) => ({
-          id: `job_bench${String(i).padStart(7, "0")}_${k}`, kind: "publish", workspaceId, postId: id, accountId, runAt: BASE + offset, attempts: 0
-        }))
-        yield* queue.enqueue(jobs)
-      }), { concurrency: 16, discard: true })
-      return offsets
-    }))
+    const dueOffset = await runtime.runPromise(
+      Effect.gen(function* () {
+        const { workspaceId, agent, accountIds } = yield* seedWorkspace(PER_POST)
+        const repo = yield* PostRepo
+        const queue = yield* JobQueue
+        const offsets = new Map<string, number>()
+        yield* Effect.forEach(
+          Array.from({ length: posts }, (_, i) => i),
+          (i) =>
+            Effect.gen(function* () {
+              const id = `post_bench${String(i).padStart(7, "0")}`
+              const offset = Math.floor((i * SPREAD_MS) / posts)
+              offsets.set(id, offset)
+              const post: Post = {
+                id,
+                workspaceId,
+                status: "scheduled",
+                content: `bench ${i}`,
+                mediaIds: [],
+                firstComment: null,
+                thread: [],
+                poll: null,
+                cover: null,
+                tiktokAiGenerated: false,
+                networkOptions: {},
+                scheduledFor: BASE + offset,
+                requireApproval: false,
+                createdBy: { kind: "key", id: agent.kind === "key" ? agent.keyId : "", name: "bench" },
+                createdAt: Date.now(),
+                updatedAt: Date.now(),
+                publishedAt: null,
+                deletedAt: null,
+                deletedReason: null,
+                targets: accountIds.map((accountId) => ({
+                  accountId,
+                  platform: "sandbox" as const,
+                  status: "scheduled" as const,
+                  externalId: null,
+                  url: null,
+                  publishedAt: null,
+                  error: null,
+                  firstComment: null,
+                  thread: [],
+                  attempts: 0
+                }))
+              }
+              yield* repo.insert(post)
+              const jobs: Array<Job> = accountIds.map((accountId, k) => ({
+                id: `job_bench${String(i).padStart(7, "0")}_${k}`,
+                kind: "publish",
+                workspaceId,
+                postId: id,
+                accountId,
+                runAt: BASE + offset,
+                attempts: 0
+              }))
+              yield* queue.enqueue(jobs)
+            }),
+          { concurrency: 16, discard: true }
+        )
+        return offsets
+      })
+    )
     console.log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s; starting schedulers`)
 
     const env: Record<string, string> = {
-      HERALD_SWEEPERS: "false", LOG_LEVEL: "Info",
+      HERALD_SWEEPERS: "false",
+      LOG_LEVEL: "Info",
       ...(values.concurrency === undefined ? {} : { HERALD_WORKER_CONCURRENCY: values.concurrency }),
       ...(process.env.BENCH_DB_CONNECTIONS === undefined ? {} : { DATABASE_POOL_SIZE: process.env.BENCH_DB_CONNECTIONS })
     }
@@ -107,28 +146,36 @@ export const run = async () => {
     await Promise.all(children.map(ready))
 
     // Bench only: remember when each job was first leased (its lease_until leaves NULL), against its run_at.
-    await runtime.runPromise(Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE TABLE bench_starts (job_id text PRIMARY KEY, run_at timestamptz NOT NULL, started_at timestamptz NOT NULL)`
-      yield* sql.unsafe(`CREATE FUNCTION bench_started() RETURNS trigger LANGUAGE plpgsql AS $$
+    await runtime.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE bench_starts (job_id text PRIMARY KEY, run_at timestamptz NOT NULL, started_at timestamptz NOT NULL)`
+        yield* sql.unsafe(`CREATE FUNCTION bench_started() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
           INSERT INTO bench_starts VALUES (NEW.id, NEW.run_at, clock_timestamp()) ON CONFLICT (job_id) DO NOTHING;
           RETURN NEW;
         END $$`)
-      yield* sql.unsafe(`CREATE TRIGGER bench_started AFTER UPDATE OF lease_until ON jobs FOR EACH ROW
+        yield* sql.unsafe(`CREATE TRIGGER bench_started AFTER UPDATE OF lease_until ON jobs FOR EACH ROW
         WHEN (OLD.lease_until IS NULL AND NEW.lease_until IS NOT NULL) EXECUTE FUNCTION bench_started()`)
-    }))
-    const xacts = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql<{ n: string }>`SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = current_database()`)).then((r) => Number(r[0].n))
+      })
+    )
+    const xacts = () =>
+      runtime
+        .runPromise(
+          Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: string }>`SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = current_database()`)
+        )
+        .then((r) => Number(r[0].n))
     await sleep(1_000)
     const xactsBefore = await xacts()
     const cpuBefore = children.reduce((sum, c) => sum + cpuMs(c.pid), 0)
     const t0 = Date.now() + 500
     const shift = t0 - BASE
-    await runtime.runPromise(Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`UPDATE jobs SET run_at = run_at + ${`${shift} milliseconds`}::interval, available_at = available_at + ${`${shift} milliseconds`}::interval`
-    }))
+    await runtime.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE jobs SET run_at = run_at + ${`${shift} milliseconds`}::interval, available_at = available_at + ${`${shift} milliseconds`}::interval`
+      })
+    )
     const remaining = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs`)).then((r) => r[0].n)
     while ((await remaining()) > 0) {
       if (Date.now() - t0 > 120_000) throw new Error("the schedulers did not finish within 120 s")
@@ -139,12 +186,17 @@ export const run = async () => {
     // Statistics reach pg_stat_database within about a second.
     await sleep(1_500)
     const xactsDuring = (await xacts()) - xactsBefore
-    const startLags = (await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql<{ ms: number }>`SELECT (extract(epoch FROM started_at - run_at) * 1000)::float8 AS ms FROM bench_starts`)))
-      .map((r) => Math.round(r.ms)).sort((a, b) => a - b)
+    const startLags = (
+      await runtime.runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ms: number }>`SELECT (extract(epoch FROM started_at - run_at) * 1000)::float8 AS ms FROM bench_starts`)
+      )
+    )
+      .map((r) => Math.round(r.ms))
+      .sort((a, b) => a - b)
 
-    const ledger = await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql<{ post_id: string; account_id: string; at: string }>`SELECT post_id, account_id, at FROM sandbox_ledger`))
+    const ledger = await runtime.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ post_id: string; account_id: string; at: string }>`SELECT post_id, account_id, at FROM sandbox_ledger`)
+    )
     const seen = new Map<string, number>()
     for (const r of ledger) seen.set(`${r.post_id}:${r.account_id}`, (seen.get(`${r.post_id}:${r.account_id}`) ?? 0) + 1)
     const duplicates = [...seen.values()].reduce((sum, n) => sum + (n - 1), 0)
@@ -169,10 +221,12 @@ export const run = async () => {
       spread_ms: SPREAD_MS,
       network_latency_ms: LATENCY_MS
     }
-    console.log(`published ${ledger.length} in ${figures.total_seconds} s (queue empty after ${((finished - t0) / 1000).toFixed(2)} s), ` +
-      `${duplicates} duplicates, ${missing} missing, lag p50 ${figures.lag_p50_ms} ms, p99 ${figures.lag_p99_ms} ms, max ${figures.lag_max_ms} ms, ` +
-      `start lag (due -> leased) p50 ${figures.start_lag_p50_ms} ms, p99 ${figures.start_lag_p99_ms} ms, ` +
-      `scheduler CPU ${figures.scheduler_cpu_ms_per_target} ms per target, ${figures.db_transactions_per_target} database transactions per target`)
+    console.log(
+      `published ${ledger.length} in ${figures.total_seconds} s (queue empty after ${((finished - t0) / 1000).toFixed(2)} s), ` +
+        `${duplicates} duplicates, ${missing} missing, lag p50 ${figures.lag_p50_ms} ms, p99 ${figures.lag_p99_ms} ms, max ${figures.lag_max_ms} ms, ` +
+        `start lag (due -> leased) p50 ${figures.start_lag_p50_ms} ms, p99 ${figures.start_lag_p99_ms} ms, ` +
+        `scheduler CPU ${figures.scheduler_cpu_ms_per_target} ms per target, ${figures.db_transactions_per_target} database transactions per target`
+    )
     console.log(JSON.stringify(figures))
     return figures
   } finally {

@@ -83,21 +83,47 @@ export const run = async () => {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
   try {
     console.log(`webhooks bench: ${EVENTS} events written over ${SPREAD_MS} ms, ${SCHEDULERS} schedulers (default delivery settings), receiver on loopback`)
-    const { template } = await runtime.runPromise(Effect.gen(function* () {
-      const { workspaceId, agent, accountIds } = yield* seedWorkspace(1)
-      const created = yield* createWebhook(agent, { url, eventTypes: ["post.created"] })
-      verifier = new Webhook(created.secret)
-      const template: Post = {
-        id: "", workspaceId, status: "scheduled", content: "bench", mediaIds: [], firstComment: null, thread: [], poll: null, cover: null,
-        tiktokAiGenerated: false, networkOptions: {}, scheduledFor: Date.now() + 86_400_000, requireApproval: false,
-        createdBy: { kind: "key", id: agent.kind === "key" ? agent.keyId : "", name: "bench" }, createdAt: Date.now(), updatedAt: Date.now(),
-        publishedAt: null, deletedAt: null, deletedReason: null,
-        targets: accountIds.map((accountId) => ({
-          accountId, platform: "sandbox" as const, status: "scheduled" as const, externalId: null, url: null, publishedAt: null, error: null, firstComment: null, thread: [], attempts: 0
-        }))
-      }
-      return { template }
-    }))
+    const { template } = await runtime.runPromise(
+      Effect.gen(function* () {
+        const { workspaceId, agent, accountIds } = yield* seedWorkspace(1)
+        const created = yield* createWebhook(agent, { url, eventTypes: ["post.created"] })
+        verifier = new Webhook(created.secret)
+        const template: Post = {
+          id: "",
+          workspaceId,
+          status: "scheduled",
+          content: "bench",
+          mediaIds: [],
+          firstComment: null,
+          thread: [],
+          poll: null,
+          cover: null,
+          tiktokAiGenerated: false,
+          networkOptions: {},
+          scheduledFor: Date.now() + 86_400_000,
+          requireApproval: false,
+          createdBy: { kind: "key", id: agent.kind === "key" ? agent.keyId : "", name: "bench" },
+          createdAt: Date.now(),
+          updatedAt: Date.now(),
+          publishedAt: null,
+          deletedAt: null,
+          deletedReason: null,
+          targets: accountIds.map((accountId) => ({
+            accountId,
+            platform: "sandbox" as const,
+            status: "scheduled" as const,
+            externalId: null,
+            url: null,
+            publishedAt: null,
+            error: null,
+            firstComment: null,
+            thread: [],
+            attempts: 0
+          }))
+        }
+        return { template }
+      })
+    )
     const env = { HERALD_SECRET: SECRET, HERALD_WEBHOOKS_ALLOW_LOOPBACK: "true", HERALD_SWEEPERS: "false", LOG_LEVEL: "Info" }
     for (let i = 0; i < SCHEDULERS; i++) children.push(spawnScheduler(db.url, env, ["ignore", "pipe", "pipe"]))
     await Promise.all(children.map(ready))
@@ -110,10 +136,15 @@ export const run = async () => {
     const written = new Map<string, number>()
     const t0 = Date.now()
     for (let s = 0; s < slices; s++) {
-      const from = Math.floor((s * EVENTS) / slices), to = Math.floor(((s + 1) * EVENTS) / slices)
+      const from = Math.floor((s * EVENTS) / slices),
+        to = Math.floor(((s + 1) * EVENTS) / slices)
       const at = Date.now()
-      const events = await runtime.runPromise(Effect.forEach(Array.from({ length: to - from }, (_, k) => from + k), (i) =>
-        postEvent("post.created", { ...template, id: `post_bench${String(i).padStart(8, "0")}`, createdAt: at, updatedAt: at }, at)))
+      const events = await runtime.runPromise(
+        Effect.forEach(
+          Array.from({ length: to - from }, (_, k) => from + k),
+          (i) => postEvent("post.created", { ...template, id: `post_bench${String(i).padStart(8, "0")}`, createdAt: at, updatedAt: at }, at)
+        )
+      )
       await runtime.runPromise(Effect.flatMap(EventOutbox, (o) => o.append(events as ReadonlyArray<HeraldEvent>)))
       for (const e of events) written.set(e.id, e.createdAt)
       const next = t0 + (s + 1) * SLICE_MS
@@ -122,16 +153,25 @@ export const run = async () => {
     const writtenIn = Date.now() - t0
     while (arrivals.size < EVENTS && Date.now() - t0 < 120_000) await sleep(100)
     const schedulerCpuMs = children.reduce((sum, c) => sum + cpuMs(c.pid), 0) - cpuBefore
-    const pending = await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'succeeded'`)).then((r) => r[0]!.n)
+    const pending = await runtime
+      .runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'succeeded'`))
+      .then((r) => r[0]!.n)
 
     // Where a delivery's time goes: waiting to be leased (written -> leased) and the request itself.
-    const [phases] = await runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ to_lease_p50: number; request_p50: number; request_p99: number }>`
+    const [phases] = await runtime.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ to_lease_p50: number; request_p50: number; request_p99: number }>`
       SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM last_attempt_at - created_at) * 1000)::float8 AS to_lease_p50,
         percentile_disc(0.5) WITHIN GROUP (ORDER BY response_time_ms)::float8 AS request_p50,
         percentile_disc(0.99) WITHIN GROUP (ORDER BY response_time_ms)::float8 AS request_p99
-      FROM webhook_deliveries`))
-    const lags = [...written.entries()].filter(([id]) => arrivals.has(id)).map(([id, at]) => arrivals.get(id)! - at).sort((a, b) => a - b)
+      FROM webhook_deliveries`
+      )
+    )
+    const lags = [...written.entries()]
+      .filter(([id]) => arrivals.has(id))
+      .map(([id, at]) => arrivals.get(id)! - at)
+      .sort((a, b) => a - b)
     const last = Math.max(...arrivals.values())
     const figures = {
       events: EVENTS,
@@ -151,12 +191,14 @@ export const run = async () => {
       scheduler_cpu_ms_per_event: Number((schedulerCpuMs / Math.max(1, arrivals.size)).toFixed(3)),
       written_to_leased_p50_ms: Math.round(phases!.to_lease_p50),
       request_p50_ms: phases!.request_p50,
-      request_p99_ms: phases!.request_p99,
+      request_p99_ms: phases!.request_p99
     }
-    console.log(`delivered ${figures.delivered} of ${EVENTS} in ${figures.total_seconds} s (written over ${figures.written_seconds} s): ${figures.events_per_s} events/s, ` +
-      `lag p50 ${figures.lag_p50_ms} ms, p99 ${figures.lag_p99_ms} ms, max ${figures.lag_max_ms} ms; ${figures.repeated_requests} repeated requests, ` +
-      `${unverified} unverified, scheduler CPU ${figures.scheduler_cpu_ms_per_event} ms per event; written -> leased p50 ${figures.written_to_leased_p50_ms} ms, ` +
-      `request p50 ${figures.request_p50_ms} ms, p99 ${figures.request_p99_ms} ms`)
+    console.log(
+      `delivered ${figures.delivered} of ${EVENTS} in ${figures.total_seconds} s (written over ${figures.written_seconds} s): ${figures.events_per_s} events/s, ` +
+        `lag p50 ${figures.lag_p50_ms} ms, p99 ${figures.lag_p99_ms} ms, max ${figures.lag_max_ms} ms; ${figures.repeated_requests} repeated requests, ` +
+        `${unverified} unverified, scheduler CPU ${figures.scheduler_cpu_ms_per_event} ms per event; written -> leased p50 ${figures.written_to_leased_p50_ms} ms, ` +
+        `request p50 ${figures.request_p50_ms} ms, p99 ${figures.request_p99_ms} ms`
+    )
     console.log(JSON.stringify(figures))
     return figures
   } finally {

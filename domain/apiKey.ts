@@ -24,6 +24,4 @@ export interface Creator {
 }
 
 export const creatorOf = (actor: Actor): Creator =>
-  actor.kind === "key"
-    ? { kind: "key", id: actor.keyId, name: actor.name }
-    : { kind: "person", id: actor.personId, name: actor.name }
+  actor.kind === "key" ? { kind: "key", id: actor.keyId, name: actor.name } : { kind: "person", id: actor.personId, name: actor.name }

@@ -22,8 +22,18 @@ export const catalogue = {
   invalid_json: entry(400, false, "The request body is not valid JSON.", "Send a JSON object with Content-Type: application/json."),
   unsupported_content_type: entry(415, false, "This endpoint does not accept that Content-Type.", "Send application/json (or multipart/form-data for POST /media)."),
   not_found: entry(404, false, "There is no such endpoint.", "Check the path against the API reference at /api/v1/docs."),
-  payload_too_large: entry(413, false, "The request body is over this endpoint's limit.", "Send a smaller body: details.limitBytes is this endpoint's limit. Files go to POST /media (up to 100 MB)."),
-  malformed_request: entry(400, false, "The request is not valid HTTP.", "Check the request line, the headers (no control characters in values) and the chunked encoding of the body."),
+  payload_too_large: entry(
+    413,
+    false,
+    "The request body is over this endpoint's limit.",
+    "Send a smaller body: details.limitBytes is this endpoint's limit. Files go to POST /media (up to 100 MB)."
+  ),
+  malformed_request: entry(
+    400,
+    false,
+    "The request is not valid HTTP.",
+    "Check the request line, the headers (no control characters in values) and the chunked encoding of the body."
+  ),
   request_timeout: entry(408, true, "The request took too long to arrive.", "Send the whole request without pausing, then retry."),
   headers_too_large: entry(431, false, "The request's headers are over the server's limit.", "Send fewer or shorter headers (cookies included)."),
   method_not_allowed: entry(405, false, "This endpoint does not accept that HTTP method.", "Check the method against the API reference at /api/v1/docs."),
@@ -54,7 +64,12 @@ export const catalogue = {
   boards_unsupported: entry(400, false, "This account's network has no boards.", "Boards are Pinterest's: list them for a Pinterest account."),
   // Media
   unsupported_media_type: entry(400, false, "The file is not an accepted image or video.", "Upload JPEG, PNG, GIF or WebP images, or MP4, MOV, M4V, WebM, AVI or MPEG videos."),
-  media_unreadable: entry(400, false, "The file looks truncated or damaged, or is too large to decode.", "details.reason says why (truncated, too_many_pixels, decoded_size_over_budget, too_many_frames...): upload a whole file, or a smaller image or video."),
+  media_unreadable: entry(
+    400,
+    false,
+    "The file looks truncated or damaged, or is too large to decode.",
+    "details.reason says why (truncated, too_many_pixels, decoded_size_over_budget, too_many_frames...): upload a whole file, or a smaller image or video."
+  ),
   file_too_large: entry(413, false, "The file is over the size limit.", "Upload a smaller file: 100 MB over REST, 10 MB over MCP."),
   claim_required: entry(403, false, "An unclaimed workspace can hold only 10 uploads.", "Ask the human owner to claim the workspace from the e-mailed link."),
   media_not_found: entry(404, false, "A media id is not in this workspace.", "Upload the file with POST /media and use the returned id."),
@@ -84,13 +99,23 @@ export const catalogue = {
   post_not_found: entry(404, false, "There is no post with this id in the workspace.", "List posts with GET /posts."),
   post_state_conflict: entry(409, false, "The post is not in a state that allows this action.", "Read the post with GET /posts/{id}; details.status says where it is."),
   first_comment_not_failed: entry(409, false, "The post has no failed first comment to retry.", "Read the post; only a failed first comment can be retried."),
-  publish_outcome_unknown: entry(409, false, "Herald could not tell whether the network received the post.", "Check the account on the network, then retry the post if it is missing."),
+  publish_outcome_unknown: entry(
+    409,
+    false,
+    "Herald could not tell whether the network received the post.",
+    "Check the account on the network, then retry the post if it is missing."
+  ),
   upstream_unavailable: entry(503, true, "The network is unavailable.", "Herald retries by itself; nothing to do now."),
   upstream_processing: entry(503, true, "The network is still processing the media.", "Herald checks again by itself; nothing to do now."),
   // Webhooks
   webhook_url_refused: entry(400, false, "Webhooks cannot be sent to that URL.", "Use a public https URL; details.reason says what is wrong with this one."),
   webhook_not_found: entry(404, false, "There is no webhook with this id in the workspace.", "List webhooks with GET /webhooks."),
-  webhook_limit_reached: entry(409, false, "The workspace has as many webhooks as it may have.", "Delete one (DELETE /webhooks/{id}), or subscribe one endpoint to more event types."),
+  webhook_limit_reached: entry(
+    409,
+    false,
+    "The workspace has as many webhooks as it may have.",
+    "Delete one (DELETE /webhooks/{id}), or subscribe one endpoint to more event types."
+  ),
   delivery_not_found: entry(404, false, "There is no such delivery for this webhook.", "List deliveries with GET /webhooks/{id}/deliveries.")
 } as const satisfies Record<string, CatalogueEntry>
 
@@ -111,14 +136,12 @@ export class HeraldError extends Schema.TaggedError<HeraldError>()("HeraldError"
 }) {}
 
 /** The text shown to callers: the occurrence's own detail, else the catalogue's message. */
-export const messageOf = (error: HeraldError): string =>
-  error.detail ?? catalogue[error.code as ErrorCode]?.message ?? error.code
+export const messageOf = (error: HeraldError): string => error.detail ?? catalogue[error.code as ErrorCode]?.message ?? error.code
 
 export const fail = (code: ErrorCode, details?: ErrorDetails, detail?: string): HeraldError =>
   new HeraldError({ code, ...(details ? { details: { ...details } } : {}), ...(detail ? { detail } : {}) })
 
-export const invalidFields = (fields: ReadonlyArray<string>, detail?: string): HeraldError =>
-  fail("validation_failed", { fields: [...new Set(fields)] }, detail)
+export const invalidFields = (fields: ReadonlyArray<string>, detail?: string): HeraldError => fail("validation_failed", { fields: [...new Set(fields)] }, detail)
 
 /** The spec's error envelope body. */
 export interface ErrorEnvelope {

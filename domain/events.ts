@@ -66,9 +66,13 @@ const Time = Str.annotate({ description: "UTC, ISO 8601 with milliseconds and Z"
 const TargetError = Schema.NullOr(Schema.Struct({ code: Str, message: Str, retryable: Schema.Boolean }))
 
 export const EventTarget = Schema.Struct({
-  accountId: Str, platform: Str,
+  accountId: Str,
+  platform: Str,
   status: Schema.Literals(["needs_approval", "scheduled", "publishing", "published", "failed"]),
-  externalId: Schema.NullOr(Str), url: Schema.NullOr(Str), publishedAt: Schema.NullOr(Time), error: TargetError,
+  externalId: Schema.NullOr(Str),
+  url: Schema.NullOr(Str),
+  publishedAt: Schema.NullOr(Time),
+  error: TargetError,
   firstComment: Schema.NullOr(Schema.Struct({ status: Schema.Literals(["pending", "publishing", "published", "failed"]), externalId: Schema.NullOr(Str), error: TargetError })),
   thread: Schema.Array(Schema.Struct({ index: Schema.Number, externalId: Str, url: Schema.NullOr(Str) }))
 }).annotate({ identifier: "EventTarget" })
@@ -79,17 +83,30 @@ const Cover = Schema.Union([Schema.Struct({ mediaId: Str }), Schema.Struct({ off
 export const EventPost = Schema.Struct({
   id: Str,
   status: Schema.Literals(["needs_approval", "scheduled", "publishing", "published", "failed"]),
-  content: Str, mediaIds: Schema.Array(Str), firstComment: Schema.NullOr(Str), thread: Schema.Array(Str),
-  poll: Schema.NullOr(Poll), cover: Schema.NullOr(Cover), tiktokAiGenerated: Schema.Boolean,
-  scheduledFor: Schema.NullOr(Time), requireApproval: Schema.Boolean,
+  content: Str,
+  mediaIds: Schema.Array(Str),
+  firstComment: Schema.NullOr(Str),
+  thread: Schema.Array(Str),
+  poll: Schema.NullOr(Poll),
+  cover: Schema.NullOr(Cover),
+  tiktokAiGenerated: Schema.Boolean,
+  scheduledFor: Schema.NullOr(Time),
+  requireApproval: Schema.Boolean,
   createdBy: Schema.Struct({ kind: Schema.Literals(["key", "person"]), id: Str, name: Str }),
-  createdAt: Time, updatedAt: Time, publishedAt: Schema.NullOr(Time),
+  createdAt: Time,
+  updatedAt: Time,
+  publishedAt: Schema.NullOr(Time),
   targets: Schema.Array(EventTarget)
 }).annotate({ identifier: "EventPost", description: "The post as GET /posts/{id} showed it when the event happened" })
 
 export const EventAccount = Schema.Struct({
-  id: Str, platform: Str, name: Str, username: Str, avatarUrl: Schema.NullOr(Str),
-  status: Schema.Literals(["connected", "needs_reconnection"]), connectedAt: Time
+  id: Str,
+  platform: Str,
+  name: Str,
+  username: Str,
+  avatarUrl: Schema.NullOr(Str),
+  status: Schema.Literals(["connected", "needs_reconnection"]),
+  connectedAt: Time
 }).annotate({ identifier: "EventAccount" })
 
 const PostData = Schema.Struct({ post: EventPost })
@@ -145,7 +162,10 @@ const descriptions: Record<EventType | typeof TEST_EVENT_TYPE, string> = {
 }
 
 const identifierOf = (type: string) =>
-  type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join("") + "Event"
+  type
+    .split(/[._]/)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("") + "Event"
 
 /** The envelope of one event type with its data: what the receiver gets as the request body. */
 const envelope = <T extends keyof typeof dataOf>(type: T) =>
@@ -159,9 +179,9 @@ const envelope = <T extends keyof typeof dataOf>(type: T) =>
   }).annotate({ identifier: identifierOf(type), description: descriptions[type] })
 
 /** One schema per event type (webhook.test included), by type. */
-export const eventSchemas = Object.fromEntries(
-  ([...eventTypes, TEST_EVENT_TYPE] as const).map((type) => [type, envelope(type)])
-) as { readonly [T in keyof typeof dataOf]: ReturnType<typeof envelope<T>> }
+export const eventSchemas = Object.fromEntries(([...eventTypes, TEST_EVENT_TYPE] as const).map((type) => [type, envelope(type)])) as {
+  readonly [T in keyof typeof dataOf]: ReturnType<typeof envelope<T>>
+}
 
 /** Any event body. */
 export const EventBody = Schema.Union(Object.values(eventSchemas)).annotate({ identifier: "Event" })

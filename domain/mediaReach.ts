@@ -33,7 +33,10 @@ const privateSuffixes = [".localhost", ".local", ".internal", ".lan", ".home.arp
  */
 export const unreachableFromOutside = (url: string): string | null => {
   if (!URL.canParse(url)) return "it is not a URL"
-  const host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "")
+  const host = new URL(url).hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
   if (host === "localhost" || privateSuffixes.some((s) => host.endsWith(s) || host === s.slice(1))) return "a name that only resolves on this machine or inside a network"
   const v4 = ipv4(host) ?? mappedIpv4(host)
   if (v4 !== null) {

@@ -10,14 +10,16 @@ export const claimMail = (locale: Locale, p: { workspaceName: string; agentName:
   locale === "ja"
     ? {
         subject: `Herald: ワークスペース「${p.workspaceName}」を確認してください`,
-        text: `${p.agentName} があなたのために Herald のワークスペース「${p.workspaceName}」を作成しました。\n\n` +
+        text:
+          `${p.agentName} があなたのために Herald のワークスペース「${p.workspaceName}」を作成しました。\n\n` +
           `次のリンクを開いてワークスペースを受け取ってください（${p.expiresAt} まで有効、1 回限り）:\n${p.link}\n\n` +
           `受け取るまで投稿は公開されません。エージェントの投稿はすべてあなたの承認を待ちます。\n` +
           `心当たりがない場合はこのメールを無視してください。7 日後にワークスペースは削除されます。\n`
       }
     : {
         subject: `Herald: claim your workspace "${p.workspaceName}"`,
-        text: `${p.agentName} created the Herald workspace "${p.workspaceName}" for you.\n\n` +
+        text:
+          `${p.agentName} created the Herald workspace "${p.workspaceName}" for you.\n\n` +
           `Open this link to claim it (valid until ${p.expiresAt}, single use):\n${p.link}\n\n` +
           `Nothing is published until you claim it, and every post the agent makes waits for your approval.\n` +
           `If you did not expect this, ignore this e-mail: the workspace is deleted after 7 days.\n`
@@ -28,12 +30,14 @@ export const existingWorkspaceMail = (locale: Locale, p: { agentName: string; li
   locale === "ja"
     ? {
         subject: "Herald: エージェントがあなたのワークスペースへのアクセスを求めています",
-        text: `${p.agentName} があなたのメールアドレスで Herald に登録しようとしました。すでにワークスペースがあります。\n\n` +
+        text:
+          `${p.agentName} があなたのメールアドレスで Herald に登録しようとしました。すでにワークスペースがあります。\n\n` +
           `エージェントに API キーを渡すには、次のリンクでサインインしてキーを作成してください:\n${p.link}\n\n心当たりがない場合は無視してください。\n`
       }
     : {
         subject: "Herald: an agent asked for access to your workspace",
-        text: `${p.agentName} tried to sign you up for Herald, but this address already has a workspace.\n\n` +
+        text:
+          `${p.agentName} tried to sign you up for Herald, but this address already has a workspace.\n\n` +
           `To give the agent an API key, sign in with this link and create one:\n${p.link}\n\nIf you did not expect this, ignore this e-mail.\n`
       }
 
@@ -55,8 +59,12 @@ export const deliverySentence = (locale: Locale, maskedEmail: string, existing: 
 /** The sentence to relay when the e-mail did not go: what to do instead, in the mail's language. */
 export const deliveryFailedSentence = (locale: Locale, remedy: "claim-link" | "later"): string =>
   remedy === "claim-link"
-    ? locale === "ja" ? "確認メールを送信できませんでした。POST /claim-link で再送してください。" : "The claim e-mail could not be sent; send it again with POST /claim-link."
-    : locale === "ja" ? "メールを送信できませんでした。しばらくしてから再試行してください。" : "The e-mail could not be sent; try again later."
+    ? locale === "ja"
+      ? "確認メールを送信できませんでした。POST /claim-link で再送してください。"
+      : "The claim e-mail could not be sent; send it again with POST /claim-link."
+    : locale === "ja"
+      ? "メールを送信できませんでした。しばらくしてから再試行してください。"
+      : "The e-mail could not be sent; try again later."
 
 /** Ordered next steps for the agent, always in English. */
 export const signupNextSteps = (existing: boolean): ReadonlyArray<string> =>
@@ -79,12 +87,14 @@ export const webhookDisabledMail = (locale: Locale, p: { url: string; since: str
   locale === "ja"
     ? {
         subject: "Herald: 失敗が続いた Webhook を停止しました",
-        text: `Webhook ${p.url} への配信が ${p.since} から失敗し続けたため、停止しました。\n\n` +
+        text:
+          `Webhook ${p.url} への配信が ${p.since} から失敗し続けたため、停止しました。\n\n` +
           `受信側を直してから、Herald で有効に戻してください（PATCH /api/v1/webhooks/{id} で enabled: true）。届かなかったイベントは配信一覧から再送できます:\n${p.appLink}\n`
       }
     : {
         subject: "Herald: a failing webhook was turned off",
-        text: `Every delivery to the webhook ${p.url} has failed since ${p.since}, so Herald turned it off.\n\n` +
+        text:
+          `Every delivery to the webhook ${p.url} has failed since ${p.since}, so Herald turned it off.\n\n` +
           `Fix the receiver, then turn the webhook back on (PATCH /api/v1/webhooks/{id} with enabled: true). ` +
           `Events it missed can be sent again from its deliveries:\n${p.appLink}\n`
       }

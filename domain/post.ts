@@ -86,8 +86,7 @@ export const derivePostStatus = (targets: ReadonlyArray<Pick<Target, "status">>)
 /** Recomputes the derived status after targets change. */
 export const withTargets = (post: Post, targets: ReadonlyArray<Target>, now: number): Post => {
   const status = derivePostStatus(targets)
-  const publishedAt =
-    status === "published" ? Math.max(...targets.map((t) => t.publishedAt ?? now)) : post.publishedAt
+  const publishedAt = status === "published" ? Math.max(...targets.map((t) => t.publishedAt ?? now)) : post.publishedAt
   return { ...post, targets, status, updatedAt: now, publishedAt }
 }
 

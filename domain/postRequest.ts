@@ -1,5 +1,5 @@
 import { Result } from "effect"
-import { HeraldError, invalidFields } from "./errors.ts"
+import { type HeraldError, invalidFields } from "./errors.ts"
 import { isWellFormedId } from "./ids.ts"
 import { requestLimits } from "./networkRules.ts"
 import { checkText, describeTextProblem, type TextRule } from "./text.ts"
@@ -67,8 +67,22 @@ export const networkOptionsOf = (request: Pick<CreatePostRequest, "tiktok" | "yo
 })
 
 const knownFields = new Set([
-  "accountIds", "content", "mediaIds", "mediaId", "dryRun", "scheduledFor", "requireApproval", "firstComment",
-  "thread", "firstReply", "poll", "cover", "tiktokAiGenerated", "tiktok", "youtube", "pinterest"
+  "accountIds",
+  "content",
+  "mediaIds",
+  "mediaId",
+  "dryRun",
+  "scheduledFor",
+  "requireApproval",
+  "firstComment",
+  "thread",
+  "firstReply",
+  "poll",
+  "cover",
+  "tiktokAiGenerated",
+  "tiktok",
+  "youtube",
+  "pinterest"
 ])
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -145,8 +159,7 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
     if (!isRecord(p)) bad.push("poll")
     else {
       if (!isStringArray(p.options) || p.options.length > requestLimits.pollOptions) bad.push("poll.options")
-      if (typeof p.durationMinutes !== "number" || !Number.isInteger(p.durationMinutes) || p.durationMinutes <= 0)
-        bad.push("poll.durationMinutes")
+      if (typeof p.durationMinutes !== "number" || !Number.isInteger(p.durationMinutes) || p.durationMinutes <= 0) bad.push("poll.durationMinutes")
       if (p.question !== undefined && p.question !== null && typeof p.question !== "string") bad.push("poll.question")
       if (isStringArray(p.options) && p.options.length <= requestLimits.pollOptions && typeof p.durationMinutes === "number")
         poll = { options: p.options, durationMinutes: p.durationMinutes, question: typeof p.question === "string" ? p.question : undefined }
@@ -211,17 +224,19 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
   const youtube = options("youtube", ["title", "privacyStatus", "madeForKids", "tags"], (o): YoutubeOptions => {
     if (o.privacyStatus !== undefined && !youtubePrivacyStatuses.includes(o.privacyStatus as YoutubePrivacy)) bad.push("youtube.privacyStatus")
     if (o.madeForKids !== undefined && typeof o.madeForKids !== "boolean") bad.push("youtube.madeForKids")
-    const tagsOk = o.tags === undefined || (isStringArray(o.tags) && o.tags.length <= 500 && o.tags.every((t) => t.trim() !== "" && checkText(t, { kind: "prose", max: 500 }) === null))
+    const tagsOk =
+      o.tags === undefined || (isStringArray(o.tags) && o.tags.length <= 500 && o.tags.every((t) => t.trim() !== "" && checkText(t, { kind: "prose", max: 500 }) === null))
     if (!tagsOk) bad.push("youtube.tags")
     return {
       title: optionText("youtube.title", o.title, 1000),
-      privacyStatus: youtubePrivacyStatuses.includes(o.privacyStatus as YoutubePrivacy) ? o.privacyStatus as YoutubePrivacy : undefined,
+      privacyStatus: youtubePrivacyStatuses.includes(o.privacyStatus as YoutubePrivacy) ? (o.privacyStatus as YoutubePrivacy) : undefined,
       madeForKids: typeof o.madeForKids === "boolean" ? o.madeForKids : undefined,
       tags: tagsOk && isStringArray(o.tags) ? o.tags : undefined
     }
   })
   const pinterest = options("pinterest", ["boardId", "link", "title"], (o): PinterestOptions => {
-    const boardId = o.boardId === undefined ? undefined : typeof o.boardId === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(o.boardId) ? o.boardId : (bad.push("pinterest.boardId"), undefined)
+    const boardId =
+      o.boardId === undefined ? undefined : typeof o.boardId === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(o.boardId) ? o.boardId : (bad.push("pinterest.boardId"), undefined)
     const link = optionText("pinterest.link", o.link, 4096)
     if (link !== undefined && !/^https?:\/\/[^\s/?#]+\S*$/i.test(link)) {
       bad.push("pinterest.link")
@@ -240,7 +255,8 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
   }
   const prose = (max: number): TextRule => ({ kind: "prose", max })
   const texts: Array<[string, string | null | undefined, TextRule]> = [
-    ["content", content, prose(requestLimits.text)], ["firstComment", firstComment, prose(requestLimits.firstComment)],
+    ["content", content, prose(requestLimits.text)],
+    ["firstComment", firstComment, prose(requestLimits.firstComment)],
     ["poll.question", poll?.question, prose(requestLimits.pollQuestion)],
     ["scheduledFor", scheduledFor, { kind: "label", max: 64 }],
     ...thread.map((t, i): [string, string, TextRule] => [`thread[${i}]`, t, prose(requestLimits.text)]),

@@ -120,8 +120,13 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     if (no.length > 0) return refuse("thread_unsupported", no)
     const tooMany = targets.filter((a) => request.thread.length > networkRules[a.platform].maxThreadReplies)
     if (tooMany.length > 0)
-      return Result.fail(fail("validation_failed", { fields: ["thread"], accountIds: idsOf(tooMany), maxThreadReplies: networkRules[tooMany[0].platform].maxThreadReplies },
-        `${platformNames[tooMany[0].platform]} threads take at most ${networkRules[tooMany[0].platform].maxThreadReplies} replies.`))
+      return Result.fail(
+        fail(
+          "validation_failed",
+          { fields: ["thread"], accountIds: idsOf(tooMany), maxThreadReplies: networkRules[tooMany[0].platform].maxThreadReplies },
+          `${platformNames[tooMany[0].platform]} threads take at most ${networkRules[tooMany[0].platform].maxThreadReplies} replies.`
+        )
+      )
   }
   if (request.poll !== null) {
     const no = unable((p) => networkRules[p].poll !== null)
@@ -136,13 +141,15 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     const no = unable((p) => networkRules[p].cover)
     if (no.length > 0) return refuse("cover_unsupported", no)
     if (videos.length === 0) return Result.fail(invalidFields(["cover"], "A cover applies to a video; add a video upload."))
-    if (coverId !== null && mediaById.get(coverId)!.type !== "image")
-      return Result.fail(invalidFields(["cover.mediaId"], "cover.mediaId must be an image upload."))
+    if (coverId !== null && mediaById.get(coverId)!.type !== "image") return Result.fail(invalidFields(["cover.mediaId"], "cover.mediaId must be an image upload."))
     const kind = coverId !== null ? "image" : "offset"
     const otherKind = targets.filter((a) => !(networkRules[a.platform].coverKinds ?? ["image", "offset"]).includes(kind))
     if (otherKind.length > 0)
       return refuse("cover_unsupported", otherKind, {
-        reason: kind === "image" ? "These networks take a frame of the video as cover (cover.offsetMs), not an image." : "These networks take a cover image (cover.mediaId), not a frame offset."
+        reason:
+          kind === "image"
+            ? "These networks take a frame of the video as cover (cover.offsetMs), not an image."
+            : "These networks take a cover image (cover.mediaId), not a frame offset."
       })
     if ("offsetMs" in request.cover) {
       const duration = videos[0].durationMs
@@ -154,14 +161,15 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   const tiktokTargets = targets.filter((a) => a.platform === "tiktok")
   const warnings: Array<string> = []
   if (tiktokTargets.length > 0) {
-    if (request.tiktokAiGenerated && videos.length === 0)
-      return refuse("tiktok_ai_unsupported", tiktokTargets, { reason: "The AI-generated label applies to videos only." })
+    if (request.tiktokAiGenerated && videos.length === 0) return refuse("tiktok_ai_unsupported", tiktokTargets, { reason: "The AI-generated label applies to videos only." })
     const t = request.tiktok
     if (t?.brandedContent === true && t.privacyLevel === "SELF_ONLY")
       return refuse("tiktok_privacy_conflict", tiktokTargets, { reason: "Branded content cannot be private (SELF_ONLY)." })
     // TikTok photo posts take JPEG and WebP only.
     if (images.some((m) => m.mimeType !== "image/jpeg" && m.mimeType !== "image/webp"))
-      return Result.fail(fail("validation_failed", { fields: ["mediaIds"], accountIds: idsOf(tiktokTargets), platform: "tiktok" }, "TikTok photo posts take JPEG or WebP images only."))
+      return Result.fail(
+        fail("validation_failed", { fields: ["mediaIds"], accountIds: idsOf(tiktokTargets), platform: "tiktok" }, "TikTok photo posts take JPEG or WebP images only.")
+      )
     if (t?.privacyLevel === undefined) warnings.push("No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published.")
   } else if (request.tiktokAiGenerated) warnings.push("tiktokAiGenerated is ignored: no TikTok account is targeted.")
   const youtubeProblem = checkYoutube(request, targets, coverId === null ? null : mediaById.get(coverId)!, warnings)
@@ -175,8 +183,9 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     const name = platformNames[account.platform]
     const tooLong = (text: string, limit: number, field: string) =>
       textLength(text, rules.textCounting, limit) > limit
-        ? Result.fail(fail("validation_failed", { fields: [field], accountId: account.id, platform: account.platform, limit },
-            `${field} is longer than ${name} allows (${limit}).`))
+        ? Result.fail(
+            fail("validation_failed", { fields: [field], accountId: account.id, platform: account.platform, limit }, `${field} is longer than ${name} allows (${limit}).`)
+          )
         : null
     const textProblem =
       tooLong(request.content, rules.textLimit, "content") ??
@@ -184,31 +193,60 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
       (request.firstComment !== null ? tooLong(request.firstComment, rules.firstCommentLimit, "firstComment") : null)
     if (textProblem) return textProblem
     if (images.length > rules.maxImages || videos.length > rules.maxVideos || (!rules.mixedMedia && images.length > 0 && videos.length > 0))
-      return Result.fail(fail("validation_failed", { fields: ["mediaIds"], accountId: account.id, platform: account.platform, maxImages: rules.maxImages, maxVideos: rules.maxVideos, mixedMedia: rules.mixedMedia },
-        `${name} takes at most ${rules.maxImages} images or ${rules.maxVideos} video(s)${rules.mixedMedia ? "" : ", not mixed"}.`))
+      return Result.fail(
+        fail(
+          "validation_failed",
+          { fields: ["mediaIds"], accountId: account.id, platform: account.platform, maxImages: rules.maxImages, maxVideos: rules.maxVideos, mixedMedia: rules.mixedMedia },
+          `${name} takes at most ${rules.maxImages} images or ${rules.maxVideos} video(s)${rules.mixedMedia ? "" : ", not mixed"}.`
+        )
+      )
     if (rules.videoMaxSeconds !== null && videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000))
       warnings.push(`${name} may refuse videos longer than ${rules.videoMaxSeconds} s.`)
     if (request.poll !== null && rules.poll !== null) {
       const p = rules.poll
       const poll = request.poll
-      if (poll.options.length < p.minOptions || poll.options.length > p.maxOptions || poll.options.some((o) => o.trim() === "" || countUpTo(o, p.maxOptionLength) > p.maxOptionLength))
-        return Result.fail(fail("validation_failed", { fields: ["poll.options"], platform: account.platform, minOptions: p.minOptions, maxOptions: p.maxOptions, maxOptionLength: p.maxOptionLength },
-          `${name} polls take ${p.minOptions}-${p.maxOptions} options of at most ${p.maxOptionLength} characters.`))
+      if (
+        poll.options.length < p.minOptions ||
+        poll.options.length > p.maxOptions ||
+        poll.options.some((o) => o.trim() === "" || countUpTo(o, p.maxOptionLength) > p.maxOptionLength)
+      )
+        return Result.fail(
+          fail(
+            "validation_failed",
+            { fields: ["poll.options"], platform: account.platform, minOptions: p.minOptions, maxOptions: p.maxOptions, maxOptionLength: p.maxOptionLength },
+            `${name} polls take ${p.minOptions}-${p.maxOptions} options of at most ${p.maxOptionLength} characters.`
+          )
+        )
       const d = p.durationMinutes
-      const okDuration = Array.isArray(d) ? d.includes(poll.durationMinutes) : poll.durationMinutes >= (d as { min: number }).min && poll.durationMinutes <= (d as { max: number }).max
+      const okDuration = Array.isArray(d)
+        ? d.includes(poll.durationMinutes)
+        : poll.durationMinutes >= (d as { min: number }).min && poll.durationMinutes <= (d as { max: number }).max
       if (!okDuration)
-        return Result.fail(fail("validation_failed", { fields: ["poll.durationMinutes"], platform: account.platform, allowed: d },
-          `${name} does not accept a poll of ${poll.durationMinutes} minutes.`))
+        return Result.fail(
+          fail(
+            "validation_failed",
+            { fields: ["poll.durationMinutes"], platform: account.platform, allowed: d },
+            `${name} does not accept a poll of ${poll.durationMinutes} minutes.`
+          )
+        )
       if (poll.question !== undefined && p.maxQuestionLength === undefined && account.platform !== "sandbox")
         warnings.push(`poll.question applies to LinkedIn only; ${name} ignores it.`)
       if (poll.question !== undefined && p.maxQuestionLength !== undefined && countUpTo(poll.question, p.maxQuestionLength) > p.maxQuestionLength)
         return Result.fail(invalidFields(["poll.question"], `${name} poll questions take at most ${p.maxQuestionLength} characters.`))
       // A network that asks a question (LinkedIn) without one asks the post's text, which must fit.
-      if (poll.question === undefined && p.maxQuestionLength !== undefined && (request.content.trim() === "" || countUpTo(request.content, p.maxQuestionLength) > p.maxQuestionLength))
-        return Result.fail(invalidFields(["poll.question"], `${name} polls need a question of at most ${p.maxQuestionLength} characters: send poll.question, or keep the post's text that short to ask it.`))
+      if (
+        poll.question === undefined &&
+        p.maxQuestionLength !== undefined &&
+        (request.content.trim() === "" || countUpTo(request.content, p.maxQuestionLength) > p.maxQuestionLength)
+      )
+        return Result.fail(
+          invalidFields(
+            ["poll.question"],
+            `${name} polls need a question of at most ${p.maxQuestionLength} characters: send poll.question, or keep the post's text that short to ask it.`
+          )
+        )
     }
-    if (account.platform === "instagram" && (request.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)
-      warnings.push("Instagram refuses captions with more than 30 hashtags.")
+    if (account.platform === "instagram" && (request.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30) warnings.push("Instagram refuses captions with more than 30 hashtags.")
     // Instagram's content publishing takes JPEG images only; Meta's container fails on anything else.
     if (account.platform === "instagram" && images.some((m) => m.mimeType !== "image/jpeg"))
       warnings.push("Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post.")

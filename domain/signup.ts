@@ -5,17 +5,60 @@ import type { Locale } from "./workspace.ts"
 
 // Reserved by RFC 2606/6761 or used as placeholders; never a real owner's inbox.
 const exampleDomains = new Set([
-  "example.com", "example.org", "example.net", "example.edu", "test.com", "domain.com", "email.com", "yourdomain.com",
-  "yourcompany.com", "company.com", "mydomain.com", "sample.com", "foo.com", "bar.com", "acme.com", "localhost"
+  "example.com",
+  "example.org",
+  "example.net",
+  "example.edu",
+  "test.com",
+  "domain.com",
+  "email.com",
+  "yourdomain.com",
+  "yourcompany.com",
+  "company.com",
+  "mydomain.com",
+  "sample.com",
+  "foo.com",
+  "bar.com",
+  "acme.com",
+  "localhost"
 ])
 const reservedTlds = new Set(["test", "example", "invalid", "localhost", "local", "internal"])
 // Well-known throwaway inbox providers.
 const disposableDomains = new Set([
-  "mailinator.com", "guerrillamail.com", "guerrillamail.net", "sharklasers.com", "10minutemail.com", "10minutemail.net",
-  "temp-mail.org", "tempmail.com", "tempmail.net", "throwawaymail.com", "yopmail.com", "yopmail.net", "trashmail.com",
-  "getnada.com", "nada.email", "dispostable.com", "maildrop.cc", "mailnesia.com", "fakeinbox.com", "emailondeck.com",
-  "mintemail.com", "mohmal.com", "burnermail.io", "spamgourmet.com", "tempr.email", "discard.email", "33mail.com",
-  "mailcatch.com", "moakt.com", "tempail.com", "getairmail.com", "temp-mail.io", "emailfake.com", "mytemp.email"
+  "mailinator.com",
+  "guerrillamail.com",
+  "guerrillamail.net",
+  "sharklasers.com",
+  "10minutemail.com",
+  "10minutemail.net",
+  "temp-mail.org",
+  "tempmail.com",
+  "tempmail.net",
+  "throwawaymail.com",
+  "yopmail.com",
+  "yopmail.net",
+  "trashmail.com",
+  "getnada.com",
+  "nada.email",
+  "dispostable.com",
+  "maildrop.cc",
+  "mailnesia.com",
+  "fakeinbox.com",
+  "emailondeck.com",
+  "mintemail.com",
+  "mohmal.com",
+  "burnermail.io",
+  "spamgourmet.com",
+  "tempr.email",
+  "discard.email",
+  "33mail.com",
+  "mailcatch.com",
+  "moakt.com",
+  "tempail.com",
+  "getairmail.com",
+  "temp-mail.io",
+  "emailfake.com",
+  "mytemp.email"
 ])
 // Local parts that stand for "put a real address here" whatever the domain.
 const placeholderLocal = /^(your[._-]?(name|email|address|mail)?|name|someone|somebody|nobody|placeholder|null|undefined|x{3,}|changeme|no-?reply|john\.?doe|jane\.?doe)$/
@@ -47,7 +90,10 @@ export const checkName = (field: string, value: unknown, max = 100): Result.Resu
   if (value === undefined || value === null) return Result.succeed(null)
   if (typeof value !== "string") return Result.fail(invalidFields([field]))
   const problem = checkText(value, { kind: "label", max, required: true })
-  if (problem !== null) return Result.fail(invalidFields([field], problem.reason === "too_long" || problem.reason === "empty" ? `${field} must be 1-${max} characters.` : describeTextProblem(field, problem)))
+  if (problem !== null)
+    return Result.fail(
+      invalidFields([field], problem.reason === "too_long" || problem.reason === "empty" ? `${field} must be 1-${max} characters.` : describeTextProblem(field, problem))
+    )
   return Result.succeed(value.trim())
 }
 
@@ -55,7 +101,7 @@ export const checkName = (field: string, value: unknown, max = 100): Result.Resu
 export const chooseLocale = (field: unknown, acceptLanguage: string | undefined): Result.Result<Locale, HeraldError> => {
   if (field !== undefined && field !== null) {
     if (field === "en" || field === "ja") return Result.succeed(field)
-    return Result.fail(invalidFields(["locale"], "locale must be \"en\" or \"ja\"."))
+    return Result.fail(invalidFields(["locale"], 'locale must be "en" or "ja".'))
   }
   if (!acceptLanguage) return Result.succeed("en")
   const ranked = acceptLanguage

@@ -28,6 +28,7 @@ const direction = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 const invisible = /[\u00ad\u180e\u200b\u2060-\u2064\ufeff]/
 // ZWNJ and ZWJ are real parts of some scripts (Persian, Indic) and of emoji sequences: allowed inside a word only.
 const joiner = /[\u200c\u200d]/g
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: one code point per class member is meant; sequences are matched elsewhere
 const wordPart = /[\p{L}\p{M}\p{N}\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]/u
 
 const joinersStandAlone = (text: string): boolean => {

@@ -1,15 +1,18 @@
 import { Option } from "effect"
 
 // Strict ISO 8601: a date, a time, optional fraction, and an offset (Z or ±hh:mm / ±hhmm). No offset, no time.
-const isoWithOffset =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})$/
+const isoWithOffset = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})$/
 
 /** Parses an input time to epoch milliseconds; None when malformed or without an offset. */
 export const parseOffsetTime = (input: string): Option.Option<number> => {
   const m = isoWithOffset.exec(input.trim())
   if (!m) return Option.none()
   const [, y, mo, d, h, mi, s = "00", , offset] = m
-  const month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s)
+  const month = Number(mo),
+    day = Number(d),
+    hour = Number(h),
+    minute = Number(mi),
+    second = Number(s)
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return Option.none()
   const daysInMonth = new Date(Date.UTC(Number(y), month, 0)).getUTCDate()
   if (day > daysInMonth) return Option.none()

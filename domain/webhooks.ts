@@ -46,8 +46,7 @@ export interface Delivery {
 }
 
 /** A delivery's id: its event's and its endpoint's (one event reaches one endpoint once; ids sort by event). */
-export const deliveryIdOf = (eventId: string, webhookId: string): string =>
-  `dlv_${eventId.slice(eventId.indexOf("_") + 1)}${webhookId.slice(webhookId.indexOf("_") + 1)}`
+export const deliveryIdOf = (eventId: string, webhookId: string): string => `dlv_${eventId.slice(eventId.indexOf("_") + 1)}${webhookId.slice(webhookId.indexOf("_") + 1)}`
 
 export const MAX_WEBHOOKS_PER_WORKSPACE = 20
 export const MAX_URL_LENGTH = 2048
@@ -62,15 +61,25 @@ const HOUR = 60 * MINUTE
  * three days (75.6 h), after which the delivery fails for good (a person can still redeliver it).
  */
 export const defaultRetrySchedule: ReadonlyArray<number> = [
-  5 * SECOND, 30 * SECOND, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR, 24 * HOUR, 24 * HOUR
+  5 * SECOND,
+  30 * SECOND,
+  2 * MINUTE,
+  10 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  4 * HOUR,
+  8 * HOUR,
+  12 * HOUR,
+  24 * HOUR,
+  24 * HOUR
 ]
 
 /** An endpoint whose deliveries have all failed for this long is turned off and its owner told. */
 export const DEFAULT_DISABLE_AFTER_MS = 5 * DAY_MS
 
 /** The wait before the next try after `failures` failed tries; null when the schedule is used up. */
-export const nextRetryIn = (schedule: ReadonlyArray<number>, failures: number): number | null =>
-  failures >= 1 && failures <= schedule.length ? schedule[failures - 1]! : null
+export const nextRetryIn = (schedule: ReadonlyArray<number>, failures: number): number | null => (failures >= 1 && failures <= schedule.length ? schedule[failures - 1]! : null)
 
 export interface WebhookRequestFields {
   readonly url?: unknown

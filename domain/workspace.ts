@@ -29,8 +29,7 @@ export const planLimits: Record<Plan, PlanLimits> = {
   pro: { postsPerMonth: null, uploadsWhileUnclaimed: 10 }
 }
 
-export const isExpiredUnclaimed = (workspace: Workspace, now: number): boolean =>
-  !workspace.claimed && workspace.expiresAt !== null && workspace.expiresAt <= now
+export const isExpiredUnclaimed = (workspace: Workspace, now: number): boolean => !workspace.claimed && workspace.expiresAt !== null && workspace.expiresAt <= now
 
 export const claim = (workspace: Workspace, locale: Locale): Workspace => ({
   ...workspace,

@@ -26,7 +26,11 @@ const problems = []
 
 for (const layer of layers) {
   let list = []
-  try { list = files(join(root, layer)) } catch { continue }
+  try {
+    list = files(join(root, layer))
+  } catch {
+    continue
+  }
   for (const file of list) {
     const rel = relative(root, file)
     const text = readFileSync(file, "utf8")
@@ -46,7 +50,8 @@ for (const layer of layers) {
       } else if (layer === "adapters") {
         if (isRelative && targetLayer === "hosts") say("adapters never import hosts")
         if (isRelative && targetLayer === "adapters") {
-          const from = technologyOf(rel.split(sep)), to = technologyOf(target.split(sep))
+          const from = technologyOf(rel.split(sep)),
+            to = technologyOf(target.split(sep))
           if (from !== to && to !== "networks/shared" && !allowedCross.has(`${from}->${to}`)) say(`adapter ${from} imports adapter ${to}`)
         }
         if (isRelative && (targetLayer === "test" || targetLayer === "bench")) say("adapters never import tests")
@@ -55,7 +60,10 @@ for (const layer of layers) {
     }
     // The core reaches the machine only through ports: no Node globals either.
     if (layer === "domain" || layer === "application") {
-      const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "").replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, "\"\"")
+      const code = text
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/.*$/gm, "")
+        .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, '""')
       for (const m of code.matchAll(/\b(Buffer|process|require|__dirname|setTimeout|setInterval|setImmediate)\b/g))
         problems.push(`${rel}: uses Node's ${m[1]} (the core reaches the machine only through ports)`)
     }

@@ -49,8 +49,7 @@ export const make = (secret: string, previous: ReadonlyArray<string> = []): Toke
 }
 
 /** The vault on Herald's secret (HERALD_SECRET, or the one kept in `secretFile`; see secret.ts). */
-export const layerConfig = (secretFile: string) =>
-  Layer.effect(TokenVault)(Effect.map(heraldSecret(secretFile), ({ current, previous }) => make(current, previous)))
+export const layerConfig = (secretFile: string) => Layer.effect(TokenVault)(Effect.map(heraldSecret(secretFile), ({ current, previous }) => make(current, previous)))
 
 /** A vault with a fixed secret (tests, the in-memory host). */
 export const layer = (secret: string) => Layer.succeed(TokenVault)(make(secret))

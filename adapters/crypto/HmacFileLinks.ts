@@ -6,8 +6,7 @@ import { heraldSecret } from "./secret.ts"
 /** Its own key from Herald's secret (HKDF-SHA256), apart from the vault's. */
 const keyOf = (secret: string) => Buffer.from(hkdfSync("sha256", secret, "herald", "herald file links v1", 32))
 
-const signatureOf = (key: Buffer, blobKey: string, expiresSeconds: number) =>
-  createHmac("sha256", key).update(`${blobKey}\n${expiresSeconds}`).digest()
+const signatureOf = (key: Buffer, blobKey: string, expiresSeconds: number) => createHmac("sha256", key).update(`${blobKey}\n${expiresSeconds}`).digest()
 
 /**
  * `/files/<key>?expires=<epoch seconds>&signature=<HMAC-SHA256 over key and expiry, base64url>`.
@@ -33,8 +32,7 @@ export const make = (secret: string, previous: ReadonlyArray<string> = []): File
 }
 
 /** File links on Herald's secret (HERALD_SECRET, or the one kept in `secretFile`). */
-export const layerConfig = (secretFile: string) =>
-  Layer.effect(FileLinks)(Effect.map(heraldSecret(secretFile), ({ current, previous }) => make(current, previous)))
+export const layerConfig = (secretFile: string) => Layer.effect(FileLinks)(Effect.map(heraldSecret(secretFile), ({ current, previous }) => make(current, previous)))
 
 /** File links with a fixed secret (tests, the in-memory host). */
 export const layer = (secret: string) => Layer.succeed(FileLinks)(make(secret))

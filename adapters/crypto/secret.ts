@@ -22,7 +22,14 @@ export const heraldSecret = (secretFile: string) =>
     const current = Option.isSome(fromEnv) ? Redacted.value(fromEnv.value) : yield* Effect.sync(() => secretIn(secretFile))
     return {
       current,
-      previous: Option.match(previous, { onNone: () => [], onSome: (p) => p.split(",").map((s) => s.trim()).filter((s) => s !== "") })
+      previous: Option.match(previous, {
+        onNone: () => [],
+        onSome: (p) =>
+          p
+            .split(",")
+            .map((s) => s.trim())
+            .filter((s) => s !== "")
+      })
     } satisfies HeraldSecret
   })
 

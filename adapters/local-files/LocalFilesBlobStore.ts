@@ -19,9 +19,18 @@ export interface Options {
 
 // The type is not stored beside the file: keys end in the extension the upload was given.
 const types: Record<string, string> = {
-  ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".gif": "image/gif", ".webp": "image/webp",
-  ".mp4": "video/mp4", ".mov": "video/quicktime", ".m4v": "video/x-m4v", ".webm": "video/webm",
-  ".avi": "video/x-msvideo", ".mpg": "video/mpeg", ".mpeg": "video/mpeg"
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".png": "image/png",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".mp4": "video/mp4",
+  ".mov": "video/quicktime",
+  ".m4v": "video/x-m4v",
+  ".webm": "video/webm",
+  ".avi": "video/x-msvideo",
+  ".mpg": "video/mpeg",
+  ".mpeg": "video/mpeg"
 }
 export const contentTypeOf = (key: string): string => types[extname(key).toLowerCase()] ?? "application/octet-stream"
 
@@ -93,28 +102,31 @@ export const make = (options: Options) =>
     return {
       put,
       get: (key) =>
-        Stream.unwrap(Effect.map(readable(key), (path) =>
-          NodeStream.fromReadable<Uint8Array, BlobError | BlobNotFound>({
-            evaluate: () => createReadStream(path, { highWaterMark: 256 * 1024 }),
-            onError: missing(key)
-          }))),
+        Stream.unwrap(
+          Effect.map(readable(key), (path) =>
+            NodeStream.fromReadable<Uint8Array, BlobError | BlobNotFound>({
+              evaluate: () => createReadStream(path, { highWaterMark: 256 * 1024 }),
+              onError: missing(key)
+            })
+          )
+        ),
       stat: (key) =>
         Effect.flatMap(readable(key), (path) =>
           Effect.tryPromise({ try: () => stat(path), catch: missing(key) }).pipe(
             Effect.flatMap((s) => (s.isFile() ? Effect.succeed({ sizeBytes: s.size, contentType: contentTypeOf(key) }) : Effect.fail(new BlobNotFound(key))))
-          )),
+          )
+        ),
       delete: (key) =>
         Effect.flatMap(pathOf(key), (path) =>
           Effect.tryPromise({ try: () => rm(path, { force: true }), catch: ioError("delete") }).pipe(
             // An upload's directory goes once its last object is gone; a non-empty one stays.
             Effect.andThen(dirname(path) === root ? Effect.void : Effect.promise(() => rmdir(dirname(path)).catch(() => undefined)))
-          )),
-      url: (key, validForMs = DEFAULT_URL_VALIDITY_MS) =>
-        Effect.map(Clock.currentTimeMillis, (now) => `${base}/files/${key}?${options.links.sign(key, now + validForMs)}`),
+          )
+        ),
+      url: (key, validForMs = DEFAULT_URL_VALIDITY_MS) => Effect.map(Clock.currentTimeMillis, (now) => `${base}/files/${key}?${options.links.sign(key, now + validForMs)}`),
       localPath: (key) => (validKey.test(key) ? Option.some(join(root, key)) : Option.none())
     } satisfies BlobStoreShape
   })
 
 /** The store, its links signed by the FileLinks in context. */
-export const layer = (options: Omit<Options, "links">) =>
-  Layer.effect(BlobStore)(Effect.flatMap(FileLinks, (links) => make({ ...options, links })))
+export const layer = (options: Omit<Options, "links">) => Layer.effect(BlobStore)(Effect.flatMap(FileLinks, (links) => make({ ...options, links })))

@@ -32,12 +32,7 @@ const SNIFF_BYTES = 64 * 1024
  * than at start: a host that never sees one does not hold them (sharp and file-type alone are ~14 MB).
  */
 const loadTools = async (options: Options) => {
-  const [{ default: sharp }, { fileTypeFromBuffer }, image, video] = await Promise.all([
-    import("sharp"),
-    import("file-type"),
-    import("./image.ts"),
-    import("./video.ts")
-  ])
+  const [{ default: sharp }, { fileTypeFromBuffer }, image, video] = await Promise.all([import("sharp"), import("file-type"), import("./image.ts"), import("./video.ts")])
   // Each upload is decoded once: libvips' operation cache would only hold memory.
   sharp.cache(false)
   const ffmpegPath = options.ffmpegPath ?? (await import("@ffmpeg-installer/ffmpeg")).default.path
@@ -48,8 +43,7 @@ const loadTools = async (options: Options) => {
   const videos = { ...limits, ffmpegPath, ffprobePath, previewWidth, timeoutMs: options.toolTimeoutMs ?? 120_000 }
   return {
     sniff: fileTypeFromBuffer,
-    inspectFile: (path: string, type: MediaType, mimeType: string) =>
-      type === "image" ? image.inspectImage(images, path, mimeType) : video.inspectVideo(videos, path, mimeType)
+    inspectFile: (path: string, type: MediaType, mimeType: string) => (type === "image" ? image.inspectImage(images, path, mimeType) : video.inspectVideo(videos, path, mimeType))
   }
 }
 
@@ -66,24 +60,41 @@ export const make = (options: Options = {}) =>
         const path = join(dir, "upload")
         return { dir, path, file: await open(path, "wx") }
       }),
-      ({ dir, file }) => Effect.promise(() => file.close().catch(() => undefined).then(() => rm(dir, { recursive: true, force: true })))
-    ).pipe(Effect.map(({ path, file }): ProbeScratch => {
-      // One write in flight: the next batch is received while the disk takes this one.
-      let inFlight: Promise<unknown> = Promise.resolve()
-      return {
-        write: (chunks) =>
-          io(async () => {
-            await inFlight
-            inFlight = file.writev([...chunks])
-          }),
-        inspect: (type, mimeType) => Effect.andThen(io(() => inFlight), inspectFile(path, type, mimeType))
-      }
-    }))
+      ({ dir, file }) =>
+        Effect.promise(() =>
+          file
+            .close()
+            .catch(() => undefined)
+            .then(() => rm(dir, { recursive: true, force: true }))
+        )
+    ).pipe(
+      Effect.map(({ path, file }): ProbeScratch => {
+        // One write in flight: the next batch is received while the disk takes this one.
+        let inFlight: Promise<unknown> = Promise.resolve()
+        return {
+          write: (chunks) =>
+            io(async () => {
+              await inFlight
+              inFlight = file.writev([...chunks])
+            }),
+          inspect: (type, mimeType) =>
+            Effect.andThen(
+              io(() => inFlight),
+              inspectFile(path, type, mimeType)
+            )
+        }
+      })
+    )
 
     return {
       sniffBytes: SNIFF_BYTES,
       sniff: (head) =>
-        Effect.flatMap(tools, ({ sniff }) => Effect.map(Effect.promise(() => sniff(head).catch(() => undefined)), (t) => Option.fromNullishOr(t?.mime))),
+        Effect.flatMap(tools, ({ sniff }) =>
+          Effect.map(
+            Effect.promise(() => sniff(head).catch(() => undefined)),
+            (t) => Option.fromNullishOr(t?.mime)
+          )
+        ),
       scratch,
       inspectFile
     } satisfies MediaProbeShape
@@ -95,16 +106,18 @@ export const layer = (options: Options = {}) => Layer.effect(MediaProbe)(make(op
  * FFMPEG_PATH / FFPROBE_PATH override the bundled binaries (for instance with Debian's `apt-get install ffmpeg`);
  * HERALD_MEDIA_MAX_DECODED_MB sets the decoded-size limit in MiB.
  */
-export const layerConfig = Layer.effect(MediaProbe)(Effect.gen(function* () {
-  const env = yield* Config.all({
-    ffmpegPath: Config.option(Config.String("FFMPEG_PATH")),
-    ffprobePath: Config.option(Config.String("FFPROBE_PATH")),
-    // At least 1 MiB: 0 or less would refuse every upload.
-    maxDecodedMb: Config.option(Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "HERALD_MEDIA_MAX_DECODED_MB"))
+export const layerConfig = Layer.effect(MediaProbe)(
+  Effect.gen(function* () {
+    const env = yield* Config.all({
+      ffmpegPath: Config.option(Config.String("FFMPEG_PATH")),
+      ffprobePath: Config.option(Config.String("FFPROBE_PATH")),
+      // At least 1 MiB: 0 or less would refuse every upload.
+      maxDecodedMb: Config.option(Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "HERALD_MEDIA_MAX_DECODED_MB"))
+    })
+    return yield* make({
+      ffmpegPath: Option.getOrUndefined(env.ffmpegPath),
+      ffprobePath: Option.getOrUndefined(env.ffprobePath),
+      maxDecodedBytes: Option.getOrUndefined(Option.map(env.maxDecodedMb, (mb) => mb * 1024 * 1024))
+    })
   })
-  return yield* make({
-    ffmpegPath: Option.getOrUndefined(env.ffmpegPath),
-    ffprobePath: Option.getOrUndefined(env.ffprobePath),
-    maxDecodedBytes: Option.getOrUndefined(Option.map(env.maxDecodedMb, (mb) => mb * 1024 * 1024))
-  })
-}))
+)

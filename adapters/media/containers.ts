@@ -132,10 +132,16 @@ const mpegPs = async (r: Reader): Promise<Truncation | null> => {
 }
 
 const walkers: Record<string, (r: Reader) => Promise<Truncation | null>> = {
-  "video/mp4": isoBoxes, "video/quicktime": isoBoxes, "video/x-m4v": isoBoxes,
-  "video/webm": ebml, "video/x-matroska": ebml,
-  "video/x-msvideo": riff, "video/vnd.avi": riff,
-  "video/mpeg": mpegPs, "video/MP1S": mpegPs, "video/MP2P": mpegPs
+  "video/mp4": isoBoxes,
+  "video/quicktime": isoBoxes,
+  "video/x-m4v": isoBoxes,
+  "video/webm": ebml,
+  "video/x-matroska": ebml,
+  "video/x-msvideo": riff,
+  "video/vnd.avi": riff,
+  "video/mpeg": mpegPs,
+  "video/MP1S": mpegPs,
+  "video/MP2P": mpegPs
 }
 
 /** Where a video file is shorter than its container declares; null when it is whole or the type has no sizes to check. */

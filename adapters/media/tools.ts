@@ -26,7 +26,8 @@ const settle = (file: string, outcome: Outcome): Effect.Effect<ToolResult> => {
 const runHere = (file: string, args: ReadonlyArray<string>, timeoutMs: number) =>
   Effect.callback<ToolResult>((resume, signal) => {
     execFile(file, [...args], { encoding: "buffer", maxBuffer: MAX_OUTPUT, timeout: timeoutMs, signal, windowsHide: true }, (error, stdout, stderr) =>
-      resume(settle(file, { ok: error === null, code: (error as NodeJS.ErrnoException | null)?.code ?? null, stdout, stderr: stderr.toString("utf8") })))
+      resume(settle(file, { ok: error === null, code: (error as NodeJS.ErrnoException | null)?.code ?? null, stdout, stderr: stderr.toString("utf8") }))
+    )
   })
 
 /*
@@ -61,7 +62,9 @@ let nextId = 0
 const startHelper = (): Helper | null => {
   try {
     const child = spawn(process.execPath, ["-e", helperSource], {
-      stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced", windowsHide: true,
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      serialization: "advanced",
+      windowsHide: true,
       // The helper runs plain JavaScript: no loaders or flags of this process.
       env: { ...process.env, NODE_OPTIONS: "" }
     })
@@ -114,4 +117,8 @@ export const runTool = (file: string, args: ReadonlyArray<string>, timeoutMs: nu
 
 /** The first meaningful line of a tool's complaint, for the caller's error message. */
 export const firstLine = (text: string): string =>
-  text.split("\n").map((l) => l.trim()).find((l) => l !== "")?.slice(0, 200) ?? "no output"
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => l !== "")
+    ?.slice(0, 200) ?? "no output"

@@ -30,8 +30,7 @@ interface ProbeOutput {
   readonly format?: { readonly duration?: string }
 }
 
-const rotationOf = (s: ProbeStream): number =>
-  Math.abs(Number(s.tags?.rotate ?? s.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0)) % 180
+const rotationOf = (s: ProbeStream): number => Math.abs(Number(s.tags?.rotate ?? s.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0)) % 180
 
 const seconds = (text: string | undefined): number | null => {
   const n = Number(text)
@@ -41,8 +40,7 @@ const seconds = (text: string | undefined): number | null => {
 const SAMPLES_PER_PIXEL = 4
 
 /** Bytes of one sample: 2 above 8 bits (yuv420p10le, rgba64be, p010le...), else 1. */
-const sampleBytes = (s: ProbeStream): number =>
-  Number(s.bits_per_raw_sample) > 8 || /(9|1[0-6]|48|64)(le|be)$/.test(s.pix_fmt ?? "") ? 2 : 1
+const sampleBytes = (s: ProbeStream): number => (Number(s.bits_per_raw_sample) > 8 || /(9|1[0-6]|48|64)(le|be)$/.test(s.pix_fmt ?? "") ? 2 : 1)
 
 /**
  * The most pixels a frame may have before ffmpeg or ffprobe decodes it (their -max_pixels): the
@@ -56,10 +54,12 @@ const overMaxPixels = /Picture size (\d+)x(\d+) exceeds specified max pixel coun
 /** Why a frame of this size cannot be decoded here, or null when it can. */
 const frameRefusal = (tools: VideoTools, width: number, height: number, bytesPerSample: number): MediaUnreadable | null => {
   if (width * height > tools.maxPixels)
-    return new MediaUnreadable(
-      `A frame of the video is ${width}x${height} pixels, over the limit of ${tools.maxPixels} pixels.`,
-      { reason: "too_many_pixels", width, height, maxPixels: tools.maxPixels }
-    )
+    return new MediaUnreadable(`A frame of the video is ${width}x${height} pixels, over the limit of ${tools.maxPixels} pixels.`, {
+      reason: "too_many_pixels",
+      width,
+      height,
+      maxPixels: tools.maxPixels
+    })
   const decodedBytes = width * height * SAMPLES_PER_PIXEL * bytesPerSample
   if (decodedBytes <= tools.maxDecodedBytes) return null
   return new MediaUnreadable(
@@ -72,10 +72,34 @@ const frameRefusal = (tools: VideoTools, width: number, height: number, bytesPer
 /** One frame as a JPEG; null when ffmpeg cannot make one (the upload stands without a preview). */
 const frame = (tools: VideoTools, path: string, atSeconds: number) =>
   Effect.map(
-    runTool(tools.ffmpegPath, [
-      "-v", "error", "-nostdin", "-max_pixels", String(decodablePixels(tools)), "-ss", atSeconds.toFixed(3), "-i", path, "-frames:v", "1",
-      "-vf", `scale=${tools.previewWidth}:-2`, "-pix_fmt", "yuvj420p", "-q:v", "4", "-f", "image2pipe", "-vcodec", "mjpeg", "pipe:1"
-    ], tools.timeoutMs),
+    runTool(
+      tools.ffmpegPath,
+      [
+        "-v",
+        "error",
+        "-nostdin",
+        "-max_pixels",
+        String(decodablePixels(tools)),
+        "-ss",
+        atSeconds.toFixed(3),
+        "-i",
+        path,
+        "-frames:v",
+        "1",
+        "-vf",
+        `scale=${tools.previewWidth}:-2`,
+        "-pix_fmt",
+        "yuvj420p",
+        "-q:v",
+        "4",
+        "-f",
+        "image2pipe",
+        "-vcodec",
+        "mjpeg",
+        "pipe:1"
+      ],
+      tools.timeoutMs
+    ),
     (r) => (r.ok && r.stdout.length > 0 ? new Uint8Array(r.stdout) : null)
   )
 
@@ -88,14 +112,19 @@ export const inspectVideo = (tools: VideoTools, path: string, mimeType: string):
   Effect.gen(function* () {
     const cut = yield* Effect.promise(() => truncation(path, mimeType).catch(() => null))
     if (cut !== null)
-      return yield* Effect.fail(new MediaUnreadable(
-        `The video is truncated: its container declares ${cut.declaredBytes} bytes but the file has ${cut.fileBytes}.`,
-        { reason: "truncated", fileBytes: cut.fileBytes, declaredBytes: cut.declaredBytes }
-      ))
+      return yield* Effect.fail(
+        new MediaUnreadable(`The video is truncated: its container declares ${cut.declaredBytes} bytes but the file has ${cut.fileBytes}.`, {
+          reason: "truncated",
+          fileBytes: cut.fileBytes,
+          declaredBytes: cut.declaredBytes
+        })
+      )
     const early = yield* Effect.forkChild(frame(tools, path, 1))
-    const probe = yield* runTool(tools.ffprobePath, [
-      "-v", "error", "-max_pixels", String(decodablePixels(tools)), "-print_format", "json", "-show_format", "-show_streams", path
-    ], tools.timeoutMs)
+    const probe = yield* runTool(
+      tools.ffprobePath,
+      ["-v", "error", "-max_pixels", String(decodablePixels(tools)), "-print_format", "json", "-show_format", "-show_streams", path],
+      tools.timeoutMs
+    )
     const tooLarge = overMaxPixels.exec(probe.stderr)
     const refusedEarly = tooLarge && frameRefusal(tools, Number(tooLarge[1]), Number(tooLarge[2]), 1)
     if (refusedEarly) return yield* Effect.fail(refusedEarly)

@@ -23,18 +23,20 @@ export const make = Effect.gen(function* () {
   }
   return {
     create: ({ atLimit, claim, events, jobs, post, usage: { limit, month } }) =>
-      store.transaction(
-        Effect.gen(function* () {
-          const holder = claim === undefined ? Option.none() : yield* keys.claim(claim, claim.createdAt)
-          if (Option.isSome(holder)) return { _tag: "KeyHeld" as const, holder: holder.value }
-          const used = yield* usage.increment(post.workspaceId, month)
-          if (limit !== null && used > limit) return yield* Effect.fail(new OverCap())
-          yield* posts.insert(post)
-          if (jobs.length > 0) yield* queue.enqueue(jobs)
-          yield* outbox.append(atLimit !== undefined && used === limit ? [...(events ?? []), atLimit] : (events ?? []))
-          return { _tag: "Created" as const, used: limit === null ? null : used }
-        })
-      ).pipe(Effect.catchTag("OverCap", () => Effect.succeed({ _tag: "OverCap" as const })))
+      store
+        .transaction(
+          Effect.gen(function* () {
+            const holder = claim === undefined ? Option.none() : yield* keys.claim(claim, claim.createdAt)
+            if (Option.isSome(holder)) return { _tag: "KeyHeld" as const, holder: holder.value }
+            const used = yield* usage.increment(post.workspaceId, month)
+            if (limit !== null && used > limit) return yield* Effect.fail(new OverCap())
+            yield* posts.insert(post)
+            if (jobs.length > 0) yield* queue.enqueue(jobs)
+            yield* outbox.append(atLimit !== undefined && used === limit ? [...(events ?? []), atLimit] : (events ?? []))
+            return { _tag: "Created" as const, used: limit === null ? null : used }
+          })
+        )
+        .pipe(Effect.catchTag("OverCap", () => Effect.succeed({ _tag: "OverCap" as const })))
   } satisfies PostCreatorShape
 })
 

@@ -45,4 +45,9 @@ export const make = (publicUrl: string, links: FileLinksShape) =>
 
 /** The store, its links signed by the FileLinks in context. */
 export const layer = (publicUrl: string) =>
-  Layer.effectContext(Effect.map(Effect.flatMap(FileLinks, (links) => make(publicUrl, links)), ({ store, keys }) => Context.make(BlobStore, store).pipe(Context.add(StoredBlobs, { keys }))))
+  Layer.effectContext(
+    Effect.map(
+      Effect.flatMap(FileLinks, (links) => make(publicUrl, links)),
+      ({ store, keys }) => Context.make(BlobStore, store).pipe(Context.add(StoredBlobs, { keys }))
+    )
+  )

@@ -13,19 +13,20 @@ export const make = Effect.gen(function* () {
     return lock
   }
   return {
-    put: (accountId, update) =>
-      Effect.sync(() => void table().set(accountId, { ...update, version: (table().get(accountId)?.version ?? 0) + 1 })),
+    put: (accountId, update) => Effect.sync(() => void table().set(accountId, { ...update, version: (table().get(accountId)?.version ?? 0) + 1 })),
     get: (accountId) => Effect.sync(() => Option.fromNullishOr(table().get(accountId))),
     renew: (accountId, seen, renew) =>
-      lockOf(accountId).withPermit(Effect.gen(function* () {
-        const current = table().get(accountId)
-        if (current === undefined) return yield* Effect.die(new Error(`no credentials for ${accountId}`))
-        if (current.version !== seen) return current
-        const next = { ...(yield* renew(current)), version: current.version + 1 }
-        // The account may have been disconnected while the network answered.
-        if (table().has(accountId)) table().set(accountId, next)
-        return next
-      })),
+      lockOf(accountId).withPermit(
+        Effect.gen(function* () {
+          const current = table().get(accountId)
+          if (current === undefined) return yield* Effect.die(new Error(`no credentials for ${accountId}`))
+          if (current.version !== seen) return current
+          const next = { ...(yield* renew(current)), version: current.version + 1 }
+          // The account may have been disconnected while the network answered.
+          if (table().has(accountId)) table().set(accountId, next)
+          return next
+        })
+      ),
     delete: (accountId) => Effect.sync(() => void table().delete(accountId))
   } satisfies CredentialStoreShape
 })

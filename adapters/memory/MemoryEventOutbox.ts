@@ -21,10 +21,24 @@ export const make = Effect.gen(function* () {
             if (event.onlyWebhookId !== undefined ? webhook.id !== event.onlyWebhookId : !subscribes(webhook, event.type)) continue
             const id = deliveryIdOf(event.id, webhook.id)
             t().deliveries.set(id, {
-              id, webhookId: webhook.id, workspaceId: event.workspaceId, eventId: event.id, eventType: event.type, status: "pending",
-              attempts: 0, roundFailures: 0, createdAt: event.createdAt, nextAttemptAt: event.createdAt, lastAttemptAt: null,
-              responseCode: null, responseTimeMs: null, error: null, deliveredAt: null,
-              availableAt: event.createdAt, seq: stored.seq, orderingKey: event.orderingKey
+              id,
+              webhookId: webhook.id,
+              workspaceId: event.workspaceId,
+              eventId: event.id,
+              eventType: event.type,
+              status: "pending",
+              attempts: 0,
+              roundFailures: 0,
+              createdAt: event.createdAt,
+              nextAttemptAt: event.createdAt,
+              lastAttemptAt: null,
+              responseCode: null,
+              responseTimeMs: null,
+              error: null,
+              deliveredAt: null,
+              availableAt: event.createdAt,
+              seq: stored.seq,
+              orderingKey: event.orderingKey
             })
           }
         }
@@ -34,8 +48,14 @@ export const make = Effect.gen(function* () {
         const after = query.after === null ? 0 : Number(query.after)
         const types = query.types ?? []
         return [...t().events.values()]
-          .filter((e) => e.workspaceId === workspaceId && e.seq > after && e.onlyWebhookId === undefined &&
-            (query.resourceId === undefined || e.resource.id === query.resourceId) && (types.length === 0 || types.includes(e.type)))
+          .filter(
+            (e) =>
+              e.workspaceId === workspaceId &&
+              e.seq > after &&
+              e.onlyWebhookId === undefined &&
+              (query.resourceId === undefined || e.resource.id === query.resourceId) &&
+              (types.length === 0 || types.includes(e.type))
+          )
           .sort((a, b) => a.seq - b.seq)
           .slice(0, query.limit)
           .map((e): StoredEvent => ({ id: e.id, type: e.type, createdAt: e.createdAt, body: e.body, position: position(e.seq) }))

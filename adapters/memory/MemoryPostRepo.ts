@@ -19,14 +19,20 @@ export const make = Effect.gen(function* () {
       ),
     update: (post) => state.sync(() => void posts().set(post.id, post)),
     findMany: (keys) =>
-      state.sync(() => keys.flatMap(({ workspaceId, id }) => {
-        const p = posts().get(id)
-        return p !== undefined && p.workspaceId === workspaceId ? [p] : []
-      }).filter((p, i, all) => all.indexOf(p) === i)),
+      state.sync(() =>
+        keys
+          .flatMap(({ workspaceId, id }) => {
+            const p = posts().get(id)
+            return p !== undefined && p.workspaceId === workspaceId ? [p] : []
+          })
+          .filter((p, i, all) => all.indexOf(p) === i)
+      ),
     updateMany: (list) =>
-      state.sync(() => list.forEach((post) => {
-        if (posts().get(post.id)?.workspaceId === post.workspaceId) posts().set(post.id, post)
-      }))
+      state.sync(() =>
+        list.forEach((post) => {
+          if (posts().get(post.id)?.workspaceId === post.workspaceId) posts().set(post.id, post)
+        })
+      )
   } satisfies PostRepoShape
 })
 

@@ -126,27 +126,29 @@ export const make = Effect.gen(function* () {
       undo.map.restoreEntry(undo.key, undo.had, undo.value)
     }
   }
-  const operation = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.flatMap(CurrentJournal, (journal) => (openJournal(journal) ? effect : lock.withPermit(effect)))
+  const operation = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMap(CurrentJournal, (journal) => (openJournal(journal) ? effect : lock.withPermit(effect)))
   const state: MemoryStateShape = {
     tables: empty(),
     transaction: (effect) =>
       Effect.flatMap(CurrentJournal, (open) =>
         openJournal(open)
           ? effect
-          : lock.withPermit(Effect.suspend(() => {
-            const journal: Journal = { entries: [] }
-            return effect.pipe(
-              Effect.provideService(CurrentJournal, journal),
-              Effect.onExit((exit) =>
-                Effect.sync(() => {
-                  const entries = journal.entries ?? []
-                  journal.entries = null
-                  if (exit._tag === "Failure") rollback(entries)
-                })
-              )
+          : lock.withPermit(
+              Effect.suspend(() => {
+                const journal: Journal = { entries: [] }
+                return effect.pipe(
+                  Effect.provideService(CurrentJournal, journal),
+                  Effect.onExit((exit) =>
+                    Effect.sync(() => {
+                      const entries = journal.entries ?? []
+                      journal.entries = null
+                      if (exit._tag === "Failure") rollback(entries)
+                    })
+                  )
+                )
+              })
             )
-          }))),
+      ),
     operation,
     sync: (f) => operation(Effect.sync(f))
   }

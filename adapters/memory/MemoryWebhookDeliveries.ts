@@ -15,7 +15,9 @@ export const make = Effect.gen(function* () {
     const event = t().events.get(d.eventId)!
     const webhook = t().webhooks.get(d.webhookId)!
     return {
-      id: d.id, attempts: d.attempts, roundFailures: d.roundFailures,
+      id: d.id,
+      attempts: d.attempts,
+      roundFailures: d.roundFailures,
       event: { id: event.id, type: event.type, createdAt: event.createdAt, body: event.body },
       webhook: { id: webhook.id, workspaceId: webhook.workspaceId, url: webhook.url, sealedSecret: webhook.sealedSecret, failingSince: webhook.failingSince }
     }
@@ -62,7 +64,9 @@ export const make = Effect.gen(function* () {
             roundFailures: succeeded ? d.roundFailures : d.roundFailures + 1,
             availableAt: r.result._tag === "Retry" ? r.result.retryAt : d.availableAt,
             nextAttemptAt: r.result._tag === "Retry" ? r.result.retryAt : null,
-            responseCode: r.responseCode, responseTimeMs: r.responseTimeMs, error: r.error,
+            responseCode: r.responseCode,
+            responseTimeMs: r.responseTimeMs,
+            error: r.error,
             deliveredAt: succeeded ? r.at : null
           })
           const webhook = t().webhooks.get(d.webhookId)
@@ -77,13 +81,24 @@ export const make = Effect.gen(function* () {
     list: (workspaceId, webhookId, query) =>
       state.sync(() =>
         [...t().deliveries.values()]
-          .filter((d) => d.workspaceId === workspaceId && d.webhookId === webhookId && (query.before === undefined || d.id < query.before) &&
-            (query.status === undefined || d.status === query.status))
+          .filter(
+            (d) =>
+              d.workspaceId === workspaceId &&
+              d.webhookId === webhookId &&
+              (query.before === undefined || d.id < query.before) &&
+              (query.status === undefined || d.status === query.status)
+          )
           .sort((a, b) => (a.id < b.id ? 1 : -1))
           .slice(0, query.limit)
-          .map(plain)),
+          .map(plain)
+      ),
     find: (workspaceId, id) =>
-      state.sync(() => Option.map(Option.filter(Option.fromNullishOr(t().deliveries.get(id)), (d) => d.workspaceId === workspaceId), plain)),
+      state.sync(() =>
+        Option.map(
+          Option.filter(Option.fromNullishOr(t().deliveries.get(id)), (d) => d.workspaceId === workspaceId),
+          plain
+        )
+      ),
     redeliver: (workspaceId, id, now) =>
       state.sync(() => {
         const d = t().deliveries.get(id)

@@ -7,18 +7,19 @@ export const make = Effect.gen(function* () {
   const t = () => state.tables
   return {
     insert: (ws) =>
-      state.operation(Effect.suspend(() => {
-        if ([...t().workspaces.values()].some((w) => w.ownerEmail === ws.ownerEmail)) return Effect.fail(new EmailTaken())
-        t().workspaces.set(ws.id, ws)
-        return Effect.void
-      })),
+      state.operation(
+        Effect.suspend(() => {
+          if ([...t().workspaces.values()].some((w) => w.ownerEmail === ws.ownerEmail)) return Effect.fail(new EmailTaken())
+          t().workspaces.set(ws.id, ws)
+          return Effect.void
+        })
+      ),
     findById: (id) => state.sync(() => Option.fromNullishOr(t().workspaces.get(id))),
     findByEmail: (email) => state.sync(() => Option.fromNullishOr([...t().workspaces.values()].find((w) => w.ownerEmail === email))),
     // Memory transactions already run one at a time (MemoryStore).
     lock: () => Effect.void,
     update: (ws) => state.sync(() => void t().workspaces.set(ws.id, ws)),
-    listExpiredUnclaimed: (now, limit) =>
-      state.sync(() => [...t().workspaces.values()].filter((w) => !w.claimed && w.expiresAt !== null && w.expiresAt <= now).slice(0, limit)),
+    listExpiredUnclaimed: (now, limit) => state.sync(() => [...t().workspaces.values()].filter((w) => !w.claimed && w.expiresAt !== null && w.expiresAt <= now).slice(0, limit)),
     delete: (id) =>
       state.sync(() => {
         const tables = t()
@@ -33,8 +34,7 @@ export const make = Effect.gen(function* () {
         for (const [k, v] of tables.webhooks) if (v.workspaceId === id) tables.webhooks.delete(k)
         for (const [k, v] of tables.deliveries) if (v.workspaceId === id) tables.deliveries.delete(k)
       }),
-    countCreatedBetween: (from, to) =>
-      state.sync(() => [...t().workspaces.values()].filter((w) => w.createdAt >= from && w.createdAt < to).length)
+    countCreatedBetween: (from, to) => state.sync(() => [...t().workspaces.values()].filter((w) => w.createdAt >= from && w.createdAt < to).length)
   } satisfies WorkspaceRepoShape
 })
 

@@ -34,7 +34,4 @@ export const storageLayer = Layer.mergeAll(
   MemoryEventOutbox.layer,
   MemoryWebhookRepo.layer,
   MemoryWebhookDeliveries.layer
-).pipe(
-  (ports) => Layer.provideMerge(ComposedPostCreator.layer, ports),
-  Layer.provide(MemoryState.layer)
-)
+).pipe((ports) => Layer.provideMerge(ComposedPostCreator.layer, ports), Layer.provide(MemoryState.layer))

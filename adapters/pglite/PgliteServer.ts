@@ -49,9 +49,8 @@ const lockDataDir = (dataDir: string): Effect.Effect<void, PgliteError, Scope.Sc
       await rm(mine, { force: true })
     }
   }
-  return Effect.acquireRelease(
-    Effect.tryPromise({ try: take, catch: (cause) => new PgliteError({ message: `cannot lock ${dataDir}: ${String(cause)}`, cause }) }),
-    () => Effect.promise(() => rm(file, { force: true }))
+  return Effect.acquireRelease(Effect.tryPromise({ try: take, catch: (cause) => new PgliteError({ message: `cannot lock ${dataDir}: ${String(cause)}`, cause }) }), () =>
+    Effect.promise(() => rm(file, { force: true }))
   )
 }
 

@@ -42,7 +42,9 @@ export const ensureTemplate = async (templateDir: string): Promise<string> => {
   try {
     await new Promise<void>((resolve, reject) =>
       execFile(process.execPath, [fileURLToPath(import.meta.url), building], { timeout: 120_000 }, (error, _stdout, stderr) =>
-        error === null ? resolve() : reject(new Error(`PGlite initdb failed: ${stderr.trim() || error.message}`))))
+        error === null ? resolve() : reject(new Error(`PGlite initdb failed: ${stderr.trim() || error.message}`))
+      )
+    )
     await rename(building, templateDir).catch((error: NodeJS.ErrnoException) => {
       if (!isInitialised(templateDir)) throw error
     })

@@ -49,7 +49,10 @@ export const make = Effect.gen(function* () {
       sql<{ id: string }>`
         UPDATE api_keys SET revoked_at = ${toDate(now)}
         WHERE id = ${id} AND workspace_id = ${workspaceId} AND revoked_at IS NULL
-        RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+        RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
   } satisfies ApiKeyRepoShape
 })
 

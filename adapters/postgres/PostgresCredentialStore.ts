@@ -37,7 +37,10 @@ export const make = Effect.gen(function* () {
         yield* sql`UPDATE account_credentials SET sealed = ${next.sealed}, expires_at = ${next.expiresAt}, version = ${current.version + 1}, updated_at = now()
                    WHERE account_id = ${accountId}`.pipe(Effect.orDie)
         return { ...next, version: current.version + 1 }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (e) => Effect.die(e))),
+      }).pipe(
+        sql.withTransaction,
+        Effect.catchTag("SqlError", (e) => Effect.die(e))
+      ),
     delete: (accountId) => sql`DELETE FROM account_credentials WHERE account_id = ${accountId}`.pipe(Effect.asVoid, Effect.orDie)
   } satisfies CredentialStoreShape
 })

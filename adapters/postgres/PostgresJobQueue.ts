@@ -43,16 +43,21 @@ export const make = Effect.gen(function* () {
   const ids = (rows: ReadonlyArray<{ readonly id: string }>): ReadonlySet<string> => new Set(rows.map((r) => r.id))
   return {
     enqueue: (jobs) => {
-      const rows = jobs.map((j): Record<string, unknown> => ({
-        id: j.id, kind: j.kind, workspace_id: j.workspaceId, post_id: j.postId, account_id: j.accountId,
-        run_at: toDate(j.runAt), available_at: toDate(j.runAt), attempts: j.attempts
-      }))
-      return Arr.isReadonlyArrayNonEmpty(rows)
-        ? sql`INSERT INTO jobs ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie)
-        : Effect.void
+      const rows = jobs.map(
+        (j): Record<string, unknown> => ({
+          id: j.id,
+          kind: j.kind,
+          workspace_id: j.workspaceId,
+          post_id: j.postId,
+          account_id: j.accountId,
+          run_at: toDate(j.runAt),
+          available_at: toDate(j.runAt),
+          attempts: j.attempts
+        })
+      )
+      return Arr.isReadonlyArrayNonEmpty(rows) ? sql`INSERT INTO jobs ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie) : Effect.void
     },
-    removeForPost: (postId) =>
-      sql`DELETE FROM jobs WHERE post_id = ${postId} AND lease_until IS NULL`.pipe(Effect.asVoid, Effect.orDie),
+    removeForPost: (postId) => sql`DELETE FROM jobs WHERE post_id = ${postId} AND lease_until IS NULL`.pipe(Effect.asVoid, Effect.orDie),
     rescheduleForPost: (postId, runAt) =>
       sql`UPDATE jobs SET run_at = ${toDate(runAt)}, available_at = ${toDate(runAt)}
           WHERE post_id = ${postId} AND kind = 'publish' AND lease_until IS NULL`.pipe(Effect.asVoid, Effect.orDie),
@@ -66,7 +71,12 @@ export const make = Effect.gen(function* () {
         )
         UPDATE jobs SET attempts = jobs.attempts + 1, lease_until = ${until}, available_at = ${until}
         FROM due WHERE jobs.id = due.id
-        RETURNING ${sql.unsafe(columns.split(", ").map((c) => `jobs.${c}`).join(", "))}`.pipe(
+        RETURNING ${sql.unsafe(
+          columns
+            .split(", ")
+            .map((c) => `jobs.${c}`)
+            .join(", ")
+        )}`.pipe(
         Effect.map((rows) => rows.map(fromRow).sort((a, b) => a.runAt - b.runAt || (a.id < b.id ? -1 : 1))),
         Effect.orDie
       )

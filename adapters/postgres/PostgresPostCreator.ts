@@ -61,12 +61,21 @@ const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<unknown> => {
   return [
     JSON.stringify(entries.map((e) => toJsonRow(e.post))),
     JSON.stringify(entries.map((e) => ({ post_id: e.post.id, workspace_id: e.post.workspaceId, month: e.usage.month }))),
-    JSON.stringify(entries.flatMap((e) =>
-      e.jobs.map((j) => ({ id: j.id, kind: j.kind, workspace_id: j.workspaceId, post_id: j.postId, account_id: j.accountId, run_at: iso(j.runAt), attempts: j.attempts }))
-    )),
-    JSON.stringify(claims.map((c) => ({
-      scope: c.scope, key: c.key, request_hash: c.requestHash, post_id: c.postId, created_at: iso(c.createdAt), expires_at: iso(c.expiresAt)
-    }))),
+    JSON.stringify(
+      entries.flatMap((e) =>
+        e.jobs.map((j) => ({ id: j.id, kind: j.kind, workspace_id: j.workspaceId, post_id: j.postId, account_id: j.accountId, run_at: iso(j.runAt), attempts: j.attempts }))
+      )
+    ),
+    JSON.stringify(
+      claims.map((c) => ({
+        scope: c.scope,
+        key: c.key,
+        request_hash: c.requestHash,
+        post_id: c.postId,
+        created_at: iso(c.createdAt),
+        expires_at: iso(c.expiresAt)
+      }))
+    ),
     claims.map((c) => c.postId),
     eventsJson(entries.flatMap((e) => e.events ?? []))
   ]
@@ -74,11 +83,25 @@ const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<unknown> => {
 
 /** The `posts` columns in insert order, with the cast each parameter needs. */
 const postColumns = [
-  ["id", ""], ["workspace_id", ""], ["status", ""], ["content", ""], ["media_ids", "::text[]"],
-  ["first_comment", ""], ["thread", "::jsonb"], ["poll", "::jsonb"], ["cover", "::jsonb"],
-  ["tiktok_ai_generated", ""], ["scheduled_for", "::timestamptz"], ["require_approval", ""],
-  ["created_by", "::jsonb"], ["created_at", "::timestamptz"], ["updated_at", "::timestamptz"],
-  ["published_at", "::timestamptz"], ["deleted_at", "::timestamptz"], ["deleted_reason", ""], ["targets", "::jsonb"],
+  ["id", ""],
+  ["workspace_id", ""],
+  ["status", ""],
+  ["content", ""],
+  ["media_ids", "::text[]"],
+  ["first_comment", ""],
+  ["thread", "::jsonb"],
+  ["poll", "::jsonb"],
+  ["cover", "::jsonb"],
+  ["tiktok_ai_generated", ""],
+  ["scheduled_for", "::timestamptz"],
+  ["require_approval", ""],
+  ["created_by", "::jsonb"],
+  ["created_at", "::timestamptz"],
+  ["updated_at", "::timestamptz"],
+  ["published_at", "::timestamptz"],
+  ["deleted_at", "::timestamptz"],
+  ["deleted_reason", ""],
+  ["targets", "::jsonb"],
   ["network_options", "::jsonb"]
 ] as const
 
@@ -110,12 +133,33 @@ const cappedSql = `
 const cappedValuesOf = ({ atLimit, events, jobs, post, usage }: NewPost): Array<unknown> => {
   const p = toParams(post)
   return [
-    p.id, p.workspaceId, p.status, p.content, p.mediaIds, p.firstComment, p.thread, p.poll, p.cover,
-    p.tiktokAiGenerated, p.scheduledFor, p.requireApproval, p.createdBy, p.createdAt, p.updatedAt,
-    p.publishedAt, p.deletedAt, p.deletedReason, p.targets, p.networkOptions,
+    p.id,
+    p.workspaceId,
+    p.status,
+    p.content,
+    p.mediaIds,
+    p.firstComment,
+    p.thread,
+    p.poll,
+    p.cover,
+    p.tiktokAiGenerated,
+    p.scheduledFor,
+    p.requireApproval,
+    p.createdBy,
+    p.createdAt,
+    p.updatedAt,
+    p.publishedAt,
+    p.deletedAt,
+    p.deletedReason,
+    p.targets,
+    p.networkOptions,
     usage.month,
-    jobs.map((j) => j.id), jobs.map((j) => j.kind), jobs.map((j) => j.workspaceId), jobs.map((j) => j.accountId),
-    jobs.map((j) => new Date(j.runAt).toISOString()), jobs.map((j) => j.attempts),
+    jobs.map((j) => j.id),
+    jobs.map((j) => j.kind),
+    jobs.map((j) => j.workspaceId),
+    jobs.map((j) => j.accountId),
+    jobs.map((j) => new Date(j.runAt).toISOString()),
+    jobs.map((j) => j.attempts),
     usage.limit,
     eventsJson(events ?? []),
     eventsJson(atLimit === undefined ? [] : [atLimit])
@@ -144,25 +188,29 @@ export const make = (options: { readonly writers?: number } = {}) =>
     const writeUnclaimed = (entry: NewPost): Effect.Effect<CreateOutcome, SqlError.SqlError> =>
       entry.usage.limit === null
         ? Effect.as(writeUncapped([{ ...entry, claim: undefined }]), created)
-        : Effect.map(sql.unsafe<{ count: number }>(cappedSql, cappedValuesOf(entry)), (rows): CreateOutcome =>
-          rows[0] ? { _tag: "Created", used: rows[0].count } : { _tag: "OverCap" })
+        : Effect.map(
+            sql.unsafe<{ count: number }>(cappedSql, cappedValuesOf(entry)),
+            (rows): CreateOutcome => (rows[0] ? { _tag: "Created", used: rows[0].count } : { _tag: "OverCap" })
+          )
 
     /** One create, in its own statement; with a key, the claim and the create in one transaction. */
     const writeAlone = (entry: NewPost): Effect.Effect<CreateOutcome> => {
       const claim = entry.claim
       if (claim === undefined) return Effect.orDie(writeUnclaimed(entry))
-      return sql.withTransaction(
-        Effect.gen(function* () {
-          const holder = yield* keys.claim(claim, claim.createdAt)
-          if (Option.isSome(holder)) return { _tag: "KeyHeld", holder: holder.value } satisfies CreateOutcome
-          const outcome = yield* writeUnclaimed(entry)
-          // Over the cap the claim goes back too: the key stays free for a retry next month.
-          return outcome._tag === "OverCap" ? yield* Effect.fail(new OverCapRollback()) : outcome
-        })
-      ).pipe(
-        Effect.catchTag("OverCapRollback", () => Effect.succeed<CreateOutcome>({ _tag: "OverCap" })),
-        Effect.orDie
-      )
+      return sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const holder = yield* keys.claim(claim, claim.createdAt)
+            if (Option.isSome(holder)) return { _tag: "KeyHeld", holder: holder.value } satisfies CreateOutcome
+            const outcome = yield* writeUnclaimed(entry)
+            // Over the cap the claim goes back too: the key stays free for a retry next month.
+            return outcome._tag === "OverCap" ? yield* Effect.fail(new OverCapRollback()) : outcome
+          })
+        )
+        .pipe(
+          Effect.catchTag("OverCapRollback", () => Effect.succeed<CreateOutcome>({ _tag: "OverCap" })),
+          Effect.orDie
+        )
     }
 
     const waiting = yield* Queue.unbounded<Waiting>()
@@ -191,7 +239,12 @@ export const make = (options: { readonly writers?: number } = {}) =>
       )
     }
     const writer = Effect.forever(Effect.flatMap(Queue.takeBetween(waiting, 1, MAX_BATCH), writeBatch))
-    yield* Effect.forkScoped(Effect.all(Array.from({ length: options.writers ?? DEFAULT_WRITERS }, () => writer), { concurrency: "unbounded", discard: true }))
+    yield* Effect.forkScoped(
+      Effect.all(
+        Array.from({ length: options.writers ?? DEFAULT_WRITERS }, () => writer),
+        { concurrency: "unbounded", discard: true }
+      )
+    )
 
     const inTransaction = Effect.map(Effect.serviceOption(sql.transactionService), (o) => o._tag === "Some")
     return {
@@ -199,10 +252,8 @@ export const make = (options: { readonly writers?: number } = {}) =>
         entry.usage.limit !== null
           ? writeAlone(entry)
           : Effect.flatMap(inTransaction, (joined) =>
-            joined
-              ? writeAlone(entry)
-              : Effect.flatMap(Deferred.make<CreateOutcome>(), (done) => Effect.andThen(Queue.offer(waiting, { entry, done }), Deferred.await(done)))
-          )
+              joined ? writeAlone(entry) : Effect.flatMap(Deferred.make<CreateOutcome>(), (done) => Effect.andThen(Queue.offer(waiting, { entry, done }), Deferred.await(done)))
+            )
     } satisfies PostCreatorShape
   })
 

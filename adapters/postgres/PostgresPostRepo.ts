@@ -33,7 +33,10 @@ export const make = Effect.gen(function* () {
           ...(query.after === undefined ? [] : [sql`id < ${query.after}`])
         ])}
         ORDER BY id DESC
-        LIMIT ${query.limit}`.pipe(Effect.map((rows) => rows.map(fromRow)), Effect.orDie),
+        LIMIT ${query.limit}`.pipe(
+        Effect.map((rows) => rows.map(fromRow)),
+        Effect.orDie
+      ),
     // The workspace never changes, so it stays out of the SET list and guards the row instead.
     update: (post) => {
       const p = toParams(post)

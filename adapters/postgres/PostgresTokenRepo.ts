@@ -40,13 +40,9 @@ export const make = Effect.gen(function* () {
         RETURNING *`.pipe(Effect.map(first), Effect.orDie),
     find: (hash, kind, now) =>
       sql<TokenRow>`
-        SELECT * FROM tokens WHERE hash = ${hash} AND kind = ${kind} AND expires_at > ${toDate(now)}`.pipe(
-        Effect.map(first),
-        Effect.orDie
-      ),
+        SELECT * FROM tokens WHERE hash = ${hash} AND kind = ${kind} AND expires_at > ${toDate(now)}`.pipe(Effect.map(first), Effect.orDie),
     delete: (hash) => sql`DELETE FROM tokens WHERE hash = ${hash}`.pipe(Effect.asVoid, Effect.orDie),
-    deleteKind: (workspaceId, kind) =>
-      sql`DELETE FROM tokens WHERE workspace_id = ${workspaceId} AND kind = ${kind}`.pipe(Effect.asVoid, Effect.orDie)
+    deleteKind: (workspaceId, kind) => sql`DELETE FROM tokens WHERE workspace_id = ${workspaceId} AND kind = ${kind}`.pipe(Effect.asVoid, Effect.orDie)
   } satisfies TokenRepoShape
 })
 

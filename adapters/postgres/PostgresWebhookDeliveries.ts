@@ -23,10 +23,21 @@ interface DeliveryRow {
 }
 
 const fromRow = (r: DeliveryRow): Delivery => ({
-  id: r.id, webhookId: r.webhook_id, workspaceId: r.workspace_id, eventId: r.event_id, eventType: r.event_type,
-  status: r.status as DeliveryStatus, attempts: r.attempts, roundFailures: r.round_failures, createdAt: fromDate(r.created_at),
-  nextAttemptAt: fromDateOrNull(r.next_attempt_at), lastAttemptAt: fromDateOrNull(r.last_attempt_at), responseCode: r.response_code,
-  responseTimeMs: r.response_time_ms, error: r.error, deliveredAt: fromDateOrNull(r.delivered_at)
+  id: r.id,
+  webhookId: r.webhook_id,
+  workspaceId: r.workspace_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  status: r.status as DeliveryStatus,
+  attempts: r.attempts,
+  roundFailures: r.round_failures,
+  createdAt: fromDate(r.created_at),
+  nextAttemptAt: fromDateOrNull(r.next_attempt_at),
+  lastAttemptAt: fromDateOrNull(r.last_attempt_at),
+  responseCode: r.response_code,
+  responseTimeMs: r.response_time_ms,
+  error: r.error,
+  deliveredAt: fromDateOrNull(r.delivered_at)
 })
 
 interface LeasedRow {
@@ -45,7 +56,9 @@ interface LeasedRow {
 }
 
 const fromLeased = (r: LeasedRow): LeasedDelivery => ({
-  id: r.id, attempts: r.attempts, roundFailures: r.round_failures,
+  id: r.id,
+  attempts: r.attempts,
+  roundFailures: r.round_failures,
   event: { id: r.event_id, type: r.event_type, createdAt: fromDate(r.event_created_at), body: r.body },
   webhook: { id: r.webhook_id, workspaceId: r.workspace_id, url: r.url, sealedSecret: r.sealed_secret, failingSince: fromDateOrNull(r.failing_since) }
 })
@@ -117,18 +130,26 @@ export const make = Effect.gen(function* () {
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([id, s]) => ({ id, ok: s.ok, first_failure: s.firstFailure === null ? null : new Date(s.firstFailure).toISOString() }))
     if (changes.length === 0) return Effect.void
-    return sql.unsafe(`
+    return sql
+      .unsafe(
+        `
       WITH c AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(id text, ok boolean, first_failure timestamptz)),
       locked AS (SELECT w.id FROM webhooks w JOIN c ON c.id = w.id ORDER BY w.id FOR NO KEY UPDATE OF w)
       UPDATE webhooks w SET failing_since = CASE WHEN c.ok THEN NULL ELSE coalesce(w.failing_since, c.first_failure) END
       FROM c WHERE w.id = c.id AND w.id IN (SELECT id FROM locked)
-        AND w.failing_since IS DISTINCT FROM (CASE WHEN c.ok THEN NULL ELSE coalesce(w.failing_since, c.first_failure) END)`, [JSON.stringify(changes)]).pipe(Effect.asVoid)
+        AND w.failing_since IS DISTINCT FROM (CASE WHEN c.ok THEN NULL ELSE coalesce(w.failing_since, c.first_failure) END)`,
+        [JSON.stringify(changes)]
+      )
+      .pipe(Effect.asVoid)
   }
 
   return {
     lease: (now, max, leaseMs) =>
       // One statement, so the rows it locks (those it takes, and any it checks and passes over) are held for no longer.
-      sql.unsafe<LeasedRow>(leaseSql, [new Date(now), new Date(now + leaseMs), max]).pipe(Effect.map((rows) => rows.map(fromLeased)), Effect.orDie),
+      sql.unsafe<LeasedRow>(leaseSql, [new Date(now), new Date(now + leaseMs), max]).pipe(
+        Effect.map((rows) => rows.map(fromLeased)),
+        Effect.orDie
+      ),
     leaseOne: (id, now, leaseMs) =>
       sql.unsafe<LeasedRow>(leaseOneSql, [new Date(now), new Date(now + leaseMs), id]).pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromLeased)),
@@ -136,19 +157,26 @@ export const make = Effect.gen(function* () {
       ),
     record: (records) => {
       if (records.length === 0) return Effect.succeed(new Set<string>())
-      const json = JSON.stringify(records.map((r) => ({
-        id: r.delivery.id, attempts: r.delivery.attempts, status: statusOf(r),
-        retry_at: r.result._tag === "Retry" ? new Date(r.result.retryAt).toISOString() : null, at: new Date(r.at).toISOString(),
-        response_code: r.responseCode, response_time_ms: r.responseTimeMs === null ? null : Math.round(r.responseTimeMs), error: r.error,
-        failed: r.result._tag !== "Succeeded"
-      })))
+      const json = JSON.stringify(
+        records.map((r) => ({
+          id: r.delivery.id,
+          attempts: r.delivery.attempts,
+          status: statusOf(r),
+          retry_at: r.result._tag === "Retry" ? new Date(r.result.retryAt).toISOString() : null,
+          at: new Date(r.at).toISOString(),
+          response_code: r.responseCode,
+          response_time_ms: r.responseTimeMs === null ? null : Math.round(r.responseTimeMs),
+          error: r.error,
+          failed: r.result._tag !== "Succeeded"
+        }))
+      )
       // One statement when no endpoint's streak changes (the usual case); with the streaks, one transaction.
       const recordRows = Effect.map(sql.unsafe<{ id: string }>(recordSql, [json, records.map((r) => r.delivery.id)]), (rows) => new Set(rows.map((r) => r.id)))
       const streaksMayChange = records.some((r) => (r.result._tag === "Succeeded") === (r.delivery.webhook.failingSince !== null))
-      return (streaksMayChange
-        ? sql.withTransaction(Effect.tap(recordRows, (recorded) => updateStreaks(records, recorded)))
-        : recordRows
-      ).pipe(Effect.map((recorded): ReadonlySet<string> => recorded), Effect.orDie)
+      return (streaksMayChange ? sql.withTransaction(Effect.tap(recordRows, (recorded) => updateStreaks(records, recorded))) : recordRows).pipe(
+        Effect.map((recorded): ReadonlySet<string> => recorded),
+        Effect.orDie
+      )
     },
     list: (workspaceId, webhookId, query) =>
       sql<DeliveryRow>`
@@ -159,7 +187,10 @@ export const make = Effect.gen(function* () {
           ...(query.before === undefined ? [] : [sql`id < ${query.before}`]),
           ...(query.status === undefined ? [] : [sql`status = ${query.status}`])
         ])}
-        ORDER BY id DESC LIMIT ${query.limit}`.pipe(Effect.map((rows) => rows.map(fromRow)), Effect.orDie),
+        ORDER BY id DESC LIMIT ${query.limit}`.pipe(
+        Effect.map((rows) => rows.map(fromRow)),
+        Effect.orDie
+      ),
     find: (workspaceId, id) =>
       sql<DeliveryRow>`SELECT * FROM webhook_deliveries WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
@@ -172,14 +203,17 @@ export const make = Effect.gen(function* () {
         WHERE id = ${id} AND workspace_id = ${workspaceId}
           AND NOT (status = 'pending' AND available_at > ${new Date(now)} AND available_at IS DISTINCT FROM next_attempt_at)
         RETURNING *`.pipe(
-        Effect.flatMap((rows) => rows[0] === undefined
-          ? sql<DeliveryRow>`SELECT * FROM webhook_deliveries WHERE id = ${id} AND workspace_id = ${workspaceId}`
-          : Effect.succeed(rows)),
+        Effect.flatMap((rows) =>
+          rows[0] === undefined ? sql<DeliveryRow>`SELECT * FROM webhook_deliveries WHERE id = ${id} AND workspace_id = ${workspaceId}` : Effect.succeed(rows)
+        ),
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
         Effect.orDie
       ),
     pendingCount: () =>
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`.pipe(Effect.map((rows) => rows[0]?.n ?? 0), Effect.orDie)
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`.pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0),
+        Effect.orDie
+      )
   } satisfies WebhookDeliveriesShape
 })
 

@@ -20,9 +20,17 @@ interface WebhookRow {
 }
 
 const fromRow = (r: WebhookRow): Webhook => ({
-  id: r.id, workspaceId: r.workspace_id, url: r.url, eventTypes: r.event_types as ReadonlyArray<EventType>, description: r.description,
-  enabled: r.enabled, sealedSecret: r.sealed_secret, createdAt: fromDate(r.created_at), updatedAt: fromDate(r.updated_at),
-  failingSince: fromDateOrNull(r.failing_since), disabledReason: r.disabled_reason
+  id: r.id,
+  workspaceId: r.workspace_id,
+  url: r.url,
+  eventTypes: r.event_types as ReadonlyArray<EventType>,
+  description: r.description,
+  enabled: r.enabled,
+  sealedSecret: r.sealed_secret,
+  createdAt: fromDate(r.created_at),
+  updatedAt: fromDate(r.updated_at),
+  failingSince: fromDateOrNull(r.failing_since),
+  disabledReason: r.disabled_reason
 })
 
 export const make = Effect.gen(function* () {
@@ -34,7 +42,10 @@ export const make = Effect.gen(function* () {
         VALUES (${w.id}, ${w.workspaceId}, ${w.url}, ${w.eventTypes}::text[], ${w.description}, ${w.enabled}, ${w.sealedSecret},
           ${toDate(w.createdAt)}, ${toDate(w.updatedAt)}, ${toDateOrNull(w.failingSince)}, ${w.disabledReason})`.pipe(Effect.asVoid, Effect.orDie),
     list: (workspaceId) =>
-      sql<WebhookRow>`SELECT * FROM webhooks WHERE workspace_id = ${workspaceId} ORDER BY id`.pipe(Effect.map((rows) => rows.map(fromRow)), Effect.orDie),
+      sql<WebhookRow>`SELECT * FROM webhooks WHERE workspace_id = ${workspaceId} ORDER BY id`.pipe(
+        Effect.map((rows) => rows.map(fromRow)),
+        Effect.orDie
+      ),
     find: (workspaceId, id) =>
       sql<WebhookRow>`SELECT * FROM webhooks WHERE id = ${id} AND workspace_id = ${workspaceId}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
@@ -45,9 +56,15 @@ export const make = Effect.gen(function* () {
         UPDATE webhooks SET url = ${w.url}, event_types = ${w.eventTypes}::text[], description = ${w.description}, enabled = ${w.enabled},
           sealed_secret = ${w.sealedSecret}, updated_at = ${toDate(w.updatedAt)}, failing_since = ${toDateOrNull(w.failingSince)},
           disabled_reason = ${w.disabledReason}
-        WHERE id = ${w.id} AND workspace_id = ${w.workspaceId} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+        WHERE id = ${w.id} AND workspace_id = ${w.workspaceId} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
     delete: (workspaceId, id) =>
-      sql`DELETE FROM webhooks WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+      sql`DELETE FROM webhooks WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
   } satisfies WebhookRepoShape
 })
 

@@ -43,8 +43,7 @@ export const make = Effect.gen(function* () {
         Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new EmailTaken()) : Effect.void))
       ),
     findById: (id) => sql<WorkspaceRow>`SELECT * FROM workspaces WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
-    findByEmail: (email) =>
-      sql<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_email = ${email}`.pipe(Effect.map(one), Effect.orDie),
+    findByEmail: (email) => sql<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_email = ${email}`.pipe(Effect.map(one), Effect.orDie),
     lock: (id) => sql`SELECT id FROM workspaces WHERE id = ${id} FOR UPDATE`.pipe(Effect.asVoid, Effect.orDie),
     update: (ws) =>
       sql`
@@ -55,7 +54,10 @@ export const make = Effect.gen(function* () {
     listExpiredUnclaimed: (now, limit) =>
       sql<WorkspaceRow>`
         SELECT * FROM workspaces WHERE NOT claimed AND expires_at <= ${toDate(now)}
-        ORDER BY expires_at, id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(fromRow)), Effect.orDie),
+        ORDER BY expires_at, id LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map(fromRow)),
+        Effect.orDie
+      ),
     // Keys, tokens, accounts, media, posts, usage (and jobs) follow through ON DELETE CASCADE.
     delete: (id) => sql`DELETE FROM workspaces WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
     countCreatedBetween: (from, to) =>

@@ -2,10 +2,19 @@ import type { HeraldEvent } from "../../domain/events.ts"
 
 /** Events as the JSON parameter of `eventCtes`, in the order they happened. */
 export const eventsJson = (events: ReadonlyArray<HeraldEvent>): string =>
-  JSON.stringify(events.map((e) => ({
-    id: e.id, workspace_id: e.workspaceId, type: e.type, resource_kind: e.resource.kind, resource_id: e.resource.id,
-    ordering_key: e.orderingKey, only_webhook_id: e.onlyWebhookId ?? null, created_at: new Date(e.createdAt).toISOString(), body: e.body
-  })))
+  JSON.stringify(
+    events.map((e) => ({
+      id: e.id,
+      workspace_id: e.workspaceId,
+      type: e.type,
+      resource_kind: e.resource.kind,
+      resource_id: e.resource.id,
+      ordering_key: e.orderingKey,
+      only_webhook_id: e.onlyWebhookId ?? null,
+      created_at: new Date(e.createdAt).toISOString(),
+      body: e.body
+    }))
+  )
 
 /**
  * Two CTEs, as SQL text: `<name>` stores the events of the jsonb array `param` (from eventsJson) that

@@ -41,27 +41,32 @@ const isMissing = (error: unknown) => {
 }
 
 /** Unreachable, throttled or 503 is "unavailable" (503); anything else the provider said is "failed" (502). */
-export const toBlobError = (what: string) => (error: unknown): BlobError => {
-  const e = (error ?? {}) as SdkError
-  const status = statusOf(error)
-  const name = e.name ?? e.code ?? "Error"
-  // No HTTP status at all means the provider was never reached.
-  const unavailable = status === undefined || networkCodes.has(name) || status === 503 || status === 429 || name === "SlowDown"
-  return new BlobError(`${what}: ${name}${status ? ` (${status})` : ""}: ${e.message ?? ""}`.trim(), unavailable)
-}
+export const toBlobError =
+  (what: string) =>
+  (error: unknown): BlobError => {
+    const e = (error ?? {}) as SdkError
+    const status = statusOf(error)
+    const name = e.name ?? e.code ?? "Error"
+    // No HTTP status at all means the provider was never reached.
+    const unavailable = status === undefined || networkCodes.has(name) || status === 503 || status === 429 || name === "SlowDown"
+    return new BlobError(`${what}: ${name}${status ? ` (${status})` : ""}: ${e.message ?? ""}`.trim(), unavailable)
+  }
 
 export const make = (options: Options) =>
   Effect.gen(function* () {
     // Asked for a time: that long (a second at least, SigV4's 7 days at most); else the configured lifetime.
     const presignSecondsFor = (validForMs: number | undefined) =>
-      validForMs === undefined ? options.presignSeconds ?? SEVEN_DAYS : Math.min(SEVEN_DAYS, Math.max(1, Math.ceil(validForMs / 1000)))
+      validForMs === undefined ? (options.presignSeconds ?? SEVEN_DAYS) : Math.min(SEVEN_DAYS, Math.max(1, Math.ceil(validForMs / 1000)))
     const client = yield* Effect.acquireRelease(
-      Effect.sync(() => new S3Client({
-        region: options.region,
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        forcePathStyle: options.forcePathStyle ?? options.endpoint !== undefined,
-        ...(options.credentials ? { credentials: { ...options.credentials } } : {})
-      })),
+      Effect.sync(
+        () =>
+          new S3Client({
+            region: options.region,
+            ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+            forcePathStyle: options.forcePathStyle ?? options.endpoint !== undefined,
+            ...(options.credentials ? { credentials: { ...options.credentials } } : {})
+          })
+      ),
       (c) => Effect.sync(() => c.destroy())
     )
     const Bucket = options.bucket
@@ -108,8 +113,7 @@ export const make = (options: Options) =>
         Stream.unwrap(
           send((abortSignal) => client.send(new GetObjectCommand({ Bucket, Key: key }), { abortSignal })).pipe(
             Effect.mapError((e) => (isMissing(e) ? new BlobNotFound(key) : toBlobError("get")(e))),
-            Effect.map((out) =>
-              NodeStream.fromReadable<Uint8Array, BlobError>({ evaluate: () => out.Body as Readable, onError: toBlobError("get") }))
+            Effect.map((out) => NodeStream.fromReadable<Uint8Array, BlobError>({ evaluate: () => out.Body as Readable, onError: toBlobError("get") }))
           )
         ),
       stat: (key) =>
@@ -126,8 +130,8 @@ export const make = (options: Options) =>
         options.publicBaseUrl
           ? Effect.succeed(`${options.publicBaseUrl.replace(/\/+$/, "")}/${key}`)
           : send(() => getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn: presignSecondsFor(validForMs) })).pipe(
-            Effect.mapError(toBlobError("presign"))
-          ),
+              Effect.mapError(toBlobError("presign"))
+            ),
       localPath: () => Option.none()
     } satisfies BlobStoreShape
   })
@@ -141,14 +145,20 @@ export const options = Config.all({
   endpoint: Config.option(Config.String("S3_ENDPOINT")),
   forcePathStyle: Config.option(Config.Boolean("S3_FORCE_PATH_STYLE")),
   publicBaseUrl: Config.option(Config.String("S3_PUBLIC_URL"))
-}).pipe(Config.map((c): Options => ({
-  bucket: c.bucket,
-  region: c.region,
-  endpoint: Option.getOrUndefined(c.endpoint),
-  forcePathStyle: Option.getOrUndefined(c.forcePathStyle),
-  publicBaseUrl: Option.getOrUndefined(c.publicBaseUrl)
-})))
+}).pipe(
+  Config.map(
+    (c): Options => ({
+      bucket: c.bucket,
+      region: c.region,
+      endpoint: Option.getOrUndefined(c.endpoint),
+      forcePathStyle: Option.getOrUndefined(c.forcePathStyle),
+      publicBaseUrl: Option.getOrUndefined(c.publicBaseUrl)
+    })
+  )
+)
 
-export const layerConfig = Layer.effect(BlobStore)(Effect.gen(function* () {
-  return yield* make(yield* options)
-}))
+export const layerConfig = Layer.effect(BlobStore)(
+  Effect.gen(function* () {
+    return yield* make(yield* options)
+  })
+)

@@ -14,13 +14,15 @@ export const make = (options: Options) =>
     Effect.sync(() => nodemailer.createTransport(Redacted.value(options.url))),
     (transport) => Effect.sync(() => transport.close())
   ).pipe(
-    Effect.map((transport): MailerShape => ({
-      send: (mail) =>
-        Effect.tryPromise({
-          try: () => transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text }),
-          catch: (error) => new MailError(`SMTP delivery failed: ${error instanceof Error ? error.message : String(error)}`)
-        }).pipe(Effect.asVoid)
-    }))
+    Effect.map(
+      (transport): MailerShape => ({
+        send: (mail) =>
+          Effect.tryPromise({
+            try: () => transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text }),
+            catch: (error) => new MailError(`SMTP delivery failed: ${error instanceof Error ? error.message : String(error)}`)
+          }).pipe(Effect.asVoid)
+      })
+    )
   )
 
 export const layer = (options: Options) => Layer.effect(Mailer)(make(options))

@@ -1,7 +1,5 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import {
-  published, type Publisher, PublishError, type PublishersShape, Publishers, type PublishRequest, type Recovery
-} from "../../application/ports/Publishers.ts"
+import { published, type Publisher, PublishError, type PublishersShape, Publishers, type PublishRequest, type Recovery } from "../../application/ports/Publishers.ts"
 import type { Platform } from "../../domain/platforms.ts"
 
 /** What the fake network does with one publish call. */
@@ -81,7 +79,14 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
   const record = (platform: Platform, request: PublishRequest, externalId: string, at: number) => {
     if (records.has(externalId)) return
     records.set(externalId, {
-      externalId, platform, accountId: request.account.id, postId: request.postId, content: request.content, replyTo: request.replyTo, request, at
+      externalId,
+      platform,
+      accountId: request.account.id,
+      postId: request.postId,
+      content: request.content,
+      replyTo: request.replyTo,
+      request,
+      at
     })
   }
   const publisherFor = (platform: Platform): Publisher => ({
@@ -101,9 +106,13 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
         const url = `https://scripted.invalid/${externalId}`
         switch (behaviour._tag) {
           case "fail":
-            return yield* Effect.fail(new PublishError({ code: behaviour.code, message: `Scripted failure (${behaviour.code}).`, retryable: behaviour.retryable, retryAfterMs: behaviour.retryAfterMs }))
+            return yield* Effect.fail(
+              new PublishError({ code: behaviour.code, message: `Scripted failure (${behaviour.code}).`, retryable: behaviour.retryable, retryAfterMs: behaviour.retryAfterMs })
+            )
           case "rateLimited":
-            return yield* Effect.fail(new PublishError({ code: "rate_limited", message: "Scripted rate limit.", retryable: true, rateLimited: true, retryAfterMs: behaviour.retryAfterMs }))
+            return yield* Effect.fail(
+              new PublishError({ code: "rate_limited", message: "Scripted rate limit.", retryable: true, rateLimited: true, retryAfterMs: behaviour.retryAfterMs })
+            )
           case "unauthorized":
             return yield* Effect.fail(new PublishError({ code: "unauthorized", message: "Scripted 401.", retryable: false, unauthorized: true }))
           case "revoked":
@@ -144,7 +153,9 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
 
 /** Publishers for `platforms` (sandbox accounts by default) backed by the scripted network, plus its controls. */
 export const layer = (platforms: ReadonlyArray<Platform> = ["sandbox"]) =>
-  Layer.effectContext(Effect.sync(() => {
-    const { registry, network } = make(platforms)
-    return Context.make(Publishers, registry).pipe(Context.add(ScriptedNetwork, network))
-  }))
+  Layer.effectContext(
+    Effect.sync(() => {
+      const { registry, network } = make(platforms)
+      return Context.make(Publishers, registry).pipe(Context.add(ScriptedNetwork, network))
+    })
+  )

@@ -41,24 +41,28 @@ const resolve = (raw: string, options: SenderOptions): Effect.Effect<Resolved, W
     if (url.username !== "" || url.password !== "") return yield* Effect.fail(refuse("The URL must not carry credentials."))
     const host = url.hostname.replace(/^\[|\]$/g, "")
     const literal = isIP(host)
-    const addresses = literal !== 0
-      ? [{ address: host, family: literal as 4 | 6 }]
-      : yield* Effect.tryPromise({
-        try: () => lookup(host, { all: true, verbatim: true }),
-        catch: () => refuse(`The host ${host} does not resolve.`)
-      }).pipe(Effect.map((list) => list.map((a) => ({ address: a.address, family: a.family as 4 | 6 }))))
+    const addresses =
+      literal !== 0
+        ? [{ address: host, family: literal as 4 | 6 }]
+        : yield* Effect.tryPromise({
+            try: () => lookup(host, { all: true, verbatim: true }),
+            catch: () => refuse(`The host ${host} does not resolve.`)
+          }).pipe(Effect.map((list) => list.map((a) => ({ address: a.address, family: a.family as 4 | 6 }))))
     if (addresses.length === 0) return yield* Effect.fail(refuse(`The host ${host} does not resolve.`))
     const kinds = addresses.map((a) => classify(a.address))
     if (kinds.includes("private")) return yield* Effect.fail(refuse(`The host ${host} is a private, link-local or reserved address; webhooks go to public hosts only.`))
-    if (kinds.includes("loopback") && !options.allowLoopback) return yield* Effect.fail(refuse(`The host ${host} is this server itself (loopback); webhooks go to public hosts only.`))
+    if (kinds.includes("loopback") && !options.allowLoopback)
+      return yield* Effect.fail(refuse(`The host ${host} is this server itself (loopback); webhooks go to public hosts only.`))
     const onlyLoopback = kinds.every((k) => k === "loopback")
     if (url.protocol !== "https:" && !(options.allowLoopback && onlyLoopback)) return yield* Effect.fail(refuse("The URL must use https."))
     return { url, ...addresses[0]! }
   })
 
 /** Connects to the checked address whatever the name resolves to now (DNS rebinding gets nowhere). */
-const pinned = (address: string, family: 4 | 6): LookupFunction => (_host, options, callback) =>
-  options.all ? (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]) : callback(null, address, family)
+const pinned =
+  (address: string, family: 4 | 6): LookupFunction =>
+  (_host, options, callback) =>
+    options.all ? (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]) : callback(null, address, family)
 
 const describe = (error: unknown, timeoutMs: number): string => {
   const e = error as { name?: string; code?: string; message?: string }
@@ -76,30 +80,38 @@ export const make = (options: SenderOptions) => {
   const post = (target: Resolved, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Omit<WebhookResponse, "durationMs">> =>
     new Promise((done) => {
       const client = target.url.protocol === "https:" ? https : http
-      const request = client.request(target.url, {
-        method: "POST", headers, agent: agents[target.url.protocol as "http:" | "https:"], signal,
-        lookup: pinned(target.address, target.family)
-      }, (response) => {
-        const status = response.statusCode ?? 0
-        let read = 0
-        const finish = () => {
-          const ok = status >= 200 && status < 300
-          done({
-            ok, status,
-            error: ok ? null : status >= 300 && status < 400 ? `Answered ${status}; redirects are not followed: register the final URL.` : `Answered ${status}.`
-          })
-        }
-        response.on("data", (chunk: Buffer) => {
-          read += chunk.length
-          // Past the cap the rest is not read: the connection is dropped instead.
-          if (read > options.maxResponseBytes) {
-            response.destroy()
-            finish()
+      const request = client.request(
+        target.url,
+        {
+          method: "POST",
+          headers,
+          agent: agents[target.url.protocol as "http:" | "https:"],
+          signal,
+          lookup: pinned(target.address, target.family)
+        },
+        (response) => {
+          const status = response.statusCode ?? 0
+          let read = 0
+          const finish = () => {
+            const ok = status >= 200 && status < 300
+            done({
+              ok,
+              status,
+              error: ok ? null : status >= 300 && status < 400 ? `Answered ${status}; redirects are not followed: register the final URL.` : `Answered ${status}.`
+            })
           }
-        })
-        response.on("end", finish)
-        response.on("error", () => finish())
-      })
+          response.on("data", (chunk: Buffer) => {
+            read += chunk.length
+            // Past the cap the rest is not read: the connection is dropped instead.
+            if (read > options.maxResponseBytes) {
+              response.destroy()
+              finish()
+            }
+          })
+          response.on("end", finish)
+          response.on("error", () => finish())
+        }
+      )
       request.on("error", (error) => done({ ok: false, status: null, error: describe(error, options.timeoutMs) }))
       request.end(body)
     })
@@ -120,8 +132,7 @@ export const make = (options: SenderOptions) => {
           "webhook-timestamp": String(Math.floor(request.timestamp / 1000)),
           "webhook-signature": signature
         }
-        const answer = yield* Effect.promise((interrupted) =>
-          post(target.success, headers, request.body, AbortSignal.any([interrupted, AbortSignal.timeout(options.timeoutMs)])))
+        const answer = yield* Effect.promise((interrupted) => post(target.success, headers, request.body, AbortSignal.any([interrupted, AbortSignal.timeout(options.timeoutMs)])))
         return { ...answer, durationMs: elapsed() } satisfies WebhookResponse
       }),
     newSecret: () => Effect.sync(() => `whsec_${randomBytes(24).toString("base64")}`)

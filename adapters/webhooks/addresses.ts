@@ -11,14 +11,36 @@ loopback.addAddress("::1", "ipv6")
 // multicast and reserved ranges, and the IPv6 prefixes that embed or translate IPv4 or are local.
 const reserved = new BlockList()
 for (const [net, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["169.254.0.0", 16], ["172.16.0.0", 12], ["192.0.0.0", 24],
-  ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24],
-  ["224.0.0.0", 4], ["240.0.0.0", 4]
-] as const) reserved.addSubnet(net, bits, "ipv4")
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4]
+] as const)
+  reserved.addSubnet(net, bits, "ipv4")
 for (const [net, bits] of [
-  ["::", 128], ["64:ff9b::", 96], ["64:ff9b:1::", 48], ["100::", 64], ["2001::", 23], ["2001:db8::", 32], ["2002::", 16],
-  ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8]
-] as const) reserved.addSubnet(net, bits, "ipv6")
+  ["::", 128],
+  ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  ["100::", 64],
+  ["2001::", 23],
+  ["2001:db8::", 32],
+  ["2002::", 16],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["fec0::", 10],
+  ["ff00::", 8]
+] as const)
+  reserved.addSubnet(net, bits, "ipv6")
 
 /** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:10.0.0.1 or ::ffff:a00:1). */
 const mappedIpv4 = (address: string): string | null => {
@@ -28,7 +50,8 @@ const mappedIpv4 = (address: string): string | null => {
   if (isIP(rest) === 4) return rest
   const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(rest)
   if (hex === null) return null
-  const hi = parseInt(hex[1]!, 16), lo = parseInt(hex[2]!, 16)
+  const hi = parseInt(hex[1]!, 16),
+    lo = parseInt(hex[2]!, 16)
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
 }
 

@@ -35,9 +35,7 @@ export interface Published {
  * container) and Herald should come back after `checkAfterMs` with `handle`, which says how far it
  * got. The worker is free meanwhile; the handle is stored as the job's checkpoint.
  */
-export type PublishOutcome =
-  | { readonly _tag: "Published"; readonly published: Published }
-  | { readonly _tag: "Processing"; readonly handle: string; readonly checkAfterMs: number }
+export type PublishOutcome = { readonly _tag: "Published"; readonly published: Published } | { readonly _tag: "Processing"; readonly handle: string; readonly checkAfterMs: number }
 
 export interface PublishErrorOptions {
   /** A catalogue code: upstream_rejected, duplicate_content, upstream_unavailable... */
@@ -77,10 +75,7 @@ export class PublishError {
 }
 
 /** What the network says about an attempt whose outcome was lost. */
-export type Recovery =
-  | { readonly _tag: "Published"; readonly published: Published }
-  | { readonly _tag: "NotPublished" }
-  | { readonly _tag: "Unknown" }
+export type Recovery = { readonly _tag: "Published"; readonly published: Published } | { readonly _tag: "NotPublished" } | { readonly _tag: "Unknown" }
 
 /**
  * One network. Publishing is two steps so that a crash between the call and the record never makes

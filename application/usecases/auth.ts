@@ -4,10 +4,8 @@ import { fail } from "../../domain/errors.ts"
 import { isExpiredUnclaimed } from "../../domain/workspace.ts"
 import { HeraldConfig } from "../config.ts"
 import { readCache } from "../readCache.ts"
-import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { Crypto } from "../ports/Crypto.ts"
 import { TokenRepo } from "../ports/TokenRepo.ts"
-import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
 import { now } from "./common.ts"
 
 const unauthorized = fail("unauthorized")

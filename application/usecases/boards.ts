@@ -26,7 +26,9 @@ export const listBoards = Effect.fn("listBoards")(function* (actor: Actor, accou
   const boards = Option.flatMap((yield* Publishers).get(account.platform), (p) => Option.fromNullishOr(p.boards))
   if (Option.isNone(boards)) return yield* Effect.fail(fail("boards_unsupported", { platform: account.platform }))
   const credentials = yield* credentialsFor(account).pipe(
-    Effect.mapError((e) => (e._tag === "NeedsReconnection" ? fail("account_needs_reconnection", { accountIds: [account.id] }, e.message) : fail("upstream_unavailable", {}, e.message)))
+    Effect.mapError((e) =>
+      e._tag === "NeedsReconnection" ? fail("account_needs_reconnection", { accountIds: [account.id] }, e.message) : fail("upstream_unavailable", {}, e.message)
+    )
   )
   return { boards: yield* Effect.mapError(boards.value(account, Option.getOrNull(credentials)), upstream) }
 })

@@ -66,12 +66,16 @@ export const claimWorkspace = Effect.fn("claimWorkspace")(function* (token: stri
   if (ws.value.claimed) return yield* Effect.fail(fail("already_claimed"))
   const claimed = claim(ws.value, locale ?? ws.value.locale)
   // The claim and its workspace.claimed event together.
-  yield* (yield* Store).transaction(Effect.gen(function* () {
-    yield* workspaces.update(claimed)
-    yield* emit([yield* workspaceEvent("workspace.claimed", claimed, at, {
-      workspace: { id: claimed.id, name: claimed.name, plan: claimed.plan, claimed: claimed.claimed }
-    })])
-  }))
+  yield* (yield* Store).transaction(
+    Effect.gen(function* () {
+      yield* workspaces.update(claimed)
+      yield* emit([
+        yield* workspaceEvent("workspace.claimed", claimed, at, {
+          workspace: { id: claimed.id, name: claimed.name, plan: claimed.plan, claimed: claimed.claimed }
+        })
+      ])
+    })
+  )
   yield* (yield* readCache).forgetWorkspace(claimed.id)
   return { workspace: claimed, session: yield* startSession(claimed.id, claimed.ownerEmail) }
 })

@@ -12,8 +12,7 @@ import { accountEvent, emit } from "./webhooks/events.ts"
 export const RENEW_AHEAD_MS = 5 * 60 * 1000
 
 /** Whether the stored refresh token can still renew the access token at `at`. */
-const canRenew = (credentials: NetworkCredentials, at: number) =>
-  credentials.refreshToken !== null && (credentials.refreshExpiresAt == null || credentials.refreshExpiresAt > at)
+const canRenew = (credentials: NetworkCredentials, at: number) => credentials.refreshToken !== null && (credentials.refreshExpiresAt == null || credentials.refreshExpiresAt > at)
 
 /**
  * When the account's grant ends for good, so that only a person reconnecting it lets Herald post
@@ -21,13 +20,12 @@ const canRenew = (credentials: NetworkCredentials, at: number) =>
  * gave one (LinkedIn's fixed 365 days); null when it is renewed for as long as the person allows.
  */
 export const grantEndsAt = (credentials: NetworkCredentials, renewable: boolean): number | null =>
-  !renewable || credentials.refreshToken === null ? credentials.expiresAt : credentials.refreshExpiresAt ?? null
+  !renewable || credentials.refreshToken === null ? credentials.expiresAt : (credentials.refreshExpiresAt ?? null)
 
 /** The account's grant is gone (refused refresh, revoked, no refresh token left): a person must reconnect it. */
 export class NeedsReconnection extends Data.TaggedError("NeedsReconnection")<{ readonly message: string }> {}
 
-const open = (stored: StoredCredentials) =>
-  Effect.flatMap(TokenVault, (vault) => Effect.map(vault.open(stored.sealed), (plain) => JSON.parse(plain) as NetworkCredentials))
+const open = (stored: StoredCredentials) => Effect.flatMap(TokenVault, (vault) => Effect.map(vault.open(stored.sealed), (plain) => JSON.parse(plain) as NetworkCredentials))
 
 const sealed = (credentials: NetworkCredentials) =>
   Effect.flatMap(TokenVault, (vault) => Effect.map(vault.seal(JSON.stringify(credentials)), (text) => ({ sealed: text, expiresAt: credentials.expiresAt })))
@@ -39,9 +37,13 @@ const sealed = (credentials: NetworkCredentials) =>
 export const storeCredentials = Effect.fn("storeCredentials")(function* (accountId: string, credentials: NetworkCredentials) {
   const store = yield* CredentialStore
   const before = yield* store.get(accountId)
-  const kept = credentials.refreshToken === null && Option.isSome(before)
-    ? yield* Effect.map(Effect.option(open(before.value)), Option.flatMap((old) => Option.fromNullishOr(old.refreshToken)))
-    : Option.none<string>()
+  const kept =
+    credentials.refreshToken === null && Option.isSome(before)
+      ? yield* Effect.map(
+          Effect.option(open(before.value)),
+          Option.flatMap((old) => Option.fromNullishOr(old.refreshToken))
+        )
+      : Option.none<string>()
   yield* store.put(accountId, yield* sealed(Option.isSome(kept) ? { ...credentials, refreshToken: kept.value } : credentials))
 })
 
@@ -49,10 +51,12 @@ export const storeCredentials = Effect.fn("storeCredentials")(function* (account
 export const markNeedsReconnection = Effect.fn("markNeedsReconnection")(function* (account: Account, why: string) {
   const at = yield* Clock.currentTimeMillis
   // The change and its event together; of callers racing on one account, the one that changes it reports it.
-  yield* (yield* Store).transaction(Effect.gen(function* () {
-    if (yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection", "connected"))
-      yield* emit([yield* accountEvent("account.needs_reconnection", { ...account, status: "needs_reconnection" }, at)])
-  }))
+  yield* (yield* Store).transaction(
+    Effect.gen(function* () {
+      if (yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection", "connected"))
+        yield* emit([yield* accountEvent("account.needs_reconnection", { ...account, status: "needs_reconnection" }, at)])
+    })
+  )
   yield* (yield* readCache).forgetAccounts(account.workspaceId)
   yield* Effect.logWarning("account needs reconnection").pipe(Effect.annotateLogs({ account: account.id, platform: account.platform, why }))
   return new NeedsReconnection({ message: why })
@@ -78,26 +82,33 @@ export const credentialsFor = Effect.fn("credentialsFor")(function* (account: Ac
   if (refresh === undefined || !canRenew(current, at)) {
     // Nothing to renew with: usable until it is about to end (no call starts with a dying token), then only a person can reconnect it.
     if (current.expiresAt !== null && current.expiresAt - at <= RENEW_AHEAD_MS)
-      return yield* Effect.fail(yield* markNeedsReconnection(account, current.refreshToken === null
-        ? "The access token ends and the network gave no way to renew it: connect the account again."
-        : "The network's refresh token has ended: connect the account again."))
+      return yield* Effect.fail(
+        yield* markNeedsReconnection(
+          account,
+          current.refreshToken === null
+            ? "The access token ends and the network gave no way to renew it: connect the account again."
+            : "The network's refresh token has ended: connect the account again."
+        )
+      )
     return Option.some(current)
   }
-  const renewed = yield* store.renew(account.id, stored.value.version, (latest) =>
-    Effect.gen(function* () {
-      const base = yield* open(latest)
-      const next = yield* refresh(base)
-      // A network that does not rotate its refresh token answers without one: keep ours.
-      return yield* sealed(next.refreshToken === null ? { ...next, refreshToken: base.refreshToken } : next)
-    })).pipe(
-    Effect.catchTags({
-      GrantRevoked: (e: GrantRevoked) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail),
-      VaultSealBroken: (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)
-    })
-  )
+  const renewed = yield* store
+    .renew(account.id, stored.value.version, (latest) =>
+      Effect.gen(function* () {
+        const base = yield* open(latest)
+        const next = yield* refresh(base)
+        // A network that does not rotate its refresh token answers without one: keep ours.
+        return yield* sealed(next.refreshToken === null ? { ...next, refreshToken: base.refreshToken } : next)
+      })
+    )
+    .pipe(
+      Effect.catchTags({
+        GrantRevoked: (e: GrantRevoked) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail),
+        VaultSealBroken: (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)
+      })
+    )
   return Option.some(yield* Effect.catchTag(open(renewed), "VaultSealBroken", (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)))
 })
-
 
 /** When the account's grant ends for good (`grantEndsAt`), read from its stored credentials without renewing them; none when it does not end or none are stored. */
 export const grantEndFor = Effect.fn("grantEndFor")(function* (account: Account) {

@@ -10,7 +10,11 @@ import { fromResult, now, requirePerson } from "./common.ts"
 import { mintKey } from "./signup.ts"
 
 const keyView = (k: { id: string; name: string; prefix: string; requireApproval: boolean; createdAt: number; revokedAt: number | null }) => ({
-  id: k.id, name: k.name, prefix: k.prefix, requireApproval: k.requireApproval, createdAt: formatUtc(k.createdAt),
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  requireApproval: k.requireApproval,
+  createdAt: formatUtc(k.createdAt),
   revokedAt: k.revokedAt === null ? null : formatUtc(k.revokedAt)
 })
 
@@ -18,8 +22,7 @@ const keyView = (k: { id: string; name: string; prefix: string; requireApproval:
 export const createKey = Effect.fn("createKey")(function* (actor: Actor, body: { name?: unknown; requireApproval?: unknown }) {
   const person = yield* requirePerson(actor)
   const name = (yield* fromResult(checkName("name", body.name))) ?? "API key"
-  if (body.requireApproval !== undefined && typeof body.requireApproval !== "boolean")
-    return yield* Effect.fail(fail("validation_failed", { fields: ["requireApproval"] }))
+  if (body.requireApproval !== undefined && typeof body.requireApproval !== "boolean") return yield* Effect.fail(fail("validation_failed", { fields: ["requireApproval"] }))
   const { text, key } = yield* mintKey(person.workspaceId, name, body.requireApproval !== false)
   return { apiKey: text, key: keyView(key) }
 })

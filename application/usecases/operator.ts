@@ -30,12 +30,16 @@ export const createWorkspaceAsOperator = Effect.fn("createWorkspaceAsOperator")(
   const plan = input.plan ?? "free"
   if (plan !== "free" && plan !== "pro") return yield* Effect.fail(invalidFields(["plan"], "plan must be free or pro."))
   const workspace: Workspace = {
-    id: yield* (yield* Crypto).id("ws"), name, ownerEmail: email, plan: plan satisfies Plan, claimed: true, locale: "en",
-    createdAt: yield* now, expiresAt: null
+    id: yield* (yield* Crypto).id("ws"),
+    name,
+    ownerEmail: email,
+    plan: plan satisfies Plan,
+    claimed: true,
+    locale: "en",
+    createdAt: yield* now,
+    expiresAt: null
   }
-  yield* (yield* WorkspaceRepo).insert(workspace).pipe(
-    Effect.catchTag("EmailTaken", () => Effect.fail(invalidFields(["email"], "That address already owns a workspace.")))
-  )
+  yield* (yield* WorkspaceRepo).insert(workspace).pipe(Effect.catchTag("EmailTaken", () => Effect.fail(invalidFields(["email"], "That address already owns a workspace."))))
   return workspace
 })
 

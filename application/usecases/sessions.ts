@@ -23,7 +23,13 @@ export const startSession = Effect.fn("startSession")(function* (workspaceId: st
   const data: SessionData = { personId, name: email, csrf }
   const expiresAt = at + SESSION_LIFETIME_MS
   yield* (yield* TokenRepo).insert({
-    hash: yield* crypto.sha256(token), kind: "session", workspaceId, email, data: JSON.stringify(data), createdAt: at, expiresAt
+    hash: yield* crypto.sha256(token),
+    kind: "session",
+    workspaceId,
+    email,
+    data: JSON.stringify(data),
+    createdAt: at,
+    expiresAt
   })
   const session: StartedSession = { token, csrf, expiresAt }
   return session

@@ -21,8 +21,13 @@ export const issueSignInLink = Effect.fn("issueSignInLink")(function* (workspace
   const at = yield* now
   const token = yield* crypto.token()
   yield* (yield* TokenRepo).insert({
-    hash: yield* crypto.sha256(token), kind: "signin", workspaceId: workspace.id, email: workspace.ownerEmail,
-    data: null, createdAt: at, expiresAt: at + SIGNIN_LINK_LIFETIME_MS
+    hash: yield* crypto.sha256(token),
+    kind: "signin",
+    workspaceId: workspace.id,
+    email: workspace.ownerEmail,
+    data: null,
+    createdAt: at,
+    expiresAt: at + SIGNIN_LINK_LIFETIME_MS
   })
   return `${config.publicUrl}/signin/complete?token=${token}`
 })

@@ -32,8 +32,14 @@ export const mintKey = Effect.fn("mintKey")(function* (workspaceId: string, name
   const secret = yield* crypto.token()
   const text = `${config.keyPrefix}_${secret}`
   const key: ApiKey = {
-    id: yield* crypto.id("key"), workspaceId, name, prefix: secret.slice(0, 8), hash: yield* crypto.sha256(text),
-    requireApproval, createdAt: yield* now, revokedAt: null
+    id: yield* crypto.id("key"),
+    workspaceId,
+    name,
+    prefix: secret.slice(0, 8),
+    hash: yield* crypto.sha256(text),
+    requireApproval,
+    createdAt: yield* now,
+    revokedAt: null
   }
   yield* (yield* ApiKeyRepo).insert(key)
   return { text, key }
@@ -51,7 +57,6 @@ export const issueClaimLink = Effect.fn("issueClaimLink")(function* (workspace: 
   yield* tokens.insert({ hash: yield* crypto.sha256(token), kind: "claim", workspaceId: workspace.id, email: workspace.ownerEmail, data: null, createdAt: at, expiresAt })
   return { link: `${config.publicUrl}/claim?token=${token}`, expiresAt }
 })
-
 
 export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
   const config = yield* HeraldConfig
@@ -81,18 +86,29 @@ export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
 
   const crypto = yield* Crypto
   const workspace: Workspace = {
-    id: yield* crypto.id("ws"), name: workspaceName ?? `${email.slice(0, email.indexOf("@"))}'s workspace`, ownerEmail: email,
-    plan: "free", claimed: false, locale, createdAt: at, expiresAt: at + UNCLAIMED_LIFETIME_MS
+    id: yield* crypto.id("ws"),
+    name: workspaceName ?? `${email.slice(0, email.indexOf("@"))}'s workspace`,
+    ownerEmail: email,
+    plan: "free",
+    claimed: false,
+    locale,
+    createdAt: at,
+    expiresAt: at + UNCLAIMED_LIFETIME_MS
   }
   const keyName = agentName ?? "AI agent"
-  const created = yield* (yield* Store).transaction(
-    Effect.gen(function* () {
-      yield* workspaces.insert(workspace)
-      const key = yield* mintKey(workspace.id, keyName, true)
-      const claim = yield* issueClaimLink(workspace)
-      return { key, claim }
-    })
-  ).pipe(Effect.map(Option.some), Effect.catchTag("EmailTaken", () => Effect.succeed(Option.none())))
+  const created = yield* (yield* Store)
+    .transaction(
+      Effect.gen(function* () {
+        yield* workspaces.insert(workspace)
+        const key = yield* mintKey(workspace.id, keyName, true)
+        const claim = yield* issueClaimLink(workspace)
+        return { key, claim }
+      })
+    )
+    .pipe(
+      Effect.map(Option.some),
+      Effect.catchTag("EmailTaken", () => Effect.succeed(Option.none()))
+    )
   // Lost a race with a concurrent sign-up for the same address: answer as for an existing owner.
   if (Option.isNone(created)) {
     const winner = yield* workspaces.findByEmail(email)
@@ -111,9 +127,7 @@ export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
       claimSent: sent,
       claimExpiresAt,
       next: signupNextSteps(false),
-      delivery: sent
-        ? deliverySentence(locale, maskEmail(email), false)
-        : deliveryFailedSentence(locale, "claim-link")
+      delivery: sent ? deliverySentence(locale, maskEmail(email), false) : deliveryFailedSentence(locale, "claim-link")
     }
   }
 })
@@ -131,9 +145,7 @@ const existingOwner = Effect.fnUntraced(function* (workspace: Workspace, agentNa
       claimSent: false,
       claimExpiresAt: null,
       next: signupNextSteps(true),
-      delivery: sent
-        ? deliverySentence(locale, maskEmail(workspace.ownerEmail), true)
-        : deliveryFailedSentence(locale, "later")
+      delivery: sent ? deliverySentence(locale, maskEmail(workspace.ownerEmail), true) : deliveryFailedSentence(locale, "later")
     }
   }
 })

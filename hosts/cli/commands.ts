@@ -33,8 +33,12 @@ export const parse = (argv: ReadonlyArray<string>) => {
       args: [...argv],
       allowPositionals: true,
       options: {
-        email: { type: "string" }, name: { type: "string" }, plan: { type: "string" }, workspace: { type: "string" },
-        "asks-first": { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false }
+        email: { type: "string" },
+        name: { type: "string" },
+        plan: { type: "string" },
+        workspace: { type: "string" },
+        "asks-first": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false }
       }
     })
     const command = positionals.slice(0, positionals[0] === "migrate" || positionals[0] === "signin-link" ? 1 : 2).join(" ")

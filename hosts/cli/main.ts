@@ -28,11 +28,7 @@ const runHere = <E>(parsed: Parsed, database: Layer.Layer<PgClient.PgClient | Sq
   Effect.gen(function* () {
     const { config } = yield* loadConfig
     const migrated = parsed.command === "migrate" ? Layer.empty : Layer.effectDiscard(Postgres.migrate)
-    const core = Layer.mergeAll(Postgres.storageLayer, migrated).pipe(
-      Layer.provideMerge(database),
-      Layer.merge(NodeCrypto.layer),
-      Layer.merge(Layer.succeed(HeraldConfig)(config))
-    )
+    const core = Layer.mergeAll(Postgres.storageLayer, migrated).pipe(Layer.provideMerge(database), Layer.merge(NodeCrypto.layer), Layer.merge(Layer.succeed(HeraldConfig)(config)))
     return yield* run(parsed).pipe(Effect.provide(core))
   })
 
@@ -46,12 +42,15 @@ const main = Effect.gen(function* () {
   const holder = yield* Effect.promise(() => Pglite.holderOf(pgDir))
   if (holder === null) return yield* runHere(parsed, Pglite.layer(pgDir))
   const answered = yield* Effect.promise(() => OperatorSocket.ask(dataDir, holder, process.argv.slice(2)))
-  return answered ?? {
-    exitCode: 1,
-    stdout: "",
-    stderr: `error: the embedded database ${pgDir} is open in process ${holder}, which does not take operator commands.\n` +
-      `Stop that process (or wait for it to finish) and run the command again, or set DATABASE_URL.\n`
-  }
+  return (
+    answered ?? {
+      exitCode: 1,
+      stdout: "",
+      stderr:
+        `error: the embedded database ${pgDir} is open in process ${holder}, which does not take operator commands.\n` +
+        `Stop that process (or wait for it to finish) and run the command again, or set DATABASE_URL.\n`
+    }
+  )
 }).pipe(
   Effect.catchCause((cause) => Effect.succeed(describeFailure(cause))),
   Effect.flatMap(show)

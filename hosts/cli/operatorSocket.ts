@@ -18,7 +18,10 @@ const pointerOf = (dataDir: string) => join(dataDir, "operator.json")
 const MAX_REQUEST_BYTES = 64 * 1024
 
 const readPointer = (dataDir: string) =>
-  readFile(pointerOf(dataDir), "utf8").then((text) => JSON.parse(text) as { pid?: unknown; socket?: unknown }, () => null)
+  readFile(pointerOf(dataDir), "utf8").then(
+    (text) => JSON.parse(text) as { pid?: unknown; socket?: unknown },
+    () => null
+  )
 
 const readLine = (socket: Socket) =>
   new Promise<string>((resolve, reject) => {
@@ -47,38 +50,43 @@ const answer = async (line: string, run: (argv: ReadonlyArray<string>) => Promis
 
 /** The host's side: serves operator commands for the life of the layer. */
 export const layer = (dataDir: string) =>
-  Layer.effectDiscard(Effect.gen(function* () {
-    const services = yield* Effect.context<CommandServices>()
-    const runIn = Effect.runPromiseWith(services)
-    const run = async (argv: ReadonlyArray<string>): Promise<Outcome> => {
-      // Loaded on the first command, not with the host.
-      const commands = await import("./commands.ts")
-      const parsed = commands.parse(argv)
-      return parsed._tag === "Done" ? parsed.outcome : runIn(commands.run(parsed))
-    }
-    const server = createServer((socket) => {
-      readLine(socket)
-        .then((line) => answer(line, run))
-        .catch((error: unknown) => ({ exitCode: 1, stdout: "", stderr: `error: ${error instanceof Error ? error.message : String(error)}\n` }))
-        .then((outcome) => socket.end(`${JSON.stringify(outcome)}\n`), () => socket.destroy())
-    })
-    yield* Effect.acquireRelease(
-      Effect.promise(async () => {
-        const dir = await mkdtemp(join(tmpdir(), "herald-operator-"))
-        const path = join(dir, "operator.sock")
-        await new Promise<void>((resolve, reject) => server.once("error", reject).listen(path, resolve))
-        await writeFile(pointerOf(dataDir), JSON.stringify({ pid: process.pid, socket: path }), { mode: 0o600 })
-        return dir
-      }),
-      (dir) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const services = yield* Effect.context<CommandServices>()
+      const runIn = Effect.runPromiseWith(services)
+      const run = async (argv: ReadonlyArray<string>): Promise<Outcome> => {
+        // Loaded on the first command, not with the host.
+        const commands = await import("./commands.ts")
+        const parsed = commands.parse(argv)
+        return parsed._tag === "Done" ? parsed.outcome : runIn(commands.run(parsed))
+      }
+      const server = createServer((socket) => {
+        readLine(socket)
+          .then((line) => answer(line, run))
+          .catch((error: unknown) => ({ exitCode: 1, stdout: "", stderr: `error: ${error instanceof Error ? error.message : String(error)}\n` }))
+          .then(
+            (outcome) => socket.end(`${JSON.stringify(outcome)}\n`),
+            () => socket.destroy()
+          )
+      })
+      yield* Effect.acquireRelease(
         Effect.promise(async () => {
-          await new Promise((resolve) => server.close(resolve))
-          // Another host may have taken the data dir since: its pointer stays.
-          if ((await readPointer(dataDir))?.pid === process.pid) await rm(pointerOf(dataDir), { force: true })
-          await rm(dir, { recursive: true, force: true })
-        })
-    )
-  }))
+          const dir = await mkdtemp(join(tmpdir(), "herald-operator-"))
+          const path = join(dir, "operator.sock")
+          await new Promise<void>((resolve, reject) => server.once("error", reject).listen(path, resolve))
+          await writeFile(pointerOf(dataDir), JSON.stringify({ pid: process.pid, socket: path }), { mode: 0o600 })
+          return dir
+        }),
+        (dir) =>
+          Effect.promise(async () => {
+            await new Promise((resolve) => server.close(resolve))
+            // Another host may have taken the data dir since: its pointer stays.
+            if ((await readPointer(dataDir))?.pid === process.pid) await rm(pointerOf(dataDir), { force: true })
+            await rm(dir, { recursive: true, force: true })
+          })
+      )
+    })
+  )
 
 /**
  * The CLI's side: runs `argv` in the host process `holder` through its operator socket. None when

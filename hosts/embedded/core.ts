@@ -44,10 +44,7 @@ export const embeddedCore = Effect.gen(function* () {
     onNone: () => Pglite.layer(join(dataDir, "pg"), { templateDir: Option.getOrUndefined(templateDir) }),
     onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
   })
-  const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(
-    Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
-    Layer.provideMerge(sql)
-  )
+  const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)), Layer.provideMerge(sql))
   const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
   // Signed, expiring /files/ links, under a key derived from HERALD_SECRET like the vault's.
   const fileLinks = HmacFileLinks.layerConfig(join(dataDir, "secret"))
@@ -56,8 +53,8 @@ export const embeddedCore = Effect.gen(function* () {
     : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl }).pipe(Layer.provide(fileLinks))
   const mailer = Option.isSome(env.smtpUrl)
     ? yield* Effect.promise(() => import("../../adapters/smtp/SmtpMailer.ts")).pipe(
-      Effect.flatMap((SmtpMailer) => Effect.map(SmtpMailer.optionsConfig, Option.match({ onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })))
-    )
+        Effect.flatMap((SmtpMailer) => Effect.map(SmtpMailer.optionsConfig, Option.match({ onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })))
+      )
     : OutboxMailer.layer(join(dataDir, "outbox"))
   const layer = Layer.mergeAll(
     NodeCrypto.layer,
@@ -67,7 +64,12 @@ export const embeddedCore = Effect.gen(function* () {
     blobs,
     SharpFfmpegProbe.layerConfig,
     networksLayer([
-      Sandbox.network, X.network, Bluesky.network, Facebook.network, Instagram.network, Threads.network,
+      Sandbox.network,
+      X.network,
+      Bluesky.network,
+      Facebook.network,
+      Instagram.network,
+      Threads.network,
       // Loaded only when configured: a host starts as fast with them off as without them.
       lazyNetwork(linkedinConfig, () => import("../../adapters/networks/linkedin/index.ts")),
       lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),

@@ -15,11 +15,11 @@ const main = Effect.gen(function* () {
   const core = yield* embeddedCore
   yield* Effect.logInfo(`Herald on ${core.config.publicUrl} (${core.described})`)
   const operator = Option.isNone(core.env.databaseUrl) ? OperatorSocket.layer(core.dataDir) : Layer.empty
-  return yield* Layer.launch(Layer.mergeAll(
-    serverLayer(core.env.port, { accessLog: core.env.accessLog }),
-    schedulerLayer(toSchedulerOptions(yield* schedulerConfig)),
-    operator
-  ).pipe(Layer.provide(core.layer)))
+  return yield* Layer.launch(
+    Layer.mergeAll(serverLayer(core.env.port, { accessLog: core.env.accessLog }), schedulerLayer(toSchedulerOptions(yield* schedulerConfig)), operator).pipe(
+      Layer.provide(core.layer)
+    )
+  )
 })
 
 NodeRuntime.runMain(main)

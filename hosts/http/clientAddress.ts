@@ -30,9 +30,13 @@ export const parseProxyTrust = (text: string): Result.Result<ProxyTrust, string>
   if (value === "" || value === "false" || value === "0") return Result.succeed({ kind: "none" })
   if (/^\d+$/.test(value)) return Result.succeed({ kind: "hops", hops: Number(value) })
   const networks: Array<IpNetwork.IpNetwork> = []
-  for (const item of value.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+  for (const item of value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")) {
     const network = parseNetwork(item)
-    if (network === undefined) return Result.fail(`HERALD_TRUST_PROXY: "${item}" is neither an address nor a CIDR network (use false, a number of proxies, or addresses and CIDRs separated by commas)`)
+    if (network === undefined)
+      return Result.fail(`HERALD_TRUST_PROXY: "${item}" is neither an address nor a CIDR network (use false, a number of proxies, or addresses and CIDRs separated by commas)`)
     networks.push(network)
   }
   return networks.length === 0 ? Result.fail("HERALD_TRUST_PROXY is empty") : Result.succeed({ kind: "networks", networks })
@@ -47,7 +51,10 @@ export const parseProxyTrust = (text: string): Result.Result<ProxyTrust, string>
 export const clientAddress = (peer: string | undefined, forwardedFor: string | undefined, trust: ProxyTrust): NetAddress.IpAddress | undefined => {
   const peerAddress = parseAddress(peer)
   if (trust.kind === "none" || peerAddress === undefined || forwardedFor === undefined) return peerAddress
-  const entries = forwardedFor.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  const entries = forwardedFor
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
   if (entries.length === 0) return peerAddress
   if (trust.kind === "hops") {
     if (trust.hops === 0) return peerAddress
@@ -72,7 +79,7 @@ export const addressBucket = (address: NetAddress.IpAddress, ipv6Prefix: number)
  * The one way REST and MCP tell clients apart (the sign-up rate limit's bucket), built once from
  * the settings; fails at start-up on a HERALD_TRUST_PROXY it cannot read.
  */
-export const clientBucket = (settings: HttpSettingsShape): (request: HttpServerRequest.HttpServerRequest) => string => {
+export const clientBucket = (settings: HttpSettingsShape): ((request: HttpServerRequest.HttpServerRequest) => string) => {
   const trust = parseProxyTrust(settings.trustProxy)
   if (Result.isFailure(trust)) throw new Error(trust.failure)
   const prefix = settings.ipv6Prefix

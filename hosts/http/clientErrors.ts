@@ -5,9 +5,11 @@ import { SECURITY_HEADERS } from "./securityHeaders.ts"
 
 // What Node's parser refuses before a request exists, as the catalogue's codes.
 const codeOf = (nodeCode: string | undefined): ErrorCode =>
-  nodeCode === "HPE_HEADER_OVERFLOW" ? "headers_too_large"
-    : nodeCode === "ERR_HTTP_REQUEST_TIMEOUT" || nodeCode === "ERR_HTTP_HEADERS_TIMEOUT" ? "request_timeout"
-    : "malformed_request"
+  nodeCode === "HPE_HEADER_OVERFLOW"
+    ? "headers_too_large"
+    : nodeCode === "ERR_HTTP_REQUEST_TIMEOUT" || nodeCode === "ERR_HTTP_HEADERS_TIMEOUT"
+      ? "request_timeout"
+      : "malformed_request"
 
 const reasons: Readonly<Record<number, string>> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }
 
@@ -16,7 +18,9 @@ export const clientErrorResponse = (nodeCode: string | undefined): string => {
   const { status, body } = toEnvelope(fail(codeOf(nodeCode)))
   const json = JSON.stringify(body)
   const headers = { ...SECURITY_HEADERS, "content-type": "application/json", "content-length": String(Buffer.byteLength(json)), connection: "close" }
-  return `HTTP/1.1 ${status} ${reasons[status]}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${json}`
+  return `HTTP/1.1 ${status} ${reasons[status]}\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("")}\r\n${json}`
 }
 
 /**

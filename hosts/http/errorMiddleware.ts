@@ -22,8 +22,7 @@ interface ApiShape {
 
 export const routePatterns = (api: ApiShape, extra: ReadonlyArray<Route> = []): ReadonlyArray<RoutePattern> => {
   const routes: Array<Route> = [...extra]
-  for (const group of Object.values(api.groups))
-    for (const endpoint of Object.values(group.endpoints)) routes.push({ method: endpoint.method, path: endpoint.path })
+  for (const group of Object.values(api.groups)) for (const endpoint of Object.values(group.endpoints)) routes.push({ method: endpoint.method, path: endpoint.path })
   return routes.map((r) => ({ method: r.method, pattern: new RegExp("^" + r.path.replace(/:[A-Za-z]+/g, "[^/]+") + "/?$") }))
 }
 

@@ -1,4 +1,4 @@
-import { Cause, Effect, Schema } from "effect"
+import { type Cause, Effect, Schema } from "effect"
 import { HttpServerError, HttpServerResponse } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
 import { catalogue, type ErrorCode, fail, HeraldError, toEnvelope, type ErrorDetails } from "../../domain/errors.ts"
@@ -26,8 +26,7 @@ export const toApiFailure = (error: HeraldError): ApiFailure => {
   return new ApiFailure(status, body, headers)
 }
 
-export const errorResponse = (failure: ApiFailure) =>
-  HttpServerResponse.jsonUnsafe(failure.body, { status: failure.status, headers: failure.headers })
+export const errorResponse = (failure: ApiFailure) => HttpServerResponse.jsonUnsafe(failure.body, { status: failure.status, headers: failure.headers })
 
 export const failWith = (code: ErrorCode, details?: ErrorDetails, detail?: string) => errorResponse(toApiFailure(fail(code, details, detail)))
 
@@ -35,14 +34,13 @@ export const failWith = (code: ErrorCode, details?: ErrorDetails, detail?: strin
  * Handlers end with this: a domain error leaves the handler as an ApiFailure defect, which the
  * error middleware renders as the envelope (HttpApi would otherwise encode it with a fixed status).
  */
-export const handled = <A, R>(effect: Effect.Effect<A, HeraldError, R>): Effect.Effect<A, never, R> =>
-  Effect.catch(effect, (error) => Effect.die(toApiFailure(error)))
+export const handled = <A, R>(effect: Effect.Effect<A, HeraldError, R>): Effect.Effect<A, never, R> => Effect.catch(effect, (error) => Effect.die(toApiFailure(error)))
 
 export const isApiFailure = (u: unknown): u is ApiFailure => u instanceof ApiFailure
 
 /** What a cause failed or died with, in order (interruptions have nothing). */
 export const causeValues = <E>(cause: Cause.Cause<E>): Array<unknown> =>
-  cause.reasons.flatMap((reason) => reason._tag === "Die" ? [reason.defect] : reason._tag === "Fail" ? [reason.error] : [])
+  cause.reasons.flatMap((reason) => (reason._tag === "Die" ? [reason.defect] : reason._tag === "Fail" ? [reason.error] : []))
 
 export const findApiFailure = <E>(cause: Cause.Cause<E>): ApiFailure | undefined => {
   for (const value of causeValues(cause)) {
@@ -53,22 +51,27 @@ export const findApiFailure = <E>(cause: Cause.Cause<E>): ApiFailure | undefined
 }
 
 /** The platform's body reader stopped at the route's limit (bodyLimit.ts sets it). */
-export const isBodyTooLarge = (u: unknown): boolean =>
-  HttpServerError.isHttpServerError(u) && u.reason._tag === "RequestParseError" && u.reason.reason === "BodyTooLarge"
+export const isBodyTooLarge = (u: unknown): boolean => HttpServerError.isHttpServerError(u) && u.reason._tag === "RequestParseError" && u.reason.reason === "BodyTooLarge"
 
 // Documentation of the error bodies, per status, for the OpenAPI document. The code is a literal
 // union per status, so a body matches exactly one status's schema.
-const envelope = (codes: ReadonlyArray<string>) => Schema.Struct({
-  error: Schema.Struct({
-    code: Schema.Literals(codes),
-    message: Schema.String,
-    hint: Schema.String,
-    retryable: Schema.Boolean,
-    details: Schema.optional(Schema.Record(Schema.String, Schema.Unknown))
+const envelope = (codes: ReadonlyArray<string>) =>
+  Schema.Struct({
+    error: Schema.Struct({
+      code: Schema.Literals(codes),
+      message: Schema.String,
+      hint: Schema.String,
+      retryable: Schema.Boolean,
+      details: Schema.optional(Schema.Record(Schema.String, Schema.Unknown))
+    })
   })
-})
 
-const codesFor = (status: number) => Object.entries(catalogue).filter(([, e]) => e.status === status).map(([code]) => code)
+const codesFor = (status: number) =>
+  Object.entries(catalogue)
+    .filter(([, e]) => e.status === status)
+    .map(([code]) => code)
 
 export const errorDoc = (status: number) =>
-  envelope(codesFor(status)).annotate({ identifier: `Error${status}`, description: `Error envelope. Codes: ${codesFor(status).join(", ")}` }).pipe(HttpApiSchema.status(status))
+  envelope(codesFor(status))
+    .annotate({ identifier: `Error${status}`, description: `Error envelope. Codes: ${codesFor(status).join(", ")}` })
+    .pipe(HttpApiSchema.status(status))

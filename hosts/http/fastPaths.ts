@@ -4,7 +4,7 @@ import { HttpApiError } from "effect/http-api"
 import { HttpSettings } from "../../application/config.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { createPost } from "../../application/usecases/posts/create.ts"
-import { fail, HeraldError } from "../../domain/errors.ts"
+import { fail, type HeraldError } from "../../domain/errors.ts"
 import { type ApiFailure, toApiFailure } from "./errors.ts"
 import { schemaFailure } from "./errorMiddleware.ts"
 import { CreatePostBody } from "./schemas.ts"
@@ -88,31 +88,39 @@ export const make = Effect.gen(function* () {
   const run = Effect.runForkWith(context)
   const accessLog = (req: IncomingMessage, status: number) =>
     Effect.log("Sent HTTP response").pipe(Effect.annotateLogs({ "http.method": "POST", "http.url": req.url ?? PATH, "http.status": status }))
-  return (options: { readonly accessLog: boolean }) => (req: IncomingMessage, res: ServerResponse): boolean => {
-    const key = takenKey(req, maxBodyBytes)
-    if (key === undefined) return false
-    const chunks: Array<Buffer> = []
-    req.on("error", () => undefined) // the client went away mid-body: there is no one to answer
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => {
-      const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
-      const idempotencyKey = req.headers["idempotency-key"]
-      const answered = answer(key, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
-        Effect.catchCause((cause) => {
-          // A defect: the router's answer to one (500 with a request id, logged; never internals).
-          const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
-          return Effect.as(
-            Effect.logError("Unhandled failure", { requestId, method: "POST", url: PATH }, cause),
-            fromFailure(toApiFailure(fail("internal_error", { requestId })))
-          )
-        }),
-        Effect.tap((reply) => Effect.sync(() => send(res, reply)))
-      )
-      // The access log line as the router's logger middleware writes it.
-      run(options.accessLog ? Effect.withLogSpan(Effect.tap(answered, (reply) => accessLog(req, reply.status)), "http.span") : answered)
-    })
-    return true
-  }
+  return (options: { readonly accessLog: boolean }) =>
+    (req: IncomingMessage, res: ServerResponse): boolean => {
+      const key = takenKey(req, maxBodyBytes)
+      if (key === undefined) return false
+      const chunks: Array<Buffer> = []
+      req.on("error", () => undefined) // the client went away mid-body: there is no one to answer
+      req.on("data", (chunk: Buffer) => chunks.push(chunk))
+      req.on("end", () => {
+        const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
+        const idempotencyKey = req.headers["idempotency-key"]
+        const answered = answer(key, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
+          Effect.catchCause((cause) => {
+            // A defect: the router's answer to one (500 with a request id, logged; never internals).
+            const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+            return Effect.as(
+              Effect.logError("Unhandled failure", { requestId, method: "POST", url: PATH }, cause),
+              fromFailure(toApiFailure(fail("internal_error", { requestId })))
+            )
+          }),
+          Effect.tap((reply) => Effect.sync(() => send(res, reply)))
+        )
+        // The access log line as the router's logger middleware writes it.
+        run(
+          options.accessLog
+            ? Effect.withLogSpan(
+                Effect.tap(answered, (reply) => accessLog(req, reply.status)),
+                "http.span"
+              )
+            : answered
+        )
+      })
+      return true
+    }
 })
 
 /**

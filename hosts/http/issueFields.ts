@@ -9,7 +9,13 @@ export const issueFields = (cause: unknown): Option.Option<ReadonlyArray<string>
     const here = node._tag === "Pointer" && node.path ? [...path, ...node.path] : path
     if (node.issues && node.issues.length > 0) node.issues.forEach((i) => walk(i, here))
     else if (node.issue) walk(node.issue, here)
-    else if (here.length > 0) fields.add(here.filter((p) => typeof p !== "number").map(String).join("."))
+    else if (here.length > 0)
+      fields.add(
+        here
+          .filter((p) => typeof p !== "number")
+          .map(String)
+          .join(".")
+      )
   }
   const issue = typeof cause === "object" && cause !== null ? (cause as { issue?: unknown }).issue : undefined
   walk(issue, [])

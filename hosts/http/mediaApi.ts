@@ -48,17 +48,20 @@ const MultipartUpload = Schema.Struct({ file: Multipart.SingleFileSchema }).pipe
   HttpApiSchema.asMultipartStream({ maxParts: 16, maxFieldSize: "64 KiB", maxTotalSize: REST_UPLOAD_LIMIT + 1024 * 1024 })
 )
 
-export class MediaGroup extends HttpApiGroup.make("media").add(
-  HttpApiEndpoint.post("upload", "/media", {
-    payload: [MultipartUpload, JsonUpload],
-    success: MediaEnvelope.pipe(HttpApiSchema.status(201)),
-    error: e(400, 401, 403, 404, 413, 502, 503)
-  }).annotate(OpenApi.Description, "Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64.")
-    .annotate(OpenApi.Transform, documentJsonForm),
-  HttpApiEndpoint.get("get", "/media/:id", { params: { id: Str }, success: MediaEnvelope, error: e(401, 404, 409) }),
-  HttpApiEndpoint.get("preview", "/media/:id/preview", {
-    params: { id: Str },
-    success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "image/jpeg" })),
-    error: e(401, 404, 409, 502, 503)
-  }).annotate(OpenApi.Description, "A JPEG about 480 px wide; 404 preview_not_found when the upload has none.")
-).middleware(Authentication) {}
+export class MediaGroup extends HttpApiGroup.make("media")
+  .add(
+    HttpApiEndpoint.post("upload", "/media", {
+      payload: [MultipartUpload, JsonUpload],
+      success: MediaEnvelope.pipe(HttpApiSchema.status(201)),
+      error: e(400, 401, 403, 404, 413, 502, 503)
+    })
+      .annotate(OpenApi.Description, "Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64.")
+      .annotate(OpenApi.Transform, documentJsonForm),
+    HttpApiEndpoint.get("get", "/media/:id", { params: { id: Str }, success: MediaEnvelope, error: e(401, 404, 409) }),
+    HttpApiEndpoint.get("preview", "/media/:id/preview", {
+      params: { id: Str },
+      success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "image/jpeg" })),
+      error: e(401, 404, 409, 502, 503)
+    }).annotate(OpenApi.Description, "A JPEG about 480 px wide; 404 preview_not_found when the upload has none.")
+  )
+  .middleware(Authentication) {}

@@ -12,7 +12,12 @@ export interface JsonUpload {
   readonly filename: Effect.Effect<string, HeraldError>
 }
 
-const Q = 0x22, BS = 0x5c, OPEN = 0x7b, CLOSE = 0x7d, COMMA = 0x2c, COLON = 0x3a
+const Q = 0x22,
+  BS = 0x5c,
+  OPEN = 0x7b,
+  CLOSE = 0x7d,
+  COMMA = 0x2c,
+  COLON = 0x3a
 const isWs = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
 const SHORT_FIELD_LIMIT = 4096
 const utf8 = new TextDecoder("utf-8", { fatal: true })
@@ -78,7 +83,7 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
   let key: Array<number> = []
   let field = "" // the field whose value is being read
   let text: Array<number> = [] // a short string value, raw (escapes resolved by JSON.parse at the end)
-  let escape = 0 // 0 none, 1 after a backslash, 2..5 reading \u hex digits
+  let escaping = 0 // 0 none, 1 after a backslash, 2..5 reading \u hex digits
   let hex = ""
   let depth = 0 // while skipping an unknown non-string value
   let skipInString = false
@@ -128,20 +133,40 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
         case "firstKey":
         case "nextKey":
           if (isWs(b)) continue
-          if (b === CLOSE && state === "firstKey") { state = "end"; continue }
+          if (b === CLOSE && state === "firstKey") {
+            state = "end"
+            continue
+          }
           if (b !== Q) return syntax("expected a field name")
           state = "key"
           key = []
           continue
         case "after":
           if (isWs(b)) continue
-          if (b === CLOSE) { state = "end"; continue }
-          if (b === COMMA) { state = "nextKey"; continue }
+          if (b === CLOSE) {
+            state = "end"
+            continue
+          }
+          if (b === COMMA) {
+            state = "nextKey"
+            continue
+          }
           return syntax("expected , or }")
         case "key":
-          if (escape === 1) { escape = 0; key.push(b); continue }
-          if (b === BS) { escape = 1; key.push(b); continue }
-          if (b === Q) { state = "colon"; continue }
+          if (escaping === 1) {
+            escaping = 0
+            key.push(b)
+            continue
+          }
+          if (b === BS) {
+            escaping = 1
+            key.push(b)
+            continue
+          }
+          if (b === Q) {
+            state = "colon"
+            continue
+          }
           if (key.length > 256) return syntax("field name too long")
           key.push(b)
           continue
@@ -163,19 +188,22 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
             }
             continue
           }
-          if (field === "dataBase64" || field === "filename" || field === "contentType")
-            return invalidFields([field], `${field} must be a string.`)
+          if (field === "dataBase64" || field === "filename" || field === "contentType") return invalidFields([field], `${field} must be a string.`)
           state = "skip"
           depth = 0
           skipInString = false
           i--
           continue
         case "string":
-          if (escape === 1) {
-            escape = 0
+          if (escaping === 1) {
+            escaping = 0
             if (field === "dataBase64") {
               // Escapes inside base64: "\/" is a slash, \n and friends are line breaks, \u00XX a character.
-              if (b === 0x75) { escape = 2; hex = ""; continue }
+              if (b === 0x75) {
+                escaping = 2
+                hex = ""
+                continue
+              }
               const mapped = b === 0x2f ? 0x2f : b === 0x6e || b === 0x72 || b === 0x74 ? 0x20 : -1
               if (mapped < 0) return badBase64()
               const error = decoder.push(Uint8Array.of(mapped), out)
@@ -184,11 +212,11 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
             } else if (text.length < SHORT_FIELD_LIMIT) text.push(b)
             continue
           }
-          if (escape >= 2) {
+          if (escaping >= 2) {
             hex += String.fromCharCode(b)
             if (field !== "dataBase64" && text.length < SHORT_FIELD_LIMIT) text.push(b)
             if (hex.length < 4) continue
-            escape = 0
+            escaping = 0
             if (field === "dataBase64") {
               const code = parseInt(hex, 16)
               if (!(code < 128) || Number.isNaN(code)) return badBase64()
@@ -201,7 +229,7 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
           if (b === BS) {
             const error = flushData(i)
             if (error) return error
-            escape = 1
+            escaping = 1
             if (field !== "dataBase64" && text.length < SHORT_FIELD_LIMIT) text.push(b)
             continue
           }
@@ -233,20 +261,34 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
         case "skip":
           // An unknown field's value of any shape is passed over without being kept.
           if (skipInString) {
-            if (escape === 1) escape = 0
-            else if (b === BS) escape = 1
+            if (escaping === 1) escaping = 0
+            else if (b === BS) escaping = 1
             else if (b === Q) skipInString = false
             continue
           }
-          if (b === Q) { skipInString = true; continue }
-          if (b === OPEN || b === 0x5b) { depth++; continue }
+          if (b === Q) {
+            skipInString = true
+            continue
+          }
+          if (b === OPEN || b === 0x5b) {
+            depth++
+            continue
+          }
           if (b === CLOSE || b === 0x5d) {
-            if (depth === 0) { state = "after"; i--; continue }
+            if (depth === 0) {
+              state = "after"
+              i--
+              continue
+            }
             depth--
             if (depth === 0) state = "after"
             continue
           }
-          if (depth === 0 && (b === COMMA || isWs(b))) { state = "after"; i--; continue }
+          if (depth === 0 && (b === COMMA || isWs(b))) {
+            state = "after"
+            i--
+            continue
+          }
           continue
         case "end":
           if (!isWs(b)) return syntax("text after the object")
@@ -258,22 +300,27 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
 
   const body = Stream.suspend(() =>
     Stream.concat(
-      Stream.flattenIterable(Stream.mapEffect(raw, (chunk) => {
-        const out: Array<Uint8Array> = []
-        {
-          total += chunk.length
-          // The JSON form is about a third larger than the file; anything much bigger is refused early.
-          if (total > maxRawBytes) return Effect.fail(fail("file_too_large"))
-          const error = feed(chunk, out)
-          if (error) return Effect.fail(error)
-        }
-        return Effect.succeed(out)
-      })),
-      Stream.fromEffect(Effect.suspend(() => {
-        if (state !== "end") return Effect.fail(total === 0 ? invalidFields(["filename", "dataBase64"], "Send a JSON object with filename and dataBase64.") : syntax("unexpected end"))
-        if (!sawData) return Effect.fail(invalidFields(strings.has("filename") ? ["dataBase64"] : ["filename", "dataBase64"], "dataBase64 is required."))
-        return Effect.succeed(new Uint8Array(0))
-      }))
+      Stream.flattenIterable(
+        Stream.mapEffect(raw, (chunk) => {
+          const out: Array<Uint8Array> = []
+          {
+            total += chunk.length
+            // The JSON form is about a third larger than the file; anything much bigger is refused early.
+            if (total > maxRawBytes) return Effect.fail(fail("file_too_large"))
+            const error = feed(chunk, out)
+            if (error) return Effect.fail(error)
+          }
+          return Effect.succeed(out)
+        })
+      ),
+      Stream.fromEffect(
+        Effect.suspend(() => {
+          if (state !== "end")
+            return Effect.fail(total === 0 ? invalidFields(["filename", "dataBase64"], "Send a JSON object with filename and dataBase64.") : syntax("unexpected end"))
+          if (!sawData) return Effect.fail(invalidFields(strings.has("filename") ? ["dataBase64"] : ["filename", "dataBase64"], "dataBase64 is required."))
+          return Effect.succeed(new Uint8Array(0))
+        })
+      )
     )
   ).pipe(Stream.filter((c) => c.length > 0))
 

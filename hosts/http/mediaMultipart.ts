@@ -35,7 +35,7 @@ const toError = (error: MultipartParser.MultipartError, limits: MultipartLimits)
 const boundaryParam = /; *([!#$%&'*+.^\w`|~-]+)=("(?:[\t\u0020\u0021\u0023-\u005b\u005d-\u007e\u0080-\u{10ffff}]|\\[\t\u0020-\u{10ffff}])*"|[!#$%&'*+.^\w`|~-]+) */gu
 const boundaryOf = (contentType: string | undefined): string | undefined => {
   for (const [, name, value] of (contentType ?? "").matchAll(boundaryParam))
-    if (name.toLowerCase() === "boundary") return value.startsWith("\"") ? value.slice(1, -1).replace(/\\(.)/gu, "$1") : value
+    if (name.toLowerCase() === "boundary") return value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/gu, "$1") : value
   return undefined
 }
 
@@ -71,69 +71,69 @@ const isFile = (info: MultipartParser.PartInfo) => !info.contentType.includes("a
  * directly by the body's chunks; other parts are read past and never kept. The body is read to its
  * end, so a malformed ending fails the stream like a malformed start.
  */
-export const multipartFile = (
-  raw: Stream.Stream<Uint8Array, HeraldError>,
-  headers: Record<string, string>,
-  limits: MultipartLimits
-): MultipartFile => {
+export const multipartFile = (raw: Stream.Stream<Uint8Array, HeraldError>, headers: Record<string, string>, limits: MultipartLimits): MultipartFile => {
   let filename: string | null = null
-  const body = Stream.transformPull(raw, (upstream) => Effect.sync(() => {
-    let out: Array<Uint8Array> = []
-    let failure: HeraldError | undefined
-    let partsDone = false
-    let ended = false
-    let after = 0 // bytes past the closing boundary
-    const epilogue = epilogueCounter(boundaryOf(headers["content-type"]))
-    const parser = MultipartParser.make({
-      headers,
-      isFile,
-      maxParts: limits.maxParts,
-      maxFieldSize: limits.maxFieldBytes,
-      maxTotalSize: limits.maxTotalBytes,
-      onFile: (info) => {
-        if (info.name !== "file" || filename !== null) return ignore
-        filename = info.filename ?? info.name
-        // A bad name stops the body before any of the file's bytes go on.
-        const problem = filenameProblem(filename)
-        if (problem !== null) {
-          failure ??= problem
-          return ignore
+  const body = Stream.transformPull(raw, (upstream) =>
+    Effect.sync(() => {
+      let out: Array<Uint8Array> = []
+      let failure: HeraldError | undefined
+      let partsDone = false
+      let ended = false
+      let after = 0 // bytes past the closing boundary
+      const epilogue = epilogueCounter(boundaryOf(headers["content-type"]))
+      const parser = MultipartParser.make({
+        headers,
+        isFile,
+        maxParts: limits.maxParts,
+        maxFieldSize: limits.maxFieldBytes,
+        maxTotalSize: limits.maxTotalBytes,
+        onFile: (info) => {
+          if (info.name !== "file" || filename !== null) return ignore
+          filename = info.filename ?? info.name
+          // A bad name stops the body before any of the file's bytes go on.
+          const problem = filenameProblem(filename)
+          if (problem !== null) {
+            failure ??= problem
+            return ignore
+          }
+          return (chunk) => void (chunk !== null && out.push(chunk))
+        },
+        onField: ignore,
+        onError: (error) => void (failure ??= toError(error, limits)),
+        onDone: () => void (partsDone = true)
+      })
+      const write = (chunks: ReadonlyArray<Uint8Array>) => {
+        for (const chunk of chunks) {
+          if (partsDone) after += chunk.length
+          else {
+            parser.write(chunk)
+            if (partsDone) after += epilogue.after(chunk)
+            else epilogue.passed(chunk)
+          }
+          if (after > limits.maxFieldBytes) failure ??= invalidFields(["file"], "The multipart body is malformed.")
         }
-        return (chunk) => void (chunk !== null && out.push(chunk))
-      },
-      onField: ignore,
-      onError: (error) => void (failure ??= toError(error, limits)),
-      onDone: () => void (partsDone = true)
-    })
-    const write = (chunks: ReadonlyArray<Uint8Array>) => {
-      for (const chunk of chunks) {
-        if (partsDone) after += chunk.length
-        else {
-          parser.write(chunk)
-          if (partsDone) after += epilogue.after(chunk)
-          else epilogue.passed(chunk)
+      }
+      const pull: Pull.Pull<readonly [Uint8Array, ...Array<Uint8Array>], HeraldError> = Effect.suspend(() => {
+        if (failure !== undefined) return Effect.fail(failure)
+        if (out.length > 0) {
+          const chunks = out as unknown as readonly [Uint8Array, ...Array<Uint8Array>]
+          out = []
+          return Effect.succeed(chunks)
         }
-        if (after > limits.maxFieldBytes) failure ??= invalidFields(["file"], "The multipart body is malformed.")
-      }
-    }
-    const pull: Pull.Pull<readonly [Uint8Array, ...Array<Uint8Array>], HeraldError> = Effect.suspend(() => {
-      if (failure !== undefined) return Effect.fail(failure)
-      if (out.length > 0) {
-        const chunks = out as unknown as readonly [Uint8Array, ...Array<Uint8Array>]
-        out = []
-        return Effect.succeed(chunks)
-      }
-      if (ended) return filename === null ? Effect.fail(noFile()) : Cause.done()
-      return upstream.pipe(
-        Effect.map(write),
-        Pull.catchDone(() => Effect.sync(() => {
-          ended = true
-          if (!partsDone) parser.end()
-        })),
-        Effect.andThen(pull)
-      )
+        if (ended) return filename === null ? Effect.fail(noFile()) : Cause.done()
+        return upstream.pipe(
+          Effect.map(write),
+          Pull.catchDone(() =>
+            Effect.sync(() => {
+              ended = true
+              if (!partsDone) parser.end()
+            })
+          ),
+          Effect.andThen(pull)
+        )
+      })
+      return pull
     })
-    return pull
-  }))
+  )
   return { body, filename: Effect.suspend(() => (filename === null ? Effect.fail(noFile()) : Effect.succeed(filename))) }
 }

@@ -20,50 +20,62 @@ const HIGH_WATER = 2 * 1024 * 1024
  */
 export const requestBody = (request: HttpServerRequest.HttpServerRequest, cutShort: () => HeraldError): Stream.Stream<Uint8Array, HeraldError> => {
   const source = NodeHttpServerRequest.toIncomingMessage(request) as IncomingMessage | undefined
-  if (typeof source?.on !== "function" || typeof source.pause !== "function")
-    return Stream.mapError(request.stream, cutShort)
-  return Stream.fromChannel(Channel.fromTransform((_, scope) => Effect.suspend(() => {
-    let waiting: Array<Uint8Array> = []
-    let waitingBytes = 0
-    let end: Exit.Exit<never, HeraldError | Cause.Done> | undefined
-    let wake: (() => void) | undefined
-    const onData = (chunk: Uint8Array) => {
-      waiting.push(handOver(chunk))
-      waitingBytes += chunk.length
-      if (waitingBytes > HIGH_WATER) source.pause()
-      wake?.()
-    }
-    const cleanup = finished(source, { readable: true, writable: false }, (error) => {
-      end ??= error === undefined && source.complete ? Exit.fail(Cause.Done()) : Exit.fail(cutShort())
-      wake?.()
-    })
-    source.on("data", onData)
-    // The platform answers `Expect: 100-continue` only when its own readers start; this is one.
-    continueIfExpected(request, source)
-    const pull: Effect.Effect<readonly [Uint8Array, ...Array<Uint8Array>], HeraldError | Cause.Done> = Effect.suspend(() => {
-      if (waiting.length > 0) {
-        const chunks = waiting as unknown as readonly [Uint8Array, ...Array<Uint8Array>]
-        waiting = []
-        waitingBytes = 0
-        if (source.isPaused() && end === undefined) source.resume()
-        return Effect.succeed(chunks)
-      }
-      if (end !== undefined) return end
-      return Effect.flatMap(Effect.callback<void>((resume) => {
-        wake = () => {
-          wake = undefined
-          resume(Effect.void)
+  if (typeof source?.on !== "function" || typeof source.pause !== "function") return Stream.mapError(request.stream, cutShort)
+  return Stream.fromChannel(
+    Channel.fromTransform((_, scope) =>
+      Effect.suspend(() => {
+        let waiting: Array<Uint8Array> = []
+        let waitingBytes = 0
+        let end: Exit.Exit<never, HeraldError | Cause.Done> | undefined
+        let wake: (() => void) | undefined
+        const onData = (chunk: Uint8Array) => {
+          waiting.push(handOver(chunk))
+          waitingBytes += chunk.length
+          if (waitingBytes > HIGH_WATER) source.pause()
+          wake?.()
         }
-        return Effect.sync(() => void (wake = undefined))
-      }), () => pull)
-    })
-    return Effect.as(Scope.addFinalizer(scope, Effect.sync(() => {
-      source.off("data", onData)
-      cleanup()
-      // What is left is the platform's: it drains a short rest or closes the connection after the answer.
-      if (!source.complete) source.pause()
-    })), pull)
-  })))
+        const cleanup = finished(source, { readable: true, writable: false }, (error) => {
+          end ??= error === undefined && source.complete ? Exit.fail(Cause.Done()) : Exit.fail(cutShort())
+          wake?.()
+        })
+        source.on("data", onData)
+        // The platform answers `Expect: 100-continue` only when its own readers start; this is one.
+        continueIfExpected(request, source)
+        const pull: Effect.Effect<readonly [Uint8Array, ...Array<Uint8Array>], HeraldError | Cause.Done> = Effect.suspend(() => {
+          if (waiting.length > 0) {
+            const chunks = waiting as unknown as readonly [Uint8Array, ...Array<Uint8Array>]
+            waiting = []
+            waitingBytes = 0
+            if (source.isPaused() && end === undefined) source.resume()
+            return Effect.succeed(chunks)
+          }
+          if (end !== undefined) return end
+          return Effect.flatMap(
+            Effect.callback<void>((resume) => {
+              wake = () => {
+                wake = undefined
+                resume(Effect.void)
+              }
+              return Effect.sync(() => void (wake = undefined))
+            }),
+            () => pull
+          )
+        })
+        return Effect.as(
+          Scope.addFinalizer(
+            scope,
+            Effect.sync(() => {
+              source.off("data", onData)
+              cleanup()
+              // What is left is the platform's: it drains a short rest or closes the connection after the answer.
+              if (!source.complete) source.pause()
+            })
+          ),
+          pull
+        )
+      })
+    )
+  )
 }
 
 const continueIfExpected = (request: HttpServerRequest.HttpServerRequest, source: IncomingMessage) => {

@@ -29,8 +29,13 @@ export const SignUpResponse = Schema.Struct({
 export const ClaimLinkResponse = Schema.Struct({ claimSent: Schema.Boolean, claimExpiresAt: Str, delivery: Str })
 
 export const AccountView = Schema.Struct({
-  id: Str, platform: Str, name: Str, username: Str, avatarUrl: Schema.NullOr(Str),
-  status: Schema.Literals(["connected", "needs_reconnection"]), connectedAt: Str
+  id: Str,
+  platform: Str,
+  name: Str,
+  username: Str,
+  avatarUrl: Schema.NullOr(Str),
+  status: Schema.Literals(["connected", "needs_reconnection"]),
+  connectedAt: Str
 }).annotate({ identifier: "Account" })
 
 export const BoardView = Schema.Struct({ id: Str, name: Str, description: Schema.NullOr(Str), privacy: Schema.NullOr(Str) }).annotate({ identifier: "Board" })
@@ -52,28 +57,39 @@ export const CreatePostBody = Schema.Struct({
   poll: opt(Poll),
   cover: opt(Cover),
   tiktokAiGenerated: opt(Schema.Boolean),
-  tiktok: opt(Schema.Struct({
-    privacyLevel: opt(Schema.Literals(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"])),
-    brandedContent: opt(Schema.Boolean)
-  })),
-  youtube: opt(Schema.Struct({
-    title: opt(Str.annotate({ description: "The video's title, 1-100 characters; without one, the text's first line" })),
-    privacyStatus: opt(Schema.Literals(["public", "unlisted", "private"])),
-    madeForKids: opt(Schema.Boolean),
-    tags: opt(Schema.Array(Str))
-  }).annotate({ description: "YouTube only: the video's title, privacy, made-for-kids declaration and tags" })),
-  pinterest: opt(Schema.Struct({
-    boardId: opt(Str.annotate({ description: "A board of the account (GET /accounts/{id}/boards); without one, the account's default board" })),
-    link: opt(Str.annotate({ description: "Where the pin leads, an http(s) URL" })),
-    title: opt(Str.annotate({ description: "The pin's title, at most 100 characters" }))
-  }).annotate({ description: "Pinterest only: the board, link and title of the pin" }))
+  tiktok: opt(
+    Schema.Struct({
+      privacyLevel: opt(Schema.Literals(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"])),
+      brandedContent: opt(Schema.Boolean)
+    })
+  ),
+  youtube: opt(
+    Schema.Struct({
+      title: opt(Str.annotate({ description: "The video's title, 1-100 characters; without one, the text's first line" })),
+      privacyStatus: opt(Schema.Literals(["public", "unlisted", "private"])),
+      madeForKids: opt(Schema.Boolean),
+      tags: opt(Schema.Array(Str))
+    }).annotate({ description: "YouTube only: the video's title, privacy, made-for-kids declaration and tags" })
+  ),
+  pinterest: opt(
+    Schema.Struct({
+      boardId: opt(Str.annotate({ description: "A board of the account (GET /accounts/{id}/boards); without one, the account's default board" })),
+      link: opt(Str.annotate({ description: "Where the pin leads, an http(s) URL" })),
+      title: opt(Str.annotate({ description: "The pin's title, at most 100 characters" }))
+    }).annotate({ description: "Pinterest only: the board, link and title of the pin" })
+  )
 }).annotate({ identifier: "CreatePostRequest" })
 
 const TargetError = Schema.NullOr(Schema.Struct({ code: Str, message: Str, retryable: Schema.Boolean }))
 
 export const TargetView = Schema.Struct({
-  accountId: Str, platform: Str, status: Str, externalId: Schema.NullOr(Str), url: Schema.NullOr(Str),
-  publishedAt: Schema.NullOr(Str), error: TargetError,
+  accountId: Str,
+  platform: Str,
+  status: Str,
+  externalId: Schema.NullOr(Str),
+  url: Schema.NullOr(Str),
+  publishedAt: Schema.NullOr(Str),
+  error: TargetError,
   firstComment: Schema.NullOr(Schema.Struct({ status: Str, externalId: Schema.NullOr(Str), error: TargetError })),
   thread: Schema.Array(Schema.Struct({ index: Schema.Number, externalId: Str, url: Schema.NullOr(Str) }))
 })
@@ -81,17 +97,28 @@ export const TargetView = Schema.Struct({
 export const PostView = Schema.Struct({
   id: Str,
   status: Schema.Literals(["needs_approval", "scheduled", "publishing", "published", "failed"]),
-  content: Str, mediaIds: Schema.Array(Str), firstComment: Schema.NullOr(Str), thread: Schema.Array(Str),
-  poll: Schema.NullOr(Poll), cover: Schema.NullOr(Cover), tiktokAiGenerated: Schema.Boolean,
-  scheduledFor: Schema.NullOr(Str), requireApproval: Schema.Boolean,
+  content: Str,
+  mediaIds: Schema.Array(Str),
+  firstComment: Schema.NullOr(Str),
+  thread: Schema.Array(Str),
+  poll: Schema.NullOr(Poll),
+  cover: Schema.NullOr(Cover),
+  tiktokAiGenerated: Schema.Boolean,
+  scheduledFor: Schema.NullOr(Str),
+  requireApproval: Schema.Boolean,
   createdBy: Schema.Struct({ kind: Schema.Literals(["key", "person"]), id: Str, name: Str }),
-  createdAt: Str, updatedAt: Str, publishedAt: Schema.NullOr(Str),
+  createdAt: Str,
+  updatedAt: Str,
+  publishedAt: Schema.NullOr(Str),
   targets: Schema.Array(TargetView)
 }).annotate({ identifier: "Post" })
 
 export const PostEnvelope = Schema.Struct({ post: PostView, replayed: opt(Schema.Boolean) })
 export const DryRunResult = Schema.Struct({
-  dryRun: Schema.Boolean, valid: Schema.Boolean, warnings: Schema.Array(Str), requireApproval: Schema.Boolean,
+  dryRun: Schema.Boolean,
+  valid: Schema.Boolean,
+  warnings: Schema.Array(Str),
+  requireApproval: Schema.Boolean,
   wouldPost: Schema.Record(Str, Schema.Unknown)
 }).annotate({ identifier: "DryRunResult" })
 

@@ -13,25 +13,23 @@ export const CSRF_HEADER = "x-csrf-token"
 const bearerForm = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i
 
 /** The key in `Authorization: Bearer <key>`: the one reading for REST, MCP and the fast path. */
-export const bearerCredential = (authorization: string | undefined): string | undefined =>
-  authorization === undefined ? undefined : bearerForm.exec(authorization)?.[1]
+export const bearerCredential = (authorization: string | undefined): string | undefined => (authorization === undefined ? undefined : bearerForm.exec(authorization)?.[1])
 
 /** The caller of the current request. */
 export class CurrentActor extends Context.Service<CurrentActor, Actor>()("herald/http/CurrentActor") {}
 
 /** Bearer API key, or the web app's session cookie (with a CSRF header on state-changing requests). */
-export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentActor; requires: never }>()(
-  "herald/http/Authentication",
-  {
-    security: { bearer: HttpApiSecurity.bearer, session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" }) },
-    error: errorDoc(401)
-  }
-) {}
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentActor; requires: never }>()("herald/http/Authentication", {
+  security: { bearer: HttpApiSecurity.bearer, session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" }) },
+  error: errorDoc(401)
+}) {}
 
 type AuthServices = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof authenticateSession>>
 
 // A failure (not a defect) so the next scheme is tried; the last one's failure is the answer.
-const unauthorizedBody = toEnvelope(fail("unauthorized")).body as { readonly error: { readonly code: string; readonly message: string; readonly hint: string; readonly retryable: boolean } }
+const unauthorizedBody = toEnvelope(fail("unauthorized")).body as {
+  readonly error: { readonly code: string; readonly message: string; readonly hint: string; readonly retryable: boolean }
+}
 const unauthorized = () => Effect.fail(unauthorizedBody)
 
 export const layer = Layer.effect(Authentication)(
@@ -42,14 +40,15 @@ export const layer = Layer.effect(Authentication)(
     const inGroupContext = <A, E>(effect: Effect.Effect<A, E, AuthServices>) => effect as Effect.Effect<A, E>
     return {
       // The header is read with bearerCredential, as MCP and the fast path read it, not with the platform's own reading.
-      bearer: (httpEffect) => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-        const key = bearerCredential(request.headers.authorization)
-        if (key === undefined) return unauthorized()
-        return inGroupContext(authenticateKey(key)).pipe(
-          Effect.catch(() => unauthorized()),
-          Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
-        )
-      }),
+      bearer: (httpEffect) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          const key = bearerCredential(request.headers.authorization)
+          if (key === undefined) return unauthorized()
+          return inGroupContext(authenticateKey(key)).pipe(
+            Effect.catch(() => unauthorized()),
+            Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
+          )
+        }),
       session: (httpEffect, { credential, endpoint }) => {
         const token = Redacted.value(credential)
         if (token === "") return unauthorized()

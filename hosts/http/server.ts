@@ -24,10 +24,18 @@ import { docsPageMiddleware, securityHeaders } from "./securityHeaders.ts"
 import * as Mcp from "../mcp/route.ts"
 
 const pageRoutes = [
-  { method: "GET", path: "/connect/:platform/callback" }, { method: "GET", path: "/claim" }, { method: "POST", path: "/claim" },
-  { method: "GET", path: "/signin" }, { method: "POST", path: "/signin" }, { method: "GET", path: "/signin/complete" }, { method: "POST", path: "/signin/complete" },
-  { method: "POST", path: "/signout" }, { method: "GET", path: "/app" }, { method: "GET", path: "/api/v1/openapi.json" },
-  { method: "GET", path: "/api/v1/docs" }, { method: "POST", path: "/mcp" }
+  { method: "GET", path: "/connect/:platform/callback" },
+  { method: "GET", path: "/claim" },
+  { method: "POST", path: "/claim" },
+  { method: "GET", path: "/signin" },
+  { method: "POST", path: "/signin" },
+  { method: "GET", path: "/signin/complete" },
+  { method: "POST", path: "/signin/complete" },
+  { method: "POST", path: "/signout" },
+  { method: "GET", path: "/app" },
+  { method: "GET", path: "/api/v1/openapi.json" },
+  { method: "GET", path: "/api/v1/docs" },
+  { method: "POST", path: "/mcp" }
 ]
 
 /**
@@ -74,16 +82,21 @@ export interface NodeServerOptions {
 export const nodeServerLayer = (options: NodeServerOptions) =>
   options.fastPaths === false
     ? NodeHttpServer.layer(() => answerClientErrors(createServer()), { port: options.port, host: options.host })
-    : Layer.unwrap(Effect.map(FastPaths.make, (make) => {
-      const fast = make({ accessLog: options.accessLog === true })
-      const observed = options.onFastPath
-      const listener = observed === undefined ? fast : (req: IncomingMessage, res: ServerResponse) => {
-        const taken = fast(req, res)
-        observed(taken)
-        return taken
-      }
-      return NodeHttpServer.layer(() => answerClientErrors(FastPaths.server(listener)), { port: options.port, host: options.host })
-    }))
+    : Layer.unwrap(
+        Effect.map(FastPaths.make, (make) => {
+          const fast = make({ accessLog: options.accessLog === true })
+          const observed = options.onFastPath
+          const listener =
+            observed === undefined
+              ? fast
+              : (req: IncomingMessage, res: ServerResponse) => {
+                  const taken = fast(req, res)
+                  observed(taken)
+                  return taken
+                }
+          return NodeHttpServer.layer(() => answerClientErrors(FastPaths.server(listener)), { port: options.port, host: options.host })
+        })
+      )
 
 /** Serves the routes on a Node HTTP server (port 0 picks a free port). */
 export const serverLayer = (port: number, options: { readonly accessLog?: boolean } = {}) =>

@@ -55,34 +55,48 @@ export const DeliveryEnvelope = Schema.Struct({ delivery: DeliveryView })
 
 const id = { id: Str }
 
-export class WebhooksGroup extends HttpApiGroup.make("webhooks").add(
-  HttpApiEndpoint.post("create", "/webhooks", { payload: CreateWebhookBody, success: CreatedWebhook.pipe(HttpApiSchema.status(201)), error: e(400, 401, 409) }),
-  HttpApiEndpoint.get("list", "/webhooks", { success: Schema.Struct({ webhooks: Schema.Array(WebhookView) }), error: e(401) }),
-  HttpApiEndpoint.get("get", "/webhooks/:id", { params: id, success: WebhookEnvelope, error: e(401, 404) }),
-  HttpApiEndpoint.patch("update", "/webhooks/:id", { params: id, payload: UpdateWebhookBody, success: WebhookEnvelope, error: e(400, 401, 404) }),
-  HttpApiEndpoint.delete("remove", "/webhooks/:id", { params: id, success: Schema.Struct({ id: Str, deleted: Schema.Boolean }), error: e(401, 404) }),
-  HttpApiEndpoint.post("test", "/webhooks/:id/test", { params: id, success: DeliveryEnvelope, error: e(401, 404) }).annotate(OpenApi.Description,
-    "Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed."),
-  HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
-    params: id,
-    query: { limit: opt(Str), status: opt(Str), cursor: opt(Str) },
-    success: Schema.Struct({ deliveries: Schema.Array(DeliveryView), nextCursor: Schema.NullOr(Str) }),
-    error: e(400, 401, 404)
-  }),
-  HttpApiEndpoint.post("redeliver", "/webhooks/:id/deliveries/:deliveryId/redeliver", {
-    params: { id: Str, deliveryId: Str }, success: DeliveryEnvelope, error: e(401, 404)
-  }).annotate(OpenApi.Description, "Sends the delivery again from the start of its retry schedule, with the same event id.")
-).middleware(Authentication).annotate(OpenApi.Description,
-  "Webhook endpoints: each event is POSTed to every endpoint that subscribes to it, signed with the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature), retried for about three days, in order per post. Keys and signed-in people alike; every plan.") {}
-
-export class EventsGroup extends HttpApiGroup.make("events").add(
-  HttpApiEndpoint.get("list", "/events", {
-    query: { after: opt(Str), limit: opt(Str), types: opt(Str), postId: opt(Str), waitSeconds: opt(Str) },
-    success: Schema.Struct({
-      events: Schema.Array(EventBody),
-      nextCursor: Str.annotate({ description: "Pass as after= to get the events after these" })
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.post("create", "/webhooks", { payload: CreateWebhookBody, success: CreatedWebhook.pipe(HttpApiSchema.status(201)), error: e(400, 401, 409) }),
+    HttpApiEndpoint.get("list", "/webhooks", { success: Schema.Struct({ webhooks: Schema.Array(WebhookView) }), error: e(401) }),
+    HttpApiEndpoint.get("get", "/webhooks/:id", { params: id, success: WebhookEnvelope, error: e(401, 404) }),
+    HttpApiEndpoint.patch("update", "/webhooks/:id", { params: id, payload: UpdateWebhookBody, success: WebhookEnvelope, error: e(400, 401, 404) }),
+    HttpApiEndpoint.delete("remove", "/webhooks/:id", { params: id, success: Schema.Struct({ id: Str, deleted: Schema.Boolean }), error: e(401, 404) }),
+    HttpApiEndpoint.post("test", "/webhooks/:id/test", { params: id, success: DeliveryEnvelope, error: e(401, 404) }).annotate(
+      OpenApi.Description,
+      "Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed."
+    ),
+    HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
+      params: id,
+      query: { limit: opt(Str), status: opt(Str), cursor: opt(Str) },
+      success: Schema.Struct({ deliveries: Schema.Array(DeliveryView), nextCursor: Schema.NullOr(Str) }),
+      error: e(400, 401, 404)
     }),
-    error: e(400, 401)
-  })
-).middleware(Authentication).annotate(OpenApi.Description,
-  "The workspace's events, oldest first, the same objects webhooks deliver. With waitSeconds (up to 60) the call waits for the next event: an agent without a URL learns in one call that its post was approved, rejected or published (postId=..., types=post.approved,post.rejected).") {}
+    HttpApiEndpoint.post("redeliver", "/webhooks/:id/deliveries/:deliveryId/redeliver", {
+      params: { id: Str, deliveryId: Str },
+      success: DeliveryEnvelope,
+      error: e(401, 404)
+    }).annotate(OpenApi.Description, "Sends the delivery again from the start of its retry schedule, with the same event id.")
+  )
+  .middleware(Authentication)
+  .annotate(
+    OpenApi.Description,
+    "Webhook endpoints: each event is POSTed to every endpoint that subscribes to it, signed with the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature), retried for about three days, in order per post. Keys and signed-in people alike; every plan."
+  ) {}
+
+export class EventsGroup extends HttpApiGroup.make("events")
+  .add(
+    HttpApiEndpoint.get("list", "/events", {
+      query: { after: opt(Str), limit: opt(Str), types: opt(Str), postId: opt(Str), waitSeconds: opt(Str) },
+      success: Schema.Struct({
+        events: Schema.Array(EventBody),
+        nextCursor: Str.annotate({ description: "Pass as after= to get the events after these" })
+      }),
+      error: e(400, 401)
+    })
+  )
+  .middleware(Authentication)
+  .annotate(
+    OpenApi.Description,
+    "The workspace's events, oldest first, the same objects webhooks deliver. With waitSeconds (up to 60) the call waits for the next event: an agent without a URL learns in one call that its post was approved, rejected or published (postId=..., types=post.approved,post.rejected)."
+  ) {}

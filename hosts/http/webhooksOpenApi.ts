@@ -21,7 +21,13 @@ export const addWebhooks = (spec: Record<string, any>): Record<string, any> => {
         parameters: [
           { name: "webhook-id", in: "header", required: true, schema: { type: "string" }, description: "The event id: the same on every try, for deduplication" },
           { name: "webhook-timestamp", in: "header", required: true, schema: { type: "string" }, description: "Seconds since the epoch when this try was signed" },
-          { name: "webhook-signature", in: "header", required: true, schema: { type: "string" }, description: "v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret>" }
+          {
+            name: "webhook-signature",
+            in: "header",
+            required: true,
+            schema: { type: "string" },
+            description: "v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret>"
+          }
         ],
         requestBody: { required: true, content: { "application/json": { schema: document.schema } } },
         responses: { "2XX": { description: "Received. Any other answer (or none within 10 s) is retried, for about three days." } }

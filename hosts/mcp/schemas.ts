@@ -43,5 +43,4 @@ export const postOut = z.looseObject({
 
 export const postResultOut = z.looseObject({ post: postOut })
 
-export const removedOut = (flag: "cancelled" | "rejected") =>
-  z.looseObject({ id: z.string(), [flag]: z.literal(true) })
+export const removedOut = (flag: "cancelled" | "rejected") => z.looseObject({ id: z.string(), [flag]: z.literal(true) })

@@ -50,7 +50,13 @@ export const callTool = async (tools: ReadonlyArray<AnyTool>, session: McpSessio
   if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Tools: ${tools.map((t) => t.name).join(", ")}`)
   const call = session.context()
   if (call.actor === null && tool.keyless !== true)
-    return failure(fail("unauthorized", { tool: name }, `${name} needs an API key. Get one with sign_up (or from the workspace owner), then ${call.transport === "http" ? "send Authorization: Bearer <key>" : "set HERALD_API_KEY"}.`))
+    return failure(
+      fail(
+        "unauthorized",
+        { tool: name },
+        `${name} needs an API key. Get one with sign_up (or from the workspace owner), then ${call.transport === "http" ? "send Authorization: Bearer <key>" : "set HERALD_API_KEY"}.`
+      )
+    )
   const parsed = tool.input.safeParse(args ?? {})
   if (!parsed.success) return failure(invalidArguments(parsed.error))
   const exit = await session.run(tool.run(parsed.data, call as CallContext & { actor: Actor }))

@@ -47,8 +47,12 @@ export const toSchedulerOptions = (env: SchedulerEnv): SchedulerOptions => ({
   webhooks: env.webhooks
     ? {
         ...defaultDeliveryOptions,
-        concurrency: env.webhookConcurrency, batch: env.webhookBatch, pollMs: env.webhookPollMs, leaseMs: env.webhookLeaseMs,
-        retrySchedule: env.webhookRetriesMs, disableAfterMs: env.webhookDisableAfterMs
+        concurrency: env.webhookConcurrency,
+        batch: env.webhookBatch,
+        pollMs: env.webhookPollMs,
+        leaseMs: env.webhookLeaseMs,
+        retrySchedule: env.webhookRetriesMs,
+        disableAfterMs: env.webhookDisableAfterMs
       }
     : null
 })

@@ -28,14 +28,15 @@ export const defaultSchedulerOptions: SchedulerOptions = {
  * flight finish for `graceMs` and hands the rest back to the queue.
  */
 export const workerLayer = (pipeline: Partial<PipelineOptions> = {}, graceMs = defaultSchedulerOptions.graceMs) =>
-  Layer.effectDiscard(Effect.gen(function* () {
-    const worker = yield* startWorker({ ...defaultPipelineOptions, ...pipeline })
-    yield* Effect.addFinalizer(() => worker.stop(graceMs))
-  }))
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const worker = yield* startWorker({ ...defaultPipelineOptions, ...pipeline })
+      yield* Effect.addFinalizer(() => worker.stop(graceMs))
+    })
+  )
 
 /** The sweepers (expired unclaimed workspaces and uploads) as a background fiber of the layer's scope. */
-export const sweeperLayer = (options: Partial<SweeperOptions> = {}) =>
-  Layer.effectDiscard(Effect.forkScoped(runSweepers({ ...defaultSweeperOptions, ...options })))
+export const sweeperLayer = (options: Partial<SweeperOptions> = {}) => Layer.effectDiscard(Effect.forkScoped(runSweepers({ ...defaultSweeperOptions, ...options })))
 
 /**
  * The webhook delivery loop as a background fiber of the layer's scope, with its own slots, so a slow
@@ -43,16 +44,16 @@ export const sweeperLayer = (options: Partial<SweeperOptions> = {}) =>
  * finish for `graceMs` (any cut short go again, with the same id, when their leases run out).
  */
 export const deliveryLayer = (options: Partial<DeliveryOptions> = {}, graceMs = defaultSchedulerOptions.graceMs) =>
-  Layer.effectDiscard(Effect.gen(function* () {
-    const worker = yield* startDeliveryWorker({ ...defaultDeliveryOptions, ...options })
-    yield* Effect.addFinalizer(() => worker.stop(graceMs))
-  }))
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const worker = yield* startDeliveryWorker({ ...defaultDeliveryOptions, ...options })
+      yield* Effect.addFinalizer(() => worker.stop(graceMs))
+    })
+  )
 
 /** Worker, webhook deliveries and sweepers: what a scheduler process (or the embedded host) runs. */
 export const schedulerLayer = (options: Partial<SchedulerOptions> = {}) => {
   const o = { ...defaultSchedulerOptions, ...options }
-  const publishing = o.sweepers === null
-    ? workerLayer(o.pipeline, o.graceMs)
-    : Layer.merge(workerLayer(o.pipeline, o.graceMs), sweeperLayer(o.sweepers))
+  const publishing = o.sweepers === null ? workerLayer(o.pipeline, o.graceMs) : Layer.merge(workerLayer(o.pipeline, o.graceMs), sweeperLayer(o.sweepers))
   return o.webhooks === null ? publishing : Layer.merge(publishing, deliveryLayer(o.webhooks, o.graceMs))
 }

@@ -15,7 +15,9 @@ const main = Effect.gen(function* () {
   if (Option.isNone(core.env.databaseUrl))
     return yield* Effect.die(new Error("DATABASE_URL is required: schedulers share a PostgreSQL server with the HTTP hosts (npm start runs its own scheduler)."))
   const options = toSchedulerOptions(yield* schedulerConfig)
-  yield* Effect.logInfo(`scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}; ${core.described}`)
+  yield* Effect.logInfo(
+    `scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}; ${core.described}`
+  )
   return yield* Layer.launch(schedulerLayer(options).pipe(Layer.provide(core.layer)))
 }).pipe(
   // No tracer is exported from this process: skip building a span for every job and statement.

@@ -50,7 +50,11 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
     SharpFfmpegProbe.layer(),
     // X, the Meta networks and the others join when their variables are set (their end-to-end tests point them at fakes).
     networksLayer([
-      Sandbox.network, X.network, Facebook.network, Instagram.network, Threads.network,
+      Sandbox.network,
+      X.network,
+      Facebook.network,
+      Instagram.network,
+      Threads.network,
       // Loaded only when configured: a host starts as fast with them off as without them.
       lazyNetwork(linkedinConfig, () => import("../../adapters/networks/linkedin/index.ts")),
       lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),

@@ -15,7 +15,8 @@ export const accountRepoContract = (name: string, ports: Layer.Layer<AccountRepo
         assert.deepStrictEqual(yield* repo.upsert(acc), acc)
         assert.deepStrictEqual(yield* repo.findById(ws.id, acc.id), Option.some(acc))
         assert.isTrue(Option.isNone(yield* repo.findById(other.id, acc.id)))
-      }))
+      })
+    )
 
     it.effect("a reconnection (same workspace, platform and externalId) replaces the account and keeps its id", () =>
       Effect.gen(function* () {
@@ -34,7 +35,8 @@ export const accountRepoContract = (name: string, ports: Layer.Layer<AccountRepo
         assert.deepStrictEqual(stored, { ...again, id: first.id })
         assert.deepStrictEqual(yield* repo.listByWorkspace(ws.id), [stored])
         assert.isTrue(Option.isNone(yield* repo.findById(ws.id, again.id)))
-      }))
+      })
+    )
 
     it.effect("the same externalId on another platform or in another workspace is another account", () =>
       Effect.gen(function* () {
@@ -46,5 +48,6 @@ export const accountRepoContract = (name: string, ports: Layer.Layer<AccountRepo
         const c = yield* repo.upsert(account(other.id, { externalId: "123" }))
         assert.deepStrictEqual(sorted((yield* repo.listByWorkspace(ws.id)).map((x) => x.id)), sorted([a.id, b.id]))
         assert.deepStrictEqual(yield* repo.listByWorkspace(other.id), [c])
-      }))
+      })
+    )
   })

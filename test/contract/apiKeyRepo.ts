@@ -14,7 +14,8 @@ export const apiKeyRepoContract = (name: string, ports: Layer.Layer<ApiKeyRepo |
         yield* repo.insert(key)
         assert.deepStrictEqual(yield* repo.findByHash(key.hash), Option.some(key))
         assert.isTrue(Option.isNone(yield* repo.findByHash("hash-unknown")))
-      }))
+      })
+    )
 
     it.effect("lists the keys of one workspace only", () =>
       Effect.gen(function* () {
@@ -25,8 +26,12 @@ export const apiKeyRepoContract = (name: string, ports: Layer.Layer<ApiKeyRepo |
         for (const key of [...mine, apiKey(other.id)]) yield* repo.insert(key)
         const listed = yield* repo.listByWorkspace(ws.id)
         assert.deepStrictEqual(sorted(listed.map((k) => k.id)), sorted(mine.map((k) => k.id)))
-        assert.deepStrictEqual(listed.find((k) => k.id === mine[1].id), mine[1])
-      }))
+        assert.deepStrictEqual(
+          listed.find((k) => k.id === mine[1].id),
+          mine[1]
+        )
+      })
+    )
 
     it.effect("revokes a live key of the workspace once; the revoked key is still found", () =>
       Effect.gen(function* () {
@@ -41,5 +46,6 @@ export const apiKeyRepoContract = (name: string, ports: Layer.Layer<ApiKeyRepo |
         assert.isTrue(yield* repo.revoke(ws.id, key.id, T0 + 10))
         assert.isFalse(yield* repo.revoke(ws.id, key.id, T0 + 20))
         assert.deepStrictEqual(yield* repo.findByHash(key.hash), Option.some({ ...key, revokedAt: T0 + 10 }))
-      }))
+      })
+    )
   })

@@ -5,8 +5,7 @@ import { BlobStore } from "../../application/ports/BlobStore.ts"
 import { invalidFields } from "../../domain/errors.ts"
 
 /** Bytes as a stream of `size`-byte chunks, the way an upload arrives. */
-const chunks = (bytes: Uint8Array, size: number) =>
-  Stream.fromIterable(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)))
+const chunks = (bytes: Uint8Array, size: number) => Stream.fromIterable(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)))
 
 const collect = (stream: Stream.Stream<Uint8Array, unknown>) =>
   Effect.map(Stream.runCollect(stream), (parts) => Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.length))))
@@ -38,7 +37,8 @@ export const blobStoreContract = (name: string, store: Layer.Layer<BlobStore, un
         const fetched = yield* fetchBytes(yield* blobs.url(k))
         assert.strictEqual(fetched.status, 200)
         assert.isTrue(fetched.bytes.equals(bytes))
-      }))
+      })
+    )
 
     it.effect("url asked for a time opens now, and says that time where the store signs it", () =>
       Effect.gen(function* () {
@@ -52,7 +52,8 @@ export const blobStoreContract = (name: string, store: Layer.Layer<BlobStore, un
         const signed = url.searchParams.get("expires")
         if (presigned !== null) assert.strictEqual(presigned, "3600")
         else assert.approximately(Number(signed) * 1000 - (yield* Clock.currentTimeMillis), 3_600_000, 1_000)
-      }))
+      })
+    )
 
     it.effect("a large write (13 MiB, a multipart upload on S3) reads back byte for byte", () =>
       Effect.gen(function* () {
@@ -64,7 +65,8 @@ export const blobStoreContract = (name: string, store: Layer.Layer<BlobStore, un
         const fetched = yield* fetchBytes(yield* blobs.url(k))
         assert.isTrue(fetched.bytes.equals(bytes))
         assert.strictEqual((yield* blobs.stat(k)).sizeBytes, bytes.length)
-      }))
+      })
+    )
 
     it.effect("an empty object and an overwritten key behave", () =>
       Effect.gen(function* () {
@@ -74,7 +76,8 @@ export const blobStoreContract = (name: string, store: Layer.Layer<BlobStore, un
         assert.strictEqual((yield* collect(blobs.get(k))).length, 0)
         yield* blobs.put(k, Stream.make(new Uint8Array([1, 2, 3])), "image/jpeg")
         assert.deepStrictEqual([...(yield* collect(blobs.get(k)))], [1, 2, 3])
-      }))
+      })
+    )
 
     it.effect("delete removes the object; deleting again is fine; a missing key is BlobNotFound", () =>
       Effect.gen(function* () {
@@ -88,7 +91,8 @@ export const blobStoreContract = (name: string, store: Layer.Layer<BlobStore, un
         assert.strictEqual((missing as { _tag: string })._tag, "BlobNotFound")
         assert.strictEqual((yield* Effect.flip(blobs.stat(key("gif"))))._tag, "BlobNotFound")
         assert.strictEqual((yield* fetchBytes(yield* blobs.url(k))).status >= 400, true)
-      }))
+      })
+    )
 
     it.effect("a body that fails mid-way fails the put with its own error and stores nothing", () =>
       Effect.gen(function* () {
@@ -98,5 +102,6 @@ export const blobStoreContract = (name: string, store: Layer.Layer<BlobStore, un
         const error = yield* Effect.flip(blobs.put(k, broken, "video/quicktime"))
         assert.strictEqual((error as { detail?: string }).detail, "body broke")
         assert.strictEqual((yield* Effect.flip(blobs.stat(k)))._tag, "BlobNotFound")
-      }))
+      })
+    )
   })

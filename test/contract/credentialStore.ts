@@ -24,7 +24,8 @@ export const credentialStoreContract = (name: string, ports: Layer.Layer<Credent
         const second = Option.getOrThrow(yield* store.get(acc.id))
         assert.deepStrictEqual({ sealed: second.sealed, expiresAt: second.expiresAt }, { sealed: "v1.b", expiresAt: null })
         assert.isTrue(second.version > first.version)
-      }))
+      })
+    )
 
     it.effect("renew runs on the version it was given and stores the result; from an older version it returns the newer one untouched", () =>
       Effect.gen(function* () {
@@ -39,7 +40,8 @@ export const credentialStoreContract = (name: string, ports: Layer.Layer<Credent
         const stale = yield* store.renew(acc.id, seen, () => Effect.sync(() => (called = true)).pipe(Effect.as({ sealed: "never", expiresAt: 3 })))
         assert.isFalse(called)
         assert.deepStrictEqual(stale, renewed)
-      }))
+      })
+    )
 
     it.effect("concurrent renewals from one version renew once; everyone gets the newest credentials", () =>
       Effect.gen(function* () {
@@ -48,14 +50,19 @@ export const credentialStoreContract = (name: string, ports: Layer.Layer<Credent
         yield* store.put(acc.id, { sealed: "refresh-1", expiresAt: 1 })
         const seen = Option.getOrThrow(yield* store.get(acc.id)).version
         let calls = 0
-        const results = yield* Effect.forEach(Array.from({ length: 8 }), () =>
-          store.renew(acc.id, seen, (current) =>
-            Effect.sync(() => ++calls).pipe(Effect.andThen(Effect.sleep(20)), Effect.as({ sealed: `${current.sealed}>rotated`, expiresAt: 2 }))),
-          { concurrency: "unbounded" })
+        const results = yield* Effect.forEach(
+          Array.from({ length: 8 }),
+          () =>
+            store.renew(acc.id, seen, (current) =>
+              Effect.sync(() => ++calls).pipe(Effect.andThen(Effect.sleep(20)), Effect.as({ sealed: `${current.sealed}>rotated`, expiresAt: 2 }))
+            ),
+          { concurrency: "unbounded" }
+        )
         assert.strictEqual(calls, 1)
         assert.deepStrictEqual(new Set(results.map((r) => r.sealed)), new Set(["refresh-1>rotated"]))
         assert.strictEqual(Option.getOrThrow(yield* store.get(acc.id)).sealed, "refresh-1>rotated")
-      }))
+      })
+    )
 
     it.effect("a failed renewal stores nothing", () =>
       Effect.gen(function* () {
@@ -66,7 +73,8 @@ export const credentialStoreContract = (name: string, ports: Layer.Layer<Credent
         const exit = yield* Effect.exit(store.renew(acc.id, before.version, () => Effect.fail("invalid_grant")))
         assert.deepStrictEqual(exit, Exit.fail("invalid_grant"))
         assert.deepStrictEqual(Option.getOrThrow(yield* store.get(acc.id)), before)
-      }))
+      })
+    )
 
     it.effect("credentials go with their account", () =>
       Effect.gen(function* () {
@@ -75,5 +83,6 @@ export const credentialStoreContract = (name: string, ports: Layer.Layer<Credent
         yield* store.put(acc.id, { sealed: "gone soon", expiresAt: null })
         assert.isTrue(yield* (yield* AccountRepo).delete(acc.workspaceId, acc.id))
         assert.isTrue(Option.isNone(yield* store.get(acc.id)))
-      }))
+      })
+    )
   })

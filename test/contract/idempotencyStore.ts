@@ -24,7 +24,8 @@ export const idempotencyStoreContract = (name: string, ports: Layer.Layer<Idempo
         const second = { ...first, requestHash: "hash-2", postId: newId("post"), createdAt: T0 + 1000 }
         assert.deepStrictEqual(yield* store.claim(second, T0 + 1000), Option.some(first))
         assert.deepStrictEqual(yield* store.claim(second, first.expiresAt - 1), Option.some(first))
-      }))
+      })
+    )
 
     it.effect("keys are scoped: another caller or another key claims anew", () =>
       Effect.gen(function* () {
@@ -33,7 +34,8 @@ export const idempotencyStoreContract = (name: string, ports: Layer.Layer<Idempo
         yield* store.claim(first, T0)
         assert.isTrue(Option.isNone(yield* store.claim(record({ key: first.key }), T0)))
         assert.isTrue(Option.isNone(yield* store.claim(record({ scope: first.scope }), T0)))
-      }))
+      })
+    )
 
     it.effect("an expired record counts as absent and is replaced", () =>
       Effect.gen(function* () {
@@ -43,7 +45,8 @@ export const idempotencyStoreContract = (name: string, ports: Layer.Layer<Idempo
         const later = { ...first, postId: newId("post"), createdAt: first.expiresAt, expiresAt: first.expiresAt + DAY_MS }
         assert.isTrue(Option.isNone(yield* store.claim(later, first.expiresAt)))
         assert.deepStrictEqual(yield* store.claim(record({ scope: first.scope, key: first.key }), first.expiresAt + 1), Option.some(later))
-      }))
+      })
+    )
 
     it.effect("of 50 concurrent claims of one key exactly one is new, and all others see its record", () =>
       Effect.gen(function* () {
@@ -54,5 +57,6 @@ export const idempotencyStoreContract = (name: string, ports: Layer.Layer<Idempo
         const winners = claims.filter((_, i) => Option.isNone(results[i]))
         assert.strictEqual(winners.length, 1)
         for (const result of results) if (Option.isSome(result)) assert.deepStrictEqual(result.value, winners[0])
-      }))
+      })
+    )
   })

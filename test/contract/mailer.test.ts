@@ -30,7 +30,9 @@ mailerContract("outbox (.eml files)", () => {
 })
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>
-beforeAll(async () => { smtp = await startSmtpServer() })
+beforeAll(async () => {
+  smtp = await startSmtpServer()
+})
 afterAll(() => smtp.close())
 
 mailerContract("SMTP (real smtp-server peer)", () => ({

@@ -25,7 +25,8 @@ export const mediaRepoContract = (name: string, ports: Layer.Layer<MediaRepo | W
         yield* repo.insert(video)
         assert.deepStrictEqual(yield* repo.findById(ws.id, video.id), Option.some(video))
         assert.isTrue(Option.isNone(yield* repo.findById(other.id, video.id)))
-      }))
+      })
+    )
 
     it.effect("findByIds returns the workspace's own media and ignores other workspaces and unknown ids", () =>
       Effect.gen(function* () {
@@ -37,10 +38,20 @@ export const mediaRepoContract = (name: string, ports: Layer.Layer<MediaRepo | W
         for (const m of [...mine, theirs]) yield* repo.insert(m)
         const found = yield* repo.findByIds(ws.id, [mine[0].id, theirs.id, "med_missing", mine[1].id, mine[0].id])
         assert.deepStrictEqual(sorted(found.map((m) => m.id)), sorted(mine.map((m) => m.id)))
-        assert.deepStrictEqual(found.find((m) => m.id === mine[1].id), mine[1])
+        assert.deepStrictEqual(
+          found.find((m) => m.id === mine[1].id),
+          mine[1]
+        )
         assert.deepStrictEqual(yield* repo.findByIds(ws.id, []), [])
-        assert.deepStrictEqual(yield* repo.findByIds(other.id, mine.map((m) => m.id)), [])
-      }))
+        assert.deepStrictEqual(
+          yield* repo.findByIds(
+            other.id,
+            mine.map((m) => m.id)
+          ),
+          []
+        )
+      })
+    )
 
     it.effect("lists a workspace's media oldest first, up to the limit", () =>
       Effect.gen(function* () {
@@ -49,9 +60,16 @@ export const mediaRepoContract = (name: string, ports: Layer.Layer<MediaRepo | W
         const other = yield* seedWorkspace()
         const mine = [media(ws.id, { createdAt: T0 + 2 }), media(ws.id, { createdAt: T0 + 1 }), media(ws.id, { createdAt: T0 + 3 })]
         for (const m of [...mine, media(other.id)]) yield* repo.insert(m)
-        assert.deepStrictEqual((yield* repo.listByWorkspace(ws.id, 10)).map((m) => m.id), [mine[1].id, mine[0].id, mine[2].id])
-        assert.deepStrictEqual((yield* repo.listByWorkspace(ws.id, 2)).map((m) => m.id), [mine[1].id, mine[0].id])
-      }))
+        assert.deepStrictEqual(
+          (yield* repo.listByWorkspace(ws.id, 10)).map((m) => m.id),
+          [mine[1].id, mine[0].id, mine[2].id]
+        )
+        assert.deepStrictEqual(
+          (yield* repo.listByWorkspace(ws.id, 2)).map((m) => m.id),
+          [mine[1].id, mine[0].id]
+        )
+      })
+    )
 
     it.effect("counts a workspace's media", () =>
       Effect.gen(function* () {
@@ -60,7 +78,8 @@ export const mediaRepoContract = (name: string, ports: Layer.Layer<MediaRepo | W
         assert.strictEqual(yield* repo.countByWorkspace(ws.id), 0)
         for (let i = 0; i < 3; i++) yield* repo.insert(media(ws.id))
         assert.strictEqual(yield* repo.countByWorkspace(ws.id), 3)
-      }))
+      })
+    )
 
     it.effect("lists media expired at or before now, up to the limit, and deletes records", () =>
       Effect.gen(function* () {
@@ -80,5 +99,6 @@ export const mediaRepoContract = (name: string, ports: Layer.Layer<MediaRepo | W
         yield* repo.delete(expired.id)
         assert.isTrue(Option.isNone(yield* repo.findById(ws.id, expired.id)))
         assert.strictEqual(yield* repo.countByWorkspace(ws.id), 2)
-      }))
+      })
+    )
   })

@@ -19,11 +19,20 @@ const DAY = 86_400_000
 
 /** The idempotency record a request with `key` would claim for post `p`. */
 const claimFor = (p: Post, key: string, requestHash = "hash-of-body"): IdempotencyRecord => ({
-  scope: `${p.workspaceId}:key_A`, key, requestHash, postId: p.id, createdAt: T0, expiresAt: T0 + DAY
+  scope: `${p.workspaceId}:key_A`,
+  key,
+  requestHash,
+  postId: p.id,
+  createdAt: T0,
+  expiresAt: T0 + DAY
 })
 
 const stored = (p: Post) => Effect.flatMap(PostRepo, (repo) => repo.findById(p.workspaceId, p.id))
-const queuedFor = (p: Post) => Effect.map(Effect.flatMap(JobQueue, (q) => q.pending()), (jobs) => jobs.filter((j) => j.postId === p.id))
+const queuedFor = (p: Post) =>
+  Effect.map(
+    Effect.flatMap(JobQueue, (q) => q.pending()),
+    (jobs) => jobs.filter((j) => j.postId === p.id)
+  )
 
 /** The PostCreator contract: the whole create (post, jobs, month count) or nothing, and the cap holds under concurrency. */
 export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreatorPorts, unknown>, options?: SuiteOptions) =>
@@ -39,7 +48,8 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         assert.deepStrictEqual(sorted((yield* queuedFor(p)).map((j) => j.id)), sorted(jobs.map((j) => j.id)))
         assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-01"), 1)
         assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-02"), 0)
-      }))
+      })
+    )
 
     it.effect("a post without jobs (waiting for approval) is stored and counted", () =>
       Effect.gen(function* () {
@@ -50,7 +60,8 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         // Whole, on the capped path too.
         assert.deepStrictEqual(yield* stored(p), Option.some(p))
         assert.deepStrictEqual(yield* queuedFor(p), [])
-      }))
+      })
+    )
 
     it.effect("at the cap nothing is stored: no post, no job, no count", () =>
       Effect.gen(function* () {
@@ -69,7 +80,8 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         // Another month has its own count.
         const next = post(ws.id)
         assert.deepStrictEqual(yield* creator.create({ post: next, jobs: [], usage: { month: "2026-02", limit: 2 } }), { _tag: "Created", used: 1 })
-      }))
+      })
+    )
 
     it.effect("concurrent creates at the cap never take the month past it", () =>
       Effect.gen(function* () {
@@ -82,7 +94,8 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         const kept = yield* Effect.forEach(posts, stored)
         assert.strictEqual(kept.filter(Option.isSome).length, 5)
         assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-03"), 5)
-      }))
+      })
+    )
 
     it.effect("concurrent uncapped creates are all counted", () =>
       Effect.gen(function* () {
@@ -94,7 +107,8 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-04"), 40)
         // The counter port's own increments add to the same month.
         assert.strictEqual(yield* (yield* UsageCounter).increment(ws.id, "2026-04"), 41)
-      }))
+      })
+    )
 
     it.effect("concurrent uncapped creates in several workspaces and months are each stored whole and counted where they belong", () =>
       Effect.gen(function* () {
@@ -119,9 +133,9 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         }
         const usage = yield* UsageCounter
         for (const [w, ws] of workspaces.entries())
-          for (const [m, month] of months.entries())
-            assert.strictEqual(yield* usage.current(ws.id, month), entries.filter((_, i) => i % 3 === w && i % 2 === m).length)
-      }))
+          for (const [m, month] of months.entries()) assert.strictEqual(yield* usage.current(ws.id, month), entries.filter((_, i) => i % 3 === w && i % 2 === m).length)
+      })
+    )
 
     it.effect("a key is claimed with its post; a later create with the key stores nothing and names the holder", () =>
       Effect.gen(function* () {
@@ -138,11 +152,16 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-10"), 1)
         // Another scope, or the same key once its record has expired, is free.
         const elsewhere = post(ws.id)
-        assert.strictEqual((yield* creator.create({ post: elsewhere, jobs: [], usage: { month: "2026-10", limit: null }, claim: { ...claimFor(elsewhere, "key-1"), scope: `${ws.id}:key_OTHER` } }))._tag, "Created")
+        assert.strictEqual(
+          (yield* creator.create({ post: elsewhere, jobs: [], usage: { month: "2026-10", limit: null }, claim: { ...claimFor(elsewhere, "key-1"), scope: `${ws.id}:key_OTHER` } }))
+            ._tag,
+          "Created"
+        )
         const later = post(ws.id)
         const expired = { ...claimFor(later, "key-1"), createdAt: claim.expiresAt, expiresAt: claim.expiresAt + DAY }
         assert.strictEqual((yield* creator.create({ post: later, jobs: [], usage: { month: "2026-10", limit: null }, claim: expired }))._tag, "Created")
-      }))
+      })
+    )
 
     for (const limit of [null, 50])
       it.effect(`concurrent creates with one key store exactly one post (${limit === null ? "uncapped" : "capped"})`, () =>
@@ -150,14 +169,17 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
           const creator = yield* PostCreator
           const ws = yield* seedWorkspace()
           const posts = Array.from({ length: 12 }, () => post(ws.id))
-          const outcomes = yield* Effect.forEach(posts, (p) => creator.create({ post: p, jobs: jobsFor(p), usage: { month: "2026-11", limit }, claim: claimFor(p, "same") }), { concurrency: "unbounded" })
+          const outcomes = yield* Effect.forEach(posts, (p) => creator.create({ post: p, jobs: jobsFor(p), usage: { month: "2026-11", limit }, claim: claimFor(p, "same") }), {
+            concurrency: "unbounded"
+          })
           const made = posts.filter((_, i) => outcomes[i]!._tag === "Created")
           assert.strictEqual(made.length, 1)
           for (const o of outcomes) if (o._tag !== "Created") assert.deepStrictEqual(o, { _tag: "KeyHeld", holder: claimFor(made[0]!, "same") })
           const kept = yield* Effect.forEach(posts, stored)
           assert.strictEqual(kept.filter(Option.isSome).length, 1)
           assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-11"), 1)
-        }))
+        })
+      )
 
     it.effect("over the cap the key is not kept: a retry once there is room is stored", () =>
       Effect.gen(function* () {
@@ -168,22 +190,29 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
         const refused = post(ws.id)
         assert.deepStrictEqual(yield* creator.create({ post: refused, jobs: [], usage: { month: "2026-12", limit: 1 }, claim: claimFor(refused, "retry") }), { _tag: "OverCap" })
         const retry = post(ws.id)
-        assert.deepStrictEqual(yield* creator.create({ post: retry, jobs: [], usage: { month: "2026-12", limit: 2 }, claim: claimFor(retry, "retry") }), { _tag: "Created", used: 2 })
-      }))
+        assert.deepStrictEqual(yield* creator.create({ post: retry, jobs: [], usage: { month: "2026-12", limit: 2 }, claim: claimFor(retry, "retry") }), {
+          _tag: "Created",
+          used: 2
+        })
+      })
+    )
 
     it.effect("inside a transaction that fails afterwards, the create is rolled back with it", () =>
       Effect.gen(function* () {
         const ws = yield* seedWorkspace()
         const p = post(ws.id)
-        const exit = yield* (yield* Store).transaction(
-          Effect.gen(function* () {
-            yield* (yield* PostCreator).create({ post: p, jobs: jobsFor(p), usage: { month: "2026-05", limit: null } })
-            return yield* Effect.fail("later step failed")
-          })
-        ).pipe(Effect.exit)
+        const exit = yield* (yield* Store)
+          .transaction(
+            Effect.gen(function* () {
+              yield* (yield* PostCreator).create({ post: p, jobs: jobsFor(p), usage: { month: "2026-05", limit: null } })
+              return yield* Effect.fail("later step failed")
+            })
+          )
+          .pipe(Effect.exit)
         assert.isTrue(Exit.isFailure(exit))
         assert.isTrue(Option.isNone(yield* stored(p)))
         assert.deepStrictEqual(yield* queuedFor(p), [])
         assert.strictEqual(yield* (yield* UsageCounter).current(ws.id, "2026-05"), 0)
-      }))
+      })
+    )
   })

@@ -59,7 +59,8 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
         assert.deepStrictEqual(yield* repo.findById(ws.id, full.id), Option.some(full))
         assert.deepStrictEqual(yield* repo.findById(ws.id, plain.id), Option.some(plain))
         assert.isTrue(Option.isNone(yield* repo.findById(other.id, full.id)))
-      }))
+      })
+    )
 
     it.effect("update replaces the post and its targets", () =>
       Effect.gen(function* () {
@@ -76,7 +77,8 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
         }
         yield* repo.update(published)
         assert.deepStrictEqual(yield* repo.findById(ws.id, p.id), Option.some(published))
-      }))
+      })
+    )
 
     it.effect("lists visible posts newest first, by status, page by page", () =>
       Effect.gen(function* () {
@@ -96,13 +98,19 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
         const newestFirst = created.map((p) => p.id).reverse()
 
         const all = yield* repo.list(ws.id, { limit: 100 })
-        assert.deepStrictEqual(all.map((p) => p.id), newestFirst)
+        assert.deepStrictEqual(
+          all.map((p) => p.id),
+          newestFirst
+        )
 
         const scheduled = yield* repo.list(ws.id, { status: "scheduled", limit: 100 })
-        assert.deepStrictEqual(scheduled.map((p) => p.id), newestFirst.filter((id) => created.find((p) => p.id === id)?.status === "scheduled"))
+        assert.deepStrictEqual(
+          scheduled.map((p) => p.id),
+          newestFirst.filter((id) => created.find((p) => p.id === id)?.status === "scheduled")
+        )
 
         const pages: Array<Array<string>> = []
-        let after: string | undefined = undefined
+        let after: string | undefined
         for (;;) {
           const page: ReadonlyArray<Post> = yield* repo.list(ws.id, { limit: 4, after })
           if (page.length === 0) break
@@ -113,8 +121,12 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
 
         const firstScheduled = yield* repo.list(ws.id, { status: "scheduled", limit: 1 })
         const nextScheduled = yield* repo.list(ws.id, { status: "scheduled", limit: 10, after: firstScheduled[0].id })
-        assert.deepStrictEqual([...firstScheduled, ...nextScheduled].map((p) => p.id), scheduled.map((p) => p.id))
-      }))
+        assert.deepStrictEqual(
+          [...firstScheduled, ...nextScheduled].map((p) => p.id),
+          scheduled.map((p) => p.id)
+        )
+      })
+    )
 
     it.effect("cancelled and rejected posts are kept for findById but hidden from list", () =>
       Effect.gen(function* () {
@@ -127,7 +139,8 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
         assert.deepStrictEqual(yield* repo.findById(ws.id, p.id), Option.some(rejected))
         assert.deepStrictEqual(yield* repo.list(ws.id, { limit: 10 }), [])
         assert.deepStrictEqual(yield* repo.list(ws.id, { status: "needs_approval", limit: 10 }), [])
-      }))
+      })
+    )
 
     it.effect("findMany reads a batch (each post within its workspace) and updateMany replaces a batch", () =>
       Effect.gen(function* () {
@@ -139,14 +152,24 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
         const elsewhere = post(other.id)
         for (const p of [full, plain, elsewhere]) yield* repo.insert(p)
         const byId = (list: ReadonlyArray<Post>) => Object.fromEntries(list.map((p) => [p.id, p]))
-        assert.deepStrictEqual(byId(yield* repo.findMany([
-          { workspaceId: ws.id, id: full.id }, { workspaceId: ws.id, id: plain.id }, { workspaceId: ws.id, id: elsewhere.id },
-          { workspaceId: ws.id, id: newId("post") }
-        ])), byId([full, plain]))
+        assert.deepStrictEqual(
+          byId(
+            yield* repo.findMany([
+              { workspaceId: ws.id, id: full.id },
+              { workspaceId: ws.id, id: plain.id },
+              { workspaceId: ws.id, id: elsewhere.id },
+              { workspaceId: ws.id, id: newId("post") }
+            ])
+          ),
+          byId([full, plain])
+        )
         assert.deepStrictEqual(yield* repo.findMany([]), [])
         const changedFull: Post = { ...full, status: "published", content: "edited", poll: null, cover: null, publishedAt: T0 + 7000, updatedAt: T0 + 7000 }
         const changedPlain: Post = {
-          ...plain, status: "published", publishedAt: T0 + 9000, updatedAt: T0 + 9000,
+          ...plain,
+          status: "published",
+          publishedAt: T0 + 9000,
+          updatedAt: T0 + 9000,
           targets: [target("acc_1", { status: "published", externalId: "e1", url: "https://x/1", publishedAt: T0 + 9000, attempts: 1 })]
         }
         // A post of another workspace named with the wrong workspace is not touched.
@@ -155,5 +178,6 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
         assert.deepStrictEqual(yield* repo.findById(ws.id, full.id), Option.some(changedFull))
         assert.deepStrictEqual(yield* repo.findById(ws.id, plain.id), Option.some(changedPlain))
         assert.deepStrictEqual(yield* repo.findById(other.id, elsewhere.id), Option.some(elsewhere))
-      }))
+      })
+    )
   })

@@ -20,7 +20,8 @@ export const rateLimiterContract = (name: string, ports: Layer.Layer<RateLimiter
         assert.isTrue((yield* limiter.hit(bucket, 3, HOUR, windowStart + HOUR + 1)).allowed)
         assert.isTrue((yield* limiter.hit(bucket, 3, HOUR, windowStart + HOUR + 2)).allowed)
         assert.isFalse((yield* limiter.hit(bucket, 3, HOUR, windowStart + HOUR + 3)).allowed)
-      }))
+      })
+    )
 
     it.effect("a window that passed with no hits starts afresh", () =>
       Effect.gen(function* () {
@@ -29,7 +30,8 @@ export const rateLimiterContract = (name: string, ports: Layer.Layer<RateLimiter
         yield* limiter.hit(bucket, 1, HOUR, windowStart)
         assert.isFalse((yield* limiter.hit(bucket, 1, HOUR, windowStart + 5)).allowed)
         assert.isTrue((yield* limiter.hit(bucket, 1, HOUR, windowStart + 5 * HOUR)).allowed)
-      }))
+      })
+    )
 
     it.effect("buckets and window lengths are counted apart", () =>
       Effect.gen(function* () {
@@ -40,7 +42,8 @@ export const rateLimiterContract = (name: string, ports: Layer.Layer<RateLimiter
         assert.isFalse((yield* limiter.hit(a, 1, HOUR, windowStart)).allowed)
         assert.isTrue((yield* limiter.hit(b, 1, HOUR, windowStart)).allowed)
         assert.isTrue((yield* limiter.hit(a, 1, 24 * HOUR, windowStart)).allowed)
-      }))
+      })
+    )
 
     it.effect("concurrent hits never admit more than the limit", () =>
       Effect.gen(function* () {
@@ -51,5 +54,6 @@ export const rateLimiterContract = (name: string, ports: Layer.Layer<RateLimiter
         })
         assert.strictEqual(decisions.filter((d) => d.allowed).length, 5)
         for (const d of decisions) if (!d.allowed) assert.strictEqual(d.retryAfterMs, HOUR - 7)
-      }))
+      })
+    )
   })

@@ -28,7 +28,8 @@ export const tokenRepoContract = (name: string, ports: Layer.Layer<TokenRepo | W
         assert.deepStrictEqual(yield* repo.find(session.hash, "session", session.expiresAt - 1), Option.some(session))
         assert.isTrue(Option.isNone(yield* repo.find(session.hash, "session", session.expiresAt)))
         assert.isTrue(Option.isNone(yield* repo.find(session.hash, "signin", T0)))
-      }))
+      })
+    )
 
     it.effect("consume is single use", () =>
       Effect.gen(function* () {
@@ -39,7 +40,8 @@ export const tokenRepoContract = (name: string, ports: Layer.Layer<TokenRepo | W
         assert.deepStrictEqual(yield* repo.consume(claimLink.hash, "claim", T0 + 1), Option.some(claimLink))
         assert.isTrue(Option.isNone(yield* repo.consume(claimLink.hash, "claim", T0 + 2)))
         assert.isTrue(Option.isNone(yield* repo.find(claimLink.hash, "claim", T0 + 2)))
-      }))
+      })
+    )
 
     it.effect("consume refuses an expired token or one of another kind", () =>
       Effect.gen(function* () {
@@ -51,7 +53,8 @@ export const tokenRepoContract = (name: string, ports: Layer.Layer<TokenRepo | W
         assert.isTrue(Option.isNone(yield* repo.consume(signin.hash, "claim", T0)))
         // Neither attempt used it up while it was still valid.
         assert.deepStrictEqual(yield* repo.consume(signin.hash, "signin", T0), Option.some(signin))
-      }))
+      })
+    )
 
     it.effect("of concurrent consumers exactly one gets the token", () =>
       Effect.gen(function* () {
@@ -63,7 +66,8 @@ export const tokenRepoContract = (name: string, ports: Layer.Layer<TokenRepo | W
           concurrency: "unbounded"
         })
         assert.strictEqual(results.filter(Option.isSome).length, 1)
-      }))
+      })
+    )
 
     it.effect("delete and deleteKind remove tokens", () =>
       Effect.gen(function* () {
@@ -83,5 +87,6 @@ export const tokenRepoContract = (name: string, ports: Layer.Layer<TokenRepo | W
         for (const t of oldClaims) assert.isTrue(Option.isNone(yield* repo.find(t.hash, "claim", T0)))
         assert.isTrue(Option.isSome(yield* repo.find(signin.hash, "signin", T0)))
         assert.isTrue(Option.isSome(yield* repo.find(otherClaim.hash, "claim", T0)))
-      }))
+      })
+    )
   })

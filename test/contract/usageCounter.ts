@@ -20,7 +20,8 @@ export const usageCounterContract = (name: string, ports: Layer.Layer<UsageCount
         assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 3)
         assert.strictEqual(yield* usage.current(other.id, "2026-01"), 0)
         assert.strictEqual(yield* usage.increment(other.id, "2026-01"), 1)
-      }))
+      })
+    )
 
     it.effect("concurrent increments are never lost", () =>
       Effect.gen(function* () {
@@ -29,7 +30,11 @@ export const usageCounterContract = (name: string, ports: Layer.Layer<UsageCount
         const counts = yield* Effect.forEach(Array.from({ length: 50 }), () => usage.increment(ws.id, "2026-03"), {
           concurrency: "unbounded"
         })
-        assert.deepStrictEqual([...counts].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1))
+        assert.deepStrictEqual(
+          [...counts].sort((a, b) => a - b),
+          Array.from({ length: 50 }, (_, i) => i + 1)
+        )
         assert.strictEqual(yield* usage.current(ws.id, "2026-03"), 50)
-      }))
+      })
+    )
   })

@@ -23,7 +23,8 @@ export const workspaceRepoContract = (name: string, ports: Layer.Layer<Ports, un
         assert.deepStrictEqual(yield* repo.findByEmail(ws.ownerEmail), Option.some(ws))
         assert.isTrue(Option.isNone(yield* repo.findById("ws_missing")))
         assert.isTrue(Option.isNone(yield* repo.findByEmail("nobody@herald.test")))
-      }))
+      })
+    )
 
     it.effect("refuses a second workspace for the same owner e-mail with EmailTaken", () =>
       Effect.gen(function* () {
@@ -32,7 +33,8 @@ export const workspaceRepoContract = (name: string, ports: Layer.Layer<Ports, un
         const error = yield* repo.insert(workspace({ ownerEmail: first.ownerEmail })).pipe(Effect.flip)
         assert.strictEqual(error._tag, "EmailTaken")
         assert.deepStrictEqual(yield* repo.findByEmail(first.ownerEmail), Option.some(first))
-      }))
+      })
+    )
 
     it.effect("of concurrent sign-ups with one e-mail exactly one succeeds", () =>
       Effect.gen(function* () {
@@ -44,7 +46,8 @@ export const workspaceRepoContract = (name: string, ports: Layer.Layer<Ports, un
           { concurrency: "unbounded" }
         )
         assert.strictEqual(results.filter((r) => r._tag === "Success").length, 1)
-      }))
+      })
+    )
 
     it.effect("update replaces the stored workspace", () =>
       Effect.gen(function* () {
@@ -53,7 +56,8 @@ export const workspaceRepoContract = (name: string, ports: Layer.Layer<Ports, un
         const claimed = { ...claim(ws, "ja"), name: "Renamed" }
         yield* repo.update(claimed)
         assert.deepStrictEqual(yield* repo.findById(ws.id), Option.some(claimed))
-      }))
+      })
+    )
 
     it.effect("lists unclaimed workspaces whose lifetime ended at or before now", () =>
       Effect.gen(function* () {
@@ -69,7 +73,8 @@ export const workspaceRepoContract = (name: string, ports: Layer.Layer<Ports, un
         assert.notInclude(ids, later.id)
         assert.notInclude(ids, claimedOne.id)
         assert.strictEqual((yield* repo.listExpiredUnclaimed(now, 1)).length, 1)
-      }))
+      })
+    )
 
     it.effect("counts workspaces created in [from, to)", () =>
       Effect.gen(function* () {
@@ -79,7 +84,8 @@ export const workspaceRepoContract = (name: string, ports: Layer.Layer<Ports, un
         for (const createdAt of [from - 1, from, from + 1000, to - 1, to]) yield* seedWorkspace({ createdAt })
         assert.strictEqual(yield* repo.countCreatedBetween(from, to), 3)
         assert.strictEqual(yield* repo.countCreatedBetween(to + DAY_MS, to + 2 * DAY_MS), 0)
-      }))
+      })
+    )
 
     it.effect("delete removes the workspace and everything it owns, and nothing else", () =>
       Effect.gen(function* () {
@@ -121,5 +127,6 @@ export const workspaceRepoContract = (name: string, ports: Layer.Layer<Ports, un
         assert.isTrue(Option.isSome(yield* accounts.findById(kept.ws.id, kept.acc.id)))
         assert.isTrue(Option.isSome(yield* medias.findById(kept.ws.id, kept.med.id)))
         assert.isTrue(Option.isSome(yield* posts.findById(kept.ws.id, kept.p.id)))
-      }))
+      })
+    )
   })

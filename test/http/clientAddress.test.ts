@@ -70,8 +70,11 @@ describe("the sign-up rate limit counts clients, on REST and MCP alike", () => {
   })
 
   const rest = (host: HttpHost, forwardedFor: string) =>
-    fetch(`${host.base}/signup`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor }, body: JSON.stringify({ email: uniqueEmail() }) })
-      .then((r) => r.status)
+    fetch(`${host.base}/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor },
+      body: JSON.stringify({ email: uniqueEmail() })
+    }).then((r) => r.status)
   const mcp = (host: HttpHost, forwardedFor: string) =>
     fetch(`${host.origin}/mcp`, {
       method: "POST",

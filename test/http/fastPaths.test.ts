@@ -64,7 +64,7 @@ const taken_cases: ReadonlyArray<[string, Sent]> = [
   ["a key with another prefix", { auth: "Bearer nope_123", body: post() }],
   ["spaces before the key", { auth: "KEY_WITH_SPACES", body: post() }],
   ["the scheme in lower case", { auth: "KEY_LOWER_CASE", body: post({ content: "lower" }) }],
-  ["malformed JSON", { body: "{\"accountIds\": [" }],
+  ["malformed JSON", { body: '{"accountIds": [' }],
   ["JSON that is not an object", { body: "[1, 2]" }],
   ["JSON null", { body: "null" }],
   ["a field of the wrong type", { body: post({ content: 5 }) }],

@@ -6,7 +6,9 @@ import { claim, signUp } from "../support/flows.ts"
 import { type HttpHost, startHttpHost } from "../support/httpHost.ts"
 
 let host: HttpHost
-beforeAll(async () => { host = await startHttpHost() })
+beforeAll(async () => {
+  host = await startHttpHost()
+})
 afterAll(() => host?.close())
 
 const EVIL = "https://evil.example"
@@ -23,7 +25,14 @@ const signInToken = async (email: string) => {
   const asked = await fetch(`${host.origin}/signin`, { method: "POST", body: new URLSearchParams({ email }), redirect: "manual" })
   expect(asked.status).toBe(200)
   for (let i = 0; i < 200; i++) {
-    const mail = await host.run(Effect.map(SentMail, (s) => s.all().slice(before).find((m) => m.to === email)))
+    const mail = await host.run(
+      Effect.map(SentMail, (s) =>
+        s
+          .all()
+          .slice(before)
+          .find((m) => m.to === email)
+      )
+    )
     if (mail) return new URL(/https?:\/\/\S+\/signin\/complete\?token=\S+/.exec(mail.text)![0]).searchParams.get("token")!
     await new Promise((r) => setTimeout(r, 10))
   }
@@ -35,7 +44,11 @@ const post = (path: string, form: Record<string, string>, headers: Record<string
 
 describe("login CSRF: forms that set a session come from Herald's own pages", () => {
   const crossSite: ReadonlyArray<Record<string, string>> = [
-    { origin: EVIL }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, { referer: `${EVIL}/page` }
+    { origin: EVIL },
+    { origin: "null" },
+    { "sec-fetch-site": "cross-site" },
+    { "sec-fetch-site": "same-site" },
+    { referer: `${EVIL}/page` }
   ]
 
   it("POST /claim from another site is a 403 page, sets no cookie and leaves the link usable", async () => {
@@ -101,7 +114,7 @@ describe("NUL and lone surrogates in page parameters", () => {
 
   it("the connect callback answers 400 before spending its single-use state", async () => {
     const { key } = await signUp(host)
-    const { url } = await (await fetch(`${host.base}/connect/sandbox`, { headers: { authorization: `Bearer ${key}` } })).json() as { url: string }
+    const { url } = (await (await fetch(`${host.base}/connect/sandbox`, { headers: { authorization: `Bearer ${key}` } })).json()) as { url: string }
     const callback = host.local(url)
     for (const extra of ["&name=%00", "&code=a%00b", "&%00=x"]) {
       const refused = await fetch(callback + extra, { headers: { accept: "application/json" } })
@@ -134,8 +147,19 @@ describe("security headers", () => {
   it("every page, error page and API answer carries them", async () => {
     const { key, email } = await signUp(host)
     const token = await claimToken(email)
-    const pages = [`/claim?token=${token}`, "/claim?token=nope", "/signin", "/signin/complete?token=x", "/connect/sandbox/callback?state=bad", "/app",
-      "/api/v1/docs", "/api/v1/openapi.json", "/api/v1/accounts", "/nothing-here", "/"]
+    const pages = [
+      `/claim?token=${token}`,
+      "/claim?token=nope",
+      "/signin",
+      "/signin/complete?token=x",
+      "/connect/sandbox/callback?state=bad",
+      "/app",
+      "/api/v1/docs",
+      "/api/v1/openapi.json",
+      "/api/v1/accounts",
+      "/nothing-here",
+      "/"
+    ]
     for (const path of pages) expectProtected(await fetch(`${host.origin}${path}`, { headers: { authorization: `Bearer ${key}` }, redirect: "manual" }), path)
     expectProtected(await post("/signin", { email: "x\u0000" }), "sign-in error page")
   })
@@ -156,8 +180,7 @@ describe("security headers", () => {
     const docs = await fetch(`${host.base}/docs`)
     const csp = expectProtected(docs, "/api/v1/docs")
     const html = await docs.text()
-    for (const [, script] of html.matchAll(/<script>([\s\S]*?)<\/script>/g))
-      expect(csp).toContain(`'sha256-${createHash("sha256").update(script).digest("base64")}'`)
+    for (const [, script] of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) expect(csp).toContain(`'sha256-${createHash("sha256").update(script).digest("base64")}'`)
     expect(csp).not.toMatch(/https?:/)
   })
 })

@@ -7,7 +7,9 @@ import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { addAccount, claim, connectSandbox, signUp } from "../support/flows.ts"
 
 let host: HttpHost
-beforeAll(async () => { host = await startHttpHost() })
+beforeAll(async () => {
+  host = await startHttpHost()
+})
 afterAll(() => host.close())
 
 const future = (ms: number) => new Date(Date.now() + ms).toISOString()
@@ -23,10 +25,25 @@ const setUp = async () => {
 }
 
 const addMedia = (workspaceId: string, id: string, type: "image" | "video", expiresAt = Date.now() + 7 * 24 * HOUR) =>
-  host.run(Effect.flatMap(MediaRepo, (repo) => repo.insert({
-    id, workspaceId, type, mimeType: type === "image" ? "image/png" : "video/mp4", filename: `${id}.bin`, sizeBytes: 10,
-    width: 100, height: 100, durationMs: type === "video" ? 5000 : null, blobKey: id, previewKey: null, createdAt: Date.now(), expiresAt
-  })))
+  host.run(
+    Effect.flatMap(MediaRepo, (repo) =>
+      repo.insert({
+        id,
+        workspaceId,
+        type,
+        mimeType: type === "image" ? "image/png" : "video/mp4",
+        filename: `${id}.bin`,
+        sizeBytes: 10,
+        width: 100,
+        height: 100,
+        durationMs: type === "video" ? 5000 : null,
+        blobKey: id,
+        previewKey: null,
+        createdAt: Date.now(),
+        expiresAt
+      })
+    )
+  )
 
 describe("accounts", () => {
   it("lists connected accounts; connect URL for sandbox; unknown platform 404", async () => {
@@ -114,7 +131,9 @@ describe("POST /posts", () => {
     expect(code(await post({ accountIds: [insta], mediaIds: ["med_img1"], poll: { options: ["a", "b"], durationMinutes: 1440 } }))).toBe("poll_unsupported")
     expect(code(await post({ accountIds: [linkedin], mediaIds: ["med_img1"], poll: { options: ["a", "b"], durationMinutes: 1440 } }))).toBe("poll_unsupported")
     expect(code(await post({ accountIds: [tiktok], mediaIds: ["med_vid1"], firstComment: "link" }))).toBe("first_comment_unsupported")
-    expect(code(await post({ accountIds: [accountId, await addAccount(host, workspaceId, "bluesky")], mediaIds: ["med_vid1"], cover: { offsetMs: 100 } }))).toBe("cover_unsupported")
+    expect(code(await post({ accountIds: [accountId, await addAccount(host, workspaceId, "bluesky")], mediaIds: ["med_vid1"], cover: { offsetMs: 100 } }))).toBe(
+      "cover_unsupported"
+    )
     expect(code(await post({ accountIds: [tiktok], mediaIds: ["med_img1"], tiktokAiGenerated: true }))).toBe("tiktok_ai_unsupported")
     expect(code(await post({ accountIds: [tiktok], mediaIds: ["med_vid1"], tiktok: { privacyLevel: "SELF_ONLY", brandedContent: true } }))).toBe("tiktok_privacy_conflict")
     expect(code(await post({ accountIds: ["acc_nope"] }))).toBe("account_not_found")
@@ -165,8 +184,9 @@ describe("POST /posts", () => {
 
   it("40 concurrent creates on a fresh Free month: exactly 30 are created, the rest are post_limit_reached", async () => {
     const { key, accountId } = await setUp()
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: `race ${i}`, requireApproval: true } })))
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: `race ${i}`, requireApproval: true } }))
+    )
     expect(answers.filter((a) => a.status === 201)).toHaveLength(30)
     const refused = answers.filter((a) => a.status !== 201)
     expect(refused).toHaveLength(10)
@@ -227,7 +247,12 @@ describe("post actions", () => {
     const otherKey = second.body.apiKey
     const mine = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "mine", scheduledFor: future(HOUR) } })
     const id = mine.body.post.id
-    for (const [action, expected] of [["reject", "reject_not_own_post"], ["cancel", "cancel_not_own_post"], ["reschedule", "reschedule_not_own_post"], ["retry", "retry_not_own_post"]]) {
+    for (const [action, expected] of [
+      ["reject", "reject_not_own_post"],
+      ["cancel", "cancel_not_own_post"],
+      ["reschedule", "reschedule_not_own_post"],
+      ["retry", "retry_not_own_post"]
+    ]) {
       const reply = await call(host, "POST", `/posts/${id}/${action}`, { key: otherKey, body: { scheduledFor: future(2 * HOUR) } })
       expect(reply.status, action).toBe(403)
       expect(code(reply)).toBe(expected)

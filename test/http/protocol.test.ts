@@ -23,7 +23,11 @@ const raw = (request: string | Buffer) =>
       const text = Buffer.concat(chunks).toString("latin1")
       const [head, ...rest] = text.split("\r\n\r\n")
       let body: unknown = rest.join("\r\n\r\n")
-      try { body = JSON.parse(body as string) } catch { /* not JSON */ }
+      try {
+        body = JSON.parse(body as string)
+      } catch {
+        /* not JSON */
+      }
       resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]), headers: head.toLowerCase(), body })
     })
   })
@@ -53,8 +57,14 @@ describe("Node's own client errors answer with the envelope", () => {
 
 describe("routing", () => {
   it("a path parameter of any length is 404 not_found for a method the path takes, not 405", async () => {
-    for (const [method, path] of [["GET", `/posts/${"x".repeat(101)}`], ["GET", `/media/${"m".repeat(150)}`], ["GET", `/media/${"m".repeat(150)}/preview`],
-      ["POST", `/posts/${"p".repeat(101)}/approve`], ["POST", `/keys/${"k".repeat(200)}/revoke`], ["GET", `/connect/${"c".repeat(101)}`]] as const) {
+    for (const [method, path] of [
+      ["GET", `/posts/${"x".repeat(101)}`],
+      ["GET", `/media/${"m".repeat(150)}`],
+      ["GET", `/media/${"m".repeat(150)}/preview`],
+      ["POST", `/posts/${"p".repeat(101)}/approve`],
+      ["POST", `/keys/${"k".repeat(200)}/revoke`],
+      ["GET", `/connect/${"c".repeat(101)}`]
+    ] as const) {
       const reply = await call(host, method, path, { key })
       expect(reply.status, `${method} ${path.slice(0, 20)}`).toBe(404)
       expect(reply.body.error.code).toBe("not_found")

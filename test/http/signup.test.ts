@@ -4,7 +4,9 @@ import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { claim, signUp, uniqueEmail } from "../support/flows.ts"
 
 let host: HttpHost
-beforeAll(async () => { host = await startHttpHost() })
+beforeAll(async () => {
+  host = await startHttpHost()
+})
 afterAll(() => host.close())
 
 const expectEnvelope = (body: any, code: string) => {
@@ -65,7 +67,13 @@ describe("POST /signup", () => {
   })
 
   it("is the only endpoint without authentication: 401 with WWW-Authenticate elsewhere", async () => {
-    for (const [method, path] of [["GET", "/accounts"], ["GET", "/posts"], ["POST", "/posts"], ["POST", "/claim-link"], ["GET", "/connect/sandbox"]]) {
+    for (const [method, path] of [
+      ["GET", "/accounts"],
+      ["GET", "/posts"],
+      ["POST", "/posts"],
+      ["POST", "/claim-link"],
+      ["GET", "/connect/sandbox"]
+    ]) {
       const reply = await call(host, method, path, { body: method === "POST" ? {} : undefined })
       expect(reply.status, `${method} ${path}`).toBe(401)
       expect(reply.headers.get("www-authenticate")).toMatch(/^Bearer/)
@@ -86,7 +94,9 @@ describe("sign-up limits", () => {
       expectEnvelope(third.body, "rate_limited")
       expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0)
       expect(third.body.error.details.retryAfterSeconds).toBe(Number(third.headers.get("retry-after")))
-    } finally { await limited.close() }
+    } finally {
+      await limited.close()
+    }
   })
 
   it("429 per e-mail address", async () => {
@@ -95,7 +105,9 @@ describe("sign-up limits", () => {
       const email = uniqueEmail()
       expect((await call(limited, "POST", "/signup", { body: { email } })).status).toBe(201)
       expect((await call(limited, "POST", "/signup", { body: { email } })).status).toBe(429)
-    } finally { await limited.close() }
+    } finally {
+      await limited.close()
+    }
   })
 
   it("503 signup_capacity when the daily cap is reached", async () => {
@@ -106,7 +118,9 @@ describe("sign-up limits", () => {
       expect(second.status).toBe(503)
       expectEnvelope(second.body, "signup_capacity")
       expect(second.body.error.retryable).toBe(true)
-    } finally { await capped.close() }
+    } finally {
+      await capped.close()
+    }
   })
 
   it("403 agent_signup_closed when turned off", async () => {
@@ -115,7 +129,9 @@ describe("sign-up limits", () => {
       const reply = await call(closed, "POST", "/signup", { body: { email: uniqueEmail() } })
       expect(reply.status).toBe(403)
       expectEnvelope(reply.body, "agent_signup_closed")
-    } finally { await closed.close() }
+    } finally {
+      await closed.close()
+    }
   })
 })
 

@@ -65,8 +65,12 @@ describe("webhooks over REST", () => {
     expect(receiver.received.map((r) => r.type)).toEqual(["webhook.test", "post.needs_approval", "post.approved", "post.published"])
     expect(receiver.received.every((r) => r.verified)).toBe(true)
     const deliveries = await call(host, "GET", `/webhooks/${id}/deliveries`, { key })
-    expect(deliveries.body.deliveries.map((d: { eventType: string; status: string }) => `${d.eventType}:${d.status}`))
-      .toEqual(["post.published:succeeded", "post.approved:succeeded", "post.needs_approval:succeeded", "webhook.test:succeeded"])
+    expect(deliveries.body.deliveries.map((d: { eventType: string; status: string }) => `${d.eventType}:${d.status}`)).toEqual([
+      "post.published:succeeded",
+      "post.approved:succeeded",
+      "post.needs_approval:succeeded",
+      "webhook.test:succeeded"
+    ])
     const again = await call(host, "POST", `/webhooks/${id}/deliveries/${deliveries.body.deliveries[0].id}/redeliver`, { key })
     expect(again.body.delivery.status).toBe("pending")
 

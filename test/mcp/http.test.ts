@@ -5,10 +5,27 @@ import { type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connect, ok, toolError } from "./client.ts"
 
 let host: HttpHost
-beforeAll(async () => { host = await startHttpHost() })
+beforeAll(async () => {
+  host = await startHttpHost()
+})
 afterAll(() => host.close())
 
-const keyedTools = ["sign_up", "request_claim_link", "list_accounts", "connect_account", "list_boards", "upload_media", "get_media_preview", "create_post", "list_posts", "get_post", "wait_for_post", "reschedule_post", "cancel_post", "reject_post"]
+const keyedTools = [
+  "sign_up",
+  "request_claim_link",
+  "list_accounts",
+  "connect_account",
+  "list_boards",
+  "upload_media",
+  "get_media_preview",
+  "create_post",
+  "list_posts",
+  "get_post",
+  "wait_for_post",
+  "reschedule_post",
+  "cancel_post",
+  "reject_post"
+]
 
 /** Signs up over MCP without a key, then connects again with the key it got. */
 const signedUp = async () => {
@@ -51,7 +68,9 @@ describe("MCP over Streamable HTTP at /mcp", () => {
       expect(t.outputSchema?.type).toBe("object")
     }
     const create = tools.find((t) => t.name === "create_post")!
-    expect(Object.keys(create.inputSchema.properties!)).toEqual(expect.arrayContaining(["accountIds", "dryRun", "scheduledFor", "idempotencyKey", "poll", "cover", "thread", "firstComment"]))
+    expect(Object.keys(create.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(["accountIds", "dryRun", "scheduledFor", "idempotencyKey", "poll", "cover", "thread", "firstComment"])
+    )
     expect(create.description).toMatch(/approv/)
     expect(client.getInstructions()).toMatch(/asks-first/)
     await client.close()
@@ -123,7 +142,9 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     const unknown = await toolError(client, "create_post", { accountIds: ["a"], sheduledFor: "tomorrow" })
     expect(unknown.details.fields).toEqual(["sheduledFor"])
     expect((await toolError(client, "get_post", {})).details.fields).toEqual(["postId"])
-    expect((await toolError(client, "create_post", { accountIds: ["a"], poll: { options: "yes" } })).details.fields).toEqual(expect.arrayContaining(["poll.options", "poll.durationMinutes"]))
+    expect((await toolError(client, "create_post", { accountIds: ["a"], poll: { options: "yes" } })).details.fields).toEqual(
+      expect.arrayContaining(["poll.options", "poll.durationMinutes"])
+    )
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/)
     expect((await ok(client, "list_accounts")).accounts).toEqual([])
     await client.close()
@@ -131,7 +152,11 @@ describe("MCP over Streamable HTTP at /mcp", () => {
 
   it("answers plain HTTP like the REST API: 401 with WWW-Authenticate, 405 for GET", async () => {
     const rpc = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${host.origin}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) })
+      fetch(`${host.origin}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify(body)
+      })
     const keyless = await rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_posts", arguments: {} } })
     expect(keyless.status).toBe(401)
     expect(keyless.headers.get("www-authenticate")).toMatch(/^Bearer/)
@@ -140,7 +165,11 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     expect(wrong.status).toBe(401)
     expect(wrong.headers.get("www-authenticate")).toMatch(/^Bearer/)
     expect((await fetch(`${host.origin}/mcp`)).status).toBe(405)
-    const garbled = await fetch(`${host.origin}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{not json" })
+    const garbled = await fetch(`${host.origin}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{not json"
+    })
     expect(garbled.status).toBe(400)
   })
 })

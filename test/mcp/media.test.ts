@@ -18,7 +18,9 @@ let host: HttpHost
 let png: Buffer
 beforeAll(async () => {
   host = await startHttpHost()
-  png = await sharp({ create: { width: 960, height: 640, channels: 3, background: { r: 200, g: 60, b: 30 } } }).png().toBuffer()
+  png = await sharp({ create: { width: 960, height: 640, channels: 3, background: { r: 200, g: 60, b: 30 } } })
+    .png()
+    .toBuffer()
 })
 afterAll(() => host.close())
 
@@ -66,7 +68,8 @@ describe("MCP media tools over Streamable HTTP", () => {
     const { apiKey } = await ok(await connect(host), "sign_up", { email: uniqueEmail() })
     const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "upload_media", arguments: { filename: "huge.png", dataBase64: "A".repeat(21 * 1024 * 1024) } } }
     const response = await fetch(`${host.origin}/mcp`, {
-      method: "POST", body: JSON.stringify(call),
+      method: "POST",
+      body: JSON.stringify(call),
       headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" }
     })
     expect(response.status).toBe(413)
@@ -96,7 +99,9 @@ describe("MCP media tools over Streamable HTTP", () => {
 // The file path form runs in the stdio process; exercised here through its own tool definition.
 describe("upload_media from a local path (stdio variant)", () => {
   let dir: string
-  beforeAll(() => { dir = mkdtempSync(join(tmpdir(), "herald-mcp-media-")) })
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "herald-mcp-media-"))
+  })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it("reads the file, names the upload after it, and reports a missing file as a field error", async () => {

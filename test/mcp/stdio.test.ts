@@ -32,7 +32,11 @@ describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
   it("starts key-less, adopts the key sign_up returns, connects a sandbox account, uploads a local file and posts", async () => {
     const client = new Client({ name: "herald-stdio-test", version: "1.0.0" })
     const stderr: Array<string> = []
-    const transport = new StdioClientTransport({ ...command, env: { ...process.env, HERALD_DATA_DIR: dataDir, PORT: String(port), HERALD_API_KEY: "" } as Record<string, string>, stderr: "pipe" })
+    const transport = new StdioClientTransport({
+      ...command,
+      env: { ...process.env, HERALD_DATA_DIR: dataDir, PORT: String(port), HERALD_API_KEY: "" } as Record<string, string>,
+      stderr: "pipe"
+    })
     transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()))
     try {
       await client.connect(transport)
@@ -53,7 +57,12 @@ describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
       const { accounts } = await ok(client, "list_accounts")
       expect(accounts).toMatchObject([{ platform: "sandbox" }])
       const image = join(dataDir, "from-disk.png")
-      writeFileSync(image, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#0a0" } }).png().toBuffer())
+      writeFileSync(
+        image,
+        await sharp({ create: { width: 64, height: 48, channels: 3, background: "#0a0" } })
+          .png()
+          .toBuffer()
+      )
       const { media } = await ok(client, "upload_media", { path: image })
       expect(media).toMatchObject({ filename: "from-disk.png", mimeType: "image/png", width: 64, height: 48 })
       const { post } = await ok(client, "create_post", { accountIds: [accounts[0].id], content: "From stdio", mediaIds: [media.id] })
@@ -66,7 +75,10 @@ describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
 
   it("refuses to start with a wrong HERALD_API_KEY, saying why on stderr", () => {
     const result = spawnSync(command.command, command.args, {
-      cwd: command.cwd, input: "", encoding: "utf8", timeout: 30_000,
+      cwd: command.cwd,
+      input: "",
+      encoding: "utf8",
+      timeout: 30_000,
       env: { ...process.env, HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-mcp-bad-")), PORT: "0", HERALD_API_KEY: "hrld_wrong" }
     })
     expect(result.status).not.toBe(0)

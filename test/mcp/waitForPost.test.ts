@@ -4,7 +4,9 @@ import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connect, ok } from "./client.ts"
 
 let host: HttpHost
-beforeAll(async () => { host = await startHttpHost() })
+beforeAll(async () => {
+  host = await startHttpHost()
+})
 afterAll(() => host.close())
 
 describe("wait_for_post over MCP", () => {

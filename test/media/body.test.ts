@@ -14,13 +14,17 @@ beforeAll(async () => {
 afterAll(() => h?.close())
 
 const state = (workspaceId: string) =>
-  h.run(Effect.gen(function* () {
-    return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
-  }))
+  h.run(
+    Effect.gen(function* () {
+      return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
+    })
+  )
 
 /** A PNG with a private ancillary chunk (which decoders skip) holding `extra`. */
 const pngWith = async (extra: Buffer) => {
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#284" } }).png().toBuffer()
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#284" } })
+    .png()
+    .toBuffer()
   const body = Buffer.concat([Buffer.from("hrLd", "latin1"), extra])
   const chunk = Buffer.alloc(12 + extra.length)
   chunk.writeUInt32BE(extra.length, 0)
@@ -38,11 +42,15 @@ interface Sent {
 /** Writes the body in pieces of `piece` bytes, waiting for `100 Continue` first when asked to. */
 const send = (headers: Record<string, string>, body: Buffer, piece: number, expectContinue = false) =>
   new Promise<Sent>((resolve, reject) => {
-    const req = request(`${h.api}/media`, { method: "POST", headers: { ...headers, "content-length": String(body.length), ...(expectContinue ? { expect: "100-continue" } : {}) } }, (res) => {
-      let text = ""
-      res.on("data", (c) => (text += c))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }))
-    })
+    const req = request(
+      `${h.api}/media`,
+      { method: "POST", headers: { ...headers, "content-length": String(body.length), ...(expectContinue ? { expect: "100-continue" } : {}) } },
+      (res) => {
+        let text = ""
+        res.on("data", (c) => (text += c))
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }))
+      }
+    )
     req.on("error", reject)
     const write = () => {
       for (let at = 0; at < body.length; at += piece) req.write(body.subarray(at, at + piece))
@@ -82,7 +90,7 @@ describe("POST /media bodies read off the socket", () => {
     form.append("note", "before the file")
     form.append("file", new Blob([first], { type: "image/png" }), "first.png")
     form.append("file", new Blob([await pngWith(Buffer.from("second"))], { type: "image/png" }), "second.png")
-    form.append("after", "{\"a\":1}")
+    form.append("after", '{"a":1}')
     const res = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form })
     expect(res.status).toBe(201)
     const { media } = await readJson(res)
@@ -98,14 +106,19 @@ describe("POST /media bodies read off the socket", () => {
     const mp = multipartParts("gone.png", "image/png")
     const png = await pngWith(Buffer.alloc(0))
     await new Promise<void>((resolve) => {
-      const req = request(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": mp.contentType, "content-length": String(50 * 1024 * 1024) } })
+      const req = request(`${h.api}/media`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": mp.contentType, "content-length": String(50 * 1024 * 1024) }
+      })
       req.on("error", () => resolve())
       req.write(mp.head)
       req.write(png)
-      req.write(Buffer.alloc(2 * 1024 * 1024), () => setTimeout(() => {
-        req.destroy()
-        resolve()
-      }, 100))
+      req.write(Buffer.alloc(2 * 1024 * 1024), () =>
+        setTimeout(() => {
+          req.destroy()
+          resolve()
+        }, 100)
+      )
     })
     await new Promise((r) => setTimeout(r, 300))
     expect(await state(workspaceId)).toEqual(before)

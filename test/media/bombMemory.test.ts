@@ -38,7 +38,13 @@ beforeAll(async () => {
   child.stderr!.on("data", (d) => (log += d))
   base = `http://127.0.0.1:${port}/api/v1`
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`${base}/openapi.json`).then((r) => r.ok, () => false)) return
+    if (
+      await fetch(`${base}/openapi.json`).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      return
     if (child.exitCode !== null) break
     await new Promise((r) => setTimeout(r, 200))
   }
@@ -61,10 +67,16 @@ const upload = (apiKey: string, bytes: Uint8Array, name: string) => {
 
 describe("image bombs against a running host", () => {
   it("four 16383 x 16383 16-bit PNGs at once are refused, and the host's peak memory grows by less than 100 MB", async () => {
-    const signup = await fetch(`${base}/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `bombs-${Date.now()}@herald-customer.org` }) })
+    const signup = await fetch(`${base}/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: `bombs-${Date.now()}@herald-customer.org` })
+    })
     const { apiKey } = (await signup.json()) as { apiKey: string }
     // A first upload loads sharp and warms the path, so the figure below is the bombs' alone.
-    const warm = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#963" } }).png().toBuffer()
+    const warm = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#963" } })
+      .png()
+      .toBuffer()
     expect((await upload(apiKey, warm, "warm.png")).status).toBe(201)
     const bomb = flatPng(16383, 16383, 16, "rgba")
     const pid = child.pid!

@@ -13,9 +13,11 @@ afterAll(() => h?.close())
 
 const MiB = 1024 * 1024
 const stored = (workspaceId: string) =>
-  h.run(Effect.gen(function* () {
-    return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
-  }))
+  h.run(
+    Effect.gen(function* () {
+      return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
+    })
+  )
 
 const refused = async (bytes: Uint8Array, name: string) => {
   const { apiKey, workspaceId } = await h.signup()
@@ -34,8 +36,14 @@ describe("POST /media: images refused by what they take decoded, before they are
     expect(bomb.length).toBeLessThan(2.5 * MiB)
     const error = await refused(bomb, "deep.png")
     expect(error.details).toEqual({
-      reason: "decoded_size_over_budget", width: 16383, height: 16383, channels: 4, bytesPerSample: 2, pages: 1,
-      decodedBytes: 16383 * 16383 * 8, budgetBytes: 256 * MiB
+      reason: "decoded_size_over_budget",
+      width: 16383,
+      height: 16383,
+      channels: 4,
+      bytesPerSample: 2,
+      pages: 1,
+      decodedBytes: 16383 * 16383 * 8,
+      budgetBytes: 256 * MiB
     })
     expect(error.message).toBeTruthy()
   })
@@ -57,7 +65,10 @@ describe("POST /media: images refused by what they take decoded, before they are
   })
 
   it("GIF and WebP animations of more than 2,000 frames are refused before libvips reads them", async () => {
-    for (const [bytes, name] of [[animatedGif(100, 100, 3000), "many.gif"], [animatedWebp(100, 100, 3000), "many.webp"]] as const) {
+    for (const [bytes, name] of [
+      [animatedGif(100, 100, 3000), "many.gif"],
+      [animatedWebp(100, 100, 3000), "many.webp"]
+    ] as const) {
       const error = await refused(bytes, name)
       expect(error.details).toEqual({ reason: "too_many_frames", maxFrames: 2000 })
     }
@@ -65,7 +76,10 @@ describe("POST /media: images refused by what they take decoded, before they are
 
   it("small animations are fine", async () => {
     const { apiKey } = await h.signup()
-    for (const [bytes, name, type] of [[animatedGif(320, 240, 40), "ok.gif", "image/gif"], [animatedWebp(320, 240, 40), "ok.webp", "image/webp"]] as const) {
+    for (const [bytes, name, type] of [
+      [animatedGif(320, 240, 40), "ok.gif", "image/gif"],
+      [animatedWebp(320, 240, 40), "ok.webp", "image/webp"]
+    ] as const) {
       const res = await uploadMultipart(h, apiKey, bytes, name)
       expect(res.status).toBe(201)
       expect((await readJson(res)).media).toMatchObject({ mimeType: type, width: 320, height: 240 })

@@ -22,7 +22,18 @@ describe("signed, expiring file links", () => {
     const { cookie, csrf } = await claim(host, email)
     key = (await call(host, "POST", "/keys", { cookie, headers: { "x-csrf-token": csrf }, body: { name: "files", requireApproval: false } })).body.apiKey
     const form = new FormData()
-    form.append("file", new Blob([await sharp({ create: { width: 40, height: 30, channels: 3, background: "#357" } }).png().toBuffer()], { type: "image/png" }), "a.png")
+    form.append(
+      "file",
+      new Blob(
+        [
+          await sharp({ create: { width: 40, height: 30, channels: 3, background: "#357" } })
+            .png()
+            .toBuffer()
+        ],
+        { type: "image/png" }
+      ),
+      "a.png"
+    )
     const uploaded = await fetch(`${host.base}/media`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
     url = host.local(((await uploaded.json()) as any).media.url)
   }, 60_000)

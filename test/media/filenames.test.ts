@@ -12,14 +12,18 @@ let h: Harness
 let png: Buffer
 beforeAll(async () => {
   h = await startHarness()
-  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#36c" } }).png().toBuffer()
+  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#36c" } })
+    .png()
+    .toBuffer()
 })
 afterAll(() => h?.close())
 
 const stored = (workspaceId: string) =>
-  h.run(Effect.gen(function* () {
-    return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
-  }))
+  h.run(
+    Effect.gen(function* () {
+      return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
+    })
+  )
 
 /** A multipart body written by hand, so the part's filename goes out byte for byte (FormData escapes CR, LF and quotes). */
 const multipart = (h: Harness, apiKey: string, disposition: string, bytes: Uint8Array) => {
@@ -35,7 +39,7 @@ const multipart = (h: Harness, apiKey: string, disposition: string, bytes: Uint8
 const bad: ReadonlyArray<readonly [string, string]> = [
   ["text direction (right-to-left override)", "photo\u202egnp.exe"],
   ["zero-width space", "pho\u200bto.png"],
-  ["escape", "photo\u001b[31m.png"],
+  ["escapeHtml", "photo\u001b[31m.png"],
   ["line feed", "photo\n.png"],
   ["carriage return", "photo\r.png"],
   ["NUL", "photo\u0000.png"],

@@ -26,7 +26,7 @@ const zlibOfZeros = (size: number) => {
   const tail = deflateRawSync(Buffer.alloc(size - whole * BLOCK), { level: 9 })
   // Adler-32 of zeros: a = 1, b = size (mod 65521).
   const adler = Buffer.alloc(4)
-  adler.writeUInt32BE((((size % 65521) * 65536) + 1) >>> 0)
+  adler.writeUInt32BE(((size % 65521) * 65536 + 1) >>> 0)
   return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: whole }, () => block), tail, adler])
 }
 

@@ -1,5 +1,5 @@
 import { request } from "node:http"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import { signUp } from "../../application/usecases/signup.ts"
 import { serverLayer } from "../../hosts/http/server.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
@@ -22,7 +22,7 @@ export const startHarness = async (): Promise<Harness> => {
   const baseUrl = `http://127.0.0.1:${port}`
   const layer = serverLayer(port).pipe(Layer.provideMerge(TestHost.layer({ publicUrl: baseUrl })))
   const scope = Effect.runSync(Scope.make())
-  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope)) as Context.Context<any>
+  const context = (await Effect.runPromise(Layer.buildWithScope(layer, scope))) as Context.Context<any>
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provideContext(effect, context) as Effect.Effect<A, E>)
   return {
     baseUrl,

@@ -10,10 +10,14 @@ const parse = (text: string, step = 1 << 20) => {
   const bytes = Buffer.from(text, "utf8")
   const chunks = Array.from({ length: Math.ceil(bytes.length / step) }, (_, i) => new Uint8Array(bytes.subarray(i * step, (i + 1) * step)))
   const upload = parseJsonUpload(Stream.fromArray(chunks), 10 * 1024 * 1024)
-  return Effect.runSync(Effect.exit(Effect.gen(function* () {
-    const out = yield* Stream.runCollect(upload.body)
-    return { bytes: Buffer.concat(out), filename: yield* upload.filename }
-  })))
+  return Effect.runSync(
+    Effect.exit(
+      Effect.gen(function* () {
+        const out = yield* Stream.runCollect(upload.body)
+        return { bytes: Buffer.concat(out), filename: yield* upload.filename }
+      })
+    )
+  )
 }
 
 const ok = (text: string, step?: number) => {
@@ -29,11 +33,11 @@ const errorOf = (text: string) => {
 
 describe("JSON upload body, read incrementally", () => {
   it("decodes the same bytes whatever the chunking", () => {
-    const text = JSON.stringify({ filename: "a\u00e9\\\"b.png", contentType: "image/png", dataBase64: b64 })
+    const text = JSON.stringify({ filename: 'a\u00e9\\"b.png', contentType: "image/png", dataBase64: b64 })
     for (const step of [1, 2, 3, 5, 7, 64, 4096]) {
       const { bytes, filename } = ok(text, step)
       expect(bytes.equals(data)).toBe(true)
-      expect(filename).toBe("a\u00e9\\\"b.png")
+      expect(filename).toBe('a\u00e9\\"b.png')
     }
   })
 

@@ -20,9 +20,11 @@ const fill = (offset: number, chunk: Buffer) => {
 const over = REST_UPLOAD_LIMIT + 1024
 
 const state = (workspaceId: string) =>
-  h.run(Effect.gen(function* () {
-    return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
-  }))
+  h.run(
+    Effect.gen(function* () {
+      return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
+    })
+  )
 
 describe("POST /media size limit (100 MB over REST)", () => {
   for (const chunked of [false, true]) {
@@ -30,8 +32,12 @@ describe("POST /media size limit (100 MB over REST)", () => {
       const { apiKey, workspaceId } = await h.signup()
       const blobsBefore = (await state(workspaceId)).blobs
       const mp = multipartParts("big.png", "image/png")
-      const res = await streamPost(`${h.api}/media`, { authorization: `Bearer ${apiKey}`, "content-type": mp.contentType },
-        { head: mp.head, size: over, fill, tail: mp.tail }, chunked)
+      const res = await streamPost(
+        `${h.api}/media`,
+        { authorization: `Bearer ${apiKey}`, "content-type": mp.contentType },
+        { head: mp.head, size: over, fill, tail: mp.tail },
+        chunked
+      )
       expect(res.status).toBe(413)
       expect(res.json().error).toMatchObject({ code: "file_too_large", retryable: false })
       expect(await state(workspaceId)).toEqual({ records: 0, blobs: blobsBefore })
@@ -44,14 +50,21 @@ describe("POST /media size limit (100 MB over REST)", () => {
     const size = Math.ceil(over / 3) * 4
     const head = Buffer.from(`{"filename":"big.png","dataBase64":"`)
     const raw = Buffer.alloc(192 * 1024)
-    const res = await streamPost(`${h.api}/media`, { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, {
-      head, size, tail: Buffer.from(`"}`),
-      fill: (offset, chunk) => {
-        const start = (offset / 4) * 3
-        fill(start, raw)
-        chunk.write(raw.subarray(0, (chunk.length / 4) * 3).toString("base64"), "latin1")
-      }
-    }, true)
+    const res = await streamPost(
+      `${h.api}/media`,
+      { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      {
+        head,
+        size,
+        tail: Buffer.from(`"}`),
+        fill: (offset, chunk) => {
+          const start = (offset / 4) * 3
+          fill(start, raw)
+          chunk.write(raw.subarray(0, (chunk.length / 4) * 3).toString("base64"), "latin1")
+        }
+      },
+      true
+    )
     expect(res.status).toBe(413)
     expect(res.json().error.code).toBe("file_too_large")
     expect((await state(workspaceId)).records).toBe(0)

@@ -8,11 +8,22 @@ const headers = { "content-type": `multipart/form-data; boundary=${boundary}` }
 const limits = { maxParts: 16, maxFieldBytes: 64 * 1024, maxTotalBytes: 1024 * 1024, maxFileBytes: 1000 * 1000 }
 
 // Everything that looks like the start of the delimiter without being it, and lone line breaks.
-const tricky = Buffer.from([
-  "\x89PNG\r\n\x1a\n", `\r\n--${boundary.slice(0, -1)}`, "\r\n-", "\r\n--", "\r", "\r\n", `--${boundary}`, `\n--${boundary}`,
-  `\r\n--${boundary.slice(0, 10)}\r\n--${boundary.slice(0, 20)}`, String.fromCharCode(...Array.from({ length: 300 }, (_, i) => (i * 37) & 255)),
-  `\r\n--${boundary.slice(0, -2)}`
-].join("x"), "latin1")
+const tricky = Buffer.from(
+  [
+    "\x89PNG\r\n\x1a\n",
+    `\r\n--${boundary.slice(0, -1)}`,
+    "\r\n-",
+    "\r\n--",
+    "\r",
+    "\r\n",
+    `--${boundary}`,
+    `\n--${boundary}`,
+    `\r\n--${boundary.slice(0, 10)}\r\n--${boundary.slice(0, 20)}`,
+    String.fromCharCode(...Array.from({ length: 300 }, (_, i) => (i * 37) & 255)),
+    `\r\n--${boundary.slice(0, -2)}`
+  ].join("x"),
+  "latin1"
+)
 
 const part = (disposition: string, content: Uint8Array | string, type?: string) =>
   Buffer.concat([
@@ -23,11 +34,15 @@ const part = (disposition: string, content: Uint8Array | string, type?: string) 
 const body = (...parts: Array<Buffer>) => Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)])
 
 const read = (chunks: ReadonlyArray<Uint8Array>, h: Record<string, string> = headers, l = limits) =>
-  Effect.runPromise(Effect.exit(Effect.gen(function* () {
-    const file = multipartFile(Stream.fromIterable(chunks), h, l)
-    const out = yield* Stream.runCollect(file.body)
-    return { bytes: Buffer.concat(out), filename: yield* file.filename }
-  })))
+  Effect.runPromise(
+    Effect.exit(
+      Effect.gen(function* () {
+        const file = multipartFile(Stream.fromIterable(chunks), h, l)
+        const out = yield* Stream.runCollect(file.body)
+        return { bytes: Buffer.concat(out), filename: yield* file.filename }
+      })
+    )
+  )
 
 const ok = async (chunks: ReadonlyArray<Uint8Array>) => {
   const exit = await read(chunks)
@@ -44,7 +59,7 @@ const whole = body(
   part(`name="note"`, "first a field"),
   part(`name="file"; filename="C:\\fakepath\\tricky.png"`, tricky, "image/png"),
   part(`name="file"; filename="second.png"`, "a second file part is read past"),
-  part(`name="json"`, "{\"a\":1}", "application/json")
+  part(`name="json"`, '{"a":1}', "application/json")
 )
 
 describe("multipart bodies read for POST /media", () => {
@@ -116,7 +131,9 @@ describe("multipart bodies read for POST /media", () => {
     const end = whole.length - 8
     expect(String((await failure([whole.subarray(0, end), Buffer.concat([whole.subarray(end), epilogue(64 * 1024 + 1)])])).detail)).toContain("malformed")
     const bytewise = Array.from({ length: 40 }, (_, i) => whole.subarray(whole.length - 40 + i, whole.length - 39 + i))
-    expect(String((await failure([whole.subarray(0, whole.length - 40), ...bytewise.slice(0, -1), Buffer.concat([bytewise.at(-1)!, epilogue(64 * 1024 + 1)])])).detail)).toContain("malformed")
+    expect(String((await failure([whole.subarray(0, whole.length - 40), ...bytewise.slice(0, -1), Buffer.concat([bytewise.at(-1)!, epilogue(64 * 1024 + 1)])])).detail)).toContain(
+      "malformed"
+    )
     // A quoted boundary parameter is read the same way.
     const quoted = { "content-type": `multipart/form-data; boundary="${boundary}"` }
     expect(String((await failure([Buffer.concat([whole, epilogue(64 * 1024 + 1)])], quoted)).detail)).toContain("malformed")

@@ -14,7 +14,9 @@ const connectSandbox = (apiKey: string) => connectSandboxAccount(h, apiKey)
 const post = (apiKey: string, body: unknown) => postJson(h, apiKey, body)
 
 const upload = async (apiKey: string, color: string) => {
-  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: color } }).png().toBuffer()
+  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: color } })
+    .png()
+    .toBuffer()
   return (await readJson(await uploadMultipart(h, apiKey, png, `${color.slice(1)}.png`))).media.id as string
 }
 
@@ -24,11 +26,13 @@ describe("uploads used in POST /posts", () => {
     const accountId = await connectSandbox(apiKey)
     const id = await upload(apiKey, "#123456")
     // Seven days are simulated by moving the record's expiry into the past.
-    await h.run(Effect.gen(function* () {
-      const repo = yield* MediaRepo
-      const media = Option.getOrThrow(yield* repo.findById(workspaceId, id))
-      yield* repo.insert({ ...media, createdAt: media.createdAt - 8 * 86_400_000, expiresAt: Date.now() - 1 })
-    }))
+    await h.run(
+      Effect.gen(function* () {
+        const repo = yield* MediaRepo
+        const media = Option.getOrThrow(yield* repo.findById(workspaceId, id))
+        yield* repo.insert({ ...media, createdAt: media.createdAt - 8 * 86_400_000, expiresAt: Date.now() - 1 })
+      })
+    )
     const res = await post(apiKey, { accountIds: [accountId], content: "late", mediaIds: [id] })
     expect(res.status).toBe(409)
     expect((await readJson(res)).error).toMatchObject({ code: "media_expired", details: { mediaIds: [id] } })

@@ -5,13 +5,20 @@ import { runTool } from "../../adapters/media/tools.ts"
 
 /** Processes whose command line is exactly `args` (read from /proc, so nothing is signalled). */
 const running = (args: ReadonlyArray<string>) =>
-  readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").filter((a) => a !== "").join(" ") === args.join(" ")
-    } catch {
-      return false
-    }
-  })
+  readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return (
+          readFileSync(`/proc/${p}/cmdline`, "utf8")
+            .split("\0")
+            .filter((a) => a !== "")
+            .join(" ") === args.join(" ")
+        )
+      } catch {
+        return false
+      }
+    })
 
 describe("tools run by the probe's helper process", () => {
   it("gives stdout as bytes, and a failing exit as an answer with its complaint", async () => {
@@ -29,7 +36,12 @@ describe("tools run by the probe's helper process", () => {
   })
 
   it("many at once each get their own answer", async () => {
-    const results = await Effect.runPromise(Effect.all(Array.from({ length: 12 }, (_, i) => runTool("/bin/echo", [`n${i}`], 5000)), { concurrency: "unbounded" }))
+    const results = await Effect.runPromise(
+      Effect.all(
+        Array.from({ length: 12 }, (_, i) => runTool("/bin/echo", [`n${i}`], 5000)),
+        { concurrency: "unbounded" }
+      )
+    )
     expect(results.map((r) => r.stdout.toString().trim())).toEqual(Array.from({ length: 12 }, (_, i) => `n${i}`))
   })
 

@@ -13,7 +13,9 @@ beforeAll(async () => {
 afterAll(() => h?.close())
 
 const noisyPng = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 }, noise: { type: "gaussian", mean: 128, sigma: 40 } } }).png().toBuffer()
+  sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 }, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+    .png()
+    .toBuffer()
 
 /** A 1-bit grayscale PNG of zeros: tens of kilobytes that would decode to hundreds of megapixels. */
 const pngBomb = (width: number, height: number) => {
@@ -45,9 +47,11 @@ const expectPreview = async (previewUrl: string, apiKey: string, width = 480) =>
 }
 
 const leftovers = (workspaceId: string) =>
-  h.run(Effect.gen(function* () {
-    return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys() }
-  }))
+  h.run(
+    Effect.gen(function* () {
+      return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys() }
+    })
+  )
 
 describe("POST /media (images)", () => {
   it("multipart PNG: fields, absolute url with the same bytes, and a 480 px JPEG preview", async () => {
@@ -120,7 +124,9 @@ describe("POST /media (images)", () => {
 
   it("the eleventh upload of an unclaimed workspace is claim_required", async () => {
     const { apiKey, workspaceId } = await h.signup()
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#c33" } }).png().toBuffer()
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#c33" } })
+      .png()
+      .toBuffer()
     for (let i = 0; i < 10; i++) expect((await uploadMultipart(h, apiKey, png, `p${i}.png`)).status).toBe(201)
     const res = await uploadMultipart(h, apiKey, png, "p10.png")
     expect(res.status).toBe(403)
@@ -139,17 +145,21 @@ describe("POST /media (images)", () => {
     expect((await readJson(noData)).error).toMatchObject({ code: "validation_failed", details: { fields: ["dataBase64"] } })
     const badData = await uploadJson(h, apiKey, { filename: "a.png", dataBase64: "iVBORw0KGgo*&^%" })
     expect((await readJson(badData)).error).toMatchObject({ code: "validation_failed", details: { fields: ["dataBase64"] } })
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } }).png().toBuffer()
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } })
+      .png()
+      .toBuffer()
     const noName = await uploadJson(h, apiKey, { dataBase64: png.toString("base64") })
     expect((await readJson(noName)).error).toMatchObject({ code: "validation_failed", details: { fields: ["filename"] } })
-    const notJson = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: "{\"filename\": " })
+    const notJson = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: '{"filename": ' })
     expect((await readJson(notJson)).error.code).toBe("invalid_json")
   })
 
   it("needs a key, and another workspace's upload is media_not_found", async () => {
     const a = await h.signup()
     const b = await h.signup()
-    const png = await sharp({ create: { width: 500, height: 500, channels: 3, background: "#3c3" } }).png().toBuffer()
+    const png = await sharp({ create: { width: 500, height: 500, channels: 3, background: "#3c3" } })
+      .png()
+      .toBuffer()
     const anonymous = await fetch(`${h.api}/media`, { method: "POST", body: new FormData() })
     expect(anonymous.status).toBe(401)
     const { media } = await readJson(await uploadMultipart(h, a.apiKey, png, "mine.png"))

@@ -13,12 +13,26 @@ import { signUp } from "../../application/usecases/signup.ts"
 import { invalidFields } from "../../domain/errors.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 
-const png = Effect.promise(() => sharp({ create: { width: 600, height: 400, channels: 3, background: "#48c" } }).png().toBuffer())
+const png = Effect.promise(() =>
+  sharp({ create: { width: 600, height: 400, channels: 3, background: "#48c" } })
+    .png()
+    .toBuffer()
+)
 
 const setUp = Effect.gen(function* () {
   const { body } = yield* signUp({ body: { email: "media@herald-customer.org" }, ip: "1.1.1.1" })
   const actor = yield* authenticateKey(body.apiKey!)
-  yield* (yield* AccountRepo).upsert({ id: "acc_s", workspaceId: actor.workspaceId, platform: "sandbox", name: "s", username: "s", avatarUrl: null, status: "connected", connectedAt: 0, externalId: "s" })
+  yield* (yield* AccountRepo).upsert({
+    id: "acc_s",
+    workspaceId: actor.workspaceId,
+    platform: "sandbox",
+    name: "s",
+    username: "s",
+    avatarUrl: null,
+    status: "connected",
+    connectedAt: 0,
+    externalId: "s"
+  })
   return actor
 })
 
@@ -38,7 +52,8 @@ describe("media use cases on the in-memory host", () => {
       assert.strictEqual(stored.media.sizeBytes, bytes.length)
       assert.strictEqual(stored.media.filename, "a.png")
       assert.strictEqual((yield* StoredBlobs).keys().length, 2)
-    }).pipe(Effect.provide(TestHost.layer())))
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
 
   it.effect("after 7 days: media_expired on use, and the sweeper removes bytes, preview and record", () =>
     Effect.gen(function* () {
@@ -63,18 +78,23 @@ describe("media use cases on the in-memory host", () => {
       assert.deepStrictEqual((yield* StoredBlobs).keys(), [])
       const missing = yield* Effect.flip(createPost(actor, { accountIds: ["acc_s"], content: "gone", mediaIds: [media.id] }, null))
       assert.strictEqual(missing.code, "media_not_found")
-    }).pipe(Effect.provide(TestHost.layer())))
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
 
   it.effect("a body that fails mid-way leaves nothing behind", () =>
     Effect.gen(function* () {
       const actor = yield* setUp
       const bytes = yield* Effect.promise(() =>
-        sharp({ create: { width: 600, height: 400, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 50 } } }).png().toBuffer())
+        sharp({ create: { width: 600, height: 400, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 50 } } })
+          .png()
+          .toBuffer()
+      )
       // Past the sniffed head, so the blob store has started writing when the body breaks.
       const broken = Stream.concat(chunked(bytes.subarray(0, 300_000)), Stream.fail(invalidFields(["file"], "client went away")))
       const error = yield* Effect.flip(uploadMedia(actor, "a.png", broken, 10 * 1024 * 1024))
       assert.strictEqual(error.detail, "client went away")
       assert.deepStrictEqual((yield* StoredBlobs).keys(), [])
       assert.strictEqual(yield* (yield* MediaRepo).countByWorkspace(actor.workspaceId), 0)
-    }).pipe(Effect.provide(TestHost.layer())))
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
 })

@@ -39,7 +39,10 @@ const previewOf = async (apiKey: string, previewUrl: string) => {
 }
 
 describe("POST /media (videos)", () => {
-  for (const [name, type] of [["clip.mp4", "video/mp4"], ["clip.webm", "video/webm"]] as const) {
+  for (const [name, type] of [
+    ["clip.mp4", "video/mp4"],
+    ["clip.webm", "video/webm"]
+  ] as const) {
     it(`${name}: width, height, durationMs and a 480 px frame preview`, async () => {
       const { apiKey } = await h.signup()
       const bytes = name.endsWith("mp4") ? mp4 : webm
@@ -67,7 +70,9 @@ describe("POST /media (videos)", () => {
     const { apiKey } = await h.signup()
     const accountId = await connectSandboxAccount(h, apiKey)
     const video = (await readJson(await uploadMultipart(h, apiKey, mp4, "clip.mp4"))).media.id
-    const png = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#abc" } }).png().toBuffer()
+    const png = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#abc" } })
+      .png()
+      .toBuffer()
     const image = (await readJson(await uploadMultipart(h, apiKey, png, "cover.png"))).media.id
     const dry = (cover: unknown) => postJson(h, apiKey, { accountIds: [accountId], content: "clip", mediaIds: [video], cover, dryRun: true })
     expect((await dry({ offsetMs: 1500 })).status).toBe(200)
@@ -88,7 +93,11 @@ describe("POST /media (videos)", () => {
 
   it("a video cut short is media_unreadable, truncated, even with its index first (MP4) or a header that says it all (WebM)", async () => {
     const { apiKey } = await h.signup()
-    for (const [bytes, name, length] of [[faststart, "cut.mp4", 3000], [faststart, "half.mp4", faststart.length >> 1], [webm, "cut.webm", webm.length >> 1]] as const) {
+    for (const [bytes, name, length] of [
+      [faststart, "cut.mp4", 3000],
+      [faststart, "half.mp4", faststart.length >> 1],
+      [webm, "cut.webm", webm.length >> 1]
+    ] as const) {
       const res = await uploadMultipart(h, apiKey, bytes.subarray(0, length), name)
       expect(res.status, name).toBe(400)
       const { error } = await readJson(res)

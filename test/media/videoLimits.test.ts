@@ -28,7 +28,12 @@ describe("video frames too large to decode", () => {
     const result = await inspect("vga.mp4", { maxDecodedBytes: 512 * KiB })
     expect(result._tag).toBe("Failure")
     expect(result._tag === "Failure" && result.failure.details).toEqual({
-      reason: "decoded_size_over_budget", width: 640, height: 480, bytesPerSample: 1, decodedBytes: 640 * 480 * 4, budgetBytes: 512 * KiB
+      reason: "decoded_size_over_budget",
+      width: 640,
+      height: 480,
+      bytesPerSample: 1,
+      decodedBytes: 640 * 480 * 4,
+      budgetBytes: 512 * KiB
     })
   })
 

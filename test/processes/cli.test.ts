@@ -20,7 +20,9 @@ const baseEnv = { ...inherited, HERALD_DATA_DIR: dataDir }
 const herald = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
     execFile(process.execPath, [...nodeArgsOf("herald"), ...args], { env: { ...baseEnv, ...nodeEnvOf("herald"), ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })))
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
+    )
+  )
 
 /** A failure as the issue asks for it: non-zero, one or two lines, no stack frames. */
 const expectShortFailure = (result: { code: number; stdout: string; stderr: string }, code: number, mentions: RegExp) => {
@@ -43,7 +45,13 @@ const startHost = async () => {
   host.stderr!.on("data", (d) => (log += d))
   base = `http://127.0.0.1:${port}/api/v1`
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`${base}/openapi.json`).then((r) => r.ok, () => false)) return
+    if (
+      await fetch(`${base}/openapi.json`).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      return
     if (host.exitCode !== null) break
     await new Promise((r) => setTimeout(r, 100))
   }

@@ -84,7 +84,13 @@ describe("hostile request bodies against npm start", () => {
         sendBody(`${herald.origin}/api/v1/signup`, { head: '{"email":"a@herald-customer.org","agentName":"', size: 20 * MB, tail: '"}' }),
         sendBody(`${herald.origin}/api/v1/signup`, { head: '{"email":"b@herald-customer.org","agentName":"', size: 20 * MB, tail: '"}', chunked: true }),
         sendBody(`${herald.origin}/api/v1/posts`, { headers: { authorization: `Bearer ${key}` }, head: '{"accountIds":["acc_x"],"content":"', size: 20 * MB, tail: '"}' }),
-        sendBody(`${herald.origin}/api/v1/posts`, { headers: { authorization: `Bearer ${key}` }, head: '{"accountIds":["acc_x"],"content":"', size: 20 * MB, tail: '"}', chunked: true })
+        sendBody(`${herald.origin}/api/v1/posts`, {
+          headers: { authorization: `Bearer ${key}` },
+          head: '{"accountIds":["acc_x"],"content":"',
+          size: 20 * MB,
+          tail: '"}',
+          chunked: true
+        })
       ])
     } finally {
       clearInterval(sampler)
@@ -100,7 +106,13 @@ describe("hostile request bodies against npm start", () => {
     for (const chunked of [false, true]) {
       const signup = await sendBody(`${herald.origin}/api/v1/signup`, { head: '{"email":"c@herald-customer.org","agentName":"', size: 120 * MB, tail: '"}', chunked })
       expect(signup.status).toBe(413)
-      const post = await sendBody(`${herald.origin}/api/v1/posts`, { headers: { authorization: `Bearer ${key}` }, head: '{"accountIds":["acc_x"],"content":"', size: 120 * MB, tail: '"}', chunked })
+      const post = await sendBody(`${herald.origin}/api/v1/posts`, {
+        headers: { authorization: `Bearer ${key}` },
+        head: '{"accountIds":["acc_x"],"content":"',
+        size: 120 * MB,
+        tail: '"}',
+        chunked
+      })
       expect(post.status).toBe(413)
     }
     await stillAnswers()

@@ -25,7 +25,10 @@ const startHost = async (databaseUrl: string, dataDir: string) => {
   child.stderr!.on("data", (d) => (log += d))
   const base = `http://127.0.0.1:${port}/api/v1`
   for (let i = 0; i < 150; i++) {
-    const up = await fetch(`${base}/openapi.json`).then((r) => r.ok, () => false)
+    const up = await fetch(`${base}/openapi.json`).then(
+      (r) => r.ok,
+      () => false
+    )
     if (up) return { child, base }
     if (child.exitCode !== null) break
     await new Promise((r) => setTimeout(r, 200))

@@ -27,7 +27,6 @@ const schedulerEnv = {
   LOG_LEVEL: "Warning"
 }
 
-
 const suite = () => {
   let db: Awaited<ReturnType<typeof freshDatabase>> | undefined
   afterAll(async () => {
@@ -39,19 +38,28 @@ const suite = () => {
     const runtime = runtimeFor(db.url, 5)
     const start = Date.now()
     // Posts with a thread and a first comment, falling due over ~9 s from 3 s ahead.
-    const postIds = await runtime.runPromise(Effect.gen(function* () {
-      const { agent, accountIds } = yield* seedWorkspace(ACCOUNTS)
-      const ids: Array<string> = []
-      for (let i = 0; i < POSTS; i++) {
-        const created = yield* createPost(agent, {
-          accountIds, content: `p${i} root`, thread: [`p${i} r1`, `p${i} r2`], firstComment: `p${i} comment`,
-          scheduledFor: new Date(Date.now() + 3_000 + i * 60).toISOString()
-        }, null)
-        if (created.kind !== "created") throw new Error("not created")
-        ids.push(created.body.post.id)
-      }
-      return ids
-    }))
+    const postIds = await runtime.runPromise(
+      Effect.gen(function* () {
+        const { agent, accountIds } = yield* seedWorkspace(ACCOUNTS)
+        const ids: Array<string> = []
+        for (let i = 0; i < POSTS; i++) {
+          const created = yield* createPost(
+            agent,
+            {
+              accountIds,
+              content: `p${i} root`,
+              thread: [`p${i} r1`, `p${i} r2`],
+              firstComment: `p${i} comment`,
+              scheduledFor: new Date(Date.now() + 3_000 + i * 60).toISOString()
+            },
+            null
+          )
+          if (created.kind !== "created") throw new Error("not created")
+          ids.push(created.body.post.id)
+        }
+        return ids
+      })
+    )
 
     const running = [spawnReadyScheduler(db.url, schedulerEnv), spawnReadyScheduler(db.url, schedulerEnv)]
     const schedulers: Array<ChildProcess> = running.map((r) => r.child)
@@ -74,11 +82,14 @@ const suite = () => {
     }
 
     // Then let the two finish what is left (lease expiries included).
-    const done = () => runtime.runPromise(Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs`
-      return n === 0
-    }))
+    const done = () =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs`
+          return n === 0
+        })
+      )
     while (!(await done())) {
       if (Date.now() - start > 100_000) break
       await sleep(250)
@@ -86,18 +97,20 @@ const suite = () => {
     for (const s of schedulers) s.kill("SIGTERM")
     await Promise.all(schedulers.map(exited))
 
-    const { duplicates, ledger, posts } = await runtime.runPromise(Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const duplicates = yield* sql<{ content: string; n: number }>`
+    const { duplicates, ledger, posts } = await runtime.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const duplicates = yield* sql<{ content: string; n: number }>`
         SELECT post_id, account_id, content, count(*)::int AS n FROM sandbox_ledger GROUP BY 1, 2, 3 HAVING count(*) > 1`
-      const ledger = yield* sql<{ external_id: string; post_id: string; account_id: string; content: string }>`
+        const ledger = yield* sql<{ external_id: string; post_id: string; account_id: string; content: string }>`
         SELECT external_id, post_id, account_id, content FROM sandbox_ledger`
-      const repo = yield* PostRepo
-      const workspaceId = (yield* sql<{ workspace_id: string }>`SELECT workspace_id FROM posts LIMIT 1`)[0].workspace_id
-      const posts: Array<Post> = []
-      for (const id of postIds) posts.push((yield* repo.findById(workspaceId, id)).pipe((o) => (o._tag === "Some" ? o.value : null))!)
-      return { duplicates, ledger, posts }
-    }))
+        const repo = yield* PostRepo
+        const workspaceId = (yield* sql<{ workspace_id: string }>`SELECT workspace_id FROM posts LIMIT 1`)[0].workspace_id
+        const posts: Array<Post> = []
+        for (const id of postIds) posts.push((yield* repo.findById(workspaceId, id)).pipe((o) => (o._tag === "Some" ? o.value : null))!)
+        return { duplicates, ledger, posts }
+      })
+    )
     await runtime.dispose()
     const retried = posts.flatMap((p) => p.targets).filter((t) => t.attempts > 1).length
     console.info(`crash test: ${kills} SIGKILLs, ${ledger.length} network posts, ${retried} targets taken over after a kill, ${((Date.now() - start) / 1000).toFixed(1)} s`)
@@ -112,7 +125,10 @@ const suite = () => {
       for (const t of post.targets) {
         const n = post.content.split(" ")[0]
         assert.strictEqual(byId.get(t.externalId!)?.content, `${n} root`)
-        assert.deepStrictEqual(t.thread.map((r) => byId.get(r.externalId)?.content), [`${n} r1`, `${n} r2`])
+        assert.deepStrictEqual(
+          t.thread.map((r) => byId.get(r.externalId)?.content),
+          [`${n} r1`, `${n} r2`]
+        )
         assert.strictEqual(t.firstComment?.status, "published")
         assert.strictEqual(byId.get(t.firstComment!.externalId!)?.content, `${n} comment`)
       }

@@ -44,12 +44,16 @@ export const seedWorkspace = (accounts: number) =>
     const { text } = yield* createKeyAsOperator(ws.id, "bench", false)
     const agent = yield* authenticateKey(text)
     const accountIds = yield* asOwner(ws.id, (owner) =>
-      Effect.forEach(Array.from({ length: accounts }, (_, i) => i), (i) =>
-        Effect.gen(function* () {
-          const { url } = yield* connectUrl(owner, "sandbox")
-          const state = new URL(url).searchParams.get("state")!
-          return (yield* completeConnect("sandbox", { state, username: `acct${i}` })).account.id
-        })))
+      Effect.forEach(
+        Array.from({ length: accounts }, (_, i) => i),
+        (i) =>
+          Effect.gen(function* () {
+            const { url } = yield* connectUrl(owner, "sandbox")
+            const state = new URL(url).searchParams.get("state")!
+            return (yield* completeConnect("sandbox", { state, username: `acct${i}` })).account.id
+          })
+      )
+    )
     return { workspaceId: ws.id, agent, accountIds }
   })
 

@@ -18,20 +18,24 @@ const suite = () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>
   const used = new Set<string>()
   let refreshCalls = 0
-  const rotatingNetwork = Layer.succeed(Connectors)(connectorsOf([{
-    ...sandboxConnector,
-    refresh: (credentials) =>
-      Effect.gen(function* () {
-        refreshCalls++
-        // The network takes its time, so both renewals overlap.
-        yield* Effect.sleep(200)
-        if (credentials.refreshToken === null || used.has(credentials.refreshToken))
-          return yield* Effect.fail(new GrantRevoked({ message: "invalid_grant: refresh token already used" }))
-        used.add(credentials.refreshToken)
-        const n = used.size + 1
-        return { accessToken: `access-${n}`, refreshToken: `refresh-${n}`, expiresAt: Date.now() + 2 * 3_600_000 }
-      })
-  }]))
+  const rotatingNetwork = Layer.succeed(Connectors)(
+    connectorsOf([
+      {
+        ...sandboxConnector,
+        refresh: (credentials) =>
+          Effect.gen(function* () {
+            refreshCalls++
+            // The network takes its time, so both renewals overlap.
+            yield* Effect.sleep(200)
+            if (credentials.refreshToken === null || used.has(credentials.refreshToken))
+              return yield* Effect.fail(new GrantRevoked({ message: "invalid_grant: refresh token already used" }))
+            used.add(credentials.refreshToken)
+            const n = used.size + 1
+            return { accessToken: `access-${n}`, refreshToken: `refresh-${n}`, expiresAt: Date.now() + 2 * 3_600_000 }
+          })
+      }
+    ])
+  )
   const scheduler = () => ManagedRuntime.make(Layer.merge(pgCore(db.url, 4), rotatingNetwork))
   let first: ReturnType<typeof scheduler>
   let second: ReturnType<typeof scheduler>
@@ -50,7 +54,12 @@ const suite = () => {
   it("renew once under the account's lock: both get the newest token, nothing is lost, the account stays connected", async () => {
     const { workspaceId, accountIds } = await first.runPromise(seedWorkspace(1))
     const accountId = accountIds[0]!
-    const account = await first.runPromise(Effect.map(Effect.flatMap(AccountRepo, (r) => r.findById(workspaceId, accountId)), Option.getOrThrow))
+    const account = await first.runPromise(
+      Effect.map(
+        Effect.flatMap(AccountRepo, (r) => r.findById(workspaceId, accountId)),
+        Option.getOrThrow
+      )
+    )
     // An access token a minute from its end: both schedulers decide to renew it.
     await first.runPromise(storeCredentials(accountId, { accessToken: "access-1", refreshToken: "refresh-1", expiresAt: Date.now() + 60_000 }))
     const [a, b] = await Promise.all([first.runPromise(credentialsFor(account)), second.runPromise(credentialsFor(account))])

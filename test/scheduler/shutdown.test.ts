@@ -7,10 +7,14 @@ import { exited, freshDatabase, runtimeFor, seedWorkspace, spawnScheduler } from
 import { withTestServer } from "../support/postgres.ts"
 
 const env = (latencyMs: number, graceMs: number) => ({
-  HERALD_POLL_MS: "50", HERALD_LEASE_MS: "30000", HERALD_SWEEPERS: "false", DATABASE_POOL_SIZE: "3",
-  HERALD_SANDBOX_LATENCY_MS: String(latencyMs), HERALD_SHUTDOWN_GRACE_MS: String(graceMs), LOG_LEVEL: "Warning"
+  HERALD_POLL_MS: "50",
+  HERALD_LEASE_MS: "30000",
+  HERALD_SWEEPERS: "false",
+  DATABASE_POOL_SIZE: "3",
+  HERALD_SANDBOX_LATENCY_MS: String(latencyMs),
+  HERALD_SHUTDOWN_GRACE_MS: String(graceMs),
+  LOG_LEVEL: "Warning"
 })
-
 
 const suite = () => {
   const dbs: Array<{ drop: () => Promise<void> }> = []
@@ -23,12 +27,13 @@ const suite = () => {
     const db = await freshDatabase("herald_jobs")
     dbs.push(db)
     const runtime = runtimeFor(db.url, 2)
-    await runtime.runPromise(Effect.gen(function* () {
-      const { agent, accountIds } = yield* seedWorkspace(1)
-      yield* createPost(agent, { accountIds, content: "Shutdown", scheduledFor: new Date(Date.now() + 2_000).toISOString() }, null)
-    }))
-    const query = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
-      runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
+    await runtime.runPromise(
+      Effect.gen(function* () {
+        const { agent, accountIds } = yield* seedWorkspace(1)
+        yield* createPost(agent, { accountIds, content: "Shutdown", scheduledFor: new Date(Date.now() + 2_000).toISOString() }, null)
+      })
+    )
+    const query = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
     const jobs = () => query((sql) => sql<{ lease_until: Date | null; checkpoint_handle: string | null }>`SELECT lease_until, checkpoint_handle FROM jobs`)
     const ledger = () => query((sql) => sql<{ external_id: string }>`SELECT external_id FROM sandbox_ledger`)
     const status = () => query((sql) => sql<{ status: string }>`SELECT status FROM posts`).then((rows) => rows[0].status)
@@ -66,7 +71,11 @@ const suite = () => {
     second.kill("SIGTERM")
     await exited(second)
     const ledger = await s.ledger()
-    assert.deepStrictEqual(ledger.map((r) => r.external_id), [job.checkpoint_handle], "sent once, with the stored handle")
+    assert.deepStrictEqual(
+      ledger.map((r) => r.external_id),
+      [job.checkpoint_handle],
+      "sent once, with the stored handle"
+    )
     assert.strictEqual(await s.status(), "published")
     await s.runtime.dispose()
   }, 60_000)

@@ -75,7 +75,10 @@ export const setUp = (accounts = 1) =>
 
 /** The stored post (with its internal fields), for assertions. */
 export const storedPost = (actor: Actor, id: string) =>
-  Effect.map(Effect.flatMap(PostRepo, (posts) => posts.findById(actor.workspaceId, id)), (found): Post => Option.getOrThrow(found))
+  Effect.map(
+    Effect.flatMap(PostRepo, (posts) => posts.findById(actor.workspaceId, id)),
+    (found): Post => Option.getOrThrow(found)
+  )
 
 /** ISO time `ms` after the epoch (TestClock starts there). */
 export const at = (ms: number) => new Date(ms).toISOString()

@@ -29,7 +29,11 @@ export const sendBody = (
       res.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8")
         let body: unknown = text
-        try { body = JSON.parse(text) } catch { /* not JSON */ }
+        try {
+          body = JSON.parse(text)
+        } catch {
+          /* not JSON */
+        }
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, sent })
       })
       res.on("error", reject)

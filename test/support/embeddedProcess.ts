@@ -35,7 +35,13 @@ export const startEmbedded = async (env: Record<string, string>) => {
     child.stdout!.on("data", (d) => (log += d))
     child.stderr!.on("data", (d) => (log += d))
     for (let i = 0; i < 300; i++) {
-      if (await fetch(`${origin}/api/v1/openapi.json`).then((r) => r.ok, () => false)) return true
+      if (
+        await fetch(`${origin}/api/v1/openapi.json`).then(
+          (r) => r.ok,
+          () => false
+        )
+      )
+        return true
       if (child.exitCode !== null) return false
       await new Promise((r) => setTimeout(r, 200))
     }
@@ -79,16 +85,18 @@ export const startEmbedded = async (env: Record<string, string>) => {
   const claimed = await fetch(`${origin}/claim`, { method: "POST", body: new URLSearchParams({ token, locale: "en" }), redirect: "manual" })
   const cookie = claimed.headers.get("set-cookie")!.split(";")[0]
   const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(`${origin}/app`, { headers: { cookie } })).text())![1]
-  const created = await (await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })).json() as any
+  const created = (await (
+    await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })
+  ).json()) as any
   const auth = { authorization: `Bearer ${created.apiKey}` }
 
   /** The browser: GET /connect/{platform}, open the network's page, follow its redirect back; the accounts made. */
   const connect = async (platform: string) => {
-    const link = await (await fetch(`${api}/connect/${platform}`, { headers: auth })).json() as any
+    const link = (await (await fetch(`${api}/connect/${platform}`, { headers: auth })).json()) as any
     const atNetwork = await fetch(link.url, { redirect: "manual" })
     expect(atNetwork.status, await atNetwork.clone().text()).toBe(302)
     const back = await fetch(atNetwork.headers.get("location")!, { headers: { accept: "application/json" } })
-    const body = await back.json() as any
+    const body = (await back.json()) as any
     expect(back.status, JSON.stringify(body)).toBe(200)
     return body.accounts as Array<{ id: string; platform: string; name: string; username: string; status: string }>
   }
@@ -99,10 +107,17 @@ export const startEmbedded = async (env: Record<string, string>) => {
     expect(reply.status, await reply.clone().text()).toBe(201)
     return ((await reply.json()) as any).media.id as string
   }
-  const png = async (color: string) => upload(await sharp({ create: { width: 64, height: 48, channels: 3, background: color } }).png().toBuffer(), "image/png", `${color.slice(1)}.png`)
+  const png = async (color: string) =>
+    upload(
+      await sharp({ create: { width: 64, height: 48, channels: 3, background: color } })
+        .png()
+        .toBuffer(),
+      "image/png",
+      `${color.slice(1)}.png`
+    )
   const post = async (body: Record<string, unknown>) => {
     const reply = await fetch(`${api}/posts`, { method: "POST", headers: { ...auth, ...json }, body: JSON.stringify(body) })
-    return { status: reply.status, body: await reply.json() as any }
+    return { status: reply.status, body: (await reply.json()) as any }
   }
   /** Reads the post until `done` holds (the scheduler in the process publishes it); a generous bound, not a timing assertion. */
   const until = async (id: string, done: (post: any) => boolean) => {

@@ -31,7 +31,10 @@ export const startFauxqs = async (): Promise<Fauxqs> => {
   const deadline = Date.now() + 15_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`fauxqs exited (${child.exitCode}): ${stderr}`)
-    const healthy = await fetch(`${endpoint}/health`).then((r) => r.ok, () => false)
+    const healthy = await fetch(`${endpoint}/health`).then(
+      (r) => r.ok,
+      () => false
+    )
     if (healthy) return { endpoint, stop }
     await sleep(100)
   }

@@ -41,7 +41,20 @@ export const connectSandbox = async (host: HttpHost, key: string) => {
 
 /** Adds an account of another network directly (no OAuth peers in these tests). */
 export const addAccount = (host: HttpHost, workspaceId: string, platform: Platform, status: "connected" | "needs_reconnection" = "connected") =>
-  host.run(Effect.flatMap(AccountRepo, (repo) => repo.upsert({
-    id: `acc_${platform}${++counter}`, workspaceId, platform, name: platform, username: platform, avatarUrl: null, status,
-    connectedAt: Date.now(), externalId: `${platform}-${counter}`
-  }))).then((a) => a.id)
+  host
+    .run(
+      Effect.flatMap(AccountRepo, (repo) =>
+        repo.upsert({
+          id: `acc_${platform}${++counter}`,
+          workspaceId,
+          platform,
+          name: platform,
+          username: platform,
+          avatarUrl: null,
+          status,
+          connectedAt: Date.now(),
+          externalId: `${platform}-${counter}`
+        })
+      )
+    )
+    .then((a) => a.id)

@@ -17,9 +17,7 @@ export const startHttpHost = async (
   // Every test request comes from 127.0.0.1: roomy limits unless a test sets its own.
   const config = { limits: roomyLimits, ...overrides }
   // HERALD_TEST_BACKEND=postgres runs the same HTTP suites on the Postgres adapters, a database per host.
-  const core = process.env.HERALD_TEST_BACKEND === "postgres"
-    ? TestHost.layerOn(Postgres.storageLayer.pipe(Layer.provide(testDatabase())), config)
-    : TestHost.layer(config)
+  const core = process.env.HERALD_TEST_BACKEND === "postgres" ? TestHost.layerOn(Postgres.storageLayer.pipe(Layer.provide(testDatabase())), config) : TestHost.layer(config)
   const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(nodeServerLayer({ ...serverOptions, port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(core),
@@ -45,16 +43,28 @@ export interface Reply {
   readonly body: any
 }
 
-export const call = async (host: HttpHost, method: string, path: string, options: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string>; cookie?: string } = {}): Promise<Reply> => {
+export const call = async (
+  host: HttpHost,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string>; cookie?: string } = {}
+): Promise<Reply> => {
   const headers: Record<string, string> = { ...(options.headers ?? {}) }
   if (options.key) headers.authorization = `Bearer ${options.key}`
   if (options.cookie) headers.cookie = options.cookie
   if (options.body !== undefined || options.raw !== undefined) headers["content-type"] ??= "application/json"
   const response = await fetch(`${host.base}${path}`, {
-    method, headers, body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)), redirect: "manual"
+    method,
+    headers,
+    body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    redirect: "manual"
   })
   const text = await response.text()
   let body: unknown = text
-  try { body = JSON.parse(text) } catch { /* not JSON */ }
+  try {
+    body = JSON.parse(text)
+  } catch {
+    /* not JSON */
+  }
   return { status: response.status, headers: response.headers, body }
 }

@@ -14,8 +14,7 @@ const urlFor = (database: string): string => {
   return url.toString()
 }
 
-const client = (url: string, maxConnections: number) =>
-  PgClient.layer({ url: Redacted.make(url), maxConnections, connectTimeout: Duration.seconds(3) })
+const client = (url: string, maxConnections: number) => PgClient.layer({ url: Redacted.make(url), maxConnections, connectTimeout: Duration.seconds(3) })
 
 /** Runs statements on the server's maintenance database (the one in the URL). */
 const onServer = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => effect.pipe(Effect.provide(client(testDatabaseUrl, 1)))
@@ -37,12 +36,10 @@ export const testDatabase = (maxConnections = 10) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const name = `herald_test_${randomBytes(6).toString("hex")}`
-      yield* Effect.acquireRelease(
-        onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE ${sql(name)}`)),
-        () =>
-          onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(
-            Effect.catchCause((cause) => Effect.logWarning(`could not drop ${name}`, cause))
-          )
+      yield* Effect.acquireRelease(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE ${sql(name)}`)), () =>
+        onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(
+          Effect.catchCause((cause) => Effect.logWarning(`could not drop ${name}`, cause))
+        )
       )
       const connection = client(urlFor(name), maxConnections)
       return Layer.effectDiscard(migrate).pipe(Layer.provideMerge(connection))
@@ -62,8 +59,7 @@ export const createDatabaseForProcesses = async (options: { readonly prefix?: st
   return {
     name,
     url,
-    drop: (): Promise<void> =>
-      Effect.runPromise(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(Effect.asVoid))
+    drop: (): Promise<void> => Effect.runPromise(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(Effect.asVoid))
   }
 }
 

@@ -36,8 +36,7 @@ describe("post status", () => {
 describe("sign-up rules", () => {
   it("refuses example, disposable and placeholder addresses; normalises case", () => {
     expect(Result.getOrThrow(checkEmail(" Ann@Herald-Customer.org "))).toBe("ann@herald-customer.org")
-    for (const bad of ["a@example.com", "a@sub.example.org", "x@mailinator.com", "your.name@gmail.com", "a@site.test"])
-      expect(Result.isFailure(checkEmail(bad)), bad).toBe(true)
+    for (const bad of ["a@example.com", "a@sub.example.org", "x@mailinator.com", "your.name@gmail.com", "a@site.test"]) expect(Result.isFailure(checkEmail(bad)), bad).toBe(true)
   })
   it("refuses control and text-direction characters in names", () => {
     expect(Result.isFailure(checkName("agentName", "evil\u202egnp"))).toBe(true)
@@ -60,15 +59,45 @@ describe("rules table and catalogue", () => {
   })
   it("gives every spec code a status, a hint and a retryable flag", () => {
     const spec: Record<string, number> = {
-      validation_failed: 400, unsupported_media_type: 400, media_unreadable: 400, claim_required: 403, file_too_large: 413,
-      preview_not_found: 404, invalid_date: 400, scheduled_in_past: 400, scheduled_too_far: 400, media_required: 400,
-      thread_unsupported: 400, poll_unsupported: 400, first_comment_unsupported: 400, cover_unsupported: 400,
-      tiktok_privacy_conflict: 400, tiktok_ai_unsupported: 400, upstream_rejected: 400, plan_feature_unavailable: 403,
-      post_limit_reached: 403, account_not_found: 404, media_not_found: 404, no_accounts_connected: 409,
-      account_needs_reconnection: 409, media_expired: 409, duplicate_content: 409, tiktok_cannot_post: 409,
-      idempotency_key_reused: 422, email_not_allowed: 400, invalid_json: 400, agent_signup_closed: 403, rate_limited: 429,
-      signup_capacity: 503, unauthorized: 401, approval_requires_human: 403, reject_not_own_post: 403, retry_not_own_post: 403,
-      cancel_not_own_post: 403, reschedule_not_own_post: 403, post_not_found: 404
+      validation_failed: 400,
+      unsupported_media_type: 400,
+      media_unreadable: 400,
+      claim_required: 403,
+      file_too_large: 413,
+      preview_not_found: 404,
+      invalid_date: 400,
+      scheduled_in_past: 400,
+      scheduled_too_far: 400,
+      media_required: 400,
+      thread_unsupported: 400,
+      poll_unsupported: 400,
+      first_comment_unsupported: 400,
+      cover_unsupported: 400,
+      tiktok_privacy_conflict: 400,
+      tiktok_ai_unsupported: 400,
+      upstream_rejected: 400,
+      plan_feature_unavailable: 403,
+      post_limit_reached: 403,
+      account_not_found: 404,
+      media_not_found: 404,
+      no_accounts_connected: 409,
+      account_needs_reconnection: 409,
+      media_expired: 409,
+      duplicate_content: 409,
+      tiktok_cannot_post: 409,
+      idempotency_key_reused: 422,
+      email_not_allowed: 400,
+      invalid_json: 400,
+      agent_signup_closed: 403,
+      rate_limited: 429,
+      signup_capacity: 503,
+      unauthorized: 401,
+      approval_requires_human: 403,
+      reject_not_own_post: 403,
+      retry_not_own_post: 403,
+      cancel_not_own_post: 403,
+      reschedule_not_own_post: 403,
+      post_not_found: 404
     }
     for (const [code, status] of Object.entries(spec)) {
       const entry = catalogue[code as keyof typeof catalogue]

@@ -4,14 +4,36 @@ import { mediaFetchWarning, unreachableFromOutside } from "../../domain/mediaRea
 describe("whether a network on the internet can fetch Herald's media URL", () => {
   it("loopback, private, link-local and shared addresses, and names that only resolve inside, cannot be reached", () => {
     for (const url of [
-      "http://localhost:8080/files/a.png", "http://app.localhost/x", "http://127.0.0.1:8080/x", "http://0.0.0.0/x", "http://10.1.2.3/x", "http://172.16.0.9/x",
-      "http://172.31.255.1/x", "http://192.168.1.20/x", "http://169.254.169.254/x", "http://100.64.0.1/x", "http://[::1]:8080/x", "http://[fd12:3456::1]/x",
-      "http://[fe80::1]/x", "http://[::ffff:192.168.0.1]/x", "http://herald.test/x", "http://nas.local/x", "http://herald.internal/x", "http://herald/x"
-    ]) expect(unreachableFromOutside(url), url).not.toBeNull()
+      "http://localhost:8080/files/a.png",
+      "http://app.localhost/x",
+      "http://127.0.0.1:8080/x",
+      "http://0.0.0.0/x",
+      "http://10.1.2.3/x",
+      "http://172.16.0.9/x",
+      "http://172.31.255.1/x",
+      "http://192.168.1.20/x",
+      "http://169.254.169.254/x",
+      "http://100.64.0.1/x",
+      "http://[::1]:8080/x",
+      "http://[fd12:3456::1]/x",
+      "http://[fe80::1]/x",
+      "http://[::ffff:192.168.0.1]/x",
+      "http://herald.test/x",
+      "http://nas.local/x",
+      "http://herald.internal/x",
+      "http://herald/x"
+    ])
+      expect(unreachableFromOutside(url), url).not.toBeNull()
   })
 
   it("public names and addresses pass", () => {
-    for (const url of ["https://herald.example.org/files/a.png", "https://bucket.s3.amazonaws.com/k?X-Amz-Expires=3600", "http://172.32.0.1/x", "http://8.8.8.8/x", "http://[2001:db8::1]/x"])
+    for (const url of [
+      "https://herald.example.org/files/a.png",
+      "https://bucket.s3.amazonaws.com/k?X-Amz-Expires=3600",
+      "http://172.32.0.1/x",
+      "http://8.8.8.8/x",
+      "http://[2001:db8::1]/x"
+    ])
       expect(unreachableFromOutside(url), url).toBeNull()
   })
 

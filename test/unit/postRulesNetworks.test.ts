@@ -10,19 +10,54 @@ import { checkPost } from "../../domain/postRules.ts"
 /** Rules of the networks of part 3 (LinkedIn, YouTube, TikTok, Pinterest) on checkPost directly. */
 const NOW = Date.parse("2026-11-21T10:00:00Z")
 const account = (platform: Platform): Account => ({
-  id: `acc_${platform}`, workspaceId: "ws_1", platform, name: platform, username: platform, avatarUrl: null, status: "connected", connectedAt: NOW, externalId: `${platform}-1`
+  id: `acc_${platform}`,
+  workspaceId: "ws_1",
+  platform,
+  name: platform,
+  username: platform,
+  avatarUrl: null,
+  status: "connected",
+  connectedAt: NOW,
+  externalId: `${platform}-1`
 })
 const media = (id: string, type: "image" | "video"): Media => ({
-  id, workspaceId: "ws_1", type, mimeType: type === "image" ? "image/jpeg" : "video/mp4", filename: id, sizeBytes: 1000, width: 10, height: 10,
-  durationMs: type === "video" ? 10_000 : null, blobKey: id, previewKey: null, createdAt: NOW, expiresAt: NOW + 86_400_000
+  id,
+  workspaceId: "ws_1",
+  type,
+  mimeType: type === "image" ? "image/jpeg" : "video/mp4",
+  filename: id,
+  sizeBytes: 1000,
+  width: 10,
+  height: 10,
+  durationMs: type === "video" ? 10_000 : null,
+  blobKey: id,
+  previewKey: null,
+  createdAt: NOW,
+  expiresAt: NOW + 86_400_000
 })
 const accounts = (["linkedin", "youtube", "tiktok", "pinterest", "x"] as const).map(account)
 const uploads = [media("med_img", "image"), media("med_vid", "video")]
 const check = (platform: Platform, fields: Partial<CreatePostRequest>) =>
-  checkPost({
-    accountIds: [`acc_${platform}`], content: "hi", mediaIds: [], dryRun: false, scheduledFor: null, requireApproval: null, firstComment: null,
-    thread: [], poll: null, cover: null, tiktokAiGenerated: false, tiktok: null, youtube: null, pinterest: null, ...fields
-  }, { now: NOW, accounts, media: uploads })
+  checkPost(
+    {
+      accountIds: [`acc_${platform}`],
+      content: "hi",
+      mediaIds: [],
+      dryRun: false,
+      scheduledFor: null,
+      requireApproval: null,
+      firstComment: null,
+      thread: [],
+      poll: null,
+      cover: null,
+      tiktokAiGenerated: false,
+      tiktok: null,
+      youtube: null,
+      pinterest: null,
+      ...fields
+    },
+    { now: NOW, accounts, media: uploads }
+  )
 const codeOf = (result: ReturnType<typeof check>) => (Result.isFailure(result) ? result.failure.code : "ok")
 const detailsOf = (result: ReturnType<typeof check>) => (Result.isFailure(result) ? result.failure.details : undefined)
 
@@ -53,14 +88,31 @@ describe("rules for LinkedIn, YouTube, TikTok and Pinterest targets", () => {
 
 describe("the youtube and pinterest objects of a post request", () => {
   it("decode with every bad field named; unknown fields inside them are refused", () => {
-    const ok = decodeCreatePost({ accountIds: ["acc_1"], content: "x", youtube: { title: "T", privacyStatus: "unlisted", madeForKids: false, tags: ["a b", "c"] }, pinterest: { boardId: "5497", link: "https://example.org/p", title: "Pin" } })
+    const ok = decodeCreatePost({
+      accountIds: ["acc_1"],
+      content: "x",
+      youtube: { title: "T", privacyStatus: "unlisted", madeForKids: false, tags: ["a b", "c"] },
+      pinterest: { boardId: "5497", link: "https://example.org/p", title: "Pin" }
+    })
     expect(Result.isSuccess(ok) && ok.success.youtube).toEqual({ title: "T", privacyStatus: "unlisted", madeForKids: false, tags: ["a b", "c"] })
     expect(Result.isSuccess(ok) && networkOptionsOf(ok.success)).toEqual({
-      youtube: { title: "T", privacyStatus: "unlisted", madeForKids: false, tags: ["a b", "c"] }, pinterest: { boardId: "5497", link: "https://example.org/p", title: "Pin" }
+      youtube: { title: "T", privacyStatus: "unlisted", madeForKids: false, tags: ["a b", "c"] },
+      pinterest: { boardId: "5497", link: "https://example.org/p", title: "Pin" }
     })
-    const bad = decodeCreatePost({ accountIds: ["acc_1"], content: "x", youtube: { privacyStatus: "friends", madeForKids: "no", tags: "a", colour: 1 }, pinterest: { boardId: "a b", link: "ftp://x", title: "" } })
+    const bad = decodeCreatePost({
+      accountIds: ["acc_1"],
+      content: "x",
+      youtube: { privacyStatus: "friends", madeForKids: "no", tags: "a", colour: 1 },
+      pinterest: { boardId: "a b", link: "ftp://x", title: "" }
+    })
     expect(Result.isFailure(bad) && bad.failure.details?.fields).toEqual([
-      "youtube.colour", "youtube.privacyStatus", "youtube.madeForKids", "youtube.tags", "pinterest.boardId", "pinterest.link", "pinterest.title"
+      "youtube.colour",
+      "youtube.privacyStatus",
+      "youtube.madeForKids",
+      "youtube.tags",
+      "pinterest.boardId",
+      "pinterest.link",
+      "pinterest.title"
     ])
   })
 
@@ -74,18 +126,38 @@ describe("the youtube and pinterest objects of a post request", () => {
       "YouTube refuses < and > in descriptions: they are sent as ‹ and ›."
     ])
     const elsewhere = check("x", { youtube: { title: "t" }, pinterest: { boardId: "1" } })
-    expect(Result.isSuccess(elsewhere) && elsewhere.success.warnings).toEqual(["youtube is ignored: no YouTube account is targeted.", "pinterest is ignored: no Pinterest account is targeted."])
+    expect(Result.isSuccess(elsewhere) && elsewhere.success.warnings).toEqual([
+      "youtube is ignored: no YouTube account is targeted.",
+      "pinterest is ignored: no Pinterest account is targeted."
+    ])
   })
 
   it("Pinterest: title 100 and link 2,048 characters; warnings for no board and a carousel of differing sizes", () => {
     expect(detailsOf(check("pinterest", { mediaIds: ["med_img"], pinterest: { title: "p".repeat(101) } }))).toEqual({ fields: ["pinterest.title"] })
     expect(detailsOf(check("pinterest", { mediaIds: ["med_img"], pinterest: { link: `https://e.org/${"l".repeat(2040)}` } }))).toEqual({ fields: ["pinterest.link"] })
     const noBoard = check("pinterest", { mediaIds: ["med_img"] })
-    expect(Result.isSuccess(noBoard) && noBoard.success.warnings).toEqual(["No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them)."])
-    const carousel = checkPost({
-      accountIds: ["acc_pinterest"], content: "c", mediaIds: ["med_a", "med_b"], dryRun: false, scheduledFor: null, requireApproval: null, firstComment: null,
-      thread: [], poll: null, cover: null, tiktokAiGenerated: false, tiktok: null, youtube: null, pinterest: { boardId: "1" }
-    }, { now: NOW, accounts, media: [media("med_a", "image"), { ...media("med_b", "image"), width: 20 }] })
+    expect(Result.isSuccess(noBoard) && noBoard.success.warnings).toEqual([
+      "No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them)."
+    ])
+    const carousel = checkPost(
+      {
+        accountIds: ["acc_pinterest"],
+        content: "c",
+        mediaIds: ["med_a", "med_b"],
+        dryRun: false,
+        scheduledFor: null,
+        requireApproval: null,
+        firstComment: null,
+        thread: [],
+        poll: null,
+        cover: null,
+        tiktokAiGenerated: false,
+        tiktok: null,
+        youtube: null,
+        pinterest: { boardId: "1" }
+      },
+      { now: NOW, accounts, media: [media("med_a", "image"), { ...media("med_b", "image"), width: 20 }] }
+    )
     expect(Result.isSuccess(carousel) && carousel.success.warnings).toEqual(["Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them."])
   })
 })
@@ -94,10 +166,26 @@ describe("YouTube thumbnails", () => {
   it("a cover for YouTube is a JPEG or PNG of at most 2 MB", () => {
     const big = { ...media("med_big", "image"), sizeBytes: 2 * 1024 * 1024 + 1 }
     const webp = { ...media("med_webp", "image"), mimeType: "image/webp" }
-    const run = (cover: Media) => checkPost({
-      accountIds: ["acc_youtube"], content: "v", mediaIds: ["med_vid"], dryRun: false, scheduledFor: null, requireApproval: null, firstComment: null,
-      thread: [], poll: null, cover: { mediaId: cover.id }, tiktokAiGenerated: false, tiktok: null, youtube: null, pinterest: null
-    }, { now: NOW, accounts, media: [...uploads, cover] })
+    const run = (cover: Media) =>
+      checkPost(
+        {
+          accountIds: ["acc_youtube"],
+          content: "v",
+          mediaIds: ["med_vid"],
+          dryRun: false,
+          scheduledFor: null,
+          requireApproval: null,
+          firstComment: null,
+          thread: [],
+          poll: null,
+          cover: { mediaId: cover.id },
+          tiktokAiGenerated: false,
+          tiktok: null,
+          youtube: null,
+          pinterest: null
+        },
+        { now: NOW, accounts, media: [...uploads, cover] }
+      )
     expect(detailsOf(run(big))).toEqual({ fields: ["cover.mediaId"] })
     expect(detailsOf(run(webp))).toEqual({ fields: ["cover.mediaId"] })
     expect(codeOf(run(media("med_ok", "image")))).toBe("ok")
@@ -107,13 +195,31 @@ describe("YouTube thumbnails", () => {
 describe("TikTok photos", () => {
   it("take JPEG or WebP only; without a privacy level a dry run says which one goes", () => {
     const png = { ...media("med_png", "image"), mimeType: "image/png" }
-    const run = (image: Media, tiktok: CreatePostRequest["tiktok"] = null) => checkPost({
-      accountIds: ["acc_tiktok"], content: "p", mediaIds: [image.id], dryRun: false, scheduledFor: null, requireApproval: null, firstComment: null,
-      thread: [], poll: null, cover: null, tiktokAiGenerated: false, tiktok, youtube: null, pinterest: null
-    }, { now: NOW, accounts, media: [image] })
+    const run = (image: Media, tiktok: CreatePostRequest["tiktok"] = null) =>
+      checkPost(
+        {
+          accountIds: ["acc_tiktok"],
+          content: "p",
+          mediaIds: [image.id],
+          dryRun: false,
+          scheduledFor: null,
+          requireApproval: null,
+          firstComment: null,
+          thread: [],
+          poll: null,
+          cover: null,
+          tiktokAiGenerated: false,
+          tiktok,
+          youtube: null,
+          pinterest: null
+        },
+        { now: NOW, accounts, media: [image] }
+      )
     expect(detailsOf(run(png))).toMatchObject({ fields: ["mediaIds"], platform: "tiktok" })
     const jpeg = run(media("med_jpg", "image"))
-    expect(Result.isSuccess(jpeg) && jpeg.success.warnings).toEqual(["No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published."])
+    expect(Result.isSuccess(jpeg) && jpeg.success.warnings).toEqual([
+      "No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published."
+    ])
     const chosen = run(media("med_jpg", "image"), { privacyLevel: "SELF_ONLY" })
     expect(Result.isSuccess(chosen) && chosen.success.warnings).toEqual([])
   })

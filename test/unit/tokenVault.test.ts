@@ -16,7 +16,8 @@ describe("token vault (AES-256-GCM)", () => {
       assert.deepStrictEqual(JSON.parse(yield* vault.open(sealed)), { accessToken: "xoxo-access", refreshToken: "xoxo-refresh" })
       // A fresh IV every time: sealing twice gives two texts.
       assert.notStrictEqual(yield* vault.seal("same"), yield* vault.seal("same"))
-    }))
+    })
+  )
 
   it.effect("a previous secret still opens what it sealed, while new texts use the current one", () =>
     Effect.gen(function* () {
@@ -26,7 +27,8 @@ describe("token vault (AES-256-GCM)", () => {
       const again = yield* rotated.seal("refresh-token")
       assert.strictEqual(yield* AesGcmVault.make("new secret").open(again), "refresh-token")
       assert.isTrue(Exit.isFailure(yield* Effect.exit(AesGcmVault.make("old secret").open(again))))
-    }))
+    })
+  )
 
   it.effect("a changed secret or a damaged text fails as VaultSealBroken, never as a defect", () =>
     Effect.gen(function* () {
@@ -37,7 +39,8 @@ describe("token vault (AES-256-GCM)", () => {
       parts[3] = parts[3]!.slice(0, -2) + (parts[3]!.endsWith("AA") ? "BB" : "AA")
       assert.strictEqual((yield* Effect.flip(AesGcmVault.make("a").open(parts.join(".")))).message, "The sealed credentials are damaged.")
       assert.strictEqual((yield* Effect.flip(AesGcmVault.make("a").open("not sealed"))).message.includes("secret"), true)
-    }))
+    })
+  )
 
   it.effect("without HERALD_SECRET it makes one secret file (0600) and keeps using it", () =>
     Effect.gen(function* () {
@@ -49,5 +52,6 @@ describe("token vault (AES-256-GCM)", () => {
       const secret = readFileSync(file, "utf8")
       assert.strictEqual(yield* Effect.flatMap(build, (v) => v.open(sealed)), "token")
       assert.strictEqual(readFileSync(file, "utf8"), secret)
-    }))
+    })
+  )
 })

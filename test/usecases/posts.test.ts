@@ -10,7 +10,17 @@ import * as TestHost from "../../hosts/test/TestHost.ts"
 const setUp = Effect.gen(function* () {
   const { body } = yield* signUp({ body: { email: "cap@herald-customer.org" }, ip: "1.1.1.1" })
   const actor = yield* authenticateKey(body.apiKey!)
-  yield* (yield* AccountRepo).upsert({ id: "acc_s", workspaceId: actor.workspaceId, platform: "sandbox", name: "s", username: "s", avatarUrl: null, status: "connected", connectedAt: 0, externalId: "s" })
+  yield* (yield* AccountRepo).upsert({
+    id: "acc_s",
+    workspaceId: actor.workspaceId,
+    platform: "sandbox",
+    name: "s",
+    username: "s",
+    avatarUrl: null,
+    status: "connected",
+    connectedAt: 0,
+    externalId: "s"
+  })
   return actor
 })
 
@@ -25,7 +35,8 @@ describe("createPost on the in-memory host", () => {
       yield* TestClock.adjust("4 hours") // 2026-12-01T00:00Z
       const december = yield* createPost(actor, { accountIds: ["acc_s"], content: "december" }, null)
       assert.strictEqual(december.kind, "created")
-    }).pipe(Effect.provide(TestHost.layer())))
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
 
   it.effect("the schedule horizon moves with the clock", () =>
     Effect.gen(function* () {
@@ -36,5 +47,6 @@ describe("createPost on the in-memory host", () => {
       yield* TestClock.adjust("1 day")
       const ok = yield* createPost(actor, { accountIds: ["acc_s"], content: "x", scheduledFor: "2027-11-21T00:00:00Z" }, null)
       assert.strictEqual(ok.kind, "created")
-    }).pipe(Effect.provide(TestHost.layer())))
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
 })

@@ -14,8 +14,14 @@ describe("ReadCache", () => {
     Effect.gen(function* () {
       const loads = yield* Ref.make(0)
       const counting = Layer.succeed(WorkspaceRepo)({
-        findById: () => Effect.as(Ref.update(loads, (n) => n + 1), Option.none()),
-        insert: () => Effect.void, findByEmail: () => Effect.succeed(Option.none()), update: () => Effect.void
+        findById: () =>
+          Effect.as(
+            Ref.update(loads, (n) => n + 1),
+            Option.none()
+          ),
+        insert: () => Effect.void,
+        findByEmail: () => Effect.succeed(Option.none()),
+        update: () => Effect.void
       } as unknown as WorkspaceRepoShape)
       const cache = yield* ReadCache.make(5000).pipe(Effect.provide(Layer.mergeAll(storageLayer, counting)))
       yield* cache.workspace("ws_1")
@@ -32,7 +38,8 @@ describe("ReadCache", () => {
       yield* direct.workspace("ws_1")
       yield* direct.workspace("ws_1")
       assert.strictEqual(yield* Ref.get(loads), 5)
-    }))
+    })
+  )
 
   it.effect("a key revoked through this process stops working at once, cache or not", () =>
     Effect.gen(function* () {
@@ -44,5 +51,6 @@ describe("ReadCache", () => {
       yield* revokeKey(person, made.key.id)
       const refused = yield* Effect.flip(authenticateKey(made.apiKey))
       assert.strictEqual(refused.code, "unauthorized")
-    }).pipe(Effect.provide(ReadCache.layer(60_000).pipe(Layer.provideMerge(TestHost.layer())))))
+    }).pipe(Effect.provide(ReadCache.layer(60_000).pipe(Layer.provideMerge(TestHost.layer()))))
+  )
 })

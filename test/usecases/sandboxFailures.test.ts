@@ -47,7 +47,8 @@ describe("the sandbox fails like a real network on demand", () => {
       assert.strictEqual(target.status, "failed")
       assert.strictEqual(target.error?.code, "duplicate_content")
       assert.include(target.error?.message ?? "", "#duplicate")
-    }).pipe(Effect.provide(TestHost.layer())))
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
 
   it.effect("#ratelimit waits for the window (5 s) and then publishes; meanwhile the target says why", () =>
     Effect.gen(function* () {
@@ -65,7 +66,8 @@ describe("the sandbox fails like a real network on demand", () => {
       const done = yield* targetOf(agent, id)
       assert.strictEqual(done.status, "published")
       assert.isNull(done.error)
-    }).pipe(Effect.provide(TestHost.layer())))
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
 
   it.effect("#expired marks the account for reconnection; the next post to it is refused at once", () =>
     Effect.gen(function* () {
@@ -77,5 +79,6 @@ describe("the sandbox fails like a real network on demand", () => {
       assert.strictEqual(account.status, "needs_reconnection")
       const refused = yield* Effect.flip(createPost(agent, { accountIds: [accountId], content: "again" }, null))
       assert.strictEqual(refused.code, "account_needs_reconnection")
-    }).pipe(Effect.provide(TestHost.layer())))
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
 })

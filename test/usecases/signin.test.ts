@@ -16,10 +16,12 @@ class LookupGate {
 }
 
 const gated = (gate: LookupGate) =>
-  Layer.effect(WorkspaceRepo)(Effect.map(WorkspaceRepo, (repo) => ({
-    ...repo,
-    findByEmail: (email: string) => gate.held ? Effect.andThen(Deferred.await(gate.gate), repo.findByEmail(email)) : repo.findByEmail(email)
-  })))
+  Layer.effect(WorkspaceRepo)(
+    Effect.map(WorkspaceRepo, (repo) => ({
+      ...repo,
+      findByEmail: (email: string) => (gate.held ? Effect.andThen(Deferred.await(gate.gate), repo.findByEmail(email)) : repo.findByEmail(email))
+    }))
+  )
 
 const signInMails = (to: string) => Effect.map(SentMail, (sent) => sent.all().filter((m) => m.to === to && m.text.includes("/signin/complete?token=")))
 
@@ -42,5 +44,6 @@ describe("requestSignInLink", () => {
         assert.lengthOf(yield* signInMails(owner), 1)
         assert.lengthOf(yield* signInMails(stranger), 0)
       }).pipe(Effect.provide(gated(gate).pipe(Layer.provideMerge(TestHost.layer()))))
-    }))
+    })
+  )
 })

@@ -14,7 +14,11 @@ describe("sweeping an expired unclaimed workspace", () => {
     Effect.gen(function* () {
       const { body } = yield* signUp({ body: { email: "sweep@herald-customer.org" }, ip: "1.1.1.1" })
       const actor = yield* authenticateKey(body.apiKey!)
-      const png = yield* Effect.promise(() => sharp({ create: { width: 64, height: 48, channels: 3, background: "#36c" } }).png().toBuffer())
+      const png = yield* Effect.promise(() =>
+        sharp({ create: { width: 64, height: 48, channels: 3, background: "#36c" } })
+          .png()
+          .toBuffer()
+      )
       for (let i = 0; i < 2; i++) yield* uploadMedia(actor, `p${i}.png`, Stream.make(new Uint8Array(png)), 1_000_000)
       const blobs = yield* StoredBlobs
       assert.isAtLeast(blobs.keys().length, 2)
@@ -23,5 +27,6 @@ describe("sweeping an expired unclaimed workspace", () => {
       yield* TestClock.adjust("1 day")
       assert.strictEqual((yield* sweepExpired(10)).workspaces, 1)
       assert.deepStrictEqual(blobs.keys(), [])
-    }).pipe(Effect.provide(TestHost.layer())))
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
 })

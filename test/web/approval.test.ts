@@ -66,7 +66,9 @@ describe.runIf(available)("the web pages in a real Chromium", () => {
     const { email } = await signUp(host)
     const page = await browser.newPage()
     const violations: Array<string> = []
-    page.on("console", (message) => { if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text()) })
+    page.on("console", (message) => {
+      if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text())
+    })
     const claimMail = await host.run(Effect.map(SentMail, (s) => s.last(email)))
     await page.goto(host.local(/https?:\/\/\S+\/claim\?token=\S+/.exec(claimMail!.text)![0]))
     await page.getByRole("button", { name: "Claim workspace" }).click()

@@ -43,18 +43,20 @@ const suite = () => {
     const schedulers: Array<ChildProcess> = []
     try {
       const start = Date.now()
-      const postIds = await runtime.runPromise(Effect.gen(function* () {
-        const { agent, accountIds } = yield* seedWorkspace(1)
-        const created = yield* createWebhook(agent, { url: receiver.url })
-        receiver.setSecret(created.secret)
-        const ids: Array<string> = []
-        for (let i = 0; i < POSTS; i++) {
-          const made = yield* createPost(agent, { accountIds, content: `p${i}`, scheduledFor: new Date(Date.now() + 3_000 + i * 50).toISOString() }, null)
-          if (made.kind !== "created") throw new Error("not created")
-          ids.push(made.body.post.id)
-        }
-        return ids
-      }))
+      const postIds = await runtime.runPromise(
+        Effect.gen(function* () {
+          const { agent, accountIds } = yield* seedWorkspace(1)
+          const created = yield* createWebhook(agent, { url: receiver.url })
+          receiver.setSecret(created.secret)
+          const ids: Array<string> = []
+          for (let i = 0; i < POSTS; i++) {
+            const made = yield* createPost(agent, { accountIds, content: `p${i}`, scheduledFor: new Date(Date.now() + 3_000 + i * 50).toISOString() }, null)
+            if (made.kind !== "created") throw new Error("not created")
+            ids.push(made.body.post.id)
+          }
+          return ids
+        })
+      )
       schedulers.push(spawnScheduler(db.url, schedulerEnv), spawnScheduler(db.url, schedulerEnv))
       while (receiver.received.length === 0 && Date.now() - start < 60_000) await sleep(50)
       const killsFrom = Date.now()
@@ -70,7 +72,8 @@ const suite = () => {
       const query = <A extends object>(text: string) => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
       while (Date.now() - start < 75_000) {
         const [{ jobs, pending }] = await query<{ jobs: number; pending: number }>(
-          `SELECT (SELECT count(*)::int FROM jobs) AS jobs, (SELECT count(*)::int FROM webhook_deliveries WHERE status <> 'succeeded') AS pending`)
+          `SELECT (SELECT count(*)::int FROM jobs) AS jobs, (SELECT count(*)::int FROM webhook_deliveries WHERE status <> 'succeeded') AS pending`
+        )
         if (jobs === 0 && pending === 0) break
         await sleep(200)
       }
@@ -80,23 +83,39 @@ const suite = () => {
       const accepted = receiver.accepted()
       const acceptedIds = new Set(accepted.map((r) => r.id))
       const twice = accepted.length - acceptedIds.size
-      console.info(`webhook crash test: ${kills} SIGKILLs, ${events.length} events, ${receiver.received.length} requests, ${receiver.received.length - accepted.length} refused by the receiver, ${twice} accepted again after a kill, ${((Date.now() - start) / 1000).toFixed(1)} s`)
+      console.info(
+        `webhook crash test: ${kills} SIGKILLs, ${events.length} events, ${receiver.received.length} requests, ${receiver.received.length - accepted.length} refused by the receiver, ${twice} accepted again after a kill, ${((Date.now() - start) / 1000).toFixed(1)} s`
+      )
 
       assert.isAtLeast(kills, 4)
       assert.strictEqual(events.length, POSTS * 3, "post.created, target.published and post.published for every post")
       assert.deepStrictEqual(failed, [], "every delivery succeeded in the end")
-      assert.deepStrictEqual(events.filter((e) => !acceptedIds.has(e.id)).map((e) => e.type), [], "every event reached the receiver")
+      assert.deepStrictEqual(
+        events.filter((e) => !acceptedIds.has(e.id)).map((e) => e.type),
+        [],
+        "every event reached the receiver"
+      )
       assert.strictEqual(acceptedIds.size, events.length, "nothing arrived that is not an event")
-      assert.isTrue(receiver.received.every((r) => r.verified), "every request verifies with the standardwebhooks library")
+      assert.isTrue(
+        receiver.received.every((r) => r.verified),
+        "every request verifies with the standardwebhooks library"
+      )
       for (const r of receiver.received) assert.strictEqual((JSON.parse(r.body) as { id: string }).id, r.id)
       // In order per post: each event first arrived after the one before it.
       const firstArrival = new Map<string, number>()
       accepted.forEach((r, i) => firstArrival.has(r.id) || firstArrival.set(r.id, i))
       for (const id of postIds) {
         const mine = events.filter((e) => e.resource_id === id)
-        assert.deepStrictEqual(mine.map((e) => e.type), ["post.created", "target.published", "post.published"])
+        assert.deepStrictEqual(
+          mine.map((e) => e.type),
+          ["post.created", "target.published", "post.published"]
+        )
         const order = mine.map((e) => firstArrival.get(e.id)!)
-        assert.deepStrictEqual(order, [...order].sort((a, b) => a - b), `events of ${id} arrived in order`)
+        assert.deepStrictEqual(
+          order,
+          [...order].sort((a, b) => a - b),
+          `events of ${id} arrived in order`
+        )
       }
     } finally {
       for (const s of schedulers) s.kill("SIGTERM")

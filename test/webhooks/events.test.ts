@@ -49,49 +49,53 @@ describe("events: every type comes from its flow, in the outbox with its change"
       const signed = yield* signUp({ body: { email, agentName: "Agent" }, ip: "10.0.0.2" })
       const asksFirst = yield* authenticateKey(signed.body.apiKey!)
       const token = /token=([A-Za-z0-9]+)/.exec((yield* SentMail).last(email)!.text)![1]!
-      const { session } = yield* claimWorkspace(token, null)                                   // workspace.claimed
+      const { session } = yield* claimWorkspace(token, null) // workspace.claimed
       const { actor: person } = yield* authenticateSession(session.token)
-      const connect = (username: string) => Effect.gen(function* () {
-        const state = new URL((yield* connectUrl(person, "sandbox")).url).searchParams.get("state")!
-        return (yield* completeConnect("sandbox", { state, username })).account.id            // account.connected
-      })
+      const connect = (username: string) =>
+        Effect.gen(function* () {
+          const state = new URL((yield* connectUrl(person, "sandbox")).url).searchParams.get("state")!
+          return (yield* completeConnect("sandbox", { state, username })).account.id // account.connected
+        })
       const [a, b, c] = [yield* connect("a"), yield* connect("b"), yield* connect("c")]
 
       const approved = yield* post(asksFirst, { accountIds: [a], content: "ok", firstComment: "first!" }) // post.created, post.needs_approval
-      yield* approvePost(person, approved)                                                     // post.approved
-      yield* publishDueTargets(testOptions, 10)                                                // target.published, post.published
+      yield* approvePost(person, approved) // post.approved
+      yield* publishDueTargets(testOptions, 10) // target.published, post.published
       yield* TestClock.adjust(testOptions.firstCommentDelayMs)
-      yield* publishDueTargets(testOptions, 10)                                                // first_comment.published
+      yield* publishDueTargets(testOptions, 10) // first_comment.published
 
-      yield* rejectPost(person, yield* post(asksFirst, { accountIds: [a], content: "no" }))    // post.rejected
+      yield* rejectPost(person, yield* post(asksFirst, { accountIds: [a], content: "no" })) // post.rejected
       const later = yield* post(person, { accountIds: [a], content: "later", scheduledFor: new Date(60 * MINUTE).toISOString() })
       yield* reschedulePost(person, later, { scheduledFor: new Date(120 * MINUTE).toISOString() }) // post.rescheduled
-      yield* cancelPost(person, later)                                                         // post.cancelled
+      yield* cancelPost(person, later) // post.cancelled
 
       net.script("half", Behaviour.fail("duplicate_content", false))
-      yield* post(person, { accountIds: [a, b], content: "half" })                            // target.failed, post.partially_published
+      yield* post(person, { accountIds: [a, b], content: "half" }) // target.failed, post.partially_published
       yield* publishDueTargets(testOptions, 10)
       net.script("none", Behaviour.fail("duplicate_content", false))
-      yield* post(person, { accountIds: [a], content: "none" })                               // post.failed
+      yield* post(person, { accountIds: [a], content: "none" }) // post.failed
       yield* publishDueTargets(testOptions, 10)
       net.script("lost comment", Behaviour.ok, Behaviour.fail("duplicate_content", false))
       yield* post(person, { accountIds: [a], content: "lost comment", firstComment: "lost comment" })
       yield* publishDueTargets(testOptions, 10)
       yield* TestClock.adjust(testOptions.firstCommentDelayMs)
-      yield* publishDueTargets(testOptions, 10)                                                // first_comment.failed
+      yield* publishDueTargets(testOptions, 10) // first_comment.failed
 
       net.script("revoked", Behaviour.revoked)
-      yield* post(person, { accountIds: [c], content: "revoked" })                            // account.needs_reconnection
+      yield* post(person, { accountIds: [c], content: "revoked" }) // account.needs_reconnection
       yield* publishDueTargets(testOptions, 10)
-      yield* disconnectAccount(person, b)                                                      // account.disconnected
+      yield* disconnectAccount(person, b) // account.disconnected
 
       // A Free workspace: the post that takes the month to 30 reports it, once.
-      for (let i = 0; i < 40; i++)
-        if ((yield* Effect.result(post(person, { accountIds: [a], content: `filler ${i}` })))._tag === "Failure") break // usage.limit_reached
+      for (let i = 0; i < 40; i++) if ((yield* Effect.result(post(person, { accountIds: [a], content: `filler ${i}` })))._tag === "Failure") break // usage.limit_reached
 
       const events = yield* allEvents(person)
       const seen = new Set(events.map((e) => e.type))
-      assert.deepStrictEqual(eventTypes.filter((t) => !seen.has(t)), [], "every event type was produced")
+      assert.deepStrictEqual(
+        eventTypes.filter((t) => !seen.has(t)),
+        [],
+        "every event type was produced"
+      )
       assert.strictEqual(events.filter((e) => e.type === "usage.limit_reached").length, 1)
       assert.deepStrictEqual(events.filter((e) => e.type === "usage.limit_reached")[0]!.data, { month: new Date(0).toISOString().slice(0, 7), used: 30, limit: 30, plan: "free" })
       // A post's events in the order they happened.
@@ -101,5 +105,6 @@ describe("events: every type comes from its flow, in the outbox with its change"
       assert.strictEqual(reconnection.length, 1)
       assert.strictEqual((reconnection[0]!.data as { account: { id: string; status: string } }).account.status, "needs_reconnection")
       assert.strictEqual(new Set(events.map((e) => e.id)).size, events.length, "ids are unique")
-    }).pipe(Effect.provide(webhooksLayer())))
+    }).pipe(Effect.provide(webhooksLayer()))
+  )
 })

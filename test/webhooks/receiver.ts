@@ -28,7 +28,11 @@ export const startReceiver = async (options: { readonly answer?: (body: { id: st
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8")
-      const headers = { "webhook-id": String(req.headers["webhook-id"]), "webhook-timestamp": String(req.headers["webhook-timestamp"]), "webhook-signature": String(req.headers["webhook-signature"]) }
+      const headers = {
+        "webhook-id": String(req.headers["webhook-id"]),
+        "webhook-timestamp": String(req.headers["webhook-timestamp"]),
+        "webhook-signature": String(req.headers["webhook-signature"])
+      }
       let verified = false
       try {
         if (secret !== null) new Webhook(secret).verify(body, headers)
@@ -38,7 +42,16 @@ export const startReceiver = async (options: { readonly answer?: (body: { id: st
       }
       const parsed = JSON.parse(body) as { id: string; type: string }
       const status = options.answer?.(parsed, ++count) ?? 200
-      received.push({ id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], signature: headers["webhook-signature"], body, type: parsed.type, status, verified, at: Date.now() })
+      received.push({
+        id: headers["webhook-id"],
+        timestamp: headers["webhook-timestamp"],
+        signature: headers["webhook-signature"],
+        body,
+        type: parsed.type,
+        status,
+        verified,
+        at: Date.now()
+      })
       res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "no")
     })
   })

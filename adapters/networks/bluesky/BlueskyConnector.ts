@@ -46,24 +46,30 @@ const cleanIdentifier = (raw: string) => raw.trim().replace(/^@/, "").toLowerCas
 /** Bluesky connects with a handle and an app password, on Herald's own form: no OAuth app to register. */
 export const makeConnector = (client: BlueskyClient, serviceUrl: string, loginGate: RateGate): Connector => {
   const createSession = (identifier: string, password: string, host: string) =>
-    client.call((agent, signal) => agent.com.atproto.server.createSession({ identifier, password }, { signal }), host).pipe(
-      Effect.map((r): Session => r.data as ComAtprotoServerCreateSession.OutputSchema & Session)
-    )
+    client
+      .call((agent, signal) => agent.com.atproto.server.createSession({ identifier, password }, { signal }), host)
+      .pipe(Effect.map((r): Session => r.data as ComAtprotoServerCreateSession.OutputSchema & Session))
 
   /** The profile record on the PDS itself (no AppView needed): display name and avatar. */
   const profileOf = (session: Session, pdsUrl: string) =>
-    client.call((agent, signal) => agent.com.atproto.repo.getRecord({ repo: session.did, collection: "app.bsky.actor.profile", rkey: "self" }, { signal, headers: bearer(session.accessJwt) }), pdsUrl).pipe(
-      Effect.map((r) => {
-        const value = r.data.value as { displayName?: unknown; avatar?: { ref?: { toString(): string } } }
-        const cid = value.avatar?.ref?.toString()
-        return {
-          name: typeof value.displayName === "string" && value.displayName.trim() !== "" ? value.displayName : session.handle,
-          avatarUrl: cid === undefined ? null : `${pdsUrl}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(session.did)}&cid=${encodeURIComponent(cid)}`
-        }
-      }),
-      // No profile yet (or the PDS cannot say now): the handle names the account.
-      Effect.orElseSucceed(() => ({ name: session.handle, avatarUrl: null as string | null }))
-    )
+    client
+      .call(
+        (agent, signal) =>
+          agent.com.atproto.repo.getRecord({ repo: session.did, collection: "app.bsky.actor.profile", rkey: "self" }, { signal, headers: bearer(session.accessJwt) }),
+        pdsUrl
+      )
+      .pipe(
+        Effect.map((r) => {
+          const value = r.data.value as { displayName?: unknown; avatar?: { ref?: { toString(): string } } }
+          const cid = value.avatar?.ref?.toString()
+          return {
+            name: typeof value.displayName === "string" && value.displayName.trim() !== "" ? value.displayName : session.handle,
+            avatarUrl: cid === undefined ? null : `${pdsUrl}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(session.did)}&cid=${encodeURIComponent(cid)}`
+          }
+        }),
+        // No profile yet (or the PDS cannot say now): the handle names the account.
+        Effect.orElseSucceed(() => ({ name: session.handle, avatarUrl: null as string | null }))
+      )
 
   const complete: Connector["complete"] = ({ params }) =>
     Effect.gen(function* () {
@@ -77,7 +83,12 @@ export const makeConnector = (client: BlueskyClient, serviceUrl: string, loginGa
       if (jwtClaims(session.accessJwt).scope === MAIN_PASSWORD_SCOPE) {
         // Herald never keeps an account's main password: end the session it just made, and say why.
         yield* Effect.ignore(client.call((agent, signal) => agent.com.atproto.server.deleteSession(undefined, { signal, headers: bearer(session.refreshJwt) }), serviceUrl))
-        return yield* Effect.fail(invalidFields(["appPassword"], "That is the account's main password. Herald only takes an app password: create one at https://bsky.app/settings/app-passwords and use it here."))
+        return yield* Effect.fail(
+          invalidFields(
+            ["appPassword"],
+            "That is the account's main password. Herald only takes an app password: create one at https://bsky.app/settings/app-passwords and use it here."
+          )
+        )
       }
       const credentials = credentialsOf(session, { pdsUrl: serviceUrl.replace(/\/+$/, ""), serviceUrl, appPassword })
       const profile = yield* profileOf(session, credentials.extra!.pdsUrl!)
@@ -93,24 +104,33 @@ export const makeConnector = (client: BlueskyClient, serviceUrl: string, loginGa
     Effect.gen(function* () {
       const account = accountOf(credentials)
       if (account === null) return yield* Effect.fail(new GrantRevoked({ message: "The stored Bluesky session is incomplete; reconnect the account." }))
-      const renewed = credentials.refreshToken === null
-        ? null
-        : yield* client.call((agent, signal) => agent.com.atproto.server.refreshSession(undefined, { signal, headers: bearer(credentials.refreshToken!) }), account.serviceUrl).pipe(
-            Effect.map((r) => r.data as Session),
-            Effect.catch((f) => (isSessionRefused(f) && !isAccountGone(f) ? Effect.succeed(null) : Effect.fail(renewalErrorOf(f))))
-          )
+      const renewed =
+        credentials.refreshToken === null
+          ? null
+          : yield* client
+              .call((agent, signal) => agent.com.atproto.server.refreshSession(undefined, { signal, headers: bearer(credentials.refreshToken!) }), account.serviceUrl)
+              .pipe(
+                Effect.map((r) => r.data as Session),
+                Effect.catch((f) => (isSessionRefused(f) && !isAccountGone(f) ? Effect.succeed(null) : Effect.fail(renewalErrorOf(f))))
+              )
       if (renewed !== null) return credentialsOf(renewed, account)
-      if (account.appPassword === "") return yield* Effect.fail(new GrantRevoked({ message: "Bluesky ended the session and Herald has no app password to start another; reconnect the account." }))
+      if (account.appPassword === "")
+        return yield* Effect.fail(new GrantRevoked({ message: "Bluesky ended the session and Herald has no app password to start another; reconnect the account." }))
       // Never a loop of log-ins: one per account per window, whatever asks.
       const now = yield* Clock.currentTimeMillis
       const wait = loginGate.waitFor(account.did, now)
-      if (wait > 0) return yield* Effect.fail(new NetworkUnavailable({ message: "Bluesky ended the session; Herald logs in again at most once every 5 minutes per account.", retryAfterMs: wait }))
+      if (wait > 0)
+        return yield* Effect.fail(
+          new NetworkUnavailable({ message: "Bluesky ended the session; Herald logs in again at most once every 5 minutes per account.", retryAfterMs: wait })
+        )
       loginGate.closeUntil(account.did, now + LOGIN_FALLBACK_SPACING_MS)
       const session = yield* createSession(account.did, account.appPassword, account.serviceUrl).pipe(
-        Effect.tapError((f) => Effect.sync(() => {
-          const waitMs = waitFromHeaders(f.headers, Date.now())
-          if (waitMs !== undefined) loginGate.closeUntil(account.did, now + waitMs)
-        })),
+        Effect.tapError((f) =>
+          Effect.sync(() => {
+            const waitMs = waitFromHeaders(f.headers, Date.now())
+            if (waitMs !== undefined) loginGate.closeUntil(account.did, now + waitMs)
+          })
+        ),
         Effect.mapError(renewalErrorOf)
       )
       return credentialsOf(session, account)

@@ -19,7 +19,10 @@ const PROCESSING_RECHECK_MS = 15_000
 
 type Embed = $Typed<AppBskyEmbedImages.Main> | $Typed<AppBskyEmbedVideo.Main> | $Typed<AppBskyEmbedExternal.Main>
 type Failure = XrpcFailure | PublishError
-interface StrongRef { readonly uri: string; readonly cid: string }
+interface StrongRef {
+  readonly uri: string
+  readonly cid: string
+}
 
 /** The post's public page on bsky.app. */
 export const postUrl = (handle: string, rkey: string) => `https://bsky.app/profile/${handle}/post/${rkey}`
@@ -48,7 +51,9 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
    * made during one; the answer's headers set the next pause. Reads (limited per address) go straight.
    */
   const write = <A extends { readonly headers: Readonly<Record<string, string | undefined>> }>(
-    account: BlueskyAccount, run: (agent: Agent, signal: AbortSignal) => Promise<A>, options: { readonly long?: boolean } = {}
+    account: BlueskyAccount,
+    run: (agent: Agent, signal: AbortSignal) => Promise<A>,
+    options: { readonly long?: boolean } = {}
   ): Effect.Effect<A, Failure> =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
@@ -83,25 +88,41 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
     })
 
   const bytesOf = (media: Media) =>
-    Stream.runFold(blobs.get(media.blobKey), () => [] as Array<Uint8Array>, (chunks, chunk) => (chunks.push(chunk), chunks)).pipe(
+    Stream.runFold(
+      blobs.get(media.blobKey),
+      () => [] as Array<Uint8Array>,
+      (chunks, chunk) => (chunks.push(chunk), chunks)
+    ).pipe(
       Effect.map((chunks) => Buffer.concat(chunks)),
-      Effect.mapError((e) => e._tag === "BlobNotFound"
-        ? rejected(`The upload ${media.id} is gone from storage; upload it again.`)
-        : new PublishError({ code: "upstream_unavailable", message: `Herald could not read the upload ${media.id}: ${e.reason}`, retryable: true }))
+      Effect.mapError((e) =>
+        e._tag === "BlobNotFound"
+          ? rejected(`The upload ${media.id} is gone from storage; upload it again.`)
+          : new PublishError({ code: "upstream_unavailable", message: `Herald could not read the upload ${media.id}: ${e.reason}`, retryable: true })
+      )
     )
 
   const uploadBlob = (account: BlueskyAccount, token: string, data: Uint8Array | Blob, encoding: string, long = false) =>
-    Effect.map(write(account, (agent, signal) => agent.com.atproto.repo.uploadBlob(data, { encoding, signal, headers: bearer(token) }), { long }), (r) => r.data.blob)
+    Effect.map(
+      write(account, (agent, signal) => agent.com.atproto.repo.uploadBlob(data, { encoding, signal, headers: bearer(token) }), { long }),
+      (r) => r.data.blob
+    )
 
   const imagesEmbed = (account: BlueskyAccount, token: string, images: ReadonlyArray<Media>) =>
     Effect.map(
-      Effect.forEach(images.slice(0, MAX_IMAGES), (media) =>
-        Effect.gen(function* () {
-          const input = yield* bytesOf(media)
-          const image = yield* Effect.tryPromise({ try: () => fitImage(input), catch: (e) => rejected(`The image ${media.id} could not be prepared for Bluesky: ${(e as Error).message}`) })
-          const blob = yield* uploadBlob(account, token, image.bytes, image.mimeType)
-          return { image: blob, alt: "", aspectRatio: { width: image.width, height: image.height } } satisfies AppBskyEmbedImages.Image
-        }), { concurrency: 2 }),
+      Effect.forEach(
+        images.slice(0, MAX_IMAGES),
+        (media) =>
+          Effect.gen(function* () {
+            const input = yield* bytesOf(media)
+            const image = yield* Effect.tryPromise({
+              try: () => fitImage(input),
+              catch: (e) => rejected(`The image ${media.id} could not be prepared for Bluesky: ${(e as Error).message}`)
+            })
+            const blob = yield* uploadBlob(account, token, image.bytes, image.mimeType)
+            return { image: blob, alt: "", aspectRatio: { width: image.width, height: image.height } } satisfies AppBskyEmbedImages.Image
+          }),
+        { concurrency: 2 }
+      ),
       (list): Embed => ({ $type: "app.bsky.embed.images", images: list })
     )
 
@@ -158,11 +179,14 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
 
   const publishWith = (request: PublishRequest, account: BlueskyAccount, token: string, rkey: string): Effect.Effect<PublishOutcome, Failure> =>
     Effect.gen(function* () {
-      const reply = request.replyTo === null ? null : yield* Effect.gen(function* () {
-        const root = yield* strongRef(account, request.replyTo!.rootId)
-        const parent = request.replyTo!.parentId === request.replyTo!.rootId ? root : yield* strongRef(account, request.replyTo!.parentId)
-        return { root, parent }
-      })
+      const reply =
+        request.replyTo === null
+          ? null
+          : yield* Effect.gen(function* () {
+              const root = yield* strongRef(account, request.replyTo!.rootId)
+              const parent = request.replyTo!.parentId === request.replyTo!.rootId ? root : yield* strongRef(account, request.replyTo!.parentId)
+              return { root, parent }
+            })
       const { facets, firstLink } = yield* detectFacets(request.content, resolveDid(account))
       const embed = yield* embedFor(account, token, request, firstLink)
       const record: AppBskyFeedPost.Record = {
@@ -174,7 +198,8 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
         ...(reply === null ? {} : { reply })
       }
       const created = yield* write(account, (agent, signal) =>
-        agent.com.atproto.repo.createRecord({ repo: account.did, collection: POST, rkey, record }, { signal, headers: bearer(token) })).pipe(
+        agent.com.atproto.repo.createRecord({ repo: account.did, collection: POST, rkey, record }, { signal, headers: bearer(token) })
+      ).pipe(
         Effect.map((r): StrongRef => ({ uri: r.data.uri, cid: r.data.cid })),
         Effect.catch((f) => (f instanceof PublishError || !(f.status >= 500 || !f.answered) ? Effect.fail(f) : settle(account, rkey, f)))
       )
@@ -190,13 +215,19 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
   const settle = (account: BlueskyAccount, rkey: string, failure: XrpcFailure) =>
     readRecord(account, account.did, rkey).pipe(
       Effect.catch(() => Effect.succeed(Option.none<StrongRef>())),
-      Effect.flatMap((found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.die(new Error(`Bluesky's answer to the post was lost (${failure.message}); record key ${rkey} is checked next time.`))))
+      Effect.flatMap((found) =>
+        Option.isSome(found)
+          ? Effect.succeed(found.value)
+          : Effect.die(new Error(`Bluesky's answer to the post was lost (${failure.message}); record key ${rkey} is checked next time.`))
+      )
     )
 
   const sessionOf = (request: PublishRequest) => {
     const account = accountOf(request.credentials)
     return account === null || request.credentials === null
-      ? Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "Herald holds no Bluesky session for this account; reconnect it.", retryable: false, revoked: true }))
+      ? Effect.fail(
+          new PublishError({ code: "account_needs_reconnection", message: "Herald holds no Bluesky session for this account; reconnect it.", retryable: false, revoked: true })
+        )
       : Effect.succeed({ account, token: request.credentials.accessToken })
   }
 
@@ -209,10 +240,12 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       Effect.gen(function* () {
         const { account, token } = yield* sessionOf(request)
         return yield* publishWith(request, account, token, handle ?? TID.nextStr()).pipe(
-          Effect.catch((f): Effect.Effect<PublishOutcome, Failure> =>
-            !(f instanceof PublishError) && isStillProcessing(f) && handle !== undefined
-              ? Effect.succeed({ _tag: "Processing", handle, checkAfterMs: waitFromHeaders(f.headers, Date.now()) ?? PROCESSING_RECHECK_MS })
-              : Effect.fail(f))
+          Effect.catch(
+            (f): Effect.Effect<PublishOutcome, Failure> =>
+              !(f instanceof PublishError) && isStillProcessing(f) && handle !== undefined
+                ? Effect.succeed({ _tag: "Processing", handle, checkAfterMs: waitFromHeaders(f.headers, Date.now()) ?? PROCESSING_RECHECK_MS })
+                : Effect.fail(f)
+          )
         )
       }).pipe(Effect.mapError(toPublishError)),
     recover: (request, handle) =>
@@ -222,8 +255,8 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
             const { account } = yield* sessionOf(request)
             const found = yield* readRecord(account, account.did, handle)
             return Option.isSome(found)
-              ? { _tag: "Published", published: { externalId: found.value.uri, url: postUrl(account.handle, handle) } } satisfies Recovery
-              : { _tag: "NotPublished" } satisfies Recovery
+              ? ({ _tag: "Published", published: { externalId: found.value.uri, url: postUrl(account.handle, handle) } } satisfies Recovery)
+              : ({ _tag: "NotPublished" } satisfies Recovery)
           }).pipe(Effect.mapError(toPublishError))
   }
 }

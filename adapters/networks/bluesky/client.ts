@@ -20,7 +20,10 @@ export const accountOf = (credentials: NetworkCredentials | null): BlueskyAccoun
   const extra = credentials?.extra
   if (extra === undefined || !extra.did || !extra.pdsUrl) return null
   return {
-    did: extra.did, pdsUrl: extra.pdsUrl, serviceUrl: extra.serviceUrl ?? extra.pdsUrl, handle: extra.handle ?? extra.did,
+    did: extra.did,
+    pdsUrl: extra.pdsUrl,
+    serviceUrl: extra.serviceUrl ?? extra.pdsUrl,
+    handle: extra.handle ?? extra.did,
     appPassword: extra.appPassword ?? ""
   }
 }

@@ -52,13 +52,20 @@ export const publishErrorOf = (f: XrpcFailure): PublishError => {
     return new PublishError({ code: "rate_limited", message: said(f), retryable: true, rateLimited: true, retryAfterMs: waitFromHeaders(f.headers, Date.now()) ?? 60_000 })
   if (isAccountGone(f)) return new PublishError({ code: "account_needs_reconnection", message: said(f), retryable: false, revoked: true })
   if (isSessionRefused(f)) return new PublishError({ code: "account_needs_reconnection", message: said(f), retryable: false, unauthorized: true })
-  if (!f.answered || f.status >= 500) return new PublishError({ code: "upstream_unavailable", message: f.answered ? said(f) : `Bluesky did not answer: ${f.message}`, retryable: true })
+  if (!f.answered || f.status >= 500)
+    return new PublishError({ code: "upstream_unavailable", message: f.answered ? said(f) : `Bluesky did not answer: ${f.message}`, retryable: true })
   return new PublishError({ code: "upstream_rejected", message: said(f), retryable: false })
 }
 
 /** The gate says this account is throttled for `waitMs` more: no call is made. */
 export const throttled = (waitMs: number) =>
-  new PublishError({ code: "rate_limited", message: `Bluesky asked Herald to slow down for this account; trying again in ${Math.ceil(waitMs / 1000)} s.`, retryable: true, rateLimited: true, retryAfterMs: waitMs })
+  new PublishError({
+    code: "rate_limited",
+    message: `Bluesky asked Herald to slow down for this account; trying again in ${Math.ceil(waitMs / 1000)} s.`,
+    retryable: true,
+    rateLimited: true,
+    retryAfterMs: waitMs
+  })
 
 /** Bluesky's answer to a log-in from the connect form, as the person should see it. */
 export const connectErrorOf = (f: XrpcFailure): HeraldError => {
@@ -68,7 +75,10 @@ export const connectErrorOf = (f: XrpcFailure): HeraldError => {
   }
   if (isAccountGone(f)) return fail("upstream_rejected", { reason: f.message }, said(f))
   if (f.error === "AuthenticationRequired" || f.status === 401)
-    return invalidFields(["appPassword"], `Bluesky did not accept this handle and app password (${f.message}). Check the handle, and create a new app password at https://bsky.app/settings/app-passwords if needed.`)
+    return invalidFields(
+      ["appPassword"],
+      `Bluesky did not accept this handle and app password (${f.message}). Check the handle, and create a new app password at https://bsky.app/settings/app-passwords if needed.`
+    )
   if (!f.answered || f.status >= 500) return fail("upstream_unavailable", {}, f.answered ? said(f) : `Bluesky did not answer: ${f.message}`)
   return invalidFields(["handle"], `${said(f)}. Check the handle (for example alice.bsky.social).`)
 }

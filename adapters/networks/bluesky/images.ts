@@ -17,7 +17,10 @@ export interface FittedImage {
 }
 
 const fitted = (output: { data: Buffer; info: OutputInfo }, mimeType: string): FittedImage => ({
-  bytes: new Uint8Array(output.data.buffer, output.data.byteOffset, output.data.length), mimeType, width: output.info.width, height: output.info.height
+  bytes: new Uint8Array(output.data.buffer, output.data.byteOffset, output.data.length),
+  mimeType,
+  width: output.info.width,
+  height: output.info.height
 })
 
 /**
@@ -44,7 +47,7 @@ export const fitImage = async (input: Uint8Array, maxBytes = IMAGE_MAX_BYTES): P
     }
     let best = await fitsAt(MAX_QUALITY)
     if (best === null && (best = await fitsAt(MIN_QUALITY)) !== null) {
-      for (let low = MIN_QUALITY, high = MAX_QUALITY - 1; high - low > QUALITY_STEP;) {
+      for (let low = MIN_QUALITY, high = MAX_QUALITY - 1; high - low > QUALITY_STEP; ) {
         const middle = Math.floor((low + high + 1) / 2)
         const attempt = await fitsAt(middle)
         if (attempt === null) high = middle - 1

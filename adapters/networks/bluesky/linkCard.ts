@@ -28,9 +28,28 @@ const MAX_REDIRECTS = 3
 
 const privateRanges = (() => {
   const list = new BlockList()
-  for (const [net, prefix] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-    ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4]] as const) list.addSubnet(net, prefix, "ipv4")
-  for (const [net, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) list.addSubnet(net, prefix, "ipv6")
+  for (const [net, prefix] of [
+    ["0.0.0.0", 8],
+    ["10.0.0.0", 8],
+    ["100.64.0.0", 10],
+    ["127.0.0.0", 8],
+    ["169.254.0.0", 16],
+    ["172.16.0.0", 12],
+    ["192.0.0.0", 24],
+    ["192.168.0.0", 16],
+    ["198.18.0.0", 15],
+    ["224.0.0.0", 4],
+    ["240.0.0.0", 4]
+  ] as const)
+    list.addSubnet(net, prefix, "ipv4")
+  for (const [net, prefix] of [
+    ["::", 128],
+    ["::1", 128],
+    ["fc00::", 7],
+    ["fe80::", 10],
+    ["ff00::", 8]
+  ] as const)
+    list.addSubnet(net, prefix, "ipv6")
   return list
 })()
 
@@ -65,53 +84,60 @@ export const fetchLimited = (url: string, limits: FetchLimits, redirects = 0): P
     const host = target.hostname.replace(/^\[|\]$/g, "")
     if (!limits.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) return resolve(null)
     const request = target.protocol === "https:" ? httpsRequest : httpRequest
-    const req = request(target, {
-      method: "GET",
-      headers: { "user-agent": "HeraldBot/1 (link preview)", accept: "text/html,image/*;q=0.9,*/*;q=0.1" },
-      ...(limits.allowPrivate ? {} : { lookup: guardedLookup as never }),
-      signal: AbortSignal.timeout(limits.timeoutMs)
-    }, (res: IncomingMessage) => {
-      const status = res.statusCode ?? 0
-      if (status >= 300 && status < 400 && res.headers.location !== undefined && redirects < MAX_REDIRECTS) {
-        res.resume()
-        return resolve(fetchLimited(new URL(res.headers.location, target).toString(), limits, redirects + 1))
-      }
-      if (status !== 200 || !limits.accept.test(res.headers["content-type"] ?? "")) {
-        res.resume()
-        return resolve(null)
-      }
-      const declared = Number(res.headers["content-length"])
-      if (Number.isFinite(declared) && declared > limits.maxBytes && !limits.truncate) {
-        res.destroy()
-        return resolve(null)
-      }
-      const chunks: Array<Buffer> = []
-      let size = 0
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length
-        chunks.push(chunk)
-        // A page's head is at its start: what is past the cap is not needed; an image past it is refused.
-        if (size >= limits.maxBytes) {
-          res.destroy()
-          resolve(limits.truncate ? { body: Buffer.concat(chunks).subarray(0, limits.maxBytes), url: target.toString() } : null)
+    const req = request(
+      target,
+      {
+        method: "GET",
+        headers: { "user-agent": "HeraldBot/1 (link preview)", accept: "text/html,image/*;q=0.9,*/*;q=0.1" },
+        ...(limits.allowPrivate ? {} : { lookup: guardedLookup as never }),
+        signal: AbortSignal.timeout(limits.timeoutMs)
+      },
+      (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0
+        if (status >= 300 && status < 400 && res.headers.location !== undefined && redirects < MAX_REDIRECTS) {
+          res.resume()
+          return resolve(fetchLimited(new URL(res.headers.location, target).toString(), limits, redirects + 1))
         }
-      })
-      res.on("end", () => resolve({ body: Buffer.concat(chunks), url: target.toString() }))
-      res.on("error", () => resolve(null))
-    })
+        if (status !== 200 || !limits.accept.test(res.headers["content-type"] ?? "")) {
+          res.resume()
+          return resolve(null)
+        }
+        const declared = Number(res.headers["content-length"])
+        if (Number.isFinite(declared) && declared > limits.maxBytes && !limits.truncate) {
+          res.destroy()
+          return resolve(null)
+        }
+        const chunks: Array<Buffer> = []
+        let size = 0
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length
+          chunks.push(chunk)
+          // A page's head is at its start: what is past the cap is not needed; an image past it is refused.
+          if (size >= limits.maxBytes) {
+            res.destroy()
+            resolve(limits.truncate ? { body: Buffer.concat(chunks).subarray(0, limits.maxBytes), url: target.toString() } : null)
+          }
+        })
+        res.on("end", () => resolve({ body: Buffer.concat(chunks), url: target.toString() }))
+        res.on("error", () => resolve(null))
+      }
+    )
     req.on("error", () => resolve(null))
     req.end()
   })
 
 const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " }
 const decode = (s: string) =>
-  s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === "#") {
-      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
-    }
-    return entities[name.toLowerCase()] ?? whole
-  }).replace(/\s+/g, " ").trim()
+  s
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] === "#") {
+        const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)
+        return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
+      }
+      return entities[name.toLowerCase()] ?? whole
+    })
+    .replace(/\s+/g, " ")
+    .trim()
 
 const attribute = (tag: string, name: string): string | null => {
   const m = new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i").exec(tag)
@@ -134,7 +160,9 @@ export const parseCard = (html: string, pageUrl: string): PageCard | null => {
   try {
     const resolved = image === undefined ? null : new URL(image, pageUrl)
     imageUrl = resolved !== null && (resolved.protocol === "http:" || resolved.protocol === "https:") ? resolved.toString() : null
-  } catch { /* a broken image URL: a card without a picture */ }
+  } catch {
+    /* a broken image URL: a card without a picture */
+  }
   return {
     title: title.slice(0, 300),
     description: (meta.get("og:description") ?? meta.get("twitter:description") ?? meta.get("description") ?? "").slice(0, 1000),

@@ -73,10 +73,22 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
       const state = status.status?.video_status
       if (state === "ready") return published(handle.videoId, videoUrl(a, handle.videoId, status))
       if (state === "error")
-        return yield* Effect.fail(new PublishError({ code: "upstream_rejected", message: `Facebook could not process the video: ${status.status?.processing_phase?.error?.message ?? "processing failed"}`, retryable: false }))
+        return yield* Effect.fail(
+          new PublishError({
+            code: "upstream_rejected",
+            message: `Facebook could not process the video: ${status.status?.processing_phase?.error?.message ?? "processing failed"}`,
+            retryable: false
+          })
+        )
       // The video exists on the Page: starting over would post it twice, so a person checks.
       if ((yield* Clock.currentTimeMillis) - handle.startedAt > MAX_PROCESSING_MS)
-        return yield* Effect.fail(new PublishError({ code: "publish_outcome_unknown", message: `Facebook has not finished processing video ${handle.videoId} after an hour; check the Page.`, retryable: false }))
+        return yield* Effect.fail(
+          new PublishError({
+            code: "publish_outcome_unknown",
+            message: `Facebook has not finished processing video ${handle.videoId} after an hour; check the Page.`,
+            retryable: false
+          })
+        )
       return processing({ ...handle, polls: handle.polls + 1 }, Math.min(MAX_POLL_WAIT_MS, 10_000 * 2 ** Math.min(handle.polls + 1, 6)))
     })
 
@@ -105,10 +117,37 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
       const since = handle.value.startedAt
       const a = yield* actingOf(request)
       if (request.replyTo !== null)
-        return found(findByText(yield* api.comments(a, request.replyTo.parentId), request.content, since, (c) => c.message, (c) => c.created_time), () => null)
+        return found(
+          findByText(
+            yield* api.comments(a, request.replyTo.parentId),
+            request.content,
+            since,
+            (c) => c.message,
+            (c) => c.created_time
+          ),
+          () => null
+        )
       if (request.media.some((m) => m.type === "video"))
-        return found(findByText(yield* api.videos(a), request.content, since, (v) => v.description, (v) => v.created_time), (v) => videoUrl(a, v.id, { permalink_url: v.permalink_url }))
-      return found(findByText(yield* api.publishedPosts(a), request.content, since, (p) => p.message, (p) => p.created_time), (p) => p.permalink_url ?? postUrl(p.id))
+        return found(
+          findByText(
+            yield* api.videos(a),
+            request.content,
+            since,
+            (v) => v.description,
+            (v) => v.created_time
+          ),
+          (v) => videoUrl(a, v.id, { permalink_url: v.permalink_url })
+        )
+      return found(
+        findByText(
+          yield* api.publishedPosts(a),
+          request.content,
+          since,
+          (p) => p.message,
+          (p) => p.created_time
+        ),
+        (p) => p.permalink_url ?? postUrl(p.id)
+      )
     })
 
   return {

@@ -12,6 +12,12 @@ export const config = facebookApp
  * portfolios, and the Instagram professional accounts linked to the Pages (connected alongside).
  */
 export const scopes = [
-  "pages_show_list", "pages_read_engagement", "pages_manage_posts", "pages_manage_engagement", "business_management",
-  "instagram_basic", "instagram_content_publish", "instagram_manage_comments"
+  "pages_show_list",
+  "pages_read_engagement",
+  "pages_manage_posts",
+  "pages_manage_engagement",
+  "business_management",
+  "instagram_basic",
+  "instagram_content_publish",
+  "instagram_manage_comments"
 ] as const

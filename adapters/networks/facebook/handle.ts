@@ -15,6 +15,5 @@ export type FacebookHandle = typeof Handle.Type
 
 const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 export const encodeHandle = (handle: FacebookHandle): string => JSON.stringify(handle)
-export const decodeHandle = (text: string | null | undefined): Option.Option<FacebookHandle> =>
-  text === null || text === undefined ? Option.none() : decode(text)
+export const decodeHandle = (text: string | null | undefined): Option.Option<FacebookHandle> => (text === null || text === undefined ? Option.none() : decode(text))
 export const sending = (startedAt: number): FacebookHandle => ({ v: 1, stage: "sending", startedAt })

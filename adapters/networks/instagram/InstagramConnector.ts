@@ -24,7 +24,9 @@ export const make = (deps: { readonly instagram: InstagramLogin | null; readonly
     Effect.gen(function* () {
       const shortLived = yield* ig.login.exchangeCode(params, callbackUrl)
       const long = yield* ig.login.tokenGet(ig.graph.url("/access_token", true), {
-        grant_type: "ig_exchange_token", client_secret: ig.login.clientSecret(), access_token: shortLived.accessToken
+        grant_type: "ig_exchange_token",
+        client_secret: ig.login.clientSecret(),
+        access_token: shortLived.accessToken
       })
       const at = yield* Clock.currentTimeMillis
       const me = yield* api.me(ig.graph, long.accessToken)
@@ -54,9 +56,7 @@ export const make = (deps: { readonly instagram: InstagramLogin | null; readonly
       deps.instagram !== null ? deps.instagram.login.authorizationUrl({ state, callbackUrl }) : deps.facebook!.authorizationUrl({ state, callbackUrl }),
     complete: ({ params, callbackUrl }) =>
       Effect.mapError(
-        deps.instagram !== null
-          ? viaInstagram(deps.instagram, params, callbackUrl)
-          : viaFacebook(deps.facebook!, params, callbackUrl),
+        deps.instagram !== null ? viaInstagram(deps.instagram, params, callbackUrl) : viaFacebook(deps.facebook!, params, callbackUrl),
         connectError("Instagram", "instagram")
       ),
     refresh: (credentials) => {

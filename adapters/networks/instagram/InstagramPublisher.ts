@@ -23,10 +23,13 @@ export const actingOf = (hosts: Hosts, account: Account, credentials: NetworkCre
   const viaFacebook = credentials.extra?.login === "facebook"
   const graph = viaFacebook ? hosts.facebook : hosts.instagram
   if (graph === null)
-    return Effect.fail(new PublishError({
-      code: "platform_unavailable", retryable: false,
-      message: `This Instagram account was connected through ${viaFacebook ? "Facebook Login, which is no longer configured (FACEBOOK_CLIENT_ID)" : "Instagram Login, which is no longer configured (INSTAGRAM_CLIENT_ID)"}.`
-    }))
+    return Effect.fail(
+      new PublishError({
+        code: "platform_unavailable",
+        retryable: false,
+        message: `This Instagram account was connected through ${viaFacebook ? "Facebook Login, which is no longer configured (FACEBOOK_CLIENT_ID)" : "Instagram Login, which is no longer configured (INSTAGRAM_CLIENT_ID)"}.`
+      })
+    )
   return Effect.succeed({ userId: account.externalId, token: credentials.accessToken, graph })
 }
 
@@ -34,20 +37,28 @@ export const actingOf = (hosts: Hosts, account: Account, credentials: NetworkCre
 const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Effect<Containers, PublishError> =>
   Effect.gen(function* () {
     const media = request.media
-    if (media.length === 0)
-      return yield* Effect.fail(new PublishError({ code: "media_required", message: "Instagram posts need an image or a video.", retryable: false }))
+    if (media.length === 0) return yield* Effect.fail(new PublishError({ code: "media_required", message: "Instagram posts need an image or a video.", retryable: false }))
     const urlOf = (m: Media) => fetchableUrl(blobs, m.blobKey)
     if (media.length === 1) {
       const only = media[0]!
       if (only.type === "image") return { items: [{ image_url: yield* urlOf(only), caption: request.content }], carousel: null }
       // A single video is a reel (the VIDEO type no longer works for single posts).
-      const cover: Record<string, string> = request.cover === null ? {} : "offsetMs" in request.cover
-        ? { thumb_offset: String(request.cover.offsetMs) }
-        : request.coverMedia ? { cover_url: yield* urlOf(request.coverMedia) } : {}
+      const cover: Record<string, string> =
+        request.cover === null
+          ? {}
+          : "offsetMs" in request.cover
+            ? { thumb_offset: String(request.cover.offsetMs) }
+            : request.coverMedia
+              ? { cover_url: yield* urlOf(request.coverMedia) }
+              : {}
       return { items: [{ media_type: "REELS", video_url: yield* urlOf(only), caption: request.content, share_to_feed: "true", ...cover }], carousel: null }
     }
     const items = yield* Effect.forEach(media, (m) =>
-      Effect.map(urlOf(m), (url): Record<string, string> => (m.type === "image" ? { image_url: url, is_carousel_item: "true" } : { media_type: "VIDEO", video_url: url, is_carousel_item: "true" })))
+      Effect.map(
+        urlOf(m),
+        (url): Record<string, string> => (m.type === "image" ? { image_url: url, is_carousel_item: "true" } : { media_type: "VIDEO", video_url: url, is_carousel_item: "true" })
+      )
+    )
     return { items, carousel: { media_type: "CAROUSEL", caption: request.content } }
   })
 
@@ -64,7 +75,13 @@ const containerApi = (a: Acting, request: PublishRequest): ContainerApi => ({
   permalink: (id) => api.permalink(a, id),
   findPublished: (since) =>
     Effect.map(api.recentMedia(a), (items) => {
-      const found = findByText(items, request.content, since, (m) => m.caption, (m) => m.timestamp)
+      const found = findByText(
+        items,
+        request.content,
+        since,
+        (m) => m.caption,
+        (m) => m.timestamp
+      )
       return found === null ? null : { externalId: found.id, url: found.permalink ?? null }
     })
 })
@@ -96,8 +113,14 @@ export const make = (deps: { readonly hosts: Hosts; readonly blobs: BlobStoreSha
       if (Option.isNone(handle)) return { _tag: "Unknown" } satisfies Recovery
       const a = yield* actingOf(deps.hosts, request.account, request.credentials)
       if (request.replyTo !== null) {
-        const found = findByText(yield* api.comments(a, request.replyTo.parentId), request.content, handle.value.startedAt, (c) => c.text, (c) => c.timestamp)
-        return found === null ? { _tag: "NotPublished" } satisfies Recovery : { _tag: "Published", published: { externalId: found.id, url: null } } satisfies Recovery
+        const found = findByText(
+          yield* api.comments(a, request.replyTo.parentId),
+          request.content,
+          handle.value.startedAt,
+          (c) => c.text,
+          (c) => c.timestamp
+        )
+        return found === null ? ({ _tag: "NotPublished" } satisfies Recovery) : ({ _tag: "Published", published: { externalId: found.id, url: null } } satisfies Recovery)
       }
       return yield* recover(containerApi(a, request), handle.value)
     })
@@ -114,8 +137,7 @@ export const make = (deps: { readonly hosts: Hosts; readonly blobs: BlobStoreSha
      * Meta's 24-hour publishing cap for the account, read from content_publishing_limit. Offered here
      * for the dry run (which has no network hook yet).
      */
-    quota: (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Quota, PublishError> =>
-      Effect.flatMap(actingOf(deps.hosts, account, credentials), api.quota)
+    quota: (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Quota, PublishError> => Effect.flatMap(actingOf(deps.hosts, account, credentials), api.quota)
   }
 }
 

@@ -9,22 +9,29 @@ const Id = Schema.Struct({ id: Schema.String })
 const Status = Schema.Struct({ status_code: Schema.optional(Schema.String), status: Schema.optional(Schema.String) })
 const Permalink = Schema.Struct({ permalink: Schema.optional(Schema.String) })
 const MediaList = Schema.Struct({
-  data: Schema.Array(Schema.Struct({ id: Schema.String, caption: Schema.optional(Schema.String), timestamp: Schema.optional(Schema.String), permalink: Schema.optional(Schema.String) }))
+  data: Schema.Array(
+    Schema.Struct({ id: Schema.String, caption: Schema.optional(Schema.String), timestamp: Schema.optional(Schema.String), permalink: Schema.optional(Schema.String) })
+  )
 })
 const CommentList = Schema.Struct({ data: Schema.Array(Schema.Struct({ id: Schema.String, text: Schema.optional(Schema.String), timestamp: Schema.optional(Schema.String) })) })
 const Limit = Schema.Struct({
-  data: Schema.Array(Schema.Struct({
-    quota_usage: Schema.Number,
-    config: Schema.optional(Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) }))
-  }))
+  data: Schema.Array(
+    Schema.Struct({
+      quota_usage: Schema.Number,
+      config: Schema.optional(Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) }))
+    })
+  )
 })
 const Profile = Schema.Struct({
-  id: Schema.String, user_id: Schema.optional(Schema.Union([Schema.String, Schema.Number])), username: Schema.String,
-  name: Schema.optional(Schema.String), profile_picture_url: Schema.optional(Schema.String)
+  id: Schema.String,
+  user_id: Schema.optional(Schema.Union([Schema.String, Schema.Number])),
+  username: Schema.String,
+  name: Schema.optional(Schema.String),
+  profile_picture_url: Schema.optional(Schema.String)
 })
 export type InstagramProfile = typeof Profile.Type
-export type MediaItem = typeof MediaList.Type["data"][number]
-export type CommentItem = typeof CommentList.Type["data"][number]
+export type MediaItem = (typeof MediaList.Type)["data"][number]
+export type CommentItem = (typeof CommentList.Type)["data"][number]
 
 const decodeId = decoder(Id)
 const decodeStatus = decoder(Status)
@@ -64,9 +71,9 @@ export const api = {
 
   /** GET /{container}?fields=status_code,status: where Meta's processing is, and its words when it failed. */
   containerStatus: (a: Acting, container: string): Effect.Effect<ContainerStatus, PublishError> =>
-    a.graph.expect({ method: "GET", path: path(container), token: a.token, params: { fields: "status_code,status" }, acting: a.userId }, decodeStatus, "a container's status").pipe(
-      Effect.map((s) => ({ status: s.status_code ?? "IN_PROGRESS", message: s.status ?? null }))
-    ),
+    a.graph
+      .expect({ method: "GET", path: path(container), token: a.token, params: { fields: "status_code,status" }, acting: a.userId }, decodeStatus, "a container's status")
+      .pipe(Effect.map((s) => ({ status: s.status_code ?? "IN_PROGRESS", message: s.status ?? null }))),
 
   /** POST /{ig-user-id}/media_publish?creation_id=: the media id. */
   publishContainer: (a: Acting, container: string): Effect.Effect<CreateResult> =>
@@ -81,9 +88,13 @@ export const api = {
 
   /** The account's newest media (recovery). */
   recentMedia: (a: Acting) =>
-    a.graph.expect({ method: "GET", path: path(a.userId, "media"), token: a.token, params: { fields: "id,caption,timestamp,permalink", limit: "10" }, acting: a.userId }, decodeMedia, "the account's recent media").pipe(
-      Effect.map((l) => l.data)
-    ),
+    a.graph
+      .expect(
+        { method: "GET", path: path(a.userId, "media"), token: a.token, params: { fields: "id,caption,timestamp,permalink", limit: "10" }, acting: a.userId },
+        decodeMedia,
+        "the account's recent media"
+      )
+      .pipe(Effect.map((l) => l.data)),
 
   /** POST /{ig-media-id}/comments?message=: the comment's id. */
   comment: (a: Acting, mediaId: string, message: string): Effect.Effect<CreateResult> =>
@@ -91,13 +102,21 @@ export const api = {
 
   /** The comments on a media (recovery of a first comment). */
   comments: (a: Acting, mediaId: string) =>
-    a.graph.expect({ method: "GET", path: path(mediaId, "comments"), token: a.token, params: { fields: "id,text,timestamp", limit: "50" }, acting: a.userId }, decodeComments, "a media's comments").pipe(
-      Effect.map((l) => l.data)
-    ),
+    a.graph
+      .expect(
+        { method: "GET", path: path(mediaId, "comments"), token: a.token, params: { fields: "id,text,timestamp", limit: "50" }, acting: a.userId },
+        decodeComments,
+        "a media's comments"
+      )
+      .pipe(Effect.map((l) => l.data)),
 
   /** GET /{ig-user-id}/content_publishing_limit: Meta's 24-hour publishing cap and what is used of it. */
   quota: (a: Acting): Effect.Effect<Quota, PublishError> =>
-    a.graph.expect({ method: "GET", path: path(a.userId, "content_publishing_limit"), token: a.token, params: { fields: "quota_usage,config" }, acting: a.userId }, (r) => Option.flatMap(decodeLimit(r), (l) => Option.fromNullishOr(l.data[0])), "the publishing limit").pipe(
-      Effect.map((row) => ({ used: row.quota_usage, limit: row.config?.quota_total ?? DEFAULT_DAILY_POSTS, windowSeconds: row.config?.quota_duration ?? 86_400 }))
-    )
+    a.graph
+      .expect(
+        { method: "GET", path: path(a.userId, "content_publishing_limit"), token: a.token, params: { fields: "quota_usage,config" }, acting: a.userId },
+        (r) => Option.flatMap(decodeLimit(r), (l) => Option.fromNullishOr(l.data[0])),
+        "the publishing limit"
+      )
+      .pipe(Effect.map((row) => ({ used: row.quota_usage, limit: row.config?.quota_total ?? DEFAULT_DAILY_POSTS, windowSeconds: row.config?.quota_duration ?? 86_400 })))
 }

@@ -14,5 +14,10 @@ export const instagramScopes = ["instagram_business_basic", "instagram_business_
 
 /** Facebook Login for Instagram: the Pages and their linked professional accounts, publish and comment. */
 export const facebookScopes = [
-  "instagram_basic", "instagram_content_publish", "instagram_manage_comments", "pages_show_list", "pages_read_engagement", "business_management"
+  "instagram_basic",
+  "instagram_content_publish",
+  "instagram_manage_comments",
+  "pages_show_list",
+  "pages_read_engagement",
+  "business_management"
 ] as const

@@ -19,10 +19,12 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: LinkedI
       const tokens = yield* deps.oauth.exchangeCode({ params, callbackUrl, verifier })
       const credentials = credentialsOf(tokens, yield* Clock.currentTimeMillis)
       const member = yield* deps.api.userInfo(tokens.accessToken)
-      const connections: Array<Connection> = [{
-        profile: { externalId: `urn:li:person:${member.sub}`, name: member.name, username: member.name, avatarUrl: member.picture ?? null },
-        credentials
-      }]
+      const connections: Array<Connection> = [
+        {
+          profile: { externalId: `urn:li:person:${member.sub}`, name: member.name, username: member.name, avatarUrl: member.picture ?? null },
+          credentials
+        }
+      ]
       if (!deps.organizations) return connections
       for (const urn of yield* deps.api.postingOrganizations(tokens.accessToken)) {
         const page = yield* deps.api.organization(tokens.accessToken, urn)

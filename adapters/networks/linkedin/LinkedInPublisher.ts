@@ -12,7 +12,7 @@ const CLOCK_SKEW_MS = 2 * 60_000
 /** Video processing is asked about after 5 s, then less often, at most every minute. */
 const pollDelayMs = (polls: number) => Math.min(60_000, 5000 * 2 ** polls)
 
-const DURATIONS: Readonly<Record<number, string>> = { 1440: "ONE_DAY", 4320: "THREE_DAYS", 10_080: "SEVEN_DAYS", 20_160: "FOURTEEN_DAYS" }
+const DURATIONS: Readonly<Record<number, string>> = { 1440: "ONE_DAY", 4320: "THREE_DAYS", 10080: "SEVEN_DAYS", 20160: "FOURTEEN_DAYS" }
 
 export const postUrl = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`
 
@@ -34,9 +34,14 @@ const pollOf = (poll: Poll, content: string) => ({
 
 /** The Posts API body: the text as little text, and a poll, one image, several images or a video. */
 const postBody = (request: PublishRequest, author: string, media: Extract<LinkedInHandle, { stage: "ready" }> | null) => {
-  const content = media === null
-    ? request.poll === null ? undefined : { poll: pollOf(request.poll, request.content) }
-    : media.kind === "images" ? { multiImage: { images: media.ids.map((id) => ({ id })) } } : { media: { id: media.ids[0] } }
+  const content =
+    media === null
+      ? request.poll === null
+        ? undefined
+        : { poll: pollOf(request.poll, request.content) }
+      : media.kind === "images"
+        ? { multiImage: { images: media.ids.map((id) => ({ id })) } }
+        : { media: { id: media.ids[0] } }
   return {
     author,
     commentary: toLittleText(request.content),
@@ -93,7 +98,13 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
     Effect.flatMap(deps.api.video(acting, handle.video), (state): Effect.Effect<PublishOutcome, PublishError> => {
       if (state.status === "AVAILABLE") return Effect.succeed(processing({ v: 1, stage: "ready", startedAt: handle.startedAt, kind: "video", ids: [handle.video] }, 0))
       if (state.status === "PROCESSING_FAILED")
-        return Effect.fail(new PublishError({ code: "upstream_rejected", message: `LinkedIn could not process the video: ${state.processingFailureReason ?? "processing failed"}`, retryable: false }))
+        return Effect.fail(
+          new PublishError({
+            code: "upstream_rejected",
+            message: `LinkedIn could not process the video: ${state.processingFailureReason ?? "processing failed"}`,
+            retryable: false
+          })
+        )
       return Effect.succeed(processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls + 1)))
     })
 
@@ -108,7 +119,7 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
       if (request.replyTo !== null) return yield* comment(request, acting, handle, request.replyTo.parentId)
       switch (handle.stage) {
         case "sending":
-          return yield* (request.media.length === 0 ? post(request, acting, handle, null) : upload(request, acting, handle))
+          return yield* request.media.length === 0 ? post(request, acting, handle, null) : upload(request, acting, handle)
         case "processing":
           return yield* poll(acting, handle)
         case "ready":
@@ -128,17 +139,19 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
         const comments = yield* deps.api.comments(acting, request.replyTo.parentId)
         const mine = comments.elements.find((c) => c.actor === acting.author && c.message?.text === request.content)
         const urn = mine?.$URN ?? mine?.id
-        return urn === undefined ? { _tag: "NotPublished" } satisfies Recovery : { _tag: "Published", published: { externalId: urn, url: null } } satisfies Recovery
+        return urn === undefined ? ({ _tag: "NotPublished" } satisfies Recovery) : ({ _tag: "Published", published: { externalId: urn, url: null } } satisfies Recovery)
       }
       // Uploading and processing send no post.
       if (handle.stage === "processing" || (handle.stage === "sending" && request.media.length > 0)) return { _tag: "NotPublished" } satisfies Recovery
       if (!isPage(acting.author))
         // Members cannot read their posts back; sent again, the same body is refused as a duplicate naming the post.
-        return request.content.trim() === "" ? { _tag: "Unknown" } satisfies Recovery : { _tag: "NotPublished" } satisfies Recovery
+        return request.content.trim() === "" ? ({ _tag: "Unknown" } satisfies Recovery) : ({ _tag: "NotPublished" } satisfies Recovery)
       const commentary = toLittleText(request.content)
       const posts = yield* deps.api.recentPosts(acting)
       const made = posts.elements.find((p) => p.commentary === commentary && (p.createdAt ?? createdAtOf(p.id) ?? 0) >= since)
-      return made === undefined ? { _tag: "NotPublished" } satisfies Recovery : { _tag: "Published", published: { externalId: made.id, url: postUrl(made.id) } } satisfies Recovery
+      return made === undefined
+        ? ({ _tag: "NotPublished" } satisfies Recovery)
+        : ({ _tag: "Published", published: { externalId: made.id, url: postUrl(made.id) } } satisfies Recovery)
     }).pipe(
       // Refused credentials while looking are renewed before the next look: try again, do not give up on the post.
       Effect.mapError((e) => (e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e))

@@ -25,7 +25,7 @@ const VideoUpload = Schema.Struct({
     thumbnailUploadUrl: Schema.optional(Schema.String)
   })
 })
-export type VideoUpload = typeof VideoUpload.Type["value"]
+export type VideoUpload = (typeof VideoUpload.Type)["value"]
 const Video = Schema.Struct({ status: Schema.String, processingFailureReason: Schema.optional(Schema.String) })
 export type VideoState = typeof Video.Type
 
@@ -34,10 +34,14 @@ const Posts = Schema.Struct({
 })
 export type PostsPage = typeof Posts.Type
 const Comments = Schema.Struct({
-  elements: Schema.Array(Schema.Struct({
-    id: Schema.optional(Schema.String), $URN: Schema.optional(Schema.String), actor: Schema.optional(Schema.String),
-    message: Schema.optional(Schema.Struct({ text: Schema.String }))
-  }))
+  elements: Schema.Array(
+    Schema.Struct({
+      id: Schema.optional(Schema.String),
+      $URN: Schema.optional(Schema.String),
+      actor: Schema.optional(Schema.String),
+      message: Schema.optional(Schema.Struct({ text: Schema.String }))
+    })
+  )
 })
 export type CommentsPage = typeof Comments.Type
 const Created = Schema.Struct({ id: Schema.optional(Schema.String), $URN: Schema.optional(Schema.String) })
@@ -89,7 +93,10 @@ export const makeLinkedInApi = (config: LinkedInConfig, client: LinkedInClient) 
       Effect.flatMap((r) => (isSuccess(r) ? Option.match(read(r), { onNone: () => Effect.fail(unreadable(what)), onSome: Effect.succeed }) : Effect.fail(publishErrorOf(r))))
     )
   const done = (reply: Effect.Effect<HttpReply, DailyLimit | NoAnswer>) =>
-    reply.pipe(Effect.mapError(asPublishError), Effect.flatMap((r) => (isSuccess(r) ? Effect.succeed(r) : Effect.fail(publishErrorOf(r)))))
+    reply.pipe(
+      Effect.mapError(asPublishError),
+      Effect.flatMap((r) => (isSuccess(r) ? Effect.succeed(r) : Effect.fail(publishErrorOf(r))))
+    )
 
   /**
    * A create call: 201 with the new URN in `x-restli-id`. No answer, a 5xx or an unreadable 2xx leave
@@ -125,7 +132,11 @@ export const makeLinkedInApi = (config: LinkedInConfig, client: LinkedInClient) 
         const found: Array<string> = []
         for (let start = 0; ; start += ACL_PAGE) {
           const query = new URLSearchParams({ q: "roleAssignee", state: "APPROVED", start: String(start), count: String(ACL_PAGE) })
-          const page = yield* expect(client.call({ author: null, accessToken, method: "GET", url: rest(`/organizationAcls?${query}`), restliMethod: "FINDER" }), decodeAcls, "the member's pages")
+          const page = yield* expect(
+            client.call({ author: null, accessToken, method: "GET", url: rest(`/organizationAcls?${query}`), restliMethod: "FINDER" }),
+            decodeAcls,
+            "the member's pages"
+          )
           for (const acl of page.elements) if (POSTING_ROLES.has(acl.role) && acl.state !== "REVOKED" && !found.includes(acl.organization)) found.push(acl.organization)
           if (page.elements.length < ACL_PAGE) return found
         }
@@ -134,20 +145,29 @@ export const makeLinkedInApi = (config: LinkedInConfig, client: LinkedInClient) 
     organization: (accessToken: string, organizationUrn: string) =>
       expect(
         client.call({ author: null, accessToken, method: "GET", url: rest(`/organizations/${urn(organizationUrn.split(":").at(-1) ?? "")}`) }),
-        decodeOrganization, "a page's profile"
+        decodeOrganization,
+        "a page's profile"
       ),
 
     /** An image upload: where to PUT it and its URN. */
     initializeImage: (acting: Acting) =>
-      expect(client.call({ ...acting, method: "POST", url: rest("/images?action=initializeUpload"), json: { initializeUploadRequest: { owner: acting.author } } }), decodeImageUpload, "an image upload's start").pipe(
-        Effect.map((u) => u.value)
-      ),
+      expect(
+        client.call({ ...acting, method: "POST", url: rest("/images?action=initializeUpload"), json: { initializeUploadRequest: { owner: acting.author } } }),
+        decodeImageUpload,
+        "an image upload's start"
+      ).pipe(Effect.map((u) => u.value)),
 
     /** A video upload: the URN, the parts to PUT (each to its own URL), the thumbnail's URL when asked for. */
     initializeVideo: (acting: Acting, fileSizeBytes: number, uploadThumbnail: boolean) =>
       expect(
-        client.call({ ...acting, method: "POST", url: rest("/videos?action=initializeUpload"), json: { initializeUploadRequest: { owner: acting.author, fileSizeBytes, uploadCaptions: false, uploadThumbnail } } }),
-        decodeVideoUpload, "a video upload's start"
+        client.call({
+          ...acting,
+          method: "POST",
+          url: rest("/videos?action=initializeUpload"),
+          json: { initializeUploadRequest: { owner: acting.author, fileSizeBytes, uploadCaptions: false, uploadThumbnail } }
+        }),
+        decodeVideoUpload,
+        "a video upload's start"
       ).pipe(Effect.map((u) => u.value)),
 
     /** PUTs bytes to one of LinkedIn's upload URLs; the part's ETag (videos name their parts by it). */
@@ -155,7 +175,9 @@ export const makeLinkedInApi = (config: LinkedInConfig, client: LinkedInClient) 
       done(client.call({ ...acting, method: "PUT", url, bytes, upload: true, timeoutMs: UPLOAD_TIMEOUT_MS })).pipe(Effect.map((r) => r.headers.get("etag"))),
 
     finalizeVideo: (acting: Acting, video: string, uploadToken: string, uploadedPartIds: ReadonlyArray<string>) =>
-      done(client.call({ ...acting, method: "POST", url: rest("/videos?action=finalizeUpload"), json: { finalizeUploadRequest: { video, uploadToken, uploadedPartIds } } })).pipe(Effect.asVoid),
+      done(client.call({ ...acting, method: "POST", url: rest("/videos?action=finalizeUpload"), json: { finalizeUploadRequest: { video, uploadToken, uploadedPartIds } } })).pipe(
+        Effect.asVoid
+      ),
 
     /** Where LinkedIn's processing of a video is: WAITING_UPLOAD, PROCESSING, AVAILABLE or PROCESSING_FAILED. */
     video: (acting: Acting, video: string) =>

@@ -48,7 +48,10 @@ export const makeLinkedInClient = (gate: RateGate, version: string) => {
         if (c.restliMethod !== undefined) headers["x-restli-method"] = c.restliMethod
       }
       const reply = yield* send({
-        method: c.method, url: c.url, headers, timeoutMs: c.timeoutMs ?? CALL_TIMEOUT_MS,
+        method: c.method,
+        url: c.url,
+        headers,
+        timeoutMs: c.timeoutMs ?? CALL_TIMEOUT_MS,
         ...(c.json !== undefined ? { body: JSON.stringify(c.json) } : c.bytes !== undefined ? { body: c.bytes } : {})
       })
       if (reply.status === 429) {

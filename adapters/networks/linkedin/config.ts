@@ -20,8 +20,7 @@ export const memberScopes = ["openid", "profile", "w_member_social"] as const
 /** Posting as, and reading the posts of, the pages the member administers (Community Management API). */
 export const organizationScopes = ["w_organization_social", "r_organization_social", "rw_organization_admin"] as const
 
-export const scopesOf = (config: Pick<LinkedInConfig, "organizations">): ReadonlyArray<string> =>
-  config.organizations ? [...memberScopes, ...organizationScopes] : memberScopes
+export const scopesOf = (config: Pick<LinkedInConfig, "organizations">): ReadonlyArray<string> => (config.organizations ? [...memberScopes, ...organizationScopes] : memberScopes)
 
 const filled = (value: string) => value.trim() !== ""
 
@@ -34,12 +33,19 @@ export const config = Config.all({
   apiUrl: Config.String("LINKEDIN_API_URL").pipe(Config.withDefault("https://api.linkedin.com")),
   version: Config.String("LINKEDIN_VERSION").pipe(Config.withDefault("202607")),
   organizations: Config.Boolean("LINKEDIN_ORGANIZATIONS").pipe(Config.withDefault(true))
-}).pipe(Config.map((c): Option.Option<LinkedInConfig> => {
-  const clientId = Option.filter(c.clientId, filled)
-  const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
-  if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
-  return Option.some({
-    clientId: clientId.value, clientSecret: clientSecret.value, authorizeUrl: c.authorizeUrl, tokenUrl: c.tokenUrl,
-    apiUrl: baseUrl(c.apiUrl), version: c.version.trim(), organizations: c.organizations
+}).pipe(
+  Config.map((c): Option.Option<LinkedInConfig> => {
+    const clientId = Option.filter(c.clientId, filled)
+    const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
+    if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
+    return Option.some({
+      clientId: clientId.value,
+      clientSecret: clientSecret.value,
+      authorizeUrl: c.authorizeUrl,
+      tokenUrl: c.tokenUrl,
+      apiUrl: baseUrl(c.apiUrl),
+      version: c.version.trim(),
+      organizations: c.organizations
+    })
   })
-}))
+)

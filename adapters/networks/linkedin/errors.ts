@@ -44,11 +44,21 @@ export const publishErrorOf = (reply: HttpReply): PublishError => {
   const body = problemOf(reply)
   if (reply.status === 401) {
     const revoked = body.serviceErrorCode === REVOKED || body.code === "REVOKED_ACCESS_TOKEN"
-    return new PublishError({ code: "account_needs_reconnection", message: `LinkedIn refused the account's access token: ${message}`, retryable: false, unauthorized: true, revoked })
+    return new PublishError({
+      code: "account_needs_reconnection",
+      message: `LinkedIn refused the account's access token: ${message}`,
+      retryable: false,
+      unauthorized: true,
+      revoked
+    })
   }
   if (duplicateOf(reply) !== null) return new PublishError({ code: "duplicate_content", message, retryable: false })
   if (reply.status === 426)
-    return new PublishError({ code: "upstream_rejected", message: `${message} (LinkedIn sunsets API versions after about a year: set LINKEDIN_VERSION to a current YYYYMM).`, retryable: false })
+    return new PublishError({
+      code: "upstream_rejected",
+      message: `${message} (LinkedIn sunsets API versions after about a year: set LINKEDIN_VERSION to a current YYYYMM).`,
+      retryable: false
+    })
   if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
   return new PublishError({ code: "upstream_unavailable", message: `LinkedIn is unavailable: ${message}`, retryable: true })
 }
@@ -57,11 +67,12 @@ export const rateLimitedError = (retryAfterMs: number, said: string | null) =>
   new PublishError({
     code: "rate_limited",
     message: `LinkedIn's daily limit for this account is used up${said === null ? "" : ` (${said})`}; Herald waits for its reset at midnight UTC.`,
-    retryable: true, rateLimited: true, retryAfterMs
+    retryable: true,
+    rateLimited: true,
+    retryAfterMs
   })
 
-export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `LinkedIn did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `LinkedIn did not answer: ${e.message}`, retryable: true })
 
 /** A 2xx whose body is not what LinkedIn documents: try again later. */
 export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `LinkedIn's answer to ${what} could not be read.`, retryable: true })
@@ -70,7 +81,10 @@ export const unreadable = (what: string) => new PublishError({ code: "upstream_u
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
   e._tag === "OAuthRefused"
     ? new GrantRevoked({ message: `LinkedIn refused to renew the account's access (${e.message}); connect it again.` })
-    : new NetworkUnavailable({ message: `LinkedIn could not renew the account's access now: ${e.message}`, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) })
+    : new NetworkUnavailable({
+        message: `LinkedIn could not renew the account's access now: ${e.message}`,
+        ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
+      })
 
 /** A connection that could not be finished, as the person's callback page shows it. */
 export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {

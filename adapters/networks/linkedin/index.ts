@@ -13,8 +13,15 @@ import * as LinkedInPublisher from "./LinkedInPublisher.ts"
 export const make = (settings: LinkedInConfig, blobs: BlobStoreShape): Network => {
   const api = makeLinkedInApi(settings, makeLinkedInClient(makeRateGate(), settings.version))
   const oauth = makeOAuth2Client({
-    clientId: settings.clientId, clientSecret: settings.clientSecret, authorizeUrl: settings.authorizeUrl, tokenUrl: settings.tokenUrl,
-    scopes: scopesOf(settings), pkce: false, clientAuthentication: "post", timeoutMs: CALL_TIMEOUT_MS, lenientTokenResponse: true
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    authorizeUrl: settings.authorizeUrl,
+    tokenUrl: settings.tokenUrl,
+    scopes: scopesOf(settings),
+    pkce: false,
+    clientAuthentication: "post",
+    timeoutMs: CALL_TIMEOUT_MS,
+    lenientTokenResponse: true
   })
   return {
     platform: "linkedin",

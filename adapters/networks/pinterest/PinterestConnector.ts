@@ -18,10 +18,17 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: Pintere
       const tokens = yield* deps.oauth.exchangeCode({ params, callbackUrl, verifier })
       const at = yield* Clock.currentTimeMillis
       const account = yield* deps.api.userAccount(tokens.accessToken)
-      return [{
-        profile: { externalId: account.id ?? account.username, name: account.business_name ?? account.username, username: account.username, avatarUrl: account.profile_image ?? null },
-        credentials: credentialsOf(tokens, at)
-      }]
+      return [
+        {
+          profile: {
+            externalId: account.id ?? account.username,
+            name: account.business_name ?? account.username,
+            username: account.username,
+            avatarUrl: account.profile_image ?? null
+          },
+          credentials: credentialsOf(tokens, at)
+        }
+      ]
     }).pipe(Effect.mapError(connectError)),
   refresh: (credentials) =>
     credentials.refreshToken === null

@@ -36,9 +36,12 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
  * answer was lost is looked for on its board among pins made since the attempt started.
  */
 export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobStoreShape }): Publisher => {
-  const keepHandle = (handle: PinterestHandle) => (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      e.retryable && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e))
+  const keepHandle =
+    (handle: PinterestHandle) =>
+    (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        e.retryable && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e)
+      )
 
   /** The post's board, or the account's first one. */
   const boardOf = (request: PublishRequest, acting: Acting) =>
@@ -46,7 +49,10 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
       const chosen = request.options?.pinterest?.boardId
       if (chosen !== undefined) return chosen
       const boards = yield* deps.api.boards(acting)
-      if (boards.length === 0) return yield* Effect.fail(new PublishError({ code: "upstream_rejected", message: "The Pinterest account has no board: create one on Pinterest, or set pinterest.boardId.", retryable: false }))
+      if (boards.length === 0)
+        return yield* Effect.fail(
+          new PublishError({ code: "upstream_rejected", message: "The Pinterest account has no board: create one on Pinterest, or set pinterest.boardId.", retryable: false })
+        )
       return boards[0].id
     })
 
@@ -106,14 +112,16 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
   const videoSource = (request: PublishRequest, mediaId: string) =>
     Effect.gen(function* () {
       const cover = request.coverMedia
-      if (cover != null) return { source_type: "video_id", media_id: mediaId, cover_image_content_type: cover.mimeType, cover_image_data: base64(yield* readAll(deps.blobs, cover.blobKey)) }
+      if (cover != null)
+        return { source_type: "video_id", media_id: mediaId, cover_image_content_type: cover.mimeType, cover_image_data: base64(yield* readAll(deps.blobs, cover.blobKey)) }
       const offset = request.cover !== null && "offsetMs" in request.cover ? request.cover.offsetMs : 0
       return { source_type: "video_id", media_id: mediaId, cover_image_key_frame_time: offset }
     })
 
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
-      if (request.replyTo !== null) return yield* Effect.fail(new PublishError({ code: "first_comment_unsupported", message: "Pinterest takes no comments through its API.", retryable: false }))
+      if (request.replyTo !== null)
+        return yield* Effect.fail(new PublishError({ code: "first_comment_unsupported", message: "Pinterest takes no comments through its API.", retryable: false }))
       const acting = yield* actingOf(request.account, request.credentials)
       const now = yield* Clock.currentTimeMillis
       const handle = Option.getOrElse(decodeHandle(handleText), (): PinterestHandle => ({ v: 1, stage: "sending", startedAt: now }))
@@ -140,10 +148,16 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
       const pins = yield* deps.api.boardPins(acting, boardId)
       const wanted = pinOf(request, boardId, null)
       const same = (value: string | null | undefined, sent: string | undefined) => (value ?? undefined) === sent || (value === "" && sent === undefined)
-      const made = pins.items.find((p) =>
-        same(p.title, wanted.title) && same(p.description, wanted.description) && same(p.link, wanted.link) &&
-        (p.created_at === undefined || Date.parse(p.created_at) >= handle.startedAt - CLOCK_SKEW_MS))
-      return made === undefined ? { _tag: "NotPublished" } satisfies Recovery : { _tag: "Published", published: { externalId: made.id, url: pinUrl(made.id) } } satisfies Recovery
+      const made = pins.items.find(
+        (p) =>
+          same(p.title, wanted.title) &&
+          same(p.description, wanted.description) &&
+          same(p.link, wanted.link) &&
+          (p.created_at === undefined || Date.parse(p.created_at) >= handle.startedAt - CLOCK_SKEW_MS)
+      )
+      return made === undefined
+        ? ({ _tag: "NotPublished" } satisfies Recovery)
+        : ({ _tag: "Published", published: { externalId: made.id, url: pinUrl(made.id) } } satisfies Recovery)
     }).pipe(Effect.mapError((e) => (e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e)))
 
   return {
@@ -153,6 +167,7 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
     recover,
     boards: (account, credentials) =>
       Effect.flatMap(actingOf(account, credentials), (acting) =>
-        Effect.map(deps.api.boards(acting), (boards) => boards.map((b) => ({ id: b.id, name: b.name, description: b.description ?? null, privacy: b.privacy ?? null }))))
+        Effect.map(deps.api.boards(acting), (boards) => boards.map((b) => ({ id: b.id, name: b.name, description: b.description ?? null, privacy: b.privacy ?? null })))
+      )
   }
 }

@@ -8,7 +8,9 @@ import { noAnswerError, publishErrorOf, unreadable } from "./errors.ts"
 /** Pinterest API v5 endpoints Herald uses (user account, boards, pins, media), their answers decoded. */
 
 const Account = Schema.Struct({
-  id: Schema.optional(Schema.String), username: Schema.String, business_name: Schema.optional(Schema.NullOr(Schema.String)),
+  id: Schema.optional(Schema.String),
+  username: Schema.String,
+  business_name: Schema.optional(Schema.NullOr(Schema.String)),
   profile_image: Schema.optional(Schema.NullOr(Schema.String))
 })
 const Board = Schema.Struct({ id: Schema.String, name: Schema.String, description: Schema.optional(Schema.NullOr(Schema.String)), privacy: Schema.optional(Schema.String) })
@@ -16,10 +18,15 @@ export type PinterestBoard = typeof Board.Type
 const Boards = Schema.Struct({ items: Schema.Array(Board), bookmark: Schema.optional(Schema.NullOr(Schema.String)) })
 const Pin = Schema.Struct({ id: Schema.String })
 const Pins = Schema.Struct({
-  items: Schema.Array(Schema.Struct({
-    id: Schema.String, created_at: Schema.optional(Schema.String), title: Schema.optional(Schema.NullOr(Schema.String)),
-    description: Schema.optional(Schema.NullOr(Schema.String)), link: Schema.optional(Schema.NullOr(Schema.String))
-  }))
+  items: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      created_at: Schema.optional(Schema.String),
+      title: Schema.optional(Schema.NullOr(Schema.String)),
+      description: Schema.optional(Schema.NullOr(Schema.String)),
+      link: Schema.optional(Schema.NullOr(Schema.String))
+    })
+  )
 })
 export type PinsPage = typeof Pins.Type
 const MediaUpload = Schema.Struct({ media_id: Schema.String, upload_url: Schema.String, upload_parameters: Schema.Record(Schema.String, Schema.String) })
@@ -66,9 +73,19 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
     Effect.gen(function* () {
       const closed = acting.user === null ? 0 : yield* gate.waitFor([acting.user])
       if (closed > 0)
-        return yield* Effect.fail(new PublishError({ code: "rate_limited", message: `Pinterest's limit for this account is used up; Herald waits ${Math.ceil(closed / 1000)} s.`, retryable: true, rateLimited: true, retryAfterMs: closed }))
+        return yield* Effect.fail(
+          new PublishError({
+            code: "rate_limited",
+            message: `Pinterest's limit for this account is used up; Herald waits ${Math.ceil(closed / 1000)} s.`,
+            retryable: true,
+            rateLimited: true,
+            retryAfterMs: closed
+          })
+        )
       const reply = yield* send({
-        method, url: v5(path), timeoutMs,
+        method,
+        url: v5(path),
+        timeoutMs,
         headers: { authorization: `Bearer ${acting.accessToken}`, ...(json === undefined ? {} : { "content-type": "application/json" }) },
         ...(json === undefined ? {} : { body: JSON.stringify(json) })
       }).pipe(Effect.mapError((e: NoAnswer) => noAnswerError(e)))
@@ -79,7 +96,8 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
 
   const expect = <A>(c: Effect.Effect<{ reply: HttpReply; now: number }, PublishError>, read: (r: HttpReply) => Option.Option<A>, what: string) =>
     Effect.flatMap(c, ({ reply, now }) =>
-      isSuccess(reply) ? Option.match(read(reply), { onNone: () => Effect.fail(unreadable(what)), onSome: Effect.succeed }) : Effect.fail(publishErrorOf(reply, now)))
+      isSuccess(reply) ? Option.match(read(reply), { onNone: () => Effect.fail(unreadable(what)), onSome: Effect.succeed }) : Effect.fail(publishErrorOf(reply, now))
+    )
 
   return {
     userAccount: (accessToken: string) => expect(call({ user: null, accessToken }, "GET", "/user_account"), decodeAccount, "the account's profile"),
@@ -102,7 +120,11 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
     createPin: (acting: Acting, pin: unknown): Effect.Effect<CreateResult> =>
       call(acting, "POST", "/pins", pin, PIN_TIMEOUT_MS).pipe(
         Effect.map(({ reply, now }): CreateResult => {
-          if (isSuccess(reply)) return Option.match(decodePin(reply), { onNone: () => ({ _tag: "Unknown", why: "Pinterest accepted the pin but its answer could not be read." }), onSome: (p) => ({ _tag: "Created", id: p.id }) })
+          if (isSuccess(reply))
+            return Option.match(decodePin(reply), {
+              onNone: () => ({ _tag: "Unknown", why: "Pinterest accepted the pin but its answer could not be read." }),
+              onSome: (p) => ({ _tag: "Created", id: p.id })
+            })
           if (reply.status >= 500) return { _tag: "Unknown", why: `Pinterest answered ${reply.status} to the pin.` }
           return { _tag: "Refused", error: publishErrorOf(reply, now) }
         }),
@@ -110,8 +132,7 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
       ),
 
     /** The board's latest pins (recovery). */
-    boardPins: (acting: Acting, boardId: string) =>
-      expect(call(acting, "GET", `/boards/${encodeURIComponent(boardId)}/pins?page_size=25`), decodePins, "the board's pins"),
+    boardPins: (acting: Acting, boardId: string) => expect(call(acting, "GET", `/boards/${encodeURIComponent(boardId)}/pins?page_size=25`), decodePins, "the board's pins"),
 
     /** Registers a video upload: where to POST it and the form fields to send first. */
     registerVideo: (acting: Acting) => expect(call(acting, "POST", "/media", { media_type: "video" }), decodeMediaUpload, "a video upload's start"),
@@ -123,7 +144,10 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
         for (const [name, value] of Object.entries(parameters)) form.set(name, value)
         form.set("file", file)
         const reply = yield* send({ method: "POST", url: uploadUrl, body: form, timeoutMs: UPLOAD_TIMEOUT_MS }).pipe(Effect.mapError(noAnswerError))
-        if (!isSuccess(reply)) return yield* Effect.fail(new PublishError({ code: "upstream_rejected", message: `Pinterest's upload store refused the video (HTTP ${reply.status}).`, retryable: reply.status >= 500 }))
+        if (!isSuccess(reply))
+          return yield* Effect.fail(
+            new PublishError({ code: "upstream_rejected", message: `Pinterest's upload store refused the video (HTTP ${reply.status}).`, retryable: reply.status >= 500 })
+          )
       }),
 
     /** Where Pinterest's processing of a video is: registered, processing, succeeded or failed. */

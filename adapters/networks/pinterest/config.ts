@@ -23,9 +23,11 @@ export const config = Config.all({
   authorizeUrl: Config.String("PINTEREST_AUTHORIZE_URL").pipe(Config.withDefault("https://www.pinterest.com/oauth/")),
   tokenUrl: Config.String("PINTEREST_TOKEN_URL").pipe(Config.withDefault("https://api.pinterest.com/v5/oauth/token")),
   apiUrl: Config.String("PINTEREST_API_URL").pipe(Config.withDefault("https://api.pinterest.com"))
-}).pipe(Config.map((c): Option.Option<PinterestConfig> => {
-  const clientId = Option.filter(c.clientId, filled)
-  const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
-  if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
-  return Option.some({ clientId: clientId.value, clientSecret: clientSecret.value, authorizeUrl: c.authorizeUrl, tokenUrl: c.tokenUrl, apiUrl: baseUrl(c.apiUrl) })
-}))
+}).pipe(
+  Config.map((c): Option.Option<PinterestConfig> => {
+    const clientId = Option.filter(c.clientId, filled)
+    const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
+    if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
+    return Option.some({ clientId: clientId.value, clientSecret: clientSecret.value, authorizeUrl: c.authorizeUrl, tokenUrl: c.tokenUrl, apiUrl: baseUrl(c.apiUrl) })
+  })
+)

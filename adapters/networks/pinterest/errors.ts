@@ -19,14 +19,15 @@ const MINUTE_MS = 60_000
 
 export const publishErrorOf = (reply: HttpReply, nowMs: number): PublishError => {
   const message = pinterestMessage(reply)
-  if (reply.status === 401) return new PublishError({ code: "account_needs_reconnection", message: `Pinterest refused the account's access token: ${message}`, retryable: false, unauthorized: true })
-  if (reply.status === 429) return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: retryAfterMs(reply.headers, nowMs) ?? MINUTE_MS })
+  if (reply.status === 401)
+    return new PublishError({ code: "account_needs_reconnection", message: `Pinterest refused the account's access token: ${message}`, retryable: false, unauthorized: true })
+  if (reply.status === 429)
+    return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: retryAfterMs(reply.headers, nowMs) ?? MINUTE_MS })
   if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
   return new PublishError({ code: "upstream_unavailable", message: `Pinterest is unavailable: ${message}`, retryable: true })
 }
 
-export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `Pinterest did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `Pinterest did not answer: ${e.message}`, retryable: true })
 
 export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `Pinterest's answer to ${what} could not be read.`, retryable: true })
 
@@ -34,7 +35,10 @@ export const unreadable = (what: string) => new PublishError({ code: "upstream_u
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
   e._tag === "OAuthRefused"
     ? new GrantRevoked({ message: `Pinterest refused to renew the account's access (${e.message}); connect it again.` })
-    : new NetworkUnavailable({ message: `Pinterest could not renew the account's access now: ${e.message}`, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) })
+    : new NetworkUnavailable({
+        message: `Pinterest could not renew the account's access now: ${e.message}`,
+        ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
+      })
 
 export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
   switch (e._tag) {

@@ -20,5 +20,4 @@ const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 
 export const encodeHandle = (handle: PinterestHandle): string => JSON.stringify(handle)
 
-export const decodeHandle = (text: string | null | undefined): Option.Option<PinterestHandle> =>
-  text === null || text === undefined ? Option.none() : decode(text)
+export const decodeHandle = (text: string | null | undefined): Option.Option<PinterestHandle> => (text === null || text === undefined ? Option.none() : decode(text))

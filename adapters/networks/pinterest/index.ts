@@ -12,8 +12,15 @@ import * as PinterestPublisher from "./PinterestPublisher.ts"
 export const make = (settings: PinterestConfig, blobs: BlobStoreShape): Network => {
   const api = makePinterestApi(settings, makeRateGate())
   const oauth = makeOAuth2Client({
-    clientId: settings.clientId, clientSecret: settings.clientSecret, authorizeUrl: settings.authorizeUrl, tokenUrl: settings.tokenUrl,
-    scopes, scopeSeparator: ",", pkce: false, clientAuthentication: "basic", timeoutMs: CALL_TIMEOUT_MS,
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    authorizeUrl: settings.authorizeUrl,
+    tokenUrl: settings.tokenUrl,
+    scopes,
+    scopeSeparator: ",",
+    pkce: false,
+    clientAuthentication: "basic",
+    timeoutMs: CALL_TIMEOUT_MS,
     // Apps made before 2025-09-25 get continuous (renewable) refresh tokens only when they ask.
     tokenParams: { continuous_refresh: "true" }
   })

@@ -28,9 +28,7 @@ export interface SandboxLedgerShape {
 export class SandboxLedger extends Context.Service<SandboxLedger, SandboxLedgerShape>()("herald/sandbox/SandboxLedger") {}
 
 /** What the sandbox network "published", in order, for tests and the demo. */
-export class SandboxPublished extends Context.Service<SandboxPublished, { readonly all: () => ReadonlyArray<SandboxRecord> }>()(
-  "herald/sandbox/SandboxPublished"
-) {}
+export class SandboxPublished extends Context.Service<SandboxPublished, { readonly all: () => ReadonlyArray<SandboxRecord> }>()("herald/sandbox/SandboxPublished") {}
 
 /** The sandbox publisher itself, for the registry to pick up. */
 export class SandboxPublisherTag extends Context.Service<SandboxPublisherTag, Publisher>()("herald/sandbox/Publisher") {}
@@ -65,50 +63,69 @@ export interface SandboxOptions {
   readonly latencyMs: number
 }
 
-export const makePublisherWith = (options: SandboxOptions) => Effect.gen(function* () {
-  const ledger = yield* SandboxLedger
-  const half = Math.floor(options.latencyMs / 2)
-  const wait = half > 0 ? Effect.sleep(half) : Effect.void
-  // Each demo failure happens once per post, account and step, then the sandbox behaves.
-  const once = new Set<string>()
-  const firstTime = (tag: string, request: PublishRequest) => {
-    const key = `${tag}:${request.postId}:${request.account.id}:${request.replyTo?.parentId ?? "root"}`
-    if (once.has(key)) return false
-    once.add(key)
-    return true
-  }
-  const publish = (request: PublishRequest, handle?: string) =>
-    Effect.suspend((): Effect.Effect<PublishOutcome, PublishError> => {
-      const text = request.content
-      if (text.includes("#fail")) return Effect.fail(new PublishError({ code: "upstream_rejected", message: "The sandbox refused the content (#fail).", retryable: false }))
-      if (text.includes("#duplicate")) return Effect.fail(new PublishError({ code: "duplicate_content", message: "The sandbox says this text was just posted (#duplicate).", retryable: false }))
-      if (text.includes("#expired")) return Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "The sandbox says the account's access was revoked (#expired).", retryable: false, revoked: true }))
-      if (text.includes("#ratelimit") && firstTime("ratelimit", request))
-        return Effect.fail(new PublishError({ code: "rate_limited", message: "The sandbox is rate limiting this account (#ratelimit); the window resets in 5 s.", retryable: true, rateLimited: true, retryAfterMs: 5000 }))
-      if (text.includes("#flaky") && firstTime("flaky", request))
-        return Effect.fail(new PublishError({ code: "upstream_unavailable", message: "The sandbox is briefly unavailable (#flaky).", retryable: true }))
-      const externalId = handle ?? newId()
-      const record: SandboxRecord = {
-        externalId, accountId: request.account.id, postId: request.postId, content: request.content, replyTo: request.replyTo,
-        mediaIds: request.media.map((m) => m.id), poll: request.poll, cover: request.cover,
-        tiktokAiGenerated: request.tiktokAiGenerated, at: Date.now()
-      }
-      return wait.pipe(Effect.andThen(ledger.append(record)), Effect.andThen(wait), Effect.as(published(externalId, urlOf(request, externalId))))
-    })
-  const publisher: Publisher = {
-    platform: "sandbox",
-    prepare: () => Effect.sync(newId),
-    publish,
-    recover: (request, handle) =>
-      handle === null
-        ? Effect.succeed({ _tag: "Unknown" as const })
-        : Effect.map(ledger.find(handle), (found) =>
-            Option.isSome(found)
-              ? { _tag: "Published" as const, published: { externalId: handle, url: urlOf(request, handle) } }
-              : { _tag: "NotPublished" as const })
-  }
-  return publisher
-})
+export const makePublisherWith = (options: SandboxOptions) =>
+  Effect.gen(function* () {
+    const ledger = yield* SandboxLedger
+    const half = Math.floor(options.latencyMs / 2)
+    const wait = half > 0 ? Effect.sleep(half) : Effect.void
+    // Each demo failure happens once per post, account and step, then the sandbox behaves.
+    const once = new Set<string>()
+    const firstTime = (tag: string, request: PublishRequest) => {
+      const key = `${tag}:${request.postId}:${request.account.id}:${request.replyTo?.parentId ?? "root"}`
+      if (once.has(key)) return false
+      once.add(key)
+      return true
+    }
+    const publish = (request: PublishRequest, handle?: string) =>
+      Effect.suspend((): Effect.Effect<PublishOutcome, PublishError> => {
+        const text = request.content
+        if (text.includes("#fail")) return Effect.fail(new PublishError({ code: "upstream_rejected", message: "The sandbox refused the content (#fail).", retryable: false }))
+        if (text.includes("#duplicate"))
+          return Effect.fail(new PublishError({ code: "duplicate_content", message: "The sandbox says this text was just posted (#duplicate).", retryable: false }))
+        if (text.includes("#expired"))
+          return Effect.fail(
+            new PublishError({ code: "account_needs_reconnection", message: "The sandbox says the account's access was revoked (#expired).", retryable: false, revoked: true })
+          )
+        if (text.includes("#ratelimit") && firstTime("ratelimit", request))
+          return Effect.fail(
+            new PublishError({
+              code: "rate_limited",
+              message: "The sandbox is rate limiting this account (#ratelimit); the window resets in 5 s.",
+              retryable: true,
+              rateLimited: true,
+              retryAfterMs: 5000
+            })
+          )
+        if (text.includes("#flaky") && firstTime("flaky", request))
+          return Effect.fail(new PublishError({ code: "upstream_unavailable", message: "The sandbox is briefly unavailable (#flaky).", retryable: true }))
+        const externalId = handle ?? newId()
+        const record: SandboxRecord = {
+          externalId,
+          accountId: request.account.id,
+          postId: request.postId,
+          content: request.content,
+          replyTo: request.replyTo,
+          mediaIds: request.media.map((m) => m.id),
+          poll: request.poll,
+          cover: request.cover,
+          tiktokAiGenerated: request.tiktokAiGenerated,
+          at: Date.now()
+        }
+        return wait.pipe(Effect.andThen(ledger.append(record)), Effect.andThen(wait), Effect.as(published(externalId, urlOf(request, externalId))))
+      })
+    const publisher: Publisher = {
+      platform: "sandbox",
+      prepare: () => Effect.sync(newId),
+      publish,
+      recover: (request, handle) =>
+        handle === null
+          ? Effect.succeed({ _tag: "Unknown" as const })
+          : Effect.map(ledger.find(handle), (found) =>
+              Option.isSome(found) ? { _tag: "Published" as const, published: { externalId: handle, url: urlOf(request, handle) } } : { _tag: "NotPublished" as const }
+            )
+    }
+    return publisher
+  })
 
 export const makePublisher = makePublisherWith({ latencyMs: 0 })
 
@@ -129,9 +146,6 @@ export const layerRecording = Layer.effectContext(
   Effect.gen(function* () {
     const ledger = makeMemoryLedger()
     const publisher = yield* Effect.provideService(makePublisher, SandboxLedger, ledger)
-    return Context.make(SandboxPublished, { all: () => [...ledger.records] }).pipe(
-      Context.add(SandboxPublisherTag, publisher),
-      Context.add(SandboxLedger, ledger)
-    )
+    return Context.make(SandboxPublished, { all: () => [...ledger.records] }).pipe(Context.add(SandboxPublisherTag, publisher), Context.add(SandboxLedger, ledger))
   })
 )

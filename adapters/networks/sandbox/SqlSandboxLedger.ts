@@ -14,8 +14,16 @@ interface Row {
 }
 
 const fromRow = (row: Row): SandboxRecord => ({
-  externalId: row.external_id, accountId: row.account_id, postId: row.post_id, content: row.content, replyTo: row.reply_to,
-  mediaIds: row.media_ids, poll: row.extra.poll, cover: row.extra.cover, tiktokAiGenerated: row.extra.tiktokAiGenerated, at: Number(row.at)
+  externalId: row.external_id,
+  accountId: row.account_id,
+  postId: row.post_id,
+  content: row.content,
+  replyTo: row.reply_to,
+  mediaIds: row.media_ids,
+  poll: row.extra.poll,
+  cover: row.extra.cover,
+  tiktokAiGenerated: row.extra.tiktokAiGenerated,
+  at: Number(row.at)
 })
 
 /**
@@ -25,9 +33,11 @@ const fromRow = (row: Row): SandboxRecord => ({
  */
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  yield* sql.withTransaction(Effect.gen(function* () {
-    yield* sql`SELECT pg_advisory_xact_lock(hashtextextended('herald_sandbox_ledger', 0))`
-    yield* sql`CREATE TABLE IF NOT EXISTS sandbox_ledger (
+  yield* sql
+    .withTransaction(
+      Effect.gen(function* () {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended('herald_sandbox_ledger', 0))`
+        yield* sql`CREATE TABLE IF NOT EXISTS sandbox_ledger (
       external_id text PRIMARY KEY,
       account_id text NOT NULL,
       post_id text NOT NULL,
@@ -37,27 +47,39 @@ export const make = Effect.gen(function* () {
       extra jsonb NOT NULL,
       at bigint NOT NULL
     )`
-  })).pipe(Effect.orDie)
+      })
+    )
+    .pipe(Effect.orDie)
   type Waiting = { readonly record: SandboxRecord; readonly stored: Deferred.Deferred<boolean> }
   const insertAll = (group: ReadonlyArray<Waiting>) => {
     const records = group.map((b) => b.record)
     return sql<{ external_id: string }>`
       INSERT INTO sandbox_ledger (external_id, account_id, post_id, content, reply_to, media_ids, extra, at)
       SELECT v.external_id, v.account_id, v.post_id, v.content, v.reply_to, v.media_ids, v.extra, v.at
-      FROM jsonb_to_recordset(${JSON.stringify(records.map((r) => ({
-        external_id: r.externalId, account_id: r.accountId, post_id: r.postId, content: r.content, reply_to: r.replyTo,
-        media_ids: r.mediaIds, extra: { poll: r.poll, cover: r.cover, tiktokAiGenerated: r.tiktokAiGenerated }, at: r.at
-      })))}::jsonb) AS v(external_id text, account_id text, post_id text, content text, reply_to jsonb, media_ids jsonb, extra jsonb, at bigint)
+      FROM jsonb_to_recordset(${JSON.stringify(
+        records.map((r) => ({
+          external_id: r.externalId,
+          account_id: r.accountId,
+          post_id: r.postId,
+          content: r.content,
+          reply_to: r.replyTo,
+          media_ids: r.mediaIds,
+          extra: { poll: r.poll, cover: r.cover, tiktokAiGenerated: r.tiktokAiGenerated },
+          at: r.at
+        }))
+      )}::jsonb) AS v(external_id text, account_id text, post_id text, content text, reply_to jsonb, media_ids jsonb, extra jsonb, at bigint)
       ON CONFLICT (external_id) DO NOTHING RETURNING external_id`.pipe(
       Effect.exit,
-      Effect.flatMap((exit) => Effect.sync(() => {
-        const inserted = exit._tag === "Success" ? new Set(exit.value.map((r) => r.external_id)) : null
-        for (const w of group) {
-          if (inserted === null) Deferred.doneUnsafe(w.stored, Exit.die(exit._tag === "Failure" ? Cause.squash(exit.cause) : undefined))
-          // One answer per id: a second record with the same id in the group was not stored.
-          else Deferred.doneUnsafe(w.stored, Exit.succeed(inserted.delete(w.record.externalId)))
-        }
-      }))
+      Effect.flatMap((exit) =>
+        Effect.sync(() => {
+          const inserted = exit._tag === "Success" ? new Set(exit.value.map((r) => r.external_id)) : null
+          for (const w of group) {
+            if (inserted === null) Deferred.doneUnsafe(w.stored, Exit.die(exit._tag === "Failure" ? Cause.squash(exit.cause) : undefined))
+            // One answer per id: a second record with the same id in the group was not stored.
+            else Deferred.doneUnsafe(w.stored, Exit.succeed(inserted.delete(w.record.externalId)))
+          }
+        })
+      )
     )
   }
   // Appends arriving together (a scheduler publishing a batch) go out as one INSERT: the first of a
@@ -74,10 +96,12 @@ export const make = Effect.gen(function* () {
         const group: Array<Waiting> = [{ record, stored }]
         gathering = group
         return Effect.yieldNow.pipe(
-          Effect.andThen(Effect.suspend(() => {
-            gathering = null
-            return insertAll(group)
-          })),
+          Effect.andThen(
+            Effect.suspend(() => {
+              gathering = null
+              return insertAll(group)
+            })
+          ),
           Effect.uninterruptible,
           Effect.andThen(Deferred.await(stored))
         )
@@ -87,7 +111,11 @@ export const make = Effect.gen(function* () {
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
         Effect.orDie
       ),
-    all: () => sql<Row>`SELECT * FROM sandbox_ledger ORDER BY at, external_id`.pipe(Effect.map((rows) => rows.map(fromRow)), Effect.orDie)
+    all: () =>
+      sql<Row>`SELECT * FROM sandbox_ledger ORDER BY at, external_id`.pipe(
+        Effect.map((rows) => rows.map(fromRow)),
+        Effect.orDie
+      )
   } satisfies SandboxLedgerShape
 })
 

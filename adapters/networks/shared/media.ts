@@ -1,5 +1,5 @@
 import { Effect, Stream } from "effect"
-import { BlobError, BlobNotFound, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
+import { type BlobError, BlobNotFound, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import { PublishError } from "../../../application/ports/Publishers.ts"
 
 /** A storage failure while reading an upload for a network: gone for good, or storage down (try again). */
@@ -86,7 +86,11 @@ export const inParts = <E>(
     let filled = 0
     let skip = from
     const mismatch = () =>
-      new PublishError({ code: "upstream_rejected", message: `The network's upload parts (${sizes.reduce((a, b) => a + b, 0)} bytes) do not match the upload's size.`, retryable: false })
+      new PublishError({
+        code: "upstream_rejected",
+        message: `The network's upload parts (${sizes.reduce((a, b) => a + b, 0)} bytes) do not match the upload's size.`,
+        retryable: false
+      })
     const take = (chunk: Uint8Array) =>
       Effect.gen(function* () {
         let offset = Math.min(skip, chunk.length)
@@ -106,11 +110,13 @@ export const inParts = <E>(
           }
         }
       })
-    return blobs.get(key).pipe(
-      Stream.mapError(blobFailure),
-      Stream.runForEach(take),
-      Effect.andThen(Effect.suspend(() => (index === sizes.length && filled === 0 ? Effect.void : Effect.fail(mismatch()))))
-    )
+    return blobs
+      .get(key)
+      .pipe(
+        Stream.mapError(blobFailure),
+        Stream.runForEach(take),
+        Effect.andThen(Effect.suspend(() => (index === sizes.length && filled === 0 ? Effect.void : Effect.fail(mismatch()))))
+      )
   })
 
 /** How long a media URL given to a network that fetches media itself (Meta) stays valid: time to fetch, not to keep. */

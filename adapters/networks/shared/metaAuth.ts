@@ -47,16 +47,30 @@ const readToken = (network: string, reply: HttpReply): Effect.Effect<MetaToken, 
   }
   const problem = metaProblem(reply)
   if (reply.status >= 500 || isThrottled(reply, problem) || problem?.transient === true)
-    return Effect.fail(new OAuthUnavailable({ message: `${network}'s token endpoint answered ${reply.status}${problem ? `: ${problem.message}` : ""}.`, retryAfterMs: retryAfterMs(reply.headers, Date.now()) }))
-  return Effect.fail(new OAuthRefused({ message: problem?.message ?? `HTTP ${reply.status}`, error: problem?.code === null || problem === null ? `http_${reply.status}` : `meta_${problem.code}` }))
+    return Effect.fail(
+      new OAuthUnavailable({
+        message: `${network}'s token endpoint answered ${reply.status}${problem ? `: ${problem.message}` : ""}.`,
+        retryAfterMs: retryAfterMs(reply.headers, Date.now())
+      })
+    )
+  return Effect.fail(
+    new OAuthRefused({ message: problem?.message ?? `HTTP ${reply.status}`, error: problem?.code === null || problem === null ? `http_${reply.status}` : `meta_${problem.code}` })
+  )
 }
 
 const reached = (network: string) => (e: { readonly message: string }) => new OAuthUnavailable({ message: `${network}'s token endpoint could not be reached: ${e.message}` })
 
 export const makeMetaLogin = (network: string, login: MetaLogin) => {
   const oauth = makeOAuth2Client({
-    clientId: login.clientId, clientSecret: login.clientSecret, authorizeUrl: login.authorizeUrl, tokenUrl: login.tokenUrl,
-    scopes: login.scopes, scopeSeparator: ",", pkce: false, clientAuthentication: "post", timeoutMs: login.timeoutMs
+    clientId: login.clientId,
+    clientSecret: login.clientSecret,
+    authorizeUrl: login.authorizeUrl,
+    tokenUrl: login.tokenUrl,
+    scopes: login.scopes,
+    scopeSeparator: ",",
+    pkce: false,
+    clientAuthentication: "post",
+    timeoutMs: login.timeoutMs
   })
   const secret = () => Redacted.value(login.clientSecret)
 
@@ -66,10 +80,12 @@ export const makeMetaLogin = (network: string, login: MetaLogin) => {
     /** The callback's code for a (short-lived) token; the person's refusal comes back as Meta's words. */
     exchangeCode: (params: Readonly<Record<string, string>>, callbackUrl: string): Effect.Effect<MetaToken, OAuthRefused | OAuthUnavailable> => {
       if (params.error !== undefined || params.error_reason !== undefined)
-        return Effect.fail(new OAuthRefused({
-          message: [params.error_reason ?? params.error, params.error_description].filter((s) => s !== undefined && s !== "").join(": "),
-          error: params.error ?? params.error_reason ?? "access_denied"
-        }))
+        return Effect.fail(
+          new OAuthRefused({
+            message: [params.error_reason ?? params.error, params.error_description].filter((s) => s !== undefined && s !== "").join(": "),
+            error: params.error ?? params.error_reason ?? "access_denied"
+          })
+        )
       // Instagram appends "#_" to the redirect; a code copied with it would be refused.
       const code = (params.code ?? "").replace(/#_$/, "")
       if (code === "") return Effect.fail(new OAuthRefused({ message: "The callback carried no code.", error: "invalid_request" }))

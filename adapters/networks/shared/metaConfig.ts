@@ -49,20 +49,22 @@ export const metaApp = (prefix: "FACEBOOK" | "INSTAGRAM" | "THREADS", hosts: Met
     tokenUrl: Config.option(Config.String(`${prefix}_TOKEN_URL`)),
     apiUrl: Config.option(Config.String(`${prefix}_API_URL`)),
     version
-  }).pipe(Config.map((c): Option.Option<MetaAppConfig> => {
-    const clientId = Option.filter(c.clientId, filled)
-    const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
-    if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
-    const or = (value: Option.Option<string>, fallback: string) => Option.getOrElse(Option.filter(value, filled), () => fallback)
-    return Option.some({
-      clientId: clientId.value,
-      clientSecret: clientSecret.value,
-      authorizeUrl: or(c.authorizeUrl, hosts.authorizeUrl(c.version)),
-      tokenUrl: or(c.tokenUrl, hosts.tokenUrl(c.version)),
-      apiUrl: baseUrl(or(c.apiUrl, hosts.apiUrl)),
-      version: c.version
+  }).pipe(
+    Config.map((c): Option.Option<MetaAppConfig> => {
+      const clientId = Option.filter(c.clientId, filled)
+      const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
+      if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
+      const or = (value: Option.Option<string>, fallback: string) => Option.getOrElse(Option.filter(value, filled), () => fallback)
+      return Option.some({
+        clientId: clientId.value,
+        clientSecret: clientSecret.value,
+        authorizeUrl: or(c.authorizeUrl, hosts.authorizeUrl(c.version)),
+        tokenUrl: or(c.tokenUrl, hosts.tokenUrl(c.version)),
+        apiUrl: baseUrl(or(c.apiUrl, hosts.apiUrl)),
+        version: c.version
+      })
     })
-  }))
+  )
 
 /** Facebook Login (Pages, and the Instagram accounts linked to them): graph.facebook.com. */
 export const facebookHosts: MetaHosts = {

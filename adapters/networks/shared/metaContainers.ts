@@ -19,12 +19,21 @@ import type { CreateResult } from "./metaGraph.ts"
 const Handle = Schema.Union([
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("new"), startedAt: Schema.Number }),
   Schema.Struct({
-    v: Schema.Literal(1), stage: Schema.Literal("children"), startedAt: Schema.Number, createdAt: Schema.Number,
-    children: Schema.Array(Schema.String), polls: Schema.Number
+    v: Schema.Literal(1),
+    stage: Schema.Literal("children"),
+    startedAt: Schema.Number,
+    createdAt: Schema.Number,
+    children: Schema.Array(Schema.String),
+    polls: Schema.Number
   }),
   Schema.Struct({
-    v: Schema.Literal(1), stage: Schema.Literal("container"), startedAt: Schema.Number, createdAt: Schema.Number,
-    children: Schema.Array(Schema.String), container: Schema.String, polls: Schema.Number
+    v: Schema.Literal(1),
+    stage: Schema.Literal("container"),
+    startedAt: Schema.Number,
+    createdAt: Schema.Number,
+    children: Schema.Array(Schema.String),
+    container: Schema.String,
+    polls: Schema.Number
   }),
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("ready"), startedAt: Schema.Number, container: Schema.String })
 ])
@@ -33,8 +42,7 @@ export type ContainerHandle = typeof Handle.Type
 const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 export const encodeHandle = (handle: ContainerHandle): string => JSON.stringify(handle)
 /** The handle, or none when it is absent or not one of ours (start afresh). */
-export const decodeHandle = (text: string | null | undefined): Option.Option<ContainerHandle> =>
-  text === null || text === undefined ? Option.none() : decode(text)
+export const decodeHandle = (text: string | null | undefined): Option.Option<ContainerHandle> => (text === null || text === undefined ? Option.none() : decode(text))
 export const freshHandle = (startedAt: number): ContainerHandle => ({ v: 1, stage: "new", startedAt })
 
 /** A container's state: EXPIRED, ERROR, FINISHED, IN_PROGRESS or PUBLISHED, with Meta's words when it failed. */
@@ -76,8 +84,7 @@ const KEEP_CONTAINER_MS = 6 * 60 * 60_000
 const MAX_POLL_WAIT_MS = 60_000
 
 /** First look after 3 s (images) or 10 s (video), then twice as long each time, a minute at most. */
-export const pollWaitMs = (plan: Pick<ContainerPlan, "hasVideo">, polls: number) =>
-  Math.min(MAX_POLL_WAIT_MS, (plan.hasVideo ? 10_000 : 3_000) * 2 ** Math.min(polls, 8))
+export const pollWaitMs = (plan: Pick<ContainerPlan, "hasVideo">, polls: number) => Math.min(MAX_POLL_WAIT_MS, (plan.hasVideo ? 10_000 : 3_000) * 2 ** Math.min(polls, 8))
 
 const processing = (handle: ContainerHandle, checkAfterMs: number): PublishOutcome => ({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs })
 
@@ -85,7 +92,11 @@ export const processingFailed = (network: string, status: ContainerStatus) =>
   new PublishError({ code: "upstream_rejected", message: `${network} could not process the media: ${status.message ?? status.status}`, retryable: false })
 
 const tooSlow = (network: string) =>
-  new PublishError({ code: "upstream_unavailable", message: `${network} did not finish processing the media within ${MAX_PROCESSING_MS / 60_000} minutes; Herald starts over.`, retryable: true })
+  new PublishError({
+    code: "upstream_unavailable",
+    message: `${network} did not finish processing the media within ${MAX_PROCESSING_MS / 60_000} minutes; Herald starts over.`,
+    retryable: true
+  })
 
 /** One step of publishing `plan` from `handle` at `now`: Processing with the next handle, or Published. */
 export const step = (api: ContainerApi, plan: ContainerPlan, handle: ContainerHandle, now: number): Effect.Effect<PublishOutcome, PublishError> =>
@@ -94,7 +105,8 @@ export const step = (api: ContainerApi, plan: ContainerPlan, handle: ContainerHa
       case "new": {
         const made = yield* plan.containers
         const ids = yield* Effect.forEach(made.items, (item) => api.create(item), { concurrency: 4 })
-        if (made.carousel === null) return processing({ v: 1, stage: "container", startedAt: handle.startedAt, createdAt: now, children: [], container: ids[0]!, polls: 0 }, pollWaitMs(plan, 0))
+        if (made.carousel === null)
+          return processing({ v: 1, stage: "container", startedAt: handle.startedAt, createdAt: now, children: [], container: ids[0]!, polls: 0 }, pollWaitMs(plan, 0))
         return processing({ v: 1, stage: "children", startedAt: handle.startedAt, createdAt: now, children: ids, polls: 0 }, pollWaitMs(plan, 0))
       }
       case "children": {
@@ -164,5 +176,5 @@ export const recover = (api: ContainerApi, handle: ContainerHandle): Effect.Effe
     const status = yield* api.status(handle.container)
     if (status.status !== "PUBLISHED") return { _tag: "NotPublished" } satisfies Recovery
     const found = yield* api.findPublished(handle.startedAt)
-    return found === null ? { _tag: "Unknown" } satisfies Recovery : { _tag: "Published", published: found } satisfies Recovery
+    return found === null ? ({ _tag: "Unknown" } satisfies Recovery) : ({ _tag: "Published", published: found } satisfies Recovery)
   })

@@ -34,7 +34,9 @@ export const metaProblem = (reply: HttpReply): MetaProblem | null => {
     const title = text(e.error_user_title)
     const userMsg = text(e.error_user_msg)
     return {
-      code: num(e.code), subcode: num(e.error_subcode), type: text(e.type),
+      code: num(e.code),
+      subcode: num(e.error_subcode),
+      type: text(e.type),
       message: text(e.message) ?? `HTTP ${reply.status}`,
       userMessage: userMsg === null ? null : title === null ? userMsg : `${title}: ${userMsg}`,
       transient: e.is_transient === true
@@ -103,30 +105,44 @@ export const usageWaitMs = (headers: Headers): number | undefined => {
 }
 
 /** How long a throttled call waits: what Meta's headers name, else five minutes (an hour for the daily cap). */
-export const throttleWaitMs = (reply: HttpReply, problem: MetaProblem) =>
-  usageWaitMs(reply.headers) ?? (isDailyCap(problem) ? DAILY_CAP_WAIT_MS : UNNAMED_THROTTLE_MS)
+export const throttleWaitMs = (reply: HttpReply, problem: MetaProblem) => usageWaitMs(reply.headers) ?? (isDailyCap(problem) ? DAILY_CAP_WAIT_MS : UNNAMED_THROTTLE_MS)
 
-export const isThrottled = (reply: HttpReply, problem: MetaProblem | null) =>
-  reply.status === 429 || (problem !== null && (isThrottle(problem) || isDailyCap(problem)))
+export const isThrottled = (reply: HttpReply, problem: MetaProblem | null) => reply.status === 429 || (problem !== null && (isThrottle(problem) || isDailyCap(problem)))
 
 /** A refusal of a publishing call by `network` ("Instagram"…), as Herald's port says it. Throttling is the client's (GraphThrottled). */
 export const publishErrorOf = (network: string, reply: HttpReply): PublishError => {
   const problem = metaProblem(reply)
   if (problem === null) {
-    if (reply.status >= 500 || reply.status === 429) return new PublishError({ code: "upstream_unavailable", message: `${network} is unavailable (HTTP ${reply.status}).`, retryable: true })
+    if (reply.status >= 500 || reply.status === 429)
+      return new PublishError({ code: "upstream_unavailable", message: `${network} is unavailable (HTTP ${reply.status}).`, retryable: true })
     return new PublishError({ code: "upstream_rejected", message: `${network} refused the request (HTTP ${reply.status}).`, retryable: false })
   }
   const words = wordsOf(problem)
   if (isRevocation(problem))
-    return new PublishError({ code: "account_needs_reconnection", message: `${network} no longer accepts this account's access: ${problem.message}`, retryable: false, revoked: true })
+    return new PublishError({
+      code: "account_needs_reconnection",
+      message: `${network} no longer accepts this account's access: ${problem.message}`,
+      retryable: false,
+      revoked: true
+    })
   if (isDuplicate(problem)) return new PublishError({ code: "duplicate_content", message: words, retryable: false })
   if (isThrottled(reply, problem))
-    return new PublishError({ code: "rate_limited", message: `${network} is rate limiting this account: ${problem.message}`, retryable: true, rateLimited: true, retryAfterMs: throttleWaitMs(reply, problem) })
+    return new PublishError({
+      code: "rate_limited",
+      message: `${network} is rate limiting this account: ${problem.message}`,
+      retryable: true,
+      rateLimited: true,
+      retryAfterMs: throttleWaitMs(reply, problem)
+    })
   if (problem.transient || isTransientMedia(problem) || reply.status >= 500 || problem.code === 1 || problem.code === 2)
     return new PublishError({ code: "upstream_unavailable", message: `${network} could not do it now: ${words}`, retryable: true })
   // A permission the grant lacks (10, 200-299): said so, but the account is left connected (the post, not the grant, may be at fault).
   if (problem.code === 10 || (problem.code !== null && problem.code >= 200 && problem.code <= 299))
-    return new PublishError({ code: "upstream_rejected", message: `${words} (a permission may be missing: connecting the account again grants what Herald asks for)`, retryable: false })
+    return new PublishError({
+      code: "upstream_rejected",
+      message: `${words} (a permission may be missing: connecting the account again grants what Herald asks for)`,
+      retryable: false
+    })
   return new PublishError({ code: "upstream_rejected", message: words, retryable: false })
 }
 
@@ -134,17 +150,28 @@ export const noAnswerError = (network: string, e: NoAnswer): PublishError =>
   new PublishError({ code: "upstream_unavailable", message: `${network} did not answer: ${e.message}`, retryable: true })
 
 /** A renewal Meta refused means the grant is gone (reconnect); anything else is for later. */
-export const refreshError = (network: string) => (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
-  e._tag === "OAuthRefused"
-    ? new GrantRevoked({ message: `${network} refused to renew the account's access (${e.message}); connect it again.` })
-    : new NetworkUnavailable({ message: `${network} could not renew the account's access now: ${e.message}`, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) })
+export const refreshError =
+  (network: string) =>
+  (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
+    e._tag === "OAuthRefused"
+      ? new GrantRevoked({ message: `${network} refused to renew the account's access (${e.message}); connect it again.` })
+      : new NetworkUnavailable({
+          message: `${network} could not renew the account's access now: ${e.message}`,
+          ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
+        })
 
 /** A connection that could not be finished, as the person's callback page shows it. */
-export const connectError = (network: string, platform: Platform) => (e: OAuthRefused | OAuthUnavailable | PublishError | HeraldError): HeraldError => {
-  if (e._tag === "HeraldError") return e
-  if (e._tag === "OAuthRefused") return fail("upstream_rejected", { platform, reason: e.error }, `${network} did not grant access: ${e.message}`)
-  if (e._tag === "OAuthUnavailable") return fail("upstream_unavailable", { platform }, `${network} could not be reached to finish the connection: ${e.message}`)
-  return e.retryable
-    ? fail("upstream_unavailable", { platform, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) }, `${network} could not finish the connection now: ${e.message}`)
-    : fail("upstream_rejected", { platform }, `${network} refused to finish the connection: ${e.message}`)
-}
+export const connectError =
+  (network: string, platform: Platform) =>
+  (e: OAuthRefused | OAuthUnavailable | PublishError | HeraldError): HeraldError => {
+    if (e._tag === "HeraldError") return e
+    if (e._tag === "OAuthRefused") return fail("upstream_rejected", { platform, reason: e.error }, `${network} did not grant access: ${e.message}`)
+    if (e._tag === "OAuthUnavailable") return fail("upstream_unavailable", { platform }, `${network} could not be reached to finish the connection: ${e.message}`)
+    return e.retryable
+      ? fail(
+          "upstream_unavailable",
+          { platform, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) },
+          `${network} could not finish the connection now: ${e.message}`
+        )
+      : fail("upstream_rejected", { platform }, `${network} refused to finish the connection: ${e.message}`)
+  }

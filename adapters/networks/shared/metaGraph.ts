@@ -55,8 +55,7 @@ export type Graph = ReturnType<typeof makeGraph>
  */
 export const makeGraph = (settings: { readonly network: string; readonly apiUrl: string; readonly version: string; readonly gate: RateGate }) => {
   const { network, gate } = settings
-  const url = (path: string, unversioned = false) =>
-    /^https?:\/\//.test(path) ? path : `${settings.apiUrl}${unversioned ? "" : `/${settings.version}`}${path}`
+  const url = (path: string, unversioned = false) => (/^https?:\/\//.test(path) ? path : `${settings.apiUrl}${unversioned ? "" : `/${settings.version}`}${path}`)
   const keysOf = (acting: string | null) => (acting === null ? [APP] : [APP, acting])
 
   const learn = (c: GraphCall, reply: HttpReply) =>
@@ -64,10 +63,13 @@ export const makeGraph = (settings: { readonly network: string; readonly apiUrl:
       const now = yield* Clock.currentTimeMillis
       const problem = isSuccess(reply) ? null : metaProblem(reply)
       if (!isSuccess(reply) && isThrottled(reply, problem)) {
-        const wait = problem === null ? usageWaitMs(reply.headers) ?? 60_000 : throttleWaitMs(reply, problem)
+        const wait = problem === null ? (usageWaitMs(reply.headers) ?? 60_000) : throttleWaitMs(reply, problem)
         // Code 4 is the app's limit (every account waits); the others are the account's or the page's.
         yield* gate.closeUntil(problem?.code === 4 || c.acting === null ? APP : c.acting, now + wait)
-        return new GraphThrottled({ message: `${network} is rate limiting this account (${problem?.message ?? `HTTP ${reply.status}`}); Herald waits ${Math.ceil(wait / 1000)} s.`, retryAfterMs: wait })
+        return new GraphThrottled({
+          message: `${network} is rate limiting this account (${problem?.message ?? `HTTP ${reply.status}`}); Herald waits ${Math.ceil(wait / 1000)} s.`,
+          retryAfterMs: wait
+        })
       }
       const blocked = usageWaitMs(reply.headers)
       if (blocked !== undefined) yield* gate.closeUntil(c.acting ?? APP, now + blocked)
@@ -78,7 +80,10 @@ export const makeGraph = (settings: { readonly network: string; readonly apiUrl:
     Effect.gen(function* () {
       const closed = yield* gate.waitFor(keysOf(c.acting))
       if (closed > 0)
-        return yield* new GraphThrottled({ message: `${network}'s rate limit for this account is used up; Herald waits ${Math.ceil(closed / 1000)} s before calling again.`, retryAfterMs: closed })
+        return yield* new GraphThrottled({
+          message: `${network}'s rate limit for this account is used up; Herald waits ${Math.ceil(closed / 1000)} s before calling again.`,
+          retryAfterMs: closed
+        })
       const headers: Record<string, string> = { ...c.headers }
       const params = new URLSearchParams(c.params)
       if (c.tokenInHeader === true) headers.authorization = `OAuth ${c.token}`
@@ -94,8 +99,7 @@ export const makeGraph = (settings: { readonly network: string; readonly apiUrl:
       return reply
     })
 
-  const throttledError = (e: GraphThrottled) =>
-    new PublishError({ code: "rate_limited", message: e.message, retryable: true, rateLimited: true, retryAfterMs: e.retryAfterMs })
+  const throttledError = (e: GraphThrottled) => new PublishError({ code: "rate_limited", message: e.message, retryable: true, rateLimited: true, retryAfterMs: e.retryAfterMs })
   const asPublishError = (e: GraphThrottled | NoAnswer) => (e._tag === "GraphThrottled" ? throttledError(e) : noAnswerError(network, e))
 
   /** A call whose non-2xx answers are Meta's refusals and whose 2xx body `read` decodes. */
@@ -137,13 +141,15 @@ export const makeGraph = (settings: { readonly network: string; readonly apiUrl:
 }
 
 /** A created thing's id, or the failure the pipeline understands: a refusal, or a defect when the outcome is unknown (it keeps the checkpoint and recovers). */
-export const createdId = (network: string, what: string) => (result: CreateResult): Effect.Effect<string, PublishError> => {
-  switch (result._tag) {
-    case "Created":
-      return Effect.succeed(result.id)
-    case "Refused":
-      return Effect.fail(result.error)
-    case "Unknown":
-      return Effect.die(new Error(`The outcome of the ${network} ${what} is unknown: ${result.why}`))
+export const createdId =
+  (network: string, what: string) =>
+  (result: CreateResult): Effect.Effect<string, PublishError> => {
+    switch (result._tag) {
+      case "Created":
+        return Effect.succeed(result.id)
+      case "Refused":
+        return Effect.fail(result.error)
+      case "Unknown":
+        return Effect.die(new Error(`The outcome of the ${network} ${what} is unknown: ${result.why}`))
+    }
   }
-}

@@ -77,9 +77,11 @@ export interface OAuth2Client {
   readonly refresh: (refreshToken: string) => Effect.Effect<Tokens, OAuthRefused | OAuthUnavailable>
 }
 
-const plainBasic = (secret: string): oauth.ClientAuth => (_as, client, _body, headers) => {
-  headers.set("authorization", `Basic ${Buffer.from(`${client.client_id}:${secret}`, "utf8").toString("base64")}`)
-}
+const plainBasic =
+  (secret: string): oauth.ClientAuth =>
+  (_as, client, _body, headers) => {
+    headers.set("authorization", `Basic ${Buffer.from(`${client.client_id}:${secret}`, "utf8").toString("base64")}`)
+  }
 
 const clientAuthOf = (settings: OAuth2Settings): oauth.ClientAuth => {
   const secret = Redacted.value(settings.clientSecret)
@@ -160,7 +162,8 @@ const classify = (cause: unknown): OAuthRefused | OAuthUnavailable => {
   if (cause instanceof oauth.ResponseBodyError) return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
   if (cause instanceof oauth.AuthorizationResponseError) return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
   if (cause instanceof oauth.WWWAuthenticateChallengeError) return refusedOrMisconfigured("invalid_client", cause.message)
-  if (cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError")) return new OAuthUnavailable({ message: "The token endpoint did not answer in time." })
+  if (cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError"))
+    return new OAuthUnavailable({ message: "The token endpoint did not answer in time." })
   const message = cause instanceof Error ? cause.message : String(cause)
   return new OAuthUnavailable({ message: `The token endpoint could not be used: ${message}` })
 }
@@ -184,10 +187,7 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
   })
 
   /** Sends a token request; 5xx and 429 are "later" before the library reads them as refusals. */
-  const tokenRequest = (
-    request: (signal: AbortSignal) => Promise<Response>,
-    process: (response: Response) => Promise<oauth.TokenEndpointResponse>
-  ) =>
+  const tokenRequest = (request: (signal: AbortSignal) => Promise<Response>, process: (response: Response) => Promise<oauth.TokenEndpointResponse>) =>
     Effect.tryPromise({
       try: async (signal) => {
         const response = await request(signal)
@@ -205,7 +205,10 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
           // A 4xx the library could not read as an OAuth error is still a refusal, with the network's own words when it gave some.
           if (copy !== null && !(cause instanceof oauth.ResponseBodyError) && !(cause instanceof oauth.WWWAuthenticateChallengeError)) {
             const said = wordsOf(await copy.text().catch(() => ""))
-            throw new OAuthRefused({ message: `The token endpoint refused the request (HTTP ${response.status})${said === null ? "." : `: ${said}`}`, error: `http_${response.status}` })
+            throw new OAuthRefused({
+              message: `The token endpoint refused the request (HTTP ${response.status})${said === null ? "." : `: ${said}`}`,
+              error: `http_${response.status}`
+            })
           }
           throw cause
         }
@@ -240,7 +243,8 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
           tokenRequest(
             (signal) => oauth.authorizationCodeGrantRequest(as, client, clientAuth, callback, callbackUrl, verifier ?? oauth.nopkce, options(signal)),
             (response) => oauth.processAuthorizationCodeResponse(as, client, response)
-          ))
+          )
+        )
       ),
     refresh: (refreshToken) =>
       tokenRequest(

@@ -15,7 +15,9 @@ export const make = (deps: { readonly login: MetaLoginClient; readonly api: Thre
     Effect.gen(function* () {
       const shortLived = yield* deps.login.exchangeCode(params, callbackUrl)
       const long = yield* deps.login.tokenGet(deps.api.graph.url("/access_token", true), {
-        grant_type: "th_exchange_token", client_secret: deps.login.clientSecret(), access_token: shortLived.accessToken
+        grant_type: "th_exchange_token",
+        client_secret: deps.login.clientSecret(),
+        access_token: shortLived.accessToken
       })
       const at = yield* Clock.currentTimeMillis
       const me = yield* deps.api.me(long.accessToken)

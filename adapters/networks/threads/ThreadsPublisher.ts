@@ -28,7 +28,8 @@ const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Ef
     const item = (m: Media, url: string): Record<string, string> => (m.type === "image" ? { media_type: "IMAGE", image_url: url } : { media_type: "VIDEO", video_url: url })
     if (media.length === 0) {
       // Polls go on text posts only (Threads' poll_attachment: 2 to 4 options).
-      const poll: Record<string, string> = request.poll === null ? {} : { poll_attachment: JSON.stringify(Object.fromEntries(request.poll.options.slice(0, 4).map((o, i) => [pollOptions[i], o]))) }
+      const poll: Record<string, string> =
+        request.poll === null ? {} : { poll_attachment: JSON.stringify(Object.fromEntries(request.poll.options.slice(0, 4).map((o, i) => [pollOptions[i], o]))) }
       return { items: [{ media_type: "TEXT", text: request.content, ...reply, ...poll }], carousel: null }
     }
     if (media.length === 1) return { items: [{ ...item(media[0]!, yield* urlOf(media[0]!)), text: request.content, ...reply }], carousel: null }
@@ -50,7 +51,13 @@ const containerApi = (threads: ThreadsApi, a: Acting, request: PublishRequest): 
   // Replies (thread replies, first comments) are listed apart from the account's posts.
   findPublished: (since) =>
     Effect.map(threads.recent(a, request.replyTo === null ? "threads" : "replies"), (posts) => {
-      const found = findByText(posts, request.content, since, (p) => p.text, (p) => p.timestamp)
+      const found = findByText(
+        posts,
+        request.content,
+        since,
+        (p) => p.text,
+        (p) => p.timestamp
+      )
       return found === null ? null : { externalId: found.id, url: found.permalink ?? null }
     })
 })
@@ -82,7 +89,6 @@ export const make = (deps: { readonly api: ThreadsApi; readonly blobs: BlobStore
   return {
     ...publisher,
     /** Threads' 24-hour caps for the account (250 posts, 1,000 replies), for the dry run (which has no network hook yet). */
-    quota: (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Quota, PublishError> =>
-      Effect.flatMap(actingOf(account, credentials), deps.api.quota)
+    quota: (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Quota, PublishError> => Effect.flatMap(actingOf(account, credentials), deps.api.quota)
   }
 }

@@ -9,18 +9,25 @@ const Id = Schema.Struct({ id: Schema.String })
 const Status = Schema.Struct({ status: Schema.optional(Schema.String), error_message: Schema.optional(Schema.String) })
 const Permalink = Schema.Struct({ permalink: Schema.optional(Schema.String) })
 const Posts = Schema.Struct({
-  data: Schema.Array(Schema.Struct({ id: Schema.String, text: Schema.optional(Schema.String), timestamp: Schema.optional(Schema.String), permalink: Schema.optional(Schema.String) }))
+  data: Schema.Array(
+    Schema.Struct({ id: Schema.String, text: Schema.optional(Schema.String), timestamp: Schema.optional(Schema.String), permalink: Schema.optional(Schema.String) })
+  )
 })
 const Quotas = Schema.Struct({
-  data: Schema.Array(Schema.Struct({
-    quota_usage: Schema.optional(Schema.Number),
-    config: Schema.optional(Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) })),
-    reply_quota_usage: Schema.optional(Schema.Number),
-    reply_config: Schema.optional(Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) }))
-  }))
+  data: Schema.Array(
+    Schema.Struct({
+      quota_usage: Schema.optional(Schema.Number),
+      config: Schema.optional(Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) })),
+      reply_quota_usage: Schema.optional(Schema.Number),
+      reply_config: Schema.optional(Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) }))
+    })
+  )
 })
 const Profile = Schema.Struct({
-  id: Schema.String, username: Schema.String, name: Schema.optional(Schema.String), threads_profile_picture_url: Schema.optional(Schema.String)
+  id: Schema.String,
+  username: Schema.String,
+  name: Schema.optional(Schema.String),
+  threads_profile_picture_url: Schema.optional(Schema.String)
 })
 export type ThreadsProfile = typeof Profile.Type
 
@@ -60,9 +67,9 @@ export const makeApi = (graph: Graph) => ({
 
   /** GET /{container}?fields=status,error_message. */
   containerStatus: (a: Acting, container: string): Effect.Effect<ContainerStatus, PublishError> =>
-    graph.expect({ method: "GET", path: path(container), token: a.token, params: { fields: "status,error_message" }, acting: a.userId }, decodeStatus, "a container's status").pipe(
-      Effect.map((s) => ({ status: s.status ?? "IN_PROGRESS", message: s.error_message ?? null }))
-    ),
+    graph
+      .expect({ method: "GET", path: path(container), token: a.token, params: { fields: "status,error_message" }, acting: a.userId }, decodeStatus, "a container's status")
+      .pipe(Effect.map((s) => ({ status: s.status ?? "IN_PROGRESS", message: s.error_message ?? null }))),
 
   /** POST /{user}/threads_publish?creation_id=: the post's id. */
   publishContainer: (a: Acting, container: string): Effect.Effect<CreateResult> =>
@@ -76,22 +83,35 @@ export const makeApi = (graph: Graph) => ({
 
   /** The account's newest posts, or its newest replies (recovery). */
   recent: (a: Acting, kind: "threads" | "replies") =>
-    graph.expect({ method: "GET", path: path(a.userId, kind), token: a.token, params: { fields: "id,text,timestamp,permalink", limit: "10" }, acting: a.userId }, decodePosts, "the account's recent posts").pipe(
-      Effect.map((l) => l.data)
-    ),
+    graph
+      .expect(
+        { method: "GET", path: path(a.userId, kind), token: a.token, params: { fields: "id,text,timestamp,permalink", limit: "10" }, acting: a.userId },
+        decodePosts,
+        "the account's recent posts"
+      )
+      .pipe(Effect.map((l) => l.data)),
 
   /** GET /{user}/threads_publishing_limit: posts and replies used of the 24-hour caps. */
   quota: (a: Acting): Effect.Effect<Quota, PublishError> =>
-    graph.expect({
-      method: "GET", path: path(a.userId, "threads_publishing_limit"), token: a.token,
-      params: { fields: "quota_usage,config,reply_quota_usage,reply_config" }, acting: a.userId
-    }, (r) => Option.flatMap(decodeQuotas(r), (l) => Option.fromNullishOr(l.data[0])), "the publishing limit").pipe(
-      Effect.map((row) => ({
-        posts: { used: row.quota_usage ?? 0, limit: row.config?.quota_total ?? DAILY_POSTS },
-        replies: { used: row.reply_quota_usage ?? 0, limit: row.reply_config?.quota_total ?? DAILY_REPLIES },
-        windowSeconds: row.config?.quota_duration ?? 86_400
-      }))
-    )
+    graph
+      .expect(
+        {
+          method: "GET",
+          path: path(a.userId, "threads_publishing_limit"),
+          token: a.token,
+          params: { fields: "quota_usage,config,reply_quota_usage,reply_config" },
+          acting: a.userId
+        },
+        (r) => Option.flatMap(decodeQuotas(r), (l) => Option.fromNullishOr(l.data[0])),
+        "the publishing limit"
+      )
+      .pipe(
+        Effect.map((row) => ({
+          posts: { used: row.quota_usage ?? 0, limit: row.config?.quota_total ?? DAILY_POSTS },
+          replies: { used: row.reply_quota_usage ?? 0, limit: row.reply_config?.quota_total ?? DAILY_REPLIES },
+          windowSeconds: row.config?.quota_duration ?? 86_400
+        }))
+      )
 })
 
 export type ThreadsApi = ReturnType<typeof makeApi>

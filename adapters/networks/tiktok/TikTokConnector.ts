@@ -20,10 +20,12 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: TikTokA
       const at = yield* Clock.currentTimeMillis
       const user = yield* deps.api.userInfo(tokens.accessToken)
       const creator = yield* deps.api.creatorInfo({ openId: user.open_id, accessToken: tokens.accessToken })
-      return [{
-        profile: { externalId: user.open_id, name: user.display_name, username: creator.creator_username, avatarUrl: user.avatar_url ?? null },
-        credentials: credentialsOf(tokens, at)
-      }]
+      return [
+        {
+          profile: { externalId: user.open_id, name: user.display_name, username: creator.creator_username, avatarUrl: user.avatar_url ?? null },
+          credentials: credentialsOf(tokens, at)
+        }
+      ]
     }).pipe(Effect.mapError(connectError)),
   refresh: (credentials) =>
     credentials.refreshToken === null

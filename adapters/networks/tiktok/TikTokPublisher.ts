@@ -35,9 +35,12 @@ const processing = (handle: TikTokHandle, checkAfterMs: number): PublishOutcome 
  * is posted twice. TikTok takes no comments by API: no first comments.
  */
 export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreShape; readonly chunkBytes: number }): Publisher => {
-  const keepHandle = (handle: TikTokHandle) => (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      e.retryable && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e))
+  const keepHandle =
+    (handle: TikTokHandle) =>
+    (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        e.retryable && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e)
+      )
 
   /** Reads the creator's settings and starts the post: a video's publish_id and upload URL are stored before any byte; photos are fetched by TikTok. */
   const start = (request: PublishRequest, acting: Acting, startedAt: number) =>
@@ -46,11 +49,29 @@ export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreS
       const video = request.media.find((m) => m.type === "video")
       if (video !== undefined) {
         if (video.durationMs !== null && video.durationMs > info.max_video_post_duration_sec * 1000)
-          return yield* Effect.fail(new PublishError({ code: "upstream_rejected", message: `TikTok lets @${info.creator_username} post videos of up to ${info.max_video_post_duration_sec} s; this one is ${Math.ceil(video.durationMs / 1000)} s.`, retryable: false }))
+          return yield* Effect.fail(
+            new PublishError({
+              code: "upstream_rejected",
+              message: `TikTok lets @${info.creator_username} post videos of up to ${info.max_video_post_duration_sec} s; this one is ${Math.ceil(video.durationMs / 1000)} s.`,
+              retryable: false
+            })
+          )
         const postInfo = yield* postInfoOf(request, info, false)
         const plan = chunkPlan(video.sizeBytes, deps.chunkBytes)
         const init = yield* deps.api.initVideo(acting, postInfo, { video_size: video.sizeBytes, chunk_size: plan.chunkSize, total_chunk_count: plan.count })
-        return processing({ v: 1, stage: "uploading", startedAt, publishId: init.publish_id, uploadUrl: init.upload_url, username: info.creator_username, chunkSize: plan.chunkSize, sizes: plan.sizes }, 0)
+        return processing(
+          {
+            v: 1,
+            stage: "uploading",
+            startedAt,
+            publishId: init.publish_id,
+            uploadUrl: init.upload_url,
+            username: info.creator_username,
+            chunkSize: plan.chunkSize,
+            sizes: plan.sizes
+          },
+          0
+        )
       }
       if (request.media.length === 0) return yield* Effect.fail(new PublishError({ code: "media_required", message: "TikTok posts need a video or photos.", retryable: false }))
       const postInfo = yield* postInfoOf(request, info, true)
@@ -66,16 +87,31 @@ export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreS
       const video = request.media.find((m) => m.type === "video")
       if (video === undefined) return yield* Effect.fail(new PublishError({ code: "media_required", message: "The TikTok post's video is gone from the post.", retryable: false }))
       const status = yield* deps.api.status(acting, handle.publishId)
-      const toProcessing = processing({ v: 1, stage: "processing", startedAt: handle.startedAt, publishId: handle.publishId, username: handle.username, photo: false, polls: 0 }, pollDelayMs(0))
+      const toProcessing = processing(
+        { v: 1, stage: "processing", startedAt: handle.startedAt, publishId: handle.publishId, username: handle.username, photo: false, polls: 0 },
+        pollDelayMs(0)
+      )
       if (status.status === "FAILED")
         // The upload never completed (its URL expired, or TikTok gave up): nothing was posted, start again with a new publish_id.
-        return yield* Effect.fail(new PublishError({ code: "upstream_unavailable", message: `TikTok dropped the unfinished upload (${status.fail_reason ?? "no reason given"}); Herald starts it again.`, retryable: true, retryAfterMs: 1000 }))
+        return yield* Effect.fail(
+          new PublishError({
+            code: "upstream_unavailable",
+            message: `TikTok dropped the unfinished upload (${status.fail_reason ?? "no reason given"}); Herald starts it again.`,
+            retryable: true,
+            retryAfterMs: 1000
+          })
+        )
       if (status.status !== "PROCESSING_UPLOAD") return toProcessing
       // Whole chunks TikTok holds are not sent again.
       const done = Math.min(handle.sizes.length - 1, Math.floor((status.uploaded_bytes ?? 0) / handle.chunkSize))
       const from = done * handle.chunkSize
-      yield* inParts(deps.blobs, video.blobKey, handle.sizes.slice(done), (bytes, i) =>
-        deps.api.putChunk(handle.uploadUrl, bytes, from + i * handle.chunkSize, video.sizeBytes, video.mimeType), from)
+      yield* inParts(
+        deps.blobs,
+        video.blobKey,
+        handle.sizes.slice(done),
+        (bytes, i) => deps.api.putChunk(handle.uploadUrl, bytes, from + i * handle.chunkSize, video.sizeBytes, video.mimeType),
+        from
+      )
       return toProcessing
     })
 
@@ -92,7 +128,8 @@ export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreS
 
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
-      if (request.replyTo !== null) return yield* Effect.fail(new PublishError({ code: "first_comment_unsupported", message: "TikTok takes no comments through its API.", retryable: false }))
+      if (request.replyTo !== null)
+        return yield* Effect.fail(new PublishError({ code: "first_comment_unsupported", message: "TikTok takes no comments through its API.", retryable: false }))
       const acting = yield* actingOf(request)
       const now = yield* Clock.currentTimeMillis
       const handle = Option.getOrElse(decodeHandle(handleText), (): TikTokHandle => ({ v: 1, stage: "init", startedAt: now }))

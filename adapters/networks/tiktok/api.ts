@@ -19,7 +19,7 @@ const CreatorInfo = envelope({
   stitch_disabled: Schema.Boolean,
   max_video_post_duration_sec: Schema.Number
 })
-export type CreatorInfo = typeof CreatorInfo.Type["data"]
+export type CreatorInfo = (typeof CreatorInfo.Type)["data"]
 const VideoInit = envelope({ publish_id: Schema.String, upload_url: Schema.String })
 const PhotoInit = envelope({ publish_id: Schema.String })
 const Status = envelope({
@@ -81,9 +81,19 @@ export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
       const key = acting.openId === null ? null : `${acting.openId}:${window}`
       const closed = key === null ? 0 : yield* gate.waitFor([key])
       if (closed > 0)
-        return yield* Effect.fail(new PublishError({ code: "rate_limited", message: `TikTok's per-minute limit for this creator is used up; Herald waits ${Math.ceil(closed / 1000)} s.`, retryable: true, rateLimited: true, retryAfterMs: closed }))
+        return yield* Effect.fail(
+          new PublishError({
+            code: "rate_limited",
+            message: `TikTok's per-minute limit for this creator is used up; Herald waits ${Math.ceil(closed / 1000)} s.`,
+            retryable: true,
+            rateLimited: true,
+            retryAfterMs: closed
+          })
+        )
       const reply = yield* send({
-        method, url: v2(path), timeoutMs: CALL_TIMEOUT_MS,
+        method,
+        url: v2(path),
+        timeoutMs: CALL_TIMEOUT_MS,
         headers: { authorization: `Bearer ${acting.accessToken}`, ...(method === "POST" ? { "content-type": "application/json; charset=UTF-8" } : {}) },
         ...(method === "POST" ? { body: JSON.stringify(json) } : {})
       }).pipe(Effect.mapError((e: NoAnswer) => noAnswerError(e)))
@@ -101,7 +111,9 @@ export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
   return {
     /** The token's user (connecting). */
     userInfo: (accessToken: string) =>
-      expect(call({ openId: null, accessToken }, "info", "/user/info/?fields=open_id,avatar_url,display_name", undefined, "GET"), decodeUserInfo, "the user's profile").pipe(Effect.map((u) => u.data.user)),
+      expect(call({ openId: null, accessToken }, "info", "/user/info/?fields=open_id,avatar_url,display_name", undefined, "GET"), decodeUserInfo, "the user's profile").pipe(
+        Effect.map((u) => u.data.user)
+      ),
 
     /** What the creator may post now: privacy levels, the longest video, whether comments, duets and stitches are off. */
     creatorInfo: (acting: { readonly openId: string | null; readonly accessToken: string }) =>
@@ -109,21 +121,32 @@ export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
 
     /** Starts a video post by file upload: its publish_id and where the chunks go. */
     initVideo: (acting: Acting, postInfo: PostInfo, source: { readonly video_size: number; readonly chunk_size: number; readonly total_chunk_count: number }) =>
-      expect(call(acting, "init", "/post/publish/video/init/", { post_info: postInfo, source_info: { source: "FILE_UPLOAD", ...source } }), decodeVideoInit, "a video post's start").pipe(Effect.map((v) => v.data)),
+      expect(
+        call(acting, "init", "/post/publish/video/init/", { post_info: postInfo, source_info: { source: "FILE_UPLOAD", ...source } }),
+        decodeVideoInit,
+        "a video post's start"
+      ).pipe(Effect.map((v) => v.data)),
 
     /** Starts a photo post: TikTok fetches the images from their URLs. */
     initPhotos: (acting: Acting, postInfo: PostInfo, urls: ReadonlyArray<string>) =>
       expect(
         call(acting, "init", "/post/publish/content/init/", {
-          media_type: "PHOTO", post_mode: "DIRECT_POST", post_info: postInfo, source_info: { source: "PULL_FROM_URL", photo_cover_index: 0, photo_images: urls }
+          media_type: "PHOTO",
+          post_mode: "DIRECT_POST",
+          post_info: postInfo,
+          source_info: { source: "PULL_FROM_URL", photo_cover_index: 0, photo_images: urls }
         }),
-        decodePhotoInit, "a photo post's start"
+        decodePhotoInit,
+        "a photo post's start"
       ).pipe(Effect.map((p) => p.data.publish_id)),
 
     /** One chunk to the upload URL (Content-Range bytes a-b/total). */
     putChunk: (uploadUrl: string, bytes: Uint8Array<ArrayBuffer>, start: number, total: number, mimeType: string) =>
       send({
-        method: "PUT", url: uploadUrl, body: bytes, timeoutMs: CHUNK_TIMEOUT_MS,
+        method: "PUT",
+        url: uploadUrl,
+        body: bytes,
+        timeoutMs: CHUNK_TIMEOUT_MS,
         headers: { "content-type": mimeType, "content-range": `bytes ${start}-${start + bytes.length - 1}/${total}` }
       }).pipe(
         Effect.mapError(noAnswerError),
@@ -138,7 +161,11 @@ export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
     status: (acting: Acting, publishId: string) =>
       Effect.gen(function* () {
         let text = ""
-        const data = yield* expect(Effect.tap(call(acting, "status", "/post/publish/status/fetch/", { publish_id: publishId }), (r) => Effect.sync(() => void (text = r.text))), decodeStatus, "a post's status")
+        const data = yield* expect(
+          Effect.tap(call(acting, "status", "/post/publish/status/fetch/", { publish_id: publishId }), (r) => Effect.sync(() => void (text = r.text))),
+          decodeStatus,
+          "a post's status"
+        )
         const postId = /"publicaly_available_post_id"\s*:\s*\[\s*"?(\d+)/.exec(text)?.[1] ?? null
         return { ...data.data, postId }
       })

@@ -29,10 +29,22 @@ export const config = Config.all({
   authorizeUrl: Config.String("TIKTOK_AUTHORIZE_URL").pipe(Config.withDefault("https://www.tiktok.com/v2/auth/authorize/")),
   tokenUrl: Config.String("TIKTOK_TOKEN_URL").pipe(Config.withDefault("https://open.tiktokapis.com/v2/oauth/token/")),
   apiUrl: Config.String("TIKTOK_API_URL").pipe(Config.withDefault("https://open.tiktokapis.com")),
-  chunkBytes: Config.Int("TIKTOK_CHUNK_BYTES").pipe(Config.withDefault(10_000_000), Config.map((n) => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, n))))
-}).pipe(Config.map((c): Option.Option<TikTokConfig> => {
-  const clientKey = Option.filter(c.clientKey, filled)
-  const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
-  if (Option.isNone(clientKey) || Option.isNone(clientSecret)) return Option.none()
-  return Option.some({ clientKey: clientKey.value, clientSecret: clientSecret.value, authorizeUrl: c.authorizeUrl, tokenUrl: c.tokenUrl, apiUrl: baseUrl(c.apiUrl), chunkBytes: c.chunkBytes })
-}))
+  chunkBytes: Config.Int("TIKTOK_CHUNK_BYTES").pipe(
+    Config.withDefault(10_000_000),
+    Config.map((n) => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, n)))
+  )
+}).pipe(
+  Config.map((c): Option.Option<TikTokConfig> => {
+    const clientKey = Option.filter(c.clientKey, filled)
+    const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
+    if (Option.isNone(clientKey) || Option.isNone(clientSecret)) return Option.none()
+    return Option.some({
+      clientKey: clientKey.value,
+      clientSecret: clientSecret.value,
+      authorizeUrl: c.authorizeUrl,
+      tokenUrl: c.tokenUrl,
+      apiUrl: baseUrl(c.apiUrl),
+      chunkBytes: c.chunkBytes
+    })
+  })
+)

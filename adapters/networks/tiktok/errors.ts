@@ -40,7 +40,13 @@ export const publishErrorOf = (reply: HttpReply): PublishError => {
       return new PublishError({ code: "account_needs_reconnection", message: `TikTok refused the account's access token: ${message}`, retryable: false, unauthorized: true })
     case "scope_not_authorized":
     case "scope_permission_missed":
-      return new PublishError({ code: "account_needs_reconnection", message: `The TikTok account did not allow what posting needs: ${message}`, retryable: false, unauthorized: true, revoked: true })
+      return new PublishError({
+        code: "account_needs_reconnection",
+        message: `The TikTok account did not allow what posting needs: ${message}`,
+        retryable: false,
+        unauthorized: true,
+        revoked: true
+      })
     case "rate_limit_exceeded":
       return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: MINUTE_MS })
     case "spam_risk_too_many_posts":
@@ -51,9 +57,14 @@ export const publishErrorOf = (reply: HttpReply): PublishError => {
     case "unaudited_client_can_only_post_to_private_accounts":
       return privacyConflict(message)
     case "url_ownership_unverified":
-      return new PublishError({ code: "upstream_rejected", message: `${message}: verify the domain of HERALD_PUBLIC_URL (where TikTok fetches photos) in TikTok's developer portal.`, retryable: false })
+      return new PublishError({
+        code: "upstream_rejected",
+        message: `${message}: verify the domain of HERALD_PUBLIC_URL (where TikTok fetches photos) in TikTok's developer portal.`,
+        retryable: false
+      })
   }
-  if (reply.status === 401) return new PublishError({ code: "account_needs_reconnection", message: `TikTok refused the account's access token: ${message}`, retryable: false, unauthorized: true })
+  if (reply.status === 401)
+    return new PublishError({ code: "account_needs_reconnection", message: `TikTok refused the account's access token: ${message}`, retryable: false, unauthorized: true })
   if (reply.status === 429) return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: MINUTE_MS })
   if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
   return new PublishError({ code: "upstream_unavailable", message: `TikTok is unavailable: ${message}`, retryable: true })
@@ -78,8 +89,7 @@ export const failedError = (reason: string | undefined) =>
     retryable: reason === "spam_risk_too_many_posts" || reason === "internal"
   })
 
-export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `TikTok did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `TikTok did not answer: ${e.message}`, retryable: true })
 
 export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `TikTok's answer to ${what} could not be read.`, retryable: true })
 
@@ -87,7 +97,10 @@ export const unreadable = (what: string) => new PublishError({ code: "upstream_u
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
   e._tag === "OAuthRefused"
     ? new GrantRevoked({ message: `TikTok refused to renew the account's access (${e.message}); connect it again.` })
-    : new NetworkUnavailable({ message: `TikTok could not renew the account's access now: ${e.message}`, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) })
+    : new NetworkUnavailable({
+        message: `TikTok could not renew the account's access now: ${e.message}`,
+        ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
+      })
 
 export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
   switch (e._tag) {

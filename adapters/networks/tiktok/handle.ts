@@ -11,10 +11,24 @@ import { Option, Schema } from "effect"
 const Handle = Schema.Union([
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("init"), startedAt: Schema.Number }),
   Schema.Struct({
-    v: Schema.Literal(1), stage: Schema.Literal("uploading"), startedAt: Schema.Number, publishId: Schema.String, uploadUrl: Schema.String,
-    username: Schema.String, chunkSize: Schema.Number, sizes: Schema.Array(Schema.Number)
+    v: Schema.Literal(1),
+    stage: Schema.Literal("uploading"),
+    startedAt: Schema.Number,
+    publishId: Schema.String,
+    uploadUrl: Schema.String,
+    username: Schema.String,
+    chunkSize: Schema.Number,
+    sizes: Schema.Array(Schema.Number)
   }),
-  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("processing"), startedAt: Schema.Number, publishId: Schema.String, username: Schema.String, photo: Schema.Boolean, polls: Schema.Number })
+  Schema.Struct({
+    v: Schema.Literal(1),
+    stage: Schema.Literal("processing"),
+    startedAt: Schema.Number,
+    publishId: Schema.String,
+    username: Schema.String,
+    photo: Schema.Boolean,
+    polls: Schema.Number
+  })
 ])
 
 export type TikTokHandle = typeof Handle.Type
@@ -23,5 +37,4 @@ const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 
 export const encodeHandle = (handle: TikTokHandle): string => JSON.stringify(handle)
 
-export const decodeHandle = (text: string | null | undefined): Option.Option<TikTokHandle> =>
-  text === null || text === undefined ? Option.none() : decode(text)
+export const decodeHandle = (text: string | null | undefined): Option.Option<TikTokHandle> => (text === null || text === undefined ? Option.none() : decode(text))

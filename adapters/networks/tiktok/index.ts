@@ -12,10 +12,19 @@ import * as TikTokPublisher from "./TikTokPublisher.ts"
 export const make = (settings: TikTokConfig, blobs: BlobStoreShape): Network => {
   const api = makeTikTokApi(settings, makeRateGate())
   const oauth = makeOAuth2Client({
-    clientId: settings.clientKey, clientSecret: settings.clientSecret, authorizeUrl: settings.authorizeUrl, tokenUrl: settings.tokenUrl,
-    scopes, scopeSeparator: ",", pkce: false, clientAuthentication: "post", timeoutMs: CALL_TIMEOUT_MS, lenientTokenResponse: true,
+    clientId: settings.clientKey,
+    clientSecret: settings.clientSecret,
+    authorizeUrl: settings.authorizeUrl,
+    tokenUrl: settings.tokenUrl,
+    scopes,
+    scopeSeparator: ",",
+    pkce: false,
+    clientAuthentication: "post",
+    timeoutMs: CALL_TIMEOUT_MS,
+    lenientTokenResponse: true,
     // TikTok names the client id client_key, on the authorize page and at the token endpoint.
-    authorizeParams: { client_key: settings.clientKey }, tokenParams: { client_key: settings.clientKey }
+    authorizeParams: { client_key: settings.clientKey },
+    tokenParams: { client_key: settings.clientKey }
   })
   return { platform: "tiktok", connector: TikTokConnector.make({ oauth, api }), publisher: TikTokPublisher.make({ api, blobs, chunkBytes: settings.chunkBytes }) }
 }

@@ -33,6 +33,11 @@ export const postInfoOf = (request: PublishRequest, info: CreatorInfo, photo: bo
   if (photo) return Effect.succeed({ ...shared, title: cut(firstLine(request.content), PHOTO_TITLE), description: request.content, auto_add_music: true })
   const cover = request.cover !== null && "offsetMs" in request.cover ? { video_cover_timestamp_ms: request.cover.offsetMs } : {}
   return Effect.succeed({
-    ...shared, title: request.content, disable_duet: info.duet_disabled, disable_stitch: info.stitch_disabled, is_aigc: request.tiktokAiGenerated, ...cover
+    ...shared,
+    title: request.content,
+    disable_duet: info.duet_disabled,
+    disable_stitch: info.stitch_disabled,
+    is_aigc: request.tiktokAiGenerated,
+    ...cover
   })
 }

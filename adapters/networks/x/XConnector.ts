@@ -18,10 +18,12 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: XApi })
       const tokens = yield* deps.oauth.exchangeCode({ params, callbackUrl, verifier })
       const at = yield* Clock.currentTimeMillis
       const user = yield* deps.api.me(tokens.accessToken)
-      return [{
-        profile: { externalId: user.id, name: user.name, username: user.username, avatarUrl: user.profile_image_url ?? null },
-        credentials: credentialsOf(tokens, at)
-      }]
+      return [
+        {
+          profile: { externalId: user.id, name: user.name, username: user.username, avatarUrl: user.profile_image_url ?? null },
+          credentials: credentialsOf(tokens, at)
+        }
+      ]
     }).pipe(Effect.mapError(connectError)),
   refresh: (credentials) =>
     credentials.refreshToken === null

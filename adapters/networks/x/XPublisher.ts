@@ -56,18 +56,26 @@ export const make = (deps: { readonly api: XApi; readonly client: XClient; reado
     })
 
   /** Waits on a throttled call with the uploads kept (a Processing answer keeps the handle; a rate-limit failure would drop it). */
-  const keepUploads = (handle: XHandle) => (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
-    e.rateLimited && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_UPLOADS_MS ? Effect.succeed(processing(handle, e.retryAfterMs)) : Effect.fail(e)
+  const keepUploads =
+    (handle: XHandle) =>
+    (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
+      e.rateLimited && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_UPLOADS_MS ? Effect.succeed(processing(handle, e.retryAfterMs)) : Effect.fail(e)
 
   const fresh = (request: PublishRequest, acting: Acting, handle: XHandle) =>
     Effect.gen(function* () {
       if (request.media.length === 0) return yield* post(request, acting, [])
       // Uploads are wasted when the post cannot go out now: its window is checked first.
       const wait = yield* deps.client.postingWait(acting.userId)
-      if (wait > 0) return yield* Effect.fail(throttledError(new Throttled({ message: `X's posting limit for this account is used up; Herald waits ${Math.ceil(wait / 1000)} s for its reset.`, retryAfterMs: wait })))
+      if (wait > 0)
+        return yield* Effect.fail(
+          throttledError(new Throttled({ message: `X's posting limit for this account is used up; Herald waits ${Math.ceil(wait / 1000)} s for its reset.`, retryAfterMs: wait }))
+        )
       const uploaded = yield* uploadAll(deps.api, deps.blobs, acting, request.media)
       if (uploaded.processing !== null)
-        return processing({ v: 1, stage: "processing", startedAt: handle.startedAt, mediaIds: uploaded.mediaIds, waitingFor: uploaded.processing.id }, uploaded.processing.checkAfterMs)
+        return processing(
+          { v: 1, stage: "processing", startedAt: handle.startedAt, mediaIds: uploaded.mediaIds, waitingFor: uploaded.processing.id },
+          uploaded.processing.checkAfterMs
+        )
       return yield* post(request, acting, uploaded.mediaIds)
     })
 

@@ -10,7 +10,7 @@ import { noAnswerError, publishErrorOf, throttledError } from "./errors.ts"
 const User = Schema.Struct({
   data: Schema.Struct({ id: Schema.String, name: Schema.String, username: Schema.String, profile_image_url: Schema.optional(Schema.String) })
 })
-export type XUser = typeof User.Type["data"]
+export type XUser = (typeof User.Type)["data"]
 
 const Created = Schema.Struct({ data: Schema.Struct({ id: Schema.String }) })
 
@@ -25,13 +25,17 @@ const Media = Schema.Struct({ data: Schema.Struct({ id: Schema.String, processin
 const Status = Schema.Struct({ data: Schema.Struct({ processing_info: Schema.optional(ProcessingInfo) }) })
 
 const Timeline = Schema.Struct({
-  data: Schema.optional(Schema.Array(Schema.Struct({
-    id: Schema.String,
-    text: Schema.String,
-    /** Long posts: `text` is cut short, the whole text is here. */
-    note_tweet: Schema.optional(Schema.Struct({ text: Schema.String })),
-    referenced_tweets: Schema.optional(Schema.Array(Schema.Struct({ type: Schema.String, id: Schema.String })))
-  }))),
+  data: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        id: Schema.String,
+        text: Schema.String,
+        /** Long posts: `text` is cut short, the whole text is here. */
+        note_tweet: Schema.optional(Schema.Struct({ text: Schema.String })),
+        referenced_tweets: Schema.optional(Schema.Array(Schema.Struct({ type: Schema.String, id: Schema.String })))
+      })
+    )
+  ),
   meta: Schema.optional(Schema.Struct({ next_token: Schema.optional(Schema.String) }))
 })
 export type TimelinePage = typeof Timeline.Type
@@ -87,9 +91,9 @@ export const makeXApi = (config: XConfig, client: XClient) => {
   return {
     /** The profile of the token's user (connecting): the reply as is when it is not a 2xx. */
     me: (accessToken: string): Effect.Effect<XUser, Throttled | NoAnswer | HttpReply> =>
-      client.call({ limit: "me", userId: null, accessToken, method: "GET", url: api("/2/users/me?user.fields=profile_image_url") }).pipe(
-        Effect.flatMap((r) => (isSuccess(r) ? Option.match(decodeUser(r), { onNone: () => Effect.fail(r), onSome: (u) => Effect.succeed(u.data) }) : Effect.fail(r)))
-      ),
+      client
+        .call({ limit: "me", userId: null, accessToken, method: "GET", url: api("/2/users/me?user.fields=profile_image_url") })
+        .pipe(Effect.flatMap((r) => (isSuccess(r) ? Option.match(decodeUser(r), { onNone: () => Effect.fail(r), onSome: (u) => Effect.succeed(u.data) }) : Effect.fail(r)))),
 
     /**
      * POST /2/tweets. No answer, a 5xx or an unreadable 2xx leave the outcome unknown: X may have
@@ -99,7 +103,10 @@ export const makeXApi = (config: XConfig, client: XClient) => {
       client.call({ limit: "tweets", userId: acting.userId, accessToken: acting.accessToken, method: "POST", url: api("/2/tweets"), json: tweet }).pipe(
         Effect.map((r): CreateResult => {
           if (isSuccess(r))
-            return Option.match(decodeCreated(r), { onNone: () => ({ _tag: "Unknown", why: "X accepted the post but its answer could not be read." }), onSome: (c) => ({ _tag: "Created", id: c.data.id }) })
+            return Option.match(decodeCreated(r), {
+              onNone: () => ({ _tag: "Unknown", why: "X accepted the post but its answer could not be read." }),
+              onSome: (c) => ({ _tag: "Created", id: c.data.id })
+            })
           if (r.status >= 500) return { _tag: "Unknown", why: `X answered ${r.status} to the post.` }
           return { _tag: "Refused", error: publishErrorOf(r) }
         }),
@@ -114,12 +121,16 @@ export const makeXApi = (config: XConfig, client: XClient) => {
       const form = new FormData()
       form.set("media", new Blob([bytes], { type: mimeType }), "media")
       form.set("media_category", "tweet_image")
-      return expect(client.call({ ...acting, limit: "media", method: "POST", url: upload("/2/media/upload"), form }), decodeMedia, "an image upload").pipe(Effect.map((m) => m.data))
+      return expect(client.call({ ...acting, limit: "media", method: "POST", url: upload("/2/media/upload"), form }), decodeMedia, "an image upload").pipe(
+        Effect.map((m) => m.data)
+      )
     },
 
     /** Starts a chunked upload (video or GIF). */
     initialize: (acting: Acting, init: { readonly media_type: string; readonly total_bytes: number; readonly media_category: string }) =>
-      expect(client.call({ ...acting, limit: "media", method: "POST", url: upload("/2/media/upload/initialize"), json: init }), decodeMedia, "an upload's start").pipe(Effect.map((m) => m.data.id)),
+      expect(client.call({ ...acting, limit: "media", method: "POST", url: upload("/2/media/upload/initialize"), json: init }), decodeMedia, "an upload's start").pipe(
+        Effect.map((m) => m.data.id)
+      ),
 
     /** One segment of a chunked upload (multipart: segment_index and media). */
     append: (acting: Acting, mediaId: string, index: number, segment: Uint8Array<ArrayBuffer>) => {
@@ -134,13 +145,19 @@ export const makeXApi = (config: XConfig, client: XClient) => {
 
     /** Ends a chunked upload; processing_info says whether X still works on it. */
     finalize: (acting: Acting, mediaId: string) =>
-      expect(client.call({ ...acting, limit: "media", method: "POST", url: upload(`/2/media/upload/${encodeURIComponent(mediaId)}/finalize`) }), decodeMedia, "an upload's end").pipe(Effect.map((m) => m.data)),
+      expect(
+        client.call({ ...acting, limit: "media", method: "POST", url: upload(`/2/media/upload/${encodeURIComponent(mediaId)}/finalize`) }),
+        decodeMedia,
+        "an upload's end"
+      ).pipe(Effect.map((m) => m.data)),
 
     /** Where X's processing of an upload is (GET /2/media/upload?command=STATUS). */
     status: (acting: Acting, mediaId: string) =>
-      expect(client.call({ ...acting, limit: "media", method: "GET", url: upload(`/2/media/upload?command=STATUS&media_id=${encodeURIComponent(mediaId)}`) }), decodeStatus, "a processing status").pipe(
-        Effect.map((s) => s.data.processing_info ?? null)
-      ),
+      expect(
+        client.call({ ...acting, limit: "media", method: "GET", url: upload(`/2/media/upload?command=STATUS&media_id=${encodeURIComponent(mediaId)}`) }),
+        decodeStatus,
+        "a processing status"
+      ).pipe(Effect.map((s) => s.data.processing_info ?? null)),
 
     /** The account's posts since `startTime` (newest first), a page of at most 5 (recovery). */
     recentTweets: (acting: Acting, startTime: string, nextToken: string | null) => {
@@ -148,7 +165,8 @@ export const makeXApi = (config: XConfig, client: XClient) => {
       if (nextToken !== null) query.set("pagination_token", nextToken)
       return expect(
         client.call({ ...acting, limit: "timeline", method: "GET", url: api(`/2/users/${encodeURIComponent(acting.userId)}/tweets?${query}`) }),
-        decodeTimeline, "the account's recent posts"
+        decodeTimeline,
+        "the account's recent posts"
       )
     }
   }

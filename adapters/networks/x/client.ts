@@ -63,17 +63,26 @@ export const makeXClient = (gate: RateGate) => {
       const keys = keysOf(c.limit, c.userId)
       const closed = yield* gate.waitFor(keys)
       if (closed > 0)
-        return yield* new Throttled({ message: `X's rate limit for this account is used up; Herald waits ${Math.ceil(closed / 1000)} s for its reset before calling X again.`, retryAfterMs: closed })
+        return yield* new Throttled({
+          message: `X's rate limit for this account is used up; Herald waits ${Math.ceil(closed / 1000)} s for its reset before calling X again.`,
+          retryAfterMs: closed
+        })
       const headers: Record<string, string> = { authorization: `Bearer ${c.accessToken}` }
       if (c.json !== undefined) headers["content-type"] = "application/json"
       const reply = yield* send({
-        method: c.method, url: c.url, headers, timeoutMs: c.timeoutMs ?? CALL_TIMEOUT_MS,
+        method: c.method,
+        url: c.url,
+        headers,
+        timeoutMs: c.timeoutMs ?? CALL_TIMEOUT_MS,
         ...(c.json !== undefined ? { body: JSON.stringify(c.json) } : c.form !== undefined ? { body: c.form } : {})
       })
       yield* learn(c, reply)
       if (reply.status === 429) {
         const wait = Math.max(1, yield* gate.waitFor(keys))
-        return yield* new Throttled({ message: `X is rate limiting this account (${xMessage(reply)}); Herald waits ${Math.ceil(wait / 1000)} s for the reset.`, retryAfterMs: wait })
+        return yield* new Throttled({
+          message: `X is rate limiting this account (${xMessage(reply)}); Herald waits ${Math.ceil(wait / 1000)} s for the reset.`,
+          retryAfterMs: wait
+        })
       }
       return reply
     })

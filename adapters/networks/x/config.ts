@@ -26,13 +26,19 @@ export const config = Config.all({
   tokenUrl: Config.String("X_TOKEN_URL").pipe(Config.withDefault("https://api.x.com/2/oauth2/token")),
   apiUrl: Config.String("X_API_URL").pipe(Config.withDefault("https://api.x.com")),
   uploadUrl: Config.option(Config.String("X_UPLOAD_URL"))
-}).pipe(Config.map((c): Option.Option<XConfig> => {
-  const clientId = Option.filter(c.clientId, filled)
-  const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
-  if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
-  const apiUrl = baseUrl(c.apiUrl)
-  return Option.some({
-    clientId: clientId.value, clientSecret: clientSecret.value, authorizeUrl: c.authorizeUrl, tokenUrl: c.tokenUrl, apiUrl,
-    uploadUrl: baseUrl(Option.getOrElse(Option.filter(c.uploadUrl, filled), () => apiUrl))
+}).pipe(
+  Config.map((c): Option.Option<XConfig> => {
+    const clientId = Option.filter(c.clientId, filled)
+    const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
+    if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
+    const apiUrl = baseUrl(c.apiUrl)
+    return Option.some({
+      clientId: clientId.value,
+      clientSecret: clientSecret.value,
+      authorizeUrl: c.authorizeUrl,
+      tokenUrl: c.tokenUrl,
+      apiUrl,
+      uploadUrl: baseUrl(Option.getOrElse(Option.filter(c.uploadUrl, filled), () => apiUrl))
+    })
   })
-}))
+)

@@ -47,8 +47,7 @@ export const publishErrorOf = (reply: HttpReply): PublishError => {
 export const throttledError = (e: Throttled): PublishError =>
   new PublishError({ code: "rate_limited", message: e.message, retryable: true, rateLimited: true, retryAfterMs: e.retryAfterMs })
 
-export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `X did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `X did not answer: ${e.message}`, retryable: true })
 
 /** A refresh X refused means the grant is gone (reconnect); anything else is for later. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>

@@ -14,8 +14,14 @@ export const make = (settings: XConfig, blobs: BlobStoreShape): Network => {
   const client = makeXClient(makeRateGate())
   const api = makeXApi(settings, client)
   const oauth = makeOAuth2Client({
-    clientId: settings.clientId, clientSecret: settings.clientSecret, authorizeUrl: settings.authorizeUrl, tokenUrl: settings.tokenUrl,
-    scopes, pkce: true, clientAuthentication: "basic", timeoutMs: CALL_TIMEOUT_MS
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    authorizeUrl: settings.authorizeUrl,
+    tokenUrl: settings.tokenUrl,
+    scopes,
+    pkce: true,
+    clientAuthentication: "basic",
+    timeoutMs: CALL_TIMEOUT_MS
   })
   return { platform: "x", connector: XConnector.make({ oauth, api }), publisher: XPublisher.make({ api, client, blobs }) }
 }

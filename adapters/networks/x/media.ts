@@ -32,7 +32,9 @@ const uploadOne = (api: XApi, blobs: BlobStoreShape, acting: Acting, media: Medi
       return { id: uploaded.id, info: uploaded.processing_info ?? null }
     }
     const id = yield* api.initialize(acting, {
-      media_type: media.mimeType, total_bytes: media.sizeBytes, media_category: media.type === "video" ? "tweet_video" : "tweet_gif"
+      media_type: media.mimeType,
+      total_bytes: media.sizeBytes,
+      media_category: media.type === "video" ? "tweet_video" : "tweet_gif"
     })
     yield* inSegments(blobs, media.blobKey, SEGMENT_BYTES, (segment, index) => api.append(acting, id, index, segment))
     const finalized = yield* api.finalize(acting, id)

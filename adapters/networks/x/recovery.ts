@@ -11,8 +11,14 @@ const LINK = "\u0000link"
 export const comparable = (text: string): string => {
   let out = text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&").normalize("NFC")
   const links = twitterText.extractUrlsWithIndices(out)
-  for (const { indices: [start, end] } of links.reverse()) out = `${out.slice(0, start)}${LINK}${out.slice(end)}`
-  return out.replace(/(?:\s*\u0000link)+\s*$/, "").replace(/\s+/g, " ").trim()
+  for (const {
+    indices: [start, end]
+  } of links.reverse())
+    out = `${out.slice(0, start)}${LINK}${out.slice(end)}`
+  return out
+    .replace(/(?:\s*\u0000link)+\s*$/, "")
+    .replace(/\s+/g, " ")
+    .trim()
 }
 
 /** X may show a reply with the @names it replies to in front. */

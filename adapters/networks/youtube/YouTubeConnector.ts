@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import type { Connector } from "../../../application/ports/Connectors.ts"
-import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
+import { GrantRevoked, type NetworkUnavailable } from "../../../application/ports/Connectors.ts"
 import { PublishError } from "../../../application/ports/Publishers.ts"
 import { credentialsOf, type OAuth2Client } from "../shared/oauth2.ts"
 import type { YouTubeApi } from "./api.ts"
@@ -20,12 +20,17 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: YouTube
       const tokens = yield* deps.oauth.exchangeCode({ params, callbackUrl, verifier })
       const at = yield* Clock.currentTimeMillis
       const channel = yield* deps.api.myChannel(tokens.accessToken)
-      if (Option.isNone(channel)) return yield* Effect.fail(new PublishError({ code: "upstream_rejected", message: "This Google account has no YouTube channel: create one on YouTube, then connect again.", retryable: false }))
+      if (Option.isNone(channel))
+        return yield* Effect.fail(
+          new PublishError({ code: "upstream_rejected", message: "This Google account has no YouTube channel: create one on YouTube, then connect again.", retryable: false })
+        )
       const { id, snippet } = channel.value
-      return [{
-        profile: { externalId: id, name: snippet.title, username: snippet.customUrl ?? snippet.title, avatarUrl: snippet.thumbnails?.default?.url ?? null },
-        credentials: credentialsOf(tokens, at)
-      }]
+      return [
+        {
+          profile: { externalId: id, name: snippet.title, username: snippet.customUrl ?? snippet.title, avatarUrl: snippet.thumbnails?.default?.url ?? null },
+          credentials: credentialsOf(tokens, at)
+        }
+      ]
     }).pipe(Effect.mapError(connectError)),
   refresh: (credentials) =>
     credentials.refreshToken === null

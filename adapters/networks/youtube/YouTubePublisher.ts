@@ -24,7 +24,11 @@ const TROUBLE_WAIT_MS = 30_000
 export const videoUrl = (id: string) => `https://www.youtube.com/watch?v=${id}`
 
 /** The session is gone with the video incomplete: the only trouble that drops the handle (a new session, from the start). */
-const SESSION_EXPIRED = new PublishError({ code: "upstream_unavailable", message: "YouTube's upload session expired before the video was complete; Herald starts the upload again.", retryable: true })
+const SESSION_EXPIRED = new PublishError({
+  code: "upstream_unavailable",
+  message: "YouTube's upload session expired before the video was complete; Herald starts the upload again.",
+  retryable: true
+})
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
@@ -35,9 +39,7 @@ const processing = (handle: YouTubeHandle, checkAfterMs: number): PublishOutcome
 
 const videoOf = (request: PublishRequest) => {
   const video = request.media.find((m) => m.type === "video")
-  return video === undefined
-    ? Effect.fail(new PublishError({ code: "media_required", message: "YouTube takes exactly one video.", retryable: false }))
-    : Effect.succeed(video)
+  return video === undefined ? Effect.fail(new PublishError({ code: "media_required", message: "YouTube takes exactly one video.", retryable: false })) : Effect.succeed(video)
 }
 
 /**
@@ -50,13 +52,17 @@ const videoOf = (request: PublishRequest) => {
  */
 export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStoreShape; readonly quota: Quota; readonly chunkBytes: number }): Publisher => {
   /** Trouble that may pass (YouTube down, throttled, out of quota) keeps the handle: the upload or video is never given up for it. */
-  const keepHandle = (handle: YouTubeHandle) => (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      e.retryable && e !== SESSION_EXPIRED && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e))
+  const keepHandle =
+    (handle: YouTubeHandle) =>
+    (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        e.retryable && e !== SESSION_EXPIRED && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e)
+      )
 
   const uploaded = (request: PublishRequest, handle: Uploading, videoId: string) =>
     Effect.map(Clock.currentTimeMillis, (now) =>
-      processing({ v: 1, stage: "processing", startedAt: handle.startedAt, uploadedAt: now, videoId, polls: 0, thumbnail: request.coverMedia != null ? "pending" : "none" }, 0))
+      processing({ v: 1, stage: "processing", startedAt: handle.startedAt, uploadedAt: now, videoId, polls: 0, thumbnail: request.coverMedia != null ? "pending" : "none" }, 0)
+    )
 
   /** Asks the session where it stands, then sends the rest in chunks; the video's id once YouTube has it all. */
   const upload = (request: PublishRequest, acting: Acting, handle: Uploading) =>
@@ -66,15 +72,28 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
       if (state._tag === "Expired") return yield* Effect.fail(SESSION_EXPIRED)
       if (state._tag === "Complete") return yield* uploaded(request, handle, state.videoId)
       let videoId: string | null = null
-      yield* inSegments(deps.blobs, video.blobKey, deps.chunkBytes, (bytes, index) => {
-        const start = state.next + index * deps.chunkBytes
-        return Effect.flatMap(deps.api.putChunk(acting, handle.session, bytes, start, handle.total, video.mimeType), (after) => {
-          if (after._tag === "Complete") videoId = after.videoId
-          else if (after._tag === "Expired" || after.next !== start + bytes.length)
-            return Effect.fail(new PublishError({ code: "upstream_unavailable", message: "YouTube holds fewer bytes than were sent; Herald resumes from where it stands.", retryable: true, retryAfterMs: 1000 }))
-          return Effect.void
-        })
-      }, state.next)
+      yield* inSegments(
+        deps.blobs,
+        video.blobKey,
+        deps.chunkBytes,
+        (bytes, index) => {
+          const start = state.next + index * deps.chunkBytes
+          return Effect.flatMap(deps.api.putChunk(acting, handle.session, bytes, start, handle.total, video.mimeType), (after) => {
+            if (after._tag === "Complete") videoId = after.videoId
+            else if (after._tag === "Expired" || after.next !== start + bytes.length)
+              return Effect.fail(
+                new PublishError({
+                  code: "upstream_unavailable",
+                  message: "YouTube holds fewer bytes than were sent; Herald resumes from where it stands.",
+                  retryable: true,
+                  retryAfterMs: 1000
+                })
+              )
+            return Effect.void
+          })
+        },
+        state.next
+      )
       // Every byte sent and no video yet: ask the session again shortly.
       return videoId === null ? processing(handle, 5000) : yield* uploaded(request, handle, videoId)
     })
@@ -86,7 +105,8 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
       if (handle.thumbnail !== "pending" || cover == null) return handle
       const set = yield* Effect.result(Effect.flatMap(readAll(deps.blobs, cover.blobKey), (bytes) => deps.api.setThumbnail(acting, handle.videoId, bytes, cover.mimeType)))
       if (Result.isFailure(set) && (set.failure.retryable || set.failure.unauthorized)) return yield* Effect.fail(set.failure)
-      if (Result.isFailure(set)) yield* Effect.logWarning("YouTube refused the thumbnail; the video keeps its own").pipe(Effect.annotateLogs({ video: handle.videoId, why: set.failure.message }))
+      if (Result.isFailure(set))
+        yield* Effect.logWarning("YouTube refused the thumbnail; the video keeps its own").pipe(Effect.annotateLogs({ video: handle.videoId, why: set.failure.message }))
       return { ...handle, thumbnail: "done" as const }
     })
 
@@ -95,15 +115,22 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
     Effect.gen(function* () {
       const handle = yield* thumbnail(request, acting, before)
       const found = yield* deps.api.videoState(acting, handle.videoId)
-      if (Option.isNone(found)) return yield* Effect.fail(new PublishError({ code: "upstream_rejected", message: `YouTube no longer has the video ${handle.videoId} (deleted on YouTube?).`, retryable: false }))
+      if (Option.isNone(found))
+        return yield* Effect.fail(
+          new PublishError({ code: "upstream_rejected", message: `YouTube no longer has the video ${handle.videoId} (deleted on YouTube?).`, retryable: false })
+        )
       const status = found.value.status
       if (status?.uploadStatus === "processed") return published(handle.videoId, videoUrl(handle.videoId))
       if (status?.uploadStatus === "rejected")
-        return yield* Effect.fail(status.rejectionReason === "duplicate"
-          ? new PublishError({ code: "duplicate_content", message: "YouTube rejected the video as a duplicate of one already uploaded.", retryable: false })
-          : new PublishError({ code: "upstream_rejected", message: `YouTube rejected the video (${status.rejectionReason ?? "no reason given"}).`, retryable: false }))
+        return yield* Effect.fail(
+          status.rejectionReason === "duplicate"
+            ? new PublishError({ code: "duplicate_content", message: "YouTube rejected the video as a duplicate of one already uploaded.", retryable: false })
+            : new PublishError({ code: "upstream_rejected", message: `YouTube rejected the video (${status.rejectionReason ?? "no reason given"}).`, retryable: false })
+        )
       if (status?.uploadStatus === "failed" || found.value.processingDetails?.processingStatus === "failed")
-        return yield* Effect.fail(new PublishError({ code: "upstream_rejected", message: `YouTube could not process the video (${status?.failureReason ?? "no reason given"}).`, retryable: false }))
+        return yield* Effect.fail(
+          new PublishError({ code: "upstream_rejected", message: `YouTube could not process the video (${status?.failureReason ?? "no reason given"}).`, retryable: false })
+        )
       if ((yield* Clock.currentTimeMillis) - handle.uploadedAt > PROCESSING_LIMIT_MS) return published(handle.videoId, videoUrl(handle.videoId))
       return processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls))
     })
@@ -165,7 +192,9 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
     Effect.gen(function* () {
       const use = yield* deps.quota.use
       const now = yield* Clock.currentTimeMillis
-      const said = [`YouTube: this server has used ${use.uploads} of ${deps.quota.caps.uploads} uploads and ${use.units} of ${deps.quota.caps.units} quota units today; the quota resets at midnight Pacific time (${formatUtc(use.resetsAt)}).`]
+      const said = [
+        `YouTube: this server has used ${use.uploads} of ${deps.quota.caps.uploads} uploads and ${use.units} of ${deps.quota.caps.units} quota units today; the quota resets at midnight Pacific time (${formatUtc(use.resetsAt)}).`
+      ]
       const wait = yield* deps.quota.waitFor("upload", account.externalId)
       if (wait > 0 && now + wait > dueAt) said.push(`YouTube's daily uploads are used up for ${account.username}: the video waits until ${formatUtc(now + wait)}.`)
       return said

@@ -9,38 +9,50 @@ import { COST } from "./quota.ts"
 /** YouTube Data API v3 endpoints Herald uses (channels, resumable videos.insert, thumbnails, videos.list, commentThreads). */
 
 const Channels = Schema.Struct({
-  items: Schema.optional(Schema.Array(Schema.Struct({
-    id: Schema.String,
-    snippet: Schema.Struct({
-      title: Schema.String,
-      customUrl: Schema.optional(Schema.String),
-      thumbnails: Schema.optional(Schema.Struct({ default: Schema.optional(Schema.Struct({ url: Schema.String })) }))
-    })
-  })))
+  items: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        id: Schema.String,
+        snippet: Schema.Struct({
+          title: Schema.String,
+          customUrl: Schema.optional(Schema.String),
+          thumbnails: Schema.optional(Schema.Struct({ default: Schema.optional(Schema.Struct({ url: Schema.String })) }))
+        })
+      })
+    )
+  )
 })
-export type Channel = NonNullable<typeof Channels.Type["items"]>[number]
+export type Channel = NonNullable<(typeof Channels.Type)["items"]>[number]
 
 const Video = Schema.Struct({ id: Schema.String })
 const VideoStatus = Schema.Struct({
-  items: Schema.Array(Schema.Struct({
-    id: Schema.String,
-    status: Schema.optional(Schema.Struct({
-      uploadStatus: Schema.optional(Schema.String), failureReason: Schema.optional(Schema.String), rejectionReason: Schema.optional(Schema.String)
-    })),
-    processingDetails: Schema.optional(Schema.Struct({ processingStatus: Schema.optional(Schema.String) }))
-  }))
+  items: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      status: Schema.optional(
+        Schema.Struct({
+          uploadStatus: Schema.optional(Schema.String),
+          failureReason: Schema.optional(Schema.String),
+          rejectionReason: Schema.optional(Schema.String)
+        })
+      ),
+      processingDetails: Schema.optional(Schema.Struct({ processingStatus: Schema.optional(Schema.String) }))
+    })
+  )
 })
-export type VideoState = typeof VideoStatus.Type["items"][number]
+export type VideoState = (typeof VideoStatus.Type)["items"][number]
 const Thread = Schema.Struct({ id: Schema.String })
 const Threads = Schema.Struct({
-  items: Schema.Array(Schema.Struct({
-    id: Schema.String,
-    snippet: Schema.Struct({
-      topLevelComment: Schema.Struct({
-        snippet: Schema.Struct({ textOriginal: Schema.optional(Schema.String), authorChannelId: Schema.optional(Schema.Struct({ value: Schema.String })) })
+  items: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      snippet: Schema.Struct({
+        topLevelComment: Schema.Struct({
+          snippet: Schema.Struct({ textOriginal: Schema.optional(Schema.String), authorChannelId: Schema.optional(Schema.Struct({ value: Schema.String })) })
+        })
       })
     })
-  }))
+  )
 })
 
 const decode = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
@@ -66,10 +78,7 @@ export interface VideoMetadata {
 }
 
 /** Where a resumable upload session stands. */
-export type SessionState =
-  | { readonly _tag: "Receiving"; readonly next: number }
-  | { readonly _tag: "Complete"; readonly videoId: string }
-  | { readonly _tag: "Expired" }
+export type SessionState = { readonly _tag: "Receiving"; readonly next: number } | { readonly _tag: "Complete"; readonly videoId: string } | { readonly _tag: "Expired" }
 
 /** What a create call came to (a comment thread). */
 export type CreateResult =
@@ -101,83 +110,133 @@ export const makeYouTubeApi = (config: YouTubeConfig, client: YouTubeClient) => 
   const sessionState = (reply: HttpReply): Effect.Effect<SessionState, PublishError> => {
     if (reply.status === 308) return Effect.succeed({ _tag: "Receiving", next: nextByte(reply) })
     if (reply.status === 404 || reply.status === 410) return Effect.succeed({ _tag: "Expired" })
-    if (isSuccess(reply)) return Option.match(decodeVideo(reply), { onNone: () => Effect.fail(unreadable("a finished upload")), onSome: (v) => Effect.succeed({ _tag: "Complete", videoId: v.id }) })
+    if (isSuccess(reply))
+      return Option.match(decodeVideo(reply), { onNone: () => Effect.fail(unreadable("a finished upload")), onSome: (v) => Effect.succeed({ _tag: "Complete", videoId: v.id }) })
     return Effect.fail(publishErrorOf(reply))
   }
 
   return {
     /** The token's own channel (connecting); none when the Google account has no YouTube channel. */
     myChannel: (accessToken: string) =>
-      expect(client.call({ channel: null, accessToken, method: "GET", url: api("/channels?part=snippet&mine=true"), bucket: "units", cost: COST.list }), decodeChannels, "the account's channel").pipe(
-        Effect.map((c) => Option.fromNullishOr(c.items?.[0]))
-      ),
+      expect(
+        client.call({ channel: null, accessToken, method: "GET", url: api("/channels?part=snippet&mine=true"), bucket: "units", cost: COST.list }),
+        decodeChannels,
+        "the account's channel"
+      ).pipe(Effect.map((c) => Option.fromNullishOr(c.items?.[0]))),
 
     /** Starts a resumable upload: the session URI (Location), which takes the bytes and answers where they stand. */
     startUpload: (acting: Acting, metadata: VideoMetadata, total: number, mimeType: string) =>
-      client.call({
-        ...acting, method: "POST", url: upload("/videos?uploadType=resumable&part=snippet,status"), bucket: "upload", json: metadata,
-        headers: { "x-upload-content-length": String(total), "x-upload-content-type": mimeType }
-      }).pipe(
-        Effect.mapError(asPublishError),
-        Effect.flatMap((r) => {
-          const location = r.headers.get("location")
-          if (!isSuccess(r)) return Effect.fail(publishErrorOf(r))
-          return location === null ? Effect.fail(unreadable("an upload's start (no session URI)")) : Effect.succeed(location)
+      client
+        .call({
+          ...acting,
+          method: "POST",
+          url: upload("/videos?uploadType=resumable&part=snippet,status"),
+          bucket: "upload",
+          json: metadata,
+          headers: { "x-upload-content-length": String(total), "x-upload-content-type": mimeType }
         })
-      ),
+        .pipe(
+          Effect.mapError(asPublishError),
+          Effect.flatMap((r) => {
+            const location = r.headers.get("location")
+            if (!isSuccess(r)) return Effect.fail(publishErrorOf(r))
+            return location === null ? Effect.fail(unreadable("an upload's start (no session URI)")) : Effect.succeed(location)
+          })
+        ),
 
     /** Asks a session how much it holds (`Content-Range: bytes *\/total`), or for the video it made. */
     probe: (acting: Acting, session: string, total: number) =>
-      client.call({ ...acting, method: "PUT", url: session, bucket: "none", headers: { "content-range": `bytes */${total}` } }).pipe(
-        Effect.mapError(asPublishError),
-        Effect.flatMap(sessionState)
-      ),
+      client
+        .call({ ...acting, method: "PUT", url: session, bucket: "none", headers: { "content-range": `bytes */${total}` } })
+        .pipe(Effect.mapError(asPublishError), Effect.flatMap(sessionState)),
 
     /** Sends bytes `start`.. of `total`; the session's answer. */
     putChunk: (acting: Acting, session: string, bytes: Uint8Array<ArrayBuffer>, start: number, total: number, mimeType: string) =>
-      client.call({
-        ...acting, method: "PUT", url: session, bucket: "none", bytes, timeoutMs: CHUNK_TIMEOUT_MS,
-        headers: { "content-range": `bytes ${start}-${start + bytes.length - 1}/${total}`, "content-type": mimeType }
-      }).pipe(Effect.mapError(asPublishError), Effect.flatMap(sessionState)),
+      client
+        .call({
+          ...acting,
+          method: "PUT",
+          url: session,
+          bucket: "none",
+          bytes,
+          timeoutMs: CHUNK_TIMEOUT_MS,
+          headers: { "content-range": `bytes ${start}-${start + bytes.length - 1}/${total}`, "content-type": mimeType }
+        })
+        .pipe(Effect.mapError(asPublishError), Effect.flatMap(sessionState)),
 
     /** The video's custom thumbnail (JPEG or PNG, at most 2 MB). */
     setThumbnail: (acting: Acting, videoId: string, bytes: Uint8Array<ArrayBuffer>, mimeType: string) =>
-      client.call({ ...acting, method: "POST", url: upload(`/thumbnails/set?videoId=${encodeURIComponent(videoId)}`), bucket: "units", cost: COST.thumbnail, bytes, headers: { "content-type": mimeType } }).pipe(
-        Effect.mapError(asPublishError),
-        Effect.flatMap((r) => (isSuccess(r) ? Effect.void : Effect.fail(publishErrorOf(r))))
-      ),
+      client
+        .call({
+          ...acting,
+          method: "POST",
+          url: upload(`/thumbnails/set?videoId=${encodeURIComponent(videoId)}`),
+          bucket: "units",
+          cost: COST.thumbnail,
+          bytes,
+          headers: { "content-type": mimeType }
+        })
+        .pipe(
+          Effect.mapError(asPublishError),
+          Effect.flatMap((r) => (isSuccess(r) ? Effect.void : Effect.fail(publishErrorOf(r))))
+        ),
 
     /** Upload and processing status of a video; none when YouTube has no such video (any more). */
     videoState: (acting: Acting, videoId: string) =>
-      expect(client.call({ ...acting, method: "GET", url: api(`/videos?part=status,processingDetails&id=${encodeURIComponent(videoId)}`), bucket: "units", cost: COST.list }), decodeVideoStatus, "a video's status").pipe(
-        Effect.map((s) => Option.fromNullishOr(s.items[0]))
-      ),
+      expect(
+        client.call({ ...acting, method: "GET", url: api(`/videos?part=status,processingDetails&id=${encodeURIComponent(videoId)}`), bucket: "units", cost: COST.list }),
+        decodeVideoStatus,
+        "a video's status"
+      ).pipe(Effect.map((s) => Option.fromNullishOr(s.items[0]))),
 
     /** A top-level comment on the video. No answer or a 5xx leave the outcome unknown. */
     comment: (acting: Acting, videoId: string, text: string): Effect.Effect<CreateResult> =>
-      client.call({
-        ...acting, method: "POST", url: api("/commentThreads?part=snippet"), bucket: "units", cost: COST.comment,
-        json: { snippet: { videoId, topLevelComment: { snippet: { textOriginal: text } } } }
-      }).pipe(
-        Effect.map((r): CreateResult => {
-          if (isSuccess(r)) return Option.match(decodeThread(r), { onNone: () => ({ _tag: "Unknown", why: "YouTube accepted the comment but its answer could not be read." }), onSome: (t) => ({ _tag: "Created", id: t.id }) })
-          if (r.status >= 500) return { _tag: "Unknown", why: `YouTube answered ${r.status} to the comment.` }
-          return { _tag: "Refused", error: publishErrorOf(r) }
-        }),
-        Effect.catchTags({
-          OutOfQuota: (e) => Effect.succeed<CreateResult>({ _tag: "Refused", error: quotaError(e.retryAfterMs, e.said) }),
-          NoAnswer: (e) => Effect.succeed<CreateResult>({ _tag: "Unknown", why: e.message })
+      client
+        .call({
+          ...acting,
+          method: "POST",
+          url: api("/commentThreads?part=snippet"),
+          bucket: "units",
+          cost: COST.comment,
+          json: { snippet: { videoId, topLevelComment: { snippet: { textOriginal: text } } } }
         })
-      ),
+        .pipe(
+          Effect.map((r): CreateResult => {
+            if (isSuccess(r))
+              return Option.match(decodeThread(r), {
+                onNone: () => ({ _tag: "Unknown", why: "YouTube accepted the comment but its answer could not be read." }),
+                onSome: (t) => ({ _tag: "Created", id: t.id })
+              })
+            if (r.status >= 500) return { _tag: "Unknown", why: `YouTube answered ${r.status} to the comment.` }
+            return { _tag: "Refused", error: publishErrorOf(r) }
+          }),
+          Effect.catchTags({
+            OutOfQuota: (e) => Effect.succeed<CreateResult>({ _tag: "Refused", error: quotaError(e.retryAfterMs, e.said) }),
+            NoAnswer: (e) => Effect.succeed<CreateResult>({ _tag: "Unknown", why: e.message })
+          })
+        ),
 
     /** The video's latest comment threads: the channel's own comment among them, by its text. */
     findComment: (acting: Acting, videoId: string, text: string) =>
       expect(
-        client.call({ ...acting, method: "GET", url: api(`/commentThreads?part=snippet&videoId=${encodeURIComponent(videoId)}&maxResults=50&order=time`), bucket: "units", cost: COST.list }),
-        decodeThreads, "the video's comments"
-      ).pipe(Effect.map((t) => Option.fromNullishOr(t.items.find((i) => {
-        const c = i.snippet.topLevelComment.snippet
-        return c.authorChannelId?.value === acting.channel && c.textOriginal === text
-      })?.id)))
+        client.call({
+          ...acting,
+          method: "GET",
+          url: api(`/commentThreads?part=snippet&videoId=${encodeURIComponent(videoId)}&maxResults=50&order=time`),
+          bucket: "units",
+          cost: COST.list
+        }),
+        decodeThreads,
+        "the video's comments"
+      ).pipe(
+        Effect.map((t) =>
+          Option.fromNullishOr(
+            t.items.find((i) => {
+              const c = i.snippet.topLevelComment.snippet
+              return c.authorChannelId?.value === acting.channel && c.textOriginal === text
+            })?.id
+          )
+        )
+      )
   }
 }

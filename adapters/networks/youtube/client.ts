@@ -43,12 +43,15 @@ export const makeYouTubeClient = (quota: Quota) => {
       const headers: Record<string, string> = { authorization: `Bearer ${c.accessToken}`, ...c.headers }
       if (c.json !== undefined) headers["content-type"] = "application/json; charset=UTF-8"
       const reply = yield* send({
-        method: c.method, url: c.url, headers, timeoutMs: c.timeoutMs ?? CALL_TIMEOUT_MS,
+        method: c.method,
+        url: c.url,
+        headers,
+        timeoutMs: c.timeoutMs ?? CALL_TIMEOUT_MS,
         ...(c.json !== undefined ? { body: JSON.stringify(c.json) } : c.bytes !== undefined ? { body: c.bytes } : {})
       })
       const reason = reply.status === 403 || reply.status === 429 ? reasonOf(reply) : null
       if (reason !== null && DAILY_REASONS.has(reason)) {
-        const bucket = reason === "uploadLimitExceeded" && c.channel !== null ? { channelUploads: c.channel } : c.bucket === "upload" ? "uploads" as const : "units" as const
+        const bucket = reason === "uploadLimitExceeded" && c.channel !== null ? { channelUploads: c.channel } : c.bucket === "upload" ? ("uploads" as const) : ("units" as const)
         const until = yield* quota.exhausted(bucket)
         return yield* new OutOfQuota({ retryAfterMs: until - (yield* Clock.currentTimeMillis), said: youtubeMessage(reply) })
       }

@@ -33,17 +33,28 @@ export const config = Config.all({
   apiUrl: Config.String("YOUTUBE_API_URL").pipe(Config.withDefault("https://www.googleapis.com")),
   uploadUrl: Config.option(Config.String("YOUTUBE_UPLOAD_URL")),
   // YouTube takes chunks in multiples of 256 KiB: rounded down to one, at least one.
-  chunkBytes: Config.Int("YOUTUBE_CHUNK_BYTES").pipe(Config.withDefault(8 * 1024 * 1024), Config.map((n) => Math.max(KIB_256, Math.floor(n / KIB_256) * KIB_256))),
+  chunkBytes: Config.Int("YOUTUBE_CHUNK_BYTES").pipe(
+    Config.withDefault(8 * 1024 * 1024),
+    Config.map((n) => Math.max(KIB_256, Math.floor(n / KIB_256) * KIB_256))
+  ),
   dailyUploads: Config.Int("YOUTUBE_DAILY_UPLOADS").pipe(Config.withDefault(100)),
   dailyUnits: Config.Int("YOUTUBE_DAILY_UNITS").pipe(Config.withDefault(10_000))
-}).pipe(Config.map((c): Option.Option<YouTubeConfig> => {
-  const clientId = Option.filter(c.clientId, filled)
-  const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
-  if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
-  const apiUrl = baseUrl(c.apiUrl)
-  return Option.some({
-    clientId: clientId.value, clientSecret: clientSecret.value, authorizeUrl: c.authorizeUrl, tokenUrl: c.tokenUrl, apiUrl,
-    uploadUrl: baseUrl(Option.getOrElse(Option.filter(c.uploadUrl, filled), () => apiUrl)),
-    chunkBytes: c.chunkBytes, dailyUploads: c.dailyUploads, dailyUnits: c.dailyUnits
+}).pipe(
+  Config.map((c): Option.Option<YouTubeConfig> => {
+    const clientId = Option.filter(c.clientId, filled)
+    const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
+    if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
+    const apiUrl = baseUrl(c.apiUrl)
+    return Option.some({
+      clientId: clientId.value,
+      clientSecret: clientSecret.value,
+      authorizeUrl: c.authorizeUrl,
+      tokenUrl: c.tokenUrl,
+      apiUrl,
+      uploadUrl: baseUrl(Option.getOrElse(Option.filter(c.uploadUrl, filled), () => apiUrl)),
+      chunkBytes: c.chunkBytes,
+      dailyUploads: c.dailyUploads,
+      dailyUnits: c.dailyUnits
+    })
   })
-}))
+)

@@ -37,17 +37,23 @@ export const SHORT_WAIT_MS = 60_000
 /** A refusal of an API call (any non-2xx); the client answers the quota reasons before they get here. */
 export const publishErrorOf = (reply: HttpReply): PublishError => {
   const message = youtubeMessage(reply)
-  if (reply.status === 401) return new PublishError({ code: "account_needs_reconnection", message: `YouTube refused the account's access token: ${message}`, retryable: false, unauthorized: true })
+  if (reply.status === 401)
+    return new PublishError({ code: "account_needs_reconnection", message: `YouTube refused the account's access token: ${message}`, retryable: false, unauthorized: true })
   if (reply.status === 429) return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: SHORT_WAIT_MS })
   if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
   return new PublishError({ code: "upstream_unavailable", message: `YouTube is unavailable: ${message}`, retryable: true })
 }
 
 export const quotaError = (retryAfterMs: number, said: string) =>
-  new PublishError({ code: "rate_limited", message: `YouTube's quota is used up (${said}); Herald waits ${Math.ceil(retryAfterMs / 1000)} s for it to come back.`, retryable: true, rateLimited: true, retryAfterMs })
+  new PublishError({
+    code: "rate_limited",
+    message: `YouTube's quota is used up (${said}); Herald waits ${Math.ceil(retryAfterMs / 1000)} s for it to come back.`,
+    retryable: true,
+    rateLimited: true,
+    retryAfterMs
+  })
 
-export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `YouTube did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `YouTube did not answer: ${e.message}`, retryable: true })
 
 export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `YouTube's answer to ${what} could not be read.`, retryable: true })
 
@@ -55,7 +61,10 @@ export const unreadable = (what: string) => new PublishError({ code: "upstream_u
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
   e._tag === "OAuthRefused"
     ? new GrantRevoked({ message: `Google refused to renew the YouTube account's access (${e.message}); connect it again.` })
-    : new NetworkUnavailable({ message: `Google could not renew the YouTube account's access now: ${e.message}`, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) })
+    : new NetworkUnavailable({
+        message: `Google could not renew the YouTube account's access now: ${e.message}`,
+        ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
+      })
 
 export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
   switch (e._tag) {

@@ -10,8 +10,13 @@ import { Option, Schema } from "effect"
 const Handle = Schema.Union([
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("uploading"), startedAt: Schema.Number, session: Schema.String, total: Schema.Number }),
   Schema.Struct({
-    v: Schema.Literal(1), stage: Schema.Literal("processing"), startedAt: Schema.Number, uploadedAt: Schema.Number, videoId: Schema.String,
-    polls: Schema.Number, thumbnail: Schema.Literals(["pending", "done", "none"])
+    v: Schema.Literal(1),
+    stage: Schema.Literal("processing"),
+    startedAt: Schema.Number,
+    uploadedAt: Schema.Number,
+    videoId: Schema.String,
+    polls: Schema.Number,
+    thumbnail: Schema.Literals(["pending", "done", "none"])
   }),
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("comment"), startedAt: Schema.Number })
 ])
@@ -22,5 +27,4 @@ const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 
 export const encodeHandle = (handle: YouTubeHandle): string => JSON.stringify(handle)
 
-export const decodeHandle = (text: string | null | undefined): Option.Option<YouTubeHandle> =>
-  text === null || text === undefined ? Option.none() : decode(text)
+export const decodeHandle = (text: string | null | undefined): Option.Option<YouTubeHandle> => (text === null || text === undefined ? Option.none() : decode(text))

@@ -15,8 +15,14 @@ export const make = (settings: YouTubeConfig, blobs: BlobStoreShape): Network =>
   const quota = makeQuota(makeRateGate(), { uploads: settings.dailyUploads, units: settings.dailyUnits })
   const api = makeYouTubeApi(settings, makeYouTubeClient(quota))
   const oauth = makeOAuth2Client({
-    clientId: settings.clientId, clientSecret: settings.clientSecret, authorizeUrl: settings.authorizeUrl, tokenUrl: settings.tokenUrl,
-    scopes, pkce: true, clientAuthentication: "post", timeoutMs: CALL_TIMEOUT_MS,
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    authorizeUrl: settings.authorizeUrl,
+    tokenUrl: settings.tokenUrl,
+    scopes,
+    pkce: true,
+    clientAuthentication: "post",
+    timeoutMs: CALL_TIMEOUT_MS,
     // A refresh token needs offline access, and Google sends one again only when consent is asked again.
     authorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" }
   })

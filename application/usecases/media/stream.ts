@@ -27,7 +27,10 @@ const concatBytes = (chunks: ReadonlyArray<Uint8Array>, size: number): Uint8Arra
  * Reads at least `size` leading bytes (fewer when the body is shorter) and gives them back with the
  * whole body, head included, as a stream that is valid within the scope.
  */
-export const readHead = <E>(body: Stream.Stream<Uint8Array, E>, size: number): Effect.Effect<{ readonly head: Uint8Array; readonly body: Stream.Stream<Uint8Array, E> }, E, Scope.Scope> =>
+export const readHead = <E>(
+  body: Stream.Stream<Uint8Array, E>,
+  size: number
+): Effect.Effect<{ readonly head: Uint8Array; readonly body: Stream.Stream<Uint8Array, E> }, E, Scope.Scope> =>
   Effect.gen(function* () {
     const pull = yield* Stream.toPull(body)
     const chunks: Array<Uint8Array> = []
@@ -50,4 +53,9 @@ export const readHead = <E>(body: Stream.Stream<Uint8Array, E>, size: number): E
 
 /** Gathers a small stream (a preview) into one array. */
 export const collectBytes = <E>(body: Stream.Stream<Uint8Array, E>): Effect.Effect<Uint8Array, E> =>
-  Effect.map(Stream.runCollect(body), (chunks) => concatBytes(chunks, chunks.reduce((n, c) => n + c.length, 0)))
+  Effect.map(Stream.runCollect(body), (chunks) =>
+    concatBytes(
+      chunks,
+      chunks.reduce((n, c) => n + c.length, 0)
+    )
+  )

@@ -21,9 +21,19 @@ export const MCP_UPLOAD_LIMIT = 10 * 1024 * 1024
 
 /** File extension per accepted type, so stored objects and their URLs carry a familiar suffix. */
 const extensions: Record<string, string> = {
-  "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp",
-  "video/mp4": "mp4", "video/quicktime": "mov", "video/x-m4v": "m4v", "video/webm": "webm",
-  "video/x-msvideo": "avi", "video/vnd.avi": "avi", "video/mpeg": "mpg", "video/MP1S": "mpg", "video/MP2P": "mpg"
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "video/mp4": "mp4",
+  "video/quicktime": "mov",
+  "video/x-m4v": "m4v",
+  "video/webm": "webm",
+  "video/x-msvideo": "avi",
+  "video/vnd.avi": "avi",
+  "video/mpeg": "mpg",
+  "video/MP1S": "mpg",
+  "video/MP2P": "mpg"
 }
 
 const checkQuota = Effect.fnUntraced(function* (workspaceId: string) {
@@ -61,62 +71,74 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
     return Effect.catchTag(blobs.put(key, bytes, contentType), "BlobError", storageFailure)
   }
 
-  const media = yield* Effect.scoped(Effect.gen(function* () {
-    // The quota is checked while the first bytes arrive; a refusal stops the body there.
-    const [, { head, body: whole }] = yield* Effect.all(
-      [checkQuota(actor.workspaceId), readHead(limitBytes(body, maxBytes), probe.sniffBytes)],
-      { concurrency: 2 }
-    )
-    const mimeType = Option.getOrNull(yield* probe.sniff(head))
-    const type = mimeType === null ? undefined : acceptedMediaTypes[mimeType]
-    if (mimeType === null || type === undefined) return yield* Effect.fail(fail("unsupported_media_type", { detected: mimeType }))
+  const media = yield* Effect.scoped(
+    Effect.gen(function* () {
+      // The quota is checked while the first bytes arrive; a refusal stops the body there.
+      const [, { head, body: whole }] = yield* Effect.all([checkQuota(actor.workspaceId), readHead(limitBytes(body, maxBytes), probe.sniffBytes)], { concurrency: 2 })
+      const mimeType = Option.getOrNull(yield* probe.sniff(head))
+      const type = mimeType === null ? undefined : acceptedMediaTypes[mimeType]
+      if (mimeType === null || type === undefined) return yield* Effect.fail(fail("unsupported_media_type", { detected: mimeType }))
 
-    const id = yield* crypto.id("med")
-    // The URL of a local file is public (networks fetch it), so its key carries a secret part.
-    const secret = (yield* crypto.token()).slice(0, 22)
-    const ext = extensions[mimeType] ?? "bin"
-    const blobKey = `media/${id}/${secret}.${ext}`
-    // A store that keeps local files is read in place; any other gets a scratch copy written alongside.
-    // The local store batches its own writes and frees handed-over chunks once written (ports/chunkHandover.ts),
-    // so on that path each chunk goes to the store alone and nothing here reads it afterwards.
-    const inPlace = blobs.localPath(blobKey)
-    const { stored, inspect } = Option.isSome(inPlace)
-      ? { stored: yield* put(blobKey, whole, mimeType), inspect: probe.inspectFile(inPlace.value, type, mimeType) }
-      : yield* Effect.gen(function* () {
-        const scratch = yield* probe.scratch
-        // Up to 64 chunks are read ahead while a part goes out; batches of 16 keep the scratch writes down.
-        const batches = whole.pipe(Stream.buffer({ capacity: 64 }), Stream.rechunk(16))
-        const stored = yield* put(blobKey, Stream.mapArrayEffect(batches, (chunks) => Effect.as(scratch.write(chunks), chunks)), mimeType)
-        return { stored, inspect: scratch.inspect(type, mimeType) }
-      })
+      const id = yield* crypto.id("med")
+      // The URL of a local file is public (networks fetch it), so its key carries a secret part.
+      const secret = (yield* crypto.token()).slice(0, 22)
+      const ext = extensions[mimeType] ?? "bin"
+      const blobKey = `media/${id}/${secret}.${ext}`
+      // A store that keeps local files is read in place; any other gets a scratch copy written alongside.
+      // The local store batches its own writes and frees handed-over chunks once written (ports/chunkHandover.ts),
+      // so on that path each chunk goes to the store alone and nothing here reads it afterwards.
+      const inPlace = blobs.localPath(blobKey)
+      const { stored, inspect } = Option.isSome(inPlace)
+        ? { stored: yield* put(blobKey, whole, mimeType), inspect: probe.inspectFile(inPlace.value, type, mimeType) }
+        : yield* Effect.gen(function* () {
+            const scratch = yield* probe.scratch
+            // Up to 64 chunks are read ahead while a part goes out; batches of 16 keep the scratch writes down.
+            const batches = whole.pipe(Stream.buffer({ capacity: 64 }), Stream.rechunk(16))
+            const stored = yield* put(
+              blobKey,
+              Stream.mapArrayEffect(batches, (chunks) => Effect.as(scratch.write(chunks), chunks)),
+              mimeType
+            )
+            return { stored, inspect: scratch.inspect(type, mimeType) }
+          })
 
-    // The whole body is in, so a name sent after the bytes is known now; it is checked before the file is read.
-    const given = typeof filename === "string" ? filename : yield* Effect.flatMap(filename, checkFilename)
-    const inspection = yield* Effect.catchTag(inspect, "MediaUnreadable", (e) => Effect.fail(fail("media_unreadable", e.details, e.detail)))
-    let previewKey: string | null = null
-    if (inspection.preview !== null) {
-      previewKey = `media/${id}/${secret}-preview.jpg`
-      yield* put(previewKey, Stream.make(inspection.preview), "image/jpeg")
-    }
-    const name = shownFilename(given, ext)
-    const at = yield* now
-    const record: Media = {
-      id, workspaceId: actor.workspaceId, type, mimeType, filename: name, sizeBytes: stored.sizeBytes,
-      width: inspection.width, height: inspection.height, durationMs: type === "video" ? inspection.durationMs : null,
-      blobKey, previewKey, createdAt: at, expiresAt: at + MEDIA_LIFETIME_MS
-    }
-    // Checked again now that the upload is in, with the workspace held: concurrent uploads cannot
-    // both take the last place.
-    yield* (yield* Store).transaction(Effect.gen(function* () {
-      yield* (yield* WorkspaceRepo).lock(actor.workspaceId)
-      yield* checkQuota(actor.workspaceId)
-      yield* (yield* MediaRepo).insert(record)
-    }))
-    return record
-  })).pipe(
-    Effect.onExit((exit) =>
-      Exit.isSuccess(exit) ? Effect.void : Effect.forEach(written, (key) => Effect.ignore(blobs.delete(key)), { discard: true }))
-  )
+      // The whole body is in, so a name sent after the bytes is known now; it is checked before the file is read.
+      const given = typeof filename === "string" ? filename : yield* Effect.flatMap(filename, checkFilename)
+      const inspection = yield* Effect.catchTag(inspect, "MediaUnreadable", (e) => Effect.fail(fail("media_unreadable", e.details, e.detail)))
+      let previewKey: string | null = null
+      if (inspection.preview !== null) {
+        previewKey = `media/${id}/${secret}-preview.jpg`
+        yield* put(previewKey, Stream.make(inspection.preview), "image/jpeg")
+      }
+      const name = shownFilename(given, ext)
+      const at = yield* now
+      const record: Media = {
+        id,
+        workspaceId: actor.workspaceId,
+        type,
+        mimeType,
+        filename: name,
+        sizeBytes: stored.sizeBytes,
+        width: inspection.width,
+        height: inspection.height,
+        durationMs: type === "video" ? inspection.durationMs : null,
+        blobKey,
+        previewKey,
+        createdAt: at,
+        expiresAt: at + MEDIA_LIFETIME_MS
+      }
+      // Checked again now that the upload is in, with the workspace held: concurrent uploads cannot
+      // both take the last place.
+      yield* (yield* Store).transaction(
+        Effect.gen(function* () {
+          yield* (yield* WorkspaceRepo).lock(actor.workspaceId)
+          yield* checkQuota(actor.workspaceId)
+          yield* (yield* MediaRepo).insert(record)
+        })
+      )
+      return record
+    })
+  ).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.forEach(written, (key) => Effect.ignore(blobs.delete(key)), { discard: true }))))
   const url = yield* Effect.catchTag(blobs.url(media.blobKey), "BlobError", storageFailure)
   return { media: mediaView(media, url) }
 })

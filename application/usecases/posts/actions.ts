@@ -22,33 +22,43 @@ const conflict = (post: Post, action: string) =>
  * cancel racing the due time either wins (nothing fires) or sees the post already publishing.
  */
 const onLockedPost = <A, R>(actor: Actor, id: string, action: (post: Post) => Effect.Effect<A, HeraldError, R>) =>
-  !isWellFormedId(id) ? Effect.fail(fail("post_not_found", { postId: id })) : Effect.flatMap(Store, (store) =>
-    store.transaction(Effect.gen(function* () {
-      yield* (yield* JobQueue).lockPost(id)
-      return yield* action(yield* loadPost(actor, id))
-    }))
-  )
+  !isWellFormedId(id)
+    ? Effect.fail(fail("post_not_found", { postId: id }))
+    : Effect.flatMap(Store, (store) =>
+        store.transaction(
+          Effect.gen(function* () {
+            yield* (yield* JobQueue).lockPost(id)
+            return yield* action(yield* loadPost(actor, id))
+          })
+        )
+      )
 
 /** Approve: due now (or overdue) publishes at once, otherwise it is scheduled. */
 export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id: string) {
   yield* requirePerson(actor)
-  return yield* onLockedPost(actor, id, (post) => Effect.gen(function* () {
-    if (!canApprove(post)) return yield* conflict(post, "approved")
-    const at = yield* now
-    const due = post.scheduledFor !== null && post.scheduledFor > at ? post.scheduledFor : at
-    const status = due > at ? "scheduled" : "publishing"
-    const approved = withTargets(post, post.targets.map((t) => ({ ...t, status })), at)
-    yield* (yield* PostRepo).update(approved)
-    yield* (yield* JobQueue).enqueue(yield* publishJobsFor(approved, due))
-    yield* emit([yield* postEvent("post.approved", approved, at)])
-    return { post: postView(approved) }
-  }))
+  return yield* onLockedPost(actor, id, (post) =>
+    Effect.gen(function* () {
+      if (!canApprove(post)) return yield* conflict(post, "approved")
+      const at = yield* now
+      const due = post.scheduledFor !== null && post.scheduledFor > at ? post.scheduledFor : at
+      const status = due > at ? "scheduled" : "publishing"
+      const approved = withTargets(
+        post,
+        post.targets.map((t) => ({ ...t, status })),
+        at
+      )
+      yield* (yield* PostRepo).update(approved)
+      yield* (yield* JobQueue).enqueue(yield* publishJobsFor(approved, due))
+      yield* emit([yield* postEvent("post.approved", approved, at)])
+      return { post: postView(approved) }
+    })
+  )
 })
 
 // The event shows the post as it was when removed (the API no longer shows removed posts).
-const remove = (reason: "cancelled" | "rejected", code: "cancel_not_own_post" | "reject_not_own_post", allowed: (post: Post) => boolean) =>
-  (actor: Actor, id: string) =>
-    onLockedPost(actor, id, (post) => Effect.gen(function* () {
+const remove = (reason: "cancelled" | "rejected", code: "cancel_not_own_post" | "reject_not_own_post", allowed: (post: Post) => boolean) => (actor: Actor, id: string) =>
+  onLockedPost(actor, id, (post) =>
+    Effect.gen(function* () {
       yield* requireOwnPost(actor, post, code)
       if (!allowed(post)) return yield* conflict(post, reason)
       const at = yield* now
@@ -56,56 +66,71 @@ const remove = (reason: "cancelled" | "rejected", code: "cancel_not_own_post" | 
       yield* (yield* PostRepo).update({ ...post, deletedAt: at, deletedReason: reason, updatedAt: at })
       yield* emit([yield* postEvent(reason === "cancelled" ? "post.cancelled" : "post.rejected", { ...post, updatedAt: at }, at)])
       return { id: post.id, [reason]: true }
-    }))
+    })
+  )
 
 export const rejectPost = Effect.fn("rejectPost")(remove("rejected", "reject_not_own_post", canReject))
 export const cancelPost = Effect.fn("cancelPost")(remove("cancelled", "cancel_not_own_post", canCancel))
 
 export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Actor, id: string, body: unknown) {
   const raw = typeof body === "object" && body !== null ? (body as Record<string, unknown>).scheduledFor : undefined
-  return yield* onLockedPost(actor, id, (post) => Effect.gen(function* () {
-    yield* requireOwnPost(actor, post, "reschedule_not_own_post")
-    if (typeof raw !== "string") return yield* Effect.fail(invalidFields(["scheduledFor"], "scheduledFor is required: an ISO 8601 time with an offset."))
-    if (!canReschedule(post)) return yield* conflict(post, "rescheduled")
-    const at = yield* now
-    const scheduledFor = (yield* fromResult(checkSchedule(raw, at)))!
-    const moved: Post = { ...post, scheduledFor, updatedAt: at }
-    yield* (yield* PostRepo).update(moved)
-    if (post.status === "scheduled") yield* (yield* JobQueue).rescheduleForPost(post.id, scheduledFor)
-    yield* emit([yield* postEvent("post.rescheduled", moved, at, { previousScheduledFor: post.scheduledFor === null ? null : formatUtc(post.scheduledFor) })])
-    return { post: postView(moved) }
-  }))
+  return yield* onLockedPost(actor, id, (post) =>
+    Effect.gen(function* () {
+      yield* requireOwnPost(actor, post, "reschedule_not_own_post")
+      if (typeof raw !== "string") return yield* Effect.fail(invalidFields(["scheduledFor"], "scheduledFor is required: an ISO 8601 time with an offset."))
+      if (!canReschedule(post)) return yield* conflict(post, "rescheduled")
+      const at = yield* now
+      const scheduledFor = (yield* fromResult(checkSchedule(raw, at)))!
+      const moved: Post = { ...post, scheduledFor, updatedAt: at }
+      yield* (yield* PostRepo).update(moved)
+      if (post.status === "scheduled") yield* (yield* JobQueue).rescheduleForPost(post.id, scheduledFor)
+      yield* emit([yield* postEvent("post.rescheduled", moved, at, { previousScheduledFor: post.scheduledFor === null ? null : formatUtc(post.scheduledFor) })])
+      return { post: postView(moved) }
+    })
+  )
 })
 
 /** A person sends a failed post again: failed targets go back to the queue. */
 export const retryPost = Effect.fn("retryPost")(function* (actor: Actor, id: string) {
-  return yield* onLockedPost(actor, id, (post) => Effect.gen(function* () {
-    yield* requireOwnPost(actor, post, "retry_not_own_post")
-    yield* requirePerson(actor)
-    if (!canRetry(post)) return yield* conflict(post, "retried")
-    const at = yield* now
-    const retried = withTargets(post, post.targets.map((t) => (t.status === "failed" ? { ...t, status: "publishing" as const, error: null } : t)), at)
-    const failedOnly = { ...retried, targets: retried.targets.filter((_t, i) => post.targets[i].status === "failed") }
-    yield* (yield* PostRepo).update(retried)
-    yield* (yield* JobQueue).enqueue(yield* publishJobsFor(failedOnly, at))
-    return { post: postView(retried) }
-  }))
+  return yield* onLockedPost(actor, id, (post) =>
+    Effect.gen(function* () {
+      yield* requireOwnPost(actor, post, "retry_not_own_post")
+      yield* requirePerson(actor)
+      if (!canRetry(post)) return yield* conflict(post, "retried")
+      const at = yield* now
+      const retried = withTargets(
+        post,
+        post.targets.map((t) => (t.status === "failed" ? { ...t, status: "publishing" as const, error: null } : t)),
+        at
+      )
+      const failedOnly = { ...retried, targets: retried.targets.filter((_t, i) => post.targets[i].status === "failed") }
+      yield* (yield* PostRepo).update(retried)
+      yield* (yield* JobQueue).enqueue(yield* publishJobsFor(failedOnly, at))
+      return { post: postView(retried) }
+    })
+  )
 })
 
 /** A person retries the failed first comments of a post (all targets, or one account). */
 export const retryFirstComment = Effect.fn("retryFirstComment")(function* (actor: Actor, id: string, accountId: string | null) {
   yield* requirePerson(actor)
-  return yield* onLockedPost(actor, id, (post) => Effect.gen(function* () {
-    const failed = post.targets.filter((t) => t.firstComment?.status === "failed" && (accountId === null || t.accountId === accountId))
-    if (failed.length === 0) return yield* Effect.fail(fail("first_comment_not_failed", { postId: post.id }))
-    const at = yield* now
-    const updated = withTargets(post, post.targets.map((t) => (failed.includes(t) ? { ...t, firstComment: { status: "pending" as const, externalId: null, error: null } } : t)), at)
-    const jobs: Array<Job> = []
-    for (const t of failed) jobs.push(yield* firstCommentJob(post, t.accountId, at))
-    yield* (yield* PostRepo).update(updated)
-    yield* (yield* JobQueue).enqueue(jobs)
-    return { post: postView(updated) }
-  }))
+  return yield* onLockedPost(actor, id, (post) =>
+    Effect.gen(function* () {
+      const failed = post.targets.filter((t) => t.firstComment?.status === "failed" && (accountId === null || t.accountId === accountId))
+      if (failed.length === 0) return yield* Effect.fail(fail("first_comment_not_failed", { postId: post.id }))
+      const at = yield* now
+      const updated = withTargets(
+        post,
+        post.targets.map((t) => (failed.includes(t) ? { ...t, firstComment: { status: "pending" as const, externalId: null, error: null } } : t)),
+        at
+      )
+      const jobs: Array<Job> = []
+      for (const t of failed) jobs.push(yield* firstCommentJob(post, t.accountId, at))
+      yield* (yield* PostRepo).update(updated)
+      yield* (yield* JobQueue).enqueue(jobs)
+      return { post: postView(updated) }
+    })
+  )
 })
 
 const bulk = <A, R>(action: (actor: Actor, id: string) => Effect.Effect<A, HeraldError, R>) =>
@@ -117,7 +142,11 @@ const bulk = <A, R>(action: (actor: Actor, id: string) => Effect.Effect<A, Heral
     const results = []
     for (const postId of ids as Array<string>) {
       const outcome = yield* Effect.result(action(actor, postId))
-      results.push(Result.isSuccess(outcome) ? { id: postId, ok: true, error: null } : { id: postId, ok: false, error: { code: outcome.failure.code, details: outcome.failure.details ?? null } })
+      results.push(
+        Result.isSuccess(outcome)
+          ? { id: postId, ok: true, error: null }
+          : { id: postId, ok: false, error: { code: outcome.failure.code, details: outcome.failure.details ?? null } }
+      )
     }
     return { results }
   })

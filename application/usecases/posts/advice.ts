@@ -15,7 +15,9 @@ export const grantWarnings = Effect.fnUntraced(function* (targets: ReadonlyArray
   for (const account of targets) {
     const end = yield* grantEndFor(account)
     if (Option.isSome(end) && end.value - RENEW_AHEAD_MS <= dueAt)
-      warnings.push(`The ${platformNames[account.platform]} account ${account.username} (${account.id}) can post only until ${formatUtc(end.value)}, before this post is due: reconnect it with GET /connect/${account.platform} before then, or the post fails with account_needs_reconnection.`)
+      warnings.push(
+        `The ${platformNames[account.platform]} account ${account.username} (${account.id}) can post only until ${formatUtc(end.value)}, before this post is due: reconnect it with GET /connect/${account.platform} before then, or the post fails with account_needs_reconnection.`
+      )
   }
   return warnings
 })
@@ -24,10 +26,14 @@ export const grantWarnings = Effect.fnUntraced(function* (targets: ReadonlyArray
 export const networkAdvice = Effect.fnUntraced(function* (targets: ReadonlyArray<Account>, dueAt: number) {
   const publishers = yield* Publishers
   const said = yield* Effect.forEach(targets, (account) =>
-    Option.match(Option.flatMap(publishers.get(account.platform), (p) => Option.fromNullishOr(p.advise)), {
-      onNone: () => Effect.succeed<ReadonlyArray<string>>([]),
-      onSome: (advise) => advise(account, dueAt)
-    }))
+    Option.match(
+      Option.flatMap(publishers.get(account.platform), (p) => Option.fromNullishOr(p.advise)),
+      {
+        onNone: () => Effect.succeed<ReadonlyArray<string>>([]),
+        onSome: (advise) => advise(account, dueAt)
+      }
+    )
+  )
   return [...new Set(said.flat())]
 })
 

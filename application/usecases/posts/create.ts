@@ -8,7 +8,6 @@ import { fetchingPlatforms, mediaFetchWarning } from "../../../domain/mediaReach
 import { checkPost } from "../../../domain/postRules.ts"
 import { DAY_MS, formatUtc, monthOf } from "../../../domain/time.ts"
 import { planLimits } from "../../../domain/workspace.ts"
-import { AccountRepo } from "../../ports/AccountRepo.ts"
 import { BlobStore } from "../../ports/BlobStore.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
@@ -67,7 +66,10 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     const overCap = monthlyLimit !== null && used >= monthlyLimit
     if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
     if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
-    const fetching = fetchingPlatforms(checked.targets.map((a) => a.platform), checked.media)
+    const fetching = fetchingPlatforms(
+      checked.targets.map((a) => a.platform),
+      checked.media
+    )
     const fetched = fetching.length > 0 ? checked.media[0] : undefined
     if (fetched !== undefined) {
       // The URL such a network would be given: can the internet reach it? (Hosts without storage have no say.)
@@ -105,30 +107,55 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
   const postId = yield* crypto.id("post")
   const status: Target["status"] = requireApproval ? "needs_approval" : checked.scheduledFor !== null ? "scheduled" : "publishing"
   const post: Post = {
-    id: postId, workspaceId: actor.workspaceId, status, content: request.content, mediaIds: request.mediaIds,
-    firstComment: request.firstComment, thread: request.thread, poll: request.poll, cover: request.cover,
-    tiktokAiGenerated: request.tiktokAiGenerated, networkOptions: networkOptionsOf(request), scheduledFor: checked.scheduledFor, requireApproval,
-    createdBy: creatorOf(actor), createdAt: at, updatedAt: at, publishedAt: null, deletedAt: null, deletedReason: null,
+    id: postId,
+    workspaceId: actor.workspaceId,
+    status,
+    content: request.content,
+    mediaIds: request.mediaIds,
+    firstComment: request.firstComment,
+    thread: request.thread,
+    poll: request.poll,
+    cover: request.cover,
+    tiktokAiGenerated: request.tiktokAiGenerated,
+    networkOptions: networkOptionsOf(request),
+    scheduledFor: checked.scheduledFor,
+    requireApproval,
+    createdBy: creatorOf(actor),
+    createdAt: at,
+    updatedAt: at,
+    publishedAt: null,
+    deletedAt: null,
+    deletedReason: null,
     targets: checked.targets.map((a) => ({
-      accountId: a.id, platform: a.platform, status, externalId: null, url: null, publishedAt: null, error: null,
+      accountId: a.id,
+      platform: a.platform,
+      status,
+      externalId: null,
+      url: null,
+      publishedAt: null,
+      error: null,
       firstComment: request.firstComment === null ? null : { status: "pending", externalId: null, error: null },
-      thread: [], attempts: 0
+      thread: [],
+      attempts: 0
     }))
   }
   const newJobs = status !== "needs_approval" ? yield* publishJobsFor(post, checked.scheduledFor ?? at) : []
   // With a key, its claim is part of the same atomic write; a key already held stores nothing.
-  const claim = idempotencyKey === null ? undefined : {
-    scope: `${actor.workspaceId}:${actor.kind === "key" ? actor.keyId : actor.personId}`,
-    key: idempotencyKey,
-    requestHash: yield* crypto.sha256(canonicalJson(body)),
-    postId,
-    createdAt: at,
-    expiresAt: at + IDEMPOTENCY_LIFETIME_MS
-  }
+  const claim =
+    idempotencyKey === null
+      ? undefined
+      : {
+          scope: `${actor.workspaceId}:${actor.kind === "key" ? actor.keyId : actor.personId}`,
+          key: idempotencyKey,
+          requestHash: yield* crypto.sha256(canonicalJson(body)),
+          postId,
+          createdAt: at,
+          expiresAt: at + IDEMPOTENCY_LIFETIME_MS
+        }
   // Written with the post (or not at all); the limit's event only by the post that reaches it.
   const events = [yield* postEvent("post.created", post, at), ...(status === "needs_approval" ? [yield* postEvent("post.needs_approval", post, at)] : [])]
-  const atLimit = monthlyLimit === null ? undefined
-    : yield* workspaceEvent("usage.limit_reached", workspace, at, { month, used: monthlyLimit, limit: monthlyLimit, plan: workspace.plan })
+  const atLimit =
+    monthlyLimit === null ? undefined : yield* workspaceEvent("usage.limit_reached", workspace, at, { month, used: monthlyLimit, limit: monthlyLimit, plan: workspace.plan })
   const outcome = yield* (yield* PostCreator).create({ post, jobs: newJobs, usage: { month, limit: monthlyLimit }, claim, events, atLimit })
   if (outcome._tag === "OverCap") return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
   if (outcome._tag === "Created") return { kind: "created" as const, body: { post: postView(post) } }

@@ -16,7 +16,7 @@ export interface ListQuery {
 }
 
 const encodeCursor = (id: string) => Base64Url.encode(id)
-const decodeCursor = (cursor: string) => cursor.length > 64 ? "" : Result.getOrElse(Base64Url.decodeString(cursor), () => "")
+const decodeCursor = (cursor: string) => (cursor.length > 64 ? "" : Result.getOrElse(Base64Url.decodeString(cursor), () => ""))
 
 export const getPost = Effect.fn("getPost")(function* (actor: Actor, id: string) {
   return { post: postView(yield* loadPost(actor, id)) }
@@ -36,4 +36,3 @@ export const listPosts = Effect.fn("listPosts")(function* (actor: Actor, query: 
   const posts = page.slice(0, limit)
   return { posts: posts.map(postView), nextCursor: page.length > limit ? encodeCursor(posts[posts.length - 1].id) : null }
 })
-

@@ -33,4 +33,5 @@ export const makeAccountCache = (ttlMs: number, maxEntries = 10_000) =>
 /** The worker's cache when there is one, else a fresh read. */
 export const findAccount = (workspaceId: string, accountId: string) =>
   Effect.flatMap(Effect.serviceOption(AccountCache), (cache) =>
-    Option.isSome(cache) ? cache.value.find(workspaceId, accountId) : Effect.flatMap(AccountRepo, (repo) => repo.findById(workspaceId, accountId)))
+    Option.isSome(cache) ? cache.value.find(workspaceId, accountId) : Effect.flatMap(AccountRepo, (repo) => repo.findById(workspaceId, accountId))
+  )

@@ -4,7 +4,7 @@ import { JobQueue, type LeasedJob } from "../../ports/JobQueue.ts"
 import type { PublishRequest } from "../../ports/Publishers.ts"
 import { mediaFor, networkFor, publishStep, targetError } from "./network.ts"
 import type { PipelineOptions } from "./options.ts"
-import { LeaseLost, type Loaded, type RetryLater } from "./outcomes.ts"
+import type { Loaded, RetryLater } from "./outcomes.ts"
 import { type Hold, PublishingSteps, type TargetWrite } from "./steps.ts"
 
 const write = (job: LeasedJob, at: number, hold: Hold, change: TargetWrite["change"], firstCommentAt?: number) =>
@@ -12,8 +12,7 @@ const write = (job: LeasedJob, at: number, hold: Hold, change: TargetWrite["chan
 
 const complete: Hold = { _tag: "Complete" }
 
-export const leaseLost = (job: LeasedJob) =>
-  Effect.logWarning("lease lost; the new owner recovers").pipe(Effect.annotateLogs({ job: job.id }))
+export const leaseLost = (job: LeasedJob) => Effect.logWarning("lease lost; the new owner recovers").pipe(Effect.annotateLogs({ job: job.id }))
 
 /** scheduled -> publishing (the target is in flight); anything else stays as it is. */
 const inFlight = ({ target }: Loaded): Target => (target.status === "scheduled" ? { ...target, status: "publishing" } : target)
@@ -25,7 +24,8 @@ const failFinally = (job: LeasedJob, error: TargetError) =>
     yield* write(job, at, complete, ({ target }) =>
       job.kind === "publish"
         ? { ...target, status: "failed", error, attempts: target.attempts + job.attempts }
-        : { ...target, firstComment: { status: "failed", externalId: null, error } })
+        : { ...target, firstComment: { status: "failed", externalId: null, error } }
+    )
     yield* Effect.logWarning("publishing failed for good").pipe(Effect.annotateLogs({ job: job.id, post: job.postId, code: error.code }))
   })
 
@@ -74,17 +74,30 @@ const requestFor = (base: PublishRequest, post: Post, target: Target, step: numb
   if (step === 0) return base
   const rootId = target.externalId!
   const parentId = step === 1 ? rootId : target.thread.find((r) => r.index === step - 2)!.externalId
-  return { ...base, content: post.thread[step - 1], media: [], poll: null, cover: null, coverMedia: null, tiktokAiGenerated: false, options: undefined, replyTo: { rootId, parentId } }
+  return {
+    ...base,
+    content: post.thread[step - 1],
+    media: [],
+    poll: null,
+    cover: null,
+    coverMedia: null,
+    tiktokAiGenerated: false,
+    options: undefined,
+    replyTo: { rootId, parentId }
+  }
 }
 
-const isRecorded = (target: Target, step: number) =>
-  step === 0 ? target.externalId !== null : target.thread.some((r) => r.index === step - 1)
+const isRecorded = (target: Target, step: number) => (step === 0 ? target.externalId !== null : target.thread.some((r) => r.index === step - 1))
 
 /** What the network answered for `step`, written on the target; the last step also finishes it. */
 const recorded = (t: Target, step: number, published: { externalId: string; url: string | null }, at: number, last: boolean, job: LeasedJob): Target => {
-  const next: Target = step === 0
-    ? { ...t, externalId: published.externalId, url: published.url, publishedAt: at }
-    : { ...t, thread: [...t.thread.filter((r) => r.index !== step - 1), { index: step - 1, externalId: published.externalId, url: published.url }].sort((a, b) => a.index - b.index) }
+  const next: Target =
+    step === 0
+      ? { ...t, externalId: published.externalId, url: published.url, publishedAt: at }
+      : {
+          ...t,
+          thread: [...t.thread.filter((r) => r.index !== step - 1), { index: step - 1, externalId: published.externalId, url: published.url }].sort((a, b) => a.index - b.index)
+        }
   return last ? { ...next, status: "published", error: null, attempts: t.attempts + job.attempts } : { ...next, status: "publishing" }
 }
 
@@ -101,8 +114,17 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
   const { account, publisher, credentials } = yield* networkFor(job)
   const { media, coverMedia } = yield* mediaFor(post)
   const base: PublishRequest = {
-    account, credentials, postId: post.id, content: post.content, media, poll: post.poll, cover: post.cover, coverMedia,
-    tiktokAiGenerated: post.tiktokAiGenerated, options: post.networkOptions, replyTo: null
+    account,
+    credentials,
+    postId: post.id,
+    content: post.content,
+    media,
+    poll: post.poll,
+    cover: post.cover,
+    coverMedia,
+    tiktokAiGenerated: post.tiktokAiGenerated,
+    options: post.networkOptions,
+    replyTo: null
   }
   const todo = Array.from({ length: 1 + post.thread.length }, (_, i) => i).filter((step) => !isRecorded(target, step))
   const lastStep = todo.length === 0 ? null : todo[todo.length - 1]
@@ -118,7 +140,8 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
     const at = yield* Clock.currentTimeMillis
     const last = step === lastStep
     const written = yield* write(
-      job, at,
+      job,
+      at,
       last ? complete : { _tag: "Extend", until: at + options.leaseMs },
       ({ target: t }) => recorded(t, step, published, at, last, job),
       last ? at + options.firstCommentDelayMs : undefined
@@ -130,22 +153,39 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
 
 /** A first-comment job: a reply to the live post from the same account, with its own status. */
 const publishFirstComment = Effect.fnUntraced(function* (job: LeasedJob, options: PipelineOptions) {
-  const began = yield* live(job, ({ post, target }) =>
-    post.firstComment !== null && target.externalId !== null &&
-    (target.firstComment?.status === "pending" || target.firstComment?.status === "publishing"))
+  const began = yield* live(
+    job,
+    ({ post, target }) => post.firstComment !== null && target.externalId !== null && (target.firstComment?.status === "pending" || target.firstComment?.status === "publishing")
+  )
   if (Option.isNone(began)) return
   const { post, target } = began.value
   const at = yield* Clock.currentTimeMillis
   yield* write(job, at, { _tag: "Extend", until: at + options.leaseMs }, ({ target: t }) =>
-    t.firstComment?.status === "publishing" ? t : { ...t, firstComment: { status: "publishing", externalId: null, error: null } })
+    t.firstComment?.status === "publishing" ? t : { ...t, firstComment: { status: "publishing", externalId: null, error: null } }
+  )
   const { account, publisher, credentials } = yield* networkFor(job)
   const rootId = target.externalId!
-  const published = yield* publishStep(job, 0, {
-    account, credentials, postId: post.id, content: post.firstComment!, media: [], poll: null, cover: null, coverMedia: null,
-    tiktokAiGenerated: false, replyTo: { rootId, parentId: rootId }
-  }, publisher, options)
+  const published = yield* publishStep(
+    job,
+    0,
+    {
+      account,
+      credentials,
+      postId: post.id,
+      content: post.firstComment!,
+      media: [],
+      poll: null,
+      cover: null,
+      coverMedia: null,
+      tiktokAiGenerated: false,
+      replyTo: { rootId, parentId: rootId }
+    },
+    publisher,
+    options
+  )
   yield* write(job, yield* Clock.currentTimeMillis, complete, ({ target: t }) => ({
-    ...t, firstComment: { status: "published", externalId: published.externalId, error: null }
+    ...t,
+    firstComment: { status: "published", externalId: published.externalId, error: null }
   }))
 })
 
@@ -156,16 +196,18 @@ const publishFirstComment = Effect.fnUntraced(function* (job: LeasedJob, options
  * worker to recover.
  */
 export const runJob = (job: LeasedJob, options: PipelineOptions) => {
-  const work = job.attempts > options.maxLeases
-    ? failFinally(job, job.checkpoint !== null
-        ? targetError("publish_outcome_unknown")
-        : targetError("internal_error", `The publishing worker stopped ${job.attempts - 1} times on this job.`))
-    : (job.kind === "publish" ? publishTarget(job, options) : publishFirstComment(job, options)).pipe(
-        Effect.catchTags({
-          FinalFailure: (e) => failFinally(job, e.error),
-          RetryLater: (e) => retryLater(job, options, e)
-        })
-      )
+  const work =
+    job.attempts > options.maxLeases
+      ? failFinally(
+          job,
+          job.checkpoint !== null ? targetError("publish_outcome_unknown") : targetError("internal_error", `The publishing worker stopped ${job.attempts - 1} times on this job.`)
+        )
+      : (job.kind === "publish" ? publishTarget(job, options) : publishFirstComment(job, options)).pipe(
+          Effect.catchTags({
+            FinalFailure: (e) => failFinally(job, e.error),
+            RetryLater: (e) => retryLater(job, options, e)
+          })
+        )
   return Effect.scoped(Effect.andThen(Effect.forkScoped(heartbeat(job, options)), work)).pipe(
     Effect.catchTag("LeaseLost", () => leaseLost(job)),
     Effect.catchCause((cause) =>
@@ -193,4 +235,3 @@ export const runJob = (job: LeasedJob, options: PipelineOptions) => {
  */
 export const runJobs = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions, release: (n: number) => Effect.Effect<void> = () => Effect.void) =>
   Effect.forEach(jobs, (job) => Effect.ensuring(runJob(job, options), release(1)), { concurrency: "unbounded", discard: true })
-

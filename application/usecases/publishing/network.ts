@@ -39,9 +39,7 @@ export const networkFor = Effect.fnUntraced(function* (job: LeasedJob) {
   if (account.value.status !== "connected") return yield* final("account_needs_reconnection")
   const publisher = (yield* Publishers).get(account.value.platform)
   if (Option.isNone(publisher)) return yield* final("platform_unavailable")
-  const credentials = yield* credentialsFor(account.value).pipe(
-    Effect.mapError((e) => (e._tag === "NeedsReconnection" ? reconnect(e) : unavailable(e.message, e.retryAfterMs)))
-  )
+  const credentials = yield* credentialsFor(account.value).pipe(Effect.mapError((e) => (e._tag === "NeedsReconnection" ? reconnect(e) : unavailable(e.message, e.retryAfterMs))))
   return { account: account.value, publisher: publisher.value, credentials: Option.getOrNull(credentials) } satisfies Network
 })
 
@@ -82,10 +80,12 @@ const call = (publisher: Publisher, request: PublishRequest, handle: string | nu
   publisher.publish(request, handle ?? undefined).pipe(
     Effect.timeoutOption(options.publishTimeoutMs),
     Effect.catchDefect(() => Effect.fail(unknownOutcome("The network call stopped without an answer."))),
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.fail(unknownOutcome(`The network did not answer within ${options.publishTimeoutMs} ms.`)),
-      onSome: (outcome) => Effect.succeed(outcome)
-    }))
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.fail(unknownOutcome(`The network did not answer within ${options.publishTimeoutMs} ms.`)),
+        onSome: (outcome) => Effect.succeed(outcome)
+      })
+    )
   )
 
 /**
@@ -107,7 +107,8 @@ export const send = (publisher: Publisher, request: PublishRequest, handle: stri
           Effect.catch((again) =>
             again instanceof PublishError && (again.unauthorized || again.revoked)
               ? Effect.flatMap(markNeedsReconnection(request.account, again.message), (n) => Effect.fail(reconnect(n)))
-              : Effect.fail(again instanceof PublishError ? refused(again) : again))
+              : Effect.fail(again instanceof PublishError ? refused(again) : again)
+          )
         )
       })
     })
@@ -128,18 +129,17 @@ export const prepare = (publisher: Publisher, request: PublishRequest) =>
  * (`recover`), and only send again when it says nothing arrived. Otherwise prepare, store the
  * checkpoint (before any network call), then send.
  */
-export const publishStep = Effect.fnUntraced(function* (
-  job: LeasedJob, step: number, request: PublishRequest, publisher: Publisher, options: PipelineOptions
-) {
+export const publishStep = Effect.fnUntraced(function* (job: LeasedJob, step: number, request: PublishRequest, publisher: Publisher, options: PipelineOptions) {
   const earlier = job.checkpoint
   let outcome: PublishOutcome
   if (earlier !== null && earlier.step === step) {
-    const recovery = publisher.recover === undefined
-      ? { _tag: "Unknown" as const }
-      : yield* publisher.recover(request, earlier.handle).pipe(
-          Effect.mapError((e) => (e.retryable ? unknownOutcome(e.message) : new FinalFailure({ error: targetError("publish_outcome_unknown") }))),
-          Effect.catchDefect(() => Effect.fail(unknownOutcome("Asking the network about an earlier attempt failed.")))
-        )
+    const recovery =
+      publisher.recover === undefined
+        ? { _tag: "Unknown" as const }
+        : yield* publisher.recover(request, earlier.handle).pipe(
+            Effect.mapError((e) => (e.retryable ? unknownOutcome(e.message) : new FinalFailure({ error: targetError("publish_outcome_unknown") }))),
+            Effect.catchDefect(() => Effect.fail(unknownOutcome("Asking the network about an earlier attempt failed.")))
+          )
     if (recovery._tag === "Published") return recovery.published satisfies Published
     if (recovery._tag === "Unknown" || earlier.handle === null) return yield* final("publish_outcome_unknown")
     // Nothing is live yet: send again (or go on processing) with the stored handle, so the network can tell it is one post.
@@ -152,7 +152,12 @@ export const publishStep = Effect.fnUntraced(function* (
   if (outcome._tag === "Published") return outcome.published
   // The network is still processing: keep how far it got and free the worker until it is worth asking again.
   if (!(yield* (yield* PublishingSteps).checkpoint(job, { step, handle: outcome.handle }))) return yield* Effect.fail(new LeaseLost())
-  return yield* Effect.fail(new RetryLater({
-    error: targetError("upstream_processing"), retryAfterMs: outcome.checkAfterMs, clearCheckpoint: false, countsAsFailure: false
-  }))
+  return yield* Effect.fail(
+    new RetryLater({
+      error: targetError("upstream_processing"),
+      retryAfterMs: outcome.checkAfterMs,
+      clearCheckpoint: false,
+      countsAsFailure: false
+    })
+  )
 })

@@ -28,4 +28,8 @@ export interface Loaded {
 
 /** The post with one target replaced and its status derived again. */
 export const replaceTarget = (post: Post, target: Target, at: number): Post =>
-  withTargets(post, post.targets.map((t) => (t.accountId === target.accountId ? target : t)), at)
+  withTargets(
+    post,
+    post.targets.map((t) => (t.accountId === target.accountId ? target : t)),
+    at
+  )

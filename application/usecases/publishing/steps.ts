@@ -1,6 +1,6 @@
 import { Context, Effect, Exit, Layer, Option } from "effect"
 import type { Post, Target } from "../../../domain/post.ts"
-import { Crypto } from "../../ports/Crypto.ts"
+import type { Crypto } from "../../ports/Crypto.ts"
 import { type Checkpoint, type Job, JobQueue, type LeasedJob, type RetryOptions } from "../../ports/JobQueue.ts"
 import { type PostKey, PostRepo } from "../../ports/PostRepo.ts"
 import { Store } from "../../ports/Store.ts"
@@ -49,8 +49,7 @@ export class PublishingSteps extends Context.Service<PublishingSteps, Publishing
 
 const keyOf = (job: Job): PostKey => ({ workspaceId: job.workspaceId, id: job.postId })
 
-const targetOf = (post: Post, job: Job): Target | undefined =>
-  post.workspaceId === job.workspaceId ? post.targets.find((t) => t.accountId === job.accountId) : undefined
+const targetOf = (post: Post, job: Job): Target | undefined => (post.workspaceId === job.workspaceId ? post.targets.find((t) => t.accountId === job.accountId) : undefined)
 
 /** Builds the batched steps on the ports in context. */
 export const make = Effect.gen(function* () {
@@ -67,13 +66,14 @@ export const make = Effect.gen(function* () {
         const target = post === undefined ? undefined : targetOf(post, job)
         return Exit.succeed(post !== undefined && target !== undefined ? Option.some<Loaded>({ post, target }) : Option.none<Loaded>())
       })
-    }))
+    })
+  )
 
   const checkpoint = groupCommit((entries: ReadonlyArray<{ readonly job: LeasedJob; readonly checkpoint: Checkpoint }>) =>
-    Effect.map(queue.checkpointMany(entries), (held) => entries.map((e) => Exit.succeed(held.has(e.job.id)))))
+    Effect.map(queue.checkpointMany(entries), (held) => entries.map((e) => Exit.succeed(held.has(e.job.id))))
+  )
 
-  const write = groupCommit((writes: ReadonlyArray<TargetWrite>) =>
-    store.transaction(writeAll(writes)).pipe(Effect.provideContext(services)))
+  const write = groupCommit((writes: ReadonlyArray<TargetWrite>) => store.transaction(writeAll(writes)).pipe(Effect.provideContext(services)))
 
   return {
     load,
@@ -107,7 +107,9 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
     const completed = completing.length > 0 ? yield* queue.completeMany(completing) : new Set<string>()
     const held: Array<boolean> = []
     for (const { job, hold } of writes) {
-      held.push(hold._tag === "Complete" ? completed.has(job.id) : hold._tag === "Extend" ? yield* queue.extend(job, hold.until) : yield* queue.retryAt(job, hold.runAt, hold.options))
+      held.push(
+        hold._tag === "Complete" ? completed.has(job.id) : hold._tag === "Extend" ? yield* queue.extend(job, hold.until) : yield* queue.retryAt(job, hold.runAt, hold.options)
+      )
     }
     const posts = new Map((yield* repo.findMany(writes.filter((_, i) => held[i]).map((w) => keyOf(w.job)))).map((p) => [p.id, p]))
     const changed = new Map<string, Post>()

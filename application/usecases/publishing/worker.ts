@@ -39,26 +39,32 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
   const gather = Math.max(1, Math.floor(options.batch / 4))
 
   // Lease and fork without interruption, so a stop never drops jobs leased but not yet started.
-  const pass = (free: number) => Effect.uninterruptible(Effect.gen(function* () {
-    while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
-    const at = yield* Clock.currentTimeMillis
-    const jobs = yield* queue.lease(at, free, options.leaseMs).pipe(
-      Effect.catchCause((cause) => Effect.as(Effect.logError("leasing failed", cause), []))
+  const pass = (free: number) =>
+    Effect.uninterruptible(
+      Effect.gen(function* () {
+        while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
+        const at = yield* Clock.currentTimeMillis
+        const jobs = yield* queue.lease(at, free, options.leaseMs).pipe(Effect.catchCause((cause) => Effect.as(Effect.logError("leasing failed", cause), [])))
+        if (free > jobs.length) yield* Semaphore.release(slots, free - jobs.length)
+        // Each job frees its slot as it finishes; whatever was not freed (a crash, a stop) is freed at the end.
+        let freed = 0
+        const release = (n: number): Effect.Effect<void> =>
+          Effect.suspend(() => {
+            freed += n
+            return Semaphore.release(slots, n)
+          })
+        if (jobs.length > 0)
+          yield* FiberSet.run(
+            running,
+            runJobs(jobs, options, release).pipe(
+              Effect.provideService(AccountCache, accounts),
+              Effect.provideService(PublishingSteps.PublishingSteps, steps),
+              Effect.ensuring(Effect.suspend((): Effect.Effect<void> => (jobs.length > freed ? release(jobs.length - freed) : Effect.void)))
+            )
+          )
+        return jobs.length === free
+      })
     )
-    if (free > jobs.length) yield* Semaphore.release(slots, free - jobs.length)
-    // Each job frees its slot as it finishes; whatever was not freed (a crash, a stop) is freed at the end.
-    let freed = 0
-    const release = (n: number): Effect.Effect<void> => Effect.suspend(() => {
-      freed += n
-      return Semaphore.release(slots, n)
-    })
-    if (jobs.length > 0) yield* FiberSet.run(running, runJobs(jobs, options, release).pipe(
-      Effect.provideService(AccountCache, accounts),
-      Effect.provideService(PublishingSteps.PublishingSteps, steps),
-      Effect.ensuring(Effect.suspend((): Effect.Effect<void> => (jobs.length > freed ? release(jobs.length - freed) : Effect.void)))
-    ))
-    return jobs.length === free
-  }))
 
   const loop = Effect.gen(function* () {
     let more = false

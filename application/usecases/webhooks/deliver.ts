@@ -16,15 +16,24 @@ import type { DeliveryOptions } from "./options.ts"
 /** One try: the endpoint's secret opened, the event signed and sent, and what to record of it. */
 export const attempt = Effect.fnUntraced(function* (delivery: LeasedDelivery, options: DeliveryOptions) {
   const secret = yield* Effect.result((yield* TokenVault).open(delivery.webhook.sealedSecret))
-  const response = secret._tag === "Failure"
-    ? { ok: false, status: null, durationMs: 0, error: "The endpoint's secret cannot be opened on this server (HERALD_SECRET changed)." }
-    : yield* (yield* WebhookSender).send({ url: delivery.webhook.url, secret: secret.success, id: delivery.event.id, timestamp: yield* Clock.currentTimeMillis, body: delivery.event.body })
+  const response =
+    secret._tag === "Failure"
+      ? { ok: false, status: null, durationMs: 0, error: "The endpoint's secret cannot be opened on this server (HERALD_SECRET changed)." }
+      : yield* (yield* WebhookSender).send({
+          url: delivery.webhook.url,
+          secret: secret.success,
+          id: delivery.event.id,
+          timestamp: yield* Clock.currentTimeMillis,
+          body: delivery.event.body
+        })
   const at = yield* Clock.currentTimeMillis
   const wait = nextRetryIn(options.retrySchedule, delivery.roundFailures + 1)
   // A test event is tried once: its answer is what the caller wants to see.
-  const result: DeliveryResult = response.ok ? { _tag: "Succeeded" }
-    : wait === null || delivery.event.type === TEST_EVENT_TYPE ? { _tag: "GaveUp" }
-    : { _tag: "Retry", retryAt: at + wait }
+  const result: DeliveryResult = response.ok
+    ? { _tag: "Succeeded" }
+    : wait === null || delivery.event.type === TEST_EVENT_TYPE
+      ? { _tag: "GaveUp" }
+      : { _tag: "Retry", retryAt: at + wait }
   return { delivery, at, result, responseCode: response.status, responseTimeMs: response.durationMs, error: response.error } satisfies DeliveryRecord
 })
 
@@ -42,16 +51,20 @@ const disableIfFailingLong = Effect.fnUntraced(function* (record: DeliveryRecord
   const workspace = yield* (yield* WorkspaceRepo).findById(webhook.workspaceId)
   if (Option.isNone(workspace)) return
   const config = yield* HeraldConfig
-  yield* trySend(workspace.value.ownerEmail, webhookDisabledMail(workspace.value.locale, {
-    url: webhook.url, since: formatUtc(webhook.failingSince!), appLink: `${config.publicUrl}/app`
-  }))
+  yield* trySend(
+    workspace.value.ownerEmail,
+    webhookDisabledMail(workspace.value.locale, {
+      url: webhook.url,
+      since: formatUtc(webhook.failingSince!),
+      appLink: `${config.publicUrl}/app`
+    })
+  )
 })
 
 /** Records tries of concurrent deliveries together (one write per batch), each answered on its own. */
 export const makeRecorder = Effect.gen(function* () {
   const deliveries = yield* WebhookDeliveries
-  return groupCommit((records: ReadonlyArray<DeliveryRecord>) =>
-    Effect.map(deliveries.record(records), (done) => records.map((r) => Exit.succeed(done.has(r.delivery.id)))))
+  return groupCommit((records: ReadonlyArray<DeliveryRecord>) => Effect.map(deliveries.record(records), (done) => records.map((r) => Exit.succeed(done.has(r.delivery.id)))))
 })
 
 /**
@@ -99,19 +112,21 @@ export const startDeliveryWorker = Effect.fnUntraced(function* (options: Deliver
   // Under load, lease half a batch at a time rather than one per freed slot: one statement, many deliveries.
   const gather = Math.max(1, Math.floor(options.batch / 2))
   let more = false
-  const pass = Effect.uninterruptible(Effect.gen(function* () {
-    yield* Semaphore.take(slots, 1)
-    let free = 1
-    if (more && gather > 1 && Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))) free = gather
-    while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
-    const leased = yield* deliveries.lease(yield* Clock.currentTimeMillis, free, options.leaseMs).pipe(
-      Effect.catchCause((cause) => Effect.as(Effect.logError("leasing deliveries failed", cause), []))
-    )
-    if (free > leased.length) yield* Semaphore.release(slots, free - leased.length)
-    for (const d of leased) yield* FiberSet.run(running, deliver(d, options, record, Semaphore.release(slots, 1)))
-    more = leased.length === free
-    return more
-  }))
+  const pass = Effect.uninterruptible(
+    Effect.gen(function* () {
+      yield* Semaphore.take(slots, 1)
+      let free = 1
+      if (more && gather > 1 && Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))) free = gather
+      while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
+      const leased = yield* deliveries
+        .lease(yield* Clock.currentTimeMillis, free, options.leaseMs)
+        .pipe(Effect.catchCause((cause) => Effect.as(Effect.logError("leasing deliveries failed", cause), [])))
+      if (free > leased.length) yield* Semaphore.release(slots, free - leased.length)
+      for (const d of leased) yield* FiberSet.run(running, deliver(d, options, record, Semaphore.release(slots, 1)))
+      more = leased.length === free
+      return more
+    })
+  )
   const loop = Effect.gen(function* () {
     while (true) if (!(yield* pass)) yield* Effect.sleep(options.pollMs)
   })

@@ -14,7 +14,12 @@ import { postView, targetView } from "../posts/view.ts"
  * try of every delivery sends the same bytes.
  */
 export const newEvent = Effect.fnUntraced(function* (
-  type: HeraldEvent["type"], workspaceId: string, resource: { readonly kind: ResourceKind; readonly id: string }, orderingKey: string, at: number, data: unknown
+  type: HeraldEvent["type"],
+  workspaceId: string,
+  resource: { readonly kind: ResourceKind; readonly id: string },
+  orderingKey: string,
+  at: number,
+  data: unknown
 ) {
   const id = yield* (yield* Crypto).id("evt")
   const body = JSON.stringify({ id, type, timestamp: formatUtc(at), workspaceId, resource: { type: resource.kind, id: resource.id }, data })

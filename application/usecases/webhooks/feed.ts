@@ -66,8 +66,7 @@ export const listEvents = Effect.fn("listEvents")(function* (actor: Actor, query
 
 export type WaitUntil = "decision" | "final"
 
-const settled = (post: Post, until: WaitUntil) =>
-  post.deletedAt !== null || (until === "decision" ? post.status !== "needs_approval" : isFinal(post.status))
+const settled = (post: Post, until: WaitUntil) => post.deletedAt !== null || (until === "decision" ? post.status !== "needs_approval" : isFinal(post.status))
 
 /**
  * Waits (up to `waitSeconds`) until the post leaves needs_approval (`decision`) or reaches a final

@@ -44,14 +44,21 @@ export const createWebhook = Effect.fn("createWebhook")(function* (actor: Actor,
   const checked = yield* fromResult(checkWebhookFields(body, { url: true }))
   yield* checkUrl(checked.url!)
   const repo = yield* WebhookRepo
-  if ((yield* repo.list(actor.workspaceId)).length >= MAX_WEBHOOKS_PER_WORKSPACE)
-    return yield* Effect.fail(fail("webhook_limit_reached", { limit: MAX_WEBHOOKS_PER_WORKSPACE }))
+  if ((yield* repo.list(actor.workspaceId)).length >= MAX_WEBHOOKS_PER_WORKSPACE) return yield* Effect.fail(fail("webhook_limit_reached", { limit: MAX_WEBHOOKS_PER_WORKSPACE }))
   const secret = yield* (yield* WebhookSender).newSecret()
   const at = yield* now
   const webhook: Webhook = {
-    id: yield* (yield* Crypto).id("whk"), workspaceId: actor.workspaceId, url: checked.url!.href, eventTypes: checked.eventTypes ?? [],
-    description: checked.description ?? "", enabled: checked.enabled ?? true, sealedSecret: yield* (yield* TokenVault).seal(secret),
-    createdAt: at, updatedAt: at, failingSince: null, disabledReason: null
+    id: yield* (yield* Crypto).id("whk"),
+    workspaceId: actor.workspaceId,
+    url: checked.url!.href,
+    eventTypes: checked.eventTypes ?? [],
+    description: checked.description ?? "",
+    enabled: checked.enabled ?? true,
+    sealedSecret: yield* (yield* TokenVault).seal(secret),
+    createdAt: at,
+    updatedAt: at,
+    failingSince: null,
+    disabledReason: null
   }
   yield* repo.insert(webhook)
   return { webhook: webhookView(webhook), secret }
@@ -101,7 +108,8 @@ export const testWebhook = Effect.fn("testWebhook")(function* (actor: Actor, id:
   const webhook = yield* loadWebhook(actor, id)
   const at = yield* now
   const event = yield* newEvent(TEST_EVENT_TYPE, webhook.workspaceId, { kind: "webhook", id: webhook.id }, webhook.id, at, {
-    webhookId: webhook.id, message: "A test event from Herald: if you can read this, your endpoint receives and can verify events."
+    webhookId: webhook.id,
+    message: "A test event from Herald: if you can read this, your endpoint receives and can verify events."
   })
   yield* (yield* Store).transaction(emit([{ ...event, onlyWebhookId: webhook.id }]))
   const deliveries = yield* WebhookDeliveries
@@ -116,7 +124,11 @@ export const testWebhook = Effect.fn("testWebhook")(function* (actor: Actor, id:
 const statuses: ReadonlyArray<DeliveryStatus> = ["pending", "succeeded", "failed"]
 
 /** GET /webhooks/{id}/deliveries: newest first, `limit` 1..100 (default 20), `status`, `cursor`. */
-export const listDeliveries = Effect.fn("listDeliveries")(function* (actor: Actor, id: string, query: { readonly limit?: string | undefined; readonly status?: string | undefined; readonly cursor?: string | undefined }) {
+export const listDeliveries = Effect.fn("listDeliveries")(function* (
+  actor: Actor,
+  id: string,
+  query: { readonly limit?: string | undefined; readonly status?: string | undefined; readonly cursor?: string | undefined }
+) {
   const bad: Array<string> = []
   const limit = query.limit === undefined ? 20 : /^[0-9]{1,3}$/.test(query.limit) ? Number(query.limit) : Number.NaN
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) bad.push("limit")

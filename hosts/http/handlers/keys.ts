@@ -13,10 +13,13 @@ export const layer = HttpApiBuilder.group(HeraldApi, "keys", (handlers) =>
     return handlers
       .handle("list", () => run(Effect.flatMap(CurrentActor, listKeys)))
       .handle("create", () =>
-        run(Effect.gen(function* () {
-          const body = (yield* rawJson) as Record<string, unknown>
-          return json(yield* createKey(yield* CurrentActor, typeof body === "object" && body !== null ? body : {}), 201)
-        })))
+        run(
+          Effect.gen(function* () {
+            const body = (yield* rawJson) as Record<string, unknown>
+            return json(yield* createKey(yield* CurrentActor, typeof body === "object" && body !== null ? body : {}), 201)
+          })
+        )
+      )
       .handle("revoke", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => revokeKey(actor, params.id))))
   })
 )

@@ -12,10 +12,7 @@ import { requestBody } from "../requestBody.ts"
 import { CurrentActor } from "../security.ts"
 import { json, runner } from "./request.ts"
 
-type Services =
-  | Effect.Services<ReturnType<typeof uploadMedia>>
-  | Effect.Services<ReturnType<typeof getMedia>>
-  | Effect.Services<ReturnType<typeof getPreview>>
+type Services = Effect.Services<ReturnType<typeof uploadMedia>> | Effect.Services<ReturnType<typeof getMedia>> | Effect.Services<ReturnType<typeof getPreview>>
 
 // The multipart parser's own limits are a backstop; the use case's byte counter answers first.
 const multipartLimits = { maxParts: 16, maxFieldBytes: 64 * 1024, maxTotalBytes: REST_UPLOAD_LIMIT + 1024 * 1024, maxFileBytes: REST_UPLOAD_LIMIT }
@@ -27,17 +24,20 @@ export const layer = HttpApiBuilder.group(HeraldApi, "media", (handlers) =>
     const run = yield* runner<Services>()
     return handlers
       .handle("upload", () =>
-        run(Effect.gen(function* () {
-          const actor = yield* CurrentActor
-          const request = yield* HttpServerRequest.HttpServerRequest
-          // Both forms are read off the raw body as it arrives (the declared payload documents them and
-          // picks the content types; its own readers are slower); the Content-Type says which form this is.
-          const raw = requestBody(request, cutShort)
-          const source = (request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/")
-            ? multipartFile(raw, request.headers, multipartLimits)
-            : parseJsonUpload(raw, MEDIA_JSON_BODY_LIMIT)
-          return json(yield* uploadMedia(actor, source.filename, source.body, REST_UPLOAD_LIMIT), 201)
-        })))
+        run(
+          Effect.gen(function* () {
+            const actor = yield* CurrentActor
+            const request = yield* HttpServerRequest.HttpServerRequest
+            // Both forms are read off the raw body as it arrives (the declared payload documents them and
+            // picks the content types; its own readers are slower); the Content-Type says which form this is.
+            const raw = requestBody(request, cutShort)
+            const source = (request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/")
+              ? multipartFile(raw, request.headers, multipartLimits)
+              : parseJsonUpload(raw, MEDIA_JSON_BODY_LIMIT)
+            return json(yield* uploadMedia(actor, source.filename, source.body, REST_UPLOAD_LIMIT), 201)
+          })
+        )
+      )
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(getMedia(actor, params.id), (body) => json(body)))))
       .handle("preview", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => getPreview(actor, params.id))))
   })

@@ -16,15 +16,19 @@ type Services =
 export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   Effect.gen(function* () {
     const run = yield* runner<Services>()
-    const byId = (action: (actor: import("../../../domain/apiKey.ts").Actor, id: string) => Effect.Effect<unknown, import("../../../domain/errors.ts").HeraldError, Services>) =>
+    const byId =
+      (action: (actor: import("../../../domain/apiKey.ts").Actor, id: string) => Effect.Effect<unknown, import("../../../domain/errors.ts").HeraldError, Services>) =>
       ({ params }: { readonly params: { readonly id: string } }) =>
         run(Effect.flatMap(CurrentActor, (actor) => Effect.map(action(actor, params.id), (body) => json(body))))
     return handlers
       .handle("create", ({ headers }) =>
-        run(Effect.gen(function* () {
-          const result = yield* createPost(yield* CurrentActor, yield* rawJson, headers["idempotency-key"] ?? null)
-          return json(result.body, result.kind === "created" ? 201 : 200)
-        })))
+        run(
+          Effect.gen(function* () {
+            const result = yield* createPost(yield* CurrentActor, yield* rawJson, headers["idempotency-key"] ?? null)
+            return json(result.body, result.kind === "created" ? 201 : 200)
+          })
+        )
+      )
       .handle("list", ({ query }) => run(Effect.flatMap(CurrentActor, (actor) => listPosts(actor, query))))
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => getPost(actor, params.id))))
       .handle("approve", byId(Actions.approvePost))
@@ -32,12 +36,28 @@ export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       .handle("cancel", byId(Actions.cancelPost))
       .handle("retry", byId(Actions.retryPost))
       .handle("reschedule", ({ params }) =>
-        run(Effect.gen(function* () {
-          return json(yield* Actions.reschedulePost(yield* CurrentActor, params.id, yield* rawJson))
-        })))
+        run(
+          Effect.gen(function* () {
+            return json(yield* Actions.reschedulePost(yield* CurrentActor, params.id, yield* rawJson))
+          })
+        )
+      )
       .handle("retryFirstComment", ({ params, payload }) =>
-        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.retryFirstComment(actor, params.id, payload.accountId ?? null), (b) => json(b)))))
-      .handle("bulkApprove", () => run(Effect.gen(function* () { return json(yield* Actions.bulkApprove(yield* CurrentActor, yield* rawJson)) })))
-      .handle("bulkReject", () => run(Effect.gen(function* () { return json(yield* Actions.bulkReject(yield* CurrentActor, yield* rawJson)) })))
+        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.retryFirstComment(actor, params.id, payload.accountId ?? null), (b) => json(b))))
+      )
+      .handle("bulkApprove", () =>
+        run(
+          Effect.gen(function* () {
+            return json(yield* Actions.bulkApprove(yield* CurrentActor, yield* rawJson))
+          })
+        )
+      )
+      .handle("bulkReject", () =>
+        run(
+          Effect.gen(function* () {
+            return json(yield* Actions.bulkReject(yield* CurrentActor, yield* rawJson))
+          })
+        )
+      )
   })
 )

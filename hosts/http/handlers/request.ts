@@ -8,7 +8,7 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
  * already answered by the payload's decoding, so they read as an empty object.
  */
 export const rawJson = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-  Effect.catch(request.json, (error) => isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed({} as unknown))
+  Effect.catch(request.json, (error) => (isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed({} as unknown)))
 )
 
 export const header = (name: string) => Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.headers[name])
@@ -23,5 +23,7 @@ export const json = (body: unknown, status = 200) => HttpServerResponse.jsonUnsa
  * service into each request's context: about 7% of the CPU of a simple GET.)
  */
 export const runner = <R>() =>
-  Effect.as(Effect.context<R>(), <A, E extends import("../../../domain/errors.ts").HeraldError, R2>(effect: Effect.Effect<A, E, R2>) =>
-    effect.pipe(handled) as Effect.Effect<A, never, Exclude<R2, R>>)
+  Effect.as(
+    Effect.context<R>(),
+    <A, E extends import("../../../domain/errors.ts").HeraldError, R2>(effect: Effect.Effect<A, E, R2>) => effect.pipe(handled) as Effect.Effect<A, never, Exclude<R2, R>>
+  )

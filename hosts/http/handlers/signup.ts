@@ -12,10 +12,12 @@ export const layer = HttpApiBuilder.group(HeraldApi, "signup", (handlers) =>
     const run = yield* runner<Effect.Services<ReturnType<typeof signUp>>>()
     const client = clientBucket(yield* HttpSettings)
     return handlers.handle("signup", () =>
-      run(Effect.gen(function* () {
-        const result = yield* signUp({ body: yield* rawJson, ip: client(yield* HttpServerRequest.HttpServerRequest), acceptLanguage: yield* header("accept-language") })
-        return json(result.body, result.status)
-      }))
+      run(
+        Effect.gen(function* () {
+          const result = yield* signUp({ body: yield* rawJson, ip: client(yield* HttpServerRequest.HttpServerRequest), acceptLanguage: yield* header("accept-language") })
+          return json(result.body, result.status)
+        })
+      )
     )
   })
 )

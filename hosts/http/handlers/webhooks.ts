@@ -15,10 +15,22 @@ export const layer = HttpApiBuilder.group(HeraldApi, "webhooks", (handlers) =>
   Effect.gen(function* () {
     const run = yield* runner<Services>()
     return handlers
-      .handle("create", () => run(Effect.gen(function* () { return json(yield* Manage.createWebhook(yield* CurrentActor, yield* rawJson), 201) })))
+      .handle("create", () =>
+        run(
+          Effect.gen(function* () {
+            return json(yield* Manage.createWebhook(yield* CurrentActor, yield* rawJson), 201)
+          })
+        )
+      )
       .handle("list", () => run(Effect.flatMap(CurrentActor, Manage.listWebhooks)))
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => Manage.getWebhook(actor, params.id))))
-      .handle("update", ({ params }) => run(Effect.gen(function* () { return json(yield* Manage.updateWebhook(yield* CurrentActor, params.id, yield* rawJson)) })))
+      .handle("update", ({ params }) =>
+        run(
+          Effect.gen(function* () {
+            return json(yield* Manage.updateWebhook(yield* CurrentActor, params.id, yield* rawJson))
+          })
+        )
+      )
       .handle("remove", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => Manage.deleteWebhook(actor, params.id))))
       .handle("test", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => Manage.testWebhook(actor, params.id))))
       .handle("deliveries", ({ params, query }) => run(Effect.flatMap(CurrentActor, (actor) => Manage.listDeliveries(actor, params.id, query))))

@@ -1,4 +1,4 @@
-import { escape, page } from "./html.ts"
+import { escapeHtml, page } from "./html.ts"
 
 /** The app's script: one constant text, so the page's CSP allows it by hash; the CSRF token comes from a meta tag. */
 const SCRIPT = `
@@ -49,7 +49,9 @@ load();
 
 /** The approval app: posts waiting for approval, with approve and reject; API keys; webhooks and their recent deliveries. Talks to /api/v1. */
 export const appPage = (email: string, csrf: string) =>
-  page("Herald", `<p class="muted">Signed in as ${escape(email)} · <a href="/api/v1/docs">API docs</a></p>
+  page(
+    "Herald",
+    `<p class="muted">Signed in as ${escapeHtml(email)} · <a href="/api/v1/docs">API docs</a></p>
 <form method="post" action="/signout"><button class="secondary">Sign out</button></form>
 <h2>Waiting for approval</h2><div id="posts">Loading…</div>
 <h2>API keys</h2><div id="keys"></div>
@@ -57,4 +59,8 @@ export const appPage = (email: string, csrf: string) =>
 <p id="secret"></p>
 <h2>Webhooks</h2><div id="webhooks"></div>
 <form id="newhook"><input name="url" type="url" aria-label="Endpoint URL" placeholder="https://example.org/herald" required> <button>Add webhook</button></form>
-<p id="hooksecret"></p>`, 200, "en", { script: SCRIPT, head: `<meta name="csrf-token" content="${escape(csrf)}">` })
+<p id="hooksecret"></p>`,
+    200,
+    "en",
+    { script: SCRIPT, head: `<meta name="csrf-token" content="${escapeHtml(csrf)}">` }
+  )

@@ -4,7 +4,7 @@ import { completeConnect, inspectConnectState } from "../../../application/useca
 import { HeraldConfig } from "../../../application/config.ts"
 import { catalogue, type ErrorCode, fail, type HeraldError, messageOf } from "../../../domain/errors.ts"
 import { errorResponse, toApiFailure } from "../errors.ts"
-import { escape, page } from "./html.ts"
+import { escapeHtml, page } from "./html.ts"
 
 /** One network that connects through a Herald form instead of OAuth: what the form asks for and says. */
 interface ConnectForm {
@@ -46,13 +46,20 @@ const secured = (response: HttpServerResponse.HttpServerResponse) =>
 const errorPage = (error: HeraldError, wantsJson: boolean) =>
   wantsJson
     ? errorResponse(toApiFailure(error))
-    : page("Something is not right", `<p>${escape(messageOf(error))}</p><p class="muted">${escape(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`, catalogue[error.code as ErrorCode]?.status ?? 400)
+    : page(
+        "Something is not right",
+        `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
+        catalogue[error.code as ErrorCode]?.status ?? 400
+      )
 
 const formPage = (platform: string, form: ConnectForm, state: string) =>
-  page(form.title, `${form.intro}
-<form method="post" action="/connect/${escape(platform)}/callback"><input type="hidden" name="state" value="${escape(state)}">
-${form.fields.map((f) => `<p><label>${escape(f.label)}<br><input name="${f.name}" type="${f.type}" placeholder="${escape(f.placeholder)}" autocomplete="${f.autocomplete}" required spellcheck="false" autocapitalize="none"></label></p>`).join("\n")}
-<p><button>Connect</button></p></form>`)
+  page(
+    form.title,
+    `${form.intro}
+<form method="post" action="/connect/${escapeHtml(platform)}/callback"><input type="hidden" name="state" value="${escapeHtml(state)}">
+${form.fields.map((f) => `<p><label>${escapeHtml(f.label)}<br><input name="${f.name}" type="${f.type}" placeholder="${escapeHtml(f.placeholder)}" autocomplete="${f.autocomplete}" required spellcheck="false" autocapitalize="none"></label></p>`).join("\n")}
+<p><button>Connect</button></p></form>`
+  )
 
 /** Herald's own connect form (GET /connect/{platform}/form) and where it posts (POST /connect/{platform}/callback). */
 export const layer = HttpRouter.addAll(
@@ -67,29 +74,46 @@ export const layer = HttpRouter.addAll(
       }).pipe(Effect.provideContext(services)) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
 
     return [
-      HttpRouter.route("GET", "/connect/:platform/form", respond(Effect.gen(function* () {
-        const platform = (yield* HttpRouter.params).platform ?? ""
-        const state = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://x").searchParams.get("state") ?? ""
-        const form = forms[platform]
-        if (form === undefined) return yield* Effect.fail(fail("platform_unavailable", { platform, available: Object.keys(forms) }, `${platform} does not connect through a Herald form.`))
-        yield* inspectConnectState(platform, state)
-        return formPage(platform, form, state)
-      }))),
-      HttpRouter.route("POST", "/connect/:platform/callback", respond(Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        // A form that takes a password is only ever sent from Herald's own page.
-        if (request.headers.origin !== origin) return yield* Effect.fail(fail("csrf_failed", {}, "This form can only be sent from Herald's own connect page."))
-        const platform = (yield* HttpRouter.params).platform ?? ""
-        const form = forms[platform]
-        if (form === undefined) return yield* Effect.fail(fail("platform_unavailable", { platform, available: Object.keys(forms) }, `${platform} does not connect through a Herald form.`))
-        const fields = new URLSearchParams(yield* Effect.orElseSucceed(request.text, () => ""))
-        const params = Object.fromEntries(["state", ...form.fields.map((f) => f.name)].map((name) => [name, fields.get(name) ?? ""]))
-        const result = yield* completeConnect(platform, params)
-        const wantsJson = (request.headers.accept ?? "").includes("application/json")
-        return wantsJson
-          ? HttpServerResponse.jsonUnsafe(result)
-          : page("Account connected", `<p>Connected <b>${escape(result.account.name)}</b> (@${escape(result.account.username)}) on ${escape(result.account.platform)}.</p><p>Its id is <code>${escape(result.account.id)}</code>. You can close this page.</p>`)
-      })))
+      HttpRouter.route(
+        "GET",
+        "/connect/:platform/form",
+        respond(
+          Effect.gen(function* () {
+            const platform = (yield* HttpRouter.params).platform ?? ""
+            const state = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://x").searchParams.get("state") ?? ""
+            const form = forms[platform]
+            if (form === undefined)
+              return yield* Effect.fail(fail("platform_unavailable", { platform, available: Object.keys(forms) }, `${platform} does not connect through a Herald form.`))
+            yield* inspectConnectState(platform, state)
+            return formPage(platform, form, state)
+          })
+        )
+      ),
+      HttpRouter.route(
+        "POST",
+        "/connect/:platform/callback",
+        respond(
+          Effect.gen(function* () {
+            const request = yield* HttpServerRequest.HttpServerRequest
+            // A form that takes a password is only ever sent from Herald's own page.
+            if (request.headers.origin !== origin) return yield* Effect.fail(fail("csrf_failed", {}, "This form can only be sent from Herald's own connect page."))
+            const platform = (yield* HttpRouter.params).platform ?? ""
+            const form = forms[platform]
+            if (form === undefined)
+              return yield* Effect.fail(fail("platform_unavailable", { platform, available: Object.keys(forms) }, `${platform} does not connect through a Herald form.`))
+            const fields = new URLSearchParams(yield* Effect.orElseSucceed(request.text, () => ""))
+            const params = Object.fromEntries(["state", ...form.fields.map((f) => f.name)].map((name) => [name, fields.get(name) ?? ""]))
+            const result = yield* completeConnect(platform, params)
+            const wantsJson = (request.headers.accept ?? "").includes("application/json")
+            return wantsJson
+              ? HttpServerResponse.jsonUnsafe(result)
+              : page(
+                  "Account connected",
+                  `<p>Connected <b>${escapeHtml(result.account.name)}</b> (@${escapeHtml(result.account.username)}) on ${escapeHtml(result.account.platform)}.</p><p>Its id is <code>${escapeHtml(result.account.id)}</code>. You can close this page.</p>`
+                )
+          })
+        )
+      )
     ]
   })
 )

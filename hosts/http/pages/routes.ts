@@ -6,12 +6,12 @@ import { claimWorkspace, inspectClaimLink } from "../../../application/usecases/
 import { completeSignIn, requestSignInLink } from "../../../application/usecases/signin.ts"
 import { endSession } from "../../../application/usecases/sessions.ts"
 import { HeraldConfig } from "../../../application/config.ts"
-import { catalogue, type ErrorCode, fail, HeraldError, invalidFields, messageOf } from "../../../domain/errors.ts"
+import { catalogue, type ErrorCode, fail, type HeraldError, invalidFields, messageOf } from "../../../domain/errors.ts"
 import { describeTextProblem, textProblem } from "../../../domain/text.ts"
 import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { appPage } from "./app.ts"
-import { escape, page } from "./html.ts"
+import { escapeHtml, page } from "./html.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
 
 type Services =
@@ -23,7 +23,11 @@ type Services =
   | HeraldConfig
 
 const errorPage = (error: HeraldError) =>
-  page("Something is not right", `<p>${escape(messageOf(error))}</p><p class="muted">${escape(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`, catalogue[error.code as ErrorCode]?.status ?? 400)
+  page(
+    "Something is not right",
+    `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
+    catalogue[error.code as ErrorCode]?.status ?? 400
+  )
 
 /**
  * Parameters are checked before anything is looked up or used up: a NUL (which PostgreSQL cannot
@@ -43,14 +47,16 @@ const checked = (params: URLSearchParams): Effect.Effect<URLSearchParams, Herald
 const query = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) => checked(new URL(r.url, "http://x").searchParams))
 // A form over the pages' body limit goes on to bodyLimit.ts, which answers 413.
 const form = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) =>
-  Effect.catch(r.text, (error) => isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed("")).pipe(
-    Effect.flatMap((text) => checked(new URLSearchParams(text)))
-  )
+  Effect.catch(r.text, (error) => (isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed(""))).pipe(Effect.flatMap((text) => checked(new URLSearchParams(text))))
 )
 
 const withSession = (response: HttpServerResponse.HttpServerResponse, token: string, expiresAt: number, secure: boolean) =>
   HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, token, {
-    httpOnly: true, sameSite: "lax", secure, path: "/", expires: new Date(expiresAt)
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    expires: new Date(expiresAt)
   })
 
 const redirect = (location: string) => HttpServerResponse.redirect(location, { status: 303 })
@@ -63,7 +69,10 @@ export const layer = HttpRouter.addAll(
     const secure = config.publicUrl.startsWith("https://")
     const publicOrigin = new URL(config.publicUrl).origin
     const run = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
-      effect.pipe(Effect.catch((e) => Effect.succeed(errorPage(e))), Effect.provideContext(services)) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+      effect.pipe(
+        Effect.catch((e) => Effect.succeed(errorPage(e))),
+        Effect.provideContext(services)
+      ) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
     // A form that sets or ends a session, or sends mail, must come from Herald's own pages.
     const sameOrigin = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) =>
       fromAnotherSite(r.headers, publicOrigin)
@@ -73,64 +82,132 @@ export const layer = HttpRouter.addAll(
 
     return [
       HttpRouter.route("GET", "/", Effect.succeed(redirect("/app"))),
-      HttpRouter.route("GET", "/connect/:platform/callback", run(Effect.gen(function* () {
-        const params = yield* HttpRouter.params
-        const q = yield* query
-        const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q))
-        const wantsJson = ((yield* HttpServerRequest.HttpServerRequest).headers.accept ?? "").includes("application/json")
-        if (wantsJson) return HttpServerResponse.jsonUnsafe(result)
-        // Facebook gives several accounts at once (each Page, and the Instagram accounts linked to them).
-        const line = (a: typeof result.account) => `<b>${escape(a.name)}</b> (@${escape(a.username)}) on ${escape(a.platform)}, id <code>${escape(a.id)}</code>`
-        return result.accounts.length > 1
-          ? page("Accounts connected", `<p>Connected ${result.accounts.length} accounts:</p><ul>${result.accounts.map((a) => `<li>${line(a)}</li>`).join("")}</ul><p>You can close this page.</p>`)
-          : page("Account connected", `<p>Connected <b>${escape(result.account.name)}</b> (@${escape(result.account.username)}) on ${escape(result.account.platform)}.</p><p>Its id is <code>${escape(result.account.id)}</code>. You can close this page.</p>`)
-      }))),
-      HttpRouter.route("GET", "/claim", run(Effect.gen(function* () {
-        const token = (yield* query).get("token") ?? ""
-        const ws = yield* inspectClaimLink(token)
-        const ja = ws.locale === "ja"
-        return page(ja ? "ワークスペースを受け取る" : "Claim your workspace", `<p>${ja ? "ワークスペース" : "Workspace"} <b>${escape(ws.name)}</b> (${escape(ws.ownerEmail)})</p>
-<form method="post" action="/claim"><input type="hidden" name="token" value="${escape(token)}">
+      HttpRouter.route(
+        "GET",
+        "/connect/:platform/callback",
+        run(
+          Effect.gen(function* () {
+            const params = yield* HttpRouter.params
+            const q = yield* query
+            const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q))
+            const wantsJson = ((yield* HttpServerRequest.HttpServerRequest).headers.accept ?? "").includes("application/json")
+            if (wantsJson) return HttpServerResponse.jsonUnsafe(result)
+            // Facebook gives several accounts at once (each Page, and the Instagram accounts linked to them).
+            const line = (a: typeof result.account) => `<b>${escapeHtml(a.name)}</b> (@${escapeHtml(a.username)}) on ${escapeHtml(a.platform)}, id <code>${escapeHtml(a.id)}</code>`
+            return result.accounts.length > 1
+              ? page(
+                  "Accounts connected",
+                  `<p>Connected ${result.accounts.length} accounts:</p><ul>${result.accounts.map((a) => `<li>${line(a)}</li>`).join("")}</ul><p>You can close this page.</p>`
+                )
+              : page(
+                  "Account connected",
+                  `<p>Connected <b>${escapeHtml(result.account.name)}</b> (@${escapeHtml(result.account.username)}) on ${escapeHtml(result.account.platform)}.</p><p>Its id is <code>${escapeHtml(result.account.id)}</code>. You can close this page.</p>`
+                )
+          })
+        )
+      ),
+      HttpRouter.route(
+        "GET",
+        "/claim",
+        run(
+          Effect.gen(function* () {
+            const token = (yield* query).get("token") ?? ""
+            const ws = yield* inspectClaimLink(token)
+            const ja = ws.locale === "ja"
+            return page(
+              ja ? "ワークスペースを受け取る" : "Claim your workspace",
+              `<p>${ja ? "ワークスペース" : "Workspace"} <b>${escapeHtml(ws.name)}</b> (${escapeHtml(ws.ownerEmail)})</p>
+<form method="post" action="/claim"><input type="hidden" name="token" value="${escapeHtml(token)}">
 <label>${ja ? "言語" : "Language"} <select name="locale"><option value="en"${ja ? "" : " selected"}>English</option><option value="ja"${ja ? " selected" : ""}>日本語</option></select></label>
-<p><button>${ja ? "受け取る" : "Claim workspace"}</button></p></form>`, 200, ws.locale)
-      }))),
-      HttpRouter.route("POST", "/claim", run(Effect.gen(function* () {
-        yield* sameOrigin
-        const f = yield* form
-        const locale = f.get("locale") === "ja" ? "ja" : f.get("locale") === "en" ? "en" : null
-        const { session } = yield* claimWorkspace(f.get("token") ?? "", locale)
-        return withSession(redirect("/app"), session.token, session.expiresAt, secure)
-      }))),
-      HttpRouter.route("GET", "/signin", Effect.succeed(page("Sign in", `<form method="post" action="/signin"><label>E-mail <input name="email" type="email" required></label> <button>Send me a link</button></form>`))),
-      HttpRouter.route("POST", "/signin", run(Effect.gen(function* () {
-        yield* sameOrigin
-        yield* requestSignInLink((yield* form).get("email") ?? "")
-        return page("Check your inbox", "<p>If this address owns a workspace, a sign-in link is on its way.</p>")
-      }))),
+<p><button>${ja ? "受け取る" : "Claim workspace"}</button></p></form>`,
+              200,
+              ws.locale
+            )
+          })
+        )
+      ),
+      HttpRouter.route(
+        "POST",
+        "/claim",
+        run(
+          Effect.gen(function* () {
+            yield* sameOrigin
+            const f = yield* form
+            const locale = f.get("locale") === "ja" ? "ja" : f.get("locale") === "en" ? "en" : null
+            const { session } = yield* claimWorkspace(f.get("token") ?? "", locale)
+            return withSession(redirect("/app"), session.token, session.expiresAt, secure)
+          })
+        )
+      ),
+      HttpRouter.route(
+        "GET",
+        "/signin",
+        Effect.succeed(
+          page("Sign in", `<form method="post" action="/signin"><label>E-mail <input name="email" type="email" required></label> <button>Send me a link</button></form>`)
+        )
+      ),
+      HttpRouter.route(
+        "POST",
+        "/signin",
+        run(
+          Effect.gen(function* () {
+            yield* sameOrigin
+            yield* requestSignInLink((yield* form).get("email") ?? "")
+            return page("Check your inbox", "<p>If this address owns a workspace, a sign-in link is on its way.</p>")
+          })
+        )
+      ),
       // The e-mailed link only shows a button: a GET changes nothing (mail scanners follow links), and a
       // session is set only by the POST, which must come from this page (login CSRF).
-      HttpRouter.route("GET", "/signin/complete", run(Effect.gen(function* () {
-        const token = (yield* query).get("token") ?? ""
-        return page("Sign in", `<form method="post" action="/signin/complete"><input type="hidden" name="token" value="${escape(token)}"><p><button>Sign in to Herald</button></p></form>`)
-      }))),
-      HttpRouter.route("POST", "/signin/complete", run(Effect.gen(function* () {
-        yield* sameOrigin
-        const { session } = yield* completeSignIn((yield* form).get("token") ?? "")
-        return withSession(redirect("/app"), session.token, session.expiresAt, secure)
-      }))),
-      HttpRouter.route("POST", "/signout", run(Effect.gen(function* () {
-        yield* sameOrigin
-        const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
-        if (token) yield* endSession(token)
-        return HttpServerResponse.expireCookieUnsafe(redirect("/signin"), SESSION_COOKIE, { path: "/" })
-      }))),
-      HttpRouter.route("GET", "/app", run(Effect.gen(function* () {
-        const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
-        if (!token) return redirect("/signin")
-        const session = yield* Effect.option(authenticateSession(token))
-        if (Option.isNone(session)) return redirect("/signin")
-        return appPage(session.value.actor.kind === "person" ? session.value.actor.email : "", session.value.csrf)
-      })))
+      HttpRouter.route(
+        "GET",
+        "/signin/complete",
+        run(
+          Effect.gen(function* () {
+            const token = (yield* query).get("token") ?? ""
+            return page(
+              "Sign in",
+              `<form method="post" action="/signin/complete"><input type="hidden" name="token" value="${escapeHtml(token)}"><p><button>Sign in to Herald</button></p></form>`
+            )
+          })
+        )
+      ),
+      HttpRouter.route(
+        "POST",
+        "/signin/complete",
+        run(
+          Effect.gen(function* () {
+            yield* sameOrigin
+            const { session } = yield* completeSignIn((yield* form).get("token") ?? "")
+            return withSession(redirect("/app"), session.token, session.expiresAt, secure)
+          })
+        )
+      ),
+      HttpRouter.route(
+        "POST",
+        "/signout",
+        run(
+          Effect.gen(function* () {
+            yield* sameOrigin
+            const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
+            if (token) yield* endSession(token)
+            return HttpServerResponse.expireCookieUnsafe(redirect("/signin"), SESSION_COOKIE, { path: "/" })
+          })
+        )
+      ),
+      HttpRouter.route(
+        "GET",
+        "/app",
+        run(
+          Effect.gen(function* () {
+            const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
+            if (!token) return redirect("/signin")
+            const session = yield* Effect.option(authenticateSession(token))
+            if (Option.isNone(session)) return redirect("/signin")
+            return appPage(session.value.actor.kind === "person" ? session.value.actor.email : "", session.value.csrf)
+          })
+        )
+      )
     ]
   })
 )

@@ -39,8 +39,7 @@ export const signUpTool = keylessTool({
     delivery: z.string().describe("One sentence to relay to the human")
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  run: (args, call) =>
-    Effect.map(signUp({ body: args, ip: call.ip, acceptLanguage: call.acceptLanguage }), (result) => ({ created: result.status === 201, ...result.body }))
+  run: (args, call) => Effect.map(signUp({ body: args, ip: call.ip, acceptLanguage: call.acceptLanguage }), (result) => ({ created: result.status === 201, ...result.body }))
 })
 
 export const requestClaimLinkTool = tool({

@@ -22,8 +22,7 @@ const fromBase64 = (text: string): Stream.Stream<Uint8Array, HeraldError> => {
   // Far too long is refused before the text is scanned or copied.
   if (text.length > MAX_BASE64_CHARS) return Stream.fail(fail("file_too_large", { maxBytes: MCP_UPLOAD_LIMIT }))
   const data = text.replace(/^data:[^,]*;base64,/, "").replace(/\s+/g, "")
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data) || data.length % 4 === 1)
-    return Stream.fail(invalidFields(["dataBase64"], "dataBase64 is not valid base64."))
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data) || data.length % 4 === 1) return Stream.fail(invalidFields(["dataBase64"], "dataBase64 is not valid base64."))
   return Stream.fromIterable(
     (function* () {
       for (let at = 0; at < data.length; at += SLICE_CHARS) yield new Uint8Array(Buffer.from(data.slice(at, at + SLICE_CHARS), "base64"))
@@ -34,15 +33,17 @@ const fromBase64 = (text: string): Stream.Stream<Uint8Array, HeraldError> => {
 /** A local file as a stream (stdio only: the server runs on the agent's own machine). */
 const fromPath = (path: string): Stream.Stream<Uint8Array, HeraldError> =>
   Stream.fromAsyncIterable(createReadStream(path) as AsyncIterable<Uint8Array>, (error) =>
-    fail("validation_failed", { fields: ["path"] }, `Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`))
+    fail("validation_failed", { fields: ["path"] }, `Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`)
+  )
 
-const description = (transport: CallContext["transport"]) => [
-  `Uploads one image or video, at most ${megabytes} MB (file_too_large above): JPEG, PNG, GIF, WebP, MP4, MOV, M4V, WebM, AVI or MPEG.`,
-  "The type is read from the bytes, not the name. Returns media.id for create_post's mediaIds (several ids make a carousel) and a preview with get_media_preview.",
-  `Uploads expire after ${MEDIA_LIFETIME_MS / DAY_MS} days (using one later gives media_expired: upload again).`,
-  `An unclaimed workspace holds at most ${planLimits.free.uploadsWhileUnclaimed} uploads (claim_required).`,
-  transport === "stdio" ? "Give either path (a local file) or filename with dataBase64." : "Send the file as dataBase64 with its filename."
-].join(" ")
+const description = (transport: CallContext["transport"]) =>
+  [
+    `Uploads one image or video, at most ${megabytes} MB (file_too_large above): JPEG, PNG, GIF, WebP, MP4, MOV, M4V, WebM, AVI or MPEG.`,
+    "The type is read from the bytes, not the name. Returns media.id for create_post's mediaIds (several ids make a carousel) and a preview with get_media_preview.",
+    `Uploads expire after ${MEDIA_LIFETIME_MS / DAY_MS} days (using one later gives media_expired: upload again).`,
+    `An unclaimed workspace holds at most ${planLimits.free.uploadsWhileUnclaimed} uploads (claim_required).`,
+    transport === "stdio" ? "Give either path (a local file) or filename with dataBase64." : "Send the file as dataBase64 with its filename."
+  ].join(" ")
 
 const mediaOut = z.looseObject({
   media: z.looseObject({
@@ -72,27 +73,34 @@ const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHin
 export const uploadMediaTool = (transport: CallContext["transport"]) =>
   transport === "http"
     ? tool({
-      name: "upload_media", title: "Upload an image or video", description: description(transport), annotations,
-      input: z.strictObject(base64Fields), output: mediaOut,
-      run: (args, call) => uploadMedia(call.actor, args.filename, fromBase64(args.dataBase64), MCP_UPLOAD_LIMIT)
-    })
+        name: "upload_media",
+        title: "Upload an image or video",
+        description: description(transport),
+        annotations,
+        input: z.strictObject(base64Fields),
+        output: mediaOut,
+        run: (args, call) => uploadMedia(call.actor, args.filename, fromBase64(args.dataBase64), MCP_UPLOAD_LIMIT)
+      })
     : tool({
-      name: "upload_media", title: "Upload an image or video", description: description(transport), annotations,
-      input: z.strictObject({
-        path: z.string().optional().describe("A local file to upload (absolute, or relative to the server's working directory)"),
-        filename: base64Fields.filename.optional().describe("The file's name; defaults to the path's last part"),
-        dataBase64: base64Fields.dataBase64.optional(),
-        contentType: base64Fields.contentType
-      }),
-      output: mediaOut,
-      run: (args, call) => {
-        if ((args.path === undefined) === (args.dataBase64 === undefined))
-          return Effect.fail(invalidFields(["path", "dataBase64"], "Give either path or dataBase64 (with filename)."))
-        if (args.path !== undefined) return uploadMedia(call.actor, args.filename ?? basename(args.path), fromPath(args.path), MCP_UPLOAD_LIMIT)
-        if (args.filename === undefined) return Effect.fail(invalidFields(["filename"], "filename is required with dataBase64."))
-        return uploadMedia(call.actor, args.filename, fromBase64(args.dataBase64!), MCP_UPLOAD_LIMIT)
-      }
-    })
+        name: "upload_media",
+        title: "Upload an image or video",
+        description: description(transport),
+        annotations,
+        input: z.strictObject({
+          path: z.string().optional().describe("A local file to upload (absolute, or relative to the server's working directory)"),
+          filename: base64Fields.filename.optional().describe("The file's name; defaults to the path's last part"),
+          dataBase64: base64Fields.dataBase64.optional(),
+          contentType: base64Fields.contentType
+        }),
+        output: mediaOut,
+        run: (args, call) => {
+          if ((args.path === undefined) === (args.dataBase64 === undefined))
+            return Effect.fail(invalidFields(["path", "dataBase64"], "Give either path or dataBase64 (with filename)."))
+          if (args.path !== undefined) return uploadMedia(call.actor, args.filename ?? basename(args.path), fromPath(args.path), MCP_UPLOAD_LIMIT)
+          if (args.filename === undefined) return Effect.fail(invalidFields(["filename"], "filename is required with dataBase64."))
+          return uploadMedia(call.actor, args.filename, fromBase64(args.dataBase64!), MCP_UPLOAD_LIMIT)
+        }
+      })
 
 export const getMediaPreviewTool = tool({
   name: "get_media_preview",
@@ -105,7 +113,10 @@ export const getMediaPreviewTool = tool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: (args, call) =>
     Effect.map(getPreview(call.actor, args.mediaId), (bytes) => ({
-      mediaId: args.mediaId, mimeType: "image/jpeg", sizeBytes: bytes.length, data: Buffer.from(bytes).toString("base64")
+      mediaId: args.mediaId,
+      mimeType: "image/jpeg",
+      sizeBytes: bytes.length,
+      data: Buffer.from(bytes).toString("base64")
     })),
   // The bytes go out as an image block only, not again inside the structured result.
   render: ({ data, ...rest }: { data: string }) => success(rest, [{ type: "image", data, mimeType: "image/jpeg" }])

@@ -45,7 +45,10 @@ const createInput = z.strictObject({
   tiktokAiGenerated: z.boolean().nullish().describe("TikTok only: label the post as AI-generated"),
   tiktok: z
     .strictObject({
-      privacyLevel: z.enum(tiktokPrivacyLevels as [string, ...Array<string>]).optional().describe("Who may see the TikTok post; the creator's account must allow it"),
+      privacyLevel: z
+        .enum(tiktokPrivacyLevels as [string, ...Array<string>])
+        .optional()
+        .describe("Who may see the TikTok post; the creator's account must allow it"),
       brandedContent: z.boolean().optional().describe("TikTok branded-content disclosure")
     })
     .nullish()
@@ -53,7 +56,10 @@ const createInput = z.strictObject({
   youtube: z
     .strictObject({
       title: z.string().optional().describe("The video's title, 1-100 characters; without one, the text's first line"),
-      privacyStatus: z.enum(youtubePrivacyStatuses as [string, ...Array<string>]).optional().describe("public (the default), unlisted or private"),
+      privacyStatus: z
+        .enum(youtubePrivacyStatuses as [string, ...Array<string>])
+        .optional()
+        .describe("public (the default), unlisted or private"),
       madeForKids: z.boolean().optional().describe("Whether the video is made for kids, as YouTube requires creators to declare (default false)"),
       tags: z.array(z.string()).optional().describe("The video's tags, 500 characters in all")
     })
@@ -70,7 +76,9 @@ const createInput = z.strictObject({
   idempotencyKey: z
     .string()
     .optional()
-    .describe("Any unique string (1-255 characters) for this post. Retrying with the same key and arguments returns the original post (replayed: true) instead of posting twice; the same key with other arguments gives idempotency_key_reused")
+    .describe(
+      "Any unique string (1-255 characters) for this post. Retrying with the same key and arguments returns the original post (replayed: true) instead of posting twice; the same key with other arguments gives idempotency_key_reused"
+    )
 })
 
 export const createPostTool = tool({
@@ -117,8 +125,7 @@ export const listPostsTool = tool({
 export const getPostTool = tool({
   name: "get_post",
   title: "Read one post",
-  description:
-    "One post with each account's status, the network's link once published, and any error. Cancelled and rejected posts are gone (post_not_found).",
+  description: "One post with each account's status, the network's link once published, and any error. Cancelled and rejected posts are gone (post_not_found).",
   input: z.strictObject({ postId }),
   output: postResultOut,
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -150,8 +157,7 @@ export const rejectPostTool = tool({
 export const reschedulePostTool = tool({
   name: "reschedule_post",
   title: "Change when a post goes out",
-  description:
-    "Moves one of your own posts in needs_approval or scheduled to a new time. A post waiting for approval still waits; it goes out at the new time once approved.",
+  description: "Moves one of your own posts in needs_approval or scheduled to a new time. A post waiting for approval still waits; it goes out at the new time once approved.",
   input: z.strictObject({ postId, scheduledFor: z.string().describe(`The new time: ${time}. Future, under a year ahead`) }),
   output: postResultOut,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -21,13 +21,23 @@ beforeAll(async () => {
   // and then talks to the PDS the document names (localhost), as it would to an entryway and a PDS.
   pds = await startPds({ enableDidDocWithSession: true })
   host = await startBlueskyHost({ serviceUrl: pds.url.replace("localhost", "127.0.0.1"), fetch: watched.fetch, linkCardsFromPrivateHosts: true })
-  const png = await sharp({ create: { width: 600, height: 315, channels: 3, background: "#3366cc" } }).png().toBuffer()
-  page = await startPage((origin) => `<!doctype html><html><head><title>Fallback title</title>
+  const png = await sharp({ create: { width: 600, height: 315, channels: 3, background: "#3366cc" } })
+    .png()
+    .toBuffer()
+  page = await startPage(
+    (origin) => `<!doctype html><html><head><title>Fallback title</title>
 <meta property="og:title" content="Herald &amp; Bluesky"><meta property="og:description" content="Posting from an API.">
-<meta property="og:image" content="${origin}/card.png"></head><body>Hi</body></html>`, png)
+<meta property="og:image" content="${origin}/card.png"></head><body>Hi</body></html>`,
+    png
+  )
   alice = await pds.account("alice")
   bob = await pds.account("bob")
-  await alice.owner.com.atproto.repo.putRecord({ repo: alice.did, collection: "app.bsky.actor.profile", rkey: "self", record: { $type: "app.bsky.actor.profile", displayName: "Alice Example" } })
+  await alice.owner.com.atproto.repo.putRecord({
+    repo: alice.did,
+    collection: "app.bsky.actor.profile",
+    rkey: "self",
+    record: { $type: "app.bsky.actor.profile", displayName: "Alice Example" }
+  })
 }, 120_000)
 
 afterAll(async () => {
@@ -38,16 +48,18 @@ afterAll(async () => {
 
 const api = async (method: string, path: string, key: string, body?: unknown) => {
   const response = await fetch(`${host.base}${path}`, {
-    method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body)
   })
-  return { status: response.status, body: await response.json() as any }
+  return { status: response.status, body: (await response.json()) as any }
 }
 
 /** The form's action, sent as the browser on Herald's page sends it. */
 const postForm = (fields: Record<string, string>, origin = host.origin) =>
   fetch(`${host.origin}/connect/bluesky/callback`, {
-    method: "POST", redirect: "manual",
+    method: "POST",
+    redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", origin },
     body: new URLSearchParams(fields)
   })
@@ -79,12 +91,12 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     // Sent from another site: refused before anything is used up.
     const forged = await postForm({ state, handle: alice.handle, appPassword: alice.appPassword }, "https://evil.example")
     expect(forged.status).toBe(403)
-    expect((await forged.json() as any).error.code).toBe("csrf_failed")
+    expect(((await forged.json()) as any).error.code).toBe("csrf_failed")
 
     // The main password is refused, and the session it opened is closed again.
     const main = await postForm({ state, handle: alice.handle, appPassword: alice.password })
     expect(main.status).toBe(400)
-    const mainError = (await main.json() as any).error
+    const mainError = ((await main.json()) as any).error
     expect(mainError.code).toBe("validation_failed")
     expect(mainError.details.fields).toEqual(["appPassword"])
     expect(mainError.message).toContain("main password")
@@ -92,13 +104,13 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
 
     const wrong = await postForm({ state: new URL(await connectLink(apiKey)).searchParams.get("state")!, handle: alice.handle, appPassword: "aaaa-bbbb-cccc-dddd" })
     expect(wrong.status).toBe(400)
-    const wrongError = (await wrong.json() as any).error
+    const wrongError = ((await wrong.json()) as any).error
     expect(wrongError.details.fields).toEqual(["appPassword"])
     expect(wrongError.message).toContain("Invalid identifier or password")
 
     const connected = await postForm({ state: new URL(await connectLink(apiKey)).searchParams.get("state")!, handle: `@${alice.handle}`, appPassword: alice.appPassword })
     expect(connected.status).toBe(200)
-    const { account } = await connected.json() as any
+    const { account } = (await connected.json()) as any
     expect(account).toMatchObject({ platform: "bluesky", username: alice.handle, name: "Alice Example", status: "connected" })
     const stored = Option.getOrThrow(await host.run(Effect.flatMap(AccountRepo, (repo) => repo.findById(person.workspaceId, account.id))))
     expect(stored.externalId).toBe(alice.did)
@@ -114,7 +126,7 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
   it("publishes through the pipeline: links, mentions and hashtags as facets, and a link card", async () => {
     const { apiKey } = await host.run(workspace)
     const state = new URL(await connectLink(apiKey)).searchParams.get("state")!
-    const { account } = await (await postForm({ state, handle: alice.handle, appPassword: alice.appPassword })).json() as any
+    const { account } = (await (await postForm({ state, handle: alice.handle, appPassword: alice.appPassword })).json()) as any
     const sessionsBefore = watched.count("com.atproto.server.createSession")
 
     const link = `${page.origin}/article`
@@ -159,7 +171,11 @@ if (!browserAvailable && process.env.CI) throw new Error(`Chromium is missing at
 describe.runIf(browserAvailable)("Bluesky's connect form in a real Chromium", () => {
   it("the form's POST carries Herald's Origin (the page's referrer policy keeps it), and the account connects", async () => {
     const { apiKey } = await host.run(workspace)
-    const browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] })
+    const browser = await chromium.launch({
+      executablePath,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+    })
     try {
       const tab = await browser.newPage()
       await tab.goto(await connectLink(apiKey))

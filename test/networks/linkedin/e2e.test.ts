@@ -17,13 +17,19 @@ let fake: FakeLinkedIn
 beforeAll(async () => {
   fake = await startFakeLinkedIn()
   Object.assign(process.env, {
-    LINKEDIN_CLIENT_ID: fake.clientId, LINKEDIN_CLIENT_SECRET: fake.clientSecret, LINKEDIN_AUTHORIZE_URL: fake.authorizeUrl,
-    LINKEDIN_TOKEN_URL: fake.tokenUrl, LINKEDIN_API_URL: fake.origin
+    LINKEDIN_CLIENT_ID: fake.clientId,
+    LINKEDIN_CLIENT_SECRET: fake.clientSecret,
+    LINKEDIN_AUTHORIZE_URL: fake.authorizeUrl,
+    LINKEDIN_TOKEN_URL: fake.tokenUrl,
+    LINKEDIN_API_URL: fake.origin
   })
 })
 afterAll(() => fake?.close())
 
-const png = (color: string) => sharp({ create: { width: 40, height: 30, channels: 3, background: color } }).png().toBuffer()
+const png = (color: string) =>
+  sharp({ create: { width: 40, height: 30, channels: 3, background: color } })
+    .png()
+    .toBuffer()
 
 describe.each([{ backend: "memory" }, { backend: "postgres" }])("LinkedIn end to end on the $backend host", ({ backend }) => {
   let host: HttpHost
@@ -47,10 +53,12 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])("LinkedIn end to
     fake.state.offsetMs = ahead
   }
   const pass = () =>
-    host.run(Effect.gen(function* () {
-      yield* TestClock.setTime(Date.now() + ahead)
-      return yield* publishDueTargets(defaultPipelineOptions, 50)
-    }).pipe(Effect.provide(TestClock.layer())))
+    host.run(
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.now() + ahead)
+        return yield* publishDueTargets(defaultPipelineOptions, 50)
+      }).pipe(Effect.provide(TestClock.layer()))
+    )
 
   /** The browser: GET /connect/linkedin, open its URL at LinkedIn, follow the redirect back to Herald's callback. */
   const connect = async (member: string) => {
@@ -60,7 +68,7 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])("LinkedIn end to
     const atLinkedIn = await fetch(link.body.url, { redirect: "manual" })
     expect(atLinkedIn.status).toBe(302)
     const back = await fetch(host.local(atLinkedIn.headers.get("location")!), { headers: { accept: "application/json" } })
-    const body = await back.json() as any
+    const body = (await back.json()) as any
     expect(back.status, JSON.stringify(body)).toBe(200)
     return body.accounts as Array<{ id: string; platform: string; username: string; name: string; status: string }>
   }
@@ -100,7 +108,11 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])("LinkedIn end to
     expect(await pass()).toBe(1)
     const [pollPost, picturesPost] = fake.posts.slice(postsBefore)
     expect(pollPost).toMatchObject({ author: "urn:li:organization:2414183", rendered: `Which launch date works? (${backend})` })
-    expect(pollPost.content.poll).toEqual({ question: `Which launch date works? (${backend})`, options: [{ text: "Monday" }, { text: "Friday" }], settings: { duration: "SEVEN_DAYS" } })
+    expect(pollPost.content.poll).toEqual({
+      question: `Which launch date works? (${backend})`,
+      options: [{ text: "Monday" }, { text: "Friday" }],
+      settings: { duration: "SEVEN_DAYS" }
+    })
     expect(picturesPost).toMatchObject({ author: "urn:li:person:m-alice", rendered: `Two pictures from the offsite #team (${backend})`, hashtags: ["team"] })
     expect(picturesPost.content.multiImage.images).toHaveLength(2)
     expect((await view(poll)).targets[0]).toMatchObject({ status: "published", externalId: pollPost.urn, url: `https://www.linkedin.com/feed/update/${pollPost.urn}/` })
@@ -139,7 +151,10 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])("LinkedIn end to
     const warning = dry.body.warnings.find((w: string) => w.includes(bob.id))
     expect(warning).toContain("can post only until")
     expect(warning).toContain("GET /connect/linkedin")
-    const soon = await call(host, "POST", "/posts", { key, body: { accountIds: [bob.id], content: "Soon", scheduledFor: new Date(Date.now() + ahead + 86_400_000).toISOString(), dryRun: true } })
+    const soon = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [bob.id], content: "Soon", scheduledFor: new Date(Date.now() + ahead + 86_400_000).toISOString(), dryRun: true }
+    })
     expect(soon.body.warnings.some((w: string) => w.includes(bob.id))).toBe(false)
     // The member with a refresh token renews: no warning for the same time.
     const renewable = await call(host, "POST", "/posts", { key, body: { accountIds: [memberId], content: "Far ahead", scheduledFor: due, dryRun: true } })
@@ -155,5 +170,4 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])("LinkedIn end to
     const accounts = await call(host, "GET", "/accounts", { key })
     expect(accounts.body.accounts.find((a: any) => a.id === bob.id).status).toBe("needs_reconnection")
   })
-
 })

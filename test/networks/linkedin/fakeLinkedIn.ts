@@ -105,13 +105,18 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
   const clientId = options.clientId ?? "78linkedinclient"
   const clientSecret = options.clientSecret ?? "WPL_AP1.secret+with/odd=chars"
   const members = new Map<string, FakeMember>([
-    ["m-alice", {
-      sub: "m-alice", name: "Alice Example", picture: "https://media.licdn.com/dms/image/alice.jpg",
-      acls: [
-        { organization: "urn:li:organization:2414183", role: "ADMINISTRATOR", state: "APPROVED" },
-        { organization: "urn:li:organization:5515715", role: "ANALYST", state: "APPROVED" }
-      ]
-    }],
+    [
+      "m-alice",
+      {
+        sub: "m-alice",
+        name: "Alice Example",
+        picture: "https://media.licdn.com/dms/image/alice.jpg",
+        acls: [
+          { organization: "urn:li:organization:2414183", role: "ADMINISTRATOR", state: "APPROVED" },
+          { organization: "urn:li:organization:5515715", role: "ANALYST", state: "APPROVED" }
+        ]
+      }
+    ],
     ["m-bob", { sub: "m-bob", name: "Bob Example", picture: "https://media.licdn.com/dms/image/bob.jpg", acls: [] }]
   ])
   const organizations = new Map<string, { id: number; localizedName: string; vanityName: string }>([
@@ -163,7 +168,8 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     accessTokens.set(access, { memberId, expiresAt: now() + 5_184_000 * 1000, scope, revoked: false })
     // LinkedIn sends no token_type; with openid it sends an id_token.
     const answer: Record<string, unknown> = { access_token: access, expires_in: 5_184_000, scope: scope.join(",") }
-    if (scope.includes("openid")) answer.id_token = `${base64url(Buffer.from('{"alg":"RS256","kid":"k"}'))}.${base64url(Buffer.from(JSON.stringify({ iss: "https://www.linkedin.com/oauth", aud: clientId, sub: memberId })))}.c2ln`
+    if (scope.includes("openid"))
+      answer.id_token = `${base64url(Buffer.from('{"alg":"RS256","kid":"k"}'))}.${base64url(Buffer.from(JSON.stringify({ iss: "https://www.linkedin.com/oauth", aud: clientId, sub: memberId })))}.c2ln`
     if (state.refreshTokens) {
       const r = refresh ?? { token: token("AQX"), expiresAt: now() + 31_536_000 * 1000 }
       if (refresh === null) {
@@ -191,7 +197,8 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     const found = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")
     const access = found === null ? undefined : accessTokens.get(found[1])
     if (access === undefined) return void send(res, 401, problem(401, "Invalid access token", { serviceErrorCode: 65600, code: "INVALID_ACCESS_TOKEN" }))
-    if (access.revoked) return void send(res, 401, problem(401, "The token used in the request has been revoked by the user", { serviceErrorCode: 65601, code: "REVOKED_ACCESS_TOKEN" }))
+    if (access.revoked)
+      return void send(res, 401, problem(401, "The token used in the request has been revoked by the user", { serviceErrorCode: 65601, code: "REVOKED_ACCESS_TOKEN" }))
     if (access.expiresAt <= now()) return void send(res, 401, problem(401, "The token used in the request has expired", { serviceErrorCode: 65602, code: "EXPIRED_ACCESS_TOKEN" }))
     return access
   }
@@ -203,7 +210,8 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     if (acl === undefined) return false
     return write ? access.scope.includes("w_organization_social") && ["ADMINISTRATOR", "CONTENT_ADMINISTRATOR"].includes(acl.role) : access.scope.includes("r_organization_social")
   }
-  const forbidden = (res: ServerResponse, what: string) => send(res, 403, problem(403, `Not enough permissions to access: ${what}`, { serviceErrorCode: 100, code: "ACCESS_DENIED" }))
+  const forbidden = (res: ServerResponse, what: string) =>
+    send(res, 403, problem(403, `Not enough permissions to access: ${what}`, { serviceErrorCode: 100, code: "ACCESS_DENIED" }))
   const invalid = (res: ServerResponse, message: string) => send(res, 400, problem(400, message, { errorDetailType: "com.linkedin.common.error.BadRequest" }))
 
   const contentProblem = (author: string, content: any): string | null => {
@@ -213,11 +221,15 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     if (content.poll !== undefined) {
       const p = content.poll
       if (typeof p.question !== "string" || p.question.length === 0 || p.question.length > 140) return "/content/poll/question must be 1-140 characters"
-      if (!Array.isArray(p.options) || p.options.length < 2 || p.options.length > 4 || p.options.some((o: any) => typeof o?.text !== "string" || o.text.length > 30)) return "/content/poll/options must be 2-4 options of at most 30 characters"
+      if (!Array.isArray(p.options) || p.options.length < 2 || p.options.length > 4 || p.options.some((o: any) => typeof o?.text !== "string" || o.text.length > 30))
+        return "/content/poll/options must be 2-4 options of at most 30 characters"
       if (!DURATIONS.has(p.settings?.duration)) return "/content/poll/settings/duration is invalid"
       return null
     }
-    const usableImage = (id: string) => { const i = images.get(id); return i !== undefined && i.owner === author && i.bytes !== null }
+    const usableImage = (id: string) => {
+      const i = images.get(id)
+      return i !== undefined && i.owner === author && i.bytes !== null
+    }
     if (content.multiImage !== undefined) {
       const list = content.multiImage.images
       if (!Array.isArray(list) || list.length < 2 || list.length > 20) return "/content/multiImage/images must have 2-20 images"
@@ -236,9 +248,13 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
   const createPost = (res: ServerResponse, req: IncomingMessage, access: { memberId: string; scope: ReadonlyArray<string> }, body: any, dropAnswer: boolean) => {
     if (!mayActAs(access, body?.author, true)) return forbidden(res, `partnerApiPostsExternal.CREATE.20260701 for ${body?.author}`)
     if (typeof body?.commentary !== "string" || body.visibility !== "PUBLIC" || body.lifecycleState !== "PUBLISHED" || body.distribution?.feedDistribution !== "MAIN_FEED")
-      return send(res, 422, problem(422, "ERROR :: /commentary or /visibility or /distribution or /lifecycleState is missing or invalid", {
-        errorDetails: { inputErrors: [{ description: "Missing or invalid field", input: {}, code: "FIELD_VALUE_INVALID" }] }
-      }))
+      return send(
+        res,
+        422,
+        problem(422, "ERROR :: /commentary or /visibility or /distribution or /lifecycleState is missing or invalid", {
+          errorDetails: { inputErrors: [{ description: "Missing or invalid field", input: {}, code: "FIELD_VALUE_INVALID" }] }
+        })
+      )
     if (body.commentary.length > 3000 * 2) return send(res, 422, problem(422, "ERROR :: /commentary :: text is too long"))
     const issue = contentProblem(body.author, body.content)
     if (issue !== null) return send(res, 422, problem(422, `ERROR :: ${issue}`, { errorDetails: { inputErrors: [{ description: issue, code: "INVALID_CONTENT" }] } }))
@@ -270,7 +286,7 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     if (route === "GET /oauth/v2/authorization") {
       const redirectUri = query.get("redirect_uri") ?? ""
       if (query.get("client_id") !== clientId || query.get("response_type") !== "code")
-        return send(res, 400, { error: "invalid_request", error_description: "A required parameter \"client_id\" is missing or invalid" })
+        return send(res, 400, { error: "invalid_request", error_description: 'A required parameter "client_id" is missing or invalid' })
       const back = new URL(redirectUri)
       back.searchParams.set("state", query.get("state") ?? "")
       const code = token("code")
@@ -286,8 +302,19 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
         const grant = codes.get(body.code)
         codes.delete(body.code)
         if (grant === undefined || grant.redirectUri !== body.redirect_uri)
-          return send(res, 400, { error: "invalid_request", error_description: "Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired." })
-        return send(res, 200, issue(grant.memberId, grant.scope.split(" ").filter((s) => s !== ""), null))
+          return send(res, 400, {
+            error: "invalid_request",
+            error_description: "Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired."
+          })
+        return send(
+          res,
+          200,
+          issue(
+            grant.memberId,
+            grant.scope.split(" ").filter((s) => s !== ""),
+            null
+          )
+        )
       }
       if (body.grant_type === "refresh_token") {
         const refresh = refreshTokens.get(body.refresh_token)
@@ -318,7 +345,8 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       }
       const index = Number(part)
       const range = video.parts[index]
-      if (range === undefined || raw.length !== range.lastByte - range.firstByte + 1) return send(res, 400, problem(400, `Part ${part} must be ${range ? range.lastByte - range.firstByte + 1 : 0} bytes, got ${raw.length}`))
+      if (range === undefined || raw.length !== range.lastByte - range.firstByte + 1)
+        return send(res, 400, problem(400, `Part ${part} must be ${range ? range.lastByte - range.firstByte + 1 : 0} bytes, got ${raw.length}`))
       const etag = `/ambry-video/${createHash("md5").update(raw).digest("hex")}-${index}`
       video.received.set(index, { bytes: raw.length, etag })
       return send(res, 200, undefined, { etag })
@@ -336,15 +364,28 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
         if (!access.scope.includes("openid")) return forbidden(res, "userinfo")
         const m = members.get(access.memberId)!
         const [given, family] = m.name.split(" ")
-        return send(res, 200, { sub: m.sub, email_verified: true, name: m.name, locale: { country: "US", language: "en" }, given_name: given, family_name: family, picture: m.picture })
+        return send(res, 200, {
+          sub: m.sub,
+          email_verified: true,
+          name: m.name,
+          locale: { country: "US", language: "en" },
+          given_name: given,
+          family_name: family,
+          picture: m.picture
+        })
       }
       if (route === "GET /rest/organizationAcls") {
         if (query.get("q") !== "roleAssignee") return invalid(res, "q must be roleAssignee")
         if (!access.scope.includes("rw_organization_admin")) return forbidden(res, "organizationAcls.FINDER-roleAssignee")
-        const all = members.get(access.memberId)!.acls.filter((a) => query.get("state") === null || a.state === query.get("state")).filter((a) => query.get("role") === null || a.role === query.get("role"))
+        const all = members
+          .get(access.memberId)!
+          .acls.filter((a) => query.get("state") === null || a.state === query.get("state"))
+          .filter((a) => query.get("role") === null || a.role === query.get("role"))
         const start = Number(query.get("start") ?? "0")
         const count = Number(query.get("count") ?? "10")
-        const elements = all.slice(start, start + count).map((a) => ({ roleAssignee: `urn:li:person:${access.memberId}`, state: a.state, role: a.role, organization: a.organization }))
+        const elements = all
+          .slice(start, start + count)
+          .map((a) => ({ roleAssignee: `urn:li:person:${access.memberId}`, state: a.state, role: a.role, organization: a.organization }))
         return send(res, 200, { paging: { count, start, total: all.length, links: [] }, elements })
       }
       const org = /^\/rest\/organizations\/(\d+)$/.exec(url.pathname)
@@ -365,14 +406,27 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
         if (typeof request?.fileSizeBytes !== "number" || request.fileSizeBytes <= 0) return invalid(res, "fileSizeBytes is required")
         const id = `C5F${newId()}`
         const parts: Array<{ firstByte: number; lastByte: number }> = []
-        for (let first = 0; first < request.fileSizeBytes; first += state.videoPartBytes) parts.push({ firstByte: first, lastByte: Math.min(first + state.videoPartBytes, request.fileSizeBytes) - 1 })
-        videos.set(`urn:li:video:${id}`, { urn: `urn:li:video:${id}`, owner: request.owner, size: request.fileSizeBytes, parts, received: new Map(), thumbnail: null, status: "WAITING_UPLOAD", pollsLeft: state.videoPolls })
-        return send(res, 200, { value: {
-          uploadUrlsExpireAt: now() + 86_400_000, video: `urn:li:video:${id}`,
-          uploadInstructions: parts.map((p, i) => ({ uploadUrl: `${origin}/dms-uploads/video/${id}/part/${i}`, firstByte: p.firstByte, lastByte: p.lastByte })),
-          uploadToken: "",
-          ...(request.uploadThumbnail === true ? { thumbnailUploadUrl: `${origin}/dms-uploads/thumbnail/${id}` } : {})
-        } })
+        for (let first = 0; first < request.fileSizeBytes; first += state.videoPartBytes)
+          parts.push({ firstByte: first, lastByte: Math.min(first + state.videoPartBytes, request.fileSizeBytes) - 1 })
+        videos.set(`urn:li:video:${id}`, {
+          urn: `urn:li:video:${id}`,
+          owner: request.owner,
+          size: request.fileSizeBytes,
+          parts,
+          received: new Map(),
+          thumbnail: null,
+          status: "WAITING_UPLOAD",
+          pollsLeft: state.videoPolls
+        })
+        return send(res, 200, {
+          value: {
+            uploadUrlsExpireAt: now() + 86_400_000,
+            video: `urn:li:video:${id}`,
+            uploadInstructions: parts.map((p, i) => ({ uploadUrl: `${origin}/dms-uploads/video/${id}/part/${i}`, firstByte: p.firstByte, lastByte: p.lastByte })),
+            uploadToken: "",
+            ...(request.uploadThumbnail === true ? { thumbnailUploadUrl: `${origin}/dms-uploads/thumbnail/${id}` } : {})
+          }
+        })
       }
       if (route === "POST /rest/videos" && query.get("action") === "finalizeUpload") {
         const request = body?.finalizeUploadRequest
@@ -387,7 +441,8 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       const videoRead = /^\/rest\/videos\/(.+)$/.exec(url.pathname)
       if (req.method === "GET" && videoRead !== null) {
         const video = videos.get(decodeURIComponent(videoRead[1]))
-        if (video === undefined || !mayActAs(access, video.owner, false) && video.owner !== `urn:li:person:${access.memberId}`) return send(res, 404, problem(404, "Video not found"))
+        if (video === undefined || (!mayActAs(access, video.owner, false) && video.owner !== `urn:li:person:${access.memberId}`))
+          return send(res, 404, problem(404, "Video not found"))
         if (video.status === "PROCESSING") {
           video.pollsLeft--
           if (state.failProcessing) {
@@ -396,7 +451,12 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
           } else if (video.pollsLeft <= 0) video.status = "AVAILABLE"
         }
         return send(res, 200, {
-          id: video.urn, owner: video.owner, status: video.status, aspectRatioWidth: 16, aspectRatioHeight: 9, duration: 5000,
+          id: video.urn,
+          owner: video.owner,
+          status: video.status,
+          aspectRatioWidth: 16,
+          aspectRatioHeight: 9,
+          duration: 5000,
           ...(video.status === "PROCESSING_FAILED" ? { processingFailureReason: "Video format is not supported" } : {})
         })
       }
@@ -405,11 +465,24 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
         if (query.get("q") !== "author" || req.headers["x-restli-method"] !== "FINDER") return invalid(res, "q=author with X-RestLi-Method: FINDER")
         const author = query.get("author") ?? ""
         if (!author.startsWith("urn:li:organization:") || !mayActAs(access, author, false)) return forbidden(res, `partnerApiPostsExternal.FINDER-author for ${author}`)
-        const mine = posts.filter((p) => p.author === author).sort((a, b) => b.createdAt - a.createdAt).slice(0, Number(query.get("count") ?? "10"))
-        return send(res, 200, { paging: { start: 0, count: mine.length, links: [] }, elements: mine.map((p) => ({
-          id: p.urn, author: p.author, commentary: p.commentary, createdAt: p.createdAt, lastModifiedAt: p.createdAt, publishedAt: p.createdAt,
-          visibility: "PUBLIC", lifecycleState: "PUBLISHED", ...(p.content === undefined ? {} : { content: p.content })
-        })) })
+        const mine = posts
+          .filter((p) => p.author === author)
+          .sort((a, b) => b.createdAt - a.createdAt)
+          .slice(0, Number(query.get("count") ?? "10"))
+        return send(res, 200, {
+          paging: { start: 0, count: mine.length, links: [] },
+          elements: mine.map((p) => ({
+            id: p.urn,
+            author: p.author,
+            commentary: p.commentary,
+            createdAt: p.createdAt,
+            lastModifiedAt: p.createdAt,
+            publishedAt: p.createdAt,
+            visibility: "PUBLIC",
+            lifecycleState: "PUBLISHED",
+            ...(p.content === undefined ? {} : { content: p.content })
+          }))
+        })
       }
       const social = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(url.pathname)
       if (social !== null) {
@@ -427,7 +500,10 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
         if (req.method === "GET") {
           if (!post.author.startsWith("urn:li:organization:") || !mayActAs(access, post.author, false)) return forbidden(res, "comments.FINDER")
           const list = comments.filter((c) => c.post === postUrn)
-          return send(res, 200, { paging: { start: 0, count: list.length }, elements: list.map((c) => ({ actor: c.actor, object: c.post, message: { text: c.text }, id: c.urn.split(",")[1].replace(")", ""), $URN: c.urn })) })
+          return send(res, 200, {
+            paging: { start: 0, count: list.length },
+            elements: list.map((c) => ({ actor: c.actor, object: c.post, message: { text: c.text }, id: c.urn.split(",")[1].replace(")", ""), $URN: c.urn }))
+          })
         }
       }
     }
@@ -466,10 +542,11 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       for (const a of accessTokens.values()) if (a.memberId === memberId) a.expiresAt = now()
     },
     issuedTokens: () => [...everIssued],
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 

@@ -15,8 +15,12 @@ describe("npm start with LinkedIn configured", () => {
   beforeAll(async () => {
     fake = await startFakeLinkedIn()
     herald = await startEmbedded({
-      LINKEDIN_CLIENT_ID: fake.clientId, LINKEDIN_CLIENT_SECRET: fake.clientSecret, LINKEDIN_AUTHORIZE_URL: fake.authorizeUrl,
-      LINKEDIN_TOKEN_URL: fake.tokenUrl, LINKEDIN_API_URL: fake.origin, HERALD_FIRST_COMMENT_DELAY_MS: "500"
+      LINKEDIN_CLIENT_ID: fake.clientId,
+      LINKEDIN_CLIENT_SECRET: fake.clientSecret,
+      LINKEDIN_AUTHORIZE_URL: fake.authorizeUrl,
+      LINKEDIN_TOKEN_URL: fake.tokenUrl,
+      LINKEDIN_API_URL: fake.origin,
+      HERALD_FIRST_COMMENT_DELAY_MS: "500"
     })
   }, 90_000)
   afterAll(async () => {
@@ -28,7 +32,11 @@ describe("npm start with LinkedIn configured", () => {
     const [member, page] = await herald.connect("linkedin")
     expect([member, page].map((a) => a.name)).toEqual(["Alice Example", "Herald Example Corp"])
 
-    const poll = await herald.post({ accountIds: [page.id], content: "Where should we meet?", poll: { question: "Pick a city", options: ["Berlin", "Lisbon", "Oslo"], durationMinutes: 4320 } })
+    const poll = await herald.post({
+      accountIds: [page.id],
+      content: "Where should we meet?",
+      poll: { question: "Pick a city", options: ["Berlin", "Lisbon", "Oslo"], durationMinutes: 4320 }
+    })
     expect(poll.status, JSON.stringify(poll.body)).toBe(201)
     const images = [await herald.png("#284"), await herald.png("#842")]
     const pictures = await herald.post({ accountIds: [member.id], content: "Two views of the harbour #travel", mediaIds: images, firstComment: "Shot on a phone (no filter)" })

@@ -17,8 +17,14 @@ export const T0 = Date.parse("2026-11-21T10:00:00Z")
 
 /** LinkedIn's settings pointing every host at the fake. */
 export const settingsFor = (fake: FakeLinkedIn, over: Partial<LinkedInConfig> = {}): LinkedInConfig => ({
-  clientId: fake.clientId, clientSecret: Redacted.make(fake.clientSecret), authorizeUrl: fake.authorizeUrl, tokenUrl: fake.tokenUrl,
-  apiUrl: fake.origin, version: "202607", organizations: true, ...over
+  clientId: fake.clientId,
+  clientSecret: Redacted.make(fake.clientSecret),
+  authorizeUrl: fake.authorizeUrl,
+  tokenUrl: fake.tokenUrl,
+  apiUrl: fake.origin,
+  version: "202607",
+  organizations: true,
+  ...over
 })
 
 /** A fresh LinkedIn network (its own rate gate) on the fake, with a memory blob store for uploads. */
@@ -26,7 +32,11 @@ export const linkedInOn = (fake: FakeLinkedIn, over: Partial<LinkedInConfig> = {
   Effect.map(MemoryBlobStore.make("http://herald.test", HmacFileLinks.make("test")), ({ store }) => ({ network: LinkedIn.make(settingsFor(fake, over), store), blobs: store }))
 
 /** Herald's clock (TestClock) and the fake's, set to the same instant. */
-export const setNow = (fake: FakeLinkedIn, ms: number) => Effect.andThen(TestClock.setTime(ms), Effect.sync(() => void (fake.state.clock = ms)))
+export const setNow = (fake: FakeLinkedIn, ms: number) =>
+  Effect.andThen(
+    TestClock.setTime(ms),
+    Effect.sync(() => void (fake.state.clock = ms))
+  )
 
 /** The browser part: opens the authorize URL; the fake redirects to the callback. */
 export const authorize = (url: string) =>
@@ -45,13 +55,29 @@ export const connect = (network: Network, state = "state-1") =>
   })
 
 export const accountOf = (connection: Connection): Account => ({
-  id: `acc_${connection.profile.externalId.split(":").at(-1)}`, workspaceId: "ws_1", platform: "linkedin", name: connection.profile.name,
-  username: connection.profile.username, avatarUrl: null, status: "connected", connectedAt: T0, externalId: connection.profile.externalId
+  id: `acc_${connection.profile.externalId.split(":").at(-1)}`,
+  workspaceId: "ws_1",
+  platform: "linkedin",
+  name: connection.profile.name,
+  username: connection.profile.username,
+  avatarUrl: null,
+  status: "connected",
+  connectedAt: T0,
+  externalId: connection.profile.externalId
 })
 
 export const request = (account: Account, credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}): PublishRequest => ({
-  account, credentials, postId: "post_1", content: "Hello from Herald", media: [], poll: null, cover: null, coverMedia: null,
-  tiktokAiGenerated: false, replyTo: null, ...fields
+  account,
+  credentials,
+  postId: "post_1",
+  content: "Hello from Herald",
+  media: [],
+  poll: null,
+  cover: null,
+  coverMedia: null,
+  tiktokAiGenerated: false,
+  replyTo: null,
+  ...fields
 })
 
 let blobCounter = 0
@@ -63,8 +89,19 @@ export const upload = (blobs: BlobStoreShape, type: "image" | "video", mimeType:
     const pieces = Array.from({ length: Math.ceil(bytes / 1_000_000) }, (_, i) => data.subarray(i * 1_000_000, (i + 1) * 1_000_000))
     yield* blobs.put(key, Stream.fromArray(pieces), mimeType)
     const media: Media = {
-      id: `med_${blobCounter}`, workspaceId: "ws_1", type, mimeType, filename: `f${blobCounter}`, sizeBytes: bytes, width: 10, height: 10,
-      durationMs: type === "video" ? 5000 : null, blobKey: key, previewKey: null, createdAt: T0, expiresAt: T0 + 7 * 86_400_000
+      id: `med_${blobCounter}`,
+      workspaceId: "ws_1",
+      type,
+      mimeType,
+      filename: `f${blobCounter}`,
+      sizeBytes: bytes,
+      width: 10,
+      height: 10,
+      durationMs: type === "video" ? 5000 : null,
+      blobKey: key,
+      previewKey: null,
+      createdAt: T0,
+      expiresAt: T0 + 7 * 86_400_000
     }
     return media
   })

@@ -27,7 +27,24 @@ let mp4: Buffer
 let host: HttpHost | null = null
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "herald-meta-video-"))
-  execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=240x426:rate=15", "-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", join(dir, "reel.mp4")])
+  execFileSync(ffmpeg.path, [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc=size=240x426:rate=15",
+    "-t",
+    "1",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    join(dir, "reel.mp4")
+  ])
   mp4 = readFileSync(join(dir, "reel.mp4"))
   rmSync(dir, { recursive: true, force: true })
   fake = await startFakeGraph()
@@ -38,7 +55,10 @@ beforeAll(async () => {
 })
 afterAll(() => fake?.close())
 
-const jpeg = (color: string) => sharp({ create: { width: 64, height: 80, channels: 3, background: color } }).jpeg().toBuffer()
+const jpeg = (color: string) =>
+  sharp({ create: { width: 64, height: 80, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer()
 
 describe.each([
   { backend: "memory", facebookUser: "10150000000000001", page: "101000000000001", ig: "17841400000000001", threadsUser: "7000000000000001" },
@@ -69,10 +89,12 @@ describe.each([
   }
   /** One pass of the publishing worker at the moved time: what is due runs to an outcome. */
   const pass = () =>
-    h().run(Effect.gen(function* () {
-      yield* TestClock.setTime(Date.now() + ahead)
-      return yield* publishDueTargets(defaultPipelineOptions, 50)
-    }).pipe(Effect.provide(TestClock.layer())))
+    h().run(
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.now() + ahead)
+        return yield* publishDueTargets(defaultPipelineOptions, 50)
+      }).pipe(Effect.provide(TestClock.layer()))
+    )
   /** Passes a minute apart until `done`, at most `max`. */
   const until = async (done: () => Promise<boolean>, max = 20) => {
     for (let i = 0; i < max && !(await done()); i++) {
@@ -93,10 +115,12 @@ describe.each([
     return body.accounts as Array<{ id: string; platform: string; name: string; username: string; status: string }>
   }
   const stored = (accountId: string) =>
-    h().run(Effect.gen(function* () {
-      const sealed = Option.getOrThrow(yield* (yield* CredentialStore).get(accountId)).sealed
-      return { sealed, open: JSON.parse(yield* (yield* TokenVault).open(sealed)) as NetworkCredentials }
-    }))
+    h().run(
+      Effect.gen(function* () {
+        const sealed = Option.getOrThrow(yield* (yield* CredentialStore).get(accountId)).sealed
+        return { sealed, open: JSON.parse(yield* (yield* TokenVault).open(sealed)) as NetworkCredentials }
+      })
+    )
   const uploadFile = async (bytes: Buffer, type: string, name: string) => {
     const form = new FormData()
     form.append("file", new Blob([bytes], { type }), name)
@@ -140,7 +164,13 @@ describe.each([
   })
 
   it("a dry run warns that Meta cannot fetch media from a HERALD_PUBLIC_URL that is not public, and that Instagram takes JPEG only", async () => {
-    const image = await uploadFile(await sharp({ create: { width: 64, height: 80, channels: 3, background: "#a53" } }).png().toBuffer(), "image/png", "a.png")
+    const image = await uploadFile(
+      await sharp({ create: { width: 64, height: 80, channels: 3, background: "#a53" } })
+        .png()
+        .toBuffer(),
+      "image/png",
+      "a.png"
+    )
     const dry = await call(h(), "POST", "/posts", { key, body: { accountIds: [accounts.ig!.id], content: "Dry", mediaIds: [image], dryRun: true } })
     expect(dry.status).toBe(200)
     expect(dry.body.warnings.join(" ")).toContain("Instagram download media from Herald by URL, but herald.test is a name that only resolves")
@@ -148,7 +178,11 @@ describe.each([
   })
 
   it("a carousel to Instagram with a first comment: published only after every container finished, the comment 10 s later", async () => {
-    const images = [await uploadFile(await jpeg("#123"), "image/jpeg", "1.jpg"), await uploadFile(await jpeg("#456"), "image/jpeg", "2.jpg"), await uploadFile(await jpeg("#789"), "image/jpeg", "3.jpg")]
+    const images = [
+      await uploadFile(await jpeg("#123"), "image/jpeg", "1.jpg"),
+      await uploadFile(await jpeg("#456"), "image/jpeg", "2.jpg"),
+      await uploadFile(await jpeg("#789"), "image/jpeg", "3.jpg")
+    ]
     const id = await post({ accountIds: [accounts.ig!.id], content: "Three loaves #bakery", mediaIds: images, firstComment: "Open 7 to 7" })
     const start = fake.requests.length
     expect(await pass()).toBe(1)

@@ -38,33 +38,63 @@ describe("Facebook connector against the fake Graph API", () => {
       const url = new URL(begun.url)
       assert.strictEqual(`${url.origin}${url.pathname}`, `${fake.origin}/${VERSION}/dialog/oauth`)
       assert.deepStrictEqual(Object.fromEntries(url.searchParams), {
-        response_type: "code", client_id: fake.apps.facebook.clientId, redirect_uri: callbackFor("facebook"), state: "st-1",
-        scope: "pages_show_list,pages_read_engagement,pages_manage_posts,pages_manage_engagement,business_management,instagram_basic,instagram_content_publish,instagram_manage_comments"
+        response_type: "code",
+        client_id: fake.apps.facebook.clientId,
+        redirect_uri: callbackFor("facebook"),
+        state: "st-1",
+        scope:
+          "pages_show_list,pages_read_engagement,pages_manage_posts,pages_manage_engagement,business_management,instagram_basic,instagram_content_publish,instagram_manage_comments"
       })
       assert.isNull(begun.verifier)
       const start = since()
       const connections = yield* connect(network)
       assert.deepStrictEqual(callsFrom(start).slice(1), [
-        `POST /${VERSION}/oauth/access_token`, `GET /${VERSION}/oauth/access_token`, `GET /${VERSION}/me/accounts`, `GET /${VERSION}/me/businesses`, `GET /${VERSION}/200000000000001/owned_pages`
+        `POST /${VERSION}/oauth/access_token`,
+        `GET /${VERSION}/oauth/access_token`,
+        `GET /${VERSION}/me/accounts`,
+        `GET /${VERSION}/me/businesses`,
+        `GET /${VERSION}/200000000000001/owned_pages`
       ])
       const [exchange, longLived] = fake.requests.slice(start + 1, start + 3)
-      assert.deepInclude(exchange!.body, { client_id: fake.apps.facebook.clientId, client_secret: fake.apps.facebook.clientSecret, redirect_uri: callbackFor("facebook"), grant_type: "authorization_code" })
+      assert.deepInclude(exchange!.body, {
+        client_id: fake.apps.facebook.clientId,
+        client_secret: fake.apps.facebook.clientSecret,
+        redirect_uri: callbackFor("facebook"),
+        grant_type: "authorization_code"
+      })
       assert.deepInclude(longLived!.query, { grant_type: "fb_exchange_token", client_id: fake.apps.facebook.clientId, client_secret: fake.apps.facebook.clientSecret })
       // Pages from /me/accounts and from the business portfolio; the Archive gives no Page token, so it is left out.
-      assert.deepStrictEqual(connections.map((c) => [c.platform ?? "facebook", c.profile.name]), [
-        ["facebook", "Herald Bakery"], ["instagram", "Herald Bakery IG"], ["facebook", "Herald Books"], ["facebook", "Herald Studio"]
-      ])
+      assert.deepStrictEqual(
+        connections.map((c) => [c.platform ?? "facebook", c.profile.name]),
+        [
+          ["facebook", "Herald Bakery"],
+          ["instagram", "Herald Bakery IG"],
+          ["facebook", "Herald Books"],
+          ["facebook", "Herald Studio"]
+        ]
+      )
       for (const c of connections) {
         const info = fake.tokenInfo(c.credentials!.accessToken)!
         assert.deepStrictEqual({ kind: info.kind, expiresAt: info.expiresAt }, { kind: "page", expiresAt: null })
         assert.deepStrictEqual({ refreshToken: c.credentials!.refreshToken, expiresAt: c.credentials!.expiresAt }, { refreshToken: null, expiresAt: null })
       }
       const [bakery, bakeryIg] = connections
-      assert.deepStrictEqual(bakery!.profile, { externalId: "101000000000001", name: "Herald Bakery", username: "heraldbakery", avatarUrl: "https://scontent.example/101000000000001.jpg" })
-      assert.deepStrictEqual(bakeryIg!.profile, { externalId: "17841400000000001", name: "Herald Bakery IG", username: "herald.bakery", avatarUrl: "https://scontent.example/17841400000000001.jpg" })
+      assert.deepStrictEqual(bakery!.profile, {
+        externalId: "101000000000001",
+        name: "Herald Bakery",
+        username: "heraldbakery",
+        avatarUrl: "https://scontent.example/101000000000001.jpg"
+      })
+      assert.deepStrictEqual(bakeryIg!.profile, {
+        externalId: "17841400000000001",
+        name: "Herald Bakery IG",
+        username: "herald.bakery",
+        avatarUrl: "https://scontent.example/17841400000000001.jpg"
+      })
       assert.deepStrictEqual(bakeryIg!.credentials!.extra, { login: "facebook", pageId: "101000000000001" })
       assert.strictEqual(fake.tokenInfo(bakeryIg!.credentials!.accessToken)!.subject, "101000000000001")
-    }))
+    })
+  )
 
   it.effect("a person who declines comes back with Meta's words; a grant without pages_show_list or Pages is refused with what to do", () =>
     Effect.gen(function* () {
@@ -79,7 +109,8 @@ describe("Facebook connector against the fake Graph API", () => {
       fake.state.grantedFacebookScopes = null
       assert.strictEqual(none.code, "upstream_rejected")
       assert.include(none.detail ?? "", "Facebook gave Herald no Page to post to.")
-    }))
+    })
+  )
 })
 
 describe("Facebook publisher against the fake Graph API", () => {
@@ -87,12 +118,22 @@ describe("Facebook publisher against the fake Graph API", () => {
     Effect.gen(function* () {
       const { network, account, credentials } = yield* connected
       const start = since()
-      const post = publishedOf(yield* network.publisher.publish(requestFor(account, credentials, { content: "Fresh bread today: https://bakery.example/menu." }), yield* network.publisher.prepare!(requestFor(account, credentials))))
+      const post = publishedOf(
+        yield* network.publisher.publish(
+          requestFor(account, credentials, { content: "Fresh bread today: https://bakery.example/menu." }),
+          yield* network.publisher.prepare!(requestFor(account, credentials))
+        )
+      )
       assert.deepStrictEqual(callsFrom(start), [`POST /${VERSION}/101000000000001/feed`])
-      assert.deepStrictEqual(fake.requests[start]!.body, { message: "Fresh bread today: https://bakery.example/menu.", link: "https://bakery.example/menu", access_token: credentials.accessToken })
+      assert.deepStrictEqual(fake.requests[start]!.body, {
+        message: "Fresh bread today: https://bakery.example/menu.",
+        link: "https://bakery.example/menu",
+        access_token: credentials.accessToken
+      })
       assert.match(post.externalId, /^101000000000001_\d+$/)
       assert.strictEqual(post.url, `https://www.facebook.com/${post.externalId}`)
-    }))
+    })
+  )
 
   it.effect("photos: each uploaded unpublished from a signed URL Meta fetches, then one post with them attached; a first comment is a comment on it", () =>
     Effect.gen(function* () {
@@ -110,9 +151,12 @@ describe("Facebook publisher against the fake Graph API", () => {
       }
       const feed = fake.posts.find((p) => p.id === post.externalId)!
       assert.lengthOf(feed.attached, 2)
-      const comment = publishedOf(yield* network.publisher.publish(requestFor(account, credentials, { content: "Order at the counter", replyTo: { rootId: post.externalId, parentId: post.externalId } })))
+      const comment = publishedOf(
+        yield* network.publisher.publish(requestFor(account, credentials, { content: "Order at the counter", replyTo: { rootId: post.externalId, parentId: post.externalId } }))
+      )
       assert.deepInclude(fake.posts.find((p) => p.id === comment.externalId)!, { kind: "comment", replyTo: post.externalId, text: "Order at the counter" })
-    }))
+    })
+  )
 
   it.effect("a video: Meta fetches it with its cover as thumb; each call polls once until Meta says ready", () =>
     Effect.gen(function* () {
@@ -131,8 +175,12 @@ describe("Facebook publisher against the fake Graph API", () => {
       const third = processingOf(yield* network.publisher.publish(request, second.handle))
       const done = publishedOf(yield* network.publisher.publish(request, third.handle))
       assert.deepStrictEqual(done, { externalId: videoId, url: `https://www.facebook.com/101000000000001/videos/${videoId}/` })
-      assert.lengthOf(fake.calls("POST", `/${VERSION}/101000000000001/videos`).filter((r) => r === upload_ || fake.requests.indexOf(r) > fake.requests.indexOf(upload_)), 1)
-    }))
+      assert.lengthOf(
+        fake.calls("POST", `/${VERSION}/101000000000001/videos`).filter((r) => r === upload_ || fake.requests.indexOf(r) > fake.requests.indexOf(upload_)),
+        1
+      )
+    })
+  )
 
   it.effect("Meta's duplicate (506) is duplicate_content with Meta's words; a policy block is upstream_rejected with error_user_msg", () =>
     Effect.gen(function* () {
@@ -141,20 +189,37 @@ describe("Facebook publisher against the fake Graph API", () => {
       const duplicate = yield* Effect.flip(network.publisher.publish(requestFor(account, credentials, { content: "Same words" })))
       assert.deepInclude(duplicate, { code: "duplicate_content", retryable: false })
       assert.include(duplicate.message, "identical to the last one you posted")
-      fake.script("POST", `/${VERSION}/101000000000001/feed`, { status: 400, body: { error: {
-        message: "(#368) The action attempted has been deemed abusive or is otherwise disallowed", type: "OAuthException", code: 368, error_subcode: 1_390_008,
-        error_user_title: "You Can't Post Right Now", error_user_msg: "Your post goes against our Community Standards.", fbtrace_id: "x"
-      } } })
+      fake.script("POST", `/${VERSION}/101000000000001/feed`, {
+        status: 400,
+        body: {
+          error: {
+            message: "(#368) The action attempted has been deemed abusive or is otherwise disallowed",
+            type: "OAuthException",
+            code: 368,
+            error_subcode: 1_390_008,
+            error_user_title: "You Can't Post Right Now",
+            error_user_msg: "Your post goes against our Community Standards.",
+            fbtrace_id: "x"
+          }
+        }
+      })
       const blocked = yield* Effect.flip(network.publisher.publish(requestFor(account, credentials, { content: "Blocked" })))
       assert.deepInclude(blocked, { code: "upstream_rejected", message: "You Can't Post Right Now: Your post goes against our Community Standards.", retryable: false })
-    }))
+    })
+  )
 
   it.effect("throttled (code 32 with the page's usage header): rate limited for the time Meta names, and no call reaches Meta before it", () =>
     Effect.gen(function* () {
       const { network, account, credentials } = yield* connected
-      fake.script("POST", `/${VERSION}/101000000000001/feed`, { status: 400, headers: {
-        "x-business-use-case-usage": JSON.stringify({ "101000000000001": [{ type: "pages", call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: 17 }] })
-      }, body: { error: { message: "(#32) Page request limit reached", type: "OAuthException", code: 32, fbtrace_id: "x" } } })
+      fake.script("POST", `/${VERSION}/101000000000001/feed`, {
+        status: 400,
+        headers: {
+          "x-business-use-case-usage": JSON.stringify({
+            "101000000000001": [{ type: "pages", call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: 17 }]
+          })
+        },
+        body: { error: { message: "(#32) Page request limit reached", type: "OAuthException", code: 32, fbtrace_id: "x" } }
+      })
       const throttled = yield* Effect.flip(network.publisher.publish(requestFor(account, credentials, { content: "Busy page" })))
       assert.deepInclude(throttled, { code: "rate_limited", rateLimited: true, retryable: true, retryAfterMs: 17 * 60_000 })
       const start = since()
@@ -162,8 +227,12 @@ describe("Facebook publisher against the fake Graph API", () => {
       assert.isTrue(again.rateLimited)
       assert.strictEqual(since(), start)
       yield* setNow(fake, fake.state.clock! + 17 * 60_000 + 1)
-      assert.strictEqual(publishedOf(yield* network.publisher.publish(requestFor(account, credentials, { content: "Busy page" }))).url?.startsWith("https://www.facebook.com/"), true)
-    }))
+      assert.strictEqual(
+        publishedOf(yield* network.publisher.publish(requestFor(account, credentials, { content: "Busy page" }))).url?.startsWith("https://www.facebook.com/"),
+        true
+      )
+    })
+  )
 
   it.effect("a token revoked on Meta's side (190) is revoked: the account needs reconnecting, not a renewal", () =>
     Effect.gen(function* () {
@@ -172,7 +241,8 @@ describe("Facebook publisher against the fake Graph API", () => {
       const error = yield* Effect.flip(network.publisher.publish(requestFor(account, credentials, { content: "After the password change" })))
       assert.deepInclude(error, { code: "account_needs_reconnection", revoked: true, retryable: false })
       assert.include(error.message, "Error validating access token")
-    }))
+    })
+  )
 
   it.effect("a post whose answer was lost is found among the Page's recent posts, not posted again", () =>
     Effect.gen(function* () {
@@ -187,5 +257,6 @@ describe("Facebook publisher against the fake Graph API", () => {
       assert.lengthOf(made, 1)
       assert.deepStrictEqual(recovered, { _tag: "Published", published: { externalId: made[0]!.id, url: `https://www.facebook.com/${made[0]!.id}` } })
       assert.deepStrictEqual(yield* network.publisher.recover!(requestFor(account, credentials, { content: "Never sent" }), handle), { _tag: "NotPublished" })
-    }))
+    })
+  )
 })

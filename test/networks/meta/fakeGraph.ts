@@ -113,14 +113,20 @@ interface MediaFetch {
 const DAY_MS = 24 * 60 * 60_000
 const LONG_LIVED_S = 60 * 24 * 60 * 60
 const graphError = (status: number, code: number, message: string, extra: Record<string, unknown> = {}) => ({
-  status, body: { error: { message, type: code === 190 ? "OAuthException" : "OAuthException", code, ...extra, fbtrace_id: `A${randomBytes(6).toString("hex")}` } }
+  status,
+  body: { error: { message, type: code === 190 ? "OAuthException" : "OAuthException", code, ...extra, fbtrace_id: `A${randomBytes(6).toString("hex")}` } }
 })
 const invalidToken = (subcode?: number) =>
-  graphError(400, 190, subcode === 463
-    ? "Error validating access token: Session has expired."
-    : subcode === 460
-      ? "Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons."
-      : "Invalid OAuth access token - Cannot parse access token", subcode === undefined ? {} : { error_subcode: subcode })
+  graphError(
+    400,
+    190,
+    subcode === 463
+      ? "Error validating access token: Session has expired."
+      : subcode === 460
+        ? "Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons."
+        : "Invalid OAuth access token - Cannot parse access token",
+    subcode === undefined ? {} : { error_subcode: subcode }
+  )
 const badParam = (message: string, extra: Record<string, unknown> = {}) => graphError(400, 100, message, extra)
 
 const tokenString = (prefix: string) => `${prefix}${randomBytes(24).toString("base64url")}`
@@ -131,13 +137,56 @@ export const startFakeGraph = async () => {
     instagram: { clientId: "1200000000000002", clientSecret: "ig-secret-0123456789abcdef" },
     threads: { clientId: "1300000000000003", clientSecret: "th-secret-0123456789abcdef" }
   }
-  const fbUsers = new Map([["10150000000000001", { id: "10150000000000001", name: "Ada Owner" }], ["10150000000000002", { id: "10150000000000002", name: "Bo Owner" }]])
+  const fbUsers = new Map([
+    ["10150000000000001", { id: "10150000000000001", name: "Ada Owner" }],
+    ["10150000000000002", { id: "10150000000000002", name: "Bo Owner" }]
+  ])
   const pages = new Map<string, FakePage>([
-    ["101000000000001", { id: "101000000000001", name: "Herald Bakery", username: "heraldbakery", roles: { "10150000000000001": ["ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MESSAGING", "MODERATE", "MANAGE"] }, business: null, instagram: "17841400000000001" }],
-    ["101000000000002", { id: "101000000000002", name: "Herald Books", username: "heraldbooks", roles: { "10150000000000001": ["ANALYZE", "CREATE_CONTENT", "MODERATE"] }, business: null, instagram: null }],
-    ["101000000000003", { id: "101000000000003", name: "Herald Studio", username: "heraldstudio", roles: { "10150000000000001": ["CREATE_CONTENT", "MODERATE"] }, business: "200000000000001", instagram: null }],
+    [
+      "101000000000001",
+      {
+        id: "101000000000001",
+        name: "Herald Bakery",
+        username: "heraldbakery",
+        roles: { "10150000000000001": ["ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MESSAGING", "MODERATE", "MANAGE"] },
+        business: null,
+        instagram: "17841400000000001"
+      }
+    ],
+    [
+      "101000000000002",
+      {
+        id: "101000000000002",
+        name: "Herald Books",
+        username: "heraldbooks",
+        roles: { "10150000000000001": ["ANALYZE", "CREATE_CONTENT", "MODERATE"] },
+        business: null,
+        instagram: null
+      }
+    ],
+    [
+      "101000000000003",
+      {
+        id: "101000000000003",
+        name: "Herald Studio",
+        username: "heraldstudio",
+        roles: { "10150000000000001": ["CREATE_CONTENT", "MODERATE"] },
+        business: "200000000000001",
+        instagram: null
+      }
+    ],
     ["101000000000004", { id: "101000000000004", name: "Herald Archive", username: "heraldarchive", roles: {}, business: "200000000000001", instagram: null }],
-    ["101000000000005", { id: "101000000000005", name: "Bo's Page", username: "bospage", roles: { "10150000000000002": ["CREATE_CONTENT", "MANAGE"] }, business: null, instagram: "17841400000000005" }]
+    [
+      "101000000000005",
+      {
+        id: "101000000000005",
+        name: "Bo's Page",
+        username: "bospage",
+        roles: { "10150000000000002": ["CREATE_CONTENT", "MANAGE"] },
+        business: null,
+        instagram: "17841400000000005"
+      }
+    ]
   ])
   const businesses = new Map([["200000000000001", { id: "200000000000001", name: "Herald Group", members: ["10150000000000001"] }]])
   const igUsers = new Map<string, FakeIgUser>([
@@ -227,7 +276,7 @@ export const startFakeGraph = async () => {
       const fetched = { url, status: response.status, bytes, type: response.headers.get("content-type") }
       fetches.push(fetched)
       return fetched
-    } catch (e) {
+    } catch (_e) {
       const failed = { url, status: 0, bytes: 0, type: null }
       fetches.push(failed)
       return failed
@@ -273,12 +322,16 @@ export const startFakeGraph = async () => {
     const offset = Number(query.get("after") ?? "0")
     const page = rows.slice(offset, offset + limit)
     const more = offset + limit < rows.length
-    return { data: page, paging: { cursors: { before: String(offset), after: String(offset + page.length) }, ...(more ? { next: `https://graph.example/next?after=${offset + page.length}` } : {}) } }
+    return {
+      data: page,
+      paging: { cursors: { before: String(offset), after: String(offset + page.length) }, ...(more ? { next: `https://graph.example/next?after=${offset + page.length}` } : {}) }
+    }
   }
 
   /** Instagram's and Threads' posts a token may act for: its own user, or (Facebook Login) the Instagram account linked to its Page. */
   const actsFor = (token: Token, owner: string) =>
-    token.subject === owner || (token.kind === "page" && pages.get(token.subject)?.instagram === owner) ||
+    token.subject === owner ||
+    (token.kind === "page" && pages.get(token.subject)?.instagram === owner) ||
     (token.kind === "ig-user" && igUsers.get(owner)?.loginId === token.subject)
 
   const createContainer = async (res: ServerResponse, app: "instagram" | "threads", owner: string, fields: Record<string, string>) => {
@@ -286,7 +339,7 @@ export const startFakeGraph = async () => {
     const isCarousel = fields.media_type === "CAROUSEL"
     if (app === "instagram" && !isCarousel && url === undefined) return sendError(res, badParam("(#100) The parameter image_url is required."))
     if (app === "threads" && fields.media_type === undefined) return sendError(res, badParam("(#100) The parameter media_type is required."))
-    if (app === "threads" && fields.media_type === "TEXT" && (fields.text ?? "") === "" ) return sendError(res, badParam("(#100) The parameter text is required."))
+    if (app === "threads" && fields.media_type === "TEXT" && (fields.text ?? "") === "") return sendError(res, badParam("(#100) The parameter text is required."))
     if (app === "threads" && (fields.text?.length ?? 0) > 500) return sendError(res, badParam("Param text must be at most 500 characters long."))
     if (app === "instagram" && (fields.caption?.length ?? 0) > 2200) return sendError(res, badParam("The caption is too long.", { error_subcode: 2_207_010 }))
     if (isCarousel) {
@@ -296,19 +349,35 @@ export const startFakeGraph = async () => {
       for (const id of children) {
         const child = containers.get(id)
         if (child === undefined || child.owner !== owner || child.params.is_carousel_item !== "true") return sendError(res, badParam(`(#100) Invalid child ${id}.`))
-        if (child.status !== "FINISHED") return sendError(res, graphError(400, 9007, "Media ID is not available", { error_subcode: 2_207_027, error_user_title: "Media not ready", error_user_msg: "The media is not ready for publishing, please wait for a moment." }))
+        if (child.status !== "FINISHED")
+          return sendError(
+            res,
+            graphError(400, 9007, "Media ID is not available", {
+              error_subcode: 2_207_027,
+              error_user_title: "Media not ready",
+              error_user_msg: "The media is not ready for publishing, please wait for a moment."
+            })
+          )
       }
     }
     if (fields.reply_to_id !== undefined && !posts.some((p) => p.id === fields.reply_to_id)) return sendError(res, badParam("(#100) The reply_to_id does not exist."))
     const isVideo = fields.media_type === "VIDEO" || fields.media_type === "REELS"
     const container: Container = {
-      id: newId(), app, owner, params: fields, status: "IN_PROGRESS", pollsLeft: isVideo ? state.videoPolls : state.containerPolls, error: null, publishedAs: null
+      id: newId(),
+      app,
+      owner,
+      params: fields,
+      status: "IN_PROGRESS",
+      pollsLeft: isVideo ? state.videoPolls : state.containerPolls,
+      error: null,
+      publishedAs: null
     }
     if (url !== undefined) {
       const fetched = await fetchMedia(url)
       if (fetched.status !== 200 || fetched.bytes === 0) {
         container.status = "ERROR"
-        container.error = app === "instagram" ? "Error: Media download has failed. The media URI doesn't meet our requirements." : (isVideo ? "FAILED_DOWNLOADING_VIDEO" : "FAILED_DOWNLOADING_IMAGE")
+        container.error =
+          app === "instagram" ? "Error: Media download has failed. The media URI doesn't meet our requirements." : isVideo ? "FAILED_DOWNLOADING_VIDEO" : "FAILED_DOWNLOADING_IMAGE"
       } else if (app === "instagram" && fields.image_url !== undefined && fetched.type !== "image/jpeg") {
         // Instagram's content publishing takes JPEG only.
         container.status = "ERROR"
@@ -345,13 +414,35 @@ export const startFakeGraph = async () => {
   const publishContainer = (res: ServerResponse, req: IncomingMessage, app: "instagram" | "threads", owner: string, creationId: string | undefined, dropAnswer: boolean) => {
     const c = creationId === undefined ? undefined : containers.get(creationId)
     if (c === undefined || c.owner !== owner) return sendError(res, badParam("(#100) Param creation_id must be a valid container id."))
-    if (c.status === "PUBLISHED") return sendError(res, graphError(400, 9007, "Media ID is not available", { error_subcode: 2_207_008, error_user_title: "Already published", error_user_msg: "This media has already been published." }))
+    if (c.status === "PUBLISHED")
+      return sendError(
+        res,
+        graphError(400, 9007, "Media ID is not available", {
+          error_subcode: 2_207_008,
+          error_user_title: "Already published",
+          error_user_msg: "This media has already been published."
+        })
+      )
     if (c.status !== "FINISHED")
-      return sendError(res, graphError(400, 9007, "Media ID is not available", { error_subcode: 2_207_027, error_user_title: "Media not ready for publishing", error_user_msg: "The media is not ready for publishing, please wait for a moment." }))
+      return sendError(
+        res,
+        graphError(400, 9007, "Media ID is not available", {
+          error_subcode: 2_207_027,
+          error_user_title: "Media not ready for publishing",
+          error_user_msg: "The media is not ready for publishing, please wait for a moment."
+        })
+      )
     if (app === "instagram") {
       const day = (publishedPerDay.get(owner) ?? []).filter((t) => t > now() - DAY_MS)
       if (day.length >= state.instagramDailyCap)
-        return sendError(res, graphError(400, 9, "Application request limit reached", { error_subcode: 2_207_042, error_user_title: "Reached publishing limit", error_user_msg: "You reached the maximum number of posts that is allowed to be published by Content Publishing API." }))
+        return sendError(
+          res,
+          graphError(400, 9, "Application request limit reached", {
+            error_subcode: 2_207_042,
+            error_user_title: "Reached publishing limit",
+            error_user_msg: "You reached the maximum number of posts that is allowed to be published by Content Publishing API."
+          })
+        )
       publishedPerDay.set(owner, [...day, now()])
     }
     const id = newId()
@@ -359,15 +450,30 @@ export const startFakeGraph = async () => {
     c.publishedAs = id
     const p = c.params
     posts.push({
-      id, app, owner, kind: app === "instagram" ? "media" : "thread", text: p.caption ?? p.text ?? "", createdAt: now(), link: null, attached: [],
-      container: c.id, replyTo: p.reply_to_id ?? null, mediaType: p.media_type ?? "IMAGE", children: (p.children ?? "").split(",").filter((x) => x !== ""), cover: p.cover_url ?? p.thumb_offset ?? null
+      id,
+      app,
+      owner,
+      kind: app === "instagram" ? "media" : "thread",
+      text: p.caption ?? p.text ?? "",
+      createdAt: now(),
+      link: null,
+      attached: [],
+      container: c.id,
+      replyTo: p.reply_to_id ?? null,
+      mediaType: p.media_type ?? "IMAGE",
+      children: (p.children ?? "").split(",").filter((x) => x !== ""),
+      cover: p.cover_url ?? p.thumb_offset ?? null
     })
     if (dropAnswer) return req.socket.destroy()
     send(res, 200, { id })
   }
 
   const permalinkOf = (p: FakePost) =>
-    p.app === "instagram" ? `https://www.instagram.com/p/${p.id.slice(-11)}/` : p.app === "threads" ? `https://www.threads.net/@${threadsUsers.get(p.owner)?.username}/post/${p.id.slice(-11)}` : `https://www.facebook.com/${p.id}`
+    p.app === "instagram"
+      ? `https://www.instagram.com/p/${p.id.slice(-11)}/`
+      : p.app === "threads"
+        ? `https://www.threads.net/@${threadsUsers.get(p.owner)?.username}/post/${p.id.slice(-11)}`
+        : `https://www.facebook.com/${p.id}`
 
   const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+0000")
 
@@ -385,7 +491,13 @@ export const startFakeGraph = async () => {
     const method = req.method ?? "GET"
 
     // Logins: the dialogs, then the token endpoints.
-    const dialog = /^\/v\d+\.\d+\/dialog\/oauth$/.test(url.pathname) ? "facebook" : url.pathname === "/oauth/authorize" ? (query.get("client_id") === apps.threads.clientId ? "threads" : "instagram") : null
+    const dialog = /^\/v\d+\.\d+\/dialog\/oauth$/.test(url.pathname)
+      ? "facebook"
+      : url.pathname === "/oauth/authorize"
+        ? query.get("client_id") === apps.threads.clientId
+          ? "threads"
+          : "instagram"
+        : null
     if (method === "GET" && dialog !== null) {
       const app = apps[dialog]
       const redirectUri = query.get("redirect_uri") ?? ""
@@ -401,7 +513,7 @@ export const startFakeGraph = async () => {
         const asked = (query.get("scope") ?? "").split(",").filter((s) => s !== "")
         const subject = dialog === "facebook" ? state.facebookUser : dialog === "instagram" ? igUsers.get(state.instagramUser)!.loginId : state.threadsUser
         const code = tokenString("AQ")
-        codes.set(code, { app: dialog, redirectUri, subject, scopes: dialog === "facebook" ? state.grantedFacebookScopes ?? asked : asked })
+        codes.set(code, { app: dialog, redirectUri, subject, scopes: dialog === "facebook" ? (state.grantedFacebookScopes ?? asked) : asked })
         back.searchParams.set("code", code)
       }
       res.writeHead(302, { location: `${back.toString()}${dialog === "instagram" ? "#_" : ""}` })
@@ -423,10 +535,15 @@ export const startFakeGraph = async () => {
     }
     if (/^\/v\d+\.\d+\/oauth\/access_token$/.test(url.pathname)) {
       if (param("grant_type") === "fb_exchange_token") {
-        if (param("client_id") !== apps.facebook.clientId || param("client_secret") !== apps.facebook.clientSecret) return sendError(res, graphError(400, 101, "Error validating client secret."))
+        if (param("client_id") !== apps.facebook.clientId || param("client_secret") !== apps.facebook.clientSecret)
+          return sendError(res, graphError(400, 101, "Error validating client secret."))
         const short = check(param("fb_exchange_token") ?? null)
         if ("error" in short) return sendError(res, short.error)
-        return send(res, 200, { access_token: issue("fb-user", short.token.subject, LONG_LIVED_S, short.token.scopes, short.token.subject), token_type: "bearer", expires_in: LONG_LIVED_S })
+        return send(res, 200, {
+          access_token: issue("fb-user", short.token.subject, LONG_LIVED_S, short.token.scopes, short.token.subject),
+          token_type: "bearer",
+          expires_in: LONG_LIVED_S
+        })
       }
       return codeExchange("facebook")
     }
@@ -459,7 +576,9 @@ export const startFakeGraph = async () => {
     if ("error" in checked) return sendError(res, checked.error)
     const token = checked.token
     const fieldList = query.get("fields") ?? ""
-    const buc = (page: string) => ({ "x-business-use-case-usage": JSON.stringify({ [page]: [{ type: "pages", call_count: 2, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: 0 }] }) })
+    const buc = (page: string) => ({
+      "x-business-use-case-usage": JSON.stringify({ [page]: [{ type: "pages", call_count: 2, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: 0 }] })
+    })
 
     // /me
     if (method === "GET" && parts.length === 1 && parts[0] === "me") {
@@ -480,15 +599,36 @@ export const startFakeGraph = async () => {
       if (parts[1] === "accounts") {
         if (!token.scopes.includes("pages_show_list")) return send(res, 200, list([], query))
         const mine = [...pages.values()].filter((p) => p.business === null && p.roles[token.subject] !== undefined)
-        return send(res, 200, list(mine.map((p) => pageRow(p, token.subject, fieldList, longLived)), query))
+        return send(
+          res,
+          200,
+          list(
+            mine.map((p) => pageRow(p, token.subject, fieldList, longLived)),
+            query
+          )
+        )
       }
       if (!token.scopes.includes("business_management")) return sendError(res, graphError(403, 200, "(#200) Requires business_management permission to manage the object"))
-      return send(res, 200, list([...businesses.values()].filter((b) => b.members.includes(token.subject)).map((b) => ({ id: b.id, name: b.name })), query))
+      return send(
+        res,
+        200,
+        list(
+          [...businesses.values()].filter((b) => b.members.includes(token.subject)).map((b) => ({ id: b.id, name: b.name })),
+          query
+        )
+      )
     }
     if (method === "GET" && parts.length === 2 && parts[1] === "owned_pages" && businesses.has(parts[0]!)) {
       const longLived = token.expiresAt !== null && token.expiresAt - token.issuedAt > DAY_MS
       const owned = [...pages.values()].filter((p) => p.business === parts[0])
-      return send(res, 200, list(owned.map((p) => pageRow(p, token.user, fieldList, longLived)), query))
+      return send(
+        res,
+        200,
+        list(
+          owned.map((p) => pageRow(p, token.user, fieldList, longLived)),
+          query
+        )
+      )
     }
 
     // Facebook Pages
@@ -497,7 +637,10 @@ export const startFakeGraph = async () => {
       const edge = parts[1]
       const pageToken = token.kind === "page" && token.subject === page.id
       if (method === "POST" && !pageToken)
-        return sendError(res, graphError(403, 200, "(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission"))
+        return sendError(
+          res,
+          graphError(403, 200, "(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission")
+        )
       const headers = buc(page.id)
       if (method === "POST" && edge === "feed") {
         const message = param("message") ?? ""
@@ -505,9 +648,31 @@ export const startFakeGraph = async () => {
         if (message === "" && param("link") === undefined && attached.length === 0) return sendError(res, badParam("(#100) Missing message or attachment."))
         if (attached.some((id) => photos.get(id)?.page !== page.id)) return sendError(res, badParam("(#100) Invalid media_fbid."))
         if (message !== "" && posts.some((p) => p.owner === page.id && p.kind === "feed" && p.text === message))
-          return send(res, 400, graphError(400, 506, "Duplicate status message", { error_user_title: "Duplicate post", error_user_msg: "This status update is identical to the last one you posted. Try posting something different, or delete your previous update." }).body, headers)
+          return send(
+            res,
+            400,
+            graphError(400, 506, "Duplicate status message", {
+              error_user_title: "Duplicate post",
+              error_user_msg: "This status update is identical to the last one you posted. Try posting something different, or delete your previous update."
+            }).body,
+            headers
+          )
         const id = `${page.id}_${newId()}`
-        posts.push({ id, app: "facebook", owner: page.id, kind: "feed", text: message, createdAt: now(), link: param("link") ?? null, attached, container: null, replyTo: null, mediaType: null, children: [], cover: null })
+        posts.push({
+          id,
+          app: "facebook",
+          owner: page.id,
+          kind: "feed",
+          text: message,
+          createdAt: now(),
+          link: param("link") ?? null,
+          attached,
+          container: null,
+          replyTo: null,
+          mediaType: null,
+          children: [],
+          cover: null
+        })
         if (dropAnswer) return req.socket.destroy()
         return send(res, 200, { id }, headers)
       }
@@ -524,16 +689,28 @@ export const startFakeGraph = async () => {
         const fetched = await fetchMedia(fileUrl)
         const id = newId()
         videos.set(id, {
-          id, page: page.id, description: param("description") ?? "", createdAt: now(), pollsLeft: state.videoPolls,
-          status: fetched.status === 200 ? "processing" : "error", thumbBytes: files.thumb?.size ?? 0
+          id,
+          page: page.id,
+          description: param("description") ?? "",
+          createdAt: now(),
+          pollsLeft: state.videoPolls,
+          status: fetched.status === 200 ? "processing" : "error",
+          thumbBytes: files.thumb?.size ?? 0
         })
         if (dropAnswer) return req.socket.destroy()
         return send(res, 200, { id }, headers)
       }
       if (method === "GET" && (edge === "published_posts" || edge === "videos")) {
-        const rows = edge === "videos"
-          ? [...videos.values()].filter((v) => v.page === page.id).sort((a, b) => b.createdAt - a.createdAt).map((v) => ({ id: v.id, description: v.description, created_time: time(v.createdAt), permalink_url: `/${page.id}/videos/${v.id}/` }))
-          : posts.filter((p) => p.owner === page.id && p.kind === "feed").sort((a, b) => b.createdAt - a.createdAt).map((p) => ({ id: p.id, message: p.text, created_time: time(p.createdAt), permalink_url: permalinkOf(p) }))
+        const rows =
+          edge === "videos"
+            ? [...videos.values()]
+                .filter((v) => v.page === page.id)
+                .sort((a, b) => b.createdAt - a.createdAt)
+                .map((v) => ({ id: v.id, description: v.description, created_time: time(v.createdAt), permalink_url: `/${page.id}/videos/${v.id}/` }))
+            : posts
+                .filter((p) => p.owner === page.id && p.kind === "feed")
+                .sort((a, b) => b.createdAt - a.createdAt)
+                .map((p) => ({ id: p.id, message: p.text, created_time: time(p.createdAt), permalink_url: permalinkOf(p) }))
         return send(res, 200, list(rows, query), headers)
       }
     }
@@ -545,8 +722,17 @@ export const startFakeGraph = async () => {
       if (method === "POST" && parts[1] === "media") return createContainer(res, "instagram", ig.id, fields)
       if (method === "POST" && parts[1] === "media_publish") return publishContainer(res, req, "instagram", ig.id, param("creation_id"), dropAnswer)
       if (method === "GET" && parts[1] === "media")
-        return send(res, 200, list(posts.filter((p) => p.owner === ig.id && p.kind === "media").sort((a, b) => b.createdAt - a.createdAt)
-          .map((p) => ({ id: p.id, caption: p.text, timestamp: time(p.createdAt), permalink: permalinkOf(p) })), query))
+        return send(
+          res,
+          200,
+          list(
+            posts
+              .filter((p) => p.owner === ig.id && p.kind === "media")
+              .sort((a, b) => b.createdAt - a.createdAt)
+              .map((p) => ({ id: p.id, caption: p.text, timestamp: time(p.createdAt), permalink: permalinkOf(p) })),
+            query
+          )
+        )
       if (method === "GET" && parts[1] === "content_publishing_limit") {
         const used = (publishedPerDay.get(ig.id) ?? []).filter((t) => t > now() - DAY_MS).length
         return send(res, 200, { data: [{ quota_usage: used, config: { quota_total: state.instagramDailyCap, quota_duration: 86_400 } }] })
@@ -560,11 +746,29 @@ export const startFakeGraph = async () => {
       if (method === "POST" && parts[1] === "threads") return createContainer(res, "threads", th.id, fields)
       if (method === "POST" && parts[1] === "threads_publish") return publishContainer(res, req, "threads", th.id, param("creation_id"), dropAnswer)
       if (method === "GET" && (parts[1] === "threads" || parts[1] === "replies"))
-        return send(res, 200, list(posts.filter((p) => p.owner === th.id && p.kind === "thread" && (parts[1] === "replies") === (p.replyTo !== null)).sort((a, b) => b.createdAt - a.createdAt)
-          .map((p) => ({ id: p.id, text: p.text, timestamp: time(p.createdAt), permalink: permalinkOf(p) })), query))
+        return send(
+          res,
+          200,
+          list(
+            posts
+              .filter((p) => p.owner === th.id && p.kind === "thread" && (parts[1] === "replies") === (p.replyTo !== null))
+              .sort((a, b) => b.createdAt - a.createdAt)
+              .map((p) => ({ id: p.id, text: p.text, timestamp: time(p.createdAt), permalink: permalinkOf(p) })),
+            query
+          )
+        )
       if (method === "GET" && parts[1] === "threads_publishing_limit") {
         const mine = posts.filter((p) => p.owner === th.id && p.kind === "thread" && p.createdAt > now() - DAY_MS)
-        return send(res, 200, { data: [{ quota_usage: mine.filter((p) => p.replyTo === null).length, config: { quota_total: 250, quota_duration: 86_400 }, reply_quota_usage: mine.filter((p) => p.replyTo !== null).length, reply_config: { quota_total: 1000, quota_duration: 86_400 } }] })
+        return send(res, 200, {
+          data: [
+            {
+              quota_usage: mine.filter((p) => p.replyTo === null).length,
+              config: { quota_total: 250, quota_duration: 86_400 },
+              reply_quota_usage: mine.filter((p) => p.replyTo !== null).length,
+              reply_config: { quota_total: 1000, quota_duration: 86_400 }
+            }
+          ]
+        })
       }
     }
 
@@ -574,16 +778,31 @@ export const startFakeGraph = async () => {
     if (method === "GET" && parts.length === 1 && container !== undefined) {
       if (!actsFor(token, container.owner)) return sendError(res, graphError(400, 10, "(#10) Application does not have permission for this action"))
       pollContainer(container)
-      return send(res, 200, container.app === "instagram"
-        ? { status_code: container.status, ...(container.error !== null ? { status: container.error } : { status: `${container.status}: ${container.status === "FINISHED" ? "Media is ready" : "Processing"}` }), id: container.id }
-        : { status: container.status, ...(container.error !== null ? { error_message: container.error } : {}), id: container.id })
+      return send(
+        res,
+        200,
+        container.app === "instagram"
+          ? {
+              status_code: container.status,
+              ...(container.error !== null ? { status: container.error } : { status: `${container.status}: ${container.status === "FINISHED" ? "Media is ready" : "Processing"}` }),
+              id: container.id
+            }
+          : { status: container.status, ...(container.error !== null ? { error_message: container.error } : {}), id: container.id }
+      )
     }
     const video = videos.get(id)
     if (method === "GET" && parts.length === 1 && video !== undefined) {
       if (video.status === "processing" && --video.pollsLeft <= 0) video.status = "ready"
       return send(res, 200, {
-        id: video.id, permalink_url: `/${video.page}/videos/${video.id}/`,
-        status: { video_status: video.status, processing_phase: { status: video.status === "ready" ? "complete" : video.status === "error" ? "error" : "in_progress", ...(video.status === "error" ? { error: { message: "The video file could not be downloaded." } } : {}) } }
+        id: video.id,
+        permalink_url: `/${video.page}/videos/${video.id}/`,
+        status: {
+          video_status: video.status,
+          processing_phase: {
+            status: video.status === "ready" ? "complete" : video.status === "error" ? "error" : "in_progress",
+            ...(video.status === "error" ? { error: { message: "The video file could not be downloaded." } } : {})
+          }
+        }
       })
     }
     const post = posts.find((p) => p.id === id)
@@ -596,15 +815,39 @@ export const startFakeGraph = async () => {
         const message = param("message") ?? ""
         if (message === "") return sendError(res, badParam("(#100) The parameter message is required."))
         const commentId = post?.app === "instagram" ? newId() : `${id}_${newId()}`
-        posts.push({ id: commentId, app: post?.app ?? "facebook", owner, kind: "comment", text: message, createdAt: now(), link: null, attached: [], container: null, replyTo: id, mediaType: null, children: [], cover: null })
+        posts.push({
+          id: commentId,
+          app: post?.app ?? "facebook",
+          owner,
+          kind: "comment",
+          text: message,
+          createdAt: now(),
+          link: null,
+          attached: [],
+          container: null,
+          replyTo: id,
+          mediaType: null,
+          children: [],
+          cover: null
+        })
         if (dropAnswer) return req.socket.destroy()
         return send(res, 200, { id: commentId })
       }
-      const rows = posts.filter((p) => p.kind === "comment" && p.replyTo === id).sort((a, b) => b.createdAt - a.createdAt)
+      const rows = posts
+        .filter((p) => p.kind === "comment" && p.replyTo === id)
+        .sort((a, b) => b.createdAt - a.createdAt)
         .map((p) => (post?.app === "instagram" ? { id: p.id, text: p.text, timestamp: time(p.createdAt) } : { id: p.id, message: p.text, created_time: time(p.createdAt) }))
       return send(res, 200, list(rows, query))
     }
-    sendError(res, graphError(400, 100, `(#100) Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { error_subcode: 33 }))
+    sendError(
+      res,
+      graphError(
+        400,
+        100,
+        `(#100) Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        { error_subcode: 33 }
+      )
+    )
   }
 
   const server = createServer((req, res) => {
@@ -619,12 +862,21 @@ export const startFakeGraph = async () => {
     /** The variables that point Herald at this fake (HERALD_PUBLIC_URL aside). */
     env: (version = "v26.0"): Record<string, string> => ({
       META_GRAPH_VERSION: version,
-      FACEBOOK_CLIENT_ID: apps.facebook.clientId, FACEBOOK_CLIENT_SECRET: apps.facebook.clientSecret,
-      FACEBOOK_AUTHORIZE_URL: `${origin}/${version}/dialog/oauth`, FACEBOOK_TOKEN_URL: `${origin}/${version}/oauth/access_token`, FACEBOOK_API_URL: origin,
-      INSTAGRAM_CLIENT_ID: apps.instagram.clientId, INSTAGRAM_CLIENT_SECRET: apps.instagram.clientSecret,
-      INSTAGRAM_AUTHORIZE_URL: `${origin}/oauth/authorize`, INSTAGRAM_TOKEN_URL: `${origin}/oauth/access_token`, INSTAGRAM_API_URL: origin,
-      THREADS_CLIENT_ID: apps.threads.clientId, THREADS_CLIENT_SECRET: apps.threads.clientSecret,
-      THREADS_AUTHORIZE_URL: `${origin}/oauth/authorize`, THREADS_TOKEN_URL: `${origin}/oauth/access_token`, THREADS_API_URL: origin
+      FACEBOOK_CLIENT_ID: apps.facebook.clientId,
+      FACEBOOK_CLIENT_SECRET: apps.facebook.clientSecret,
+      FACEBOOK_AUTHORIZE_URL: `${origin}/${version}/dialog/oauth`,
+      FACEBOOK_TOKEN_URL: `${origin}/${version}/oauth/access_token`,
+      FACEBOOK_API_URL: origin,
+      INSTAGRAM_CLIENT_ID: apps.instagram.clientId,
+      INSTAGRAM_CLIENT_SECRET: apps.instagram.clientSecret,
+      INSTAGRAM_AUTHORIZE_URL: `${origin}/oauth/authorize`,
+      INSTAGRAM_TOKEN_URL: `${origin}/oauth/access_token`,
+      INSTAGRAM_API_URL: origin,
+      THREADS_CLIENT_ID: apps.threads.clientId,
+      THREADS_CLIENT_SECRET: apps.threads.clientSecret,
+      THREADS_AUTHORIZE_URL: `${origin}/oauth/authorize`,
+      THREADS_TOKEN_URL: `${origin}/oauth/access_token`,
+      THREADS_API_URL: origin
     }),
     state,
     pages: pages as ReadonlyMap<string, FakePage>,
@@ -648,10 +900,11 @@ export const startFakeGraph = async () => {
     revoke: (user: string) => {
       for (const [t, info] of tokens) if (info.user === user || info.subject === user) tokens.delete(t)
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 

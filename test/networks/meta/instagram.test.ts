@@ -31,7 +31,12 @@ const since = () => fake.requests.length
 const callsFrom = (start: number) => fake.requests.slice(start).map((r) => `${r.method} ${r.path.replace(/\/\d{12,}$/, "/:id")}`)
 
 /** Publishes step by step, as the pipeline does (each Processing handle is the next call's), and says how many steps it took. */
-const untilPublished = (publisher: { readonly publish: (r: PublishRequest, h?: string) => Effect.Effect<PublishOutcome, any> }, request: PublishRequest, handle: string, max = 20) =>
+const untilPublished = (
+  publisher: { readonly publish: (r: PublishRequest, h?: string) => Effect.Effect<PublishOutcome, any> },
+  request: PublishRequest,
+  handle: string,
+  max = 20
+) =>
   Effect.gen(function* () {
     const waits: Array<number> = []
     let outcome = yield* publisher.publish(request, handle)
@@ -70,7 +75,8 @@ describe("Instagram connector against the fake Graph API", () => {
       fake.revoke(fake.tokenInfo(renewed.accessToken)!.subject)
       const refused = yield* Effect.flip(network.connector.refresh!(renewed))
       assert.strictEqual(refused._tag, "GrantRevoked")
-    }))
+    })
+  )
 
   it.effect("with Facebook Login only: the Instagram accounts linked to the person's Pages, each with its Page's token", () =>
     Effect.gen(function* () {
@@ -78,9 +84,13 @@ describe("Instagram connector against the fake Graph API", () => {
       const begun = yield* network.connector.begin({ state: "st-2", callbackUrl: callbackFor("instagram"), formUrl: "" })
       assert.isTrue(begun.url.startsWith(`${fake.origin}/${VERSION}/dialog/oauth?`))
       const connections = yield* connect(network)
-      assert.deepStrictEqual(connections.map((c) => c.profile.username), ["herald.bakery"])
+      assert.deepStrictEqual(
+        connections.map((c) => c.profile.username),
+        ["herald.bakery"]
+      )
       assert.deepStrictEqual(fake.tokenInfo(connections[0]!.credentials!.accessToken), { kind: "page", subject: "101000000000001", expiresAt: null })
-    }))
+    })
+  )
 })
 
 describe("Instagram publisher against the fake Graph API", () => {
@@ -97,7 +107,14 @@ describe("Instagram publisher against the fake Graph API", () => {
       const publishAt = calls.indexOf(`POST /${VERSION}/${IG}/media_publish`)
       assert.deepStrictEqual(calls.slice(0, 3), [`POST /${VERSION}/${IG}/media`, `POST /${VERSION}/${IG}/media`, `POST /${VERSION}/${IG}/media`])
       const creates = fake.requests.slice(start).filter((r) => r.method === "POST" && r.path.endsWith("/media"))
-      assert.deepStrictEqual(creates.slice(0, 3).map((r) => [r.body.media_type ?? "IMAGE", r.body.is_carousel_item]), [["IMAGE", "true"], ["VIDEO", "true"], ["IMAGE", "true"]])
+      assert.deepStrictEqual(
+        creates.slice(0, 3).map((r) => [r.body.media_type ?? "IMAGE", r.body.is_carousel_item]),
+        [
+          ["IMAGE", "true"],
+          ["VIDEO", "true"],
+          ["IMAGE", "true"]
+        ]
+      )
       const carousel = creates[3]!
       assert.deepInclude(carousel.body, { media_type: "CAROUSEL", caption: "Three from the bakery #bread" })
       const childIds = String(carousel.body.children).split(",")
@@ -109,7 +126,8 @@ describe("Instagram publisher against the fake Graph API", () => {
       assert.strictEqual(calls.filter((c) => c.endsWith("/media_publish")).length, 1)
       assert.match(published.url ?? "", /^https:\/\/www\.instagram\.com\/p\//)
       for (const r of creates.slice(0, 3)) assert.strictEqual(fake.fetches.find((f) => f.url === (r.body.image_url ?? r.body.video_url))!.status, 200)
-    }))
+    })
+  )
 
   it.effect("a reel with a cover image, and one with a frame offset; share_to_feed", () =>
     Effect.gen(function* () {
@@ -124,7 +142,8 @@ describe("Instagram publisher against the fake Graph API", () => {
       const atFrame = requestFor(account, credentials, { content: "Reel at 1.5 s", media: [video], cover: { offsetMs: 1500 } })
       yield* untilPublished(network.publisher, atFrame, yield* network.publisher.prepare!(atFrame))
       assert.deepInclude(fake.calls("POST", `/${VERSION}/${IG}/media`).at(-1)!.body, { media_type: "REELS", thumb_offset: "1500" })
-    }))
+    })
+  )
 
   it.effect("a container that fails processing fails the post with Meta's words; one that expires is made again", () =>
     Effect.gen(function* () {
@@ -144,7 +163,8 @@ describe("Instagram publisher against the fake Graph API", () => {
       assert.strictEqual(fake.containers.get(expired)!.status, "EXPIRED")
       const { published } = yield* untilPublished(network.publisher, again, remade.handle)
       assert.strictEqual(fake.posts.find((p) => p.id === published.externalId)!.container, JSON.parse(remade.handle).container)
-    }))
+    })
+  )
 
   it.effect("a publish whose answer was lost: the container says PUBLISHED and the post is found, never published twice", () =>
     Effect.gen(function* () {
@@ -166,8 +186,12 @@ describe("Instagram publisher against the fake Graph API", () => {
       const made = fake.posts.filter((p) => p.text === "Lost answer")
       assert.lengthOf(made, 1)
       assert.deepStrictEqual(recovered, { _tag: "Published", published: { externalId: made[0]!.id, url: `https://www.instagram.com/p/${made[0]!.id.slice(-11)}/` } })
-      assert.lengthOf(fake.calls("POST", `/${VERSION}/${IG}/media_publish`).filter((r) => r.body.creation_id === JSON.parse(second.handle).container), 1)
-    }))
+      assert.lengthOf(
+        fake.calls("POST", `/${VERSION}/${IG}/media_publish`).filter((r) => r.body.creation_id === JSON.parse(second.handle).container),
+        1
+      )
+    })
+  )
 
   it.effect("the 24-hour cap: the quota is read from content_publishing_limit; a capped publish keeps its container and waits an hour", () =>
     Effect.gen(function* () {
@@ -188,7 +212,8 @@ describe("Instagram publisher against the fake Graph API", () => {
       yield* setNow(fake, fake.state.clock! + 3_600_000)
       const { published } = yield* untilPublished(network.publisher, two, capped.handle)
       assert.strictEqual(fake.posts.find((p) => p.id === published.externalId)!.container, JSON.parse(ready.handle).container)
-    }))
+    })
+  )
 
   it.effect("a first comment is a comment on the media; one whose answer was lost is found among the media's comments", () =>
     Effect.gen(function* () {
@@ -203,7 +228,8 @@ describe("Instagram publisher against the fake Graph API", () => {
       const made = fake.posts.filter((p) => p.kind === "comment" && p.replyTo === published.externalId)
       assert.deepStrictEqual(recovered, { _tag: "Published", published: { externalId: made[0]!.id, url: null } })
       assert.lengthOf(made, 1)
-    }))
+    })
+  )
 
   it.effect("an account connected through Facebook publishes on graph.facebook.com's paths with its Page token", () =>
     Effect.gen(function* () {
@@ -216,7 +242,8 @@ describe("Instagram publisher against the fake Graph API", () => {
       const publish = fake.calls("POST", `/${VERSION}/17841400000000001/media_publish`).at(-1)!
       assert.strictEqual(publish.body.access_token, connection!.credentials!.accessToken)
       assert.strictEqual(fake.posts.find((p) => p.id === published.externalId)!.owner, "17841400000000001")
-    }))
+    })
+  )
 
   it.effect("a token revoked on Meta's side (190) is revoked, at any step", () =>
     Effect.gen(function* () {
@@ -226,5 +253,6 @@ describe("Instagram publisher against the fake Graph API", () => {
       fake.revoke(fake.tokenInfo(credentials.accessToken)!.subject)
       const error = yield* Effect.flip(network.publisher.publish(request, first.handle))
       assert.deepInclude(error, { code: "account_needs_reconnection", revoked: true })
-    }))
+    })
+  )
 })

@@ -43,20 +43,51 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
     fake.state.containerPolls = 1
     fake.state.videoPolls = 1
     dataDir = mkdtempSync(join(tmpdir(), "herald-meta-"))
-    execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=240x426:rate=15", "-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", join(dataDir, "reel.mp4")])
+    execFileSync(ffmpeg.path, [
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=size=240x426:rate=15",
+      "-t",
+      "1",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      join(dataDir, "reel.mp4")
+    ])
     mp4 = readFileSync(join(dataDir, "reel.mp4"))
     rmSync(join(dataDir, "reel.mp4"))
     const port = await freePort()
     origin = `http://127.0.0.1:${port}`
     const start = startCommand()
-    const env: NodeJS.ProcessEnv = { ...process.env, ...start.env, PORT: String(port), HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: origin, HERALD_FIRST_COMMENT_DELAY_MS: "2000", ...fake.env() }
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...start.env,
+      PORT: String(port),
+      HERALD_DATA_DIR: dataDir,
+      HERALD_PUBLIC_URL: origin,
+      HERALD_FIRST_COMMENT_DELAY_MS: "2000",
+      ...fake.env()
+    }
     delete env.DATABASE_URL
     delete env.HERALD_SECRET
     child = spawn(process.execPath, start.args, { env, stdio: ["ignore", "pipe", "pipe"] })
     child.stdout!.on("data", (d) => (log += d))
     child.stderr!.on("data", (d) => (log += d))
     for (let i = 0; i < 300; i++) {
-      if (await fetch(`${origin}/api/v1/openapi.json`).then((r) => r.ok, () => false)) return
+      if (
+        await fetch(`${origin}/api/v1/openapi.json`).then(
+          (r) => r.ok,
+          () => false
+        )
+      )
+        return
       if (child.exitCode !== null) break
       await new Promise((r) => setTimeout(r, 200))
     }
@@ -83,11 +114,13 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
     const claimed = await fetch(`${origin}/claim`, { method: "POST", body: new URLSearchParams({ token, locale: "en" }), redirect: "manual" })
     const cookie = claimed.headers.get("set-cookie")!.split(";")[0]!
     const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(`${origin}/app`, { headers: { cookie } })).text())![1]!
-    const created = await (await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })).json() as any
+    const created = (await (
+      await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })
+    ).json()) as any
     const auth = { authorization: `Bearer ${created.apiKey}` }
 
     const connectVia = async (platform: string) => {
-      const link = await (await fetch(`${api}/connect/${platform}`, { headers: auth })).json() as any
+      const link = (await (await fetch(`${api}/connect/${platform}`, { headers: auth })).json()) as any
       const atMeta = await fetch(link.url, { redirect: "manual" })
       const back = await fetch(atMeta.headers.get("location")!, { headers: { accept: "application/json" } })
       expect(back.status, await back.clone().text()).toBe(200)
@@ -103,10 +136,13 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
     const uploadFile = async (bytes: Buffer, type: string, name: string) => {
       const form = new FormData()
       form.append("file", new Blob([bytes], { type }), name)
-      const { media } = await (await fetch(`${api}/media`, { method: "POST", headers: auth, body: form })).json() as any
+      const { media } = (await (await fetch(`${api}/media`, { method: "POST", headers: auth, body: form })).json()) as any
       return media.id as string
     }
-    const jpeg = (color: string) => sharp({ create: { width: 64, height: 80, channels: 3, background: color } }).jpeg().toBuffer()
+    const jpeg = (color: string) =>
+      sharp({ create: { width: 64, height: 80, channels: 3, background: color } })
+        .jpeg()
+        .toBuffer()
     const post = async (body: Record<string, unknown>) => {
       const reply = await fetch(`${api}/posts`, { method: "POST", headers: { ...auth, ...json }, body: JSON.stringify(body) })
       expect(reply.status, await reply.clone().text()).toBe(201)
@@ -133,8 +169,14 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
       await post({ accountIds: [pageAccount.id], content: "New menu: https://bakery.example/menu" }),
       await post({ accountIds: [threadsAccount.id], content: "Bread, a thread", thread: ["First, the flour", "Then, the oven"] })
     ]
-    const [carousel, reel, page, thread] = await settled(ids, (p) => p.status === "published" && (p.targets[0].firstComment === null || p.targets[0].firstComment.status === "published"))
-    expect([carousel, reel, page, thread].map((p) => p.status), log).toEqual(["published", "published", "published", "published"])
+    const [carousel, reel, page, thread] = await settled(
+      ids,
+      (p) => p.status === "published" && (p.targets[0].firstComment === null || p.targets[0].firstComment.status === "published")
+    )
+    expect(
+      [carousel, reel, page, thread].map((p) => p.status),
+      log
+    ).toEqual(["published", "published", "published", "published"])
 
     const carouselMedia = fake.posts.find((p) => p.id === carousel.targets[0].externalId)!
     expect(carouselMedia).toMatchObject({ mediaType: "CAROUSEL", text: "Two loaves #bakery" })
@@ -151,7 +193,11 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
     expect(fake.fetches.map((f) => new URL(f.url).origin)).toEqual(fake.fetches.map(() => origin))
     expect(fake.posts.find((p) => p.id === page.targets[0].externalId)).toMatchObject({ kind: "feed", link: "https://bakery.example/menu" })
     const chain = [thread.targets[0].externalId, ...thread.targets[0].thread.map((r: any) => r.externalId)].map((id: string) => fake.posts.find((p) => p.id === id)!)
-    expect(chain.map((p) => [p.text, p.replyTo])).toEqual([["Bread, a thread", null], ["First, the flour", chain[0]!.id], ["Then, the oven", chain[1]!.id]])
+    expect(chain.map((p) => [p.text, p.replyTo])).toEqual([
+      ["Bread, a thread", null],
+      ["First, the flour", chain[0]!.id],
+      ["Then, the oven", chain[1]!.id]
+    ])
 
     // Meta ends the grant (a password change): one refused call, then needs_reconnection, and no further calls.
     fake.revoke("10150000000000001")

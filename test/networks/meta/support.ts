@@ -20,15 +20,23 @@ export const T0 = Date.parse("2026-11-21T10:00:00Z")
 export const VERSION = "v26.0"
 
 /** Herald's clock (TestClock) and Meta's, set to the same instant. */
-export const setNow = (fake: FakeGraph, ms: number) => Effect.andThen(TestClock.setTime(ms), Effect.sync(() => void (fake.state.clock = ms)))
+export const setNow = (fake: FakeGraph, ms: number) =>
+  Effect.andThen(
+    TestClock.setTime(ms),
+    Effect.sync(() => void (fake.state.clock = ms))
+  )
 
 /** One Meta app's settings pointing at the fake. */
 export const appFor = (fake: FakeGraph, app: "facebook" | "instagram" | "threads"): MetaAppConfig => {
   const env = fake.env(VERSION)
   const prefix = app.toUpperCase()
   return {
-    clientId: env[`${prefix}_CLIENT_ID`]!, clientSecret: Redacted.make(env[`${prefix}_CLIENT_SECRET`]!), authorizeUrl: env[`${prefix}_AUTHORIZE_URL`]!,
-    tokenUrl: env[`${prefix}_TOKEN_URL`]!, apiUrl: fake.origin, version: app === "threads" ? "v1.0" : VERSION
+    clientId: env[`${prefix}_CLIENT_ID`]!,
+    clientSecret: Redacted.make(env[`${prefix}_CLIENT_SECRET`]!),
+    authorizeUrl: env[`${prefix}_AUTHORIZE_URL`]!,
+    tokenUrl: env[`${prefix}_TOKEN_URL`]!,
+    apiUrl: fake.origin,
+    version: app === "threads" ? "v1.0" : VERSION
   }
 }
 
@@ -59,10 +67,13 @@ export type Files = Awaited<ReturnType<typeof startFiles>>
 
 export const facebookOn = (fake: FakeGraph, files: Files) => Facebook.make(appFor(fake, "facebook"), files.blobs)
 export const instagramOn = (fake: FakeGraph, files: Files, logins: { instagram?: boolean; facebook?: boolean } = { instagram: true, facebook: true }) =>
-  Instagram.make({
-    instagram: logins.instagram === false ? Option.none() : Option.some(appFor(fake, "instagram")),
-    facebook: logins.facebook === false ? Option.none() : Option.some(appFor(fake, "facebook"))
-  }, files.blobs)
+  Instagram.make(
+    {
+      instagram: logins.instagram === false ? Option.none() : Option.some(appFor(fake, "instagram")),
+      facebook: logins.facebook === false ? Option.none() : Option.some(appFor(fake, "facebook"))
+    },
+    files.blobs
+  )
 export const threadsOn = (fake: FakeGraph, files: Files) => Threads.make(appFor(fake, "threads"), files.blobs)
 
 /** The browser part: opens the authorize URL; the fake answers with a redirect to the callback, whose parameters come back. */
@@ -85,13 +96,29 @@ export const connect = (network: { readonly platform: Platform; readonly connect
   })
 
 export const accountOf = (platform: Platform, connection: Connection): Account => ({
-  id: `acc_${platform}_${connection.profile.externalId}`, workspaceId: "ws_1", platform, name: connection.profile.name, username: connection.profile.username,
-  avatarUrl: connection.profile.avatarUrl, status: "connected", connectedAt: T0, externalId: connection.profile.externalId
+  id: `acc_${platform}_${connection.profile.externalId}`,
+  workspaceId: "ws_1",
+  platform,
+  name: connection.profile.name,
+  username: connection.profile.username,
+  avatarUrl: connection.profile.avatarUrl,
+  status: "connected",
+  connectedAt: T0,
+  externalId: connection.profile.externalId
 })
 
 export const requestFor = (account: Account, credentials: NetworkCredentials | null, fields: Partial<PublishRequest> = {}): PublishRequest => ({
-  account, credentials, postId: "post_1", content: "Hello from Herald", media: [], poll: null, cover: null, coverMedia: null,
-  tiktokAiGenerated: false, replyTo: null, ...fields
+  account,
+  credentials,
+  postId: "post_1",
+  content: "Hello from Herald",
+  media: [],
+  poll: null,
+  cover: null,
+  coverMedia: null,
+  tiktokAiGenerated: false,
+  replyTo: null,
+  ...fields
 })
 
 let counter = 0
@@ -103,8 +130,19 @@ export const upload = (blobs: BlobStoreShape, type: "image" | "video", bytes = 2
     const key = `media/med_meta${n}/f.${type === "image" ? "jpg" : "mp4"}`
     yield* blobs.put(key, Stream.make(new Uint8Array(bytes).map((_, i) => (i * 7 + n) % 251)), mimeType)
     const media: Media = {
-      id: `med_meta${n}`, workspaceId: "ws_1", type, mimeType, filename: `f${n}`, sizeBytes: bytes, width: 1080, height: 1350,
-      durationMs: type === "video" ? 8000 : null, blobKey: key, previewKey: null, createdAt: T0, expiresAt: T0 + 7 * 86_400_000
+      id: `med_meta${n}`,
+      workspaceId: "ws_1",
+      type,
+      mimeType,
+      filename: `f${n}`,
+      sizeBytes: bytes,
+      width: 1080,
+      height: 1350,
+      durationMs: type === "video" ? 8000 : null,
+      blobKey: key,
+      previewKey: null,
+      createdAt: T0,
+      expiresAt: T0 + 7 * 86_400_000
     }
     return media
   })

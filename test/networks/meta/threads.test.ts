@@ -45,11 +45,16 @@ describe("Threads connector against the fake Threads API", () => {
       const network = threadsOn(fake, files)
       const begun = yield* network.connector.begin({ state: "st-1", callbackUrl: callbackFor("threads"), formUrl: "" })
       assert.deepInclude(Object.fromEntries(new URL(begun.url).searchParams), {
-        client_id: fake.apps.threads.clientId, scope: "threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies", response_type: "code"
+        client_id: fake.apps.threads.clientId,
+        scope: "threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies",
+        response_type: "code"
       })
       const start = since()
       const [connection] = yield* connect(network)
-      assert.deepStrictEqual(fake.requests.slice(start + 1).map((r) => `${r.method} ${r.path}`), ["POST /oauth/access_token", "GET /access_token", "GET /v1.0/me"])
+      assert.deepStrictEqual(
+        fake.requests.slice(start + 1).map((r) => `${r.method} ${r.path}`),
+        ["POST /oauth/access_token", "GET /access_token", "GET /v1.0/me"]
+      )
       assert.deepInclude(fake.requests[start + 2]!.query, { grant_type: "th_exchange_token", client_secret: fake.apps.threads.clientSecret })
       assert.deepStrictEqual(connection!.profile, { externalId: TH, name: "Herald on Threads", username: "herald.threads", avatarUrl: `https://scontent.example/${TH}.jpg` })
       const credentials = connection!.credentials!
@@ -61,7 +66,8 @@ describe("Threads connector against the fake Threads API", () => {
       const renewed = yield* network.connector.refresh!(credentials)
       assert.deepInclude(fake.calls("GET", "/refresh_access_token").at(-1)!.query, { grant_type: "th_refresh_token", access_token: credentials.accessToken })
       assert.strictEqual(fake.tokenInfo(renewed.accessToken)!.kind, "threads-user")
-    }))
+    })
+  )
 })
 
 describe("Threads publisher against the fake Threads API", () => {
@@ -76,16 +82,28 @@ describe("Threads publisher against the fake Threads API", () => {
       const second = yield* untilPublished(network.publisher, reply, yield* network.publisher.prepare!(reply))
       const last = requestFor(account, credentials, { content: "Third: the oven", replyTo: { rootId: first.published.externalId, parentId: second.published.externalId } })
       const third = yield* untilPublished(network.publisher, last, yield* network.publisher.prepare!(last))
-      const creates = fake.requests.slice(start).filter((r) => r.method === "POST" && r.path === `/v1.0/${TH}/threads`).map((r) => r.body)
-      assert.deepStrictEqual(creates.map((b) => [b.media_type, b.text, b.reply_to_id]), [
-        ["TEXT", "A thread 🧵 about bread", undefined], ["TEXT", "Second: the dough", first.published.externalId], ["TEXT", "Third: the oven", second.published.externalId]
-      ])
-      assert.deepStrictEqual([second, third].map((s) => fake.posts.find((p) => p.id === s.published.externalId)!.replyTo), [first.published.externalId, second.published.externalId])
+      const creates = fake.requests
+        .slice(start)
+        .filter((r) => r.method === "POST" && r.path === `/v1.0/${TH}/threads`)
+        .map((r) => r.body)
+      assert.deepStrictEqual(
+        creates.map((b) => [b.media_type, b.text, b.reply_to_id]),
+        [
+          ["TEXT", "A thread 🧵 about bread", undefined],
+          ["TEXT", "Second: the dough", first.published.externalId],
+          ["TEXT", "Third: the oven", second.published.externalId]
+        ]
+      )
+      assert.deepStrictEqual(
+        [second, third].map((s) => fake.posts.find((p) => p.id === s.published.externalId)!.replyTo),
+        [first.published.externalId, second.published.externalId]
+      )
       assert.match(first.published.url ?? "", /^https:\/\/www\.threads\.net\/@herald\.threads\/post\//)
       // Status polls (GET) come between each create and its publish.
       const sequence = fake.requests.slice(start).map((r) => (r.method === "POST" ? r.path.split("/").at(-1) : "poll"))
       assert.deepStrictEqual(sequence.slice(0, 5), ["threads", "poll", "poll", "threads_publish", "poll"])
-    }))
+    })
+  )
 
   it.effect("a carousel of 3 (images and a video) and a poll on a text post", () =>
     Effect.gen(function* () {
@@ -94,14 +112,26 @@ describe("Threads publisher against the fake Threads API", () => {
       const carousel = requestFor(account, credentials, { content: "Three frames", media })
       const start = since()
       const { published } = yield* untilPublished(network.publisher, carousel, yield* network.publisher.prepare!(carousel))
-      const creates = fake.requests.slice(start).filter((r) => r.method === "POST" && r.path === `/v1.0/${TH}/threads`).map((r) => r.body)
-      assert.deepStrictEqual(creates.map((b) => [b.media_type, b.is_carousel_item]), [["IMAGE", "true"], ["VIDEO", "true"], ["IMAGE", "true"], ["CAROUSEL", undefined]])
+      const creates = fake.requests
+        .slice(start)
+        .filter((r) => r.method === "POST" && r.path === `/v1.0/${TH}/threads`)
+        .map((r) => r.body)
+      assert.deepStrictEqual(
+        creates.map((b) => [b.media_type, b.is_carousel_item]),
+        [
+          ["IMAGE", "true"],
+          ["VIDEO", "true"],
+          ["IMAGE", "true"],
+          ["CAROUSEL", undefined]
+        ]
+      )
       assert.deepInclude(creates[3], { text: "Three frames" })
       assert.strictEqual(fake.posts.find((p) => p.id === published.externalId)!.children.length, 3)
       const poll = requestFor(account, credentials, { content: "Rye or wheat?", poll: { options: ["Rye", "Wheat", "Both"], durationMinutes: 1440 } })
       yield* untilPublished(network.publisher, poll, yield* network.publisher.prepare!(poll))
       assert.deepStrictEqual(JSON.parse(String(fake.calls("POST", `/v1.0/${TH}/threads`).at(-1)!.body.poll_attachment)), { option_a: "Rye", option_b: "Wheat", option_c: "Both" })
-    }))
+    })
+  )
 
   it.effect("a video that Meta cannot download fails with its error message; the 24-hour caps are read", () =>
     Effect.gen(function* () {
@@ -116,7 +146,8 @@ describe("Threads publisher against the fake Threads API", () => {
       assert.deepStrictEqual(quota.posts.limit, 250)
       assert.deepStrictEqual(quota.replies.limit, 1000)
       assert.strictEqual(quota.windowSeconds, 86_400)
-    }))
+    })
+  )
 
   it.effect("a reply whose publish answer was lost is found among the account's replies", () =>
     Effect.gen(function* () {
@@ -135,5 +166,6 @@ describe("Threads publisher against the fake Threads API", () => {
       assert.deepInclude(recovered, { _tag: "Published" })
       assert.strictEqual(recovered._tag === "Published" && recovered.published.externalId, made[0]!.id)
       assert.include(fake.calls("GET", `/v1.0/${TH}/replies`).at(-1)!.query.fields, "text")
-    }))
+    })
+  )
 })

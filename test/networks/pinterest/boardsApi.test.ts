@@ -12,8 +12,11 @@ describe("GET /accounts/{id}/boards", () => {
   beforeAll(async () => {
     fake = await startFakePinterest()
     Object.assign(process.env, {
-      PINTEREST_CLIENT_ID: fake.clientId, PINTEREST_CLIENT_SECRET: fake.clientSecret, PINTEREST_AUTHORIZE_URL: fake.authorizeUrl,
-      PINTEREST_TOKEN_URL: fake.tokenUrl, PINTEREST_API_URL: fake.origin
+      PINTEREST_CLIENT_ID: fake.clientId,
+      PINTEREST_CLIENT_SECRET: fake.clientSecret,
+      PINTEREST_AUTHORIZE_URL: fake.authorizeUrl,
+      PINTEREST_TOKEN_URL: fake.tokenUrl,
+      PINTEREST_API_URL: fake.origin
     })
     delete process.env.HERALD_TEST_BACKEND
     host = await startHttpHost()
@@ -30,7 +33,7 @@ describe("GET /accounts/{id}/boards", () => {
     const link = await call(host, "GET", "/connect/pinterest", { key })
     const atPinterest = await fetch(link.body.url, { redirect: "manual" })
     const back = await fetch(host.local(atPinterest.headers.get("location")!), { headers: { accept: "application/json" } })
-    const { account } = await back.json() as any
+    const { account } = (await back.json()) as any
     const boards = await call(host, "GET", `/accounts/${account.id}/boards`, { key })
     expect(boards.status).toBe(200)
     expect(boards.body.boards[0]).toEqual({ id: "549755885175", name: "Recipes", description: "Things to cook", privacy: "PUBLIC" })

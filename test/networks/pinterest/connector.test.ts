@@ -15,7 +15,11 @@ describe("Pinterest connector against the fake Pinterest", () => {
       const begun = yield* network.connector.begin({ state: "st-1", callbackUrl: CALLBACK, formUrl: "" })
       assert.isNull(begun.verifier)
       assert.deepStrictEqual(Object.fromEntries(new URL(begun.url).searchParams), {
-        response_type: "code", client_id: fake.clientId, redirect_uri: CALLBACK, scope: "boards:read,pins:read,pins:write,user_accounts:read", state: "st-1"
+        response_type: "code",
+        client_id: fake.clientId,
+        redirect_uri: CALLBACK,
+        scope: "boards:read,pins:read,pins:write,user_accounts:read",
+        state: "st-1"
       })
       const [connection] = yield* network.connector.complete({ params: yield* authorize(begun.url), callbackUrl: CALLBACK, verifier: null })
       assert.deepStrictEqual(connection.profile, { externalId: "549755813999", name: "Alice's Kitchen", username: "alicepins", avatarUrl: "https://i.pinimg.com/alicepins.jpg" })
@@ -24,7 +28,8 @@ describe("Pinterest connector against the fake Pinterest", () => {
       const exchange = fake.calls("POST", "/v5/oauth/token").at(-1)!
       assert.strictEqual(exchange.headers.authorization, `Basic ${Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString("base64")}`)
       assert.deepInclude(exchange.body as object, { grant_type: "authorization_code", redirect_uri: CALLBACK, continuous_refresh: "true" })
-    }))
+    })
+  )
 
   it.effect("continuous refresh: a new refresh token with a new 60 days at each renewal; the old one is refused (GrantRevoked)", () =>
     Effect.gen(function* () {
@@ -38,5 +43,6 @@ describe("Pinterest connector against the fake Pinterest", () => {
       const refused = yield* Effect.flip(network.connector.refresh!(credentials!))
       assert.strictEqual(refused._tag, "GrantRevoked")
       assert.include(refused.message, "Invalid refresh token.")
-    }))
+    })
+  )
 })

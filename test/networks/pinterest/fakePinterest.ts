@@ -57,11 +57,19 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
   const clientId = options.clientId ?? "1509999"
   const clientSecret = options.clientSecret ?? "pinterest-app-secret-0123"
   const users = new Map<string, { id: string; username: string; businessName: string | null; boards: Array<{ id: string; name: string; description: string; privacy: string }> }>([
-    ["p-alice", { id: "549755813999", username: "alicepins", businessName: "Alice's Kitchen", boards: [
-      { id: "549755885175", name: "Recipes", description: "Things to cook", privacy: "PUBLIC" },
-      { id: "549755885176", name: "Kitchen ideas", description: "", privacy: "PUBLIC" },
-      { id: "549755885177", name: "Drafts", description: "Not yet", privacy: "SECRET" }
-    ] }],
+    [
+      "p-alice",
+      {
+        id: "549755813999",
+        username: "alicepins",
+        businessName: "Alice's Kitchen",
+        boards: [
+          { id: "549755885175", name: "Recipes", description: "Things to cook", privacy: "PUBLIC" },
+          { id: "549755885176", name: "Kitchen ideas", description: "", privacy: "PUBLIC" },
+          { id: "549755885177", name: "Drafts", description: "Not yet", privacy: "SECRET" }
+        ]
+      }
+    ],
     ["p-empty", { id: "549755814000", username: "noboards", businessName: null, boards: [] }]
   ])
   const codes = new Map<string, { redirectUri: string; user: string; scope: string }>()
@@ -110,7 +118,7 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     }
     if (type.startsWith("application/x-www-form-urlencoded")) return { parsed: Object.fromEntries(new URLSearchParams(raw.toString())) as unknown, file: null }
     if (type.startsWith("application/json")) return { parsed: JSON.parse(raw.toString() || "null") as unknown, file: null }
-    return { parsed: raw.length > 0 ? { bytes: raw.length } as unknown : undefined, file: null }
+    return { parsed: raw.length > 0 ? ({ bytes: raw.length } as unknown) : undefined, file: null }
   }
   const issue = (user: string, scope: string) => {
     const access = `pina_${randomBytes(24).toString("hex")}`
@@ -121,8 +129,13 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     const refreshEnd = now() + 5_184_000 * 1000
     refreshTokens.set(refresh, { user, expiresAt: refreshEnd })
     return {
-      access_token: access, token_type: "bearer", expires_in: 2_592_000, refresh_token: refresh, refresh_token_expires_in: 5_184_000,
-      refresh_token_expires_at: Math.floor(refreshEnd / 1000), scope
+      access_token: access,
+      token_type: "bearer",
+      expires_in: 2_592_000,
+      refresh_token: refresh,
+      refresh_token_expires_in: 5_184_000,
+      refresh_token_expires_at: Math.floor(refreshEnd / 1000),
+      scope
     }
   }
   const userOf = (req: IncomingMessage) => {
@@ -136,8 +149,13 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     return { type: contentType, sha256: sha(Buffer.from(data, "base64")) }
   }
   const pinView = (p: FakePin) => ({
-    id: p.id, created_at: new Date(p.createdAt).toISOString().replace(/\.\d{3}Z$/, ""), board_id: p.boardId, title: p.title ?? "", description: p.description ?? "",
-    link: p.link, media: { media_type: p.source === "video_id" ? "video" : p.source === "multiple_image_base64" ? "multiple_images" : "image" }
+    id: p.id,
+    created_at: new Date(p.createdAt).toISOString().replace(/\.\d{3}Z$/, ""),
+    board_id: p.boardId,
+    title: p.title ?? "",
+    description: p.description ?? "",
+    link: p.link,
+    media: { media_type: p.source === "video_id" ? "video" : p.source === "multiple_image_base64" ? "multiple_images" : "image" }
   })
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -179,8 +197,7 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     }
     if (route === "POST /s3-upload") {
       const upload = [...media.values()].find((m) => m.parameters.key === body?.key)
-      if (upload === undefined || Object.entries(upload.parameters).some(([k, v]) => body?.[k] !== v) || file === null)
-        return send(res, 403, undefined)
+      if (upload === undefined || Object.entries(upload.parameters).some(([k, v]) => body?.[k] !== v) || file === null) return send(res, 403, undefined)
       upload.sha256 = sha(file)
       upload.status = "processing"
       return send(res, 204)
@@ -190,7 +207,15 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     if (user === null) return send(res, 401, problem(2, "Authentication failed."))
     const account = users.get(user)!
 
-    if (route === "GET /v5/user_account") return send(res, 200, { account_type: "BUSINESS", id: account.id, username: account.username, business_name: account.businessName, profile_image: `https://i.pinimg.com/${account.username}.jpg`, website_url: "" })
+    if (route === "GET /v5/user_account")
+      return send(res, 200, {
+        account_type: "BUSINESS",
+        id: account.id,
+        username: account.username,
+        business_name: account.businessName,
+        profile_image: `https://i.pinimg.com/${account.username}.jpg`,
+        website_url: ""
+      })
     if (route === "GET /v5/boards") {
       const size = Math.min(Number(query.get("page_size") ?? "25"), state.boardPageSize)
       const start = Number(query.get("bookmark") ?? "0")
@@ -200,12 +225,26 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     const boardPins = /^\/v5\/boards\/([^/]+)\/pins$/.exec(url.pathname)
     if (req.method === "GET" && boardPins !== null) {
       if (!account.boards.some((b) => b.id === boardPins[1])) return send(res, 404, problem(2, "Board not found."))
-      return send(res, 200, { items: pins.filter((p) => p.boardId === boardPins[1]).sort((a, b) => b.createdAt - a.createdAt).slice(0, Number(query.get("page_size") ?? "25")).map(pinView), bookmark: null })
+      return send(res, 200, {
+        items: pins
+          .filter((p) => p.boardId === boardPins[1])
+          .sort((a, b) => b.createdAt - a.createdAt)
+          .slice(0, Number(query.get("page_size") ?? "25"))
+          .map(pinView),
+        bookmark: null
+      })
     }
     if (route === "POST /v5/media") {
       if (body?.media_type !== "video") return send(res, 400, problem(1, "media_type must be video."))
       const id = String(5_000_000_000 + media.size)
-      const parameters = { key: `uploads/${id}/${randomBytes(6).toString("hex")}.mp4`, policy: randomBytes(12).toString("base64"), "x-amz-credential": "AKIA/20261121/us-east-1/s3/aws4_request", "x-amz-algorithm": "AWS4-HMAC-SHA256", "x-amz-date": "20261121T100000Z", "x-amz-signature": randomBytes(16).toString("hex") }
+      const parameters = {
+        key: `uploads/${id}/${randomBytes(6).toString("hex")}.mp4`,
+        policy: randomBytes(12).toString("base64"),
+        "x-amz-credential": "AKIA/20261121/us-east-1/s3/aws4_request",
+        "x-amz-algorithm": "AWS4-HMAC-SHA256",
+        "x-amz-date": "20261121T100000Z",
+        "x-amz-signature": randomBytes(16).toString("hex")
+      }
       media.set(id, { id, user, parameters, status: "registered", pollsLeft: state.mediaPolls, sha256: null })
       return send(res, 201, { media_id: id, media_type: "video", upload_url: `${origin}/s3-upload`, upload_parameters: parameters })
     }
@@ -251,8 +290,16 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
         items = [{ type: "video", sha256: m.sha256! }]
       } else return send(res, 400, problem(1, `Unsupported media_source.source_type ${source.source_type}.`))
       const pin: FakePin = {
-        id: String(++pinCounter), boardId: board.id, user, title: body.title ?? null, description: body.description ?? null, link: body.link ?? null,
-        createdAt: now(), source: source.source_type, media: items, cover
+        id: String(++pinCounter),
+        boardId: board.id,
+        user,
+        title: body.title ?? null,
+        description: body.description ?? null,
+        link: body.link ?? null,
+        createdAt: now(),
+        source: source.source_type,
+        media: items,
+        cover
       }
       pins.push(pin)
       if (reply?.dropAnswer === true) return req.socket.destroy()
@@ -287,10 +334,11 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
       for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
     },
     issuedTokens: () => [...everIssued],
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 

@@ -16,8 +16,11 @@ describe("npm start with Pinterest configured", () => {
   beforeAll(async () => {
     fake = await startFakePinterest()
     herald = await startEmbedded({
-      PINTEREST_CLIENT_ID: fake.clientId, PINTEREST_CLIENT_SECRET: fake.clientSecret, PINTEREST_AUTHORIZE_URL: fake.authorizeUrl,
-      PINTEREST_TOKEN_URL: fake.tokenUrl, PINTEREST_API_URL: fake.origin
+      PINTEREST_CLIENT_ID: fake.clientId,
+      PINTEREST_CLIENT_SECRET: fake.clientSecret,
+      PINTEREST_AUTHORIZE_URL: fake.authorizeUrl,
+      PINTEREST_TOKEN_URL: fake.tokenUrl,
+      PINTEREST_API_URL: fake.origin
     })
   }, 90_000)
   afterAll(async () => {
@@ -30,14 +33,29 @@ describe("npm start with Pinterest configured", () => {
     expect(account).toMatchObject({ platform: "pinterest", username: "alicepins", name: "Alice's Kitchen" })
     const listed = await fetch(`${herald.api}/accounts/${account.id}/boards`, { headers: herald.auth })
     expect(listed.status).toBe(200)
-    const { boards } = await listed.json() as { boards: Array<{ id: string; name: string }> }
+    const { boards } = (await listed.json()) as { boards: Array<{ id: string; name: string }> }
     expect(boards.map((b) => b.name)).toEqual(["Recipes", "Kitchen ideas", "Drafts"])
     const chosen = boards.find((b) => b.name === "Kitchen ideas")!
 
-    const image = await herald.upload(await sharp({ create: { width: 600, height: 900, channels: 3, background: "#eb3" } }).jpeg().toBuffer(), "image/jpeg", "tart.jpg")
-    const pin = await herald.post({ accountIds: [account.id], content: "Lemon tart, the easy way", mediaIds: [image], pinterest: { boardId: chosen.id, title: "Lemon tart", link: "https://alices.kitchen/tart" } })
+    const image = await herald.upload(
+      await sharp({ create: { width: 600, height: 900, channels: 3, background: "#eb3" } })
+        .jpeg()
+        .toBuffer(),
+      "image/jpeg",
+      "tart.jpg"
+    )
+    const pin = await herald.post({
+      accountIds: [account.id],
+      content: "Lemon tart, the easy way",
+      mediaIds: [image],
+      pinterest: { boardId: chosen.id, title: "Lemon tart", link: "https://alices.kitchen/tart" }
+    })
     expect(pin.status, JSON.stringify(pin.body)).toBe(201)
-    const carousel = await herald.post({ accountIds: [account.id], content: "Three steps", mediaIds: [await herald.png("#a11"), await herald.png("#1a1"), await herald.png("#11a")] })
+    const carousel = await herald.post({
+      accountIds: [account.id],
+      content: "Three steps",
+      mediaIds: [await herald.png("#a11"), await herald.png("#1a1"), await herald.png("#11a")]
+    })
     expect(carousel.status, JSON.stringify(carousel.body)).toBe(201)
 
     const pinned = await herald.until(pin.body.post.id, (p) => p.status === "published" || p.status === "failed")

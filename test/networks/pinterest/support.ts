@@ -17,13 +17,21 @@ export const CALLBACK = "http://herald.test/connect/pinterest/callback"
 export const T0 = Date.parse("2026-11-21T10:00:00Z")
 
 export const settingsFor = (fake: FakePinterest): PinterestConfig => ({
-  clientId: fake.clientId, clientSecret: Redacted.make(fake.clientSecret), authorizeUrl: fake.authorizeUrl, tokenUrl: fake.tokenUrl, apiUrl: fake.origin
+  clientId: fake.clientId,
+  clientSecret: Redacted.make(fake.clientSecret),
+  authorizeUrl: fake.authorizeUrl,
+  tokenUrl: fake.tokenUrl,
+  apiUrl: fake.origin
 })
 
 export const pinterestOn = (fake: FakePinterest) =>
   Effect.map(MemoryBlobStore.make("http://herald.test", HmacFileLinks.make("test")), ({ store }) => ({ network: Pinterest.make(settingsFor(fake), store), blobs: store }))
 
-export const setNow = (fake: FakePinterest, ms: number) => Effect.andThen(TestClock.setTime(ms), Effect.sync(() => void (fake.state.clock = ms)))
+export const setNow = (fake: FakePinterest, ms: number) =>
+  Effect.andThen(
+    TestClock.setTime(ms),
+    Effect.sync(() => void (fake.state.clock = ms))
+  )
 
 export const authorize = (url: string) =>
   Effect.promise(async () => {
@@ -41,13 +49,29 @@ export const connect = (fake: FakePinterest, network: Network, as = "p-alice") =
   })
 
 export const accountOf = (connection: Connection): Account => ({
-  id: "acc_pin", workspaceId: "ws_1", platform: "pinterest", name: connection.profile.name, username: connection.profile.username, avatarUrl: null,
-  status: "connected", connectedAt: T0, externalId: connection.profile.externalId
+  id: "acc_pin",
+  workspaceId: "ws_1",
+  platform: "pinterest",
+  name: connection.profile.name,
+  username: connection.profile.username,
+  avatarUrl: null,
+  status: "connected",
+  connectedAt: T0,
+  externalId: connection.profile.externalId
 })
 
 export const request = (account: Account, credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}): PublishRequest => ({
-  account, credentials, postId: "post_1", content: "Lemon tart, step by step", media: [], poll: null, cover: null, coverMedia: null,
-  tiktokAiGenerated: false, replyTo: null, ...fields
+  account,
+  credentials,
+  postId: "post_1",
+  content: "Lemon tart, step by step",
+  media: [],
+  poll: null,
+  cover: null,
+  coverMedia: null,
+  tiktokAiGenerated: false,
+  replyTo: null,
+  ...fields
 })
 
 let counter = 0
@@ -57,8 +81,19 @@ export const upload = (blobs: BlobStoreShape, type: "image" | "video", mimeType:
     const data = new Uint8Array(bytes).map((_, i) => (i * 17 + counter) % 251)
     yield* blobs.put(key, Stream.make(data), mimeType)
     const media: Media = {
-      id: `med_${counter}`, workspaceId: "ws_1", type, mimeType, filename: `f${counter}`, sizeBytes: bytes, width: 600, height: 900,
-      durationMs: type === "video" ? 8000 : null, blobKey: key, previewKey: null, createdAt: T0, expiresAt: T0 + 7 * 86_400_000
+      id: `med_${counter}`,
+      workspaceId: "ws_1",
+      type,
+      mimeType,
+      filename: `f${counter}`,
+      sizeBytes: bytes,
+      width: 600,
+      height: 900,
+      durationMs: type === "video" ? 8000 : null,
+      blobKey: key,
+      previewKey: null,
+      createdAt: T0,
+      expiresAt: T0 + 7 * 86_400_000
     }
     return { media, sha256: createHash("sha256").update(data).digest("hex") }
   })

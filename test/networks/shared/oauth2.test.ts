@@ -17,15 +17,27 @@ const server = createServer(async (req, res) => {
   res.writeHead(answer.status, { "content-type": "application/json" })
   res.end(JSON.stringify(answer.body))
 })
-beforeAll(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => {
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  resolve()
-})))
+beforeAll(
+  () =>
+    new Promise<void>((resolve) =>
+      server.listen(0, "127.0.0.1", () => {
+        origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+        resolve()
+      })
+    )
+)
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 const settings = (over: Partial<OAuth2Settings> = {}): OAuth2Settings => ({
-  clientId: "client id/1", clientSecret: Redacted.make("se-cr_et+="), authorizeUrl: `${origin}/authorize`, tokenUrl: `${origin}/token`,
-  scopes: ["a", "b"], pkce: true, clientAuthentication: "basic", timeoutMs: 5000, ...over
+  clientId: "client id/1",
+  clientSecret: Redacted.make("se-cr_et+="),
+  authorizeUrl: `${origin}/authorize`,
+  tokenUrl: `${origin}/token`,
+  scopes: ["a", "b"],
+  pkce: true,
+  clientAuthentication: "basic",
+  timeoutMs: 5000,
+  ...over
 })
 
 describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", () => {
@@ -43,7 +55,8 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
       if ("authorization" in headers) assert.strictEqual(request.headers.authorization, headers.authorization)
       else assert.isUndefined(request.headers.authorization)
       assert.deepInclude(request.form, { grant_type: "refresh_token", refresh_token: "rt1", ...form })
-    }))
+    })
+  )
 
   it.effect("no PKCE, commas between scopes, extra authorize and token parameters (LinkedIn, TikTok)", () =>
     Effect.gen(function* () {
@@ -57,7 +70,8 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
       assert.deepStrictEqual(tokens, { accessToken: "at", refreshToken: null, expiresInSeconds: null, refreshExpiresInSeconds: null, scope: null })
       assert.deepInclude(seen.at(-1)!.form, { grant_type: "authorization_code", code: "c", redirect_uri: "https://h/cb", client_key: "ck" })
       assert.notProperty(seen.at(-1)!.form, "code_verifier")
-    }))
+    })
+  )
 
   it.effect("a 4xx is a refusal with the network's words; a 5xx or a non-OAuth 4xx body is told apart", () =>
     Effect.gen(function* () {
@@ -78,12 +92,20 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
       }
       answer = { status: 200, body: { token_type: "bearer" } }
       assert.strictEqual((yield* Effect.flip(client.refresh("rt")))._tag, "OAuthUnavailable", "a 200 without a token is not a refusal")
-    }))
+    })
+  )
 
   it("credentials end expires_in after the answer; none when the network gives no lifetime", () => {
-    assert.deepStrictEqual(credentialsOf({ accessToken: "a", refreshToken: "r", expiresInSeconds: 7200, refreshExpiresInSeconds: null, scope: null }, 1000), { accessToken: "a", refreshToken: "r", expiresAt: 1000 + 7_200_000 })
+    assert.deepStrictEqual(credentialsOf({ accessToken: "a", refreshToken: "r", expiresInSeconds: 7200, refreshExpiresInSeconds: null, scope: null }, 1000), {
+      accessToken: "a",
+      refreshToken: "r",
+      expiresAt: 1000 + 7_200_000
+    })
     assert.strictEqual(credentialsOf({ accessToken: "a", refreshToken: null, expiresInSeconds: null, refreshExpiresInSeconds: null, scope: null }, 1000).expiresAt, null)
-    assert.strictEqual(credentialsOf({ accessToken: "a", refreshToken: "r", expiresInSeconds: 60, refreshExpiresInSeconds: 86_400, scope: null }, 1000).refreshExpiresAt, 1000 + 86_400_000)
+    assert.strictEqual(
+      credentialsOf({ accessToken: "a", refreshToken: "r", expiresInSeconds: 60, refreshExpiresInSeconds: 86_400, scope: null }, 1000).refreshExpiresAt,
+      1000 + 86_400_000
+    )
   })
 
   it.effect("the refresh token's lifetime is read as LinkedIn and Pinterest (refresh_token_expires_in) and TikTok (refresh_expires_in) name it", () =>
@@ -93,7 +115,8 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
       assert.strictEqual((yield* client.refresh("rt")).refreshExpiresInSeconds, 31_536_000)
       answer = { status: 200, body: { access_token: "at", token_type: "Bearer", expires_in: 60, refresh_token: "rt", refresh_expires_in: 15_552_000 } }
       assert.strictEqual((yield* client.refresh("rt")).refreshExpiresInSeconds, 15_552_000)
-    }))
+    })
+  )
 
   it.effect("a lenient token endpoint (LinkedIn): no token_type is bearer, and an id_token Herald does not use is not checked", () =>
     Effect.gen(function* () {
@@ -109,9 +132,14 @@ describe("the shared OAuth 2.0 client (for X now, LinkedIn and TikTok later)", (
       answer = { status: 400, body: { error: "invalid_grant", error_description: "The provided authorization grant is invalid" } }
       assert.deepInclude(yield* Effect.flip(lenient.refresh("rt")), { _tag: "OAuthRefused", error: "invalid_grant" })
       answer = { status: 200, body: { error: "invalid_grant", error_description: "Refresh token is invalid or expired.", log_id: "2026" } }
-      assert.deepInclude(yield* Effect.flip(lenient.refresh("rt")), { _tag: "OAuthRefused", error: "invalid_grant", message: "invalid_grant: Refresh token is invalid or expired." })
+      assert.deepInclude(yield* Effect.flip(lenient.refresh("rt")), {
+        _tag: "OAuthRefused",
+        error: "invalid_grant",
+        message: "invalid_grant: Refresh token is invalid or expired."
+      })
       assert.strictEqual((yield* Effect.flip(strict.refresh("rt")))._tag, "OAuthUnavailable", "without the option a 200 is not read as a refusal")
-    }))
+    })
+  )
 })
 
 describe("the shared rate gate", () => {
@@ -127,5 +155,6 @@ describe("the shared rate gate", () => {
       yield* TestClock.adjust(60_000)
       assert.strictEqual(yield* gate.waitFor(["u1:tweets"]), 0)
       assert.strictEqual(yield* gate.waitFor(["app:day"]), 30_000)
-    }))
+    })
+  )
 })

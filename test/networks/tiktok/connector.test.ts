@@ -20,8 +20,14 @@ describe("TikTok connector against the fake TikTok", () => {
       assert.deepStrictEqual(connection.profile, { externalId: "_000aliceOpenId", name: "Alice", username: "alice.makes", avatarUrl: "https://p16.tiktokcdn.com/alice.makes.jpeg" })
       assert.strictEqual(connection.credentials?.expiresAt, T0 + 86_400_000)
       assert.strictEqual(connection.credentials?.refreshExpiresAt, T0 + 31_536_000_000)
-      assert.deepInclude(fake.calls("POST", "/v2/oauth/token/").at(-1)!.body as object, { client_key: fake.clientKey, client_secret: fake.clientSecret, grant_type: "authorization_code", redirect_uri: CALLBACK })
-    }))
+      assert.deepInclude(fake.calls("POST", "/v2/oauth/token/").at(-1)!.body as object, {
+        client_key: fake.clientKey,
+        client_secret: fake.clientSecret,
+        grant_type: "authorization_code",
+        redirect_uri: CALLBACK
+      })
+    })
+  )
 
   it.effect("refresh rotates: a new refresh token, the old one refused (GrantRevoked with TikTok's words, though TikTok answered 200)", () =>
     Effect.gen(function* () {
@@ -32,10 +38,15 @@ describe("TikTok connector against the fake TikTok", () => {
       const renewed = yield* network.connector.refresh!(credentials!)
       assert.notStrictEqual(renewed.refreshToken, credentials!.refreshToken)
       assert.strictEqual(renewed.refreshExpiresAt, T0 + 31_536_000_000, "the refresh token's end does not move")
-      assert.deepInclude(fake.calls("POST", "/v2/oauth/token/").at(-1)!.body as object, { grant_type: "refresh_token", refresh_token: credentials!.refreshToken, client_key: fake.clientKey })
+      assert.deepInclude(fake.calls("POST", "/v2/oauth/token/").at(-1)!.body as object, {
+        grant_type: "refresh_token",
+        refresh_token: credentials!.refreshToken,
+        client_key: fake.clientKey
+      })
       const again = yield* Effect.flip(network.connector.refresh!(credentials!))
       assert.strictEqual(again._tag, "GrantRevoked")
       assert.include(again.message, "Refresh token is invalid or expired.")
       assert.match((yield* network.connector.refresh!(renewed)).accessToken, /^act\./)
-    }))
+    })
+  )
 })

@@ -67,8 +67,34 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
   const clientKey = options.clientKey ?? "awherald0123456789"
   const clientSecret = options.clientSecret ?? "tiktok-secret-0123456789abcdef"
   const creators = new Map<string, FakeCreator>([
-    ["u-alice", { openId: "_000aliceOpenId", displayName: "Alice", username: "alice.makes", privacyLevels: ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY"], commentDisabled: false, duetDisabled: true, stitchDisabled: false, maxDurationSec: 600, cannotPost: null }],
-    ["u-private", { openId: "_000privateOpenId", displayName: "Private Pat", username: "pat.private", privacyLevels: ["FOLLOWER_OF_CREATOR", "SELF_ONLY"], commentDisabled: true, duetDisabled: true, stitchDisabled: true, maxDurationSec: 60, cannotPost: null }]
+    [
+      "u-alice",
+      {
+        openId: "_000aliceOpenId",
+        displayName: "Alice",
+        username: "alice.makes",
+        privacyLevels: ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "SELF_ONLY"],
+        commentDisabled: false,
+        duetDisabled: true,
+        stitchDisabled: false,
+        maxDurationSec: 600,
+        cannotPost: null
+      }
+    ],
+    [
+      "u-private",
+      {
+        openId: "_000privateOpenId",
+        displayName: "Private Pat",
+        username: "pat.private",
+        privacyLevels: ["FOLLOWER_OF_CREATOR", "SELF_ONLY"],
+        commentDisabled: true,
+        duetDisabled: true,
+        stitchDisabled: true,
+        maxDurationSec: 60,
+        cannotPost: null
+      }
+    ]
   ])
   const codes = new Map<string, { redirectUri: string; user: string; scope: string }>()
   const accessTokens = new Map<string, { user: string; expiresAt: number }>()
@@ -108,7 +134,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     const type = req.headers["content-type"] ?? ""
     if (type.startsWith("application/x-www-form-urlencoded")) return { raw, parsed: Object.fromEntries(new URLSearchParams(raw.toString())) as unknown }
     if (type.startsWith("application/json")) return { raw, parsed: JSON.parse(raw.toString() || "null") as unknown }
-    return { raw, parsed: raw.length > 0 ? { bytes: raw.length } as unknown : undefined }
+    return { raw, parsed: raw.length > 0 ? ({ bytes: raw.length } as unknown) : undefined }
   }
   const issue = (user: string, scope: string, refreshExpiresAt: number | null) => {
     const access = `act.${randomBytes(24).toString("hex")}`
@@ -117,7 +143,15 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     accessTokens.set(access, { user, expiresAt: now() + 86_400 * 1000 })
     const refreshEnd = refreshExpiresAt ?? now() + 31_536_000 * 1000
     refreshTokens.set(refresh, { user, expiresAt: refreshEnd })
-    return { access_token: access, expires_in: 86_400, open_id: creators.get(user)!.openId, refresh_expires_in: Math.floor((refreshEnd - now()) / 1000), refresh_token: refresh, scope, token_type: "Bearer" }
+    return {
+      access_token: access,
+      expires_in: 86_400,
+      open_id: creators.get(user)!.openId,
+      refresh_expires_in: Math.floor((refreshEnd - now()) / 1000),
+      refresh_token: refresh,
+      scope,
+      token_type: "Bearer"
+    }
   }
   const userOf = (req: IncomingMessage) => {
     const found = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")
@@ -159,7 +193,8 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     const body = parsed as any
 
     if (route === "GET /v2/auth/authorize/") {
-      if (query.get("client_key") !== clientKey || query.get("response_type") !== "code") return send(res, 400, { error: "invalid_client", error_description: "client_key is invalid" })
+      if (query.get("client_key") !== clientKey || query.get("response_type") !== "code")
+        return send(res, 400, { error: "invalid_client", error_description: "client_key is invalid" })
       const back = new URL(query.get("redirect_uri") ?? "")
       const code = randomBytes(16).toString("hex")
       codes.set(code, { redirectUri: query.get("redirect_uri") ?? "", user: state.authorizeAs, scope: query.get("scope") ?? "" })
@@ -171,18 +206,21 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     }
     if (route === "POST /v2/oauth/token/") {
       // TikTok's OAuth errors: {error, error_description, log_id}, here with a 200 as some of TikTok's answers come.
-      if (body?.client_key !== clientKey || body?.client_secret !== clientSecret) return send(res, 200, { error: "invalid_client", error_description: "Client key or secret is incorrect.", log_id: logId() })
+      if (body?.client_key !== clientKey || body?.client_secret !== clientSecret)
+        return send(res, 200, { error: "invalid_client", error_description: "Client key or secret is incorrect.", log_id: logId() })
       if (body.grant_type === "authorization_code") {
         const grant = codes.get(body.code)
         codes.delete(body.code)
-        if (grant === undefined || grant.redirectUri !== body.redirect_uri) return send(res, 200, { error: "invalid_grant", error_description: "Authorization code is expired.", log_id: logId() })
+        if (grant === undefined || grant.redirectUri !== body.redirect_uri)
+          return send(res, 200, { error: "invalid_grant", error_description: "Authorization code is expired.", log_id: logId() })
         return send(res, 200, issue(grant.user, grant.scope, null))
       }
       if (body.grant_type === "refresh_token") {
         const refresh = refreshTokens.get(body.refresh_token)
         // Rotation: a refresh token works once.
         refreshTokens.delete(body.refresh_token)
-        if (refresh === undefined || refresh.expiresAt <= now()) return send(res, 200, { error: "invalid_grant", error_description: "Refresh token is invalid or expired.", log_id: logId() })
+        if (refresh === undefined || refresh.expiresAt <= now())
+          return send(res, 200, { error: "invalid_grant", error_description: "Refresh token is invalid or expired.", log_id: logId() })
         return send(res, 200, issue(refresh.user, "user.info.basic,video.publish", refresh.expiresAt))
       }
       return send(res, 200, { error: "unsupported_grant_type", error_description: "grant_type is not supported", log_id: logId() })
@@ -215,53 +253,101 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     const creator = creators.get(user)!
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")![1]
 
-    if (route === "GET /v2/user/info/") return send(res, 200, ok({ user: { open_id: creator.openId, display_name: creator.displayName, avatar_url: `https://p16.tiktokcdn.com/${creator.username}.jpeg` } }))
+    if (route === "GET /v2/user/info/")
+      return send(res, 200, ok({ user: { open_id: creator.openId, display_name: creator.displayName, avatar_url: `https://p16.tiktokcdn.com/${creator.username}.jpeg` } }))
     if (route === "POST /v2/post/publish/creator_info/query/") {
       if (creator.cannotPost !== null) return send(res, 403, failure(creator.cannotPost, "The creator cannot post right now."))
-      return send(res, 200, ok({
-        creator_avatar_url: `https://p16.tiktokcdn.com/${creator.username}.jpeg`, creator_username: creator.username, creator_nickname: creator.displayName,
-        privacy_level_options: creator.privacyLevels, comment_disabled: creator.commentDisabled, duet_disabled: creator.duetDisabled,
-        stitch_disabled: creator.stitchDisabled, max_video_post_duration_sec: creator.maxDurationSec
-      }))
+      return send(
+        res,
+        200,
+        ok({
+          creator_avatar_url: `https://p16.tiktokcdn.com/${creator.username}.jpeg`,
+          creator_username: creator.username,
+          creator_nickname: creator.displayName,
+          privacy_level_options: creator.privacyLevels,
+          comment_disabled: creator.commentDisabled,
+          duet_disabled: creator.duetDisabled,
+          stitch_disabled: creator.stitchDisabled,
+          max_video_post_duration_sec: creator.maxDurationSec
+        })
+      )
     }
     if (route === "POST /v2/post/publish/video/init/") {
       if (!metered(res, token, "init")) return
       const problem = checkPostInfo(creator, body?.post_info, false)
-      if (problem !== null) return send(res, 400, failure(problem, problem === "privacy_level_option_mismatch" ? "privacy_level is not one of the creator's options." : "post_info is invalid."))
+      if (problem !== null)
+        return send(res, 400, failure(problem, problem === "privacy_level_option_mismatch" ? "privacy_level is not one of the creator's options." : "post_info is invalid."))
       const source = body?.source_info ?? {}
       const size = source.video_size
-      const goodChunks = source.source === "FILE_UPLOAD" && Number.isInteger(size) && size > 0 && (size < MB5
-        ? source.chunk_size === size && source.total_chunk_count === 1
-        : source.chunk_size >= MB5 && source.chunk_size <= MB64 && source.total_chunk_count === Math.floor(size / source.chunk_size) && size - source.chunk_size * (source.total_chunk_count - 1) <= 2 * MB64)
+      const goodChunks =
+        source.source === "FILE_UPLOAD" &&
+        Number.isInteger(size) &&
+        size > 0 &&
+        (size < MB5
+          ? source.chunk_size === size && source.total_chunk_count === 1
+          : source.chunk_size >= MB5 &&
+            source.chunk_size <= MB64 &&
+            source.total_chunk_count === Math.floor(size / source.chunk_size) &&
+            size - source.chunk_size * (source.total_chunk_count - 1) <= 2 * MB64)
       if (!goodChunks) return send(res, 400, failure("invalid_params", "The chunk size or count does not follow the media transfer guide."))
       const publishId = newPublishId("v")
       publishes.set(publishId, {
-        publishId, openId: creator.openId, kind: "video", postInfo: body.post_info, videoSize: size, chunkSize: source.chunk_size, chunkCount: source.total_chunk_count,
-        hash: createHash("sha256"), sha256: null, received: 0, photos: [], status: "PROCESSING_UPLOAD", pollsLeft: state.downloadPolls, postId: null
+        publishId,
+        openId: creator.openId,
+        kind: "video",
+        postInfo: body.post_info,
+        videoSize: size,
+        chunkSize: source.chunk_size,
+        chunkCount: source.total_chunk_count,
+        hash: createHash("sha256"),
+        sha256: null,
+        received: 0,
+        photos: [],
+        status: "PROCESSING_UPLOAD",
+        pollsLeft: state.downloadPolls,
+        postId: null
       })
       if (reply?.dropAnswer === true) return req.socket.destroy()
       return send(res, 200, ok({ publish_id: publishId, upload_url: `${origin}/upload/${encodeURIComponent(publishId)}?upload_token=${randomBytes(8).toString("hex")}` }))
     }
     if (route === "POST /v2/post/publish/content/init/") {
       if (!metered(res, token, "init")) return
-      if (body?.media_type !== "PHOTO" || body?.post_mode !== "DIRECT_POST") return send(res, 400, failure("invalid_params", "media_type PHOTO and post_mode DIRECT_POST expected."))
+      if (body?.media_type !== "PHOTO" || body?.post_mode !== "DIRECT_POST")
+        return send(res, 400, failure("invalid_params", "media_type PHOTO and post_mode DIRECT_POST expected."))
       const problem = checkPostInfo(creator, body?.post_info, true)
       if (problem !== null) return send(res, 400, failure(problem, "post_info is invalid."))
       const urls: Array<string> = body?.source_info?.photo_images ?? []
-      if (body?.source_info?.source !== "PULL_FROM_URL" || urls.length === 0 || urls.length > 35) return send(res, 400, failure("invalid_params", "1-35 photo_images by PULL_FROM_URL."))
-      if (!urls.every((u) => state.verifiedPrefixes.some((p) => u.startsWith(p)))) return send(res, 403, failure("url_ownership_unverified", "The URL's domain or prefix is not verified."))
+      if (body?.source_info?.source !== "PULL_FROM_URL" || urls.length === 0 || urls.length > 35)
+        return send(res, 400, failure("invalid_params", "1-35 photo_images by PULL_FROM_URL."))
+      if (!urls.every((u) => state.verifiedPrefixes.some((p) => u.startsWith(p))))
+        return send(res, 403, failure("url_ownership_unverified", "The URL's domain or prefix is not verified."))
       const publishId = newPublishId("p")
       const publish: FakePublish = {
-        publishId, openId: creator.openId, kind: "photo", postInfo: body.post_info, videoSize: 0, chunkSize: 0, chunkCount: 0, hash: createHash("sha256"), sha256: null,
-        received: 0, photos: [], status: "PROCESSING_DOWNLOAD", pollsLeft: state.downloadPolls, postId: null
+        publishId,
+        openId: creator.openId,
+        kind: "photo",
+        postInfo: body.post_info,
+        videoSize: 0,
+        chunkSize: 0,
+        chunkCount: 0,
+        hash: createHash("sha256"),
+        sha256: null,
+        received: 0,
+        photos: [],
+        status: "PROCESSING_DOWNLOAD",
+        pollsLeft: state.downloadPolls,
+        postId: null
       }
       publishes.set(publishId, publish)
       // TikTok pulls the photos at once.
       for (const photoUrl of urls) {
-        const got = await fetch(state.fetchVia(photoUrl)).then(async (r) => ({ ok: r.ok, type: r.headers.get("content-type") ?? "", bytes: (await r.arrayBuffer()).byteLength }), () => null)
+        const got = await fetch(state.fetchVia(photoUrl)).then(
+          async (r) => ({ ok: r.ok, type: r.headers.get("content-type") ?? "", bytes: (await r.arrayBuffer()).byteLength }),
+          () => null
+        )
         if (got === null || !got.ok || !/^image\/(jpeg|webp)/.test(got.type)) {
           publish.status = "FAILED"
-          publish.failReason = got !== null && got.ok ? "file_format_check_failed" : "photo_pull_failed"
+          publish.failReason = got?.ok ? "file_format_check_failed" : "photo_pull_failed"
           break
         }
         publish.photos.push({ url: photoUrl, bytes: got.bytes, type: got.type })
@@ -282,11 +368,14 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
           if (publish.postInfo.privacy_level !== "SELF_ONLY") publish.postId = String(++postCounter)
         }
       }
-      const answer = JSON.stringify(ok({
-        status: publish.status, ...(publish.failReason ? { fail_reason: publish.failReason } : {}),
-        ...(publish.kind === "video" ? { uploaded_bytes: publish.received } : { downloaded_bytes: publish.photos.reduce((n, p) => n + p.bytes, 0) }),
-        ...(publish.postId !== null ? { publicaly_available_post_id: ["POST_ID"] } : {})
-      }))
+      const answer = JSON.stringify(
+        ok({
+          status: publish.status,
+          ...(publish.failReason ? { fail_reason: publish.failReason } : {}),
+          ...(publish.kind === "video" ? { uploaded_bytes: publish.received } : { downloaded_bytes: publish.photos.reduce((n, p) => n + p.bytes, 0) }),
+          ...(publish.postId !== null ? { publicaly_available_post_id: ["POST_ID"] } : {})
+        })
+      )
       // TikTok's post ids are JSON numbers of 19 digits (int64), written here digit for digit.
       res.writeHead(200, { "content-type": "application/json" })
       return res.end(publish.postId === null ? answer : answer.replace('"POST_ID"', publish.postId))
@@ -320,10 +409,11 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
       for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
     },
     issuedTokens: () => [...everIssued],
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 

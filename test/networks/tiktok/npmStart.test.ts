@@ -22,12 +22,33 @@ describe("npm start with TikTok configured", () => {
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "herald-tt-npm-"))
-    execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=360x640:rate=25", "-t", "2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", join(dir, "clip.mp4")])
+    execFileSync(ffmpeg.path, [
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=360x640:rate=25",
+      "-t",
+      "2",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      join(dir, "clip.mp4")
+    ])
     mp4 = readFileSync(join(dir, "clip.mp4"))
     rmSync(dir, { recursive: true, force: true })
     fake = await startFakeTikTok()
     herald = await startEmbedded({
-      TIKTOK_CLIENT_KEY: fake.clientKey, TIKTOK_CLIENT_SECRET: fake.clientSecret, TIKTOK_AUTHORIZE_URL: fake.authorizeUrl, TIKTOK_TOKEN_URL: fake.tokenUrl, TIKTOK_API_URL: fake.origin
+      TIKTOK_CLIENT_KEY: fake.clientKey,
+      TIKTOK_CLIENT_SECRET: fake.clientSecret,
+      TIKTOK_AUTHORIZE_URL: fake.authorizeUrl,
+      TIKTOK_TOKEN_URL: fake.tokenUrl,
+      TIKTOK_API_URL: fake.origin
     })
     fake.state.verifiedPrefixes = [`${herald.origin}/files/`]
   }, 90_000)
@@ -41,13 +62,31 @@ describe("npm start with TikTok configured", () => {
     expect(creator).toMatchObject({ platform: "tiktok", username: "alice.makes", name: "Alice" })
     const video = await herald.upload(mp4, "video/mp4", "clip.mp4")
 
-    const allowed = await herald.post({ accountIds: [creator.id], content: "Morning run #fitness", mediaIds: [video], cover: { offsetMs: 500 }, tiktok: { privacyLevel: "MUTUAL_FOLLOW_FRIENDS" } })
+    const allowed = await herald.post({
+      accountIds: [creator.id],
+      content: "Morning run #fitness",
+      mediaIds: [video],
+      cover: { offsetMs: 500 },
+      tiktok: { privacyLevel: "MUTUAL_FOLLOW_FRIENDS" }
+    })
     expect(allowed.status, JSON.stringify(allowed.body)).toBe(201)
     const conflict = await herald.post({ accountIds: [creator.id], content: "For followers only", mediaIds: [video], tiktok: { privacyLevel: "FOLLOWER_OF_CREATOR" } })
     expect(conflict.status, JSON.stringify(conflict.body)).toBe(201)
     const photos = [
-      await herald.upload(await sharp({ create: { width: 1080, height: 1920, channels: 3, background: "#e52" } }).jpeg().toBuffer(), "image/jpeg", "a.jpg"),
-      await herald.upload(await sharp({ create: { width: 1080, height: 1920, channels: 3, background: "#25e" } }).jpeg().toBuffer(), "image/jpeg", "b.jpg")
+      await herald.upload(
+        await sharp({ create: { width: 1080, height: 1920, channels: 3, background: "#e52" } })
+          .jpeg()
+          .toBuffer(),
+        "image/jpeg",
+        "a.jpg"
+      ),
+      await herald.upload(
+        await sharp({ create: { width: 1080, height: 1920, channels: 3, background: "#25e" } })
+          .jpeg()
+          .toBuffer(),
+        "image/jpeg",
+        "b.jpg"
+      )
     ]
     const photoPost = await herald.post({ accountIds: [creator.id], content: "Two colours\nA photo post.", mediaIds: photos, tiktok: { privacyLevel: "PUBLIC_TO_EVERYONE" } })
     expect(photoPost.status, JSON.stringify(photoPost.body)).toBe(201)

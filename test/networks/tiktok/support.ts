@@ -20,8 +20,13 @@ export const T0 = Date.parse("2026-11-21T10:00:00Z")
 export const MB5 = 5 * 1024 * 1024
 
 export const settingsFor = (fake: FakeTikTok, over: Partial<TikTokConfig> = {}): TikTokConfig => ({
-  clientKey: fake.clientKey, clientSecret: Redacted.make(fake.clientSecret), authorizeUrl: fake.authorizeUrl, tokenUrl: fake.tokenUrl, apiUrl: fake.origin,
-  chunkBytes: MB5, ...over
+  clientKey: fake.clientKey,
+  clientSecret: Redacted.make(fake.clientSecret),
+  authorizeUrl: fake.authorizeUrl,
+  tokenUrl: fake.tokenUrl,
+  apiUrl: fake.origin,
+  chunkBytes: MB5,
+  ...over
 })
 
 /**
@@ -34,13 +39,18 @@ export const servedBlobs = Effect.acquireRelease(
     const server = createServer((req, res) => {
       // The path names the key; the signed link's query (expiry, signature) is Herald's own route's business.
       const key = decodeURIComponent(new URL(req.url ?? "/", "http://blobs").pathname.replace(/^\/files\//, ""))
-      Effect.runPromise(Effect.gen(function* () {
-        const info = yield* store!.stat(key)
-        const chunks = yield* Stream.runCollect(store!.get(key))
-        res.writeHead(200, { "content-type": info.contentType })
-        for (const c of chunks) res.write(c)
+      Effect.runPromise(
+        Effect.gen(function* () {
+          const info = yield* store!.stat(key)
+          const chunks = yield* Stream.runCollect(store!.get(key))
+          res.writeHead(200, { "content-type": info.contentType })
+          for (const c of chunks) res.write(c)
+          res.end()
+        })
+      ).catch(() => {
+        res.writeHead(404)
         res.end()
-      })).catch(() => { res.writeHead(404); res.end() })
+      })
     })
     yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)))
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -57,7 +67,11 @@ export const tiktokOn = (fake: FakeTikTok, over: Partial<TikTokConfig> = {}) =>
     return { network: TikTok.make(settingsFor(fake, over), store), blobs: store }
   })
 
-export const setNow = (fake: FakeTikTok, ms: number) => Effect.andThen(TestClock.setTime(ms), Effect.sync(() => void (fake.state.clock = ms)))
+export const setNow = (fake: FakeTikTok, ms: number) =>
+  Effect.andThen(
+    TestClock.setTime(ms),
+    Effect.sync(() => void (fake.state.clock = ms))
+  )
 
 export const authorize = (url: string) =>
   Effect.promise(async () => {
@@ -75,13 +89,29 @@ export const connect = (fake: FakeTikTok, network: Network, as = "u-alice") =>
   })
 
 export const accountOf = (connection: Connection): Account => ({
-  id: "acc_tt", workspaceId: "ws_1", platform: "tiktok", name: connection.profile.name, username: connection.profile.username, avatarUrl: null,
-  status: "connected", connectedAt: T0, externalId: connection.profile.externalId
+  id: "acc_tt",
+  workspaceId: "ws_1",
+  platform: "tiktok",
+  name: connection.profile.name,
+  username: connection.profile.username,
+  avatarUrl: null,
+  status: "connected",
+  connectedAt: T0,
+  externalId: connection.profile.externalId
 })
 
 export const request = (account: Account, credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}): PublishRequest => ({
-  account, credentials, postId: "post_1", content: "New video #herald", media: [], poll: null, cover: null, coverMedia: null,
-  tiktokAiGenerated: false, replyTo: null, ...fields
+  account,
+  credentials,
+  postId: "post_1",
+  content: "New video #herald",
+  media: [],
+  poll: null,
+  cover: null,
+  coverMedia: null,
+  tiktokAiGenerated: false,
+  replyTo: null,
+  ...fields
 })
 
 let blobCounter = 0
@@ -92,8 +122,19 @@ export const video = (blobs: BlobStoreShape, bytes: number, durationMs = 20_000)
     yield* blobs.put(key, Stream.fromArray(Array.from({ length: Math.ceil(bytes / 1_000_000) }, (_, i) => data.subarray(i * 1_000_000, (i + 1) * 1_000_000))), "video/mp4")
     const { createHash } = yield* Effect.promise(() => import("node:crypto"))
     const media: Media = {
-      id: `med_v${blobCounter}`, workspaceId: "ws_1", type: "video", mimeType: "video/mp4", filename: "v.mp4", sizeBytes: bytes, width: 1080, height: 1920,
-      durationMs, blobKey: key, previewKey: null, createdAt: T0, expiresAt: T0 + 7 * 86_400_000
+      id: `med_v${blobCounter}`,
+      workspaceId: "ws_1",
+      type: "video",
+      mimeType: "video/mp4",
+      filename: "v.mp4",
+      sizeBytes: bytes,
+      width: 1080,
+      height: 1920,
+      durationMs,
+      blobKey: key,
+      previewKey: null,
+      createdAt: T0,
+      expiresAt: T0 + 7 * 86_400_000
     }
     return { media, sha256: createHash("sha256").update(data).digest("hex") }
   })
@@ -101,11 +142,26 @@ export const video = (blobs: BlobStoreShape, bytes: number, durationMs = 20_000)
 export const photo = (blobs: BlobStoreShape, format: "jpeg" | "png" = "jpeg") =>
   Effect.gen(function* () {
     const key = `media/p${++blobCounter}.${format}`
-    const bytes = yield* Effect.promise(() => sharp({ create: { width: 108, height: 192, channels: 3, background: "#3a7" } })[format]().toBuffer())
+    const bytes = yield* Effect.promise(() =>
+      sharp({ create: { width: 108, height: 192, channels: 3, background: "#3a7" } })
+        [format]()
+        .toBuffer()
+    )
     yield* blobs.put(key, Stream.make(new Uint8Array(bytes)), `image/${format}`)
     const media: Media = {
-      id: `med_p${blobCounter}`, workspaceId: "ws_1", type: "image", mimeType: `image/${format}`, filename: `p.${format}`, sizeBytes: bytes.length, width: 108, height: 192,
-      durationMs: null, blobKey: key, previewKey: null, createdAt: T0, expiresAt: T0 + 7 * 86_400_000
+      id: `med_p${blobCounter}`,
+      workspaceId: "ws_1",
+      type: "image",
+      mimeType: `image/${format}`,
+      filename: `p.${format}`,
+      sizeBytes: bytes.length,
+      width: 108,
+      height: 192,
+      durationMs: null,
+      blobKey: key,
+      previewKey: null,
+      createdAt: T0,
+      expiresAt: T0 + 7 * 86_400_000
     }
     return media
   })

@@ -19,13 +19,23 @@ describe("X connector against the fake X", () => {
       const url = new URL(begun.url)
       assert.strictEqual(`${url.origin}${url.pathname}`, fake.authorizeUrl)
       assert.deepStrictEqual(Object.fromEntries(url.searchParams), {
-        response_type: "code", client_id: fake.clientId, redirect_uri: CALLBACK, scope: "tweet.read tweet.write users.read offline.access media.write",
-        state: "st-1", code_challenge: challengeOf(begun.verifier!), code_challenge_method: "S256"
+        response_type: "code",
+        client_id: fake.clientId,
+        redirect_uri: CALLBACK,
+        scope: "tweet.read tweet.write users.read offline.access media.write",
+        state: "st-1",
+        code_challenge: challengeOf(begun.verifier!),
+        code_challenge_method: "S256"
       })
       const params = yield* authorize(begun.url)
       assert.strictEqual(params.state, "st-1")
       const [connection] = yield* network.connector.complete({ params, callbackUrl: CALLBACK, verifier: begun.verifier })
-      assert.deepStrictEqual(connection.profile, { externalId: "1001", name: "Alice Example", username: "alice", avatarUrl: "https://pbs.twimg.com/profile_images/1/alice_normal.jpg" })
+      assert.deepStrictEqual(connection.profile, {
+        externalId: "1001",
+        name: "Alice Example",
+        username: "alice",
+        avatarUrl: "https://pbs.twimg.com/profile_images/1/alice_normal.jpg"
+      })
       assert.strictEqual(connection.credentials?.expiresAt, T0 + 7200 * 1000)
       assert.match(connection.credentials?.refreshToken ?? "", /^rt_/)
       const [exchange] = fake.calls("POST", "/2/oauth2/token").slice(-1)
@@ -35,7 +45,8 @@ describe("X connector against the fake X", () => {
       const [me] = fake.calls("GET", "/2/users/me").slice(-1)
       assert.strictEqual(me.headers.authorization, `Bearer ${connection.credentials?.accessToken}`)
       assert.strictEqual(me.query["user.fields"], "profile_image_url")
-    }))
+    })
+  )
 
   it.effect("a code exchanged with the wrong verifier is refused by X, with X's words", () =>
     Effect.gen(function* () {
@@ -45,7 +56,8 @@ describe("X connector against the fake X", () => {
       const error = yield* Effect.flip(network.connector.complete({ params, callbackUrl: CALLBACK, verifier: "not-the-verifier-that-made-the-challenge-xxxxx" }))
       assert.strictEqual(error.code, "upstream_rejected")
       assert.include(error.detail ?? "", "Value passed for the authorization code was invalid.")
-    }))
+    })
+  )
 
   it.effect("a person who declines comes back with X's error, not a crash", () =>
     Effect.gen(function* () {
@@ -53,7 +65,8 @@ describe("X connector against the fake X", () => {
       const error = yield* Effect.flip(network.connector.complete({ params: { state: "st-3", error: "access_denied" }, callbackUrl: CALLBACK, verifier: "v" }))
       assert.strictEqual(error.code, "upstream_rejected")
       assert.include(error.detail ?? "", "access_denied")
-    }))
+    })
+  )
 
   it.effect("refresh rotates: the new refresh token is returned and the old one stops working (GrantRevoked with X's message)", () =>
     Effect.gen(function* () {
@@ -73,7 +86,8 @@ describe("X connector against the fake X", () => {
       // The rotated one still works.
       const third = yield* network.connector.refresh!(renewed)
       assert.match(third.accessToken, /^at_/)
-    }))
+    })
+  )
 
   it.effect("X down or throttled at the token endpoint is 'later' (NetworkUnavailable), not a revoked grant", () =>
     Effect.gen(function* () {
@@ -89,5 +103,6 @@ describe("X connector against the fake X", () => {
       // Neither used the refresh token up.
       const renewed = yield* network.connector.refresh!(credentials!)
       assert.match(renewed.accessToken, /^at_/)
-    }))
+    })
+  )
 })

@@ -6,7 +6,6 @@ import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AccountRepo } from "../../../application/ports/AccountRepo.ts"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import { CredentialStore } from "../../../application/ports/CredentialStore.ts"
 import { TokenVault } from "../../../application/ports/TokenVault.ts"
@@ -25,13 +24,34 @@ let fake: FakeX
 let mp4: Buffer
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "herald-x-video-"))
-  execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=15", "-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", join(dir, "clip.mp4")])
+  execFileSync(ffmpeg.path, [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc=size=320x240:rate=15",
+    "-t",
+    "1",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    join(dir, "clip.mp4")
+  ])
   mp4 = readFileSync(join(dir, "clip.mp4"))
   rmSync(dir, { recursive: true, force: true })
   fake = await startFakeX()
   // Effect's default ConfigProvider copies the environment at its first use: one fake X for both hosts, each with its own X user.
   Object.assign(process.env, {
-    X_CLIENT_ID: fake.clientId, X_CLIENT_SECRET: fake.clientSecret, X_AUTHORIZE_URL: fake.authorizeUrl, X_TOKEN_URL: fake.tokenUrl, X_API_URL: fake.origin
+    X_CLIENT_ID: fake.clientId,
+    X_CLIENT_SECRET: fake.clientSecret,
+    X_AUTHORIZE_URL: fake.authorizeUrl,
+    X_TOKEN_URL: fake.tokenUrl,
+    X_API_URL: fake.origin
   })
 })
 afterAll(() => fake?.close())
@@ -63,10 +83,12 @@ describe.each([
   }
   /** One pass of the publishing worker at the moved time: what is due runs to an outcome. */
   const pass = () =>
-    host.run(Effect.gen(function* () {
-      yield* TestClock.setTime(Date.now() + ahead)
-      return yield* publishDueTargets(defaultPipelineOptions, 50)
-    }).pipe(Effect.provide(TestClock.layer())))
+    host.run(
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.now() + ahead)
+        return yield* publishDueTargets(defaultPipelineOptions, 50)
+      }).pipe(Effect.provide(TestClock.layer()))
+    )
 
   /** The browser: GET /connect/x, open its URL at X, follow X's redirect back to Herald's callback. */
   const connectX = async () => {
@@ -76,15 +98,17 @@ describe.each([
     const atX = await fetch(link.body.url, { redirect: "manual" })
     expect(atX.status).toBe(302)
     const back = await fetch(host.local(atX.headers.get("location")!), { headers: { accept: "application/json" } })
-    const body = await back.json() as any
+    const body = (await back.json()) as any
     expect(back.status, JSON.stringify(body)).toBe(200)
     return body.account as { id: string; platform: string; username: string; name: string; status: string }
   }
   const stored = () =>
-    host.run(Effect.gen(function* () {
-      const sealed = Option.getOrThrow(yield* (yield* CredentialStore).get(accountId)).sealed
-      return { sealed, open: JSON.parse(yield* (yield* TokenVault).open(sealed)) as NetworkCredentials }
-    }))
+    host.run(
+      Effect.gen(function* () {
+        const sealed = Option.getOrThrow(yield* (yield* CredentialStore).get(accountId)).sealed
+        return { sealed, open: JSON.parse(yield* (yield* TokenVault).open(sealed)) as NetworkCredentials }
+      })
+    )
   const post = async (body: Record<string, unknown>) => {
     const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], ...body } })
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
@@ -162,9 +186,14 @@ describe.each([
     expect(published.status).toBe("published")
     const calls = fake.requests.slice(start).map((r) => `${r.method} ${r.path.replace(/\d{10,}/, ":id")}${r.query.command ? `?${r.query.command}` : ""}`)
     expect(calls).toEqual([
-      "POST /2/media/upload/initialize", "POST /2/media/upload/:id/append", "POST /2/media/upload/:id/finalize",
-      "GET /2/media/upload?STATUS", "GET /2/media/upload?STATUS", "GET /2/media/upload?STATUS",
-      `GET /2/users/${user.id}/tweets`, "POST /2/tweets"
+      "POST /2/media/upload/initialize",
+      "POST /2/media/upload/:id/append",
+      "POST /2/media/upload/:id/finalize",
+      "GET /2/media/upload?STATUS",
+      "GET /2/media/upload?STATUS",
+      "GET /2/media/upload?STATUS",
+      `GET /2/users/${user.id}/tweets`,
+      "POST /2/tweets"
     ])
     const tweet = fake.tweets.at(-1)!
     expect(tweet).toMatchObject({ text: "A short clip", mediaIds: [fake.requests[start + 2].path.split("/")[4]] })
@@ -174,9 +203,15 @@ describe.each([
 
   it("honours a 429 until X's reset: no call before it, published after", async () => {
     const reset = Math.ceil((Date.now() + ahead) / 1000) + 120
-    fake.script("POST", "/2/tweets", { status: 429, body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 }, headers: {
-      "x-rate-limit-limit": "100", "x-rate-limit-remaining": "0", "x-rate-limit-reset": String(reset)
-    } })
+    fake.script("POST", "/2/tweets", {
+      status: 429,
+      body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
+      headers: {
+        "x-rate-limit-limit": "100",
+        "x-rate-limit-remaining": "0",
+        "x-rate-limit-reset": String(reset)
+      }
+    })
     const id = await post({ content: "Waits for the window" })
     await pass()
     const waiting = await view(id)

@@ -7,7 +7,8 @@ let fake: FakeX
 beforeAll(async () => void (fake = await startFakeX()))
 afterAll(() => fake.close())
 
-const post = (url: string, token: string, body: FormData) => fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}` }, body }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) as any }))
+const post = (url: string, token: string, body: FormData) =>
+  fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}` }, body }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => null)) as any }))
 
 describe("the fake X itself", () => {
   it.effect("takes the older upload form too (command=INIT|APPEND|FINALIZE on /2/media/upload), as X's quickstart shows", () =>
@@ -34,7 +35,8 @@ describe("the fake X itself", () => {
       const short = yield* Effect.promise(() => post(url, token, form({ command: "INIT", media_type: "video/mp4", total_bytes: "11" })))
       const refused = yield* Effect.promise(() => post(url, token, form({ command: "FINALIZE", media_id: short.body.data.id })))
       assert.strictEqual(refused.status, 400)
-    }))
+    })
+  )
 
   it.effect("answers 401 without a valid bearer token, and counts calls in X's windows with X's headers", () =>
     Effect.gen(function* () {
@@ -47,5 +49,6 @@ describe("the fake X itself", () => {
       const me = yield* Effect.promise(() => fetch(`${fake.origin}/2/users/me`, { headers: { authorization: `Bearer ${credentials!.accessToken}` } }))
       assert.strictEqual(me.headers.get("x-rate-limit-reset"), String(Math.ceil((T0 + 10_000_000 + 15 * 60_000) / 1000)))
       assert.match(me.headers.get("x-rate-limit-remaining") ?? "", /^\d+$/)
-    }))
+    })
+  )
 })

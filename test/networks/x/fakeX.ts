@@ -55,7 +55,10 @@ export interface Scripted {
   readonly dropAnswer?: boolean
 }
 
-interface Window { count: number; resetAt: number }
+interface Window {
+  count: number
+  resetAt: number
+}
 
 const WINDOW_MS = 15 * 60_000
 const DAY_MS = 24 * 60 * 60_000
@@ -63,7 +66,9 @@ const DAY_MS = 24 * 60 * 60_000
 const problem = (status: number, title: string, detail: string, type = "about:blank") => ({ title, type, status, detail })
 const unauthorized = problem(401, "Unauthorized", "Unauthorized")
 const invalidRequest = (message: string) => ({
-  errors: [{ parameters: {}, message }], title: "Invalid Request", detail: "One or more parameters to your request was invalid.",
+  errors: [{ parameters: {}, message }],
+  title: "Invalid Request",
+  detail: "One or more parameters to your request was invalid.",
   type: "https://api.twitter.com/2/problems/invalid-request"
 })
 
@@ -73,7 +78,11 @@ const token = (prefix: string) => `${prefix}_${base64url(randomBytes(24))}`
 /** How X shows a post's text back: &, < and > escaped, links shortened to t.co, a t.co link appended for media. */
 const shownText = (tweet: FakeTweet) => {
   let n = 0
-  const text = tweet.text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/https?:\/\/\S+/g, () => `https://t.co/l${++n}${tweet.id.slice(-4)}`)
+  const text = tweet.text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/https?:\/\/\S+/g, () => `https://t.co/l${++n}${tweet.id.slice(-4)}`)
   return tweet.mediaIds.length > 0 ? `${text} https://t.co/m${tweet.id.slice(-6)}` : text
 }
 
@@ -166,7 +175,9 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
   }
 
   const rateHeaders = (c: { limit: number; remaining: number; reset: number }) => ({
-    "x-rate-limit-limit": String(c.limit), "x-rate-limit-remaining": String(Math.max(0, c.remaining)), "x-rate-limit-reset": String(c.reset)
+    "x-rate-limit-limit": String(c.limit),
+    "x-rate-limit-remaining": String(Math.max(0, c.remaining)),
+    "x-rate-limit-reset": String(c.reset)
   })
   const tooMany = problem(429, "Too Many Requests", "Too Many Requests", "about:blank")
 
@@ -185,8 +196,12 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     const day = count(`${userId}:tweets24h`, state.limits.tweetsPerDay, DAY_MS)
     const headers = {
       ...rateHeaders(window),
-      "x-user-limit-24hour-limit": String(day.limit), "x-user-limit-24hour-remaining": String(Math.max(0, day.remaining)), "x-user-limit-24hour-reset": String(day.reset),
-      "x-app-limit-24hour-limit": "10000", "x-app-limit-24hour-remaining": "9000", "x-app-limit-24hour-reset": String(Math.ceil((now() + DAY_MS) / 1000))
+      "x-user-limit-24hour-limit": String(day.limit),
+      "x-user-limit-24hour-remaining": String(Math.max(0, day.remaining)),
+      "x-user-limit-24hour-reset": String(day.reset),
+      "x-app-limit-24hour-limit": "10000",
+      "x-app-limit-24hour-remaining": "9000",
+      "x-app-limit-24hour-reset": String(Math.ceil((now() + DAY_MS) / 1000))
     }
     if (!window.allowed || !day.allowed) return send(res, 429, tooMany, headers)
     const text = typeof body?.text === "string" ? body.text : ""
@@ -196,13 +211,24 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
       return send(res, 403, problem(403, "Forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you."), headers)
     const mediaIds: Array<string> = body?.media?.media_ids ?? []
     if (mediaIds.length > 4) return send(res, 400, invalidRequest("Your media IDs are invalid. The maximum of 4 items was exceeded."), headers)
-    if (mediaIds.some((id) => { const m = media.get(id); return m === undefined || m.owner !== userId || m.state !== "succeeded" }))
+    if (
+      mediaIds.some((id) => {
+        const m = media.get(id)
+        return m === undefined || m.owner !== userId || m.state !== "succeeded"
+      })
+    )
       return send(res, 400, invalidRequest("Your media IDs are invalid."), headers)
     const poll = body?.poll ?? null
     if (poll !== null) {
       if (mediaIds.length > 0) return send(res, 400, invalidRequest("A poll cannot be combined with media."), headers)
-      const ok = Array.isArray(poll.options) && poll.options.length >= 2 && poll.options.length <= 4 && poll.options.every((o: unknown) => typeof o === "string" && o.length <= 25) &&
-        Number.isInteger(poll.duration_minutes) && poll.duration_minutes >= 5 && poll.duration_minutes <= 10_080
+      const ok =
+        Array.isArray(poll.options) &&
+        poll.options.length >= 2 &&
+        poll.options.length <= 4 &&
+        poll.options.every((o: unknown) => typeof o === "string" && o.length <= 25) &&
+        Number.isInteger(poll.duration_minutes) &&
+        poll.duration_minutes >= 5 &&
+        poll.duration_minutes <= 10_080
       if (!ok) return send(res, 400, invalidRequest("The poll is invalid."), headers)
     }
     if (tweets.some((t) => t.authorId === userId && t.text === text))
@@ -221,7 +247,8 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
   const uploaded = (m: FakeMedia) => ({ id: m.id, media_key: `7_${m.id}`, expires_after_secs: 86_400 })
   const append = (res: ServerResponse, userId: string, m: FakeMedia | undefined, index: string | null, file: unknown, headers: Record<string, string>) => {
     if (m === undefined || m.owner !== userId || m.finalized) return send(res, 400, invalidRequest("The media_id is invalid."), headers)
-    if (!(file instanceof Blob) || index === null || !/^\d+$/.test(index) || Number(index) > 999) return send(res, 400, invalidRequest("segment_index and media are required."), headers)
+    if (!(file instanceof Blob) || index === null || !/^\d+$/.test(index) || Number(index) > 999)
+      return send(res, 400, invalidRequest("segment_index and media are required."), headers)
     if (file.size > 5 * 1024 * 1024) return send(res, 400, invalidRequest("The segment is larger than 5 MB."), headers)
     m.segments.set(Number(index), file.size)
     send(res, 200, { data: { expires_at: Math.ceil((now() + DAY_MS) / 1000) } }, headers)
@@ -244,9 +271,12 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
         state.failProcessing = false
       } else m.state = m.pollsLeft <= 0 ? "succeeded" : "in_progress"
     }
-    const info = m.state === "failed"
-      ? { state: "failed", progress_percent: 40, error: { code: 1, name: "InvalidMedia", message: "Invalid or Unsupported media, Reason: UnsupportedMedia." } }
-      : m.state === "succeeded" ? { state: "succeeded", progress_percent: 100 } : { state: "in_progress", check_after_secs: 5, progress_percent: 50 }
+    const info =
+      m.state === "failed"
+        ? { state: "failed", progress_percent: 40, error: { code: 1, name: "InvalidMedia", message: "Invalid or Unsupported media, Reason: UnsupportedMedia." } }
+        : m.state === "succeeded"
+          ? { state: "succeeded", progress_percent: 100 }
+          : { state: "in_progress", check_after_secs: 5, progress_percent: 50 }
     send(res, 200, { data: { id: m.id, media_key: `7_${m.id}`, processing_info: info } }, headers)
   }
 
@@ -260,7 +290,10 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     const offset = Number(query.get("pagination_token") ?? "0")
     const page = all.slice(offset, offset + max)
     const data = page.map((t) => ({
-      id: t.id, text: shownText(t), created_at: new Date(t.createdAt).toISOString(), edit_history_tweet_ids: [t.id],
+      id: t.id,
+      text: shownText(t),
+      created_at: new Date(t.createdAt).toISOString(),
+      edit_history_tweet_ids: [t.id],
       ...(t.replyTo !== null ? { referenced_tweets: [{ type: "replied_to", id: t.replyTo }] } : {})
     }))
     const meta = { result_count: data.length, ...(offset + max < all.length ? { next_token: String(offset + max) } : {}) }
@@ -320,7 +353,12 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
       if (headers === null) return
       const user = users.get(userId)!
       const fields = (query.get("user.fields") ?? "").split(",")
-      return send(res, 200, { data: { id: user.id, name: user.name, username: user.username, ...(fields.includes("profile_image_url") ? { profile_image_url: user.profile_image_url } : {}) } }, headers)
+      return send(
+        res,
+        200,
+        { data: { id: user.id, name: user.name, username: user.username, ...(fields.includes("profile_image_url") ? { profile_image_url: user.profile_image_url } : {}) } },
+        headers
+      )
     }
     const userTweets = /^\/2\/users\/(\d+)\/tweets$/.exec(url.pathname)
     if (req.method === "GET" && userTweets !== null) {
@@ -333,21 +371,27 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
       if (headers === null) return
       const byPath = /^\/2\/media\/upload\/(\d+)\/(append|finalize)$/.exec(url.pathname)
       if (req.method === "POST" && url.pathname === "/2/media/upload/initialize") {
-        if (typeof body?.total_bytes !== "number" || typeof body?.media_type !== "string") return send(res, 400, invalidRequest("total_bytes and media_type are required."), headers)
+        if (typeof body?.total_bytes !== "number" || typeof body?.media_type !== "string")
+          return send(res, 400, invalidRequest("total_bytes and media_type are required."), headers)
         return send(res, 200, { data: uploaded(startUpload(userId, body.media_type, body.total_bytes, body.media_category ?? "tweet_video")) }, headers)
       }
       if (req.method === "POST" && byPath !== null)
-        return byPath[2] === "append" ? append(res, userId, media.get(byPath[1]), form?.get("segment_index") as string | null, form?.get("media"), headers) : finalize(res, userId, media.get(byPath[1]), headers)
-      if (req.method === "GET" && url.pathname === "/2/media/upload" && query.get("command") === "STATUS") return status(res, userId, media.get(query.get("media_id") ?? ""), headers)
+        return byPath[2] === "append"
+          ? append(res, userId, media.get(byPath[1]), form?.get("segment_index") as string | null, form?.get("media"), headers)
+          : finalize(res, userId, media.get(byPath[1]), headers)
+      if (req.method === "GET" && url.pathname === "/2/media/upload" && query.get("command") === "STATUS")
+        return status(res, userId, media.get(query.get("media_id") ?? ""), headers)
       if (req.method === "POST" && url.pathname === "/2/media/upload") {
         // The older form, still in X's quickstart: command=INIT|APPEND|FINALIZE on the one path.
         const field = (name: string): string => String(body?.[name] ?? query.get(name) ?? "")
         const command = field("command")
-        if (command === "INIT") return send(res, 200, { data: uploaded(startUpload(userId, field("media_type"), Number(field("total_bytes")), field("media_category") || "tweet_video")) }, headers)
+        if (command === "INIT")
+          return send(res, 200, { data: uploaded(startUpload(userId, field("media_type"), Number(field("total_bytes")), field("media_category") || "tweet_video")) }, headers)
         if (command === "APPEND") return append(res, userId, media.get(field("media_id")), field("segment_index"), form?.get("media"), headers)
         if (command === "FINALIZE") return finalize(res, userId, media.get(field("media_id")), headers)
         const file = form?.get("media")
-        if (!(file instanceof Blob) || form?.get("media_category") !== "tweet_image") return send(res, 400, invalidRequest("media and media_category=tweet_image are required."), headers)
+        if (!(file instanceof Blob) || form?.get("media_category") !== "tweet_image")
+          return send(res, 400, invalidRequest("media and media_category=tweet_image are required."), headers)
         const m = startUpload(userId, file.type, file.size, "tweet_image")
         m.segments.set(0, file.size)
         m.finalized = true
@@ -391,10 +435,11 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     expireAccess: (userId: string) => {
       for (const [t, a] of accessTokens) if (a.userId === userId) accessTokens.delete(t)
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 

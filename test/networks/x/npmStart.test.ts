@@ -32,8 +32,15 @@ describe("npm start with X configured", () => {
     const port = await freePort()
     origin = `http://127.0.0.1:${port}`
     const env: NodeJS.ProcessEnv = {
-      ...process.env, PORT: String(port), HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: origin,
-      X_CLIENT_ID: fake.clientId, X_CLIENT_SECRET: fake.clientSecret, X_AUTHORIZE_URL: fake.authorizeUrl, X_TOKEN_URL: fake.tokenUrl, X_API_URL: fake.origin
+      ...process.env,
+      PORT: String(port),
+      HERALD_DATA_DIR: dataDir,
+      HERALD_PUBLIC_URL: origin,
+      X_CLIENT_ID: fake.clientId,
+      X_CLIENT_SECRET: fake.clientSecret,
+      X_AUTHORIZE_URL: fake.authorizeUrl,
+      X_TOKEN_URL: fake.tokenUrl,
+      X_API_URL: fake.origin
     }
     delete env.DATABASE_URL
     delete env.HERALD_SECRET
@@ -41,7 +48,13 @@ describe("npm start with X configured", () => {
     child.stdout!.on("data", (d) => (log += d))
     child.stderr!.on("data", (d) => (log += d))
     for (let i = 0; i < 300; i++) {
-      if (await fetch(`${origin}/api/v1/openapi.json`).then((r) => r.ok, () => false)) return
+      if (
+        await fetch(`${origin}/api/v1/openapi.json`).then(
+          (r) => r.ok,
+          () => false
+        )
+      )
+        return
       if (child.exitCode !== null) break
       await new Promise((r) => setTimeout(r, 200))
     }
@@ -69,19 +82,36 @@ describe("npm start with X configured", () => {
     const claimed = await fetch(`${origin}/claim`, { method: "POST", body: new URLSearchParams({ token, locale: "en" }), redirect: "manual" })
     const cookie = claimed.headers.get("set-cookie")!.split(";")[0]
     const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(`${origin}/app`, { headers: { cookie } })).text())![1]
-    const created = await (await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })).json() as any
+    const created = (await (
+      await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })
+    ).json()) as any
     const auth = { authorization: `Bearer ${created.apiKey}` }
 
-    const link = await (await fetch(`${api}/connect/x`, { headers: auth })).json() as any
+    const link = (await (await fetch(`${api}/connect/x`, { headers: auth })).json()) as any
     const atX = await fetch(link.url, { redirect: "manual" })
     const back = await fetch(atX.headers.get("location")!, { headers: { accept: "application/json" } })
-    const { account } = await back.json() as any
+    const { account } = (await back.json()) as any
     expect(account).toMatchObject({ platform: "x", username: "alice", status: "connected" })
 
     const form = new FormData()
-    form.append("file", new Blob([await sharp({ create: { width: 64, height: 48, channels: 3, background: "#284" } }).png().toBuffer()], { type: "image/png" }), "a.png")
-    const { media } = await (await fetch(`${api}/media`, { method: "POST", headers: auth, body: form })).json() as any
-    const posted = await fetch(`${api}/posts`, { method: "POST", headers: { ...auth, ...json }, body: JSON.stringify({ accountIds: [account.id], content: "From npm start", mediaIds: [media.id], thread: ["And a reply"] }) })
+    form.append(
+      "file",
+      new Blob(
+        [
+          await sharp({ create: { width: 64, height: 48, channels: 3, background: "#284" } })
+            .png()
+            .toBuffer()
+        ],
+        { type: "image/png" }
+      ),
+      "a.png"
+    )
+    const { media } = (await (await fetch(`${api}/media`, { method: "POST", headers: auth, body: form })).json()) as any
+    const posted = await fetch(`${api}/posts`, {
+      method: "POST",
+      headers: { ...auth, ...json },
+      body: JSON.stringify({ accountIds: [account.id], content: "From npm start", mediaIds: [media.id], thread: ["And a reply"] })
+    })
     expect(posted.status, await posted.clone().text()).toBe(201)
     const id = ((await posted.json()) as any).post.id
     let post: any = null

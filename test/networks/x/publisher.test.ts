@@ -23,7 +23,11 @@ const publishedId = (outcome: PublishOutcome) => {
   return outcome.published
 }
 
-const tweetBodies = (since: number) => fake.calls("POST", "/2/tweets").slice(since).map((r) => r.body as any)
+const tweetBodies = (since: number) =>
+  fake
+    .calls("POST", "/2/tweets")
+    .slice(since)
+    .map((r) => r.body as any)
 
 describe("X publisher against the fake X", () => {
   it.effect("text: one POST /2/tweets with the bearer token, the post's URL on x.com", () =>
@@ -37,7 +41,8 @@ describe("X publisher against the fake X", () => {
       assert.deepStrictEqual(call.body, { text: "First post & more <3" })
       assert.strictEqual(call.headers.authorization, `Bearer ${credentials.accessToken}`)
       assert.strictEqual(fake.tweets.find((t) => t.id === externalId)?.text, "First post & more <3")
-    }))
+    })
+  )
 
   it.effect("a thread and a first comment are replies, each to the post before it", () =>
     Effect.gen(function* () {
@@ -55,7 +60,8 @@ describe("X publisher against the fake X", () => {
       ])
       assert.strictEqual(fake.tweets.find((t) => t.id === third.externalId)?.replyTo, second.externalId)
       assert.strictEqual(fake.tweets.find((t) => t.id === comment.externalId)?.replyTo, root.externalId)
-    }))
+    })
+  )
 
   it.effect("a poll: options and duration_minutes", () =>
     Effect.gen(function* () {
@@ -63,14 +69,17 @@ describe("X publisher against the fake X", () => {
       const before = fake.calls("POST", "/2/tweets").length
       publishedId(yield* publisher.publish(request(credentials, { content: "Tabs or spaces?", poll: { options: ["Tabs", "Spaces"], durationMinutes: 1440 } })))
       assert.deepStrictEqual(tweetBodies(before), [{ text: "Tabs or spaces?", poll: { options: ["Tabs", "Spaces"], duration_minutes: 1440 } }])
-    }))
+    })
+  )
 
   it.effect("four images: four simple uploads (tweet_image), then one post with the ids in order", () =>
     Effect.gen(function* () {
       const { publisher, credentials, blobs } = yield* connected
       const images = [
-        yield* upload(blobs, "image", "image/jpeg", 1500), yield* upload(blobs, "image", "image/png", 2_500_000),
-        yield* upload(blobs, "image", "image/webp", 700), yield* upload(blobs, "image", "image/jpeg", 900)
+        yield* upload(blobs, "image", "image/jpeg", 1500),
+        yield* upload(blobs, "image", "image/png", 2_500_000),
+        yield* upload(blobs, "image", "image/webp", 700),
+        yield* upload(blobs, "image", "image/jpeg", 900)
       ]
       const uploadsBefore = fake.calls("POST", "/2/media/upload").length
       const before = fake.calls("POST", "/2/tweets").length
@@ -78,12 +87,19 @@ describe("X publisher against the fake X", () => {
       const uploads = fake.calls("POST", "/2/media/upload").slice(uploadsBefore)
       assert.strictEqual(uploads.length, 4)
       for (const u of uploads) assert.strictEqual((u.body as any).media_category, "tweet_image")
-      assert.sameMembers(uploads.map((u) => (u.body as any).media.bytes), [1500, 2_500_000, 700, 900])
+      assert.sameMembers(
+        uploads.map((u) => (u.body as any).media.bytes),
+        [1500, 2_500_000, 700, 900]
+      )
       const [tweet] = tweetBodies(before)
       const ids: Array<string> = tweet.media.media_ids
       // In the post's order, whatever order the uploads finished in.
-      assert.deepStrictEqual(ids.map((id) => fake.media.get(id)?.totalBytes), [1500, 2_500_000, 700, 900])
-    }))
+      assert.deepStrictEqual(
+        ids.map((id) => fake.media.get(id)?.totalBytes),
+        [1500, 2_500_000, 700, 900]
+      )
+    })
+  )
 
   it.effect("a video: chunked upload in 4 MiB segments, three STATUS polls as Processing outcomes from one handle, then the post", () =>
     Effect.gen(function* () {
@@ -98,11 +114,25 @@ describe("X publisher against the fake X", () => {
       if (first._tag !== "Processing") return
       assert.strictEqual(first.checkAfterMs, 1000)
       const sent = fake.requests.slice(start)
-      assert.deepStrictEqual(sent.map((r) => `${r.method} ${r.path.replace(/\d{10,}/, ":id")}`), [
-        "POST /2/media/upload/initialize", "POST /2/media/upload/:id/append", "POST /2/media/upload/:id/append", "POST /2/media/upload/:id/append", "POST /2/media/upload/:id/finalize"
-      ])
+      assert.deepStrictEqual(
+        sent.map((r) => `${r.method} ${r.path.replace(/\d{10,}/, ":id")}`),
+        [
+          "POST /2/media/upload/initialize",
+          "POST /2/media/upload/:id/append",
+          "POST /2/media/upload/:id/append",
+          "POST /2/media/upload/:id/append",
+          "POST /2/media/upload/:id/finalize"
+        ]
+      )
       assert.deepStrictEqual(sent[0].body, { media_type: "video/mp4", total_bytes: 9 * 1024 * 1024 + 123, media_category: "tweet_video" })
-      assert.deepStrictEqual(sent.slice(1, 4).map((r) => [(r.body as any).segment_index, (r.body as any).media.bytes]), [["0", 4 * 1024 * 1024], ["1", 4 * 1024 * 1024], ["2", 1024 * 1024 + 123]])
+      assert.deepStrictEqual(
+        sent.slice(1, 4).map((r) => [(r.body as any).segment_index, (r.body as any).media.bytes]),
+        [
+          ["0", 4 * 1024 * 1024],
+          ["1", 4 * 1024 * 1024],
+          ["2", 1024 * 1024 + 123]
+        ]
+      )
       // While X processes, a lost attempt needs no call to tell that nothing was posted.
       const beforeRecover = fake.requests.length
       assert.deepStrictEqual(yield* publisher.recover!(req, first.handle), { _tag: "NotPublished" })
@@ -114,12 +144,19 @@ describe("X publisher against the fake X", () => {
         assert.isBelow(outcomes.length, 10)
       }
       const statuses = fake.calls("GET", "/2/media/upload").slice(-3)
-      assert.deepStrictEqual(statuses.map((s) => s.query.command), ["STATUS", "STATUS", "STATUS"])
-      assert.deepStrictEqual(outcomes.map((o) => (o._tag === "Processing" ? o.checkAfterMs : o._tag)), [1000, 5000, 5000, 0, "Published"])
+      assert.deepStrictEqual(
+        statuses.map((s) => s.query.command),
+        ["STATUS", "STATUS", "STATUS"]
+      )
+      assert.deepStrictEqual(
+        outcomes.map((o) => (o._tag === "Processing" ? o.checkAfterMs : o._tag)),
+        [1000, 5000, 5000, 0, "Published"]
+      )
       const videoId = sent[4].path.split("/")[4]
       assert.deepStrictEqual(fake.calls("POST", "/2/tweets").at(-1)!.body, { text: "A video", media: { media_ids: [videoId] } })
       assert.strictEqual(fake.requests.slice(start).filter((r) => r.path === "/2/media/upload/initialize").length, 1, "uploaded once")
-    }))
+    })
+  )
 
   it.effect("processed media waits out a 429 on its post with the uploads kept (a Processing answer, not a new upload)", () =>
     Effect.gen(function* () {
@@ -133,15 +170,22 @@ describe("X publisher against the fake X", () => {
       assert.strictEqual(ready._tag, "Processing")
       if (ready._tag !== "Processing") return
       const now = fake.state.clock!
-      fake.script("POST", "/2/tweets", { status: 429, body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 }, headers: {
-        "x-rate-limit-limit": "100", "x-rate-limit-remaining": "0", "x-rate-limit-reset": String(Math.ceil(now / 1000) + 300)
-      } })
+      fake.script("POST", "/2/tweets", {
+        status: 429,
+        body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
+        headers: {
+          "x-rate-limit-limit": "100",
+          "x-rate-limit-remaining": "0",
+          "x-rate-limit-reset": String(Math.ceil(now / 1000) + 300)
+        }
+      })
       const throttled = yield* publisher.publish(req, ready.handle)
       assert.deepStrictEqual(throttled, { _tag: "Processing", handle: ready.handle, checkAfterMs: Math.ceil(now / 1000) * 1000 + 300_000 - now })
       yield* setNow(fake, Math.ceil(now / 1000) * 1000 + 300_000)
       publishedId(yield* publisher.publish(req, ready.handle))
       assert.strictEqual(fake.calls("POST", "/2/media/upload/initialize").length, initializes + 1, "uploaded once")
-    }))
+    })
+  )
 
   it.effect("a GIF goes up chunked as tweet_gif", () =>
     Effect.gen(function* () {
@@ -152,7 +196,8 @@ describe("X publisher against the fake X", () => {
       while (outcome._tag === "Processing") outcome = yield* publisher.publish(request(credentials, { content: "A GIF", media: [gif] }), outcome.handle)
       assert.strictEqual(outcome._tag, "Published")
       assert.deepInclude(fake.calls("POST", "/2/media/upload/initialize").at(-1)!.body as object, { media_type: "image/gif", media_category: "tweet_gif" })
-    }))
+    })
+  )
 
   it.effect("processing that fails is upstream_rejected with X's error", () =>
     Effect.gen(function* () {
@@ -164,7 +209,8 @@ describe("X publisher against the fake X", () => {
       const error = yield* Effect.flip(publisher.publish(req, first._tag === "Processing" ? first.handle : undefined))
       assert.strictEqual(error.code, "upstream_rejected")
       assert.include(error.message, "Invalid or Unsupported media")
-    }))
+    })
+  )
 
   it.effect("duplicate text is duplicate_content; another 403 is upstream_rejected with X's message; 401 is unauthorized", () =>
     Effect.gen(function* () {
@@ -185,28 +231,44 @@ describe("X publisher against the fake X", () => {
       const expired = yield* Effect.flip(publisher.publish(request(credentials, { content: "With an old token" })))
       assert.isTrue(expired.unauthorized)
       assert.isFalse(expired.revoked)
-    }))
+    })
+  )
 
   it.effect("a 429 is rateLimited, waiting until x-rate-limit-reset; a spent 24-hour cap waits for its own reset", () =>
     Effect.gen(function* () {
       const { publisher, credentials } = yield* connected
       const now = fake.state.clock!
-      fake.script("POST", "/2/tweets", { status: 429, body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 }, headers: {
-        "x-rate-limit-limit": "100", "x-rate-limit-remaining": "0", "x-rate-limit-reset": String(Math.ceil(now / 1000) + 90)
-      } })
+      fake.script("POST", "/2/tweets", {
+        status: 429,
+        body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
+        headers: {
+          "x-rate-limit-limit": "100",
+          "x-rate-limit-remaining": "0",
+          "x-rate-limit-reset": String(Math.ceil(now / 1000) + 90)
+        }
+      })
       const limited = yield* Effect.flip(publisher.publish(request(credentials, { content: "Busy" })))
       assert.isTrue(limited.rateLimited)
       assert.strictEqual(limited.code, "rate_limited")
       assert.strictEqual(limited.retryAfterMs, Math.ceil(now / 1000) * 1000 + 90_000 - now)
       yield* setNow(fake, now + 91_000)
-      fake.script("POST", "/2/tweets", { status: 429, body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 }, headers: {
-        "x-rate-limit-limit": "100", "x-rate-limit-remaining": "97", "x-rate-limit-reset": String(Math.ceil(now / 1000) + 900),
-        "x-user-limit-24hour-limit": "100", "x-user-limit-24hour-remaining": "0", "x-user-limit-24hour-reset": String(Math.ceil(now / 1000) + 5 * 3600)
-      } })
+      fake.script("POST", "/2/tweets", {
+        status: 429,
+        body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
+        headers: {
+          "x-rate-limit-limit": "100",
+          "x-rate-limit-remaining": "97",
+          "x-rate-limit-reset": String(Math.ceil(now / 1000) + 900),
+          "x-user-limit-24hour-limit": "100",
+          "x-user-limit-24hour-remaining": "0",
+          "x-user-limit-24hour-reset": String(Math.ceil(now / 1000) + 5 * 3600)
+        }
+      })
       const daily = yield* Effect.flip(publisher.publish(request(credentials, { content: "Busy day" })))
       assert.isTrue(daily.rateLimited)
       assert.strictEqual(daily.retryAfterMs, Math.ceil(now / 1000) * 1000 + 5 * 3600_000 - (now + 91_000))
-    }))
+    })
+  )
 
   it.effect("the gate: after X says 0 remaining, the next post waits for the reset without calling X", () =>
     Effect.gen(function* () {
@@ -229,7 +291,8 @@ describe("X publisher against the fake X", () => {
       yield* setNow(fake, now + refused.retryAfterMs!)
       publishedId(yield* publisher.publish(request(credentials, { content: "three" })))
       assert.strictEqual(fake.calls("POST", "/2/tweets").length, calls + 1)
-    }))
+    })
+  )
 
   it.effect("a lost answer: the post is found among the account's recent posts, never sent twice", () =>
     Effect.gen(function* () {
@@ -252,7 +315,8 @@ describe("X publisher against the fake X", () => {
       assert.strictEqual(read.query.start_time, new Date(Math.floor((fake.state.clock! - 120_000) / 1000) * 1000).toISOString().replace(".000Z", "Z"))
       // The same text replying to another post is not it.
       assert.deepStrictEqual(yield* publisher.recover!({ ...req, replyTo: { rootId: "1", parentId: "1" } }, handle), { _tag: "NotPublished" })
-    }))
+    })
+  )
 
   it.effect("X down when the post was sent: not found afterwards, so it is sent again (and only then)", () =>
     Effect.gen(function* () {
@@ -263,6 +327,13 @@ describe("X publisher against the fake X", () => {
       assert.isTrue(Exit.isFailure(yield* Effect.exit(publisher.publish(req, handle))))
       assert.deepStrictEqual(yield* publisher.recover!(req, handle), { _tag: "NotPublished" })
       const { externalId } = publishedId(yield* publisher.publish(req, handle))
-      assert.strictEqual(fake.tweets.filter((t) => t.text === req.content).map((t) => t.id).join(), externalId)
-    }))
+      assert.strictEqual(
+        fake.tweets
+          .filter((t) => t.text === req.content)
+          .map((t) => t.id)
+          .join(),
+        externalId
+      )
+    })
+  )
 })

@@ -16,8 +16,12 @@ export const CALLBACK = "http://herald.test/connect/x/callback"
 
 /** X's settings pointing every host at the fake. */
 export const settingsFor = (fake: FakeX): XConfig => ({
-  clientId: fake.clientId, clientSecret: Redacted.make(fake.clientSecret), authorizeUrl: fake.authorizeUrl, tokenUrl: fake.tokenUrl,
-  apiUrl: fake.origin, uploadUrl: fake.origin
+  clientId: fake.clientId,
+  clientSecret: Redacted.make(fake.clientSecret),
+  authorizeUrl: fake.authorizeUrl,
+  tokenUrl: fake.tokenUrl,
+  apiUrl: fake.origin,
+  uploadUrl: fake.origin
 })
 
 /** A fresh X network (its own rate gate) on the fake, with a memory blob store for uploads. */
@@ -26,7 +30,10 @@ export const xOn = (fake: FakeX) =>
 
 /** Herald's clock (TestClock) and the fake's, set to the same instant. */
 export const setNow = (fake: FakeX, ms: number) =>
-  Effect.andThen(TestClock.setTime(ms), Effect.sync(() => void (fake.state.clock = ms)))
+  Effect.andThen(
+    TestClock.setTime(ms),
+    Effect.sync(() => void (fake.state.clock = ms))
+  )
 
 export const T0 = Date.parse("2026-11-21T10:00:00Z")
 
@@ -48,12 +55,29 @@ export const connect = (network: Network, state = "state-1") =>
   })
 
 export const account = (externalId = "1001", username = "alice"): Account => ({
-  id: "acc_x1", workspaceId: "ws_1", platform: "x", name: "Alice Example", username, avatarUrl: null, status: "connected", connectedAt: T0, externalId
+  id: "acc_x1",
+  workspaceId: "ws_1",
+  platform: "x",
+  name: "Alice Example",
+  username,
+  avatarUrl: null,
+  status: "connected",
+  connectedAt: T0,
+  externalId
 })
 
 export const request = (credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}): PublishRequest => ({
-  account: account(), credentials, postId: "post_1", content: "Hello from Herald", media: [], poll: null, cover: null, coverMedia: null,
-  tiktokAiGenerated: false, replyTo: null, ...fields
+  account: account(),
+  credentials,
+  postId: "post_1",
+  content: "Hello from Herald",
+  media: [],
+  poll: null,
+  cover: null,
+  coverMedia: null,
+  tiktokAiGenerated: false,
+  replyTo: null,
+  ...fields
 })
 
 let blobCounter = 0
@@ -66,8 +90,19 @@ export const upload = (blobs: BlobStoreShape, type: "image" | "video", mimeType:
     const pieces = Array.from({ length: Math.ceil(bytes / 1_000_000) }, (_, i) => data.subarray(i * 1_000_000, (i + 1) * 1_000_000))
     yield* blobs.put(key, Stream.fromArray(pieces), mimeType)
     const media: Media = {
-      id: `med_${blobCounter}`, workspaceId: "ws_1", type, mimeType, filename: `f${blobCounter}`, sizeBytes: bytes, width: 10, height: 10,
-      durationMs: type === "video" ? 5000 : null, blobKey: key, previewKey: null, createdAt: T0, expiresAt: T0 + 7 * 86_400_000
+      id: `med_${blobCounter}`,
+      workspaceId: "ws_1",
+      type,
+      mimeType,
+      filename: `f${blobCounter}`,
+      sizeBytes: bytes,
+      width: 10,
+      height: 10,
+      durationMs: type === "video" ? 5000 : null,
+      blobKey: key,
+      previewKey: null,
+      createdAt: T0,
+      expiresAt: T0 + 7 * 86_400_000
     }
     return media
   })

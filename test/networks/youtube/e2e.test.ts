@@ -27,14 +27,39 @@ let jpeg: Buffer
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "herald-yt-video-"))
   // About 1 MB: four 256 KiB chunks.
-  execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-t", "3", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "2500k", join(dir, "clip.mp4")])
+  execFileSync(ffmpeg.path, [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=640x360:rate=25",
+    "-t",
+    "3",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-b:v",
+    "2500k",
+    join(dir, "clip.mp4")
+  ])
   mp4 = readFileSync(join(dir, "clip.mp4"))
   rmSync(dir, { recursive: true, force: true })
-  jpeg = await sharp({ create: { width: 1280, height: 720, channels: 3, background: "#c33" } }).jpeg().toBuffer()
+  jpeg = await sharp({ create: { width: 1280, height: 720, channels: 3, background: "#c33" } })
+    .jpeg()
+    .toBuffer()
   fake = await startFakeYouTube()
   Object.assign(process.env, {
-    YOUTUBE_CLIENT_ID: fake.clientId, YOUTUBE_CLIENT_SECRET: fake.clientSecret, YOUTUBE_AUTHORIZE_URL: fake.authorizeUrl, YOUTUBE_TOKEN_URL: fake.tokenUrl,
-    YOUTUBE_API_URL: fake.origin, YOUTUBE_CHUNK_BYTES: String(CHUNK)
+    YOUTUBE_CLIENT_ID: fake.clientId,
+    YOUTUBE_CLIENT_SECRET: fake.clientSecret,
+    YOUTUBE_AUTHORIZE_URL: fake.authorizeUrl,
+    YOUTUBE_TOKEN_URL: fake.tokenUrl,
+    YOUTUBE_API_URL: fake.origin,
+    YOUTUBE_CHUNK_BYTES: String(CHUNK)
   })
 })
 afterAll(() => fake?.close())
@@ -60,10 +85,12 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])("YouTube end to 
     fake.state.offsetMs = ahead
   }
   const pass = () =>
-    host.run(Effect.gen(function* () {
-      yield* TestClock.setTime(Date.now() + ahead)
-      return yield* publishDueTargets(defaultPipelineOptions, 50)
-    }).pipe(Effect.provide(TestClock.layer())))
+    host.run(
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.now() + ahead)
+        return yield* publishDueTargets(defaultPipelineOptions, 50)
+      }).pipe(Effect.provide(TestClock.layer()))
+    )
   const view = async (id: string) => (await call(host, "GET", `/posts/${id}`, { key })).body.post
   const uploadFile = async (bytes: Buffer, type: string, name: string) => {
     const form = new FormData()
@@ -79,7 +106,7 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])("YouTube end to 
     const atGoogle = await fetch(link.body.url, { redirect: "manual" })
     expect(atGoogle.status).toBe(302)
     const back = await fetch(host.local(atGoogle.headers.get("location")!), { headers: { accept: "application/json" } })
-    const body = await back.json() as any
+    const body = (await back.json()) as any
     expect(back.status, JSON.stringify(body)).toBe(200)
     expect(body.account).toMatchObject({ platform: "youtube", name: "Alice Makes Things", username: "@alicemakes", status: "connected" })
     accountId = body.account.id
@@ -89,8 +116,12 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])("YouTube end to 
     const video = await uploadFile(mp4, "video/mp4", "clip.mp4")
     const cover = await uploadFile(jpeg, "image/jpeg", "cover.jpg")
     const body = {
-      accountIds: [accountId], content: `Launch trailer (${backend})\nEverything we shipped this year.`, mediaIds: [video], cover: { mediaId: cover },
-      youtube: { privacyStatus: "unlisted", tags: ["launch", "trailer"] }, firstComment: "Chapters: 0:00 intro"
+      accountIds: [accountId],
+      content: `Launch trailer (${backend})\nEverything we shipped this year.`,
+      mediaIds: [video],
+      cover: { mediaId: cover },
+      youtube: { privacyStatus: "unlisted", tags: ["launch", "trailer"] },
+      firstComment: "Chapters: 0:00 intro"
     }
     const dry = await call(host, "POST", "/posts", { key, body: { ...body, dryRun: true } })
     expect(dry.status).toBe(200)

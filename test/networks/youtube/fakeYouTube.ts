@@ -106,14 +106,19 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     const type = req.headers["content-type"] ?? ""
     if (type.startsWith("application/x-www-form-urlencoded")) return { raw, parsed: Object.fromEntries(new URLSearchParams(raw.toString())) as unknown }
     if (type.startsWith("application/json")) return { raw, parsed: JSON.parse(raw.toString() || "null") as unknown }
-    return { raw, parsed: raw.length > 0 ? { bytes: raw.length, type } as unknown : undefined }
+    return { raw, parsed: raw.length > 0 ? ({ bytes: raw.length, type } as unknown) : undefined }
   }
   const bearer = (req: IncomingMessage) => {
     const found = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")
     const access = found === null ? undefined : accessTokens.get(found[1])
     return access !== undefined && access.expiresAt > now() ? access.user : null
   }
-  const unauthenticated = googleError(401, "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.", "authError", "UNAUTHENTICATED")
+  const unauthenticated = googleError(
+    401,
+    "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+    "authError",
+    "UNAUTHENTICATED"
+  )
   const issue = (user: string, scope: string, withRefresh: boolean) => {
     const access = token("ya29")
     everIssued.push(access)
@@ -128,14 +133,22 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     return answer
   }
   const videoResource = (v: FakeVideo) => ({
-    kind: "youtube#video", id: v.id, snippet: { ...v.metadata.snippet, channelId: v.channel },
+    kind: "youtube#video",
+    id: v.id,
+    snippet: { ...v.metadata.snippet, channelId: v.channel },
     status: { uploadStatus: v.uploadStatus, privacyStatus: v.metadata.status?.privacyStatus, ...(v.rejectionReason ? { rejectionReason: v.rejectionReason } : {}) },
     processingDetails: { processingStatus: v.uploadStatus === "uploaded" ? "processing" : v.uploadStatus === "failed" ? "failed" : "succeeded" }
   })
   const finish = (s: Session) => {
     const video: FakeVideo = {
-      id: newVideoId(), channel: s.channel, metadata: s.metadata, bytes: s.received, sha256: s.hash.digest("hex"), thumbnail: null,
-      uploadStatus: "uploaded", pollsLeft: state.processingPolls
+      id: newVideoId(),
+      channel: s.channel,
+      metadata: s.metadata,
+      bytes: s.received,
+      sha256: s.hash.digest("hex"),
+      thumbnail: null,
+      uploadStatus: "uploaded",
+      pollsLeft: state.processingPolls
     }
     if (state.rejectNext !== null) {
       video.rejectionReason = state.rejectNext
@@ -173,7 +186,10 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
       back.searchParams.set("state", query.get("state") ?? "")
       const code = `4/${base64url(randomBytes(20))}`
       codes.set(code, {
-        redirectUri: query.get("redirect_uri") ?? "", challenge: query.get("code_challenge") ?? "", user: state.authorizeAs, scope: query.get("scope") ?? "",
+        redirectUri: query.get("redirect_uri") ?? "",
+        challenge: query.get("code_challenge") ?? "",
+        user: state.authorizeAs,
+        scope: query.get("scope") ?? "",
         offline: query.get("access_type") === "offline"
       })
       back.searchParams.set("code", code)
@@ -182,12 +198,14 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
       return res.end()
     }
     if (route === "POST /token") {
-      if (body?.client_id !== clientId || body?.client_secret !== clientSecret) return send(res, 401, { error: "invalid_client", error_description: "The OAuth client was not found." })
+      if (body?.client_id !== clientId || body?.client_secret !== clientSecret)
+        return send(res, 401, { error: "invalid_client", error_description: "The OAuth client was not found." })
       if (body.grant_type === "authorization_code") {
         const grant = codes.get(body.code)
         codes.delete(body.code)
         const proof = typeof body.code_verifier === "string" ? createHash("sha256").update(body.code_verifier).digest("base64url") : null
-        if (grant === undefined || grant.redirectUri !== body.redirect_uri || proof !== grant.challenge) return send(res, 400, { error: "invalid_grant", error_description: "Bad Request" })
+        if (grant === undefined || grant.redirectUri !== body.redirect_uri || proof !== grant.challenge)
+          return send(res, 400, { error: "invalid_grant", error_description: "Bad Request" })
         return send(res, 200, issue(grant.user, grant.scope, grant.offline))
       }
       if (body.grant_type === "refresh_token") {
@@ -200,13 +218,22 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     }
 
     const user = bearer(req)
-    if (user === null) return send(res, 401, unauthenticated, { "www-authenticate": "Bearer realm=\"https://accounts.google.com/\", error=\"invalid_token\"" })
+    if (user === null) return send(res, 401, unauthenticated, { "www-authenticate": 'Bearer realm="https://accounts.google.com/", error="invalid_token"' })
     const channel = users.get(user)?.channel ?? null
 
     if (route === "GET /youtube/v3/channels") {
       if (query.get("mine") !== "true") return send(res, 400, googleError(400, "No filter selected.", "missingRequiredParameter", "INVALID_ARGUMENT"))
-      return send(res, 200, { kind: "youtube#channelListResponse", pageInfo: { totalResults: channel === null ? 0 : 1 },
-        ...(channel === null ? {} : { items: [{ kind: "youtube#channel", id: channel.id, snippet: { title: channel.title, customUrl: channel.customUrl, thumbnails: { default: { url: channel.avatar } } } }] }) })
+      return send(res, 200, {
+        kind: "youtube#channelListResponse",
+        pageInfo: { totalResults: channel === null ? 0 : 1 },
+        ...(channel === null
+          ? {}
+          : {
+              items: [
+                { kind: "youtube#channel", id: channel.id, snippet: { title: channel.title, customUrl: channel.customUrl, thumbnails: { default: { url: channel.avatar } } } }
+              ]
+            })
+      })
     }
     if (channel === null) return send(res, 403, googleError(403, "The user is not connected to a YouTube channel.", "youtubeSignupRequired", "PERMISSION_DENIED"))
 
@@ -214,9 +241,12 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
       const total = Number(req.headers["x-upload-content-length"])
       const type = String(req.headers["x-upload-content-type"] ?? "")
       const title = body?.snippet?.title
-      if (!Number.isInteger(total) || total <= 0 || !type.startsWith("video/")) return send(res, 400, googleError(400, "Media type or length is missing.", "badContent", "INVALID_ARGUMENT"))
-      if (typeof title !== "string" || title.length === 0 || title.length > 100 || /[<>]/.test(title)) return send(res, 400, googleError(400, "The request metadata specifies an invalid video title.", "invalidTitle", "INVALID_ARGUMENT", "youtube.video"))
-      if (/[<>]/.test(body?.snippet?.description ?? "")) return send(res, 400, googleError(400, "The request metadata specifies an invalid video description.", "invalidDescription", "INVALID_ARGUMENT", "youtube.video"))
+      if (!Number.isInteger(total) || total <= 0 || !type.startsWith("video/"))
+        return send(res, 400, googleError(400, "Media type or length is missing.", "badContent", "INVALID_ARGUMENT"))
+      if (typeof title !== "string" || title.length === 0 || title.length > 100 || /[<>]/.test(title))
+        return send(res, 400, googleError(400, "The request metadata specifies an invalid video title.", "invalidTitle", "INVALID_ARGUMENT", "youtube.video"))
+      if (/[<>]/.test(body?.snippet?.description ?? ""))
+        return send(res, 400, googleError(400, "The request metadata specifies an invalid video description.", "invalidDescription", "INVALID_ARGUMENT", "youtube.video"))
       if (!["public", "unlisted", "private"].includes(body?.status?.privacyStatus) || typeof body?.status?.selfDeclaredMadeForKids !== "boolean")
         return send(res, 400, googleError(400, "Invalid status.", "invalidVideoMetadata", "INVALID_ARGUMENT", "youtube.video"))
       const id = base64url(randomBytes(18))
@@ -225,7 +255,8 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     }
     if (req.method === "PUT" && url.pathname === "/upload/youtube/v3/videos" && query.has("upload_id")) {
       const session = sessions.get(query.get("upload_id")!)
-      if (session === undefined || session.channel !== channel.id) return send(res, 404, googleError(404, "The upload session was not found or has expired.", "notFound", "NOT_FOUND"))
+      if (session === undefined || session.channel !== channel.id)
+        return send(res, 404, googleError(404, "The upload session was not found or has expired.", "notFound", "NOT_FOUND"))
       const range = String(req.headers["content-range"] ?? "")
       const done = () => send(res, 200, videoResource(videos.get(session.videoId!)!))
       const probe = /^bytes \*\/(\d+)$/.exec(range)
@@ -237,9 +268,11 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
       if (chunk === null || Number(chunk[3]) !== session.total) return send(res, 400, googleError(400, "Invalid Content-Range.", "badRequest", "INVALID_ARGUMENT"))
       const [first, last] = [Number(chunk[1]), Number(chunk[2])]
       if (session.videoId !== null) return done()
-      if (first !== session.received || last - first + 1 !== raw.length) return send(res, 400, googleError(400, `Expected the bytes from ${session.received}.`, "badRequest", "INVALID_ARGUMENT"))
+      if (first !== session.received || last - first + 1 !== raw.length)
+        return send(res, 400, googleError(400, `Expected the bytes from ${session.received}.`, "badRequest", "INVALID_ARGUMENT"))
       const isLast = last + 1 === session.total
-      if (!isLast && raw.length % KIB_256 !== 0) return send(res, 400, googleError(400, "Chunks other than the last must be multiples of 256 KiB.", "badRequest", "INVALID_ARGUMENT"))
+      if (!isLast && raw.length % KIB_256 !== 0)
+        return send(res, 400, googleError(400, "Chunks other than the last must be multiples of 256 KiB.", "badRequest", "INVALID_ARGUMENT"))
       session.hash.update(raw)
       session.received += raw.length
       if (isLast) finish(session)
@@ -251,31 +284,54 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     }
     if (route === "POST /upload/youtube/v3/thumbnails/set") {
       const video = videos.get(query.get("videoId") ?? "")
-      if (video === undefined || video.channel !== channel.id) return send(res, 404, googleError(404, "The video that you are trying to update cannot be found.", "videoNotFound", "NOT_FOUND", "youtube.thumbnail"))
-      if (!users.get(user)!.verified) return send(res, 403, googleError(403, "The authenticated user doesn't have permissions to upload and set custom video thumbnails.", "forbidden", "PERMISSION_DENIED", "youtube.thumbnail"))
+      if (video === undefined || video.channel !== channel.id)
+        return send(res, 404, googleError(404, "The video that you are trying to update cannot be found.", "videoNotFound", "NOT_FOUND", "youtube.thumbnail"))
+      if (!users.get(user)!.verified)
+        return send(
+          res,
+          403,
+          googleError(403, "The authenticated user doesn't have permissions to upload and set custom video thumbnails.", "forbidden", "PERMISSION_DENIED", "youtube.thumbnail")
+        )
       const type = String(req.headers["content-type"] ?? "")
-      if (!["image/jpeg", "image/png"].includes(type) || raw.length > 2 * 1024 * 1024) return send(res, 400, googleError(400, "The thumbnail image is invalid.", "invalidImage", "INVALID_ARGUMENT", "youtube.thumbnail"))
+      if (!["image/jpeg", "image/png"].includes(type) || raw.length > 2 * 1024 * 1024)
+        return send(res, 400, googleError(400, "The thumbnail image is invalid.", "invalidImage", "INVALID_ARGUMENT", "youtube.thumbnail"))
       video.thumbnail = { bytes: raw.length, type }
       return send(res, 200, { kind: "youtube#thumbnailSetResponse", items: [{ default: { url: `https://i.ytimg.com/vi/${video.id}/default.jpg` } }] })
     }
     if (route === "GET /youtube/v3/videos") {
       const video = videos.get(query.get("id") ?? "")
       if (video !== undefined && video.uploadStatus === "uploaded" && --video.pollsLeft <= 0) video.uploadStatus = video.rejectionReason !== undefined ? "rejected" : "processed"
-      return send(res, 200, { kind: "youtube#videoListResponse", items: video === undefined ? [] : [videoResource(video)], pageInfo: { totalResults: video === undefined ? 0 : 1 } })
+      return send(res, 200, {
+        kind: "youtube#videoListResponse",
+        items: video === undefined ? [] : [videoResource(video)],
+        pageInfo: { totalResults: video === undefined ? 0 : 1 }
+      })
     }
     if (route === "POST /youtube/v3/commentThreads") {
       const videoId = body?.snippet?.videoId
       const text = body?.snippet?.topLevelComment?.snippet?.textOriginal
-      if (!videos.has(videoId)) return send(res, 404, googleError(404, "The video identified by the videoId parameter could not be found.", "videoNotFound", "NOT_FOUND", "youtube.commentThread"))
-      if (typeof text !== "string" || text === "") return send(res, 400, googleError(400, "The comment is empty.", "commentTextRequired", "INVALID_ARGUMENT", "youtube.commentThread"))
+      if (!videos.has(videoId))
+        return send(res, 404, googleError(404, "The video identified by the videoId parameter could not be found.", "videoNotFound", "NOT_FOUND", "youtube.commentThread"))
+      if (typeof text !== "string" || text === "")
+        return send(res, 400, googleError(400, "The comment is empty.", "commentTextRequired", "INVALID_ARGUMENT", "youtube.commentThread"))
       const id = `Ug${base64url(randomBytes(12))}`
       comments.push({ id, videoId, channel: channel.id, text })
       if (reply?.dropAnswer === true) return req.socket.destroy()
-      return send(res, 200, { kind: "youtube#commentThread", id, snippet: { videoId, channelId: videos.get(videoId)!.channel, topLevelComment: { id, snippet: { textOriginal: text, authorChannelId: { value: channel.id } } } } })
+      return send(res, 200, {
+        kind: "youtube#commentThread",
+        id,
+        snippet: { videoId, channelId: videos.get(videoId)!.channel, topLevelComment: { id, snippet: { textOriginal: text, authorChannelId: { value: channel.id } } } }
+      })
     }
     if (route === "GET /youtube/v3/commentThreads") {
       const list = comments.filter((c) => c.videoId === query.get("videoId")).reverse()
-      return send(res, 200, { kind: "youtube#commentThreadListResponse", items: list.map((c) => ({ id: c.id, snippet: { videoId: c.videoId, topLevelComment: { id: c.id, snippet: { textOriginal: c.text, authorChannelId: { value: c.channel } } } } })) })
+      return send(res, 200, {
+        kind: "youtube#commentThreadListResponse",
+        items: list.map((c) => ({
+          id: c.id,
+          snippet: { videoId: c.videoId, topLevelComment: { id: c.id, snippet: { textOriginal: c.text, authorChannelId: { value: c.channel } } } }
+        }))
+      })
     }
     send(res, 404, googleError(404, `No route for ${route}`, "notFound", "NOT_FOUND"))
   }
@@ -315,11 +371,12 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
       for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
     },
     issuedTokens: () => [...everIssued],
-    close: () => new Promise<void>((resolve) => {
-      for (const release of stalled) release()
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const release of stalled) release()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 

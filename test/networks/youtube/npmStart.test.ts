@@ -24,15 +24,39 @@ describe("npm start with YouTube configured", () => {
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "herald-yt-npm-"))
-    execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-t", "3", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "2500k", join(dir, "clip.mp4")])
+    execFileSync(ffmpeg.path, [
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=640x360:rate=25",
+      "-t",
+      "3",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-b:v",
+      "2500k",
+      join(dir, "clip.mp4")
+    ])
     mp4 = readFileSync(join(dir, "clip.mp4"))
     rmSync(dir, { recursive: true, force: true })
     fake = await startFakeYouTube()
     herald = await startEmbedded({
-      YOUTUBE_CLIENT_ID: fake.clientId, YOUTUBE_CLIENT_SECRET: fake.clientSecret, YOUTUBE_AUTHORIZE_URL: fake.authorizeUrl, YOUTUBE_TOKEN_URL: fake.tokenUrl,
-      YOUTUBE_API_URL: fake.origin, YOUTUBE_CHUNK_BYTES: String(CHUNK),
+      YOUTUBE_CLIENT_ID: fake.clientId,
+      YOUTUBE_CLIENT_SECRET: fake.clientSecret,
+      YOUTUBE_AUTHORIZE_URL: fake.authorizeUrl,
+      YOUTUBE_TOKEN_URL: fake.tokenUrl,
+      YOUTUBE_API_URL: fake.origin,
+      YOUTUBE_CHUNK_BYTES: String(CHUNK),
       // A job whose process died is taken over when its lease ends: 3 s here instead of a minute.
-      HERALD_LEASE_MS: "3000", HERALD_FIRST_COMMENT_DELAY_MS: "500"
+      HERALD_LEASE_MS: "3000",
+      HERALD_FIRST_COMMENT_DELAY_MS: "500"
     })
   }, 90_000)
   afterAll(async () => {
@@ -45,9 +69,21 @@ describe("npm start with YouTube configured", () => {
     const [channel] = await herald.connect("youtube")
     expect(channel).toMatchObject({ platform: "youtube", username: "@alicemakes" })
     const video = await herald.upload(mp4, "video/mp4", "launch.mp4")
-    const cover = await herald.upload(await sharp({ create: { width: 1280, height: 720, channels: 3, background: "#228" } }).jpeg().toBuffer(), "image/jpeg", "cover.jpg")
+    const cover = await herald.upload(
+      await sharp({ create: { width: 1280, height: 720, channels: 3, background: "#228" } })
+        .jpeg()
+        .toBuffer(),
+      "image/jpeg",
+      "cover.jpg"
+    )
     fake.state.stallAtByte = 2 * CHUNK
-    const posted = await herald.post({ accountIds: [channel.id], content: "Launch video\nAll the details.", mediaIds: [video], cover: { mediaId: cover }, firstComment: "Thanks for watching!" })
+    const posted = await herald.post({
+      accountIds: [channel.id],
+      content: "Launch video\nAll the details.",
+      mediaIds: [video],
+      cover: { mediaId: cover },
+      firstComment: "Thanks for watching!"
+    })
     expect(posted.status, JSON.stringify(posted.body)).toBe(201)
     for (let i = 0; i < 300 && !fake.hasStalled(); i++) await new Promise((r) => setTimeout(r, 100))
     expect(fake.hasStalled(), herald.log()).toBe(true)

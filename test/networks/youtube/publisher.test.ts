@@ -34,54 +34,67 @@ describe("YouTube's quota day", () => {
 })
 
 describe("YouTube publisher against the fake YouTube", () => {
-  it.effect("prepare starts a resumable session (the handle, before any byte); publish sends 256 KiB chunks across requests, sets the cover as thumbnail, and polls processing", () =>
-    Effect.gen(function* () {
-      const { network, publisher, credentials, account, blobs } = yield* connected()
-      const video = yield* upload(blobs, "video", "video/mp4", 2 * CHUNK + 175_000)
-      const cover = yield* upload(blobs, "image", "image/png", 40_000)
-      const req = request(account, credentials, { media: [video.media], cover: { mediaId: cover.media.id }, coverMedia: cover.media })
-      const start = fake.requests.length
-      const handle = yield* publisher.prepare!(req)
-      const [init] = fake.requests.slice(start)
-      assert.strictEqual(fake.requests.length, start + 1, "prepare only opens the session")
-      assert.deepStrictEqual(init.query, { uploadType: "resumable", part: "snippet,status" })
-      assert.strictEqual(init.headers["x-upload-content-length"], String(2 * CHUNK + 175_000))
-      assert.strictEqual(init.headers["x-upload-content-type"], "video/mp4")
-      assert.deepStrictEqual(init.body, {
-        snippet: { title: "My first video", description: "My first video\nA longer description ‹3" },
-        status: { privacyStatus: "public", selfDeclaredMadeForKids: false }
+  it.effect(
+    "prepare starts a resumable session (the handle, before any byte); publish sends 256 KiB chunks across requests, sets the cover as thumbnail, and polls processing",
+    () =>
+      Effect.gen(function* () {
+        const { network, publisher, credentials, account, blobs } = yield* connected()
+        const video = yield* upload(blobs, "video", "video/mp4", 2 * CHUNK + 175_000)
+        const cover = yield* upload(blobs, "image", "image/png", 40_000)
+        const req = request(account, credentials, { media: [video.media], cover: { mediaId: cover.media.id }, coverMedia: cover.media })
+        const start = fake.requests.length
+        const handle = yield* publisher.prepare!(req)
+        const [init] = fake.requests.slice(start)
+        assert.strictEqual(fake.requests.length, start + 1, "prepare only opens the session")
+        assert.deepStrictEqual(init.query, { uploadType: "resumable", part: "snippet,status" })
+        assert.strictEqual(init.headers["x-upload-content-length"], String(2 * CHUNK + 175_000))
+        assert.strictEqual(init.headers["x-upload-content-type"], "video/mp4")
+        assert.deepStrictEqual(init.body, {
+          snippet: { title: "My first video", description: "My first video\nA longer description ‹3" },
+          status: { privacyStatus: "public", selfDeclaredMadeForKids: false }
+        })
+        assert.strictEqual(fake.sessions.get(uploadId(handle))?.received, 0)
+        const outcomes = yield* publishThrough(network, req, handle)
+        assert.deepStrictEqual(
+          outcomes.map((o) => (o._tag === "Processing" ? o.checkAfterMs : o._tag)),
+          [0, 10_000, "Published"]
+        )
+        const sent = fake.requests.slice(start + 1).map((r) => `${r.method} ${r.path} ${r.headers["content-range"] ?? ""}`.trim())
+        assert.deepStrictEqual(sent, [
+          `PUT /upload/youtube/v3/videos bytes */${2 * CHUNK + 175_000}`,
+          `PUT /upload/youtube/v3/videos bytes 0-${CHUNK - 1}/${2 * CHUNK + 175_000}`,
+          `PUT /upload/youtube/v3/videos bytes ${CHUNK}-${2 * CHUNK - 1}/${2 * CHUNK + 175_000}`,
+          `PUT /upload/youtube/v3/videos bytes ${2 * CHUNK}-${2 * CHUNK + 174_999}/${2 * CHUNK + 175_000}`,
+          "POST /upload/youtube/v3/thumbnails/set",
+          "GET /youtube/v3/videos",
+          "GET /youtube/v3/videos"
+        ])
+        const { externalId, url } = publishedOf(outcomes.at(-1)!)
+        assert.strictEqual(url, `https://www.youtube.com/watch?v=${externalId}`)
+        const made = fake.videos.get(externalId)!
+        assert.strictEqual(made.sha256, video.sha256)
+        assert.deepStrictEqual(made.thumbnail, { bytes: 40_000, type: "image/png" })
+        assert.strictEqual(fake.videos.size, 1)
       })
-      assert.strictEqual(fake.sessions.get(uploadId(handle))?.received, 0)
-      const outcomes = yield* publishThrough(network, req, handle)
-      assert.deepStrictEqual(outcomes.map((o) => (o._tag === "Processing" ? o.checkAfterMs : o._tag)), [0, 10_000, "Published"])
-      const sent = fake.requests.slice(start + 1).map((r) => `${r.method} ${r.path} ${r.headers["content-range"] ?? ""}`.trim())
-      assert.deepStrictEqual(sent, [
-        `PUT /upload/youtube/v3/videos bytes */${2 * CHUNK + 175_000}`,
-        `PUT /upload/youtube/v3/videos bytes 0-${CHUNK - 1}/${2 * CHUNK + 175_000}`,
-        `PUT /upload/youtube/v3/videos bytes ${CHUNK}-${2 * CHUNK - 1}/${2 * CHUNK + 175_000}`,
-        `PUT /upload/youtube/v3/videos bytes ${2 * CHUNK}-${2 * CHUNK + 174_999}/${2 * CHUNK + 175_000}`,
-        "POST /upload/youtube/v3/thumbnails/set", "GET /youtube/v3/videos", "GET /youtube/v3/videos"
-      ])
-      const { externalId, url } = publishedOf(outcomes.at(-1)!)
-      assert.strictEqual(url, `https://www.youtube.com/watch?v=${externalId}`)
-      const made = fake.videos.get(externalId)!
-      assert.strictEqual(made.sha256, video.sha256)
-      assert.deepStrictEqual(made.thumbnail, { bytes: 40_000, type: "image/png" })
-      assert.strictEqual(fake.videos.size, 1)
-    }))
+  )
 
   it.effect("the youtube options: title, privacy, made for kids, tags", () =>
     Effect.gen(function* () {
       const { publisher, credentials, account, blobs } = yield* connected()
       const video = yield* upload(blobs, "video", "video/quicktime", 1000)
-      yield* publisher.prepare!(request(account, credentials, {
-        media: [video.media], content: "Behind the scenes", options: { youtube: { title: "Making of", privacyStatus: "unlisted", madeForKids: true, tags: ["making of", "herald"] } }
-      }))
+      yield* publisher.prepare!(
+        request(account, credentials, {
+          media: [video.media],
+          content: "Behind the scenes",
+          options: { youtube: { title: "Making of", privacyStatus: "unlisted", madeForKids: true, tags: ["making of", "herald"] } }
+        })
+      )
       assert.deepStrictEqual(fake.calls("POST", "/upload/youtube/v3/videos").at(-1)!.body, {
         snippet: { title: "Making of", description: "Behind the scenes", tags: ["making of", "herald"] },
         status: { privacyStatus: "unlisted", selfDeclaredMadeForKids: true }
       })
-    }))
+    })
+  )
 
   it.effect("a lost answer mid-upload keeps the session: asked where it stands, the upload resumes from there and makes one video", () =>
     Effect.gen(function* () {
@@ -99,11 +112,17 @@ describe("YouTube publisher against the fake YouTube", () => {
       assert.deepStrictEqual(yield* publisher.recover!(req, handle), { _tag: "NotPublished" })
       const outcomes = yield* publishThrough(network, req, handle)
       const ranges = fake.requests.slice(before).map((r) => r.headers["content-range"])
-      assert.deepStrictEqual(ranges.slice(-6, -2), [`bytes */${3 * CHUNK + 10}`, `bytes ${CHUNK}-${2 * CHUNK - 1}/${3 * CHUNK + 10}`, `bytes ${2 * CHUNK}-${3 * CHUNK - 1}/${3 * CHUNK + 10}`, `bytes ${3 * CHUNK}-${3 * CHUNK + 9}/${3 * CHUNK + 10}`])
+      assert.deepStrictEqual(ranges.slice(-6, -2), [
+        `bytes */${3 * CHUNK + 10}`,
+        `bytes ${CHUNK}-${2 * CHUNK - 1}/${3 * CHUNK + 10}`,
+        `bytes ${2 * CHUNK}-${3 * CHUNK - 1}/${3 * CHUNK + 10}`,
+        `bytes ${3 * CHUNK}-${3 * CHUNK + 9}/${3 * CHUNK + 10}`
+      ])
       const { externalId } = publishedOf(outcomes.at(-1)!)
       assert.strictEqual(fake.videos.get(externalId)?.sha256, video.sha256)
       assert.strictEqual([...fake.videos.values()].filter((v) => v.sha256 === video.sha256).length, 1)
-    }))
+    })
+  )
 
   it.effect("a crash in the middle of an upload (the worker stops mid-chunk): recovery asks the session, the upload resumes, no second video", () =>
     Effect.gen(function* () {
@@ -114,9 +133,11 @@ describe("YouTube publisher against the fake YouTube", () => {
       // Two chunks go through, the third hangs; then the worker dies.
       fake.state.stallAtByte = 2 * CHUNK
       const running = yield* Effect.forkChild(TestClock.withLive(publisher.publish(req, handle)))
-      yield* TestClock.withLive(Effect.gen(function* () {
-        while (!fake.hasStalled()) yield* Effect.sleep(5)
-      }))
+      yield* TestClock.withLive(
+        Effect.gen(function* () {
+          while (!fake.hasStalled()) yield* Effect.sleep(5)
+        })
+      )
       const crashed = yield* Fiber.interrupt(running).pipe(Effect.andThen(Fiber.await(running)))
       assert.isTrue(Exit.isFailure(crashed) && Cause.hasInterruptsOnly(crashed.cause))
       fake.releaseStalled()
@@ -128,7 +149,8 @@ describe("YouTube publisher against the fake YouTube", () => {
       assert.strictEqual(fake.videos.get(externalId)?.sha256, video.sha256)
       assert.strictEqual([...fake.videos.values()].filter((v) => v.sha256 === video.sha256).length, 1)
       assert.strictEqual(fake.calls("POST", "/upload/youtube/v3/videos").filter((r) => r.headers["x-upload-content-length"] === String(4 * CHUNK)).length, 1, "one session")
-    }))
+    })
+  )
 
   it.effect("a session that expired before the video was complete is started again (the handle dropped); a finished one answers its video", () =>
     Effect.gen(function* () {
@@ -148,7 +170,8 @@ describe("YouTube publisher against the fake YouTube", () => {
       assert.strictEqual(again._tag, "Processing")
       assert.strictEqual(fake.calls("PUT", "/upload/youtube/v3/videos").length, puts + 1)
       assert.strictEqual(again._tag === "Processing" && JSON.parse(again.handle).videoId, done._tag === "Processing" && JSON.parse(done.handle).videoId)
-    }))
+    })
+  )
 
   it.effect("an unverified channel's thumbnail is refused: the video is published with YouTube's own frame", () =>
     Effect.gen(function* () {
@@ -159,7 +182,8 @@ describe("YouTube publisher against the fake YouTube", () => {
       const { externalId } = publishedOf((yield* publishThrough(network, req, yield* publisher.prepare!(req))).at(-1)!)
       assert.isNull(fake.videos.get(externalId)?.thumbnail)
       assert.strictEqual(fake.calls("POST", "/upload/youtube/v3/thumbnails/set").at(-1)!.query.videoId, externalId)
-    }))
+    })
+  )
 
   it.effect("a video YouTube rejects as a duplicate while processing is duplicate_content; YouTube down while polling keeps the video's handle", () =>
     Effect.gen(function* () {
@@ -169,11 +193,15 @@ describe("YouTube publisher against the fake YouTube", () => {
       const req = request(account, credentials, { media: [(yield* upload(blobs, "video", "video/mp4", 2000)).media] })
       const uploaded = yield* publisher.publish(req, yield* publisher.prepare!(req))
       if (uploaded._tag !== "Processing") return assert.fail("expected Processing")
-      fake.script("GET", "/youtube/v3/videos", { status: 503, body: { error: { code: 503, message: "The service is currently unavailable.", errors: [{ reason: "backendError" }] } } })
+      fake.script("GET", "/youtube/v3/videos", {
+        status: 503,
+        body: { error: { code: 503, message: "The service is currently unavailable.", errors: [{ reason: "backendError" }] } }
+      })
       assert.deepStrictEqual(yield* publisher.publish(req, uploaded.handle), { _tag: "Processing", handle: uploaded.handle, checkAfterMs: 30_000 })
       const rejected = yield* Effect.flip(publisher.publish(req, uploaded.handle))
       assert.deepInclude(rejected, { code: "duplicate_content", retryable: false })
-    }))
+    })
+  )
 
   it.effect("first comment: a comment thread on the video; a lost answer is found among the video's comments", () =>
     Effect.gen(function* () {
@@ -182,14 +210,17 @@ describe("YouTube publisher against the fake YouTube", () => {
       const { externalId: videoId } = publishedOf((yield* publishThrough(network, req, yield* publisher.prepare!(req))).at(-1)!)
       const commentReq = request(account, credentials, { content: "Chapters: 0:00 intro", replyTo: { rootId: videoId, parentId: videoId } })
       const comment = publishedOf(yield* publisher.publish(commentReq, yield* publisher.prepare!(commentReq)))
-      assert.deepStrictEqual(fake.calls("POST", "/youtube/v3/commentThreads").at(-1)!.body, { snippet: { videoId, topLevelComment: { snippet: { textOriginal: "Chapters: 0:00 intro" } } } })
+      assert.deepStrictEqual(fake.calls("POST", "/youtube/v3/commentThreads").at(-1)!.body, {
+        snippet: { videoId, topLevelComment: { snippet: { textOriginal: "Chapters: 0:00 intro" } } }
+      })
       assert.strictEqual(fake.comments.at(-1)!.id, comment.externalId)
       const lostReq = { ...commentReq, content: "A lost comment" }
       const handle = yield* publisher.prepare!(lostReq)
       fake.script("POST", "/youtube/v3/commentThreads", { status: 200, dropAnswer: true })
       assert.isTrue(Exit.isFailure(yield* Effect.exit(publisher.publish(lostReq, handle))))
       assert.deepStrictEqual(yield* publisher.recover!(lostReq, handle), { _tag: "Published", published: { externalId: fake.comments.at(-1)!.id, url: null } })
-    }))
+    })
+  )
 
   it.effect("quota: YouTube's quotaExceeded waits until midnight Pacific without calling again; the day's upload cap is counted here, and a dry run says both", () =>
     Effect.gen(function* () {
@@ -215,7 +246,16 @@ describe("YouTube publisher against the fake YouTube", () => {
 
       // The next Pacific day: YouTube itself says the project's quota is used up.
       yield* setNow(fake, midnight)
-      fake.script("GET", "/youtube/v3/commentThreads", { status: 403, body: { error: { code: 403, message: "The request cannot be completed because you have exceeded your quota.", errors: [{ message: "quota", domain: "youtube.quota", reason: "quotaExceeded" }] } } })
+      fake.script("GET", "/youtube/v3/commentThreads", {
+        status: 403,
+        body: {
+          error: {
+            code: 403,
+            message: "The request cannot be completed because you have exceeded your quota.",
+            errors: [{ message: "quota", domain: "youtube.quota", reason: "quotaExceeded" }]
+          }
+        }
+      })
       const commentReq = request(account, credentials, { content: "c", replyTo: { rootId: "v1", parentId: "v1" } })
       const said = yield* Effect.flip(publisher.recover!(commentReq, yield* publisher.prepare!(commentReq)))
       assert.deepInclude(said, { rateLimited: true, retryAfterMs: pacificMidnightAfter(midnight) - midnight })
@@ -223,7 +263,8 @@ describe("YouTube publisher against the fake YouTube", () => {
       const calls = fake.requests.length
       assert.isTrue((yield* Effect.flip(publisher.publish(commentReq))).rateLimited)
       assert.strictEqual(fake.requests.length, calls)
-    }))
+    })
+  )
 
   it.effect("an expired access token is unauthorized (renewed by the pipeline), also while processing", () =>
     Effect.gen(function* () {
@@ -234,5 +275,6 @@ describe("YouTube publisher against the fake YouTube", () => {
       const error = yield* Effect.flip(publisher.publish(req, uploaded._tag === "Processing" ? uploaded.handle : undefined))
       assert.deepInclude(error, { code: "account_needs_reconnection", unauthorized: true })
       assert.include(error.message, "invalid authentication credentials")
-    }))
+    })
+  )
 })

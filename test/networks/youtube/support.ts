@@ -17,14 +17,26 @@ export const T0 = Date.parse("2026-11-21T10:00:00Z")
 export const CHUNK = 256 * 1024
 
 export const settingsFor = (fake: FakeYouTube, over: Partial<YouTubeConfig> = {}): YouTubeConfig => ({
-  clientId: fake.clientId, clientSecret: Redacted.make(fake.clientSecret), authorizeUrl: fake.authorizeUrl, tokenUrl: fake.tokenUrl,
-  apiUrl: fake.origin, uploadUrl: fake.origin, chunkBytes: CHUNK, dailyUploads: 100, dailyUnits: 10_000, ...over
+  clientId: fake.clientId,
+  clientSecret: Redacted.make(fake.clientSecret),
+  authorizeUrl: fake.authorizeUrl,
+  tokenUrl: fake.tokenUrl,
+  apiUrl: fake.origin,
+  uploadUrl: fake.origin,
+  chunkBytes: CHUNK,
+  dailyUploads: 100,
+  dailyUnits: 10_000,
+  ...over
 })
 
 export const youTubeOn = (fake: FakeYouTube, over: Partial<YouTubeConfig> = {}) =>
   Effect.map(MemoryBlobStore.make("http://herald.test", HmacFileLinks.make("test")), ({ store }) => ({ network: YouTube.make(settingsFor(fake, over), store), blobs: store }))
 
-export const setNow = (fake: FakeYouTube, ms: number) => Effect.andThen(TestClock.setTime(ms), Effect.sync(() => void (fake.state.clock = ms)))
+export const setNow = (fake: FakeYouTube, ms: number) =>
+  Effect.andThen(
+    TestClock.setTime(ms),
+    Effect.sync(() => void (fake.state.clock = ms))
+  )
 
 export const authorize = (url: string) =>
   Effect.promise(async () => {
@@ -43,13 +55,29 @@ export const connect = (fake: FakeYouTube, network: Network, as = "g-alice") =>
   })
 
 export const accountOf = (connection: Connection): Account => ({
-  id: "acc_yt", workspaceId: "ws_1", platform: "youtube", name: connection.profile.name, username: connection.profile.username, avatarUrl: null,
-  status: "connected", connectedAt: T0, externalId: connection.profile.externalId
+  id: "acc_yt",
+  workspaceId: "ws_1",
+  platform: "youtube",
+  name: connection.profile.name,
+  username: connection.profile.username,
+  avatarUrl: null,
+  status: "connected",
+  connectedAt: T0,
+  externalId: connection.profile.externalId
 })
 
 export const request = (account: Account, credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}): PublishRequest => ({
-  account, credentials, postId: "post_1", content: "My first video\nA longer description <3", media: [], poll: null, cover: null, coverMedia: null,
-  tiktokAiGenerated: false, replyTo: null, ...fields
+  account,
+  credentials,
+  postId: "post_1",
+  content: "My first video\nA longer description <3",
+  media: [],
+  poll: null,
+  cover: null,
+  coverMedia: null,
+  tiktokAiGenerated: false,
+  replyTo: null,
+  ...fields
 })
 
 let blobCounter = 0
@@ -61,8 +89,19 @@ export const upload = (blobs: BlobStoreShape, type: "image" | "video", mimeType:
     const pieces = Array.from({ length: Math.ceil(bytes / 100_000) }, (_, i) => data.subarray(i * 100_000, (i + 1) * 100_000))
     yield* blobs.put(key, Stream.fromArray(pieces), mimeType)
     const media: Media = {
-      id: `med_${blobCounter}`, workspaceId: "ws_1", type, mimeType, filename: `clip${blobCounter}.mp4`, sizeBytes: bytes, width: 10, height: 10,
-      durationMs: type === "video" ? 5000 : null, blobKey: key, previewKey: null, createdAt: T0, expiresAt: T0 + 7 * 86_400_000
+      id: `med_${blobCounter}`,
+      workspaceId: "ws_1",
+      type,
+      mimeType,
+      filename: `clip${blobCounter}.mp4`,
+      sizeBytes: bytes,
+      width: 10,
+      height: 10,
+      durationMs: type === "video" ? 5000 : null,
+      blobKey: key,
+      previewKey: null,
+      createdAt: T0,
+      expiresAt: T0 + 7 * 86_400_000
     }
     const { createHash } = yield* Effect.promise(() => import("node:crypto"))
     return { media, sha256: createHash("sha256").update(data).digest("hex") }
