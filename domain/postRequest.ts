@@ -3,6 +3,7 @@ import { type HeraldError, invalidFields } from "./errors.ts"
 import { isWellFormedId } from "./ids.ts"
 import { requestLimits } from "./networkRules.ts"
 import { checkText, describeTextProblem, type TextRule } from "./text.ts"
+import type { Overrides } from "./overrides.ts"
 import type { Cover, Poll } from "./post.ts"
 
 export type TiktokPrivacy = "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY"
@@ -57,6 +58,8 @@ export interface CreatePostRequest {
   readonly tiktok: TiktokOptions | null
   readonly youtube: YoutubeOptions | null
   readonly pinterest: PinterestOptions | null
+  /** Per-network replacements of content, mediaIds, thread and firstComment. */
+  readonly overrides: Overrides
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
@@ -286,6 +289,7 @@ export const decodeCreatePost = (body: unknown): Result.Result<CreatePostRequest
     tiktokAiGenerated,
     tiktok,
     youtube,
-    pinterest
+    pinterest,
+    overrides: {}
   })
 }
