@@ -34,6 +34,11 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       success: Schema.Struct({ url: Schema.String, platform: Schema.String, expiresAt: Schema.String }),
       error: e(401, 404)
     }),
+    HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
+      params: id,
+      success: Schema.Struct({ id: Schema.String, disconnected: Schema.Boolean }),
+      error: e(401, 404)
+    }).annotate(OpenApi.Description, "Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected."),
     HttpApiEndpoint.get("boards", "/accounts/:id/boards", {
       params: id,
       success: Schema.Struct({ boards: Schema.Array(S.BoardView) }),
