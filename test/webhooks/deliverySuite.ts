@@ -18,6 +18,7 @@ import { emit, postEvent } from "../../application/usecases/webhooks/events.ts"
 import { setUp, testOptions } from "../scheduler/support.ts"
 import { type Received, startReceiver } from "./receiver.ts"
 import { register, testDeliveryOptions } from "./support.ts"
+import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 
 const SECOND = 1000
 const HOUR = 3600 * SECOND
@@ -39,7 +40,7 @@ const receiver = (options: Parameters<typeof startReceiver>[0] = {}) =>
 export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, never>) => {
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(layer()))
 
-  const post = (actor: Actor, body: Record<string, unknown>) =>
+  const post = (actor: Actor, body: CreatePostBody) =>
     Effect.map(createPost(actor, body, null), (r) => {
       if (r.kind !== "created") throw new Error(`expected a created post, got ${r.kind}`)
       return r.body.post.id
