@@ -104,7 +104,7 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
     it.effect("an agent's post a person approves: needs_approval, approved, published in order, signed; a receiver failing twice still gets each event once", () =>
       run(
         Effect.gen(function* () {
-          const _inFuture = yield* startClock
+          yield* startClock
           const f = yield* setUp()
           const hooks = yield* receiver({ answer: (_, n) => (n <= 2 ? 500 : 200) })
           yield* register(f.asksFirst, hooks)
@@ -215,7 +215,7 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
     it.effect("the test endpoint sends webhook.test at once and answers with the receiver's status", () =>
       run(
         Effect.gen(function* () {
-          const _inFuture = yield* startClock
+          yield* startClock
           const f = yield* setUp()
           const hooks = yield* receiver()
           const webhookId = yield* register(f.agent, hooks, { eventTypes: ["post.published"] })
@@ -262,7 +262,7 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
     it.effect("GET /events waits for the next event: an agent learns its post was approved in one call", () =>
       run(
         Effect.gen(function* () {
-          const _inFuture = yield* startClock
+          yield* startClock
           const f = yield* setUp()
           const id = yield* post(f.asksFirst, { accountIds: f.accountIds, content: "Approve me" })
           const seen = yield* feed(f.asksFirst, { postId: id }, (e) => e.length >= 2)
