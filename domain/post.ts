@@ -1,19 +1,12 @@
 import type { Creator } from "./apiKey.ts"
 import type { Platform } from "./platforms.ts"
 import type { Overrides } from "./overrides.ts"
-import type { NetworkOptions } from "./postRequest.ts"
+import type { NetworkOptions } from "./contract/postRequest.ts"
+import type { Cover, Poll, PostStatus } from "./contract/postParts.ts"
 
-export type PostStatus = "needs_approval" | "scheduled" | "publishing" | "published" | "failed"
+export type { Cover, Poll, PostStatus } from "./contract/postParts.ts"
 export type TargetStatus = PostStatus
 export type CommentStatus = "pending" | "publishing" | "published" | "failed"
-
-export interface Poll {
-  readonly options: ReadonlyArray<string>
-  readonly durationMinutes: number
-  readonly question?: string | undefined
-}
-
-export type Cover = { readonly mediaId: string } | { readonly offsetMs: number }
 
 export interface TargetError {
   readonly code: string

@@ -1,7 +1,7 @@
 import type { Creator } from "../../domain/apiKey.ts"
 import type { Cover, Poll, Post, PostStatus, Target } from "../../domain/post.ts"
 import type { Overrides } from "../../domain/overrides.ts"
-import type { NetworkOptions } from "../../domain/postRequest.ts"
+import type { NetworkOptions } from "../../domain/contract/postRequest.ts"
 import { fromDate, fromDateOrNull, toDate, toDateOrNull } from "./time.ts"
 
 /** A target as stored in the `targets` jsonb column: times as ISO 8601 strings, like the columns. */

@@ -1,7 +1,10 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { DryRunResult } from "../../domain/contract/dryRun.ts"
+import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
 import { errorDoc } from "./errors.ts"
 import * as S from "./schemas.ts"
+import { AppGroup } from "./appApi.ts"
 import { MediaGroup } from "./mediaApi.ts"
 import { Authentication } from "./security.ts"
 import { EventsGroup, WebhooksGroup } from "./webhooksApi.ts"
@@ -49,20 +52,29 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
 
 export class PostsGroup extends HttpApiGroup.make("posts")
   .add(
+    // Decoded by the schema itself: its JSON codec only documents the capped arrays (contract/postRequest.ts).
     HttpApiEndpoint.post("create", "/posts", {
-      payload: S.CreatePostBody,
+      disableCodecs: true,
+      payload: CreatePostRequest,
       headers: { "idempotency-key": Schema.optional(Schema.String) },
-      success: [S.PostEnvelope.pipe(HttpApiSchema.status(201)), S.DryRunResult],
+      success: [S.PostEnvelope.pipe(HttpApiSchema.status(201)), DryRunResult],
       error: e(...common, 422)
-    }),
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.get("list", "/posts", {
       query: { status: Schema.optional(Schema.String), limit: Schema.optional(Schema.String), cursor: Schema.optional(Schema.String) },
       success: S.PostList,
       error: e(400, 401)
     }),
     HttpApiEndpoint.get("get", "/posts/:id", { params: id, success: S.PostEnvelope, error: e(401, 404) }),
-    HttpApiEndpoint.post("approve", "/posts/:id/approve", { params: id, success: S.PostEnvelope, error: e(401, 403, 404, 409) }),
-    HttpApiEndpoint.post("reject", "/posts/:id/reject", { params: id, success: S.Removed, error: e(401, 403, 404, 409) }),
+    // Their bodies are optional (a bare POST approves or rejects), so they are read raw, not declared as payloads.
+    HttpApiEndpoint.post("approve", "/posts/:id/approve", { params: id, success: S.PostEnvelope, error: e(401, 403, 404, 409) }).annotate(
+      OpenApi.Description,
+      'Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.'
+    ),
+    HttpApiEndpoint.post("reject", "/posts/:id/reject", { params: id, success: S.Removed, error: e(400, 401, 403, 404, 409) }).annotate(
+      OpenApi.Description,
+      'Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).'
+    ),
     HttpApiEndpoint.post("cancel", "/posts/:id/cancel", { params: id, success: S.Removed, error: e(401, 403, 404, 409) }),
     HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: S.RescheduleBody, success: S.PostEnvelope, error: e(400, 401, 403, 404, 409) }),
     HttpApiEndpoint.post("retry", "/posts/:id/retry", { params: id, success: S.PostEnvelope, error: e(401, 403, 404, 409) }),
@@ -99,6 +111,7 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(KeysGroup)
   .add(WebhooksGroup)
   .add(EventsGroup)
+  .add(AppGroup)
   .prefix("/api/v1")
   .annotateMerge(
     OpenApi.annotations({

@@ -40,6 +40,8 @@ export const workspace = (over: Partial<Workspace> = {}): Workspace => {
     plan: "free",
     claimed: false,
     locale: "en",
+    timeZone: "UTC",
+    approvalMail: "each",
     createdAt: T0,
     expiresAt: T0 + 7 * DAY_MS,
     ...over

@@ -8,6 +8,7 @@ import { storeCredentials } from "../../application/usecases/credentials.ts"
 import { createPost } from "../../application/usecases/posts/create.ts"
 import { signUp } from "../../application/usecases/signup.ts"
 import type { Account } from "../../domain/account.ts"
+import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 import type { Platform } from "../../domain/platforms.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 
@@ -35,7 +36,7 @@ const setUp = Effect.gen(function* () {
 })
 
 /** The dry run's body; fails the test when the call gave an error or created a post. */
-const dryRun = (actor: Parameters<typeof createPost>[0], body: Record<string, unknown>) =>
+const dryRun = (actor: Parameters<typeof createPost>[0], body: CreatePostBody) =>
   Effect.map(createPost(actor, { ...body, dryRun: true }, null), (result) => {
     if (result.kind !== "dryRun") throw new Error(`expected a dry run, got ${result.kind}`)
     return result.body

@@ -3,7 +3,8 @@ import type { Actor } from "../../../domain/apiKey.ts"
 import { creatorOf } from "../../../domain/apiKey.ts"
 import { fail } from "../../../domain/errors.ts"
 import type { Post, Target } from "../../../domain/post.ts"
-import { decodeCreatePost, networkOptionsOf } from "../../../domain/postRequest.ts"
+import type { CreatePostBody } from "../../../domain/contract/postRequest.ts"
+import { checkCreatePost, networkOptionsOf } from "../../../domain/postRequest.ts"
 import { overrideMediaIds } from "../../../domain/overrides.ts"
 import { checkPost } from "../../../domain/postRules.ts"
 import { DAY_MS, monthOf } from "../../../domain/time.ts"
@@ -37,11 +38,11 @@ const workspaceAccounts = Effect.fnUntraced(function* (workspaceId: string, want
 const maxIdempotencyKeyLength = 255
 
 /**
- * POST /posts: validate, then either answer a dry run or store the post, its targets, the month's
- * usage and the publish jobs as one atomic write (with the idempotency record, when a key is sent).
+ * POST /posts on a decoded body: check its rules, then either answer a dry run or store the post, its
+ * targets, the month's usage and the publish jobs as one atomic write (with the idempotency record, when a key is sent).
  */
-export const createPost = Effect.fn("createPost")(function* (actor: Actor, body: unknown, idempotencyKey: string | null) {
-  const request = yield* fromResult(decodeCreatePost(body))
+export const createPost = Effect.fn("createPost")(function* (actor: Actor, body: CreatePostBody, idempotencyKey: string | null) {
+  const request = yield* fromResult(checkCreatePost(body))
   if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > maxIdempotencyKeyLength))
     return yield* Effect.fail(fail("validation_failed", { fields: ["Idempotency-Key"] }, `Idempotency-Key must be 1-${maxIdempotencyKeyLength} characters.`))
   const at = yield* now
