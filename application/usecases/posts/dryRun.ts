@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import type { Actor } from "../../../domain/apiKey.ts"
+import type { DryRunResult } from "../../../domain/contract/dryRun.ts"
 import { targetPreview } from "../../../domain/dryRun.ts"
 import { fetchingPlatforms, mediaFetchWarning } from "../../../domain/mediaReach.ts"
 import type { CreatePostRequest } from "../../../domain/postRequest.ts"
@@ -86,5 +87,5 @@ export const dryRunResult = Effect.fn("dryRun")(function* (input: DryRunInput) {
       targets: checked.targets.map((a) => ({ accountId: a.id, platform: a.platform, username: a.username })),
       usage: { month, used, limit: monthlyLimit }
     }
-  }
+  } satisfies DryRunResult
 })
