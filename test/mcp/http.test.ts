@@ -141,7 +141,17 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     const args = { accountIds: [accountId], content: "The long text", overrides: { sandbox: { content: "Sandbox's own", firstComment: "More" } } }
     const dry = await ok(client, "create_post", { ...args, dryRun: true })
     expect(dry.targets).toEqual([
-      { accountId, platform: "sandbox", username: expect.any(String), content: "Sandbox's own", mediaIds: [], thread: [], firstComment: "More", length: { used: 13, limit: 10000 }, warnings: [] }
+      {
+        accountId,
+        platform: "sandbox",
+        username: expect.any(String),
+        content: "Sandbox's own",
+        mediaIds: [],
+        thread: [],
+        firstComment: "More",
+        length: { used: 13, limit: 10000 },
+        warnings: []
+      }
     ])
     const { post } = await ok(client, "create_post", args)
     expect(post.overrides).toEqual(args.overrides)
