@@ -32,10 +32,15 @@ export interface NetworkRules {
   /** What a cover may be where the network takes only one kind: an image upload or a frame offset (both when absent). */
   readonly coverKinds?: ReadonlyArray<"image" | "offset">
   readonly videoMaxSeconds: number | null
+  /** Shorter videos are refused, where the network says (seconds). */
+  readonly videoMinSeconds?: number
+  /** Larger images are refused, where the network's limit is below Herald's own upload limit (bytes; Herald resizes Bluesky's itself). */
+  readonly imageMaxBytes?: number
   readonly source: string
 }
 
 const days = (n: number) => n * 24 * 60
+const MB = 1024 * 1024
 
 /**
  * The per-network rules table. Sources: each network's public API documentation and the
@@ -55,6 +60,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 280,
     cover: false,
     videoMaxSeconds: 140,
+    videoMinSeconds: 0.5,
     poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 25, durationMinutes: { min: 5, max: 10_080 } },
     source: "X API v2 POST /2/tweets, twitter-text weighting; 2026-11-21"
   },
@@ -86,6 +92,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 500,
     cover: false,
     videoMaxSeconds: 300,
+    imageMaxBytes: 8 * MB,
     source: "Threads API posts reference (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
   },
   linkedin: {
@@ -101,6 +108,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
     cover: true,
     coverKinds: ["image"],
     videoMaxSeconds: 1800,
+    videoMinSeconds: 3,
     poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 30, durationMinutes: [days(1), days(3), days(7), days(14)], maxQuestionLength: 140 },
     source: "LinkedIn Posts API (community management); 2026-11-21"
   },
@@ -132,6 +140,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 8000,
     cover: true,
     videoMaxSeconds: 90,
+    videoMinSeconds: 3,
     source: "Facebook Pages API; 2026-11-21"
   },
   tiktok: {
@@ -148,6 +157,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
     cover: true,
     coverKinds: ["offset"],
     videoMaxSeconds: 600,
+    videoMinSeconds: 3,
     source: "TikTok Content Posting API; 2026-11-21"
   },
   youtube: {

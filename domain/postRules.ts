@@ -291,6 +291,10 @@ const checkTargetLimits = (
     )
   if (rules.videoMaxSeconds !== null && videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000))
     warn(`${name} may refuse videos longer than ${rules.videoMaxSeconds} s.`)
+  if (rules.videoMinSeconds !== undefined && videos.some((v) => v.durationMs !== null && v.durationMs < rules.videoMinSeconds! * 1000))
+    warn(`${name} refuses videos shorter than ${rules.videoMinSeconds} s.`)
+  if (rules.imageMaxBytes !== undefined && images.some((m) => m.sizeBytes > rules.imageMaxBytes!))
+    warn(`${name} refuses images larger than ${Math.round(rules.imageMaxBytes / (1024 * 1024))} MB.`)
   if (request.poll !== null && rules.poll !== null) {
     const p = rules.poll
     const poll = request.poll
