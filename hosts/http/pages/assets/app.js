@@ -48,7 +48,10 @@ const say = (message, kind = "info") => {
 }
 
 // ---- Times in the workspace's time zone ----
-const when = (iso) => (iso === null ? "" : new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short", timeZone, timeZoneName: "short" }).format(new Date(iso)))
+const when = (iso) =>
+  iso === null
+    ? ""
+    : new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }).format(new Date(iso))
 const zoneOffset = (ms) => {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
@@ -396,7 +399,7 @@ const keysView = async () => {
     main.innerHTML = html`<h1>${t("keys.title")}</h1>
 <ul class="rows" id="keys">${keys.data.keys.map(
       (k) => html`<li class="row${k.revokedAt ? " revoked" : ""}" data-id="${k.id}"><div><strong>${k.name}</strong> <code>${k.prefix}…</code><br>
-<span class="muted">${k.requireApproval ? t("keys.asks") : t("keys.direct")} · ${t("keys.created", { when: when(k.createdAt) })} · ${k.lastUsedAt ? t("keys.lastUsed", { when: when(k.lastUsedAt) }) : t("keys.neverUsed")}${k.revokedAt ? ` · ${t("keys.revoked", { when: when(k.revokedAt) })}` : ""}</span></div>
+<span class="muted">${k.requireApproval ? t("keys.asks") : t("keys.direct")} · ${t("keys.created", { when: when(k.createdAt) })}${"lastUsedAt" in k ? ` · ${k.lastUsedAt ? t("keys.lastUsed", { when: when(k.lastUsedAt) }) : t("keys.neverUsed")}` : ""}${k.revokedAt ? ` · ${t("keys.revoked", { when: when(k.revokedAt) })}` : ""}</span></div>
 ${k.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-label="${t("keys.revoke")} ${k.name}">${t("keys.revoke")}</button></div>`}</li>`
     )}</ul>
 <form id="newkey" class="inline"><label>${t("keys.name")} <input name="name" required maxlength="100"></label> <label><input type="checkbox" name="asks" checked> ${t("keys.asksFirst")}</label> <button>${t("keys.create")}</button></form>
