@@ -1,18 +1,12 @@
 import type { Creator } from "./apiKey.ts"
 import type { Platform } from "./platforms.ts"
-import type { NetworkOptions } from "./postRequest.ts"
+import type { Overrides } from "./overrides.ts"
+import type { NetworkOptions } from "./contract/postRequest.ts"
+import type { Cover, Poll, PostStatus } from "./contract/postParts.ts"
 
-export type PostStatus = "needs_approval" | "scheduled" | "publishing" | "published" | "failed"
+export type { Cover, Poll, PostStatus } from "./contract/postParts.ts"
 export type TargetStatus = PostStatus
 export type CommentStatus = "pending" | "publishing" | "published" | "failed"
-
-export interface Poll {
-  readonly options: ReadonlyArray<string>
-  readonly durationMinutes: number
-  readonly question?: string | undefined
-}
-
-export type Cover = { readonly mediaId: string } | { readonly offsetMs: number }
 
 export interface TargetError {
   readonly code: string
@@ -60,6 +54,8 @@ export interface Post {
   readonly tiktokAiGenerated: boolean
   /** The request's tiktok, youtube and pinterest objects, for those networks' publishers. */
   readonly networkOptions: NetworkOptions
+  /** Per-network content, media, thread and first comment, for the targeted networks (contentFor applies them). */
+  readonly overrides: Overrides
   readonly scheduledFor: number | null
   readonly requireApproval: boolean
   readonly createdBy: Creator

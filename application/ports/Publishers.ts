@@ -3,7 +3,7 @@ import type { Account } from "../../domain/account.ts"
 import type { Media } from "../../domain/media.ts"
 import type { Cover, Poll } from "../../domain/post.ts"
 import type { Platform } from "../../domain/platforms.ts"
-import type { NetworkOptions } from "../../domain/postRequest.ts"
+import type { NetworkOptions } from "../../domain/contract/postRequest.ts"
 import type { NetworkCredentials } from "./Connectors.ts"
 
 /** One post as a network receives it. */

@@ -1,5 +1,7 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { DryRunResult } from "../../domain/contract/dryRun.ts"
+import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
 import { errorDoc } from "./errors.ts"
 import * as S from "./schemas.ts"
 import { AppGroup } from "./appApi.ts"
@@ -35,6 +37,11 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       success: Schema.Struct({ url: Schema.String, platform: Schema.String, expiresAt: Schema.String }),
       error: e(401, 404)
     }),
+    HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
+      params: id,
+      success: Schema.Struct({ id: Schema.String, disconnected: Schema.Boolean }),
+      error: e(401, 404)
+    }).annotate(OpenApi.Description, "Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected."),
     HttpApiEndpoint.get("boards", "/accounts/:id/boards", {
       params: id,
       success: Schema.Struct({ boards: Schema.Array(S.BoardView) }),
@@ -45,12 +52,14 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
 
 export class PostsGroup extends HttpApiGroup.make("posts")
   .add(
+    // Decoded by the schema itself: its JSON codec only documents the capped arrays (contract/postRequest.ts).
     HttpApiEndpoint.post("create", "/posts", {
-      payload: S.CreatePostBody,
+      disableCodecs: true,
+      payload: CreatePostRequest,
       headers: { "idempotency-key": Schema.optional(Schema.String) },
-      success: [S.PostEnvelope.pipe(HttpApiSchema.status(201)), S.DryRunResult],
+      success: [S.PostEnvelope.pipe(HttpApiSchema.status(201)), DryRunResult],
       error: e(...common, 422)
-    }),
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.get("list", "/posts", {
       query: { status: Schema.optional(Schema.String), limit: Schema.optional(Schema.String), cursor: Schema.optional(Schema.String) },
       success: S.PostList,

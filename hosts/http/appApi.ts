@@ -1,7 +1,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { errorDoc } from "./errors.ts"
-import { Poll, PostView } from "./schemas.ts"
+import { Poll } from "../../domain/contract/postParts.ts"
+import { PostView } from "./schemas.ts"
 import { Authentication } from "./security.ts"
 
 // What the people's app (hosts/http/pages/) reads beyond the agents' endpoints: signed-in people only.

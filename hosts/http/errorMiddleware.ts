@@ -1,9 +1,9 @@
-import { Cause, Effect, Option } from "effect"
+import { Cause, Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
+import { invalidShape, issueOf } from "../../domain/contract/issues.ts"
 import { fail } from "../../domain/errors.ts"
-import { type ApiFailure, causeValues, errorResponse, failWith, findApiFailure, toApiFailure } from "./errors.ts"
-import { issueFields } from "./issueFields.ts"
+import { type ApiFailure, causeValues, defectFailure, errorResponse, failWith, findApiFailure, toApiFailure } from "./errors.ts"
 
 interface RoutePattern {
   readonly method: string
@@ -53,9 +53,7 @@ export const handleErrors = (routes: ReadonlyArray<RoutePattern>) =>
             if (isRouteNotFound(value)) return routeNotFound(routes, request)
           }
           if (Cause.hasInterruptsOnly(cause)) return HttpServerResponse.empty({ status: 499 })
-          const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
-          yield* Effect.logError("Unhandled failure", { requestId, method: request.method, url: request.url }, cause)
-          return errorResponse(toApiFailure(fail("internal_error", { requestId })))
+          return errorResponse(yield* defectFailure(cause, request.method, request.url))
         })
       )
     )) as unknown as <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -77,10 +75,14 @@ const isRouteNotFound = (u: unknown): boolean =>
 
 /** A body, parameter or header that failed its endpoint's schema, as the envelope. */
 export const schemaFailure = (error: HttpApiError.HttpApiSchemaError): ApiFailure => {
-  const text = String(error.cause)
-  if (error.kind === "Payload" && /valid JSON/i.test(text)) return toApiFailure(fail("invalid_json"))
-  const fields = Option.getOrElse(issueFields(error.cause), () => [error.kind.toLowerCase()])
-  return toApiFailure(fail("validation_failed", { fields, in: error.kind.toLowerCase() }, `Invalid ${error.kind.toLowerCase()}: ${text.split("\n")[0]}`))
+  const where = error.kind.toLowerCase()
+  const issue = issueOf(error.cause)
+  if (error.kind === "Payload" && issue?._tag === "InvalidValue" && /valid JSON/i.test(String(issue.annotations?.message))) return toApiFailure(fail("invalid_json"))
+  return toApiFailure(
+    issue === undefined
+      ? fail("validation_failed", { fields: [where], in: where }, `Invalid ${where}.`)
+      : invalidShape(issue, { whole: where, in: where, detail: (notes) => `Invalid ${where}: ${notes}` })
+  )
 }
 
 const schemaErrorResponse = (error: HttpApiError.HttpApiSchemaError) => errorResponse(schemaFailure(error))

@@ -36,6 +36,12 @@ export const failWith = (code: ErrorCode, details?: ErrorDetails, detail?: strin
  */
 export const handled = <A, R>(effect: Effect.Effect<A, HeraldError, R>): Effect.Effect<A, never, R> => Effect.catch(effect, (error) => Effect.die(toApiFailure(error)))
 
+/** A defect's answer: logged with a request id, and a 500 that shows only the id, never internals. */
+export const defectFailure = (cause: Cause.Cause<unknown>, method: string, url: string) => {
+  const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+  return Effect.as(Effect.logError("Unhandled failure", { requestId, method, url }, cause), toApiFailure(fail("internal_error", { requestId })))
+}
+
 export const isApiFailure = (u: unknown): u is ApiFailure => u instanceof ApiFailure
 
 /** What a cause failed or died with, in order (interruptions have nothing). */

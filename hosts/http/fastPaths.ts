@@ -2,21 +2,23 @@ import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { Cause, Effect, Exit, Schema } from "effect"
 import { HttpApiError } from "effect/http-api"
 import { HttpSettings } from "../../application/config.ts"
-import { authenticateKey } from "../../application/usecases/auth.ts"
-import { createPost } from "../../application/usecases/posts/create.ts"
+import type { authenticateKey } from "../../application/usecases/auth.ts"
+import type { createPost } from "../../application/usecases/posts/create.ts"
+import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
 import { fail, type HeraldError } from "../../domain/errors.ts"
-import { type ApiFailure, toApiFailure } from "./errors.ts"
+import { type ApiFailure, defectFailure, toApiFailure } from "./errors.ts"
 import { schemaFailure } from "./errorMiddleware.ts"
-import { CreatePostBody } from "./schemas.ts"
-import { bearerCredential, SESSION_COOKIE } from "./security.ts"
+import { answerCreatePost } from "./handlers/createPost.ts"
+import { actorForKey, bearerCredential, SESSION_COOKIE } from "./security.ts"
 import { SECURITY_HEADERS } from "./securityHeaders.ts"
 
 /*
  * POST /api/v1/posts with an API key, answered from Node's `request` event. Creating posts is the hot
  * path of a publishing API, and Effect's router and HttpApi layers took about a third of a create's
  * server CPU (0.64 -> 0.44 ms without them; README, "Benchmarks"). This runs the same steps in the same
- * order, through the same code: the key's authentication, the endpoint's payload schema, the use
- * case, the error catalogue's envelope, the security headers. `test/http/fastPaths.test.ts` checks it answers exactly as
+ * order, through the same code: the key's authentication (actorForKey), the endpoint's payload schema
+ * with its parse options, the endpoint's handler (answerCreatePost), the envelope, the defect answer
+ * and the security headers. `test/http/fastPaths.test.ts` checks it answers exactly as
  * the router does. A request it does not take (a session cookie, another content type, a query
  * string, a chunked or large body, `Expect: 100-continue`) goes on to the router unchanged.
  */
@@ -24,7 +26,8 @@ import { SECURITY_HEADERS } from "./securityHeaders.ts"
 type Services = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof createPost>>
 
 const PATH = "/api/v1/posts"
-const decodePayload = Schema.decodeUnknownExit(Schema.toCodecJson(CreatePostBody))
+// As the router decodes it: the schema itself with the endpoint's parse options (api.ts).
+const decodePayload = Schema.decodeUnknownExit(CreatePostRequest, requestParseOptions)
 
 interface Reply {
   readonly status: number
@@ -55,7 +58,7 @@ const takenKey = (req: IncomingMessage, maxBodyBytes: number): string | undefine
 /** Authenticate, decode, create: the create endpoint's steps, in the router's order. */
 const answer = (key: string, idempotencyKey: string | null, text: string) =>
   Effect.gen(function* () {
-    const actor = yield* Effect.catch(authenticateKey(key), () => Effect.fail(fail("unauthorized")))
+    const actor = yield* actorForKey(key)
     let json: unknown
     try {
       json = JSON.parse(text)
@@ -65,10 +68,10 @@ const answer = (key: string, idempotencyKey: string | null, text: string) =>
     const decoded = decodePayload(json)
     if (Exit.isFailure(decoded)) {
       const error = Cause.findErrorOption(decoded.cause)
-      if (error._tag === "Some") return fromFailure(schemaFailure(new HttpApiError.HttpApiSchemaError({ kind: "Payload", cause: error.value })))
+      if (error._tag === "None") return yield* Effect.die(Cause.squash(decoded.cause))
+      return fromFailure(schemaFailure(new HttpApiError.HttpApiSchemaError({ kind: "Payload", cause: error.value })))
     }
-    const result = yield* createPost(actor, json, idempotencyKey)
-    return { status: result.kind === "created" ? 201 : 200, body: result.body } satisfies Reply
+    return (yield* answerCreatePost(actor, decoded.value, idempotencyKey)) satisfies Reply
   }).pipe(Effect.catch((error: HeraldError) => Effect.succeed(fromFailure(toApiFailure(error)))))
 
 const send = (res: ServerResponse, reply: Reply) => {
@@ -99,14 +102,8 @@ export const make = Effect.gen(function* () {
         const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
         const idempotencyKey = req.headers["idempotency-key"]
         const answered = answer(key, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
-          Effect.catchCause((cause) => {
-            // A defect: the router's answer to one (500 with a request id, logged; never internals).
-            const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
-            return Effect.as(
-              Effect.logError("Unhandled failure", { requestId, method: "POST", url: PATH }, cause),
-              fromFailure(toApiFailure(fail("internal_error", { requestId })))
-            )
-          }),
+          // A defect: the router's answer to one.
+          Effect.catchCause((cause) => Effect.map(defectFailure(cause, "POST", PATH), fromFailure)),
           Effect.tap((reply) => Effect.sync(() => send(res, reply)))
         )
         // The access log line as the router's logger middleware writes it.

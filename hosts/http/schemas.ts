@@ -1,7 +1,9 @@
 import { Schema } from "effect"
+import { Cover, Poll } from "../../domain/contract/postParts.ts"
 
 // Request and response shapes as documented in OpenAPI. Decoding here checks types only;
-// the use cases validate every rule (and name the fields) on the raw body.
+// the use cases validate every rule (and name the fields) on the raw body. (The post request and
+// dry-run result are domain/contract's.)
 
 const Str = Schema.String
 const opt = Schema.optional
@@ -40,46 +42,6 @@ export const AccountView = Schema.Struct({
 
 export const BoardView = Schema.Struct({ id: Str, name: Str, description: Schema.NullOr(Str), privacy: Schema.NullOr(Str) }).annotate({ identifier: "Board" })
 
-export const Poll = Schema.Struct({ options: Schema.Array(Str), durationMinutes: Schema.Number, question: opt(Str) })
-export const Cover = Schema.Union([Schema.Struct({ mediaId: Str }), Schema.Struct({ offsetMs: Schema.Number })])
-
-export const CreatePostBody = Schema.Struct({
-  accountIds: Schema.Array(Str),
-  content: opt(Str),
-  mediaIds: opt(Schema.Array(Str)),
-  mediaId: opt(Str),
-  dryRun: opt(Schema.Boolean),
-  scheduledFor: opt(Str.annotate({ description: "ISO 8601 with an offset, in the future, under one year ahead" })),
-  requireApproval: opt(Schema.Boolean),
-  firstComment: opt(Str),
-  thread: opt(Schema.Array(Str)),
-  firstReply: opt(Str),
-  poll: opt(Poll),
-  cover: opt(Cover),
-  tiktokAiGenerated: opt(Schema.Boolean),
-  tiktok: opt(
-    Schema.Struct({
-      privacyLevel: opt(Schema.Literals(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"])),
-      brandedContent: opt(Schema.Boolean)
-    })
-  ),
-  youtube: opt(
-    Schema.Struct({
-      title: opt(Str.annotate({ description: "The video's title, 1-100 characters; without one, the text's first line" })),
-      privacyStatus: opt(Schema.Literals(["public", "unlisted", "private"])),
-      madeForKids: opt(Schema.Boolean),
-      tags: opt(Schema.Array(Str))
-    }).annotate({ description: "YouTube only: the video's title, privacy, made-for-kids declaration and tags" })
-  ),
-  pinterest: opt(
-    Schema.Struct({
-      boardId: opt(Str.annotate({ description: "A board of the account (GET /accounts/{id}/boards); without one, the account's default board" })),
-      link: opt(Str.annotate({ description: "Where the pin leads, an http(s) URL" })),
-      title: opt(Str.annotate({ description: "The pin's title, at most 100 characters" }))
-    }).annotate({ description: "Pinterest only: the board, link and title of the pin" })
-  )
-}).annotate({ identifier: "CreatePostRequest" })
-
 const TargetError = Schema.NullOr(Schema.Struct({ code: Str, message: Str, retryable: Schema.Boolean }))
 
 export const TargetView = Schema.Struct({
@@ -114,14 +76,6 @@ export const PostView = Schema.Struct({
 }).annotate({ identifier: "Post" })
 
 export const PostEnvelope = Schema.Struct({ post: PostView, replayed: opt(Schema.Boolean) })
-export const DryRunResult = Schema.Struct({
-  dryRun: Schema.Boolean,
-  valid: Schema.Boolean,
-  warnings: Schema.Array(Str),
-  requireApproval: Schema.Boolean,
-  wouldPost: Schema.Record(Str, Schema.Unknown)
-}).annotate({ identifier: "DryRunResult" })
-
 export const PostList = Schema.Struct({ posts: Schema.Array(PostView), nextCursor: Schema.NullOr(Str) })
 export const RescheduleBody = Schema.Struct({ scheduledFor: Str })
 export const BulkBody = Schema.Struct({

@@ -15,6 +15,9 @@ const bearerForm = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i
 /** The key in `Authorization: Bearer <key>`: the one reading for REST, MCP and the fast path. */
 export const bearerCredential = (authorization: string | undefined): string | undefined => (authorization === undefined ? undefined : bearerForm.exec(authorization)?.[1])
 
+/** The actor of an API key; any failure is 401 unauthorized (the router's middleware and the fast path). */
+export const actorForKey = (key: string) => Effect.catch(authenticateKey(key), () => Effect.fail(fail("unauthorized")))
+
 /** The caller of the current request. */
 export class CurrentActor extends Context.Service<CurrentActor, Actor>()("herald/http/CurrentActor") {}
 
@@ -44,7 +47,7 @@ export const layer = Layer.effect(Authentication)(
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
           const key = bearerCredential(request.headers.authorization)
           if (key === undefined) return unauthorized()
-          return inGroupContext(authenticateKey(key)).pipe(
+          return inGroupContext(actorForKey(key)).pipe(
             Effect.catch(() => unauthorized()),
             Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
           )

@@ -1,11 +1,13 @@
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Result, Schema } from "effect"
 import { z } from "zod"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js"
 import type { Actor } from "../../domain/apiKey.ts"
+import { decoderFor } from "../../domain/contract/issues.ts"
+import { requestParseOptions } from "../../domain/contract/postRequest.ts"
 import { fail, type HeraldError, invalidFields } from "../../domain/errors.ts"
 import { instructions } from "./instructions.ts"
-import { type AnyTool, type CallContext, failure, type Runner, success } from "./tool.ts"
+import { type AnyTool, type CallContext, failure, type Runner, success, type ToolInput } from "./tool.ts"
 import { toolsFor } from "./tools/index.ts"
 
 export interface McpSession {
@@ -16,9 +18,22 @@ export interface McpSession {
   readonly onSignedUp?: (apiKey: string) => Promise<void>
 }
 
-const toJsonSchema = (schema: z.ZodType, io: "input" | "output") => {
+const toJsonSchema = (schema: z.ZodType | Schema.Top, io: "input" | "output") => {
+  if (Schema.isSchema(schema)) {
+    // Effect's JSON Schema of what the tool decodes (unknown fields refused, as decoding does).
+    const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" })
+    const definitions = Object.keys(document.definitions).length > 0 ? { $defs: document.definitions } : {}
+    return { ...document.schema, ...definitions } as Tool["inputSchema"]
+  }
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>
   return json as Tool["inputSchema"]
+}
+
+/** A tool's arguments decoded by its schema; malformed ones as validation_failed naming each field. */
+const decodeArguments = (input: ToolInput, args: unknown): Result.Result<object, HeraldError> => {
+  if (Schema.isSchema(input)) return decoderFor(input, requestParseOptions, { whole: "arguments", detail: (notes) => `Invalid arguments. ${notes}.` })(args)
+  const parsed = input.safeParse(args)
+  return parsed.success ? Result.succeed(parsed.data) : Result.fail(invalidArguments(parsed.error))
 }
 
 /** The tool list as MCP shows it: a key-less caller sees only the key-less tools. */
@@ -57,9 +72,9 @@ export const callTool = async (tools: ReadonlyArray<AnyTool>, session: McpSessio
         `${name} needs an API key. Get one with sign_up (or from the workspace owner), then ${call.transport === "http" ? "send Authorization: Bearer <key>" : "set HERALD_API_KEY"}.`
       )
     )
-  const parsed = tool.input.safeParse(args ?? {})
-  if (!parsed.success) return failure(invalidArguments(parsed.error))
-  const exit = await session.run(tool.run(parsed.data, call as CallContext & { actor: Actor }))
+  const parsed = decodeArguments(tool.input, args ?? {})
+  if (Result.isFailure(parsed)) return failure(parsed.failure)
+  const exit = await session.run(tool.run(parsed.success, call as CallContext & { actor: Actor }))
   if (Exit.isSuccess(exit)) {
     const value = exit.value
     const apiKey = (value as { apiKey?: unknown }).apiKey

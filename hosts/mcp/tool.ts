@@ -1,9 +1,9 @@
-import type { Effect, Exit } from "effect"
+import type { Effect, Exit, Schema } from "effect"
 import type { z } from "zod"
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js"
 import type { Actor } from "../../domain/apiKey.ts"
 import { type HeraldError, toEnvelope } from "../../domain/errors.ts"
-import type { connectUrl, listAccounts } from "../../application/usecases/accounts.ts"
+import type { connectUrl, disconnectAccount, listAccounts } from "../../application/usecases/accounts.ts"
 import type { requestClaimLink } from "../../application/usecases/claim.ts"
 import type { authenticateKey } from "../../application/usecases/auth.ts"
 import type { signUp } from "../../application/usecases/signup.ts"
@@ -22,6 +22,7 @@ export type McpServices =
   | ServicesOf<typeof requestClaimLink>
   | ServicesOf<typeof listAccounts>
   | ServicesOf<typeof connectUrl>
+  | ServicesOf<typeof disconnectAccount>
   | ServicesOf<typeof createPost>
   | ServicesOf<typeof listPosts>
   | ServicesOf<typeof getPost>
@@ -45,8 +46,12 @@ export interface CallContext {
   readonly acceptLanguage: string | undefined
 }
 
+/** A tool's arguments: an Effect Schema from domain/contract (decoded as it), or a zod object. */
+export type ToolInput = z.ZodObject | Schema.Decoder<object>
+type ArgsOf<I extends ToolInput> = I extends z.ZodObject ? z.output<I> : I extends Schema.Decoder<object> ? I["Type"] : never
+
 /** A keyed tool gets the actor; the dispatcher has already refused calls without one. */
-export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+export interface ToolSpec<I extends ToolInput, O extends z.ZodObject> {
   readonly name: string
   readonly title: string
   readonly description: string
@@ -55,15 +60,15 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   readonly annotations?: ToolAnnotations
   /** True only for sign_up: callable without an API key. */
   readonly keyless?: boolean
-  readonly run: (args: z.output<I>, call: CallContext & { readonly actor: Actor }) => Effect.Effect<object, HeraldError, McpServices>
+  readonly run: (args: ArgsOf<I>, call: CallContext & { readonly actor: Actor }) => Effect.Effect<object, HeraldError, McpServices>
   /** Custom rendering (an image preview, say); by default the output is the structured result. */
   readonly render?: (output: any) => CallToolResult
 }
 
-export type AnyTool = ToolSpec<z.ZodObject, z.ZodObject>
+export type AnyTool = ToolSpec<ToolInput, z.ZodObject>
 
 /** Keeps each tool's argument type checked against its own schema while listing them together. */
-export const tool = <I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): AnyTool => spec as unknown as AnyTool
+export const tool = <I extends ToolInput, O extends z.ZodObject>(spec: ToolSpec<I, O>): AnyTool => spec as unknown as AnyTool
 
 /** A key-less tool sees `actor: null`. */
 export const keylessTool = <I extends z.ZodObject, O extends z.ZodObject>(

@@ -123,6 +123,7 @@ export const post = (workspaceId: string, over: Partial<Post> = {}): Post => ({
   cover: null,
   tiktokAiGenerated: false,
   networkOptions: {},
+  overrides: {},
   scheduledFor: T0 + DAY_MS,
   requireApproval: false,
   createdBy: { kind: "key", id: "key_1", name: "agent" },

@@ -15,6 +15,7 @@ import { getPost } from "../../application/usecases/posts/query.ts"
 import { startWorker } from "../../application/usecases/publishing/worker.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { pipelineLayer, setUp, testOptions } from "./support.ts"
+import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 
 /** The scripted network's accounts hold credentials; its refresh answers as `refreshes` says, in turn. */
 const refreshes: Array<"ok" | "revoked"> = []
@@ -35,7 +36,7 @@ const renewingConnectors = Layer.succeed(Connectors)(
 
 const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(Layer.merge(pipelineLayer(), renewingConnectors)))
 
-const post = (actor: Actor, body: Record<string, unknown>) =>
+const post = (actor: Actor, body: CreatePostBody) =>
   Effect.map(createPost(actor, body, null), (r) => {
     if (r.kind !== "created") throw new Error(`expected a created post, got ${r.kind}`)
     return r.body.post.id

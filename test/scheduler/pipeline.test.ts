@@ -9,6 +9,7 @@ import { getPost } from "../../application/usecases/posts/query.ts"
 import { startWorker } from "../../application/usecases/publishing/worker.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { at, pipelineLayer, setUp, storedPost, testOptions } from "./support.ts"
+import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -16,7 +17,7 @@ const HOUR = 60 * MINUTE
 const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(pipelineLayer()))
 
 /** Creates a post and returns its id (the create must not be a dry run or a replay). */
-const post = (actor: Actor, body: Record<string, unknown>) =>
+const post = (actor: Actor, body: CreatePostBody) =>
   Effect.map(createPost(actor, body, null), (r) => {
     if (r.kind !== "created") throw new Error(`expected a created post, got ${r.kind}`)
     return r.body.post.id

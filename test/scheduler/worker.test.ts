@@ -15,10 +15,11 @@ import type { Actor } from "../../domain/apiKey.ts"
 import { schedulerLayer } from "../../hosts/scheduler/layer.ts"
 import { defaultDeliveryOptions } from "../../application/usecases/webhooks/options.ts"
 import { pipelineLayer, setUp, testOptions } from "./support.ts"
+import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(pipelineLayer()))
 
-const post = (actor: Actor, body: Record<string, unknown>) =>
+const post = (actor: Actor, body: CreatePostBody) =>
   Effect.map(createPost(actor, body, null), (r) => {
     if (r.kind !== "created") throw new Error(`expected a created post, got ${r.kind}`)
     return r.body.post.id

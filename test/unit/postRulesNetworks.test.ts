@@ -54,6 +54,7 @@ const check = (platform: Platform, fields: Partial<CreatePostRequest>) =>
       tiktok: null,
       youtube: null,
       pinterest: null,
+      overrides: {},
       ...fields
     },
     { now: NOW, accounts, media: uploads }
@@ -99,21 +100,24 @@ describe("the youtube and pinterest objects of a post request", () => {
       youtube: { title: "T", privacyStatus: "unlisted", madeForKids: false, tags: ["a b", "c"] },
       pinterest: { boardId: "5497", link: "https://example.org/p", title: "Pin" }
     })
-    const bad = decodeCreatePost({
+    // The shape is the schema's: every malformed field is named, unknown ones included.
+    const badShape = decodeCreatePost({
       accountIds: ["acc_1"],
       content: "x",
       youtube: { privacyStatus: "friends", madeForKids: "no", tags: "a", colour: 1 },
-      pinterest: { boardId: "a b", link: "ftp://x", title: "" }
+      pinterest: { boardId: "a b" }
     })
-    expect(Result.isFailure(bad) && bad.failure.details?.fields).toEqual([
-      "youtube.colour",
-      "youtube.privacyStatus",
-      "youtube.madeForKids",
-      "youtube.tags",
-      "pinterest.boardId",
-      "pinterest.link",
-      "pinterest.title"
-    ])
+    expect(Result.isFailure(badShape) && [...((badShape.failure.details?.fields as Array<string>) ?? [])].sort()).toEqual(
+      ["youtube.colour", "youtube.privacyStatus", "youtube.madeForKids", "youtube.tags", "pinterest.boardId"].sort()
+    )
+    // The texts are the rules' (over a well-shaped body).
+    const badText = decodeCreatePost({
+      accountIds: ["acc_1"],
+      content: "x",
+      youtube: { tags: ["ok", " "] },
+      pinterest: { link: "ftp://x", title: "" }
+    })
+    expect(Result.isFailure(badText) && badText.failure.details?.fields).toEqual(["youtube.tags", "pinterest.link", "pinterest.title"])
   })
 
   it("YouTube: a title of 1-100 characters without < or >, 500 characters of tags; warnings for a long first line, < > in the text, options without a target", () => {
@@ -154,7 +158,8 @@ describe("the youtube and pinterest objects of a post request", () => {
         tiktokAiGenerated: false,
         tiktok: null,
         youtube: null,
-        pinterest: { boardId: "1" }
+        pinterest: { boardId: "1" },
+        overrides: {}
       },
       { now: NOW, accounts, media: [media("med_a", "image"), { ...media("med_b", "image"), width: 20 }] }
     )
@@ -182,7 +187,8 @@ describe("YouTube thumbnails", () => {
           tiktokAiGenerated: false,
           tiktok: null,
           youtube: null,
-          pinterest: null
+          pinterest: null,
+          overrides: {}
         },
         { now: NOW, accounts, media: [...uploads, cover] }
       )
@@ -211,7 +217,8 @@ describe("TikTok photos", () => {
           tiktokAiGenerated: false,
           tiktok,
           youtube: null,
-          pinterest: null
+          pinterest: null,
+          overrides: {}
         },
         { now: NOW, accounts, media: [image] }
       )

@@ -18,6 +18,7 @@ import { emit, postEvent } from "../../application/usecases/webhooks/events.ts"
 import { setUp, testOptions } from "../scheduler/support.ts"
 import { type Received, startReceiver } from "./receiver.ts"
 import { register, testDeliveryOptions } from "./support.ts"
+import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 
 const SECOND = 1000
 const HOUR = 3600 * SECOND
@@ -39,7 +40,7 @@ const receiver = (options: Parameters<typeof startReceiver>[0] = {}) =>
 export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, never>) => {
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(layer()))
 
-  const post = (actor: Actor, body: Record<string, unknown>) =>
+  const post = (actor: Actor, body: CreatePostBody) =>
     Effect.map(createPost(actor, body, null), (r) => {
       if (r.kind !== "created") throw new Error(`expected a created post, got ${r.kind}`)
       return r.body.post.id
@@ -103,7 +104,7 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
     it.effect("an agent's post a person approves: needs_approval, approved, published in order, signed; a receiver failing twice still gets each event once", () =>
       run(
         Effect.gen(function* () {
-          const _inFuture = yield* startClock
+          yield* startClock
           const f = yield* setUp()
           const hooks = yield* receiver({ answer: (_, n) => (n <= 2 ? 500 : 200) })
           yield* register(f.asksFirst, hooks)
@@ -214,7 +215,7 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
     it.effect("the test endpoint sends webhook.test at once and answers with the receiver's status", () =>
       run(
         Effect.gen(function* () {
-          const _inFuture = yield* startClock
+          yield* startClock
           const f = yield* setUp()
           const hooks = yield* receiver()
           const webhookId = yield* register(f.agent, hooks, { eventTypes: ["post.published"] })
@@ -261,7 +262,7 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
     it.effect("GET /events waits for the next event: an agent learns its post was approved in one call", () =>
       run(
         Effect.gen(function* () {
-          const _inFuture = yield* startClock
+          yield* startClock
           const f = yield* setUp()
           const id = yield* post(f.asksFirst, { accountIds: f.accountIds, content: "Approve me" })
           const seen = yield* feed(f.asksFirst, { postId: id }, (e) => e.length >= 2)

@@ -15,10 +15,11 @@ import type { Actor } from "../../domain/apiKey.ts"
 import { eventSchemas, eventTypes } from "../../domain/events.ts"
 import { testOptions } from "../scheduler/support.ts"
 import { webhooksLayer } from "./support.ts"
+import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 
 const MINUTE = 60_000
 
-const post = (actor: Actor, body: Record<string, unknown>) =>
+const post = (actor: Actor, body: CreatePostBody) =>
   Effect.map(createPost(actor, body, null), (r) => {
     if (r.kind !== "created") throw new Error(`expected a created post, got ${r.kind}`)
     return r.body.post.id

@@ -3,7 +3,9 @@ import type { Actor } from "../../../domain/apiKey.ts"
 import { creatorOf } from "../../../domain/apiKey.ts"
 import { fail } from "../../../domain/errors.ts"
 import type { Post, Target } from "../../../domain/post.ts"
-import { decodeCreatePost, networkOptionsOf } from "../../../domain/postRequest.ts"
+import type { DryRunResult } from "../../../domain/contract/dryRun.ts"
+import type { CreatePostBody } from "../../../domain/contract/postRequest.ts"
+import { checkCreatePost, networkOptionsOf } from "../../../domain/postRequest.ts"
 import { fetchingPlatforms, mediaFetchWarning } from "../../../domain/mediaReach.ts"
 import { checkPost } from "../../../domain/postRules.ts"
 import { DAY_MS, formatUtc, monthOf } from "../../../domain/time.ts"
@@ -39,11 +41,11 @@ const workspaceAccounts = Effect.fnUntraced(function* (workspaceId: string, want
 const maxIdempotencyKeyLength = 255
 
 /**
- * POST /posts: validate, then either answer a dry run or store the post, its targets, the month's
- * usage and the publish jobs as one atomic write (with the idempotency record, when a key is sent).
+ * POST /posts on a decoded body: check its rules, then either answer a dry run or store the post, its
+ * targets, the month's usage and the publish jobs as one atomic write (with the idempotency record, when a key is sent).
  */
-export const createPost = Effect.fn("createPost")(function* (actor: Actor, body: unknown, idempotencyKey: string | null) {
-  const request = yield* fromResult(decodeCreatePost(body))
+export const createPost = Effect.fn("createPost")(function* (actor: Actor, body: CreatePostBody, idempotencyKey: string | null) {
+  const request = yield* fromResult(checkCreatePost(body))
   if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > maxIdempotencyKeyLength))
     return yield* Effect.fail(fail("validation_failed", { fields: ["Idempotency-Key"] }, `Idempotency-Key must be 1-${maxIdempotencyKeyLength} characters.`))
   const at = yield* now
@@ -66,11 +68,9 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     const overCap = monthlyLimit !== null && used >= monthlyLimit
     if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
     if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
-    const fetching = fetchingPlatforms(
-      checked.targets.map((a) => a.platform),
-      checked.media
-    )
-    const fetched = fetching.length > 0 ? checked.media[0] : undefined
+    const fetchingTargets = checked.planned.filter((t) => fetchingPlatforms([t.account.platform], t.media).length > 0)
+    const fetching = fetchingTargets.map((t) => t.account.platform)
+    const fetched = fetchingTargets[0]?.media[0]
     if (fetched !== undefined) {
       // The URL such a network would be given: can the internet reach it? (Hosts without storage have no say.)
       const blobs = yield* Effect.serviceOption(BlobStore)
@@ -99,7 +99,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
           targets: checked.targets.map((a) => ({ accountId: a.id, platform: a.platform, username: a.username })),
           usage: { month, used, limit: monthlyLimit }
         }
-      }
+      } satisfies DryRunResult
     }
   }
 
@@ -118,6 +118,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     cover: request.cover,
     tiktokAiGenerated: request.tiktokAiGenerated,
     networkOptions: networkOptionsOf(request),
+    overrides: checked.overrides,
     scheduledFor: checked.scheduledFor,
     requireApproval,
     createdBy: creatorOf(actor),
@@ -126,7 +127,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     publishedAt: null,
     deletedAt: null,
     deletedReason: null,
-    targets: checked.targets.map((a) => ({
+    targets: checked.planned.map(({ account: a, firstComment }) => ({
       accountId: a.id,
       platform: a.platform,
       status,
@@ -134,7 +135,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
       url: null,
       publishedAt: null,
       error: null,
-      firstComment: request.firstComment === null ? null : { status: "pending", externalId: null, error: null },
+      firstComment: firstComment === null ? null : { status: "pending", externalId: null, error: null },
       thread: [],
       attempts: 0
     }))

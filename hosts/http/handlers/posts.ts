@@ -1,9 +1,10 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Actions from "../../../application/usecases/posts/actions.ts"
-import { createPost } from "../../../application/usecases/posts/create.ts"
+import type { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
 import { HeraldApi } from "../api.ts"
+import { answerCreatePost } from "./createPost.ts"
 import { CurrentActor } from "../security.ts"
 import { json, rawJson, runner } from "./request.ts"
 
@@ -21,13 +22,8 @@ export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       ({ params }: { readonly params: { readonly id: string } }) =>
         run(Effect.flatMap(CurrentActor, (actor) => Effect.map(action(actor, params.id), (body) => json(body))))
     return handlers
-      .handle("create", ({ headers }) =>
-        run(
-          Effect.gen(function* () {
-            const result = yield* createPost(yield* CurrentActor, yield* rawJson, headers["idempotency-key"] ?? null)
-            return json(result.body, result.kind === "created" ? 201 : 200)
-          })
-        )
+      .handle("create", ({ headers, payload }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(answerCreatePost(actor, payload, headers["idempotency-key"] ?? null), (answer) => json(answer.body, answer.status))))
       )
       .handle("list", ({ query }) => run(Effect.flatMap(CurrentActor, (actor) => listPosts(actor, query))))
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => getPost(actor, params.id))))

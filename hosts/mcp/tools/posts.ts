@@ -1,84 +1,26 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { z } from "zod"
 import * as Actions from "../../../application/usecases/posts/actions.ts"
 import { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
-import { MEDIA_LIFETIME_MS } from "../../../domain/media.ts"
-import { tiktokPrivacyLevels, youtubePrivacyStatuses } from "../../../domain/postRequest.ts"
-import { DAY_MS } from "../../../domain/time.ts"
+import { createPostFields } from "../../../domain/contract/postRequest.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { postOut, postResultOut, removedOut } from "../schemas.ts"
 import { tool } from "../tool.ts"
 
 const freePosts = planLimits.free.postsPerMonth
-const mediaDays = MEDIA_LIFETIME_MS / DAY_MS
 const time = "ISO 8601 with a timezone offset, e.g. 2026-12-01T09:00:00+09:00 or 2026-12-01T00:00:00Z"
 const postId = z.string().describe("The post's id (post_...)")
 
-// Optional fields accept null like the REST body does: agents often send null for "not set".
-const createInput = z.strictObject({
-  accountIds: z.array(z.string()).describe("Ids from list_accounts; one target per account, each with its own status"),
-  content: z.string().nullish().describe("The post text"),
-  mediaIds: z.array(z.string()).nullish().describe(`Ids from upload_media; several make a carousel in this order. Uploads expire after ${mediaDays} days`),
-  mediaId: z.string().nullish().describe("A single media id, instead of mediaIds"),
-  dryRun: z.boolean().nullish().describe("true: only validate and show what would be posted. Nothing is stored, sent or counted"),
-  scheduledFor: z.string().nullish().describe(`When to publish: ${time}. Future, under a year ahead. Omit to post now`),
-  requireApproval: z.boolean().nullish().describe("true: wait for a person's approval. false cannot bypass an asks-first key"),
-  firstComment: z.string().nullish().describe("A reply from the same account about 10 seconds after the post is live (put links here)"),
-  thread: z.array(z.string()).nullish().describe("Follow-up posts for X, Threads and Bluesky; thread[0] is the first reply"),
-  firstReply: z.string().nullish().describe("Alias for a one-item thread; not together with thread"),
-  poll: z
-    .strictObject({
-      options: z.array(z.string()).describe("The choices"),
-      durationMinutes: z.number().int().describe("How long the poll runs, in minutes"),
-      question: z.string().nullish().describe("LinkedIn only")
+// The REST body's schema, with the idempotency key REST sends as a header.
+const createInput = Schema.Struct({
+  ...createPostFields,
+  idempotencyKey: Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "Any unique string (1-255 characters) for this post. Retrying with the same key and arguments returns the original post (replayed: true) instead of posting twice; the same key with other arguments gives idempotency_key_reused"
     })
-    .nullish()
-    .describe("X or LinkedIn only, and never with media"),
-  cover: z
-    .union([
-      z.strictObject({ mediaId: z.string().describe("An uploaded image") }),
-      z.strictObject({ offsetMs: z.number().int().describe("A frame of the video, in milliseconds from its start") })
-    ])
-    .nullish()
-    .describe("Video cover: {mediaId} or {offsetMs}"),
-  tiktokAiGenerated: z.boolean().nullish().describe("TikTok only: label the post as AI-generated"),
-  tiktok: z
-    .strictObject({
-      privacyLevel: z
-        .enum(tiktokPrivacyLevels as [string, ...Array<string>])
-        .optional()
-        .describe("Who may see the TikTok post; the creator's account must allow it"),
-      brandedContent: z.boolean().optional().describe("TikTok branded-content disclosure")
-    })
-    .nullish()
-    .describe("TikTok settings"),
-  youtube: z
-    .strictObject({
-      title: z.string().optional().describe("The video's title, 1-100 characters; without one, the text's first line"),
-      privacyStatus: z
-        .enum(youtubePrivacyStatuses as [string, ...Array<string>])
-        .optional()
-        .describe("public (the default), unlisted or private"),
-      madeForKids: z.boolean().optional().describe("Whether the video is made for kids, as YouTube requires creators to declare (default false)"),
-      tags: z.array(z.string()).optional().describe("The video's tags, 500 characters in all")
-    })
-    .nullish()
-    .describe("YouTube settings; the post's text is the description"),
-  pinterest: z
-    .strictObject({
-      boardId: z.string().optional().describe("A board of the account (list_boards); without one, the account's default board"),
-      link: z.string().optional().describe("Where the pin leads, an http(s) URL"),
-      title: z.string().optional().describe("The pin's title, at most 100 characters")
-    })
-    .nullish()
-    .describe("Pinterest settings; the post's text is the description"),
-  idempotencyKey: z
-    .string()
-    .optional()
-    .describe(
-      "Any unique string (1-255 characters) for this post. Retrying with the same key and arguments returns the original post (replayed: true) instead of posting twice; the same key with other arguments gives idempotency_key_reused"
-    )
+  )
 })
 
 export const createPostTool = tool({

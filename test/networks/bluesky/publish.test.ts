@@ -24,6 +24,7 @@ import { publishDueTargets } from "../../../application/usecases/publishing/work
 import type { Actor } from "../../../domain/apiKey.ts"
 import { blueskyCore, pipelineOptions, startPage, watchedFetch, workspace } from "./host.ts"
 import { type LocalPds, type PdsAccount, startPds } from "./pds.ts"
+import type { CreatePostBody } from "../../../domain/contract/postRequest.ts"
 
 let pds: LocalPds
 let page: Awaited<ReturnType<typeof startPage>>
@@ -67,7 +68,7 @@ const connect = (person: Actor, who: PdsAccount) =>
     return (yield* completeConnect("bluesky", { state, handle: who.handle, appPassword: who.appPassword })).account.id
   })
 
-const post = (actor: Actor, body: Record<string, unknown>) =>
+const post = (actor: Actor, body: CreatePostBody) =>
   Effect.map(createPost(actor, body, null), (r) => {
     if (r.kind !== "created") throw new Error(`expected a created post, got ${r.kind}`)
     return r.body.post.id

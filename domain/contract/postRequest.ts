@@ -1,0 +1,131 @@
+import { Schema, type SchemaAST, SchemaTransformation } from "effect"
+import { MEDIA_LIFETIME_MS } from "../media.ts"
+import { requestLimits } from "../networkRules.ts"
+import { DAY_MS } from "../time.ts"
+import { decoderFor } from "./issues.ts"
+
+// The body of POST /posts (and MCP's create_post): its shape only. Rules that need more than a
+// shape (texts, aliases, ids, dates, per-network limits) are domain/postRequest.ts's, over the
+// decoded value. Optional top-level fields take null as "not set": agents often send it.
+
+/** Unknown fields are refused and every malformed field is named, not only the first. */
+export const requestParseOptions: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
+
+const Str = Schema.String
+const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
+const nullable = <S extends Schema.Top>(schema: S) => Schema.optionalKey(Schema.NullOr(schema))
+/**
+ * An array of strings, capped before its items are looked at: the guard refuses a wrong type or
+ * length in one step, whatever the array holds, and the input is kept as it is (no copy). The
+ * JSON codec only documents it (OpenAPI, MCP): decode with the schema itself, not toCodecJson.
+ */
+const cappedStrings = (options: { readonly max: number; readonly min?: number; readonly message: string; readonly description: string }) => {
+  const min = options.min ?? 0
+  const documented = (
+    min > 0 ? Schema.Array(Str).check(Schema.isMinLength(min), Schema.isMaxLength(options.max)) : Schema.Array(Str).check(Schema.isMaxLength(options.max))
+  ).annotate({
+    description: options.description
+  })
+  return Schema.declare((u: unknown): u is ReadonlyArray<string> => Array.isArray(u) && u.length >= min && u.length <= options.max && u.every((s) => typeof s === "string"), {
+    message: options.message,
+    toCodecJson: () => Schema.link<ReadonlyArray<string>>()(documented, SchemaTransformation.passthrough())
+  })
+}
+
+export const TiktokPrivacy = Schema.Literals(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"]).annotate({ identifier: "TiktokPrivacy" })
+export type TiktokPrivacy = typeof TiktokPrivacy.Type
+
+/** TikTok options beyond `tiktokAiGenerated` (TikTok's own Content Posting API settings). */
+export const TiktokOptions = Schema.Struct({
+  privacyLevel: optional(TiktokPrivacy.annotate({ description: "Who may see the TikTok post; the creator's account must allow it" })),
+  brandedContent: optional(Schema.Boolean.annotate({ description: "TikTok branded-content disclosure" }))
+}).annotate({ identifier: "TiktokOptions", description: "TikTok only: privacy level and branded-content disclosure" })
+export type TiktokOptions = typeof TiktokOptions.Type
+
+export const YoutubePrivacy = Schema.Literals(["public", "unlisted", "private"]).annotate({ identifier: "YoutubePrivacy" })
+export type YoutubePrivacy = typeof YoutubePrivacy.Type
+
+/** YouTube's video settings (Data API videos.insert snippet and status); the post's text is the description. */
+export const YoutubeOptions = Schema.Struct({
+  title: optional(Str.annotate({ description: "The video's title, 1-100 characters; without one, the text's first line" })),
+  privacyStatus: optional(YoutubePrivacy.annotate({ description: "public (the default), unlisted or private" })),
+  madeForKids: optional(Schema.Boolean.annotate({ description: "Whether the video is made for kids, as YouTube requires creators to declare (default false)" })),
+  tags: optional(cappedStrings({ max: 500, message: "youtube.tags must be an array of at most 500 tags.", description: "The video's tags, 500 characters in all" }))
+}).annotate({ identifier: "YoutubeOptions", description: "YouTube only: the video's title, privacy, made-for-kids declaration and tags" })
+export type YoutubeOptions = typeof YoutubeOptions.Type
+
+/** Pinterest's pin settings: the board (else the account's default board), the pin's link and title. */
+export const PinterestOptions = Schema.Struct({
+  boardId: optional(
+    Str.check(Schema.isPattern(/^[A-Za-z0-9_-]{1,64}$/, { message: "pinterest.boardId is a board id from GET /accounts/{id}/boards." })).annotate({
+      description: "A board of the account (GET /accounts/{id}/boards); without one, the account's default board"
+    })
+  ),
+  link: optional(Str.annotate({ description: "Where the pin leads, an http(s) URL" })),
+  title: optional(Str.annotate({ description: "The pin's title, at most 100 characters" }))
+}).annotate({ identifier: "PinterestOptions", description: "Pinterest only: the board, link and title of the pin" })
+export type PinterestOptions = typeof PinterestOptions.Type
+
+/** The optional per-network objects of a post request, stored on the post and handed to each network. */
+export interface NetworkOptions {
+  readonly tiktok?: TiktokOptions | undefined
+  readonly youtube?: YoutubeOptions | undefined
+  readonly pinterest?: PinterestOptions | undefined
+}
+
+export const PollRequest = Schema.Struct({
+  options: cappedStrings({ max: requestLimits.pollOptions, message: `poll.options must be an array of at most ${requestLimits.pollOptions} choices.`, description: "The choices" }),
+  durationMinutes: Schema.Int.check(Schema.isGreaterThan(0)).annotate({ description: "How long the poll runs, in minutes" }),
+  question: nullable(Str.annotate({ description: "LinkedIn only" }))
+}).annotate({ identifier: "PollRequest", description: "X or LinkedIn only, and never with media" })
+
+export const CoverRequest = Schema.Union([
+  Schema.Struct({ mediaId: Str.annotate({ description: "An uploaded image" }) }),
+  Schema.Struct({ offsetMs: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "A frame of the video, in milliseconds from its start" }) })
+]).annotate({ identifier: "CoverRequest", description: "Video cover: {mediaId} or {offsetMs}" })
+
+const time = "ISO 8601 with a timezone offset, e.g. 2026-12-01T09:00:00+09:00 or 2026-12-01T00:00:00Z"
+
+/** The fields of a create-post request, for hosts that add their own (MCP's idempotencyKey). */
+export const createPostFields = {
+  accountIds: cappedStrings({
+    min: 1,
+    max: requestLimits.accounts,
+    message: `accountIds must be an array of 1-${requestLimits.accounts} account ids.`,
+    description: "Connected account ids (GET /accounts); one target per account, each with its own status"
+  }),
+  content: nullable(Str.annotate({ description: "The post text" })),
+  mediaIds: nullable(
+    cappedStrings({
+      max: requestLimits.media,
+      message: `mediaIds must be an array of at most ${requestLimits.media} media ids.`,
+      description: `Uploaded media ids; several make a carousel in this order. Uploads expire after ${MEDIA_LIFETIME_MS / DAY_MS} days`
+    })
+  ),
+  mediaId: nullable(Str.annotate({ description: "A single media id, instead of mediaIds" })),
+  dryRun: nullable(Schema.Boolean.annotate({ description: "true: only validate and show what would be posted. Nothing is stored, sent or counted" })),
+  scheduledFor: nullable(Str.annotate({ description: `When to publish: ${time}. Future, under a year ahead. Omit to post now` })),
+  requireApproval: nullable(Schema.Boolean.annotate({ description: "true: wait for a person's approval. false cannot bypass an asks-first key" })),
+  firstComment: nullable(Str.annotate({ description: "A reply from the same account about 10 seconds after the post is live (put links here)" })),
+  thread: nullable(
+    cappedStrings({
+      max: requestLimits.threadReplies,
+      message: `thread must be an array of at most ${requestLimits.threadReplies} non-empty texts.`,
+      description: "Follow-up posts for X, Threads and Bluesky; thread[0] is the first reply"
+    })
+  ),
+  firstReply: nullable(Str.annotate({ description: "Alias for a one-item thread; not together with thread" })),
+  poll: nullable(PollRequest),
+  cover: nullable(CoverRequest),
+  tiktokAiGenerated: nullable(Schema.Boolean.annotate({ description: "TikTok only: label the post as AI-generated" })),
+  tiktok: nullable(TiktokOptions),
+  youtube: nullable(YoutubeOptions),
+  pinterest: nullable(PinterestOptions)
+}
+
+/** POST /posts's body. */
+export const CreatePostRequest = Schema.Struct(createPostFields).annotate({ identifier: "CreatePostRequest" })
+export type CreatePostBody = typeof CreatePostRequest.Type
+
+/** The one decoder of that body (HTTP's router and fast path, MCP): shape only, every field named. */
+export const decodeCreatePostBody = decoderFor(CreatePostRequest, requestParseOptions, { whole: "body" })
