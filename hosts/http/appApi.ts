@@ -14,7 +14,8 @@ const TextOnNetwork = Schema.Struct({
   length: Schema.Number.annotate({ description: "In the network's own units (X weighs some characters double)" }),
   limit: Schema.Number,
   fits: Schema.Boolean,
-  shown: Str.annotate({ description: "The longest start of the text within the limit" })
+  shown: Str.annotate({ description: "The longest start of the text within the limit" }),
+  rest: Str.annotate({ description: "What the cut leaves out; empty when the text fits" })
 })
 
 export const ApprovalItem = Schema.Struct({
@@ -28,6 +29,7 @@ export const ApprovalItem = Schema.Struct({
       username: Schema.NullOr(Str),
       accountStatus: Schema.NullOr(Str),
       text: TextOnNetwork,
+      mediaIds: Schema.Array(Str).annotate({ description: "The media this network gets (its override's, else the post's), in order" }),
       thread: Schema.Array(TextOnNetwork),
       firstComment: Schema.NullOr(TextOnNetwork),
       poll: Schema.NullOr(Poll),

@@ -99,21 +99,20 @@ const textOn = (text, network) =>
     ? html`${text.shown}`
     : html`${text.shown}<span class="cut" role="img" aria-label="${t("post.cut")}">✂</span><del>${text.rest}</del><span class="sr-only"> ${t("post.tooLong", { network })}</span>`
 
-const withRest = (full, text) => ({ ...text, rest: full.slice(text.shown.length) })
-
 const networkCard = (post, n) => {
   const name = networkName(n.platform)
   const account = n.username === null ? "" : `@${n.username}`
   return html`<section class="network" aria-label="${name} ${account}">
 <h3>${name} <span class="muted">${n.accountName ?? ""} ${account}</span></h3>
-<p class="text">${textOn(withRest(post.content, n.text), name)}</p>
+${n.mediaIds.join() === post.mediaIds.join() ? "" : mediaStrip({ mediaIds: n.mediaIds })}
+<p class="text">${textOn(n.text, name)}</p>
 <p class="count${n.text.fits ? "" : " over"}">${t("post.length", { length: n.text.length, limit: n.text.limit })}${n.text.fits ? "" : html` · ${t("post.tooLong", { network: name })}`}</p>
 ${
   n.thread.length > 0
-    ? html`<h4>${t("post.thread")}</h4><ol class="thread">${n.thread.map((reply, i) => html`<li>${textOn(withRest(post.thread[i], reply), name)} <span class="count${reply.fits ? "" : " over"}">${t("post.length", { length: reply.length, limit: reply.limit })}</span></li>`)}</ol>`
+    ? html`<h4>${t("post.thread")}</h4><ol class="thread">${n.thread.map((reply) => html`<li>${textOn(reply, name)} <span class="count${reply.fits ? "" : " over"}">${t("post.length", { length: reply.length, limit: reply.limit })}</span></li>`)}</ol>`
     : ""
 }
-${n.firstComment === null ? "" : html`<h4>${t("post.firstComment")}</h4><p class="comment">${textOn(withRest(post.firstComment, n.firstComment), name)}</p>`}
+${n.firstComment === null ? "" : html`<h4>${t("post.firstComment")}</h4><p class="comment">${textOn(n.firstComment, name)}</p>`}
 ${
   n.poll === null
     ? ""
