@@ -98,3 +98,15 @@ export const webhookDisabledMail = (locale: Locale, p: { url: string; since: str
           `Fix the receiver, then turn the webhook back on (PATCH /api/v1/webhooks/{id} with enabled: true). ` +
           `Events it missed can be sent again from its deliveries:\n${p.appLink}\n`
       }
+
+/** Sent to the owner when an account's connection ends and only they can renew it. */
+export const reconnectMail = (locale: Locale, p: { network: string; username: string; link: string }): MailText =>
+  locale === "ja"
+    ? {
+        subject: `Herald: ${p.network} アカウント @${p.username} の再接続が必要です`,
+        text: `${p.network} アカウント @${p.username} の接続が切れました。再接続するまで、このアカウントには投稿されません。\n\n再接続はこちらから(ボタン一つです):\n${p.link}\n`
+      }
+    : {
+        subject: `Herald: reconnect your ${p.network} account @${p.username}`,
+        text: `The connection to your ${p.network} account @${p.username} ended. Nothing is posted to it until you reconnect it.\n\nReconnect it here (one button):\n${p.link}\n`
+      }

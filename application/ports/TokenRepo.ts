@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 
 /** What a single-use or session token is for. */
-export type TokenKind = "claim" | "signin" | "session" | "connect"
+export type TokenKind = "claim" | "signin" | "session" | "connect" | "approval"
 
 export interface StoredToken {
   /** SHA-256 of the token text; the text itself is never stored. */
@@ -22,6 +22,8 @@ export interface TokenRepoShape {
   /** Reads a token without using it up (sessions), if unexpired. */
   readonly find: (hash: string, kind: TokenKind, now: number) => Effect.Effect<Option.Option<StoredToken>>
   readonly delete: (hash: string) => Effect.Effect<void>
+  /** The unexpired tokens of one kind for one person of a workspace (their sessions), oldest first. */
+  readonly listFor: (workspaceId: string, email: string, kind: TokenKind, now: number) => Effect.Effect<ReadonlyArray<StoredToken>>
   /** Deletes every token of one kind for a workspace (an older claim link when a new one is sent). */
   readonly deleteKind: (workspaceId: string, kind: TokenKind) => Effect.Effect<void>
 }
