@@ -128,6 +128,8 @@ const seed = (url: string, keyText: string) =>
       plan: "pro",
       claimed: true,
       locale: "en",
+      timeZone: "UTC",
+      approvalMail: "each",
       createdAt: now,
       expiresAt: null
     })

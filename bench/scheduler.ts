@@ -93,6 +93,7 @@ export const run = async () => {
                 cover: null,
                 tiktokAiGenerated: false,
                 networkOptions: {},
+                overrides: {},
                 scheduledFor: BASE + offset,
                 requireApproval: false,
                 createdBy: { kind: "key", id: agent.kind === "key" ? agent.keyId : "", name: "bench" },

@@ -100,6 +100,7 @@ export const run = async () => {
           cover: null,
           tiktokAiGenerated: false,
           networkOptions: {},
+          overrides: {},
           scheduledFor: Date.now() + 86_400_000,
           requireApproval: false,
           createdBy: { kind: "key", id: agent.kind === "key" ? agent.keyId : "", name: "bench" },

@@ -98,6 +98,12 @@ export const catalogue = {
   tiktok_cannot_post: entry(409, true, "TikTok says the creator cannot post now.", "Try again later."),
   idempotency_key_reused: entry(422, false, "This Idempotency-Key was used with a different body.", "Use a new Idempotency-Key for a different post."),
   post_not_found: entry(404, false, "There is no post with this id in the workspace.", "List posts with GET /posts."),
+  post_changed: entry(
+    409,
+    false,
+    "The post changed after you looked at it; the approval was not applied.",
+    "Look at the post again (details.post is the new version) and approve that one if you still agree."
+  ),
   post_state_conflict: entry(409, false, "The post is not in a state that allows this action.", "Read the post with GET /posts/{id}; details.status says where it is."),
   first_comment_not_failed: entry(409, false, "The post has no failed first comment to retry.", "Read the post; only a failed first comment can be retried."),
   publish_outcome_unknown: entry(

@@ -1,5 +1,6 @@
 import type { Creator } from "./apiKey.ts"
 import type { Platform } from "./platforms.ts"
+import type { Overrides } from "./overrides.ts"
 import type { NetworkOptions } from "./contract/postRequest.ts"
 import type { Cover, Poll, PostStatus } from "./contract/postParts.ts"
 
@@ -53,6 +54,8 @@ export interface Post {
   readonly tiktokAiGenerated: boolean
   /** The request's tiktok, youtube and pinterest objects, for those networks' publishers. */
   readonly networkOptions: NetworkOptions
+  /** Per-network content, media, thread and first comment, for the targeted networks (contentFor applies them). */
+  readonly overrides: Overrides
   readonly scheduledFor: number | null
   readonly requireApproval: boolean
   readonly createdBy: Creator

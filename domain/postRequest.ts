@@ -2,6 +2,7 @@ import { Result } from "effect"
 import { type HeraldError, invalidFields } from "./errors.ts"
 import { isWellFormedId } from "./ids.ts"
 import { checkText, describeTextProblem, type TextRule } from "./text.ts"
+import type { Overrides } from "./overrides.ts"
 import type { Cover, Poll } from "./post.ts"
 import { requestLimits } from "./networkRules.ts"
 import { type CreatePostBody, decodeCreatePostBody, type NetworkOptions, type PinterestOptions, type TiktokOptions, type YoutubeOptions } from "./contract/postRequest.ts"
@@ -25,6 +26,8 @@ export interface CreatePostRequest {
   readonly tiktok: TiktokOptions | null
   readonly youtube: YoutubeOptions | null
   readonly pinterest: PinterestOptions | null
+  /** Per-network replacements of content, mediaIds, thread and firstComment. */
+  readonly overrides: Overrides
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
@@ -119,7 +122,8 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     tiktokAiGenerated: body.tiktokAiGenerated ?? false,
     tiktok: body.tiktok ?? null,
     youtube,
-    pinterest
+    pinterest,
+    overrides: {}
   })
 }
 

@@ -3,7 +3,8 @@ import type { Account } from "./account.ts"
 import { fail, type HeraldError, invalidFields } from "./errors.ts"
 import { isExpired, type Media } from "./media.ts"
 import { networkRules, textLength } from "./networkRules.ts"
-import { type Platform, platformNames } from "./platforms.ts"
+import { contentFor, type Overrides, overrideMediaIds, overridesFor, sourceField, type TargetContent, untargetedOverrides } from "./overrides.ts"
+import { platformNames } from "./platforms.ts"
 import type { CreatePostRequest } from "./postRequest.ts"
 import { countUpTo } from "./text.ts"
 import { oneYearAfter, parseOffsetTime } from "./time.ts"
@@ -16,10 +17,19 @@ export interface RulesContext {
   readonly media: ReadonlyArray<Media>
 }
 
+/** One target as it would be published: its account and its final content and media. */
+export interface PlannedTarget extends TargetContent {
+  readonly account: Account
+  readonly media: ReadonlyArray<Media>
+}
+
 export interface CheckedPost {
   readonly scheduledFor: number | null
   readonly targets: ReadonlyArray<Account>
-  readonly media: ReadonlyArray<Media>
+  /** The targets in request order, each with its network's final content. */
+  readonly planned: ReadonlyArray<PlannedTarget>
+  /** The request's overrides for the targeted networks (others are ignored, with a warning). */
+  readonly overrides: Overrides
   readonly warnings: ReadonlyArray<string>
 }
 
@@ -45,10 +55,10 @@ export const firstLine = (text: string) => text.trim().split(/\r?\n/)[0]?.trim()
 /** Tags as YouTube counts them: each with a comma after it, quoted when it has a space. */
 const tagsLength = (tags: ReadonlyArray<string>) => tags.reduce((n, t) => n + countUpTo(t, 1000) + (/\s/.test(t) ? 2 : 0) + 1, 0) - (tags.length > 0 ? 1 : 0)
 
-const checkYoutube = (request: CreatePostRequest, targets: ReadonlyArray<Account>, cover: Media | null, warnings: Array<string>): HeraldError | null => {
+const checkYoutube = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, cover: Media | null, warnings: Array<string>): HeraldError | null => {
   const options = request.youtube
-  const youtube = targets.some((a) => a.platform === "youtube")
-  if (!youtube) {
+  const youtube = planned.find((t) => t.account.platform === "youtube")
+  if (youtube === undefined) {
     if (options !== null) warnings.push("youtube is ignored: no YouTube account is targeted.")
     return null
   }
@@ -59,18 +69,19 @@ const checkYoutube = (request: CreatePostRequest, targets: ReadonlyArray<Account
     return invalidFields(["youtube.tags"], `YouTube takes at most ${youtubeLimits.tags} characters of tags in all.`)
   if (cover !== null && (cover.sizeBytes > youtubeLimits.thumbnailBytes || !["image/jpeg", "image/png"].includes(cover.mimeType)))
     return invalidFields(["cover.mediaId"], "YouTube thumbnails are JPEG or PNG images of at most 2 MB.")
-  if (title === undefined && countUpTo(firstLine(request.content), youtubeLimits.title) > youtubeLimits.title)
+  if (title === undefined && countUpTo(firstLine(youtube.content), youtubeLimits.title) > youtubeLimits.title)
     warnings.push(`The YouTube title is the text's first line cut to ${youtubeLimits.title} characters; set youtube.title to choose it.`)
-  if (/[<>]/.test(request.content)) warnings.push("YouTube refuses < and > in descriptions: they are sent as ‹ and ›.")
+  if (/[<>]/.test(youtube.content)) warnings.push("YouTube refuses < and > in descriptions: they are sent as ‹ and ›.")
   return null
 }
 
 /** Pinterest's pin limits (API v5 pins/create: title 100, link 2,048). */
 export const pinterestLimits = { title: 100, link: 2048 } as const
 
-const checkPinterest = (request: CreatePostRequest, targets: ReadonlyArray<Account>, images: ReadonlyArray<Media>, warnings: Array<string>): HeraldError | null => {
+const checkPinterest = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, warnings: Array<string>): HeraldError | null => {
   const options = request.pinterest
-  if (!targets.some((a) => a.platform === "pinterest")) {
+  const pinterest = planned.find((t) => t.account.platform === "pinterest")
+  if (pinterest === undefined) {
     if (options !== null) warnings.push("pinterest is ignored: no Pinterest account is targeted.")
     return null
   }
@@ -78,13 +89,17 @@ const checkPinterest = (request: CreatePostRequest, targets: ReadonlyArray<Accou
     return invalidFields(["pinterest.title"], `Pinterest titles take at most ${pinterestLimits.title} characters.`)
   if (options?.link !== undefined && countUpTo(options.link, pinterestLimits.link) > pinterestLimits.link)
     return invalidFields(["pinterest.link"], `Pinterest links take at most ${pinterestLimits.link} characters.`)
+  const images = pinterest.media.filter((m) => m.type === "image")
   if (images.length > 1 && images.some((m) => m.width !== images[0].width || m.height !== images[0].height))
     warnings.push("Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them.")
   if (options?.boardId === undefined) warnings.push("No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them).")
   return null
 }
 
-/** Every rule of the spec and of the per-network table, in a fixed order; first failure wins. */
+const imagesOf = (t: PlannedTarget) => t.media.filter((m) => m.type === "image")
+const videosOf = (t: PlannedTarget) => t.media.filter((m) => m.type === "video")
+
+/** Every rule of the spec and of the per-network table, in a fixed order; first failure wins. Each target is checked on its final content. */
 export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result.Result<CheckedPost, HeraldError> => {
   const schedule = checkSchedule(request.scheduledFor, ctx.now)
   if (Result.isFailure(schedule)) return Result.fail(schedule.failure)
@@ -98,52 +113,67 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   const stale = targets.filter((a) => a.status !== "connected")
   if (stale.length > 0) return Result.fail(fail("account_needs_reconnection", { accountIds: idsOf(stale) }))
 
+  const warnings: Array<string> = []
+  const targeted = targets.map((a) => a.platform)
+  for (const platform of untargetedOverrides(request.overrides, targeted)) warnings.push(`overrides.${platform} is ignored: no ${platformNames[platform]} account is targeted.`)
+  const overrides = overridesFor(request.overrides, targeted)
+
   const mediaById = new Map(ctx.media.map((m) => [m.id, m]))
   const coverId = request.cover && "mediaId" in request.cover ? request.cover.mediaId : null
-  const wanted = coverId ? [...request.mediaIds, coverId] : request.mediaIds
+  const wanted = [...request.mediaIds, ...overrideMediaIds(overrides), ...(coverId ? [coverId] : [])]
   const missingMedia = wanted.filter((id) => !mediaById.has(id))
   if (missingMedia.length > 0) return Result.fail(fail("media_not_found", { mediaIds: [...new Set(missingMedia)] }))
   const expired = wanted.filter((id) => isExpired(mediaById.get(id)!, ctx.now))
   if (expired.length > 0) return Result.fail(fail("media_expired", { mediaIds: [...new Set(expired)] }))
-  const media = request.mediaIds.map((id) => mediaById.get(id)!)
-  const images = media.filter((m) => m.type === "image")
-  const videos = media.filter((m) => m.type === "video")
+  const post = { ...request, overrides }
+  const planned: ReadonlyArray<PlannedTarget> = targets.map((account) => {
+    const content = contentFor(post, account.platform)
+    return { ...content, account, media: content.mediaIds.map((id) => mediaById.get(id)!) }
+  })
+  const field = (t: PlannedTarget, name: Parameters<typeof sourceField>[2]) => sourceField(overrides, t.account.platform, name)
 
-  const unable = (check: (p: Platform) => boolean) => targets.filter((a) => !check(a.platform))
-  const refuse = (code: Parameters<typeof fail>[0], accounts: ReadonlyArray<Account>, extra?: Record<string, unknown>) =>
-    Result.fail(fail(code, { accountIds: idsOf(accounts), platforms: [...new Set(accounts.map((a) => a.platform))], ...extra }))
+  const refuse = (code: Parameters<typeof fail>[0], refused: ReadonlyArray<PlannedTarget>, extra?: Record<string, unknown>) =>
+    Result.fail(fail(code, { accountIds: refused.map((t) => t.account.id), platforms: [...new Set(refused.map((t) => t.account.platform))], ...extra }))
 
-  const needMedia = media.length === 0 ? unable((p) => !networkRules[p].mediaRequired) : []
+  const empty = planned.find((t) => t.content.trim() === "" && t.media.length === 0 && request.poll === null)
+  if (empty !== undefined)
+    return Result.fail(
+      invalidFields([field(empty, "content"), field(empty, "mediaIds")], `The ${platformNames[empty.account.platform]} post would have no content, media or poll.`)
+    )
+  const needMedia = planned.filter((t) => t.media.length === 0 && networkRules[t.account.platform].mediaRequired)
   if (needMedia.length > 0) return refuse("media_required", needMedia)
-  if (request.thread.length > 0) {
-    const no = unable((p) => networkRules[p].maxThreadReplies > 0)
-    if (no.length > 0) return refuse("thread_unsupported", no)
-    const tooMany = targets.filter((a) => request.thread.length > networkRules[a.platform].maxThreadReplies)
-    if (tooMany.length > 0)
-      return Result.fail(
-        fail(
-          "validation_failed",
-          { fields: ["thread"], accountIds: idsOf(tooMany), maxThreadReplies: networkRules[tooMany[0].platform].maxThreadReplies },
-          `${platformNames[tooMany[0].platform]} threads take at most ${networkRules[tooMany[0].platform].maxThreadReplies} replies.`
-        )
+  const threaded = planned.filter((t) => t.thread.length > 0)
+  const noThreads = threaded.filter((t) => networkRules[t.account.platform].maxThreadReplies === 0)
+  if (noThreads.length > 0) return refuse("thread_unsupported", noThreads)
+  const tooMany = threaded.find((t) => t.thread.length > networkRules[t.account.platform].maxThreadReplies)
+  if (tooMany !== undefined) {
+    const max = networkRules[tooMany.account.platform].maxThreadReplies
+    const overThread = threaded.filter((t) => t.thread.length > networkRules[t.account.platform].maxThreadReplies)
+    return Result.fail(
+      fail(
+        "validation_failed",
+        { fields: [field(tooMany, "thread")], accountIds: overThread.map((t) => t.account.id), maxThreadReplies: max },
+        `${platformNames[tooMany.account.platform]} threads take at most ${max} replies.`
       )
+    )
   }
   if (request.poll !== null) {
-    const no = unable((p) => networkRules[p].poll !== null)
+    const no = planned.filter((t) => networkRules[t.account.platform].poll === null)
     if (no.length > 0) return refuse("poll_unsupported", no)
-    if (media.length > 0) return refuse("poll_unsupported", targets, { reason: "A poll cannot be sent with media." })
+    const withMedia = planned.filter((t) => t.media.length > 0)
+    if (withMedia.length > 0) return refuse("poll_unsupported", withMedia, { reason: "A poll cannot be sent with media." })
   }
-  if (request.firstComment !== null) {
-    const no = unable((p) => networkRules[p].firstComment)
-    if (no.length > 0) return refuse("first_comment_unsupported", no)
-  }
+  const noComments = planned.filter((t) => t.firstComment !== null && !networkRules[t.account.platform].firstComment)
+  if (noComments.length > 0) return refuse("first_comment_unsupported", noComments)
   if (request.cover !== null) {
-    const no = unable((p) => networkRules[p].cover)
+    // A cover applies to the targets that post a video.
+    const covered = planned.filter((t) => videosOf(t).length > 0)
+    if (covered.length === 0) return Result.fail(invalidFields(["cover"], "A cover applies to a video; add a video upload."))
+    const no = covered.filter((t) => !networkRules[t.account.platform].cover)
     if (no.length > 0) return refuse("cover_unsupported", no)
-    if (videos.length === 0) return Result.fail(invalidFields(["cover"], "A cover applies to a video; add a video upload."))
     if (coverId !== null && mediaById.get(coverId)!.type !== "image") return Result.fail(invalidFields(["cover.mediaId"], "cover.mediaId must be an image upload."))
     const kind = coverId !== null ? "image" : "offset"
-    const otherKind = targets.filter((a) => !(networkRules[a.platform].coverKinds ?? ["image", "offset"]).includes(kind))
+    const otherKind = covered.filter((t) => !(networkRules[t.account.platform].coverKinds ?? ["image", "offset"]).includes(kind))
     if (otherKind.length > 0)
       return refuse("cover_unsupported", otherKind, {
         reason:
@@ -152,104 +182,109 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
             : "These networks take a cover image (cover.mediaId), not a frame offset."
       })
     if ("offsetMs" in request.cover) {
-      const duration = videos[0].durationMs
-      if (duration !== null && request.cover.offsetMs > duration)
-        return Result.fail(invalidFields(["cover.offsetMs"], `cover.offsetMs is past the end of the video (${duration} ms).`))
+      const offset = request.cover.offsetMs
+      const short = covered.map((t) => videosOf(t)[0].durationMs).find((duration) => duration !== null && offset > duration)
+      if (short != null) return Result.fail(invalidFields(["cover.offsetMs"], `cover.offsetMs is past the end of the video (${short} ms).`))
     }
   }
 
-  const tiktokTargets = targets.filter((a) => a.platform === "tiktok")
-  const warnings: Array<string> = []
+  const tiktokTargets = planned.filter((t) => t.account.platform === "tiktok")
   if (tiktokTargets.length > 0) {
-    if (request.tiktokAiGenerated && videos.length === 0) return refuse("tiktok_ai_unsupported", tiktokTargets, { reason: "The AI-generated label applies to videos only." })
+    if (request.tiktokAiGenerated && tiktokTargets.some((t) => videosOf(t).length === 0))
+      return refuse("tiktok_ai_unsupported", tiktokTargets, { reason: "The AI-generated label applies to videos only." })
     const t = request.tiktok
     if (t?.brandedContent === true && t.privacyLevel === "SELF_ONLY")
       return refuse("tiktok_privacy_conflict", tiktokTargets, { reason: "Branded content cannot be private (SELF_ONLY)." })
     // TikTok photo posts take JPEG and WebP only.
-    if (images.some((m) => m.mimeType !== "image/jpeg" && m.mimeType !== "image/webp"))
-      return Result.fail(
-        fail("validation_failed", { fields: ["mediaIds"], accountIds: idsOf(tiktokTargets), platform: "tiktok" }, "TikTok photo posts take JPEG or WebP images only.")
-      )
-    if (t?.privacyLevel === undefined) warnings.push("No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published.")
-  } else if (request.tiktokAiGenerated) warnings.push("tiktokAiGenerated is ignored: no TikTok account is targeted.")
-  const youtubeProblem = checkYoutube(request, targets, coverId === null ? null : mediaById.get(coverId)!, warnings)
-  if (youtubeProblem !== null) return Result.fail(youtubeProblem)
-  const pinterestProblem = checkPinterest(request, targets, images, warnings)
-  if (pinterestProblem !== null) return Result.fail(pinterestProblem)
-
-  // Per-network limits: text, media counts, polls.
-  for (const account of targets) {
-    const rules = networkRules[account.platform]
-    const name = platformNames[account.platform]
-    const tooLong = (text: string, limit: number, field: string) =>
-      textLength(text, rules.textCounting, limit) > limit
-        ? Result.fail(
-            fail("validation_failed", { fields: [field], accountId: account.id, platform: account.platform, limit }, `${field} is longer than ${name} allows (${limit}).`)
-          )
-        : null
-    const textProblem =
-      tooLong(request.content, rules.textLimit, "content") ??
-      request.thread.map((t, i) => tooLong(t, rules.textLimit, `thread[${i}]`)).find((r) => r !== null) ??
-      (request.firstComment !== null ? tooLong(request.firstComment, rules.firstCommentLimit, "firstComment") : null)
-    if (textProblem) return textProblem
-    if (images.length > rules.maxImages || videos.length > rules.maxVideos || (!rules.mixedMedia && images.length > 0 && videos.length > 0))
+    if (tiktokTargets.some((target) => imagesOf(target).some((m) => m.mimeType !== "image/jpeg" && m.mimeType !== "image/webp")))
       return Result.fail(
         fail(
           "validation_failed",
-          { fields: ["mediaIds"], accountId: account.id, platform: account.platform, maxImages: rules.maxImages, maxVideos: rules.maxVideos, mixedMedia: rules.mixedMedia },
-          `${name} takes at most ${rules.maxImages} images or ${rules.maxVideos} video(s)${rules.mixedMedia ? "" : ", not mixed"}.`
+          { fields: [field(tiktokTargets[0], "mediaIds")], accountIds: tiktokTargets.map((target) => target.account.id), platform: "tiktok" },
+          "TikTok photo posts take JPEG or WebP images only."
         )
       )
-    if (rules.videoMaxSeconds !== null && videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000))
-      warnings.push(`${name} may refuse videos longer than ${rules.videoMaxSeconds} s.`)
-    if (request.poll !== null && rules.poll !== null) {
-      const p = rules.poll
-      const poll = request.poll
-      if (
-        poll.options.length < p.minOptions ||
-        poll.options.length > p.maxOptions ||
-        poll.options.some((o) => o.trim() === "" || countUpTo(o, p.maxOptionLength) > p.maxOptionLength)
-      )
-        return Result.fail(
-          fail(
-            "validation_failed",
-            { fields: ["poll.options"], platform: account.platform, minOptions: p.minOptions, maxOptions: p.maxOptions, maxOptionLength: p.maxOptionLength },
-            `${name} polls take ${p.minOptions}-${p.maxOptions} options of at most ${p.maxOptionLength} characters.`
-          )
-        )
-      const d = p.durationMinutes
-      const okDuration = Array.isArray(d)
-        ? d.includes(poll.durationMinutes)
-        : poll.durationMinutes >= (d as { min: number }).min && poll.durationMinutes <= (d as { max: number }).max
-      if (!okDuration)
-        return Result.fail(
-          fail(
-            "validation_failed",
-            { fields: ["poll.durationMinutes"], platform: account.platform, allowed: d },
-            `${name} does not accept a poll of ${poll.durationMinutes} minutes.`
-          )
-        )
-      if (poll.question !== undefined && p.maxQuestionLength === undefined && account.platform !== "sandbox")
-        warnings.push(`poll.question applies to LinkedIn only; ${name} ignores it.`)
-      if (poll.question !== undefined && p.maxQuestionLength !== undefined && countUpTo(poll.question, p.maxQuestionLength) > p.maxQuestionLength)
-        return Result.fail(invalidFields(["poll.question"], `${name} poll questions take at most ${p.maxQuestionLength} characters.`))
-      // A network that asks a question (LinkedIn) without one asks the post's text, which must fit.
-      if (
-        poll.question === undefined &&
-        p.maxQuestionLength !== undefined &&
-        (request.content.trim() === "" || countUpTo(request.content, p.maxQuestionLength) > p.maxQuestionLength)
-      )
-        return Result.fail(
-          invalidFields(
-            ["poll.question"],
-            `${name} polls need a question of at most ${p.maxQuestionLength} characters: send poll.question, or keep the post's text that short to ask it.`
-          )
-        )
-    }
-    if (account.platform === "instagram" && (request.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30) warnings.push("Instagram refuses captions with more than 30 hashtags.")
-    // Instagram's content publishing takes JPEG images only; Meta's container fails on anything else.
-    if (account.platform === "instagram" && images.some((m) => m.mimeType !== "image/jpeg"))
-      warnings.push("Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post.")
+    if (t?.privacyLevel === undefined) warnings.push("No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published.")
+  } else if (request.tiktokAiGenerated) warnings.push("tiktokAiGenerated is ignored: no TikTok account is targeted.")
+  const youtubeProblem = checkYoutube(request, planned, coverId === null ? null : mediaById.get(coverId)!, warnings)
+  if (youtubeProblem !== null) return Result.fail(youtubeProblem)
+  const pinterestProblem = checkPinterest(request, planned, warnings)
+  if (pinterestProblem !== null) return Result.fail(pinterestProblem)
+
+  // Per-network limits on each target's final text and media, and polls.
+  for (const target of planned) {
+    const problem = checkTargetLimits(request, target, (name) => field(target, name), warnings)
+    if (problem !== null) return Result.fail(problem)
   }
-  return Result.succeed({ scheduledFor, targets, media, warnings })
+  return Result.succeed({ scheduledFor, targets, planned, overrides, warnings })
+}
+
+/** One target's text lengths, media counts and poll against its network's row of the table. */
+const checkTargetLimits = (
+  request: CreatePostRequest,
+  target: PlannedTarget,
+  field: (name: "content" | "thread" | "firstComment" | "mediaIds") => string,
+  warnings: Array<string>
+): HeraldError | null => {
+  const account = target.account
+  const rules = networkRules[account.platform]
+  const name = platformNames[account.platform]
+  const tooLong = (text: string, limit: number, fieldName: string) =>
+    textLength(text, rules.textCounting, limit) > limit
+      ? fail("validation_failed", { fields: [fieldName], accountId: account.id, platform: account.platform, limit }, `${fieldName} is longer than ${name} allows (${limit}).`)
+      : null
+  const textProblem =
+    tooLong(target.content, rules.textLimit, field("content")) ??
+    target.thread.map((t, i) => tooLong(t, rules.textLimit, `${field("thread")}[${i}]`)).find((r) => r !== null) ??
+    (target.firstComment !== null ? tooLong(target.firstComment, rules.firstCommentLimit, field("firstComment")) : null)
+  if (textProblem) return textProblem
+  const images = imagesOf(target)
+  const videos = videosOf(target)
+  if (images.length > rules.maxImages || videos.length > rules.maxVideos || (!rules.mixedMedia && images.length > 0 && videos.length > 0))
+    return fail(
+      "validation_failed",
+      { fields: [field("mediaIds")], accountId: account.id, platform: account.platform, maxImages: rules.maxImages, maxVideos: rules.maxVideos, mixedMedia: rules.mixedMedia },
+      `${name} takes at most ${rules.maxImages} images or ${rules.maxVideos} video(s)${rules.mixedMedia ? "" : ", not mixed"}.`
+    )
+  if (rules.videoMaxSeconds !== null && videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000))
+    warnings.push(`${name} may refuse videos longer than ${rules.videoMaxSeconds} s.`)
+  if (request.poll !== null && rules.poll !== null) {
+    const p = rules.poll
+    const poll = request.poll
+    if (
+      poll.options.length < p.minOptions ||
+      poll.options.length > p.maxOptions ||
+      poll.options.some((o) => o.trim() === "" || countUpTo(o, p.maxOptionLength) > p.maxOptionLength)
+    )
+      return fail(
+        "validation_failed",
+        { fields: ["poll.options"], platform: account.platform, minOptions: p.minOptions, maxOptions: p.maxOptions, maxOptionLength: p.maxOptionLength },
+        `${name} polls take ${p.minOptions}-${p.maxOptions} options of at most ${p.maxOptionLength} characters.`
+      )
+    const d = p.durationMinutes
+    const okDuration = Array.isArray(d)
+      ? d.includes(poll.durationMinutes)
+      : poll.durationMinutes >= (d as { min: number }).min && poll.durationMinutes <= (d as { max: number }).max
+    if (!okDuration)
+      return fail(
+        "validation_failed",
+        { fields: ["poll.durationMinutes"], platform: account.platform, allowed: d },
+        `${name} does not accept a poll of ${poll.durationMinutes} minutes.`
+      )
+    if (poll.question !== undefined && p.maxQuestionLength === undefined && account.platform !== "sandbox")
+      warnings.push(`poll.question applies to LinkedIn only; ${name} ignores it.`)
+    if (poll.question !== undefined && p.maxQuestionLength !== undefined && countUpTo(poll.question, p.maxQuestionLength) > p.maxQuestionLength)
+      return invalidFields(["poll.question"], `${name} poll questions take at most ${p.maxQuestionLength} characters.`)
+    // A network that asks a question (LinkedIn) without one asks the post's text, which must fit.
+    if (poll.question === undefined && p.maxQuestionLength !== undefined && (target.content.trim() === "" || countUpTo(target.content, p.maxQuestionLength) > p.maxQuestionLength))
+      return invalidFields(
+        ["poll.question"],
+        `${name} polls need a question of at most ${p.maxQuestionLength} characters: send poll.question, or keep the post's text that short to ask it.`
+      )
+  }
+  if (account.platform === "instagram" && (target.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30) warnings.push("Instagram refuses captions with more than 30 hashtags.")
+  // Instagram's content publishing takes JPEG images only; Meta's container fails on anything else.
+  if (account.platform === "instagram" && images.some((m) => m.mimeType !== "image/jpeg"))
+    warnings.push("Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post.")
+  return null
 }

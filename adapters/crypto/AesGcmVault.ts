@@ -1,16 +1,17 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, type KeyObject, randomBytes } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { TokenVault, type TokenVaultShape, VaultSealBroken } from "../../application/ports/TokenVault.ts"
 import { heraldSecret } from "./secret.ts"
 
 interface Key {
   readonly id: string
-  readonly bytes: Buffer
+  // A KeyObject made once: given raw bytes, every cipher would build one again (a third of a delivery's crypto time).
+  readonly bytes: KeyObject
 }
 
 const keyOf = (secret: string): Key => {
   const bytes = Buffer.from(hkdfSync("sha256", secret, "herald", "herald token vault v1", 32))
-  return { id: createHash("sha256").update(bytes).digest("hex").slice(0, 8), bytes }
+  return { id: createHash("sha256").update(bytes).digest("hex").slice(0, 8), bytes: createSecretKey(bytes) }
 }
 
 const b64 = (b: Buffer) => b.toString("base64url")

@@ -102,12 +102,13 @@ const postColumns = [
   ["deleted_at", "::timestamptz"],
   ["deleted_reason", ""],
   ["targets", "::jsonb"],
-  ["network_options", "::jsonb"]
+  ["network_options", "::jsonb"],
+  ["overrides", "::jsonb"]
 ] as const
 
 // The capped statement: count on shard 0 if the month is under the cap, insert the post if the
 // count went up, insert its jobs and events if the post went in, and the limit's event if it brought
-// the month to the cap. Parameters: $1..$20 the post (so $2 is its workspace), then the month, the
+// the month to the cap. Parameters: $1..$21 the post (so $2 is its workspace), then the month, the
 // jobs' six arrays, the limit, the events, the limit's event. Built once; each create fills values.
 const MONTH = `$${postColumns.length + 1}`
 const jobArrays = ["::text[]", "::text[]", "::text[]", "::text[]", "::timestamptz[]", "::int[]"].map((cast, i) => `$${postColumns.length + 2 + i}${cast}`)
@@ -153,6 +154,7 @@ const cappedValuesOf = ({ atLimit, events, jobs, post, usage }: NewPost): Array<
     p.deletedReason,
     p.targets,
     p.networkOptions,
+    p.overrides,
     usage.month,
     jobs.map((j) => j.id),
     jobs.map((j) => j.kind),

@@ -10,11 +10,11 @@ export const make = Effect.gen(function* () {
       const p = toParams(post)
       return sql`
         INSERT INTO posts (id, workspace_id, status, content, media_ids, first_comment, thread, poll, cover,
-          tiktok_ai_generated, network_options, scheduled_for, require_approval, created_by, created_at, updated_at, published_at,
+          tiktok_ai_generated, network_options, overrides, scheduled_for, require_approval, created_by, created_at, updated_at, published_at,
           deleted_at, deleted_reason, targets)
         VALUES (${p.id}, ${p.workspaceId}, ${p.status}, ${p.content}, ${p.mediaIds}::text[], ${p.firstComment},
-          ${p.thread}::jsonb, ${p.poll}::jsonb, ${p.cover}::jsonb, ${p.tiktokAiGenerated}, ${p.networkOptions}::jsonb, ${p.scheduledFor},
-          ${p.requireApproval}, ${p.createdBy}::jsonb, ${p.createdAt}, ${p.updatedAt}, ${p.publishedAt},
+          ${p.thread}::jsonb, ${p.poll}::jsonb, ${p.cover}::jsonb, ${p.tiktokAiGenerated}, ${p.networkOptions}::jsonb, ${p.overrides}::jsonb,
+          ${p.scheduledFor}, ${p.requireApproval}, ${p.createdBy}::jsonb, ${p.createdAt}, ${p.updatedAt}, ${p.publishedAt},
           ${p.deletedAt}, ${p.deletedReason}, ${p.targets}::jsonb)`.pipe(Effect.asVoid, Effect.orDie)
     },
     findById: (workspaceId, id) =>
@@ -43,7 +43,8 @@ export const make = Effect.gen(function* () {
       return sql`
         UPDATE posts SET status = ${p.status}, content = ${p.content}, media_ids = ${p.mediaIds}::text[],
           first_comment = ${p.firstComment}, thread = ${p.thread}::jsonb, poll = ${p.poll}::jsonb,
-          cover = ${p.cover}::jsonb, tiktok_ai_generated = ${p.tiktokAiGenerated}, network_options = ${p.networkOptions}::jsonb, scheduled_for = ${p.scheduledFor},
+          cover = ${p.cover}::jsonb, tiktok_ai_generated = ${p.tiktokAiGenerated}, network_options = ${p.networkOptions}::jsonb,
+          overrides = ${p.overrides}::jsonb, scheduled_for = ${p.scheduledFor},
           require_approval = ${p.requireApproval}, created_by = ${p.createdBy}::jsonb, created_at = ${p.createdAt},
           updated_at = ${p.updatedAt}, published_at = ${p.publishedAt}, deleted_at = ${p.deletedAt},
           deleted_reason = ${p.deletedReason}, targets = ${p.targets}::jsonb
@@ -63,7 +64,7 @@ export const make = Effect.gen(function* () {
         ? Effect.void
         : sql`
             UPDATE posts SET status = v.status, content = v.content, media_ids = v.media_ids, first_comment = v.first_comment,
-              thread = v.thread, poll = v.poll, cover = v.cover, tiktok_ai_generated = v.tiktok_ai_generated, network_options = v.network_options,
+              thread = v.thread, poll = v.poll, cover = v.cover, tiktok_ai_generated = v.tiktok_ai_generated, network_options = v.network_options, overrides = v.overrides,
               scheduled_for = v.scheduled_for, require_approval = v.require_approval, created_by = v.created_by,
               created_at = v.created_at, updated_at = v.updated_at, published_at = v.published_at, deleted_at = v.deleted_at,
               deleted_reason = v.deleted_reason, targets = v.targets

@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { EmailTaken, WorkspaceRepo, type WorkspaceRepoShape } from "../../application/ports/WorkspaceRepo.ts"
-import type { Locale, Plan, Workspace } from "../../domain/workspace.ts"
+import type { ApprovalMail, Locale, Plan, Workspace } from "../../domain/workspace.ts"
 import { fromDate, fromDateOrNull, toDate, toDateOrNull } from "./time.ts"
 
 interface WorkspaceRow {
@@ -11,6 +11,8 @@ interface WorkspaceRow {
   readonly plan: string
   readonly claimed: boolean
   readonly locale: string
+  readonly time_zone: string
+  readonly approval_mail: string
   readonly created_at: Date
   readonly expires_at: Date | null
 }
@@ -22,6 +24,8 @@ const fromRow = (row: WorkspaceRow): Workspace => ({
   plan: row.plan as Plan,
   claimed: row.claimed,
   locale: row.locale as Locale,
+  timeZone: row.time_zone,
+  approvalMail: row.approval_mail as ApprovalMail,
   createdAt: fromDate(row.created_at),
   expiresAt: fromDateOrNull(row.expires_at)
 })
@@ -34,8 +38,8 @@ export const make = Effect.gen(function* () {
     // address waits for ours and gets no row; no failed statement poisons an enclosing transaction.
     insert: (ws) =>
       sql<{ id: string }>`
-        INSERT INTO workspaces (id, name, owner_email, plan, claimed, locale, created_at, expires_at)
-        VALUES (${ws.id}, ${ws.name}, ${ws.ownerEmail}, ${ws.plan}, ${ws.claimed}, ${ws.locale},
+        INSERT INTO workspaces (id, name, owner_email, plan, claimed, locale, time_zone, approval_mail, created_at, expires_at)
+        VALUES (${ws.id}, ${ws.name}, ${ws.ownerEmail}, ${ws.plan}, ${ws.claimed}, ${ws.locale}, ${ws.timeZone}, ${ws.approvalMail},
                 ${toDate(ws.createdAt)}, ${toDateOrNull(ws.expiresAt)})
         ON CONFLICT (owner_email) DO NOTHING
         RETURNING id`.pipe(
@@ -48,7 +52,8 @@ export const make = Effect.gen(function* () {
     update: (ws) =>
       sql`
         UPDATE workspaces SET name = ${ws.name}, owner_email = ${ws.ownerEmail}, plan = ${ws.plan},
-          claimed = ${ws.claimed}, locale = ${ws.locale}, created_at = ${toDate(ws.createdAt)},
+          claimed = ${ws.claimed}, locale = ${ws.locale}, time_zone = ${ws.timeZone},
+          approval_mail = ${ws.approvalMail}, created_at = ${toDate(ws.createdAt)},
           expires_at = ${toDateOrNull(ws.expiresAt)}
         WHERE id = ${ws.id}`.pipe(Effect.asVoid, Effect.orDie),
     listExpiredUnclaimed: (now, limit) =>

@@ -198,7 +198,14 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   // Events written with the changes they report, webhook endpoints and their deliveries (webhooksMigration.ts).
   "0007_webhooks": statements(webhooksStatements),
   // The post request's per-network objects (tiktok, youtube, pinterest), handed to those networks' publishers.
-  "0008_post_network_options": statements([`ALTER TABLE posts ADD COLUMN network_options jsonb NOT NULL DEFAULT '{}'::jsonb`])
+  "0008_post_network_options": statements([`ALTER TABLE posts ADD COLUMN network_options jsonb NOT NULL DEFAULT '{}'::jsonb`]),
+  // Per-network content (overrides of content, media, thread and first comment), keyed by platform.
+  "0009_post_overrides": statements([`ALTER TABLE posts ADD COLUMN overrides jsonb NOT NULL DEFAULT '{}'::jsonb`]),
+  // The people's app: the time zone it shows times in, and how the owner hears of posts waiting for approval.
+  "0010_workspace_settings": statements([
+    `ALTER TABLE workspaces ADD COLUMN time_zone text NOT NULL DEFAULT 'UTC'`,
+    `ALTER TABLE workspaces ADD COLUMN approval_mail text NOT NULL DEFAULT 'each'`
+  ])
 }
 
 export const loader = Migrator.fromRecord(migrations)

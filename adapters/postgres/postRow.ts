@@ -1,5 +1,6 @@
 import type { Creator } from "../../domain/apiKey.ts"
 import type { Cover, Poll, Post, PostStatus, Target } from "../../domain/post.ts"
+import type { Overrides } from "../../domain/overrides.ts"
 import type { NetworkOptions } from "../../domain/contract/postRequest.ts"
 import { fromDate, fromDateOrNull, toDate, toDateOrNull } from "./time.ts"
 
@@ -20,6 +21,7 @@ export interface PostRow {
   readonly cover: Cover | null
   readonly tiktok_ai_generated: boolean
   readonly network_options: NetworkOptions
+  readonly overrides: Overrides
   readonly scheduled_for: Date | null
   readonly require_approval: boolean
   readonly created_by: Creator
@@ -53,6 +55,7 @@ export const fromRow = (row: PostRow): Post => ({
   cover: row.cover,
   tiktokAiGenerated: row.tiktok_ai_generated,
   networkOptions: row.network_options,
+  overrides: row.overrides,
   scheduledFor: fromDateOrNull(row.scheduled_for),
   requireApproval: row.require_approval,
   createdBy: row.created_by,
@@ -79,6 +82,7 @@ export const toParams = (post: Post) => ({
   cover: jsonOrNull(post.cover),
   tiktokAiGenerated: post.tiktokAiGenerated,
   networkOptions: JSON.stringify(post.networkOptions),
+  overrides: JSON.stringify(post.overrides),
   scheduledFor: toDateOrNull(post.scheduledFor),
   requireApproval: post.requireApproval,
   createdBy: JSON.stringify(post.createdBy),
@@ -103,6 +107,7 @@ export const toJsonRow = (post: Post) => ({
   cover: post.cover,
   tiktok_ai_generated: post.tiktokAiGenerated,
   network_options: post.networkOptions,
+  overrides: post.overrides,
   scheduled_for: toDateOrNull(post.scheduledFor),
   require_approval: post.requireApproval,
   created_by: post.createdBy,

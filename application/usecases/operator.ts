@@ -36,6 +36,8 @@ export const createWorkspaceAsOperator = Effect.fn("createWorkspaceAsOperator")(
     plan: plan satisfies Plan,
     claimed: true,
     locale: "en",
+    timeZone: "UTC",
+    approvalMail: "each",
     createdAt: yield* now,
     expiresAt: null
   }

@@ -92,6 +92,8 @@ export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
     plan: "free",
     claimed: false,
     locale,
+    timeZone: "UTC",
+    approvalMail: "each",
     createdAt: at,
     expiresAt: at + UNCLAIMED_LIFETIME_MS
   }

@@ -4,6 +4,7 @@ import { DryRunResult } from "../../domain/contract/dryRun.ts"
 import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
 import { apiErrors } from "./errors.ts"
 import * as S from "./schemas.ts"
+import { AppGroup } from "./appApi.ts"
 import { MediaGroup } from "./mediaApi.ts"
 import { Authentication } from "./security.ts"
 import { UndeclaredErrors } from "./undeclaredErrors.ts"
@@ -37,6 +38,11 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       success: Schema.Struct({ url: Schema.String, platform: Schema.String, expiresAt: Schema.String }),
       error: e(401, 404)
     }),
+    HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
+      params: id,
+      success: Schema.Struct({ id: Schema.String, disconnected: Schema.Boolean }),
+      error: e(401, 404)
+    }).annotate(OpenApi.Description, "Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected."),
     HttpApiEndpoint.get("boards", "/accounts/:id/boards", {
       params: id,
       success: Schema.Struct({ boards: Schema.Array(S.BoardView) }),
@@ -61,8 +67,15 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       error: e(400, 401)
     }),
     HttpApiEndpoint.get("get", "/posts/:id", { params: id, success: S.PostEnvelope, error: e(401, 404) }),
-    HttpApiEndpoint.post("approve", "/posts/:id/approve", { params: id, success: S.PostEnvelope, error: e(401, 403, 404, 409) }),
-    HttpApiEndpoint.post("reject", "/posts/:id/reject", { params: id, success: S.Removed, error: e(401, 403, 404, 409) }),
+    // Their bodies are optional (a bare POST approves or rejects), so they are read raw, not declared as payloads.
+    HttpApiEndpoint.post("approve", "/posts/:id/approve", { params: id, success: S.PostEnvelope, error: e(401, 403, 404, 409) }).annotate(
+      OpenApi.Description,
+      'Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.'
+    ),
+    HttpApiEndpoint.post("reject", "/posts/:id/reject", { params: id, success: S.Removed, error: e(400, 401, 403, 404, 409) }).annotate(
+      OpenApi.Description,
+      'Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).'
+    ),
     HttpApiEndpoint.post("cancel", "/posts/:id/cancel", { params: id, success: S.Removed, error: e(401, 403, 404, 409) }),
     HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: S.RescheduleBody, success: S.PostEnvelope, error: e(400, 401, 403, 404, 409) }),
     HttpApiEndpoint.post("retry", "/posts/:id/retry", { params: id, success: S.PostEnvelope, error: e(401, 403, 404, 409) }),
@@ -99,6 +112,7 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(KeysGroup)
   .add(WebhooksGroup)
   .add(EventsGroup)
+  .add(AppGroup)
   .middleware(UndeclaredErrors)
   .prefix("/api/v1")
   .annotateMerge(

@@ -78,7 +78,11 @@ export const PostView = Schema.Struct({
 export const PostEnvelope = Schema.Struct({ post: PostView, replayed: opt(Schema.Boolean) })
 export const PostList = Schema.Struct({ posts: Schema.Array(PostView), nextCursor: Schema.NullOr(Str) })
 export const RescheduleBody = Schema.Struct({ scheduledFor: Str })
-export const BulkBody = Schema.Struct({ postIds: Schema.Array(Str) })
+export const BulkBody = Schema.Struct({
+  postIds: Schema.Array(Str),
+  versions: opt(Schema.Record(Str, Str).annotate({ description: "bulk-approve: the version each post was seen at, by post id" })),
+  reason: opt(Str.annotate({ description: "bulk-reject: one reason for every post" }))
+})
 export const BulkResult = Schema.Struct({
   results: Schema.Array(Schema.Struct({ id: Str, ok: Schema.Boolean, error: Schema.NullOr(Schema.Struct({ code: Str, details: Schema.Unknown })) }))
 })

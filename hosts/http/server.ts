@@ -9,6 +9,7 @@ import { bodyLimit } from "./bodyLimit.ts"
 import { answerClientErrors } from "./clientErrors.ts"
 import { handleErrors, routePatterns } from "./errorMiddleware.ts"
 import * as Accounts from "./handlers/accounts.ts"
+import * as App from "./handlers/app.ts"
 import * as Claim from "./handlers/claim.ts"
 import * as Keys from "./handlers/keys.ts"
 import * as Media from "./handlers/media.ts"
@@ -18,6 +19,7 @@ import * as Webhooks from "./handlers/webhooks.ts"
 import * as FastPaths from "./fastPaths.ts"
 import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
+import * as AppPages from "./pages/appRoutes.ts"
 import * as ConnectForm from "./pages/connectForm.ts"
 import * as Security from "./security.ts"
 import * as UndeclaredErrors from "./undeclaredErrors.ts"
@@ -34,6 +36,11 @@ const pageRoutes = [
   { method: "POST", path: "/signin/complete" },
   { method: "POST", path: "/signout" },
   { method: "GET", path: "/app" },
+  { method: "GET", path: "/app/posts" },
+  { method: "GET", path: "/app/accounts" },
+  { method: "GET", path: "/app/keys" },
+  { method: "GET", path: "/app/settings" },
+  { method: "GET", path: "/app/assets/:name" },
   { method: "GET", path: "/api/v1/openapi.json" },
   { method: "GET", path: "/api/v1/docs" },
   { method: "POST", path: "/mcp" }
@@ -57,12 +64,13 @@ const hostMiddleware = HttpRouter.middleware(
 /** Every route of the HTTP host: the REST API, its OpenAPI document and docs page, and the web pages. */
 export const routesLayer = Layer.mergeAll(
   HttpApiBuilder.layer(HeraldApi, { openapiPath: "/api/v1/openapi.json" }).pipe(
-    Layer.provide([Signup.layer, Claim.layer, Accounts.layer, Posts.layer, Keys.layer, Media.layer, Webhooks.layer, Webhooks.eventsLayer]),
+    Layer.provide([Signup.layer, Claim.layer, Accounts.layer, Posts.layer, Keys.layer, Media.layer, Webhooks.layer, Webhooks.eventsLayer, App.layer]),
     Layer.provide([Security.layer, UndeclaredErrors.layer])
   ),
   // Scalar's default fonts come from its CDN; the page's policy allows this origin only.
   HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs", scalar: { withDefaultFonts: false } }).pipe(Layer.provide(docsPageMiddleware.layer)),
   Pages.layer,
+  AppPages.layer,
   ConnectForm.layer,
   Files.layer,
   Mcp.layer,

@@ -3,7 +3,7 @@ import type { z } from "zod"
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js"
 import type { Actor } from "../../domain/apiKey.ts"
 import { type HeraldError, toEnvelope } from "../../domain/errors.ts"
-import type { connectUrl, listAccounts } from "../../application/usecases/accounts.ts"
+import type { connectUrl, disconnectAccount, listAccounts } from "../../application/usecases/accounts.ts"
 import type { requestClaimLink } from "../../application/usecases/claim.ts"
 import type { authenticateKey } from "../../application/usecases/auth.ts"
 import type { signUp } from "../../application/usecases/signup.ts"
@@ -22,6 +22,7 @@ export type McpServices =
   | ServicesOf<typeof requestClaimLink>
   | ServicesOf<typeof listAccounts>
   | ServicesOf<typeof connectUrl>
+  | ServicesOf<typeof disconnectAccount>
   | ServicesOf<typeof createPost>
   | ServicesOf<typeof listPosts>
   | ServicesOf<typeof getPost>

@@ -40,6 +40,8 @@ export const workspace = (over: Partial<Workspace> = {}): Workspace => {
     plan: "free",
     claimed: false,
     locale: "en",
+    timeZone: "UTC",
+    approvalMail: "each",
     createdAt: T0,
     expiresAt: T0 + 7 * DAY_MS,
     ...over
@@ -121,6 +123,7 @@ export const post = (workspaceId: string, over: Partial<Post> = {}): Post => ({
   cover: null,
   tiktokAiGenerated: false,
   networkOptions: {},
+  overrides: {},
   scheduledFor: T0 + DAY_MS,
   requireApproval: false,
   createdBy: { kind: "key", id: "key_1", name: "agent" },

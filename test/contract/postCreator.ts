@@ -40,7 +40,7 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
     it.effect("stores the post with its jobs and counts it in its month", () =>
       Effect.gen(function* () {
         const ws = yield* seedWorkspace()
-        const p = post(ws.id)
+        const p = post(ws.id, { overrides: { x: { content: "Short", mediaIds: [] }, linkedin: { content: "The long one", firstComment: "More" } } })
         const jobs = jobsFor(p)
         const outcome = yield* (yield* PostCreator).create({ post: p, jobs, usage: { month: "2026-01", limit: null } })
         assert.deepStrictEqual(outcome, { _tag: "Created", used: null })
@@ -54,7 +54,12 @@ export const postCreatorContract = (name: string, ports: Layer.Layer<PostCreator
     it.effect("a post without jobs (waiting for approval) is stored and counted", () =>
       Effect.gen(function* () {
         const ws = yield* seedWorkspace()
-        const p = post(ws.id, { status: "needs_approval", requireApproval: true, networkOptions: { youtube: { title: "Kept", tags: ["a b"] }, pinterest: { boardId: "42" } } })
+        const p = post(ws.id, {
+          status: "needs_approval",
+          requireApproval: true,
+          networkOptions: { youtube: { title: "Kept", tags: ["a b"] }, pinterest: { boardId: "42" } },
+          overrides: { x: { content: "Kept short", mediaIds: [] }, bluesky: { thread: ["one"], firstComment: null } }
+        })
         const outcome = yield* (yield* PostCreator).create({ post: p, jobs: [], usage: { month: "2026-01", limit: 30 } })
         assert.deepStrictEqual(outcome, { _tag: "Created", used: 1 })
         // Whole, on the capped path too.

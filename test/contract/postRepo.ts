@@ -21,6 +21,7 @@ const fullPost = (workspaceId: string): Post =>
       youtube: { title: "Launch", privacyStatus: "unlisted", madeForKids: false, tags: ["launch day", "herald"] },
       pinterest: { boardId: "549755885175", link: "https://example.org/launch", title: "Launch" }
     },
+    overrides: { x: { content: "Launch 🚀", mediaIds: [], thread: ["short"] }, linkedin: { content: "Launch day, the long version", firstComment: null } },
     scheduledFor: null,
     requireApproval: true,
     createdBy: { kind: "person", id: "person_1", name: "Ada" },

@@ -16,6 +16,7 @@ const keyedTools = [
   "list_accounts",
   "connect_account",
   "list_boards",
+  "disconnect_account",
   "upload_media",
   "get_media_preview",
   "create_post",
@@ -120,6 +121,18 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     expect(await ok(client, "reject_post", { postId: first.post.id })).toEqual({ id: first.post.id, rejected: true })
     expect((await ok(client, "list_posts")).posts).toEqual([])
     await client.close()
+  })
+
+  it("disconnect_account removes the account; again, or another workspace's id, is account_not_found", async () => {
+    const { client } = await signedUp()
+    const accountId = await connectSandbox(client)
+    const other = await signedUp()
+    expect((await toolError(other.client, "disconnect_account", { accountId })).code).toBe("account_not_found")
+    expect(await ok(client, "disconnect_account", { accountId })).toEqual({ id: accountId, disconnected: true })
+    expect((await ok(client, "list_accounts")).accounts).toEqual([])
+    expect(await toolError(client, "disconnect_account", { accountId })).toMatchObject({ code: "account_not_found", retryable: false })
+    await client.close()
+    await other.client.close()
   })
 
   it("use-case errors come back as tool errors carrying the envelope", async () => {

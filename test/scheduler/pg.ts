@@ -59,7 +59,7 @@ export const seedWorkspace = (accounts: number) =>
 
 /** Starts `npm run scheduler` as a child process on `url`. */
 export const spawnScheduler = (url: string, env: Record<string, string>, stdio: ["ignore", "ignore" | "pipe", "ignore" | "pipe"] = ["ignore", "ignore", "ignore"]): ChildProcess =>
-  spawn(process.execPath, ["--import", "tsx", "hosts/scheduler/main.ts"], {
+  spawn(process.execPath, [...(process.env.BENCH_HERALD_FLAGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "hosts/scheduler/main.ts"], {
     env: { ...process.env, DATABASE_URL: url, HERALD_DATA_DIR: join(tmpdir(), "herald-scheduler-runs"), ...env },
     stdio
   })

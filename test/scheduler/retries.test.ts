@@ -3,6 +3,7 @@ import { Clock, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Behaviour, ScriptedNetwork } from "../../adapters/testing/ScriptedPublisher.ts"
 import { JobQueue } from "../../application/ports/JobQueue.ts"
+import { MediaRepo } from "../../application/ports/MediaRepo.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
 import { Publishers } from "../../application/ports/Publishers.ts"
 import { AccountRepo } from "../../application/ports/AccountRepo.ts"
@@ -238,7 +239,25 @@ describe("retries and never posting twice", () => {
         const id = yield* post(f.agent, { accountIds: f.accountIds, content: "Labelled" })
         const posts = yield* PostRepo
         const stored = yield* storedPost(f.agent, id)
-        yield* posts.update({ ...stored, cover: { offsetMs: 1500 }, tiktokAiGenerated: true })
+        // A cover belongs to a video: the post carries one.
+        const at = yield* Clock.currentTimeMillis
+        const video = {
+          id: "med_cover_video",
+          workspaceId: f.agent.workspaceId,
+          type: "video" as const,
+          mimeType: "video/mp4",
+          filename: "clip.mp4",
+          sizeBytes: 1000,
+          width: 720,
+          height: 1280,
+          durationMs: 5000,
+          blobKey: "clip",
+          previewKey: null,
+          createdAt: at,
+          expiresAt: at + 7 * 86_400_000
+        }
+        yield* (yield* MediaRepo).insert(video)
+        yield* posts.update({ ...stored, mediaIds: [video.id], cover: { offsetMs: 1500 }, tiktokAiGenerated: true })
         yield* publishDueTargets(testOptions, 10)
         const request = net.published()[0].request
         assert.deepStrictEqual(request.cover, { offsetMs: 1500 })

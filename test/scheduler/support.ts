@@ -16,18 +16,19 @@ import { createKey } from "../../application/usecases/keys.ts"
 import { defaultPipelineOptions, type PipelineOptions } from "../../application/usecases/publishing/options.ts"
 import { signUp } from "../../application/usecases/signup.ts"
 import type { Actor } from "../../domain/apiKey.ts"
+import type { Platform } from "../../domain/platforms.ts"
 import type { Post } from "../../domain/post.ts"
 import { sandboxConnectors, testConfig } from "../../hosts/test/TestHost.ts"
 
-/** The in-memory host with the scripted network in place of the sandbox publisher. */
-export const pipelineLayer = () =>
+/** The in-memory host with the scripted network in place of the sandbox publisher (and of `platforms`' publishers). */
+export const pipelineLayer = (platforms: ReadonlyArray<Platform> = ["sandbox"]) =>
   Layer.mergeAll(
     storageLayer,
     NodeCrypto.layer,
     AesGcmVault.layer("herald test secret"),
     RecordingMailer.layer,
     sandboxConnectors,
-    ScriptedPublisher.layer(["sandbox"]),
+    ScriptedPublisher.layer(platforms),
     MemoryBlobStore.layer("http://herald.test").pipe(Layer.provide(HmacFileLinks.layer("herald test secret"))),
     Layer.succeed(HeraldConfig)(testConfig())
   )

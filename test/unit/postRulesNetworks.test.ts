@@ -54,6 +54,7 @@ const check = (platform: Platform, fields: Partial<CreatePostRequest>) =>
       tiktok: null,
       youtube: null,
       pinterest: null,
+      overrides: {},
       ...fields
     },
     { now: NOW, accounts, media: uploads }
@@ -157,7 +158,8 @@ describe("the youtube and pinterest objects of a post request", () => {
         tiktokAiGenerated: false,
         tiktok: null,
         youtube: null,
-        pinterest: { boardId: "1" }
+        pinterest: { boardId: "1" },
+        overrides: {}
       },
       { now: NOW, accounts, media: [media("med_a", "image"), { ...media("med_b", "image"), width: 20 }] }
     )
@@ -185,7 +187,8 @@ describe("YouTube thumbnails", () => {
           tiktokAiGenerated: false,
           tiktok: null,
           youtube: null,
-          pinterest: null
+          pinterest: null,
+          overrides: {}
         },
         { now: NOW, accounts, media: [...uploads, cover] }
       )
@@ -214,7 +217,8 @@ describe("TikTok photos", () => {
           tiktokAiGenerated: false,
           tiktok,
           youtube: null,
-          pinterest: null
+          pinterest: null,
+          overrides: {}
         },
         { now: NOW, accounts, media: [image] }
       )

@@ -1,64 +1,54 @@
-import { existsSync } from "node:fs"
 import { Effect } from "effect"
-import { type Browser, chromium } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connectSandbox, signUp } from "../support/flows.ts"
+import { chromiumAvailable, claimInBrowser, expectAccessible, launch, publishDue, screenshot, transferredBytes } from "./browser.ts"
 
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const available = existsSync(executablePath)
-if (!available && process.env.CI) throw new Error(`Chromium is missing at ${executablePath}: .ci/run installs Debian's chromium`)
-if (!available) console.warn(`\n*** Chromium not found at ${executablePath}: the web page tests are skipped (apt-get install chromium) ***\n`)
-
-describe.runIf(available)("the web pages in a real Chromium", () => {
+describe.runIf(chromiumAvailable)("the approval queue in a real Chromium", () => {
   let host: HttpHost
   let browser: Browser
   beforeAll(async () => {
     host = await startHttpHost()
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
-    })
+    browser = await launch()
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
     await host?.close()
   })
 
-  it("the owner claims the workspace from the e-mailed link, approves the agent's post and makes a key", async () => {
+  it("the owner claims the workspace, sees the agent's post as the network will show it, approves it, and it is published to the sandbox", async () => {
     const { email, key } = await signUp(host)
     const accountId = await connectSandbox(host, key)
-    const created = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "Hello from the agent" } })
+    const created = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "Hello from the agent", thread: ["and a reply"], firstComment: "first!" }
+    })
     expect(created.body.post.status).toBe("needs_approval")
 
-    const mail = await host.run(Effect.map(SentMail, (s) => s.last(email)))
-    const link = /https?:\/\/\S+\/claim\?token=\S+/.exec(mail!.text)![0]
     const page = await browser.newPage()
-    await page.goto(host.local(link))
-    await page.getByRole("button", { name: "Claim workspace" }).click()
-    await page.waitForURL("**/app")
-    const post = page.locator(".post", { hasText: "Hello from the agent" })
+    await claimInBrowser(host, page, email)
+    const post = page.locator("article.post", { hasText: "Hello from the agent" })
     await post.waitFor()
-    expect(await post.textContent()).toContain("by Test agent")
+    expect(await post.locator("h2").textContent()).toContain("Asked by Test agent")
+    expect(await post.locator(".network h3").textContent()).toContain("Sandbox")
+    expect(await post.locator(".thread").textContent()).toContain("and a reply")
+    expect(await post.locator(".comment").textContent()).toContain("first!")
+    await expectAccessible(page)
+    await screenshot(page, "queue")
+    const bytes = await transferredBytes(page)
+    expect(bytes).toBeGreaterThan(0)
+    expect(bytes).toBeLessThan(100 * 1024)
+
     await post.getByRole("button", { name: "Approve" }).click()
     await page.getByText("Nothing is waiting.").waitFor()
-
+    await expectAccessible(page)
+    await screenshot(page, "queue-empty")
+    expect(await publishDue(host)).toBe(1)
     const after = await call(host, "GET", `/posts/${created.body.post.id}`, { key })
-    expect(["publishing", "published"]).toContain(after.body.post.status)
-
-    await page.getByPlaceholder("Key name").fill("Scheduler script")
-    await page.getByRole("button", { name: "Create key" }).click()
-    const secret = await page.locator("#secret code").textContent()
-    expect(secret).toMatch(/^hrld_/)
-    expect((await call(host, "GET", "/accounts", { key: secret! })).status).toBe(200)
-    // A webhook from the app: its signing secret shown once, the endpoint listed with its deliveries.
-    await page.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/hooks")
-    await page.getByRole("button", { name: "Add webhook" }).click()
-    expect(await page.locator("#hooksecret code").textContent()).toMatch(/^whsec_/)
-    await page.locator("#webhooks").getByText("http://127.0.0.1:9/hooks").waitFor()
-    await page.screenshot({ path: "/tmp/herald-app.png", fullPage: true })
+    expect(after.body.post.status).toBe("published")
+    expect(after.body.post.targets[0].url).toMatch(/^https?:/)
     await page.close()
   }, 60_000)
 
@@ -69,10 +59,7 @@ describe.runIf(available)("the web pages in a real Chromium", () => {
     page.on("console", (message) => {
       if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text())
     })
-    const claimMail = await host.run(Effect.map(SentMail, (s) => s.last(email)))
-    await page.goto(host.local(/https?:\/\/\S+\/claim\?token=\S+/.exec(claimMail!.text)![0]))
-    await page.getByRole("button", { name: "Claim workspace" }).click()
-    await page.waitForURL("**/app")
+    await claimInBrowser(host, page, email)
     await page.getByText("Nothing is waiting.").waitFor()
     await page.getByRole("button", { name: "Sign out" }).click()
     await page.waitForURL("**/signin")

@@ -1,6 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
-import { type HttpReply, isSuccess, jsonOf, type NoAnswer } from "../shared/http.ts"
+import { decodeReply, type HttpReply, isSuccess, type NoAnswer } from "../shared/http.ts"
 import { CALL_TIMEOUT_MS, type DailyLimit, type LinkedInClient, UPLOAD_TIMEOUT_MS } from "./client.ts"
 import type { LinkedInConfig } from "./config.ts"
 import { duplicateOf, noAnswerError, publishErrorOf, rateLimitedError, unreadable } from "./errors.ts"
@@ -46,10 +46,7 @@ const Comments = Schema.Struct({
 export type CommentsPage = typeof Comments.Type
 const Created = Schema.Struct({ id: Schema.optional(Schema.String), $URN: Schema.optional(Schema.String) })
 
-const decode = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
-  const run = Schema.decodeUnknownOption(schema)
-  return (reply: HttpReply): Option.Option<S["Type"]> => run(jsonOf(reply))
-}
+const decode = decodeReply
 const decodeUserInfo = decode(UserInfo)
 const decodeAcls = decode(Acls)
 const decodeOrganization = decode(Organization)

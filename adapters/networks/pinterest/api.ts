@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { type HttpReply, isSuccess, jsonOf, type NoAnswer, send } from "../shared/http.ts"
+import { decodeReply, type HttpReply, isSuccess, type NoAnswer, send } from "../shared/http.ts"
 import type { RateGate } from "../shared/rateGate.ts"
 import type { PinterestConfig } from "./config.ts"
 import { noAnswerError, publishErrorOf, unreadable } from "./errors.ts"
@@ -32,10 +32,7 @@ export type PinsPage = typeof Pins.Type
 const MediaUpload = Schema.Struct({ media_id: Schema.String, upload_url: Schema.String, upload_parameters: Schema.Record(Schema.String, Schema.String) })
 const MediaStatus = Schema.Struct({ media_id: Schema.String, status: Schema.String })
 
-const decode = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
-  const run = Schema.decodeUnknownOption(schema)
-  return (reply: HttpReply): Option.Option<S["Type"]> => run(jsonOf(reply))
-}
+const decode = decodeReply
 const decodeAccount = decode(Account)
 const decodeBoards = decode(Boards)
 const decodePin = decode(Pin)

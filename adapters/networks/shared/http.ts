@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect, type Option, Schema } from "effect"
 
 /** A network's answer, read whole (API answers are small; media goes up, not down). */
 export interface HttpReply {
@@ -72,3 +72,9 @@ export const retryAfterMs = (headers: Headers, nowMs: number): number | undefine
 
 /** A base URL from configuration with its trailing slashes removed, so paths can be appended. */
 export const baseUrl = (url: string) => url.replace(/\/+$/, "")
+
+/** A reader of one kind of answer: its JSON body decoded by `schema`, or none when it does not match. */
+export const decodeReply = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
+  const run = Schema.decodeUnknownOption(schema)
+  return (reply: HttpReply): Option.Option<S["Type"]> => run(jsonOf(reply))
+}

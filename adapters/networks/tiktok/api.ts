@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { type HttpReply, isSuccess, jsonOf, type NoAnswer, send } from "../shared/http.ts"
+import { decodeReply, type HttpReply, isSuccess, type NoAnswer, send } from "../shared/http.ts"
 import type { RateGate } from "../shared/rateGate.ts"
 import type { TikTokConfig } from "./config.ts"
 import { codeOf, MINUTE_MS, noAnswerError, publishErrorOf, unreadable } from "./errors.ts"
@@ -30,10 +30,7 @@ const Status = envelope({
   uploaded_bytes: Schema.optional(Schema.Number)
 })
 
-const decode = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
-  const run = Schema.decodeUnknownOption(schema)
-  return (reply: HttpReply): Option.Option<S["Type"]> => run(jsonOf(reply))
-}
+const decode = decodeReply
 const decodeUserInfo = decode(UserInfo)
 const decodeCreatorInfo = decode(CreatorInfo)
 const decodeVideoInit = decode(VideoInit)

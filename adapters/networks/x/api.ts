@@ -1,6 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { type HttpReply, isSuccess, jsonOf, type NoAnswer } from "../shared/http.ts"
+import { decodeReply, type HttpReply, isSuccess, type NoAnswer } from "../shared/http.ts"
 import type { Throttled, XClient } from "./client.ts"
 import type { XConfig } from "./config.ts"
 import { noAnswerError, publishErrorOf, throttledError } from "./errors.ts"
@@ -40,10 +40,7 @@ const Timeline = Schema.Struct({
 })
 export type TimelinePage = typeof Timeline.Type
 
-const decode = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
-  const run = Schema.decodeUnknownOption(schema)
-  return (reply: HttpReply): Option.Option<S["Type"]> => run(jsonOf(reply))
-}
+const decode = decodeReply
 const decodeUser = decode(User)
 const decodeCreated = decode(Created)
 const decodeMedia = decode(Media)

@@ -1,6 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
-import { type HttpReply, isSuccess, jsonOf, type NoAnswer } from "../shared/http.ts"
+import { decodeReply, type HttpReply, isSuccess, type NoAnswer } from "../shared/http.ts"
 import { CHUNK_TIMEOUT_MS, type OutOfQuota, type YouTubeClient } from "./client.ts"
 import type { YouTubeConfig } from "./config.ts"
 import { noAnswerError, publishErrorOf, quotaError, unreadable } from "./errors.ts"
@@ -55,10 +55,7 @@ const Threads = Schema.Struct({
   )
 })
 
-const decode = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
-  const run = Schema.decodeUnknownOption(schema)
-  return (reply: HttpReply): Option.Option<S["Type"]> => run(jsonOf(reply))
-}
+const decode = decodeReply
 const decodeChannels = decode(Channels)
 const decodeVideo = decode(Video)
 const decodeVideoStatus = decode(VideoStatus)

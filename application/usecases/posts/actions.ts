@@ -1,6 +1,7 @@
 import { Effect, Result } from "effect"
 import type { Actor } from "../../../domain/apiKey.ts"
 import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts"
+import { approvalVersion } from "../../../domain/approval.ts"
 import { canApprove, canCancel, canReject, canReschedule, canRetry, type Post, withTargets } from "../../../domain/post.ts"
 import { isWellFormedId } from "../../../domain/ids.ts"
 import { checkSchedule } from "../../../domain/postRules.ts"
@@ -33,12 +34,18 @@ const onLockedPost = <A, R>(actor: Actor, id: string, action: (post: Post) => Ef
         )
       )
 
-/** Approve: due now (or overdue) publishes at once, otherwise it is scheduled. */
-export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id: string) {
+/**
+ * Approve: due now (or overdue) publishes at once, otherwise it is scheduled. With `seenVersion`
+ * (what the approval page or e-mail showed), a post that changed since is refused: the person
+ * approves what they saw, never a later edit.
+ */
+export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id: string, seenVersion?: string) {
   yield* requirePerson(actor)
   return yield* onLockedPost(actor, id, (post) =>
     Effect.gen(function* () {
       if (!canApprove(post)) return yield* conflict(post, "approved")
+      const version = approvalVersion(post)
+      if (seenVersion !== undefined && seenVersion !== version) return yield* Effect.fail(fail("post_changed", { postId: post.id, seenVersion, version, post: postView(post) }))
       const at = yield* now
       const due = post.scheduledFor !== null && post.scheduledFor > at ? post.scheduledFor : at
       const status = due > at ? "scheduled" : "publishing"
@@ -56,20 +63,32 @@ export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id:
 })
 
 // The event shows the post as it was when removed (the API no longer shows removed posts).
-const remove = (reason: "cancelled" | "rejected", code: "cancel_not_own_post" | "reject_not_own_post", allowed: (post: Post) => boolean) => (actor: Actor, id: string) =>
-  onLockedPost(actor, id, (post) =>
-    Effect.gen(function* () {
-      yield* requireOwnPost(actor, post, code)
-      if (!allowed(post)) return yield* conflict(post, reason)
-      const at = yield* now
-      yield* (yield* JobQueue).removeForPost(post.id)
-      yield* (yield* PostRepo).update({ ...post, deletedAt: at, deletedReason: reason, updatedAt: at })
-      yield* emit([yield* postEvent(reason === "cancelled" ? "post.cancelled" : "post.rejected", { ...post, updatedAt: at }, at)])
-      return { id: post.id, [reason]: true }
-    })
-  )
+const remove =
+  (reason: "cancelled" | "rejected", code: "cancel_not_own_post" | "reject_not_own_post", allowed: (post: Post) => boolean) =>
+  (actor: Actor, id: string, note: string | null = null) =>
+    onLockedPost(actor, id, (post) =>
+      Effect.gen(function* () {
+        yield* requireOwnPost(actor, post, code)
+        if (!allowed(post)) return yield* conflict(post, reason)
+        const at = yield* now
+        yield* (yield* JobQueue).removeForPost(post.id)
+        yield* (yield* PostRepo).update({ ...post, deletedAt: at, deletedReason: reason, updatedAt: at })
+        // The reason the person gave is read by the agent in the post.rejected event (GET /events, webhooks).
+        yield* emit([yield* postEvent(reason === "cancelled" ? "post.cancelled" : "post.rejected", { ...post, updatedAt: at }, at, note === null ? {} : { reason: note })])
+        return { id: post.id, [reason]: true }
+      })
+    )
 
-export const rejectPost = Effect.fn("rejectPost")(remove("rejected", "reject_not_own_post", canReject))
+const removeRejected = remove("rejected", "reject_not_own_post", canReject)
+export const REJECT_REASON_MAX = 1000
+
+/** Reject, with an optional reason (trimmed, at most 1000 characters) the agent reads in the post.rejected event. */
+export const rejectPost = Effect.fn("rejectPost")(function* (actor: Actor, id: string, reason?: unknown) {
+  if (reason !== undefined && reason !== null && (typeof reason !== "string" || reason.length > REJECT_REASON_MAX))
+    return yield* Effect.fail(invalidFields(["reason"], `reason is an optional text of at most ${REJECT_REASON_MAX} characters.`))
+  const note = typeof reason === "string" && reason.trim() !== "" ? reason.trim() : null
+  return yield* removeRejected(actor, id, note)
+})
 export const cancelPost = Effect.fn("cancelPost")(remove("cancelled", "cancel_not_own_post", canCancel))
 
 export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Actor, id: string, body: unknown) {
@@ -133,15 +152,16 @@ export const retryFirstComment = Effect.fn("retryFirstComment")(function* (actor
   )
 })
 
-const bulk = <A, R>(action: (actor: Actor, id: string) => Effect.Effect<A, HeraldError, R>) =>
-  Effect.fnUntraced(function* (actor: Actor, body: unknown) {
+const bulk = <A, R>(action: (actor: Actor, id: string, body: Record<string, unknown>) => Effect.Effect<A, HeraldError, R>) =>
+  Effect.fnUntraced(function* (actor: Actor, raw: unknown) {
     yield* requirePerson(actor)
-    const ids = typeof body === "object" && body !== null ? (body as Record<string, unknown>).postIds : undefined
+    const body = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {}
+    const ids = body.postIds
     if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || !ids.every((i) => typeof i === "string"))
       return yield* Effect.fail(invalidFields(["postIds"], "postIds must be an array of 1-100 post ids."))
     const results = []
     for (const postId of ids as Array<string>) {
-      const outcome = yield* Effect.result(action(actor, postId))
+      const outcome = yield* Effect.result(action(actor, postId, body))
       results.push(
         Result.isSuccess(outcome)
           ? { id: postId, ok: true, error: null }
@@ -151,5 +171,12 @@ const bulk = <A, R>(action: (actor: Actor, id: string) => Effect.Effect<A, Heral
     return { results }
   })
 
-export const bulkApprove = bulk(approvePost)
-export const bulkReject = bulk(rejectPost)
+/** The version each post was seen at, when the page sends them: `versions: {postId: version}`. */
+const seenVersionOf = (body: Record<string, unknown>, id: string): string | undefined => {
+  const versions = body.versions
+  const version = typeof versions === "object" && versions !== null ? (versions as Record<string, unknown>)[id] : undefined
+  return typeof version === "string" ? version : undefined
+}
+
+export const bulkApprove = bulk((actor, id, body) => approvePost(actor, id, seenVersionOf(body, id)))
+export const bulkReject = bulk((actor, id, body) => rejectPost(actor, id, body.reason))

@@ -68,11 +68,9 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     const overCap = monthlyLimit !== null && used >= monthlyLimit
     if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
     if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
-    const fetching = fetchingPlatforms(
-      checked.targets.map((a) => a.platform),
-      checked.media
-    )
-    const fetched = fetching.length > 0 ? checked.media[0] : undefined
+    const fetchingTargets = checked.planned.filter((t) => fetchingPlatforms([t.account.platform], t.media).length > 0)
+    const fetching = fetchingTargets.map((t) => t.account.platform)
+    const fetched = fetchingTargets[0]?.media[0]
     if (fetched !== undefined) {
       // The URL such a network would be given: can the internet reach it? (Hosts without storage have no say.)
       const blobs = yield* Effect.serviceOption(BlobStore)
@@ -120,6 +118,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     cover: request.cover,
     tiktokAiGenerated: request.tiktokAiGenerated,
     networkOptions: networkOptionsOf(request),
+    overrides: checked.overrides,
     scheduledFor: checked.scheduledFor,
     requireApproval,
     createdBy: creatorOf(actor),
@@ -128,7 +127,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     publishedAt: null,
     deletedAt: null,
     deletedReason: null,
-    targets: checked.targets.map((a) => ({
+    targets: checked.planned.map(({ account: a, firstComment }) => ({
       accountId: a.id,
       platform: a.platform,
       status,
@@ -136,7 +135,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
       url: null,
       publishedAt: null,
       error: null,
-      firstComment: request.firstComment === null ? null : { status: "pending", externalId: null, error: null },
+      firstComment: firstComment === null ? null : { status: "pending", externalId: null, error: null },
       thread: [],
       attempts: 0
     }))

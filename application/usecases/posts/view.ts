@@ -26,6 +26,8 @@ export const postView = (p: Post) => ({
   poll: p.poll,
   cover: p.cover,
   tiktokAiGenerated: p.tiktokAiGenerated,
+  /** Per-network replacements: a target's final content is the post's fields with overrides[target.platform] applied. */
+  overrides: p.overrides,
   scheduledFor: time(p.scheduledFor),
   requireApproval: p.requireApproval,
   createdBy: p.createdBy,

@@ -1,5 +1,6 @@
 import { Cause, Clock, Effect, Option } from "effect"
-import type { Post, Target, TargetError } from "../../../domain/post.ts"
+import { contentFor, type TargetContent } from "../../../domain/overrides.ts"
+import type { Target, TargetError } from "../../../domain/post.ts"
 import { JobQueue, type LeasedJob } from "../../ports/JobQueue.ts"
 import type { PublishRequest } from "../../ports/Publishers.ts"
 import { mediaFor, networkFor, publishStep, targetError } from "./network.ts"
@@ -69,14 +70,14 @@ const live = Effect.fnUntraced(function* (job: LeasedJob, isLive: (loaded: Loade
   return loaded
 })
 
-/** Step 0 is the post itself; step n is thread reply n, replying to the previous one. */
-const requestFor = (base: PublishRequest, post: Post, target: Target, step: number): PublishRequest => {
+/** Step 0 is the post itself; step n is thread reply n (of the target's own thread), replying to the previous one. */
+const requestFor = (base: PublishRequest, final: TargetContent, target: Target, step: number): PublishRequest => {
   if (step === 0) return base
   const rootId = target.externalId!
   const parentId = step === 1 ? rootId : target.thread.find((r) => r.index === step - 2)!.externalId
   return {
     ...base,
-    content: post.thread[step - 1],
+    content: final.thread[step - 1],
     media: [],
     poll: null,
     cover: null,
@@ -112,21 +113,24 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
   const post = began.value.post
   let target = began.value.target
   const { account, publisher, credentials } = yield* networkFor(job)
-  const { media, coverMedia } = yield* mediaFor(post)
+  // What this network gets: the post with its network's overrides applied.
+  const final = contentFor(post, target.platform)
+  const { media, coverMedia } = yield* mediaFor(post, final.mediaIds)
   const base: PublishRequest = {
     account,
     credentials,
     postId: post.id,
-    content: post.content,
+    content: final.content,
     media,
     poll: post.poll,
-    cover: post.cover,
-    coverMedia,
+    // The cover is for a video: a target whose own media has none gets no cover.
+    cover: media.some((m) => m.type === "video") ? post.cover : null,
+    coverMedia: media.some((m) => m.type === "video") ? coverMedia : null,
     tiktokAiGenerated: post.tiktokAiGenerated,
     options: post.networkOptions,
     replyTo: null
   }
-  const todo = Array.from({ length: 1 + post.thread.length }, (_, i) => i).filter((step) => !isRecorded(target, step))
+  const todo = Array.from({ length: 1 + final.thread.length }, (_, i) => i).filter((step) => !isRecorded(target, step))
   const lastStep = todo.length === 0 ? null : todo[todo.length - 1]
   if (lastStep === null) {
     // Everything was recorded by an earlier attempt that stopped just before finishing.
@@ -136,7 +140,7 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
   }
   yield* Effect.forkScoped(markWhenSlow(job, options))
   for (const step of todo) {
-    const published = yield* publishStep(job, step, requestFor(base, post, target, step), publisher, options)
+    const published = yield* publishStep(job, step, requestFor(base, final, target, step), publisher, options)
     const at = yield* Clock.currentTimeMillis
     const last = step === lastStep
     const written = yield* write(
@@ -155,10 +159,14 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
 const publishFirstComment = Effect.fnUntraced(function* (job: LeasedJob, options: PipelineOptions) {
   const began = yield* live(
     job,
-    ({ post, target }) => post.firstComment !== null && target.externalId !== null && (target.firstComment?.status === "pending" || target.firstComment?.status === "publishing")
+    ({ post, target }) =>
+      contentFor(post, target.platform).firstComment !== null &&
+      target.externalId !== null &&
+      (target.firstComment?.status === "pending" || target.firstComment?.status === "publishing")
   )
   if (Option.isNone(began)) return
   const { post, target } = began.value
+  const firstComment = contentFor(post, target.platform).firstComment!
   const at = yield* Clock.currentTimeMillis
   yield* write(job, at, { _tag: "Extend", until: at + options.leaseMs }, ({ target: t }) =>
     t.firstComment?.status === "publishing" ? t : { ...t, firstComment: { status: "publishing", externalId: null, error: null } }
@@ -172,7 +180,7 @@ const publishFirstComment = Effect.fnUntraced(function* (job: LeasedJob, options
       account,
       credentials,
       postId: post.id,
-      content: post.firstComment!,
+      content: firstComment,
       media: [],
       poll: null,
       cover: null,

@@ -46,15 +46,15 @@ export const networkFor = Effect.fnUntraced(function* (job: LeasedJob) {
 const unavailable = (message: string, retryAfterMs?: number) =>
   new RetryLater({ error: targetError("upstream_unavailable", message), retryAfterMs, clearCheckpoint: true, countsAsFailure: true })
 
-/** The post's uploads in the post's order, and its cover upload; a final failure when one is gone. */
-export const mediaFor = Effect.fnUntraced(function* (post: Post) {
+/** The target's uploads (`mediaIds`, its final media) in order, and the post's cover upload; a final failure when one is gone. */
+export const mediaFor = Effect.fnUntraced(function* (post: Post, mediaIds: ReadonlyArray<string>) {
   const coverId = post.cover !== null && "mediaId" in post.cover ? post.cover.mediaId : null
-  const ids = coverId === null ? post.mediaIds : [...post.mediaIds, coverId]
+  const ids = coverId === null ? mediaIds : [...mediaIds, coverId]
   if (ids.length === 0) return { media: [] as ReadonlyArray<Media>, coverMedia: null }
   const found = new Map((yield* (yield* MediaRepo).findByIds(post.workspaceId, ids)).map((m) => [m.id, m]))
   const missing = ids.filter((id) => !found.has(id))
   if (missing.length > 0) return yield* final("media_not_found", `Uploads are gone: ${missing.join(", ")}.`)
-  return { media: post.mediaIds.map((id) => found.get(id)!), coverMedia: coverId === null ? null : found.get(coverId)! }
+  return { media: mediaIds.map((id) => found.get(id)!), coverMedia: coverId === null ? null : found.get(coverId)! }
 })
 
 const fromNetwork = (e: PublishError): TargetError => ({

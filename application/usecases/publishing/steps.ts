@@ -7,6 +7,7 @@ import { Store } from "../../ports/Store.ts"
 import { groupCommit } from "../../groupCommit.ts"
 import { firstCommentJob } from "../posts/jobs.ts"
 import { EventOutbox } from "../../ports/EventOutbox.ts"
+import { contentFor } from "../../../domain/overrides.ts"
 import { finalEventOf, type HeraldEvent, isFinal } from "../../../domain/events.ts"
 import { postEvent, targetEvent } from "../webhooks/events.ts"
 import { LeaseLost, type Loaded, replaceTarget } from "./outcomes.ts"
@@ -135,7 +136,7 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
         lastAt.set(post.id, write.at)
         events.push(...(yield* targetEvents(after, target, next, write.at)))
       }
-      if (write.firstCommentAt !== undefined && post.firstComment !== null && target.firstComment?.status === "pending")
+      if (write.firstCommentAt !== undefined && contentFor(post, target.platform).firstComment !== null && target.firstComment?.status === "pending")
         followUps.push(yield* firstCommentJob(post, target.accountId, write.firstCommentAt))
       results.push(Exit.succeed(Option.some(after)))
     }

@@ -27,8 +27,23 @@ export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       )
       .handle("list", ({ query }) => run(Effect.flatMap(CurrentActor, (actor) => listPosts(actor, query))))
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => getPost(actor, params.id))))
-      .handle("approve", byId(Actions.approvePost))
-      .handle("reject", byId(Actions.rejectPost))
+      .handle("approve", ({ params }) =>
+        run(
+          Effect.gen(function* () {
+            const body = (yield* rawJson) as { readonly version?: unknown } | null
+            const version = typeof body?.version === "string" ? body.version : undefined
+            return json(yield* Actions.approvePost(yield* CurrentActor, params.id, version))
+          })
+        )
+      )
+      .handle("reject", ({ params }) =>
+        run(
+          Effect.gen(function* () {
+            const body = (yield* rawJson) as { readonly reason?: unknown } | null
+            return json(yield* Actions.rejectPost(yield* CurrentActor, params.id, body?.reason))
+          })
+        )
+      )
       .handle("cancel", byId(Actions.cancelPost))
       .handle("retry", byId(Actions.retryPost))
       .handle("reschedule", ({ params }) =>

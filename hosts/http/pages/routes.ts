@@ -1,7 +1,7 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { completeConnect } from "../../../application/usecases/accounts.ts"
-import { authenticateSession } from "../../../application/usecases/auth.ts"
+import type { authenticateSession } from "../../../application/usecases/auth.ts"
 import { claimWorkspace, inspectClaimLink } from "../../../application/usecases/claim.ts"
 import { completeSignIn, requestSignInLink } from "../../../application/usecases/signin.ts"
 import { endSession } from "../../../application/usecases/sessions.ts"
@@ -10,7 +10,6 @@ import { catalogue, type ErrorCode, fail, type HeraldError, invalidFields, messa
 import { describeTextProblem, textProblem } from "../../../domain/text.ts"
 import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
-import { appPage } from "./app.ts"
 import { escapeHtml, page } from "./html.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
 
@@ -192,19 +191,6 @@ export const layer = HttpRouter.addAll(
             const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
             if (token) yield* endSession(token)
             return HttpServerResponse.expireCookieUnsafe(redirect("/signin"), SESSION_COOKIE, { path: "/" })
-          })
-        )
-      ),
-      HttpRouter.route(
-        "GET",
-        "/app",
-        run(
-          Effect.gen(function* () {
-            const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
-            if (!token) return redirect("/signin")
-            const session = yield* Effect.option(authenticateSession(token))
-            if (Option.isNone(session)) return redirect("/signin")
-            return appPage(session.value.actor.kind === "person" ? session.value.actor.email : "", session.value.csrf)
           })
         )
       )

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { z } from "zod"
-import { connectUrl, listAccounts } from "../../../application/usecases/accounts.ts"
+import { connectUrl, disconnectAccount, listAccounts } from "../../../application/usecases/accounts.ts"
 import { listBoards } from "../../../application/usecases/boards.ts"
 import { requestClaimLink } from "../../../application/usecases/claim.ts"
 import { signUp } from "../../../application/usecases/signup.ts"
@@ -97,4 +97,17 @@ export const listBoardsTool = tool({
   }),
   annotations: { readOnlyHint: true, openWorldHint: true },
   run: (args, call) => listBoards(call.actor, args.accountId)
+})
+
+export const disconnectAccountTool = tool({
+  name: "disconnect_account",
+  title: "Disconnect a social account",
+  description:
+    "Removes a connected account from this workspace: its stored credentials are deleted and Herald stops posting to it. " +
+    "Its posts still waiting (scheduled or needing approval) fail with account_disconnected. Connecting the same network account again later gives it a new id. " +
+    "An id not in this workspace gives account_not_found.",
+  input: z.strictObject({ accountId: z.string().describe("An account id from list_accounts") }),
+  output: z.looseObject({ id: z.string(), disconnected: z.boolean() }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  run: (args, call) => disconnectAccount(call.actor, args.accountId)
 })

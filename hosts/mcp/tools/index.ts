@@ -1,5 +1,5 @@
 import type { AnyTool, CallContext } from "../tool.ts"
-import { connectAccountTool, listAccountsTool, listBoardsTool, requestClaimLinkTool, signUpTool } from "./accounts.ts"
+import { connectAccountTool, disconnectAccountTool, listAccountsTool, listBoardsTool, requestClaimLinkTool, signUpTool } from "./accounts.ts"
 import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
 import { cancelPostTool, createPostTool, getPostTool, listPostsTool, rejectPostTool, reschedulePostTool } from "./posts.ts"
@@ -11,6 +11,7 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   listAccountsTool,
   connectAccountTool,
   listBoardsTool,
+  disconnectAccountTool,
   uploadMediaTool(transport),
   getMediaPreviewTool,
   createPostTool,
