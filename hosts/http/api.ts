@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { AccountList, BoardList, ConnectLink } from "../../domain/contract/account.ts"
+import { AccountList, BoardList, ConnectLink, DisconnectedAccount } from "../../domain/contract/account.ts"
 import { DryRunResult } from "../../domain/contract/dryRun.ts"
 import { EventList, eventSchemas } from "../../domain/contract/events.ts"
 import { CreatedKey, CreateKeyRequest, KeyList, RevokedKey } from "../../domain/contract/key.ts"
@@ -48,7 +48,7 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     }),
     HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
       params: id,
-      success: Schema.Struct({ id: Str, disconnected: Schema.Literal(true) }),
+      success: DisconnectedAccount,
       error: e(401, 404)
     }).annotate(OpenApi.Description, "Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected."),
     HttpApiEndpoint.get("boards", "/accounts/:id/boards", {
