@@ -1,15 +1,14 @@
-import { Schema, type SchemaAST, SchemaTransformation } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { MEDIA_LIFETIME_MS } from "../media.ts"
 import { requestLimits } from "../networkRules.ts"
 import { DAY_MS } from "../time.ts"
-import { decoderFor } from "./issues.ts"
+import { decoderFor, requestParseOptions } from "./issues.ts"
+
+export { requestParseOptions }
 
 // The body of POST /posts (and MCP's create_post): its shape only. Rules that need more than a
 // shape (texts, aliases, ids, dates, per-network limits) are domain/postRequest.ts's, over the
 // decoded value. Optional top-level fields take null as "not set": agents often send it.
-
-/** Unknown fields are refused and every malformed field is named, not only the first. */
-export const requestParseOptions: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
 
 const Str = Schema.String
 const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
