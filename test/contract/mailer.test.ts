@@ -17,7 +17,11 @@ mailerContract("recording (memory)", () => {
   const sent = Context.get(built, RecordingMailer.SentMail)
   return {
     layer,
-    delivered: async (to) => sent.all().filter((m) => m.to === to).map((m) => ({ ...m, inline: (m.inlineImages ?? []).map((i) => i.cid) }))
+    delivered: async (to) =>
+      sent
+        .all()
+        .filter((m) => m.to === to)
+        .map((m) => ({ ...m, inline: (m.inlineImages ?? []).map((i) => i.cid) }))
   }
 })
 
