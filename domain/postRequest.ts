@@ -2,7 +2,7 @@ import { Result } from "effect"
 import { type HeraldError, invalidFields } from "./errors.ts"
 import { isWellFormedId } from "./ids.ts"
 import { checkText, describeTextProblem, type TextRule } from "./text.ts"
-import type { Overrides } from "./overrides.ts"
+import { checkOverrides, type Overrides } from "./overrides.ts"
 import type { Cover, Poll } from "./post.ts"
 import { requestLimits } from "./networkRules.ts"
 import { type CreatePostBody, decodeCreatePostBody, type NetworkOptions, type PinterestOptions, type TiktokOptions, type YoutubeOptions } from "./contract/postRequest.ts"
@@ -91,7 +91,11 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     optionText("pinterest.title", pinterest.title, 1000)
   }
 
-  if (bad.length === 0 && blank(content) && mediaIds.length === 0 && poll === null) refuse(["content"], "A post needs content, media or a poll.")
+  const overrides = checkOverrides(body.overrides ?? {})
+  for (const problem of overrides.problems) refuse([problem.field], problem.note)
+  // With overrides, each target's own content is checked once its network is known (postRules).
+  const overridden = Object.keys(overrides.overrides).length > 0
+  if (bad.length === 0 && !overridden && blank(content) && mediaIds.length === 0 && poll === null) refuse(["content"], "A post needs content, media or a poll.")
   const scheduledFor = body.scheduledFor ?? null
   const firstComment = body.firstComment ?? null
   const texts: Array<[string, string | null | undefined, TextRule]> = [
@@ -123,7 +127,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     tiktok: body.tiktok ?? null,
     youtube,
     pinterest,
-    overrides: {}
+    overrides: overrides.overrides
   })
 }
 

@@ -2,15 +2,16 @@ import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { DryRunResult } from "../../domain/contract/dryRun.ts"
 import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
-import { errorDoc } from "./errors.ts"
+import { apiErrors } from "./errors.ts"
 import * as S from "./schemas.ts"
 import { AppGroup } from "./appApi.ts"
 import { MediaGroup } from "./mediaApi.ts"
 import { Authentication } from "./security.ts"
+import { UndeclaredErrors } from "./undeclaredErrors.ts"
 import { EventsGroup, WebhooksGroup } from "./webhooksApi.ts"
 import { addWebhooks } from "./webhooksOpenApi.ts"
 
-const e = (...statuses: Array<number>) => statuses.map(errorDoc)
+const e = apiErrors
 const common = [400, 401, 403, 404, 409]
 const id = { id: Schema.String }
 
@@ -112,6 +113,7 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(WebhooksGroup)
   .add(EventsGroup)
   .add(AppGroup)
+  .middleware(UndeclaredErrors)
   .prefix("/api/v1")
   .annotateMerge(
     OpenApi.annotations({

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { errorDoc } from "./errors.ts"
+import { apiErrors } from "./errors.ts"
 import { Poll } from "../../domain/contract/postParts.ts"
 import { PostView } from "./schemas.ts"
 import { Authentication } from "./security.ts"
@@ -8,7 +8,7 @@ import { Authentication } from "./security.ts"
 // What the people's app (hosts/http/pages/) reads beyond the agents' endpoints: signed-in people only.
 
 const Str = Schema.String
-const e = (...statuses: Array<number>) => statuses.map(errorDoc)
+const e = apiErrors
 
 const TextOnNetwork = Schema.Struct({
   length: Schema.Number.annotate({ description: "In the network's own units (X weighs some characters double)" }),

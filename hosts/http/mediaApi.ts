@@ -2,11 +2,11 @@ import { Schema } from "effect"
 import { Multipart } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { REST_UPLOAD_LIMIT } from "../../application/usecases/media/upload.ts"
-import { errorDoc } from "./errors.ts"
+import { apiErrors } from "./errors.ts"
 import { Authentication } from "./security.ts"
 
 const Str = Schema.String
-const e = (...statuses: Array<number>) => statuses.map(errorDoc)
+const e = apiErrors
 
 export const MediaView = Schema.Struct({
   id: Str,

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Cover, Poll } from "../../domain/contract/postParts.ts"
+import { Overrides } from "../../domain/contract/postRequest.ts"
 
 // Request and response shapes as documented in OpenAPI. Decoding here checks types only;
 // the use cases validate every rule (and name the fields) on the raw body. (The post request and
@@ -66,6 +67,7 @@ export const PostView = Schema.Struct({
   poll: Schema.NullOr(Poll),
   cover: Schema.NullOr(Cover),
   tiktokAiGenerated: Schema.Boolean,
+  overrides: Overrides,
   scheduledFor: Schema.NullOr(Str),
   requireApproval: Schema.Boolean,
   createdBy: Schema.Struct({ kind: Schema.Literals(["key", "person"]), id: Str, name: Str }),

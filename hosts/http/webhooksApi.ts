@@ -1,12 +1,12 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { EventBody, eventTypes } from "../../domain/events.ts"
-import { errorDoc } from "./errors.ts"
+import { apiErrors } from "./errors.ts"
 import { Authentication } from "./security.ts"
 
 const Str = Schema.String
 const opt = Schema.optional
-const e = (...statuses: Array<number>) => statuses.map(errorDoc)
+const e = apiErrors
 const EventType = Schema.Literals(eventTypes)
 
 export const WebhookView = Schema.Struct({

@@ -33,7 +33,8 @@ export const createPostTool = tool({
     "it waits until the human approves it in the Herald app; tell them. You can read, reschedule, reject or cancel your own posts, never approve them.",
     `Free workspaces may create ${freePosts} posts a calendar month (UTC); more gives post_limit_reached. Dry runs never count.`,
     "Instagram, TikTok, YouTube and Pinterest need media (upload_media first). Set idempotencyKey so a retry after a lost answer never posts twice.",
-    "The answer is {post} (or {post, replayed: true} on a retry) with status needs_approval, scheduled, publishing, published or failed and one target per account; for a dry run it is {dryRun, valid, warnings, requireApproval, wouldPost}.",
+    "To say different things on different networks, add overrides keyed by platform, e.g. overrides: {x: {content: 'short'}, linkedin: {content: 'long', firstComment: 'link'}}; each network's rules apply to its own final content.",
+    "The answer is {post} (or {post, replayed: true} on a retry) with status needs_approval, scheduled, publishing, published or failed and one target per account; for a dry run it is {dryRun, valid, warnings, requireApproval, wouldPost, targets}, targets giving each account's final content, its length as its network counts it, and its own warnings.",
     "Errors name the problem in error.code, e.g. validation_failed (details.fields), scheduled_in_past, media_required, media_expired, account_not_found."
   ].join(" "),
   input: createInput,
@@ -44,7 +45,8 @@ export const createPostTool = tool({
     valid: z.boolean().optional().describe("Dry run: whether the post would be accepted"),
     warnings: z.array(z.string()).optional(),
     requireApproval: z.boolean().optional().describe("Dry run: whether the post would wait for approval"),
-    wouldPost: z.looseObject({}).optional().describe("Dry run: what would be posted, with usage for the month")
+    wouldPost: z.looseObject({}).optional().describe("Dry run: what would be posted, with usage for the month"),
+    targets: z.array(z.looseObject({})).optional().describe("Dry run: each target's final content, length {used, limit} and warnings")
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   run: ({ idempotencyKey, ...body }, call) => Effect.map(createPost(call.actor, body, idempotencyKey ?? null), (result) => result.body)
