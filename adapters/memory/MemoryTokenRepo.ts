@@ -19,6 +19,12 @@ export const make = Effect.gen(function* () {
       }),
     find: (hash, kind, now) => state.sync(() => Option.fromNullishOr(live(hash, kind, now))),
     delete: (hash) => state.sync(() => void tokens().delete(hash)),
+    takeDue: (kind, now, limit) =>
+      state.sync(() => {
+        const due = [...tokens().values()].filter((t) => t.kind === kind && t.expiresAt <= now).slice(0, limit)
+        for (const t of due) tokens().delete(t.hash)
+        return due
+      }),
     listFor: (workspaceId, email, kind, now) =>
       state.sync(() =>
         [...tokens().values()]

@@ -15,12 +15,15 @@ export interface StartedSession {
   readonly expiresAt: number
 }
 
+/** The id a person acts under: from their address, so every session (and an e-mailed approval) of one person is the same person. */
+export const personIdOf = (email: string) => Effect.flatMap(Crypto, (crypto) => Effect.map(crypto.sha256(email), (hash) => `usr_${hash.slice(0, 20)}`))
+
 /** Signs a person in: a session token (stored hashed) and its CSRF secret. */
 export const startSession = Effect.fn("startSession")(function* (workspaceId: string, email: string) {
   const crypto = yield* Crypto
   const token = yield* crypto.token()
   const csrf = yield* crypto.token()
-  const personId = `usr_${(yield* crypto.sha256(email)).slice(0, 20)}`
+  const personId = yield* personIdOf(email)
   const at = yield* now
   const data: SessionData = { personId, name: email, csrf }
   const expiresAt = at + SESSION_LIFETIME_MS

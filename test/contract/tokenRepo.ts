@@ -46,6 +46,21 @@ export const tokenRepoContract = (name: string, ports: Layer.Layer<TokenRepo | W
       })
     )
 
+    it.effect("takeDue takes the markers of one kind whose time has come, once", () =>
+      Effect.gen(function* () {
+        const repo = yield* TokenRepo
+        const ws = yield* seedWorkspace()
+        const due = token(ws, "approval_digest", { expiresAt: T0 + 10 })
+        const later = token(ws, "approval_digest", { expiresAt: T0 + 1000 })
+        yield* repo.insert(due)
+        yield* repo.insert(later)
+        yield* repo.insert(token(ws, "approval", { expiresAt: T0 + 5 }))
+        assert.deepStrictEqual(yield* repo.takeDue("approval_digest", T0 + 10, 10), [due])
+        assert.deepStrictEqual(yield* repo.takeDue("approval_digest", T0 + 10, 10), [])
+        assert.deepStrictEqual(yield* repo.takeDue("approval_digest", T0 + 1000, 10), [later])
+      })
+    )
+
     it.effect("consume is single use", () =>
       Effect.gen(function* () {
         const repo = yield* TokenRepo

@@ -169,9 +169,12 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
     await page.goto(`${host.origin}/app/accounts`)
     await page.getByRole("alert").filter({ hasText: "lost their connection" }).waitFor()
     await checkPage(page, "accounts-reconnect")
-    // The network's page is at Herald's public URL (the test host listens elsewhere): follow the link there.
-    const [toNetwork] = await Promise.all([page.waitForRequest(/\/connect\/sandbox\/callback/), page.getByRole("button", { name: /^Reconnect Sandbox/ }).click()])
-    await page.goto(host.local(toNetwork.url()))
+    // The network's page is at Herald's public URL, not where the test host listens: send the browser on there.
+    await page.route(
+      (url) => url.pathname === "/connect/sandbox/callback" && url.origin !== host.origin,
+      (route) => route.fulfill({ status: 302, headers: { location: host.local(route.request().url()) } })
+    )
+    await page.getByRole("button", { name: /^Reconnect Sandbox/ }).click()
     await page.getByText("Account connected").waitFor()
     const accounts = (await call(host, "GET", "/accounts", { key })).body.accounts as Array<{ status: string }>
     expect(accounts.some((a) => a.status === "connected")).toBe(true)
