@@ -19,7 +19,7 @@ export interface PublishRequest {
   /** The cover's upload when the cover is a media id. */
   readonly coverMedia?: Media | null
   readonly tiktokAiGenerated: boolean
-  /** The post's per-network objects (tiktok, youtube, pinterest); absent on replies and comments. */
+  /** The post's per-network objects (tiktok, youtube, pinterest, facebook); absent on replies and comments. */
   readonly options?: NetworkOptions | undefined
   /** Set for thread replies and first comments: the network id of the post replied to. */
   readonly replyTo: { readonly rootId: string; readonly parentId: string } | null
