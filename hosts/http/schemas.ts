@@ -67,7 +67,7 @@ export const PostView = Schema.Struct({
   poll: Schema.NullOr(Poll),
   cover: Schema.NullOr(Cover),
   tiktokAiGenerated: Schema.Boolean,
-  overrides: Overrides.annotate({ description: "Per-network content: a target's final content is the post's fields with overrides[target.platform] applied" }),
+  overrides: Overrides,
   scheduledFor: Schema.NullOr(Str),
   requireApproval: Schema.Boolean,
   createdBy: Schema.Struct({ kind: Schema.Literals(["key", "person"]), id: Str, name: Str }),
