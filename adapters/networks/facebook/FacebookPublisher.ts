@@ -9,7 +9,8 @@ import { MAX_PROCESSING_MS } from "../shared/metaContainers.ts"
 import { findByText } from "../shared/metaPosts.ts"
 import type { Acting, FacebookApi, PagePost, VideoPhase, VideoStatus } from "./api.ts"
 import { decodeHandle, encodeHandle, type FacebookHandle, sending } from "./handle.ts"
-import { makeReelQuota, type ReelQuota } from "./reelQuota.ts"
+import { makeReelQuota } from "./reelQuota.ts"
+import { failedPhase, finishReceived, isLive } from "./videoStatus.ts"
 
 const FACEBOOK = "https://www.facebook.com"
 const MAX_POLL_WAIT_MS = 60_000
@@ -40,19 +41,6 @@ const reelUrl = (videoId: string) => `${FACEBOOK}/reel/${videoId}`
 /** The post's one video goes up as a reel when the post asks for it (facebook.reel). */
 const reelVideo = (request: PublishRequest): Media | null => (request.options?.facebook?.reel === true ? (request.media.find((m) => m.type === "video") ?? null) : null)
 
-const phases = (status: VideoStatus) => [status.status?.uploading_phase, status.status?.processing_phase, status.status?.publishing_phase]
-/** Meta could not take the video: its status, or a phase of it, is an error (with Meta's words when it gives them). */
-const failedPhase = (status: VideoStatus): VideoPhase | null =>
-  status.status?.video_status === "error" ? (phases(status).find((p) => p?.status === "error") ?? {}) : (phases(status).find((p) => p?.status === "error") ?? null)
-/** Meta received the reel's finish call: its publishing phase began (or ended). */
-const finishReceived = (status: VideoStatus) => {
-  const publishing = status.status?.publishing_phase
-  return (publishing?.status !== undefined && publishing.status !== "not_started") || publishing?.publish_status === "published"
-}
-/** The video is on the Page: processed and, for a reel, its publishing phase complete. */
-const isLive = (status: VideoStatus, reel: boolean) =>
-  status.status?.video_status === "ready" && (!reel || status.status.publishing_phase === undefined || status.status.publishing_phase.status === "complete")
-
 const processing = (handle: FacebookHandle, checkAfterMs: number): PublishOutcome => ({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs })
 
 /**
@@ -65,9 +53,9 @@ const processing = (handle: FacebookHandle, checkAfterMs: number): PublishOutcom
  * anything is sent again; a reel is found through its stored video id. At most 30 reels a Page in
  * 24 hours (`reels`): the next one waits, as a rate limit.
  */
-export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStoreShape; readonly reels?: ReelQuota }): Publisher => {
+export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStoreShape }): Publisher => {
   const { api, blobs } = deps
-  const reels = deps.reels ?? makeReelQuota()
+  const reels = makeReelQuota()
 
   const post = (a: Acting, request: PublishRequest) =>
     Effect.gen(function* () {
