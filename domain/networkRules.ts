@@ -14,6 +14,16 @@ export interface PollRules {
   readonly maxQuestionLength?: number
 }
 
+/** What a network's reels take where reels are a choice of the post (Facebook Pages' video_reels). */
+export interface ReelRules {
+  readonly minSeconds: number
+  readonly maxSeconds: number
+  /** The shape the network recommends, width to height. */
+  readonly aspect: { readonly width: number; readonly height: number }
+  /** Reels one account may publish in a moving 24 hours. */
+  readonly perDay: number
+}
+
 /** What one network accepts. One row per network; the spec wins where notes differ. */
 export interface NetworkRules {
   readonly textLimit: number
@@ -32,6 +42,7 @@ export interface NetworkRules {
   /** What a cover may be where the network takes only one kind: an image upload or a frame offset (both when absent). */
   readonly coverKinds?: ReadonlyArray<"image" | "offset">
   readonly videoMaxSeconds: number | null
+  readonly reel?: ReelRules
   readonly source: string
 }
 
@@ -132,7 +143,8 @@ export const networkRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 8000,
     cover: true,
     videoMaxSeconds: 90,
-    source: "Facebook Pages API; 2026-11-21"
+    reel: { minSeconds: 3, maxSeconds: 90, aspect: { width: 9, height: 16 }, perDay: 30 },
+    source: "Facebook Pages API; reels: Video API Reels Publishing guide (3-90 s, 9:16, 30 API-published reels a moving 24 h); 2026-11-21"
   },
   tiktok: {
     textLimit: 2200,

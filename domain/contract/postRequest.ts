@@ -65,11 +65,18 @@ export const PinterestOptions = Schema.Struct({
 }).annotate({ identifier: "PinterestOptions", description: "Pinterest only: the board, link and title of the pin" })
 export type PinterestOptions = typeof PinterestOptions.Type
 
+/** Facebook Pages' choice for a video: a reel (POST /{page}/video_reels) instead of a Page video. */
+export const FacebookOptions = Schema.Struct({
+  reel: optional(Schema.Boolean.annotate({ description: "true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page)" }))
+}).annotate({ identifier: "FacebookOptions", description: "Facebook only: publish the video as a reel" })
+export type FacebookOptions = typeof FacebookOptions.Type
+
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
 export interface NetworkOptions {
   readonly tiktok?: TiktokOptions | undefined
   readonly youtube?: YoutubeOptions | undefined
   readonly pinterest?: PinterestOptions | undefined
+  readonly facebook?: FacebookOptions | undefined
 }
 
 export const PollRequest = Schema.Struct({
@@ -161,6 +168,7 @@ export const createPostFields = {
   tiktok: nullable(TiktokOptions),
   youtube: nullable(YoutubeOptions),
   pinterest: nullable(PinterestOptions),
+  facebook: nullable(FacebookOptions),
   overrides: nullable(Overrides)
 }
 
