@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { ErrorEnvelope } from "./contract/errors.ts"
 
 /** One row of the error catalogue: how a code is shown to callers. */
 export interface CatalogueEntry {
@@ -97,6 +98,12 @@ export const catalogue = {
   tiktok_cannot_post: entry(409, true, "TikTok says the creator cannot post now.", "Try again later."),
   idempotency_key_reused: entry(422, false, "This Idempotency-Key was used with a different body.", "Use a new Idempotency-Key for a different post."),
   post_not_found: entry(404, false, "There is no post with this id in the workspace.", "List posts with GET /posts."),
+  approval_link_invalid: entry(
+    400,
+    false,
+    "This approval link is invalid, already used or expired.",
+    "Open the app's approval queue (/app): every waiting post is there, as each network will show it."
+  ),
   post_changed: entry(
     409,
     false,
@@ -127,6 +134,7 @@ export const catalogue = {
 
 export type ErrorCode = keyof typeof catalogue
 export const errorCodes = Object.keys(catalogue) as ReadonlyArray<ErrorCode>
+export const ErrorCode = Schema.Literals(errorCodes)
 
 /** Details are JSON: field lists, limits, retry times. */
 export type ErrorDetails = { readonly [key: string]: unknown }
@@ -136,32 +144,21 @@ export type ErrorDetails = { readonly [key: string]: unknown }
  * message and details may refine it for this occurrence.
  */
 export class HeraldError extends Schema.TaggedError<HeraldError>()("HeraldError", {
-  code: Schema.String,
+  code: ErrorCode,
   detail: Schema.optional(Schema.String),
   details: Schema.optional(Schema.Record(Schema.String, Schema.Unknown))
 }) {}
 
 /** The text shown to callers: the occurrence's own detail, else the catalogue's message. */
-export const messageOf = (error: HeraldError): string => error.detail ?? catalogue[error.code as ErrorCode]?.message ?? error.code
+export const messageOf = (error: HeraldError): string => error.detail ?? catalogue[error.code].message
 
 export const fail = (code: ErrorCode, details?: ErrorDetails, detail?: string): HeraldError =>
   new HeraldError({ code, ...(details ? { details: { ...details } } : {}), ...(detail ? { detail } : {}) })
 
 export const invalidFields = (fields: ReadonlyArray<string>, detail?: string): HeraldError => fail("validation_failed", { fields: [...new Set(fields)] }, detail)
 
-/** The spec's error envelope body. */
-export interface ErrorEnvelope {
-  readonly error: {
-    readonly code: string
-    readonly message: string
-    readonly hint: string
-    readonly retryable: boolean
-    readonly details?: ErrorDetails
-  }
-}
-
 export const toEnvelope = (error: HeraldError): { status: number; body: ErrorEnvelope } => {
-  const row: CatalogueEntry = catalogue[error.code as ErrorCode] ?? catalogue.internal_error
+  const row: CatalogueEntry = catalogue[error.code]
   return {
     status: row.status,
     body: {

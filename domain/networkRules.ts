@@ -14,6 +14,16 @@ export interface PollRules {
   readonly maxQuestionLength?: number
 }
 
+/** What a network's reels take where reels are a choice of the post (Facebook Pages' video_reels). */
+export interface ReelRules {
+  readonly minSeconds: number
+  readonly maxSeconds: number
+  /** The shape the network recommends, width to height. */
+  readonly aspect: { readonly width: number; readonly height: number }
+  /** Reels one account may publish in a moving 24 hours. */
+  readonly perDay: number
+}
+
 /** What one network accepts. One row per network; the spec wins where notes differ. */
 export interface NetworkRules {
   readonly textLimit: number
@@ -36,6 +46,7 @@ export interface NetworkRules {
   readonly videoMinSeconds?: number
   /** Larger images are refused, where the network's limit is below Herald's own upload limit (bytes; Herald resizes Bluesky's itself). */
   readonly imageMaxBytes?: number
+  readonly reel?: ReelRules
   readonly source: string
 }
 
@@ -140,8 +151,8 @@ export const networkRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 8000,
     cover: true,
     videoMaxSeconds: 90,
-    videoMinSeconds: 3,
-    source: "Facebook Pages API; 2026-11-21"
+    reel: { minSeconds: 3, maxSeconds: 90, aspect: { width: 9, height: 16 }, perDay: 30 },
+    source: "Facebook Pages API; reels: Video API Reels Publishing guide (3-90 s, 9:16, 30 API-published reels a moving 24 h); 2026-11-21"
   },
   tiktok: {
     textLimit: 2200,

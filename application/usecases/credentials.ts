@@ -7,6 +7,12 @@ import { TokenVault } from "../ports/TokenVault.ts"
 import { readCache } from "../readCache.ts"
 import { Store } from "../ports/Store.ts"
 import { accountEvent, emit } from "./webhooks/events.ts"
+import { reconnectMail } from "../../domain/messages.ts"
+import { platformNames } from "../../domain/platforms.ts"
+import { HeraldConfig } from "../config.ts"
+import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
+import { trySend } from "./mail.ts"
+import { Mailer } from "../ports/Mailer.ts"
 
 /** Access tokens are renewed this long before they end, so a call never starts with one about to expire. */
 export const RENEW_AHEAD_MS = 5 * 60 * 1000
@@ -61,17 +67,33 @@ export const storeCredentials = Effect.fn("storeCredentials")(function* (account
   yield* store.put(accountId, yield* sealed(Option.isSome(kept) ? { ...credentials, refreshToken: kept.value } : credentials))
 })
 
+/** The owner hears of it by e-mail, with a link to the app's accounts page (where reconnecting is one button). */
+const tellOwner = Effect.fnUntraced(function* (account: Account) {
+  // Hosts that send no mail (some tests, tools) just skip it: the account list says it too.
+  const mailer = yield* Effect.serviceOption(Mailer)
+  if (Option.isNone(mailer)) return
+  const workspace = yield* (yield* WorkspaceRepo).findById(account.workspaceId)
+  if (Option.isNone(workspace) || !workspace.value.claimed) return
+  const config = yield* HeraldConfig
+  yield* trySend(
+    workspace.value.ownerEmail,
+    reconnectMail(workspace.value.locale, { network: platformNames[account.platform], username: account.username, link: `${config.publicUrl}/app/accounts` })
+  ).pipe(Effect.provideService(Mailer, mailer.value))
+})
+
 /** Marks the account for reconnection: no call goes to its network until a person reconnects it. */
 export const markNeedsReconnection = Effect.fn("markNeedsReconnection")(function* (account: Account, why: string) {
   const at = yield* Clock.currentTimeMillis
   // The change and its event together; of callers racing on one account, the one that changes it reports it.
-  yield* (yield* Store).transaction(
+  const changed = yield* (yield* Store).transaction(
     Effect.gen(function* () {
-      if (yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection", "connected"))
-        yield* emit([yield* accountEvent("account.needs_reconnection", { ...account, status: "needs_reconnection" }, at)])
+      if (!(yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection", "connected"))) return false
+      yield* emit([yield* accountEvent("account.needs_reconnection", { ...account, status: "needs_reconnection" }, at)])
+      return true
     })
   )
   yield* (yield* readCache).forgetAccounts(account.workspaceId)
+  if (changed) yield* tellOwner(account)
   yield* Effect.logWarning("account needs reconnection").pipe(Effect.annotateLogs({ account: account.id, platform: account.platform, why }))
   return new NeedsReconnection({ message: why })
 })

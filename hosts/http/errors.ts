@@ -1,15 +1,16 @@
 import { type Cause, Effect, Schema } from "effect"
 import { HttpServerError, HttpServerResponse } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
-import { catalogue, type ErrorCode, fail, HeraldError, toEnvelope, type ErrorDetails } from "../../domain/errors.ts"
+import { errorEnvelopeOf, type ErrorEnvelope, statusOf } from "../../domain/contract/errors.ts"
+import { type ErrorCode, fail, HeraldError, toEnvelope, type ErrorDetails } from "../../domain/errors.ts"
 
 /** An error already rendered to the spec's envelope, with its status and headers. */
 export class ApiFailure {
   readonly _tag = "ApiFailure"
   readonly status: number
-  readonly body: unknown
+  readonly body: ErrorEnvelope
   readonly headers: Readonly<Record<string, string>>
-  constructor(status: number, body: unknown, headers: Readonly<Record<string, string>>) {
+  constructor(status: number, body: ErrorEnvelope, headers: Readonly<Record<string, string>>) {
     this.status = status
     this.body = body
     this.headers = headers
@@ -29,12 +30,6 @@ export const toApiFailure = (error: HeraldError): ApiFailure => {
 export const errorResponse = (failure: ApiFailure) => HttpServerResponse.jsonUnsafe(failure.body, { status: failure.status, headers: failure.headers })
 
 export const failWith = (code: ErrorCode, details?: ErrorDetails, detail?: string) => errorResponse(toApiFailure(fail(code, details, detail)))
-
-/**
- * Handlers end with this: a domain error leaves the handler as an ApiFailure defect, which the
- * error middleware renders as the envelope (HttpApi would otherwise encode it with a fixed status).
- */
-export const handled = <A, R>(effect: Effect.Effect<A, HeraldError, R>): Effect.Effect<A, never, R> => Effect.catch(effect, (error) => Effect.die(toApiFailure(error)))
 
 /** A defect's answer: logged with a request id, and a 500 that shows only the id, never internals. */
 export const defectFailure = (cause: Cause.Cause<unknown>, method: string, url: string) => {
@@ -59,25 +54,38 @@ export const findApiFailure = <E>(cause: Cause.Cause<E>): ApiFailure | undefined
 /** The platform's body reader stopped at the route's limit (bodyLimit.ts sets it). */
 export const isBodyTooLarge = (u: unknown): boolean => HttpServerError.isHttpServerError(u) && u.reason._tag === "RequestParseError" && u.reason.reason === "BodyTooLarge"
 
-// Documentation of the error bodies, per status, for the OpenAPI document. The code is a literal
-// union per status, so a body matches exactly one status's schema.
-const envelope = (codes: ReadonlyArray<string>) =>
-  Schema.Struct({
-    error: Schema.Struct({
-      code: Schema.Literals(codes),
-      message: Schema.String,
-      hint: Schema.String,
-      retryable: Schema.Boolean,
-      details: Schema.optional(Schema.Record(Schema.String, Schema.Unknown))
-    })
-  })
+// The headers the spec ties to a status (toApiFailure sets them).
+const challenge = { "www-authenticate": Schema.String }
+const retryAfter = { "retry-after": Schema.optionalKey(Schema.String) }
+const none = {}
 
-const codesFor = (status: number) =>
-  Object.entries(catalogue)
-    .filter(([, e]) => e.status === status)
-    .map(([code]) => code)
+const makeApiError = <H extends Schema.Struct.Fields>(status: number, headers: H) =>
+  Schema.declare((u: unknown): u is HeraldError => u instanceof HeraldError && statusOf(u.code) === status).pipe(
+    HttpApiSchema.encodeToWithHeaders(
+      { body: errorEnvelopeOf(status), headers },
+      {
+        decode: ({ body }) => new HeraldError({ code: body.error.code, detail: body.error.message, ...(body.error.details ? { details: body.error.details } : {}) }),
+        encode: (error) => {
+          const failure = toApiFailure(error)
+          return { body: failure.body, headers: failure.headers as Schema.Struct.Type<H> }
+        }
+      }
+    )
+  )
 
-export const errorDoc = (status: number) =>
-  envelope(codesFor(status))
-    .annotate({ identifier: `Error${status}`, description: `Error envelope. Codes: ${codesFor(status).join(", ")}` })
-    .pipe(HttpApiSchema.status(status))
+const build = (status: number) =>
+  status === 401 ? makeApiError(status, challenge) : status === 429 || status === 503 ? makeApiError(status, retryAfter) : makeApiError(status, none)
+
+const byStatus = new Map<number, ReturnType<typeof build>>()
+
+/**
+ * The domain errors of one status as an endpoint declares them: the catalogue's envelope (one
+ * OpenAPI component per status) with the headers the spec ties to it. Handlers fail with HeraldError.
+ */
+export const apiError = (status: number) => {
+  let schema = byStatus.get(status)
+  if (schema === undefined) byStatus.set(status, (schema = build(status)))
+  return schema
+}
+
+export const apiErrors = (...statuses: Array<number>) => statuses.map(apiError)

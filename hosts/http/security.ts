@@ -2,9 +2,9 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import type { Actor } from "../../domain/apiKey.ts"
-import { fail, toEnvelope } from "../../domain/errors.ts"
+import { fail } from "../../domain/errors.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
-import { errorDoc, toApiFailure } from "./errors.ts"
+import { apiErrors } from "./errors.ts"
 
 export const SESSION_COOKIE = "herald_session"
 export const CSRF_HEADER = "x-csrf-token"
@@ -24,16 +24,13 @@ export class CurrentActor extends Context.Service<CurrentActor, Actor>()("herald
 /** Bearer API key, or the web app's session cookie (with a CSRF header on state-changing requests). */
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentActor; requires: never }>()("herald/http/Authentication", {
   security: { bearer: HttpApiSecurity.bearer, session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" }) },
-  error: errorDoc(401)
+  error: apiErrors(401, 403)
 }) {}
 
 type AuthServices = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof authenticateSession>>
 
 // A failure (not a defect) so the next scheme is tried; the last one's failure is the answer.
-const unauthorizedBody = toEnvelope(fail("unauthorized")).body as {
-  readonly error: { readonly code: string; readonly message: string; readonly hint: string; readonly retryable: boolean }
-}
-const unauthorized = () => Effect.fail(unauthorizedBody)
+const unauthorized = () => Effect.fail(fail("unauthorized"))
 
 export const layer = Layer.effect(Authentication)(
   Effect.gen(function* () {
@@ -59,9 +56,10 @@ export const layer = Layer.effect(Authentication)(
           Effect.catch(() => unauthorized()),
           Effect.flatMap(({ actor, csrf }) =>
             Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-              endpoint.method !== "GET" && request.headers[CSRF_HEADER] !== csrf
-                ? Effect.die(toApiFailure(fail("csrf_failed")))
-                : Effect.provideService(httpEffect, CurrentActor, actor)
+              Effect.andThen(
+                endpoint.method !== "GET" && request.headers[CSRF_HEADER] !== csrf ? Effect.fail(fail("csrf_failed")) : Effect.void,
+                Effect.provideService(httpEffect, CurrentActor, actor)
+              )
             )
           )
         )

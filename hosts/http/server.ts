@@ -20,8 +20,10 @@ import * as FastPaths from "./fastPaths.ts"
 import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
 import * as AppPages from "./pages/appRoutes.ts"
+import * as InboxPages from "./pages/inboxRoutes.ts"
 import * as ConnectForm from "./pages/connectForm.ts"
 import * as Security from "./security.ts"
+import * as UndeclaredErrors from "./undeclaredErrors.ts"
 import { docsPageMiddleware, securityHeaders } from "./securityHeaders.ts"
 import * as Mcp from "../mcp/route.ts"
 
@@ -40,6 +42,8 @@ const pageRoutes = [
   { method: "GET", path: "/app/keys" },
   { method: "GET", path: "/app/settings" },
   { method: "GET", path: "/app/assets/:name" },
+  { method: "GET", path: "/inbox" },
+  { method: "POST", path: "/inbox" },
   { method: "GET", path: "/api/v1/openapi.json" },
   { method: "GET", path: "/api/v1/docs" },
   { method: "POST", path: "/mcp" }
@@ -64,12 +68,13 @@ const hostMiddleware = HttpRouter.middleware(
 export const routesLayer = Layer.mergeAll(
   HttpApiBuilder.layer(HeraldApi, { openapiPath: "/api/v1/openapi.json" }).pipe(
     Layer.provide([Signup.layer, Claim.layer, Accounts.layer, Posts.layer, Keys.layer, Media.layer, Webhooks.layer, Webhooks.eventsLayer, App.layer]),
-    Layer.provide(Security.layer)
+    Layer.provide([Security.layer, UndeclaredErrors.layer])
   ),
   // Scalar's default fonts come from its CDN; the page's policy allows this origin only.
   HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs", scalar: { withDefaultFonts: false } }).pipe(Layer.provide(docsPageMiddleware.layer)),
   Pages.layer,
   AppPages.layer,
+  InboxPages.layer,
   ConnectForm.layer,
   Files.layer,
   Mcp.layer,

@@ -64,6 +64,7 @@ const check = (platforms: ReadonlyArray<Platform>, fields: Partial<CreatePostReq
       tiktok: null,
       youtube: null,
       pinterest: null,
+      facebook: null,
       overrides: {},
       ...fields
     },

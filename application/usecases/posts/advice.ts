@@ -2,7 +2,9 @@ import { Effect, Option } from "effect"
 import type { Account } from "../../../domain/account.ts"
 import { platformNames } from "../../../domain/platforms.ts"
 import { formatUtc } from "../../../domain/time.ts"
-import { Publishers } from "../../ports/Publishers.ts"
+import type { NetworkOptions } from "../../../domain/contract/postRequest.ts"
+import type { Media } from "../../../domain/media.ts"
+import { type AdvisedPost, Publishers } from "../../ports/Publishers.ts"
 import { grantEnds, RENEW_AHEAD_MS } from "../credentials.ts"
 
 /**
@@ -17,19 +19,22 @@ const grantWarning = (account: Account, end: number | undefined, dueAt: number) 
       ]
     : []
 
-/** What the account's network says about posting to it when the post is due (quotas). */
-export const networkAdvice = Effect.fnUntraced(function* (account: Account, dueAt: number) {
+/** What the account's network says about posting `post` to it when the post is due (quotas). */
+export const networkAdvice = Effect.fnUntraced(function* (account: Account, dueAt: number, post: AdvisedPost) {
   const advise = Option.flatMap((yield* Publishers).get(account.platform), (p) => Option.fromNullishOr(p.advise))
-  return Option.isNone(advise) ? [] : yield* advise.value(account, dueAt)
+  return Option.isNone(advise) ? [] : yield* advise.value(account, dueAt, post)
 })
 
 /** Everything a dry run adds about each target beyond the rules, in the targets' order; none for accounts that must be reconnected first. */
-export const dryRunAdvice = Effect.fnUntraced(function* (targets: ReadonlyArray<Account>, dueAt: number) {
-  const connected = targets.filter((a) => a.status === "connected")
-  const ends = yield* grantEnds(connected)
-  return yield* Effect.forEach(targets, (account) =>
+export const dryRunAdvice = Effect.fnUntraced(function* (
+  targets: ReadonlyArray<{ readonly account: Account; readonly media: ReadonlyArray<Media> }>,
+  options: NetworkOptions,
+  dueAt: number
+) {
+  const ends = yield* grantEnds(targets.map((t) => t.account).filter((a) => a.status === "connected"))
+  return yield* Effect.forEach(targets, ({ account, media }) =>
     account.status === "connected"
-      ? Effect.map(networkAdvice(account, dueAt), (network): ReadonlyArray<string> => [...grantWarning(account, ends.get(account.id), dueAt), ...network])
+      ? Effect.map(networkAdvice(account, dueAt, { media, options }), (network): ReadonlyArray<string> => [...grantWarning(account, ends.get(account.id), dueAt), ...network])
       : Effect.succeed<ReadonlyArray<string>>([])
   )
 })

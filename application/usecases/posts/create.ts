@@ -19,6 +19,7 @@ import { dryRunResult } from "./dryRun.ts"
 import { publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
 import { PostCreator } from "../../ports/PostCreator.ts"
+import { tellOwnerPostWaits } from "../inboxApproval.ts"
 import { postEvent, workspaceEvent } from "../webhooks/events.ts"
 
 const IDEMPOTENCY_LIFETIME_MS = DAY_MS
@@ -115,7 +116,11 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     monthlyLimit === null ? undefined : yield* workspaceEvent("usage.limit_reached", workspace, at, { month, used: monthlyLimit, limit: monthlyLimit, plan: workspace.plan })
   const outcome = yield* (yield* PostCreator).create({ post, jobs: newJobs, usage: { month, limit: monthlyLimit }, claim, events, atLimit })
   if (outcome._tag === "OverCap") return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
-  if (outcome._tag === "Created") return { kind: "created" as const, body: { post: postView(post) } }
+  if (outcome._tag === "Created") {
+    // The owner's e-mail goes on its own fiber: the agent's answer does not wait for a mail server.
+    if (status === "needs_approval") yield* Effect.forkDetach(tellOwnerPostWaits(post).pipe(Effect.catchCause((cause) => Effect.logWarning("approval e-mail not sent", cause))))
+    return { kind: "created" as const, body: { post: postView(post) } }
+  }
   if (outcome.holder.requestHash !== claim?.requestHash) return yield* Effect.fail(fail("idempotency_key_reused"))
   const original = yield* (yield* PostRepo).findById(actor.workspaceId, outcome.holder.postId)
   if (Option.isNone(original)) return yield* Effect.fail(fail("post_not_found", { postId: outcome.holder.postId }))
