@@ -19,7 +19,8 @@ const seen = (post: Post) =>
     post.scheduledFor,
     post.targets.map((t) => t.accountId),
     post.tiktokAiGenerated,
-    JSON.stringify(post.networkOptions ?? {})
+    JSON.stringify(post.networkOptions ?? {}),
+    JSON.stringify(post.overrides ?? {})
   ])
 
 const FNV_OFFSET = 0xcbf29ce484222325n
@@ -40,12 +41,14 @@ export interface TextOnNetwork {
   readonly fits: boolean
   /** The longest start of the text (whole graphemes) within the limit: what the network would show if cut. */
   readonly shown: string
+  /** What the cut leaves out ("" when it fits). */
+  readonly rest: string
 }
 
 export const textOnNetwork = (text: string, platform: Platform, limit = networkRules[platform].textLimit): TextOnNetwork => {
   const counting = networkRules[platform].textCounting
   const length = textLength(text, counting, limit)
-  if (length <= limit) return { length, limit, fits: true, shown: text }
+  if (length <= limit) return { length, limit, fits: true, shown: text, rest: "" }
   const ends: Array<number> = []
   for (const { index, segment } of segmenter.segment(text)) ends.push(index + segment.length)
   let low = 0
@@ -56,5 +59,6 @@ export const textOnNetwork = (text: string, platform: Platform, limit = networkR
     if (textLength(text.slice(0, ends[mid - 1]), counting, limit) <= limit) low = mid
     else high = mid - 1
   }
-  return { length: textLength(text, counting), limit, fits: false, shown: low === 0 ? "" : text.slice(0, ends[low - 1]) }
+  const shown = low === 0 ? "" : text.slice(0, ends[low - 1])
+  return { length: textLength(text, counting), limit, fits: false, shown, rest: text.slice(shown.length) }
 }

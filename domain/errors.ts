@@ -98,6 +98,12 @@ export const catalogue = {
   tiktok_cannot_post: entry(409, true, "TikTok says the creator cannot post now.", "Try again later."),
   idempotency_key_reused: entry(422, false, "This Idempotency-Key was used with a different body.", "Use a new Idempotency-Key for a different post."),
   post_not_found: entry(404, false, "There is no post with this id in the workspace.", "List posts with GET /posts."),
+  approval_link_invalid: entry(
+    400,
+    false,
+    "This approval link is invalid, already used or expired.",
+    "Open the app's approval queue (/app): every waiting post is there, as each network will show it."
+  ),
   post_changed: entry(
     409,
     false,

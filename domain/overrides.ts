@@ -1,16 +1,11 @@
+import type { ContentOverride, Overrides } from "./contract/postRequest.ts"
+import { isWellFormedId } from "./ids.ts"
+import { requestLimits } from "./networkRules.ts"
 import { type Platform, platforms } from "./platforms.ts"
+import { checkText, describeTextProblem } from "./text.ts"
 
-/** What a post says differently on one network: each field given replaces the post's own there. */
-export interface ContentOverride {
-  readonly content?: string | undefined
-  readonly mediaIds?: ReadonlyArray<string> | undefined
-  readonly thread?: ReadonlyArray<string> | undefined
-  /** null: no first comment on this network. */
-  readonly firstComment?: string | null | undefined
-}
-
-/** A post's per-network overrides, keyed by platform. */
-export type Overrides = { readonly [P in Platform]?: ContentOverride }
+/** A post's per-network overrides, keyed by platform, as the request gives them (blank first comments as null). */
+export type { ContentOverride, Overrides } from "./contract/postRequest.ts"
 
 /** The fields an override may replace. */
 export const overridableFields = ["content", "mediaIds", "thread", "firstComment"] as const
@@ -49,3 +44,37 @@ export const untargetedOverrides = (overrides: Overrides, targeted: ReadonlyArra
 
 /** Every media id the overrides name. */
 export const overrideMediaIds = (overrides: Overrides): ReadonlyArray<string> => Object.values(overrides).flatMap((o) => o?.mediaIds ?? [])
+
+/** A problem with one field of an override: the field as the request names it, and what is wrong when there is more to say. */
+export interface OverrideProblem {
+  readonly field: string
+  readonly note?: string | undefined
+}
+
+/**
+ * The rules of the request's overrides beyond their shape, like the post's own fields': texts within
+ * the prose rules, thread replies not blank, media ids well formed; a blank first comment is none.
+ * Returns the overrides as the post keeps them, and the problems.
+ */
+export const checkOverrides = (overrides: Overrides): { readonly overrides: Overrides; readonly problems: ReadonlyArray<OverrideProblem> } => {
+  const problems: Array<OverrideProblem> = []
+  const text = (field: string, value: string, max: number) => {
+    const problem = checkText(value, { kind: "prose", max })
+    if (problem !== null) problems.push({ field, note: describeTextProblem(field, problem) })
+  }
+  const kept: Record<string, ContentOverride> = {}
+  for (const platform of platforms) {
+    const override = overrides[platform]
+    if (override === undefined) continue
+    const at = (field: OverridableField) => `overrides.${platform}.${field}`
+    if (override.content !== undefined) text(at("content"), override.content, requestLimits.text)
+    if (override.mediaIds?.some((id) => !isWellFormedId(id))) problems.push({ field: at("mediaIds") })
+    if (override.thread?.some((t) => t.trim() === "")) problems.push({ field: at("thread"), note: `${at("thread")} takes non-empty texts.` })
+    override.thread?.forEach((t, i) => text(`${at("thread")}[${i}]`, t, requestLimits.text))
+    const given = override.firstComment
+    const comment = given === undefined ? undefined : given === null || given.trim() === "" ? null : given
+    if (comment) text(at("firstComment"), comment, requestLimits.firstComment)
+    kept[platform] = comment === undefined ? override : { ...override, firstComment: comment }
+  }
+  return { overrides: kept, problems }
+}

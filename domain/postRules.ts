@@ -23,14 +23,45 @@ export interface PlannedTarget extends TargetContent {
   readonly media: ReadonlyArray<Media>
 }
 
+/** A target that passed the rules, with what its network will do that the caller should know. */
+export interface CheckedTarget extends PlannedTarget {
+  readonly warnings: ReadonlyArray<string>
+}
+
 export interface CheckedPost {
   readonly scheduledFor: number | null
   readonly targets: ReadonlyArray<Account>
-  /** The targets in request order, each with its network's final content. */
-  readonly planned: ReadonlyArray<PlannedTarget>
+  /** The targets in request order, each with its network's final content and its own warnings. */
+  readonly planned: ReadonlyArray<CheckedTarget>
   /** The request's overrides for the targeted networks (others are ignored, with a warning). */
   readonly overrides: Overrides
+  /** Every warning, the targets' included, once each. */
   readonly warnings: ReadonlyArray<string>
+  /** Accounts that need reconnecting (only a dry run gets this far with them: it reports them per target). */
+  readonly stale: ReadonlyArray<Account>
+}
+
+/** Warnings about the post as a whole, and about single targets (which are the post's too). */
+interface Warnings {
+  readonly post: (message: string) => void
+  readonly target: (target: PlannedTarget, message: string) => void
+}
+
+const collectWarnings = () => {
+  const all: Array<string> = []
+  const byAccount = new Map<string, Array<string>>()
+  const post = (message: string) => {
+    if (!all.includes(message)) all.push(message)
+  }
+  const warnings: Warnings = {
+    post,
+    target: (target, message) => {
+      post(message)
+      const own = byAccount.get(target.account.id) ?? []
+      if (!own.includes(message)) byAccount.set(target.account.id, [...own, message])
+    }
+  }
+  return { warnings, all, of: (target: PlannedTarget) => byAccount.get(target.account.id) ?? [] }
 }
 
 /** Parses `scheduledFor`: strict ISO 8601 with an offset, in the future, under one year ahead. */
@@ -55,11 +86,11 @@ export const firstLine = (text: string) => text.trim().split(/\r?\n/)[0]?.trim()
 /** Tags as YouTube counts them: each with a comma after it, quoted when it has a space. */
 const tagsLength = (tags: ReadonlyArray<string>) => tags.reduce((n, t) => n + countUpTo(t, 1000) + (/\s/.test(t) ? 2 : 0) + 1, 0) - (tags.length > 0 ? 1 : 0)
 
-const checkYoutube = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, cover: Media | null, warnings: Array<string>): HeraldError | null => {
+const checkYoutube = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, cover: Media | null, warnings: Warnings): HeraldError | null => {
   const options = request.youtube
-  const youtube = planned.find((t) => t.account.platform === "youtube")
-  if (youtube === undefined) {
-    if (options !== null) warnings.push("youtube is ignored: no YouTube account is targeted.")
+  const youtubeTargets = planned.filter((t) => t.account.platform === "youtube")
+  if (youtubeTargets.length === 0) {
+    if (options !== null) warnings.post("youtube is ignored: no YouTube account is targeted.")
     return null
   }
   const title = options?.title
@@ -69,30 +100,63 @@ const checkYoutube = (request: CreatePostRequest, planned: ReadonlyArray<Planned
     return invalidFields(["youtube.tags"], `YouTube takes at most ${youtubeLimits.tags} characters of tags in all.`)
   if (cover !== null && (cover.sizeBytes > youtubeLimits.thumbnailBytes || !["image/jpeg", "image/png"].includes(cover.mimeType)))
     return invalidFields(["cover.mediaId"], "YouTube thumbnails are JPEG or PNG images of at most 2 MB.")
-  if (title === undefined && countUpTo(firstLine(youtube.content), youtubeLimits.title) > youtubeLimits.title)
-    warnings.push(`The YouTube title is the text's first line cut to ${youtubeLimits.title} characters; set youtube.title to choose it.`)
-  if (/[<>]/.test(youtube.content)) warnings.push("YouTube refuses < and > in descriptions: they are sent as ‹ and ›.")
+  for (const youtube of youtubeTargets) {
+    if (title === undefined && countUpTo(firstLine(youtube.content), youtubeLimits.title) > youtubeLimits.title)
+      warnings.target(youtube, `The YouTube title is the text's first line cut to ${youtubeLimits.title} characters; set youtube.title to choose it.`)
+    if (/[<>]/.test(youtube.content)) warnings.target(youtube, "YouTube refuses < and > in descriptions: they are sent as ‹ and ›.")
+  }
   return null
 }
 
 /** Pinterest's pin limits (API v5 pins/create: title 100, link 2,048). */
 export const pinterestLimits = { title: 100, link: 2048 } as const
 
-const checkPinterest = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, warnings: Array<string>): HeraldError | null => {
+const checkPinterest = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, warnings: Warnings): HeraldError | null => {
   const options = request.pinterest
-  const pinterest = planned.find((t) => t.account.platform === "pinterest")
-  if (pinterest === undefined) {
-    if (options !== null) warnings.push("pinterest is ignored: no Pinterest account is targeted.")
+  const pinterestTargets = planned.filter((t) => t.account.platform === "pinterest")
+  if (pinterestTargets.length === 0) {
+    if (options !== null) warnings.post("pinterest is ignored: no Pinterest account is targeted.")
     return null
   }
   if (options?.title !== undefined && countUpTo(options.title, pinterestLimits.title) > pinterestLimits.title)
     return invalidFields(["pinterest.title"], `Pinterest titles take at most ${pinterestLimits.title} characters.`)
   if (options?.link !== undefined && countUpTo(options.link, pinterestLimits.link) > pinterestLimits.link)
     return invalidFields(["pinterest.link"], `Pinterest links take at most ${pinterestLimits.link} characters.`)
-  const images = pinterest.media.filter((m) => m.type === "image")
-  if (images.length > 1 && images.some((m) => m.width !== images[0].width || m.height !== images[0].height))
-    warnings.push("Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them.")
-  if (options?.boardId === undefined) warnings.push("No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them).")
+  for (const pinterest of pinterestTargets) {
+    const images = pinterest.media.filter((m) => m.type === "image")
+    if (images.length > 1 && images.some((m) => m.width !== images[0].width || m.height !== images[0].height))
+      warnings.target(pinterest, "Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them.")
+    if (options?.boardId === undefined) warnings.target(pinterest, "No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them).")
+  }
+  return null
+}
+
+/** Whether a Facebook target goes up as a reel (facebook.reel), not as a Page video. */
+export const isFacebookReel = (request: Pick<CreatePostRequest, "facebook">, target: PlannedTarget) => target.account.platform === "facebook" && request.facebook?.reel === true
+
+/** How far a video's shape may be from the recommended one before the dry run says so (rounding of encoders). */
+const ASPECT_TOLERANCE = 0.02
+
+const checkFacebook = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, warnings: Warnings): HeraldError | null => {
+  const facebookTargets = planned.filter((t) => t.account.platform === "facebook")
+  if (facebookTargets.length === 0) {
+    if (request.facebook !== null) warnings.post("facebook is ignored: no Facebook account is targeted.")
+    return null
+  }
+  const reels = facebookTargets.filter((t) => isFacebookReel(request, t))
+  if (reels.some((t) => videosOf(t).length === 0))
+    return invalidFields(["facebook.reel"], "A Facebook reel is one video: add a video upload for the Facebook target, or leave facebook.reel out.")
+  const rules = networkRules.facebook.reel!
+  for (const reel of reels) {
+    const video = videosOf(reel)[0]
+    const seconds = video.durationMs === null ? null : video.durationMs / 1000
+    if (seconds !== null && (seconds < rules.minSeconds || seconds > rules.maxSeconds))
+      warnings.target(reel, `Facebook reels run ${rules.minSeconds}-${rules.maxSeconds} s: this video runs ${Math.round(seconds * 10) / 10} s, and Facebook may refuse it.`)
+    const { width, height } = video
+    if (width !== null && height !== null && Math.abs(width / height - rules.aspect.width / rules.aspect.height) > ASPECT_TOLERANCE)
+      warnings.target(reel, `Facebook recommends vertical ${rules.aspect.width}:${rules.aspect.height} reels (1080×1920): this video is ${width}×${height}.`)
+    if (request.cover !== null) warnings.target(reel, "Herald sends no cover with a Facebook reel: the reel shows the frame Facebook picks.")
+  }
   return null
 }
 
@@ -111,11 +175,12 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   if (missingAccounts.length > 0) return Result.fail(fail("account_not_found", { accountIds: missingAccounts }))
   const targets = request.accountIds.map((id) => byId.get(id)!)
   const stale = targets.filter((a) => a.status !== "connected")
-  if (stale.length > 0) return Result.fail(fail("account_needs_reconnection", { accountIds: idsOf(stale) }))
+  if (stale.length > 0 && !request.dryRun) return Result.fail(fail("account_needs_reconnection", { accountIds: idsOf(stale) }))
 
-  const warnings: Array<string> = []
+  const collected = collectWarnings()
+  const warnings = collected.warnings
   const targeted = targets.map((a) => a.platform)
-  for (const platform of untargetedOverrides(request.overrides, targeted)) warnings.push(`overrides.${platform} is ignored: no ${platformNames[platform]} account is targeted.`)
+  for (const platform of untargetedOverrides(request.overrides, targeted)) warnings.post(`overrides.${platform} is ignored: no ${platformNames[platform]} account is targeted.`)
   const overrides = overridesFor(request.overrides, targeted)
 
   const mediaById = new Map(ctx.media.map((m) => [m.id, m]))
@@ -204,19 +269,28 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
           "TikTok photo posts take JPEG or WebP images only."
         )
       )
-    if (t?.privacyLevel === undefined) warnings.push("No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published.")
-  } else if (request.tiktokAiGenerated) warnings.push("tiktokAiGenerated is ignored: no TikTok account is targeted.")
+    if (t?.privacyLevel === undefined)
+      for (const target of tiktokTargets) warnings.target(target, "No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published.")
+  } else if (request.tiktokAiGenerated) warnings.post("tiktokAiGenerated is ignored: no TikTok account is targeted.")
   const youtubeProblem = checkYoutube(request, planned, coverId === null ? null : mediaById.get(coverId)!, warnings)
   if (youtubeProblem !== null) return Result.fail(youtubeProblem)
   const pinterestProblem = checkPinterest(request, planned, warnings)
   if (pinterestProblem !== null) return Result.fail(pinterestProblem)
+  const facebookProblem = checkFacebook(request, planned, warnings)
+  if (facebookProblem !== null) return Result.fail(facebookProblem)
 
   // Per-network limits on each target's final text and media, and polls.
   for (const target of planned) {
-    const problem = checkTargetLimits(request, target, (name) => field(target, name), warnings)
+    const problem = checkTargetLimits(
+      request,
+      target,
+      (name) => field(target, name),
+      (message) => warnings.target(target, message)
+    )
     if (problem !== null) return Result.fail(problem)
   }
-  return Result.succeed({ scheduledFor, targets, planned, overrides, warnings })
+  const checked = planned.map((target) => ({ ...target, warnings: collected.of(target) }))
+  return Result.succeed({ scheduledFor, targets, planned: checked, overrides, warnings: collected.all, stale })
 }
 
 /** One target's text lengths, media counts and poll against its network's row of the table. */
@@ -224,7 +298,7 @@ const checkTargetLimits = (
   request: CreatePostRequest,
   target: PlannedTarget,
   field: (name: "content" | "thread" | "firstComment" | "mediaIds") => string,
-  warnings: Array<string>
+  warn: (message: string) => void
 ): HeraldError | null => {
   const account = target.account
   const rules = networkRules[account.platform]
@@ -246,8 +320,13 @@ const checkTargetLimits = (
       { fields: [field("mediaIds")], accountId: account.id, platform: account.platform, maxImages: rules.maxImages, maxVideos: rules.maxVideos, mixedMedia: rules.mixedMedia },
       `${name} takes at most ${rules.maxImages} images or ${rules.maxVideos} video(s)${rules.mixedMedia ? "" : ", not mixed"}.`
     )
-  if (rules.videoMaxSeconds !== null && videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000))
-    warnings.push(`${name} may refuse videos longer than ${rules.videoMaxSeconds} s.`)
+  // A reel's length is its own rule (checkFacebook).
+  if (!isFacebookReel(request, target) && rules.videoMaxSeconds !== null && videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000))
+    warn(`${name} may refuse videos longer than ${rules.videoMaxSeconds} s.`)
+  if (rules.videoMinSeconds !== undefined && videos.some((v) => v.durationMs !== null && v.durationMs < rules.videoMinSeconds! * 1000))
+    warn(`${name} refuses videos shorter than ${rules.videoMinSeconds} s.`)
+  if (rules.imageMaxBytes !== undefined && images.some((m) => m.sizeBytes > rules.imageMaxBytes!))
+    warn(`${name} refuses images larger than ${Math.round(rules.imageMaxBytes / (1024 * 1024))} MB.`)
   if (request.poll !== null && rules.poll !== null) {
     const p = rules.poll
     const poll = request.poll
@@ -271,8 +350,7 @@ const checkTargetLimits = (
         { fields: ["poll.durationMinutes"], platform: account.platform, allowed: d },
         `${name} does not accept a poll of ${poll.durationMinutes} minutes.`
       )
-    if (poll.question !== undefined && p.maxQuestionLength === undefined && account.platform !== "sandbox")
-      warnings.push(`poll.question applies to LinkedIn only; ${name} ignores it.`)
+    if (poll.question !== undefined && p.maxQuestionLength === undefined && account.platform !== "sandbox") warn(`poll.question applies to LinkedIn only; ${name} ignores it.`)
     if (poll.question !== undefined && p.maxQuestionLength !== undefined && countUpTo(poll.question, p.maxQuestionLength) > p.maxQuestionLength)
       return invalidFields(["poll.question"], `${name} poll questions take at most ${p.maxQuestionLength} characters.`)
     // A network that asks a question (LinkedIn) without one asks the post's text, which must fit.
@@ -282,9 +360,9 @@ const checkTargetLimits = (
         `${name} polls need a question of at most ${p.maxQuestionLength} characters: send poll.question, or keep the post's text that short to ask it.`
       )
   }
-  if (account.platform === "instagram" && (target.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30) warnings.push("Instagram refuses captions with more than 30 hashtags.")
+  if (account.platform === "instagram" && (target.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30) warn("Instagram refuses captions with more than 30 hashtags.")
   // Instagram's content publishing takes JPEG images only; Meta's container fails on anything else.
   if (account.platform === "instagram" && images.some((m) => m.mimeType !== "image/jpeg"))
-    warnings.push("Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post.")
+    warn("Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post.")
   return null
 }

@@ -42,6 +42,23 @@ export const make = Effect.gen(function* () {
       sql<TokenRow>`
         SELECT * FROM tokens WHERE hash = ${hash} AND kind = ${kind} AND expires_at > ${toDate(now)}`.pipe(Effect.map(first), Effect.orDie),
     delete: (hash) => sql`DELETE FROM tokens WHERE hash = ${hash}`.pipe(Effect.asVoid, Effect.orDie),
+    // One statement: of schedulers sweeping at once, each marker goes to one of them.
+    takeDue: (kind, now, limit) =>
+      sql<TokenRow>`
+        DELETE FROM tokens WHERE hash IN (
+          SELECT hash FROM tokens WHERE kind = ${kind} AND expires_at <= ${toDate(now)} ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING *`.pipe(
+        Effect.map((rows) => rows.map(fromRow)),
+        Effect.orDie
+      ),
+    // tokens_workspace_kind_idx finds the workspace's sessions; a person has a handful.
+    listFor: (workspaceId, email, kind, now) =>
+      sql<TokenRow>`
+        SELECT * FROM tokens WHERE workspace_id = ${workspaceId} AND kind = ${kind} AND email = ${email} AND expires_at > ${toDate(now)}
+        ORDER BY created_at, hash`.pipe(
+        Effect.map((rows) => rows.map(fromRow)),
+        Effect.orDie
+      ),
     deleteKind: (workspaceId, kind) => sql`DELETE FROM tokens WHERE workspace_id = ${workspaceId} AND kind = ${kind}`.pipe(Effect.asVoid, Effect.orDie)
   } satisfies TokenRepoShape
 })

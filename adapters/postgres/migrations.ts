@@ -205,6 +205,11 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0010_workspace_settings": statements([
     `ALTER TABLE workspaces ADD COLUMN time_zone text NOT NULL DEFAULT 'UTC'`,
     `ALTER TABLE workspaces ADD COLUMN approval_mail text NOT NULL DEFAULT 'each'`
+  ]),
+  // When a grant ends, in clear beside the sealed tokens (a dry run reads it without opening them); null: stored before.
+  "0011_credential_lifetimes": statements([
+    `ALTER TABLE account_credentials ADD COLUMN refreshable boolean`,
+    `ALTER TABLE account_credentials ADD COLUMN refresh_expires_at bigint`
   ])
 }
 

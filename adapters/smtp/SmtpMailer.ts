@@ -1,12 +1,21 @@
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import nodemailer from "nodemailer"
-import { MailError, Mailer, type MailerShape } from "../../application/ports/Mailer.ts"
+import { type Mail, MailError, Mailer, type MailerShape } from "../../application/ports/Mailer.ts"
 
 export interface Options {
   /** `smtp://user:pass@host:587` or `smtps://...:465`; `?ignoreTLS=true` for a local relay without TLS. */
   readonly url: Redacted.Redacted<string>
   readonly from: string
 }
+
+/** The message as nodemailer composes it: text, the HTML part and its inline images when there are. */
+export const composed = (mail: Mail) => ({
+  to: mail.to,
+  subject: mail.subject,
+  text: mail.text,
+  ...(mail.html === undefined ? {} : { html: mail.html }),
+  attachments: (mail.inlineImages ?? []).map((image) => ({ cid: image.cid, filename: image.filename, contentType: image.contentType, content: Buffer.from(image.content) }))
+})
 
 /** Sends through an SMTP server; a refused or unreachable server is a MailError, never a defect. */
 export const make = (options: Options) =>
@@ -18,7 +27,7 @@ export const make = (options: Options) =>
       (transport): MailerShape => ({
         send: (mail) =>
           Effect.tryPromise({
-            try: () => transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text }),
+            try: () => transport.sendMail({ from: options.from, ...composed(mail) }),
             catch: (error) => new MailError(`SMTP delivery failed: ${error instanceof Error ? error.message : String(error)}`)
           }).pipe(Effect.asVoid)
       })

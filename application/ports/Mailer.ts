@@ -4,6 +4,17 @@ export interface Mail {
   readonly to: string
   readonly subject: string
   readonly text: string
+  /** An HTML part beside the text one, when the mail has one. */
+  readonly html?: string | undefined
+  /** Images the HTML shows inline, by `cid:` reference. */
+  readonly inlineImages?: ReadonlyArray<InlineImage> | undefined
+}
+
+export interface InlineImage {
+  readonly cid: string
+  readonly filename: string
+  readonly contentType: string
+  readonly content: Uint8Array
 }
 
 export class MailError {

@@ -1,7 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
 
 /** What a single-use or session token is for. */
-export type TokenKind = "claim" | "signin" | "session" | "connect"
+/** approval: an e-mailed Approve/Reject link; approval_digest: a digest due at its expiry. */
+export type TokenKind = "claim" | "signin" | "session" | "connect" | "approval" | "approval_digest"
 
 export interface StoredToken {
   /** SHA-256 of the token text; the text itself is never stored. */
@@ -22,6 +23,10 @@ export interface TokenRepoShape {
   /** Reads a token without using it up (sessions), if unexpired. */
   readonly find: (hash: string, kind: TokenKind, now: number) => Effect.Effect<Option.Option<StoredToken>>
   readonly delete: (hash: string) => Effect.Effect<void>
+  /** The unexpired tokens of one kind for one person of a workspace (their sessions), oldest first. */
+  /** Takes (deletes and returns) up to `limit` tokens of `kind` whose time has come (expiry at or before `now`): due markers. */
+  readonly takeDue: (kind: TokenKind, now: number, limit: number) => Effect.Effect<ReadonlyArray<StoredToken>>
+  readonly listFor: (workspaceId: string, email: string, kind: TokenKind, now: number) => Effect.Effect<ReadonlyArray<StoredToken>>
   /** Deletes every token of one kind for a workspace (an older claim link when a new one is sent). */
   readonly deleteKind: (workspaceId: string, kind: TokenKind) => Effect.Effect<void>
 }

@@ -3,7 +3,7 @@ import type { Account } from "../../domain/account.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail, invalidFields } from "../../domain/errors.ts"
 import { checkText, cleanLabel, describeTextProblem } from "../../domain/text.ts"
-import { isPlatform, type Platform } from "../../domain/platforms.ts"
+import { isPlatform, type Platform, platformNames } from "../../domain/platforms.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { HeraldConfig } from "../config.ts"
 import { readCache } from "../readCache.ts"
@@ -161,4 +161,9 @@ export const disconnectAccount = Effect.fn("disconnectAccount")(function* (actor
   if (!removed) return yield* Effect.fail(fail("account_not_found", { accountIds: [accountId] }))
   yield* (yield* readCache).forgetAccounts(actor.workspaceId)
   return { id: accountId, disconnected: true as const }
+})
+
+/** The networks this Herald can connect (those configured), with their names. */
+export const offeredNetworks = Effect.fn("offeredNetworks")(function* () {
+  return { networks: (yield* Connectors).available.map((platform) => ({ platform, name: platformNames[platform] })) }
 })

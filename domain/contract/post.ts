@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { platforms } from "../platforms.ts"
-import { CommentStatus, Cover, Overrides, Poll, PostStatus, TargetError, Time } from "./postParts.ts"
+import { CommentStatus, Cover, Poll, PostStatus, TargetError, Time } from "./postParts.ts"
+import { Overrides } from "./postRequest.ts"
 
 // A post as the API, MCP and webhook events show it, and the answers that carry it.
 

@@ -1,5 +1,4 @@
 import { Schema } from "effect"
-import { platforms } from "../platforms.ts"
 
 // Parts of a post as it is stored and shown (the request's own, null-tolerant forms are postRequest.ts's).
 
@@ -28,18 +27,3 @@ export type CommentStatus = typeof CommentStatus.Type
 /** Why a target (or its first comment) failed, as the network's answer was mapped. */
 export const TargetError = Schema.Struct({ code: Schema.String, message: Schema.String, retryable: Schema.Boolean }).annotate({ identifier: "TargetError" })
 export type TargetError = typeof TargetError.Type
-
-/** What a post says differently on one network: each field given replaces the post's own there. */
-export const ContentOverride = Schema.Struct({
-  content: Schema.optional(Schema.String),
-  mediaIds: Schema.optional(Schema.Array(Schema.String)),
-  thread: Schema.optional(Schema.Array(Schema.String)),
-  firstComment: Schema.optional(Schema.NullOr(Schema.String).annotate({ description: "null: no first comment on this network" }))
-}).annotate({ identifier: "ContentOverride" })
-
-/** A post's per-network overrides, keyed by platform. */
-export const Overrides = Schema.Struct(
-  Object.fromEntries(platforms.map((p) => [p, Schema.optional(ContentOverride)])) as {
-    readonly [P in (typeof platforms)[number]]: Schema.optional<typeof ContentOverride>
-  }
-).annotate({ identifier: "Overrides", description: "Per-network replacements: a target's final content is the post's fields with overrides[target.platform] applied" })

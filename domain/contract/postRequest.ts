@@ -65,11 +65,18 @@ export const PinterestOptions = Schema.Struct({
 }).annotate({ identifier: "PinterestOptions", description: "Pinterest only: the board, link and title of the pin" })
 export type PinterestOptions = typeof PinterestOptions.Type
 
+/** Facebook Pages' choice for a video: a reel (POST /{page}/video_reels) instead of a Page video. */
+export const FacebookOptions = Schema.Struct({
+  reel: optional(Schema.Boolean.annotate({ description: "true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page)" }))
+}).annotate({ identifier: "FacebookOptions", description: "Facebook only: publish the video as a reel" })
+export type FacebookOptions = typeof FacebookOptions.Type
+
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
 export interface NetworkOptions {
   readonly tiktok?: TiktokOptions | undefined
   readonly youtube?: YoutubeOptions | undefined
   readonly pinterest?: PinterestOptions | undefined
+  readonly facebook?: FacebookOptions | undefined
 }
 
 export const PollRequest = Schema.Struct({
@@ -82,6 +89,47 @@ export const CoverRequest = Schema.Union([
   Schema.Struct({ mediaId: Str.annotate({ description: "An uploaded image" }) }),
   Schema.Struct({ offsetMs: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "A frame of the video, in milliseconds from its start" }) })
 ]).annotate({ identifier: "CoverRequest", description: "Video cover: {mediaId} or {offsetMs}" })
+
+/** What one network gets instead of the post's own content, media, thread or first comment. */
+export const ContentOverride = Schema.Struct({
+  content: optional(Str.annotate({ description: "This network's text instead of content" })),
+  mediaIds: optional(
+    cappedStrings({
+      max: requestLimits.media,
+      message: `An override's mediaIds must be an array of at most ${requestLimits.media} media ids.`,
+      description: "This network's media instead of mediaIds; [] for none"
+    })
+  ),
+  thread: optional(
+    cappedStrings({
+      max: requestLimits.threadReplies,
+      message: `An override's thread must be an array of at most ${requestLimits.threadReplies} non-empty texts.`,
+      description: "This network's thread instead of thread; [] for none"
+    })
+  ),
+  firstComment: optional(Schema.NullOr(Str).annotate({ description: "This network's first comment instead of firstComment; null for none" }))
+}).annotate({ identifier: "ContentOverride", description: "Fields given replace the post's own on this network; fields left out keep them" })
+export type ContentOverride = typeof ContentOverride.Type
+
+const overrideFor = optional(ContentOverride)
+/** Per-network content, keyed by platform: each target publishes the post's fields with its network's override applied. */
+export const Overrides = Schema.Struct({
+  x: overrideFor,
+  linkedin: overrideFor,
+  instagram: overrideFor,
+  facebook: overrideFor,
+  threads: overrideFor,
+  bluesky: overrideFor,
+  tiktok: overrideFor,
+  youtube: overrideFor,
+  pinterest: overrideFor,
+  sandbox: overrideFor
+}).annotate({
+  identifier: "Overrides",
+  description:
+    "Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content"
+})
+export type Overrides = typeof Overrides.Type
 
 const time = "ISO 8601 with a timezone offset, e.g. 2026-12-01T09:00:00+09:00 or 2026-12-01T00:00:00Z"
 
@@ -119,7 +167,9 @@ export const createPostFields = {
   tiktokAiGenerated: nullable(Schema.Boolean.annotate({ description: "TikTok only: label the post as AI-generated" })),
   tiktok: nullable(TiktokOptions),
   youtube: nullable(YoutubeOptions),
-  pinterest: nullable(PinterestOptions)
+  pinterest: nullable(PinterestOptions),
+  facebook: nullable(FacebookOptions),
+  overrides: nullable(Overrides)
 }
 
 /** POST /posts's body. */

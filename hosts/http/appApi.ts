@@ -14,7 +14,8 @@ const TextOnNetwork = Schema.Struct({
   length: Schema.Number.annotate({ description: "In the network's own units (X weighs some characters double)" }),
   limit: Schema.Number,
   fits: Schema.Boolean,
-  shown: Str.annotate({ description: "The longest start of the text within the limit" })
+  shown: Str.annotate({ description: "The longest start of the text within the limit" }),
+  rest: Str.annotate({ description: "What the cut leaves out; empty when the text fits" })
 })
 
 export const ApprovalItem = Schema.Struct({
@@ -28,6 +29,7 @@ export const ApprovalItem = Schema.Struct({
       username: Schema.NullOr(Str),
       accountStatus: Schema.NullOr(Str),
       text: TextOnNetwork,
+      mediaIds: Schema.Array(Str).annotate({ description: "The media this network gets (its override's, else the post's), in order" }),
       thread: Schema.Array(TextOnNetwork),
       firstComment: Schema.NullOr(TextOnNetwork),
       poll: Schema.NullOr(Poll),
@@ -36,12 +38,43 @@ export const ApprovalItem = Schema.Struct({
   )
 }).annotate({ identifier: "ApprovalItem" })
 
+const WorkspaceSettings = Schema.Struct({
+  workspace: Schema.Struct({
+    id: Str,
+    name: Str,
+    plan: Str,
+    ownerEmail: Str,
+    locale: Schema.Literals(["en", "ja"]),
+    timeZone: Str.annotate({ description: "IANA time zone the app shows times in" }),
+    approvalMail: Schema.Literals(["each", "digest", "off"]).annotate({ description: "How the owner hears of posts waiting for approval" })
+  })
+}).annotate({ identifier: "WorkspaceSettings" })
+
+const UpdateWorkspace = Schema.Struct({
+  name: Schema.optional(Str),
+  locale: Schema.optional(Schema.Literals(["en", "ja"])),
+  timeZone: Schema.optional(Str),
+  approvalMail: Schema.optional(Schema.Literals(["each", "digest", "off"]))
+}).annotate({ identifier: "UpdateWorkspaceRequest" })
+
+const Session = Schema.Struct({ id: Str, createdAt: Str, expiresAt: Str, current: Schema.Boolean })
+const id = { id: Str }
+
 export class AppGroup extends HttpApiGroup.make("app")
   .add(
     HttpApiEndpoint.get("approvals", "/approvals", { success: Schema.Struct({ items: Schema.Array(ApprovalItem) }), error: e(401, 403) }).annotate(
       OpenApi.Description,
       "The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve."
-    )
+    ),
+    HttpApiEndpoint.get("networks", "/networks", {
+      success: Schema.Struct({ networks: Schema.Array(Schema.Struct({ platform: Str, name: Str })) }),
+      error: e(401)
+    }).annotate(OpenApi.Description, "The networks this Herald connects: GET /connect/{platform} for each."),
+    HttpApiEndpoint.post("disconnect", "/accounts/:id/disconnect", { params: id, success: Schema.Struct({ id: Str, disconnected: Schema.Boolean }), error: e(401, 404) }),
+    HttpApiEndpoint.get("workspace", "/workspace", { success: WorkspaceSettings, error: e(401, 403) }),
+    HttpApiEndpoint.patch("updateWorkspace", "/workspace", { payload: UpdateWorkspace, success: WorkspaceSettings, error: e(400, 401, 403) }),
+    HttpApiEndpoint.get("sessions", "/sessions", { success: Schema.Struct({ sessions: Schema.Array(Session) }), error: e(401, 403) }),
+    HttpApiEndpoint.post("revokeSession", "/sessions/:id/revoke", { params: id, success: Schema.Struct({ id: Str, revoked: Schema.Boolean }), error: e(400, 401, 403) })
   )
   .middleware(Authentication)
   .annotate(OpenApi.Description, "The people's app: a signed-in person's queue, sessions and workspace settings (keys get 403 approval_requires_human).") {}

@@ -20,6 +20,7 @@ import * as FastPaths from "./fastPaths.ts"
 import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
 import * as AppPages from "./pages/appRoutes.ts"
+import * as InboxPages from "./pages/inboxRoutes.ts"
 import * as ConnectForm from "./pages/connectForm.ts"
 import * as Security from "./security.ts"
 import * as UndeclaredErrors from "./undeclaredErrors.ts"
@@ -41,6 +42,8 @@ const pageRoutes = [
   { method: "GET", path: "/app/keys" },
   { method: "GET", path: "/app/settings" },
   { method: "GET", path: "/app/assets/:name" },
+  { method: "GET", path: "/inbox" },
+  { method: "POST", path: "/inbox" },
   { method: "GET", path: "/api/v1/openapi.json" },
   { method: "GET", path: "/api/v1/docs" },
   { method: "POST", path: "/mcp" }
@@ -71,6 +74,7 @@ export const routesLayer = Layer.mergeAll(
   HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs", scalar: { withDefaultFonts: false } }).pipe(Layer.provide(docsPageMiddleware.layer)),
   Pages.layer,
   AppPages.layer,
+  InboxPages.layer,
   ConnectForm.layer,
   Files.layer,
   Mcp.layer,

@@ -15,7 +15,14 @@ mailerContract("recording (memory)", () => {
   const built = Effect.runSync(Layer.build(RecordingMailer.layer).pipe(Effect.scoped))
   const layer = Layer.succeedContext(built) as unknown as Layer.Layer<Mailer>
   const sent = Context.get(built, RecordingMailer.SentMail)
-  return { layer, delivered: async (to) => sent.all().filter((m) => m.to === to) }
+  return {
+    layer,
+    delivered: async (to) =>
+      sent
+        .all()
+        .filter((m) => m.to === to)
+        .map((m) => ({ ...m, inline: (m.inlineImages ?? []).map((i) => i.cid) }))
+  }
 })
 
 mailerContract("outbox (.eml files)", () => {
@@ -24,7 +31,9 @@ mailerContract("outbox (.eml files)", () => {
     layer: OutboxMailer.layer(dir),
     delivered: async (to) => {
       const parsed = await Promise.all(readdirSync(dir).map((f) => PostalMime.parse(readFileSync(join(dir, f)))))
-      return parsed.filter((p) => p.to?.some((a) => a.address === to)).map((p) => ({ subject: p.subject ?? "", text: p.text ?? "" }))
+      return parsed
+        .filter((p) => p.to?.some((a) => a.address === to))
+        .map((p) => ({ subject: p.subject ?? "", text: p.text ?? "", html: p.html, inline: p.attachments.map((a) => a.contentId ?? "") }))
     }
   }
 })

@@ -31,6 +31,36 @@ export const tokenRepoContract = (name: string, ports: Layer.Layer<TokenRepo | W
       })
     )
 
+    it.effect("listFor gives one person's unexpired tokens of one kind, oldest first", () =>
+      Effect.gen(function* () {
+        const repo = yield* TokenRepo
+        const ws = yield* seedWorkspace()
+        const older = token(ws, "session", { data: "a", createdAt: T0 - 10 })
+        const newer = token(ws, "session", { data: "b" })
+        yield* repo.insert(newer)
+        yield* repo.insert(older)
+        yield* repo.insert(token(ws, "session", { email: "someone-else@herald.test" }))
+        yield* repo.insert(token(ws, "signin"))
+        yield* repo.insert(token(ws, "session", { expiresAt: T0 + 5 }))
+        assert.deepStrictEqual(yield* repo.listFor(ws.id, ws.ownerEmail, "session", T0 + 5), [older, newer])
+      })
+    )
+
+    it.effect("takeDue takes the markers of one kind whose time has come, once", () =>
+      Effect.gen(function* () {
+        const repo = yield* TokenRepo
+        const ws = yield* seedWorkspace()
+        const due = token(ws, "approval_digest", { expiresAt: T0 + 10 })
+        const later = token(ws, "approval_digest", { expiresAt: T0 + 1000 })
+        yield* repo.insert(due)
+        yield* repo.insert(later)
+        yield* repo.insert(token(ws, "approval", { expiresAt: T0 + 5 }))
+        assert.deepStrictEqual(yield* repo.takeDue("approval_digest", T0 + 10, 10), [due])
+        assert.deepStrictEqual(yield* repo.takeDue("approval_digest", T0 + 10, 10), [])
+        assert.deepStrictEqual(yield* repo.takeDue("approval_digest", T0 + 1000, 10), [later])
+      })
+    )
+
     it.effect("consume is single use", () =>
       Effect.gen(function* () {
         const repo = yield* TokenRepo

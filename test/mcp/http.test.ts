@@ -70,7 +70,7 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     }
     const create = tools.find((t) => t.name === "create_post")!
     expect(Object.keys(create.inputSchema.properties!)).toEqual(
-      expect.arrayContaining(["accountIds", "dryRun", "scheduledFor", "idempotencyKey", "poll", "cover", "thread", "firstComment"])
+      expect.arrayContaining(["accountIds", "dryRun", "scheduledFor", "idempotencyKey", "poll", "cover", "thread", "firstComment", "overrides"])
     )
     expect(create.description).toMatch(/approv/)
     expect(client.getInstructions()).toMatch(/asks-first/)
@@ -133,6 +133,30 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     expect(await toolError(client, "disconnect_account", { accountId })).toMatchObject({ code: "account_not_found", retryable: false })
     await client.close()
     await other.client.close()
+  })
+
+  it("create_post takes per-network overrides; its dry run shows each target's final content and length", async () => {
+    const { client } = await signedUp()
+    const accountId = await connectSandbox(client)
+    const args = { accountIds: [accountId], content: "The long text", overrides: { sandbox: { content: "Sandbox's own", firstComment: "More" } } }
+    const dry = await ok(client, "create_post", { ...args, dryRun: true })
+    expect(dry.targets).toEqual([
+      {
+        accountId,
+        platform: "sandbox",
+        username: expect.any(String),
+        content: "Sandbox's own",
+        mediaIds: [],
+        thread: [],
+        firstComment: "More",
+        length: { used: 13, limit: 10000 },
+        warnings: []
+      }
+    ])
+    const { post } = await ok(client, "create_post", args)
+    expect(post.overrides).toEqual(args.overrides)
+    expect((await toolError(client, "create_post", { ...args, overrides: { sandbox: { content: 1 } } })).details.fields).toEqual(["overrides.sandbox.content"])
+    await client.close()
   })
 
   it("use-case errors come back as tool errors carrying the envelope", async () => {

@@ -3,14 +3,15 @@ import { Clock, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Behaviour, ScriptedNetwork } from "../../adapters/testing/ScriptedPublisher.ts"
 import { JobQueue } from "../../application/ports/JobQueue.ts"
-import { MediaRepo } from "../../application/ports/MediaRepo.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
 import { Publishers } from "../../application/ports/Publishers.ts"
 import { AccountRepo } from "../../application/ports/AccountRepo.ts"
+import { MediaRepo } from "../../application/ports/MediaRepo.ts"
 import { createPost } from "../../application/usecases/posts/create.ts"
 import { getPost } from "../../application/usecases/posts/query.ts"
 import { publishDueTargets, startWorker } from "../../application/usecases/publishing/worker.ts"
 import type { Actor } from "../../domain/apiKey.ts"
+import { media as upload } from "../contract/fixtures.ts"
 import { pipelineLayer, setUp, storedPost, testOptions } from "./support.ts"
 import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 
@@ -231,36 +232,26 @@ describe("retries and never posting twice", () => {
     )
   )
 
-  it.effect("the cover and the TikTok AI label reach the publisher as stored on the post", () =>
+  it.effect("the cover and the TikTok AI label reach the publisher as stored on the post; a target without a video gets no cover", () =>
     run(
       Effect.gen(function* () {
         const f = yield* setUp()
         const net = yield* ScriptedNetwork
-        const id = yield* post(f.agent, { accountIds: f.accountIds, content: "Labelled" })
-        const posts = yield* PostRepo
-        const stored = yield* storedPost(f.agent, id)
-        // A cover belongs to a video: the post carries one.
-        const at = yield* Clock.currentTimeMillis
-        const video = {
-          id: "med_cover_video",
-          workspaceId: f.agent.workspaceId,
-          type: "video" as const,
-          mimeType: "video/mp4",
-          filename: "clip.mp4",
-          sizeBytes: 1000,
-          width: 720,
-          height: 1280,
-          durationMs: 5000,
-          blobKey: "clip",
-          previewKey: null,
-          createdAt: at,
-          expiresAt: at + 7 * 86_400_000
-        }
+        const video = upload(f.agent.workspaceId, { type: "video", mimeType: "video/mp4", durationMs: 5000, expiresAt: 3_600_000 })
         yield* (yield* MediaRepo).insert(video)
-        yield* posts.update({ ...stored, mediaIds: [video.id], cover: { offsetMs: 1500 }, tiktokAiGenerated: true })
+        const posts = yield* PostRepo
+        const [withVideo, textOnly] = [yield* post(f.agent, { accountIds: f.accountIds, content: "Labelled" }), yield* post(f.agent, { accountIds: f.accountIds, content: "Text" })]
+        yield* posts.update({ ...(yield* storedPost(f.agent, withVideo)), mediaIds: [video.id], cover: { offsetMs: 1500 }, tiktokAiGenerated: true })
+        yield* posts.update({ ...(yield* storedPost(f.agent, textOnly)), cover: { offsetMs: 1500 } })
         yield* publishDueTargets(testOptions, 10)
-        const request = net.published()[0].request
+        const requestOf = (postId: string) => net.published().find((r) => r.postId === postId)!.request
+        const request = requestOf(withVideo)
         assert.deepStrictEqual(request.cover, { offsetMs: 1500 })
+        assert.deepStrictEqual(
+          request.media.map((m) => m.id),
+          [video.id]
+        )
+        assert.strictEqual(requestOf(textOnly).cover, null)
         assert.isTrue(request.tiktokAiGenerated)
       })
     )

@@ -7,6 +7,9 @@ export interface ReceivedMail {
   readonly from: string
   readonly subject: string
   readonly text: string
+  readonly html: string | undefined
+  /** Content-IDs of the inline images. */
+  readonly inline: ReadonlyArray<string>
 }
 
 /** A real SMTP server on 127.0.0.1 (random port) that parses what it receives; checks AUTH. */
@@ -26,7 +29,9 @@ export const startSmtpServer = async (credentials = { user: "herald", pass: "sec
           to: session.envelope.rcptTo.map((r) => r.address).join(","),
           from: parsed.from?.address ?? "",
           subject: parsed.subject ?? "",
-          text: parsed.text ?? ""
+          text: parsed.text ?? "",
+          html: parsed.html,
+          inline: parsed.attachments.map((a) => a.contentId ?? "")
         })
         callback()
       })

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connectSandbox, signUp } from "../support/flows.ts"
-import { chromiumAvailable, claimInBrowser, expectAccessible, launch, publishDue, screenshot, transferredBytes } from "./browser.ts"
+import { chromiumAvailable, claimInBrowser, expectAccessible, launch, mailTo, publishDue, screenshot, transferredBytes } from "./browser.ts"
 
 describe.runIf(chromiumAvailable)("the approval queue in a real Chromium", () => {
   let host: HttpHost
@@ -59,19 +59,26 @@ describe.runIf(chromiumAvailable)("the approval queue in a real Chromium", () =>
     page.on("console", (message) => {
       if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text())
     })
-    await claimInBrowser(host, page, email)
+    const claimMail = await mailTo(host, email, /\/claim\?token=/)
+    await page.goto(host.local(/https?:\/\/\S+\/claim\?token=\S+/.exec(claimMail.text)![0]))
+    await expectAccessible(page)
+    await page.getByRole("button", { name: "Claim workspace" }).click()
+    await page.waitForURL("**/app")
     await page.getByText("Nothing is waiting.").waitFor()
     await page.getByRole("button", { name: "Sign out" }).click()
     await page.waitForURL("**/signin")
+    await expectAccessible(page)
     await page.getByLabel("E-mail").fill(email)
     await page.getByRole("button", { name: "Send me a link" }).click()
     await page.getByText("Check your inbox").waitFor()
+    await expectAccessible(page)
     let signInMail: { text: string } | undefined
     for (let i = 0; i < 200 && signInMail === undefined; i++) {
       signInMail = await host.run(Effect.map(SentMail, (s) => s.all().find((m) => m.to === email && m.text.includes("/signin/complete"))))
       if (signInMail === undefined) await new Promise((r) => setTimeout(r, 10))
     }
     await page.goto(host.local(/https?:\/\/\S+\/signin\/complete\?token=\S+/.exec(signInMail!.text)![0]))
+    await expectAccessible(page)
     await page.getByRole("button", { name: "Sign in to Herald" }).click()
     await page.waitForURL("**/app")
     await page.getByText("Nothing is waiting.").waitFor()

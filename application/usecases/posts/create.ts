@@ -3,25 +3,23 @@ import type { Actor } from "../../../domain/apiKey.ts"
 import { creatorOf } from "../../../domain/apiKey.ts"
 import { fail } from "../../../domain/errors.ts"
 import type { Post, Target } from "../../../domain/post.ts"
-import type { DryRunResult } from "../../../domain/contract/dryRun.ts"
 import type { CreatePostBody } from "../../../domain/contract/postRequest.ts"
 import { checkCreatePost, networkOptionsOf } from "../../../domain/postRequest.ts"
-import { fetchingPlatforms, mediaFetchWarning } from "../../../domain/mediaReach.ts"
+import { overrideMediaIds } from "../../../domain/overrides.ts"
 import { checkPost } from "../../../domain/postRules.ts"
-import { DAY_MS, formatUtc, monthOf } from "../../../domain/time.ts"
+import { DAY_MS, monthOf } from "../../../domain/time.ts"
 import { planLimits } from "../../../domain/workspace.ts"
-import { BlobStore } from "../../ports/BlobStore.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
-import { UsageCounter } from "../../ports/UsageCounter.ts"
 import { cachedWorkspace } from "../auth.ts"
 import { readCache } from "../../readCache.ts"
 import { canonicalJson, fromResult, now } from "../common.ts"
-import { dryRunAdvice } from "./advice.ts"
+import { dryRunResult } from "./dryRun.ts"
 import { publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
 import { PostCreator } from "../../ports/PostCreator.ts"
+import { tellOwnerPostWaits } from "../inboxApproval.ts"
 import { postEvent, workspaceEvent } from "../webhooks/events.ts"
 
 const IDEMPOTENCY_LIFETIME_MS = DAY_MS
@@ -51,7 +49,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
   const at = yield* now
   const accounts = yield* workspaceAccounts(actor.workspaceId, request.accountIds)
   const coverId = request.cover && "mediaId" in request.cover ? [request.cover.mediaId] : []
-  const mediaIds = [...request.mediaIds, ...coverId]
+  const mediaIds = [...new Set([...request.mediaIds, ...overrideMediaIds(request.overrides), ...coverId])]
   const media = mediaIds.length === 0 ? [] : yield* (yield* MediaRepo).findByIds(actor.workspaceId, mediaIds)
   const checked = yield* fromResult(checkPost(request, { now: at, accounts, media }))
   const keyAsksFirst = actor.kind === "key" && actor.requireApproval
@@ -60,48 +58,7 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
   const monthlyLimit = planLimits[workspace.plan].postsPerMonth
   const month = monthOf(at)
 
-  if (request.dryRun) {
-    const usage = yield* UsageCounter
-    const warnings = [...checked.warnings]
-    if (keyAsksFirst && request.requireApproval === false) warnings.push("requireApproval: false cannot bypass an asks-first key; the post would wait for approval.")
-    const used = yield* usage.current(actor.workspaceId, month)
-    const overCap = monthlyLimit !== null && used >= monthlyLimit
-    if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
-    if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
-    const fetchingTargets = checked.planned.filter((t) => fetchingPlatforms([t.account.platform], t.media).length > 0)
-    const fetching = fetchingTargets.map((t) => t.account.platform)
-    const fetched = fetchingTargets[0]?.media[0]
-    if (fetched !== undefined) {
-      // The URL such a network would be given: can the internet reach it? (Hosts without storage have no say.)
-      const blobs = yield* Effect.serviceOption(BlobStore)
-      const url = Option.isNone(blobs) ? Option.none<string>() : yield* Effect.option(blobs.value.url(fetched.blobKey))
-      const unreachable = Option.flatMap(url, (u) => Option.fromNullishOr(mediaFetchWarning(fetching, u)))
-      if (Option.isSome(unreachable)) warnings.push(unreachable.value)
-    }
-    warnings.push(...(yield* dryRunAdvice(checked.targets, checked.scheduledFor ?? at)))
-    return {
-      kind: "dryRun" as const,
-      body: {
-        dryRun: true as const,
-        valid: !overCap,
-        warnings,
-        requireApproval,
-        wouldPost: {
-          status: requireApproval ? "needs_approval" : checked.scheduledFor !== null ? "scheduled" : "publishing",
-          scheduledFor: checked.scheduledFor === null ? null : formatUtc(checked.scheduledFor),
-          content: request.content,
-          mediaIds: request.mediaIds,
-          firstComment: request.firstComment,
-          thread: request.thread,
-          poll: request.poll,
-          cover: request.cover,
-          tiktokAiGenerated: request.tiktokAiGenerated,
-          targets: checked.targets.map((a) => ({ accountId: a.id, platform: a.platform, username: a.username })),
-          usage: { month, used, limit: monthlyLimit }
-        }
-      } satisfies DryRunResult
-    }
-  }
+  if (request.dryRun) return { kind: "dryRun" as const, body: yield* dryRunResult({ actor, request, checked, workspace, requireApproval, monthlyLimit, month, at }) }
 
   const crypto = yield* Crypto
   const postId = yield* crypto.id("post")
@@ -159,7 +116,11 @@ export const createPost = Effect.fn("createPost")(function* (actor: Actor, body:
     monthlyLimit === null ? undefined : yield* workspaceEvent("usage.limit_reached", workspace, at, { month, used: monthlyLimit, limit: monthlyLimit, plan: workspace.plan })
   const outcome = yield* (yield* PostCreator).create({ post, jobs: newJobs, usage: { month, limit: monthlyLimit }, claim, events, atLimit })
   if (outcome._tag === "OverCap") return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
-  if (outcome._tag === "Created") return { kind: "created" as const, body: { post: postView(post) } }
+  if (outcome._tag === "Created") {
+    // The owner's e-mail goes on its own fiber: the agent's answer does not wait for a mail server.
+    if (status === "needs_approval") yield* Effect.forkDetach(tellOwnerPostWaits(post).pipe(Effect.catchCause((cause) => Effect.logWarning("approval e-mail not sent", cause))))
+    return { kind: "created" as const, body: { post: postView(post) } }
+  }
   if (outcome.holder.requestHash !== claim?.requestHash) return yield* Effect.fail(fail("idempotency_key_reused"))
   const original = yield* (yield* PostRepo).findById(actor.workspaceId, outcome.holder.postId)
   if (Option.isNone(original)) return yield* Effect.fail(fail("post_not_found", { postId: outcome.holder.postId }))

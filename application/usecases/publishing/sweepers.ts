@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { sendDueDigests } from "../inboxApproval.ts"
 import { sweepExpiredMedia } from "../media/sweep.ts"
 import { sweepExpired } from "../sweep.ts"
 import { sweepOldEvents } from "../webhooks/sweep.ts"
@@ -29,6 +30,7 @@ export const runSweepers = (options: SweeperOptions) =>
       const workspaces = yield* logged("expired workspaces", sweepExpired(options.batch), { workspaces: 0 })
       const media = yield* logged("expired uploads", sweepExpiredMedia(options.batch), { media: 0, failed: 0 })
       const events = yield* logged("old events", sweepOldEvents(options.batch * 10), { events: 0 })
+      yield* logged("approval digests", sendDueDigests(options.batch), { digests: 0 })
       // A full batch means more are waiting: go again at once.
       if (workspaces.workspaces < options.batch && media.media + media.failed < options.batch && events.events < options.batch * 10) yield* Effect.sleep(options.everyMs)
     }

@@ -1,15 +1,44 @@
 import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { disconnectAccount, offeredNetworks } from "../../../application/usecases/accounts.ts"
 import { approvalQueue } from "../../../application/usecases/approvals.ts"
+import { listSessions, revokeSession } from "../../../application/usecases/sessions.ts"
+import { getWorkspaceSettings, updateWorkspaceSettings } from "../../../application/usecases/workspaceSettings.ts"
 import { HeraldApi } from "../api.ts"
-import { CurrentActor } from "../security.ts"
-import { runner } from "./request.ts"
+import { CurrentActor, SESSION_COOKIE } from "../security.ts"
+import { json, rawJson, runner } from "./request.ts"
 
-type Services = Effect.Services<ReturnType<typeof approvalQueue>>
+type Services =
+  | Effect.Services<ReturnType<typeof approvalQueue>>
+  | Effect.Services<ReturnType<typeof offeredNetworks>>
+  | Effect.Services<ReturnType<typeof disconnectAccount>>
+  | Effect.Services<ReturnType<typeof updateWorkspaceSettings>>
+  | Effect.Services<ReturnType<typeof listSessions>>
 
 export const layer = HttpApiBuilder.group(HeraldApi, "app", (handlers) =>
   Effect.gen(function* () {
     const run = yield* runner<Services>()
-    return handlers.handle("approvals", () => run(Effect.flatMap(CurrentActor, approvalQueue)))
+    return handlers
+      .handle("approvals", () => run(Effect.flatMap(CurrentActor, approvalQueue)))
+      .handle("networks", () => run(offeredNetworks()))
+      .handle("disconnect", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => disconnectAccount(actor, params.id))))
+      .handle("workspace", () => run(Effect.flatMap(CurrentActor, getWorkspaceSettings)))
+      .handle("updateWorkspace", () =>
+        run(
+          Effect.gen(function* () {
+            return json(yield* updateWorkspaceSettings(yield* CurrentActor, yield* rawJson))
+          })
+        )
+      )
+      .handle("sessions", () =>
+        run(
+          Effect.gen(function* () {
+            const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE] ?? ""
+            return yield* listSessions(yield* CurrentActor, token)
+          })
+        )
+      )
+      .handle("revokeSession", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => revokeSession(actor, params.id))))
   })
 )

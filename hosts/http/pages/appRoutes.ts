@@ -1,10 +1,10 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { authenticateSession, cachedWorkspace } from "../../../application/usecases/auth.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { appShell, type View, viewPath, views } from "./app.ts"
 import { assetResponse, assets } from "./assets.ts"
-import { preferredLocale } from "./locale.ts"
+import { chooseLocale } from "../../../domain/signup.ts"
 
 type Services = Effect.Services<ReturnType<typeof authenticateSession>> | Effect.Services<ReturnType<typeof cachedWorkspace>>
 
@@ -26,7 +26,10 @@ export const layer = HttpRouter.addAll(
           view,
           email: session.value.actor.email,
           csrf: session.value.csrf,
-          locale: Option.match(workspace, { onNone: () => preferredLocale(request.headers["accept-language"]), onSome: (w) => w.locale }),
+          locale: Option.match(workspace, {
+            onNone: () => Result.getOrElse(chooseLocale(undefined, request.headers["accept-language"]), () => "en" as const),
+            onSome: (w) => w.locale
+          }),
           timeZone: Option.match(workspace, { onNone: () => "UTC", onSome: (w) => w.timeZone })
         })
       }).pipe(Effect.provideContext(services)) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>

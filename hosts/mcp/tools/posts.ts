@@ -33,7 +33,8 @@ export const createPostTool = tool({
     "it waits until the human approves it in the Herald app; tell them. You can read, reschedule, reject or cancel your own posts, never approve them.",
     `Free workspaces may create ${freePosts} posts a calendar month (UTC); more gives post_limit_reached. Dry runs never count.`,
     "Instagram, TikTok, YouTube and Pinterest need media (upload_media first). Set idempotencyKey so a retry after a lost answer never posts twice.",
-    "The answer is {post} (or {post, replayed: true} on a retry) with status needs_approval, scheduled, publishing, published or failed and one target per account; for a dry run it is {dryRun, valid, warnings, requireApproval, wouldPost}.",
+    "To say different things on different networks, add overrides keyed by platform, e.g. overrides: {x: {content: 'short'}, linkedin: {content: 'long', firstComment: 'link'}}; each network's rules apply to its own final content.",
+    "The answer is {post} (or {post, replayed: true} on a retry) with status needs_approval, scheduled, publishing, published or failed and one target per account; for a dry run it is {dryRun, valid, warnings, requireApproval, wouldPost, targets}, targets giving each account's final content, its length as its network counts it, and its own warnings.",
     "Errors name the problem in error.code, e.g. validation_failed (details.fields), scheduled_in_past, media_required, media_expired, account_not_found."
   ].join(" "),
   input: createInput,

@@ -6,12 +6,13 @@ import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { SandboxPublished } from "../../../adapters/networks/sandbox/SandboxPublisher.ts"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import { CredentialStore } from "../../../application/ports/CredentialStore.ts"
 import { TokenVault } from "../../../application/ports/TokenVault.ts"
 import { defaultPipelineOptions } from "../../../application/usecases/publishing/options.ts"
 import { publishDueTargets } from "../../../application/usecases/publishing/worker.ts"
-import { claim, signUp } from "../../support/flows.ts"
+import { claim, connectSandbox, signUp } from "../../support/flows.ts"
 import { call, type HttpHost, startHttpHost } from "../../support/httpHost.ts"
 import { type FakeX, startFakeX } from "./fakeX.ts"
 
@@ -262,5 +263,19 @@ describe.each([
     const id2 = await post({ content: "Reconnected" })
     await pass()
     expect((await view(id2)).status).toBe("published")
+  })
+
+  it("per-network content: the X target gets its short override while the sandbox target gets the long text", async () => {
+    const sandbox = await connectSandbox(host, key)
+    const long = `${"A longer text, for the sandbox network only. ".repeat(8)}(${backend})`
+    const short = `Short, for X (${backend})`
+    const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId, sandbox], content: long, overrides: { x: { content: short } } } })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    const tweetsBefore = fake.tweets.length
+    expect(await pass()).toBe(2)
+    expect(fake.tweets.slice(tweetsBefore).map((t) => t.text)).toEqual([short])
+    const sandboxed = await host.run(Effect.map(SandboxPublished, (s) => s.all().filter((r) => r.postId === reply.body.post.id)))
+    expect(sandboxed.map((r) => r.content)).toEqual([long])
+    expect((await view(reply.body.post.id)).status).toBe("published")
   })
 })

@@ -48,7 +48,10 @@ const say = (message, kind = "info") => {
 }
 
 // ---- Times in the workspace's time zone ----
-const when = (iso) => (iso === null ? "" : new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short", timeZone, timeZoneName: "short" }).format(new Date(iso)))
+const when = (iso) =>
+  iso === null
+    ? ""
+    : new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }).format(new Date(iso))
 const zoneOffset = (ms) => {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
@@ -96,21 +99,20 @@ const textOn = (text, network) =>
     ? html`${text.shown}`
     : html`${text.shown}<span class="cut" role="img" aria-label="${t("post.cut")}">✂</span><del>${text.rest}</del><span class="sr-only"> ${t("post.tooLong", { network })}</span>`
 
-const withRest = (full, text) => ({ ...text, rest: full.slice(text.shown.length) })
-
 const networkCard = (post, n) => {
   const name = networkName(n.platform)
   const account = n.username === null ? "" : `@${n.username}`
   return html`<section class="network" aria-label="${name} ${account}">
 <h3>${name} <span class="muted">${n.accountName ?? ""} ${account}</span></h3>
-<p class="text">${textOn(withRest(post.content, n.text), name)}</p>
+${n.mediaIds.join() === post.mediaIds.join() ? "" : mediaStrip({ mediaIds: n.mediaIds })}
+<p class="text">${textOn(n.text, name)}</p>
 <p class="count${n.text.fits ? "" : " over"}">${t("post.length", { length: n.text.length, limit: n.text.limit })}${n.text.fits ? "" : html` · ${t("post.tooLong", { network: name })}`}</p>
 ${
   n.thread.length > 0
-    ? html`<h4>${t("post.thread")}</h4><ol class="thread">${n.thread.map((reply, i) => html`<li>${textOn(withRest(post.thread[i], reply), name)} <span class="count${reply.fits ? "" : " over"}">${t("post.length", { length: reply.length, limit: reply.limit })}</span></li>`)}</ol>`
+    ? html`<h4>${t("post.thread")}</h4><ol class="thread">${n.thread.map((reply) => html`<li>${textOn(reply, name)} <span class="count${reply.fits ? "" : " over"}">${t("post.length", { length: reply.length, limit: reply.limit })}</span></li>`)}</ol>`
     : ""
 }
-${n.firstComment === null ? "" : html`<h4>${t("post.firstComment")}</h4><p class="comment">${textOn(withRest(post.firstComment, n.firstComment), name)}</p>`}
+${n.firstComment === null ? "" : html`<h4>${t("post.firstComment")}</h4><p class="comment">${textOn(n.firstComment, name)}</p>`}
 ${
   n.poll === null
     ? ""
@@ -396,7 +398,7 @@ const keysView = async () => {
     main.innerHTML = html`<h1>${t("keys.title")}</h1>
 <ul class="rows" id="keys">${keys.data.keys.map(
       (k) => html`<li class="row${k.revokedAt ? " revoked" : ""}" data-id="${k.id}"><div><strong>${k.name}</strong> <code>${k.prefix}…</code><br>
-<span class="muted">${k.requireApproval ? t("keys.asks") : t("keys.direct")} · ${t("keys.created", { when: when(k.createdAt) })} · ${k.lastUsedAt ? t("keys.lastUsed", { when: when(k.lastUsedAt) }) : t("keys.neverUsed")}${k.revokedAt ? ` · ${t("keys.revoked", { when: when(k.revokedAt) })}` : ""}</span></div>
+<span class="muted">${k.requireApproval ? t("keys.asks") : t("keys.direct")} · ${t("keys.created", { when: when(k.createdAt) })}${"lastUsedAt" in k ? ` · ${k.lastUsedAt ? t("keys.lastUsed", { when: when(k.lastUsedAt) }) : t("keys.neverUsed")}` : ""}${k.revokedAt ? ` · ${t("keys.revoked", { when: when(k.revokedAt) })}` : ""}</span></div>
 ${k.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-label="${t("keys.revoke")} ${k.name}">${t("keys.revoke")}</button></div>`}</li>`
     )}</ul>
 <form id="newkey" class="inline"><label>${t("keys.name")} <input name="name" required maxlength="100"></label> <label><input type="checkbox" name="asks" checked> ${t("keys.asksFirst")}</label> <button>${t("keys.create")}</button></form>
