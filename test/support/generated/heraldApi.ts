@@ -103,6 +103,23 @@ export interface paths {
     /** @description The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve. */
     get: operations["app.approvals"];
   };
+  "/api/v1/networks": {
+    /** @description The networks this Herald connects: GET /connect/{platform} for each. */
+    get: operations["app.networks"];
+  };
+  "/api/v1/accounts/{id}/disconnect": {
+    post: operations["app.disconnect"];
+  };
+  "/api/v1/workspace": {
+    get: operations["app.workspace"];
+    patch: operations["app.updateWorkspace"];
+  };
+  "/api/v1/sessions": {
+    get: operations["app.sessions"];
+  };
+  "/api/v1/sessions/{id}/revoke": {
+    post: operations["app.revokeSession"];
+  };
 }
 
 export interface webhooks {
@@ -754,6 +771,46 @@ export interface components {
         details?: Record<string, never>;
       };
     };
+    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+    BadRequestError: {
+      error: {
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
+        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
+        message: string;
+        /** @description What to do about it */
+        hint: string;
+        /** @description Whether the same request may succeed later */
+        retryable: boolean;
+        /** @description Fields, limits, retry times: the occurrence's particulars */
+        details?: Record<string, never>;
+      };
+    };
+    WorkspaceSettings: {
+      workspace: {
+        id: string;
+        name: string;
+        plan: string;
+        ownerEmail: string;
+        /** @enum {string} */
+        locale: "en" | "ja";
+        /** @description IANA time zone the app shows times in */
+        timeZone: string;
+        /**
+         * @description How the owner hears of posts waiting for approval
+         * @enum {string}
+         */
+        approvalMail: "each" | "digest" | "off";
+      };
+    };
+    UpdateWorkspaceRequest: {
+      name?: string | null;
+      locale?: ("en" | "ja") | null;
+      timeZone?: string | null;
+      approvalMail?: ("each" | "digest" | "off") | null;
+    };
     ApprovalItem: {
       post: components["schemas"]["Post"];
       /** @description Send it back with approve: a post changed since is refused with post_changed */
@@ -770,13 +827,19 @@ export interface components {
             fits: boolean;
             /** @description The longest start of the text within the limit */
             shown: string;
+            /** @description What the cut leaves out; empty when the text fits */
+            rest: string;
           };
+          /** @description The media this network gets (its override's, else the post's), in order */
+          mediaIds: string[];
           thread: ({
               length: number | ("Infinity" | "-Infinity" | "NaN");
               limit: number | ("Infinity" | "-Infinity" | "NaN");
               fits: boolean;
               /** @description The longest start of the text within the limit */
               shown: string;
+              /** @description What the cut leaves out; empty when the text fits */
+              rest: string;
             })[];
           firstComment: ({
             length: number | ("Infinity" | "-Infinity" | "NaN");
@@ -784,6 +847,8 @@ export interface components {
             fits: boolean;
             /** @description The longest start of the text within the limit */
             shown: string;
+            /** @description What the cut leaves out; empty when the text fits */
+            rest: string;
           }) | null;
           poll: components["schemas"]["Poll"] | null;
           maxImages: number | ("Infinity" | "-Infinity" | "NaN");
@@ -864,25 +929,30 @@ export interface components {
     PostStatus: "needs_approval" | "scheduled" | "publishing" | "published" | "failed";
     /** @enum {string} */
     Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "sandbox";
-    /** @description Per-network replacements: a target's final content is the post's fields with overrides[target.platform] applied */
+    /** @description Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content */
     Overrides: {
-      x?: components["schemas"]["ContentOverride"] | null;
-      linkedin?: components["schemas"]["ContentOverride"] | null;
-      instagram?: components["schemas"]["ContentOverride"] | null;
-      facebook?: components["schemas"]["ContentOverride"] | null;
-      threads?: components["schemas"]["ContentOverride"] | null;
-      bluesky?: components["schemas"]["ContentOverride"] | null;
-      tiktok?: components["schemas"]["ContentOverride"] | null;
-      youtube?: components["schemas"]["ContentOverride"] | null;
-      pinterest?: components["schemas"]["ContentOverride"] | null;
-      sandbox?: components["schemas"]["ContentOverride"] | null;
+      x?: components["schemas"]["ContentOverride"];
+      linkedin?: components["schemas"]["ContentOverride"];
+      instagram?: components["schemas"]["ContentOverride"];
+      facebook?: components["schemas"]["ContentOverride"];
+      threads?: components["schemas"]["ContentOverride"];
+      bluesky?: components["schemas"]["ContentOverride"];
+      tiktok?: components["schemas"]["ContentOverride"];
+      youtube?: components["schemas"]["ContentOverride"];
+      pinterest?: components["schemas"]["ContentOverride"];
+      sandbox?: components["schemas"]["ContentOverride"];
       [key: string]: unknown;
     };
+    /** @description Fields given replace the post's own on this network; fields left out keep them */
     ContentOverride: {
-      content?: string | null;
-      mediaIds?: string[] | null;
-      thread?: string[] | null;
-      firstComment?: (string | null) | null;
+      /** @description This network's text instead of content */
+      content?: string;
+      /** @description This network's media instead of mediaIds; [] for none */
+      mediaIds?: string[];
+      /** @description This network's thread instead of thread; [] for none */
+      thread?: string[];
+      /** @description This network's first comment instead of firstComment; null for none */
+      firstComment?: string | null;
       [key: string]: unknown;
     };
     Cover: {
@@ -891,23 +961,6 @@ export interface components {
     } | {
       offsetMs: number;
       [key: string]: unknown;
-    };
-    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
-    BadRequestError: {
-      error: {
-        /**
-         * @description What went wrong; clients branch on it
-         * @enum {string}
-         */
-        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "webhook_url_refused";
-        message: string;
-        /** @description What to do about it */
-        hint: string;
-        /** @description Whether the same request may succeed later */
-        retryable: boolean;
-        /** @description Fields, limits, retry times: the occurrence's particulars */
-        details?: Record<string, never>;
-      };
     };
     EventList: {
       events: components["schemas"]["Event"][];
@@ -1513,8 +1566,9 @@ export interface components {
     DryRunResult: {
       /** @enum {boolean} */
       dryRun: true;
-      /** @description Whether the post would be accepted (false: this month's posts are used up) */
+      /** @description Whether the post would be accepted (false: this month's posts are used up, or an account needs reconnecting) */
       valid: boolean;
+      /** @description Every warning once, the targets' included */
       warnings: string[];
       /** @description Whether the post would wait for a person's approval */
       requireApproval: boolean;
@@ -1530,6 +1584,7 @@ export interface components {
         poll: components["schemas"]["Poll"] | null;
         cover: components["schemas"]["Cover"] | null;
         tiktokAiGenerated: boolean;
+        overrides: components["schemas"]["Overrides"];
         targets: {
             accountId: string;
             platform: string;
@@ -1541,6 +1596,25 @@ export interface components {
           limit: number | null;
         };
       };
+      /** @description Each target as its network would get it, in accountIds order */
+      targets: components["schemas"]["DryRunTarget"][];
+    };
+    DryRunTarget: {
+      accountId: string;
+      platform: string;
+      username: string;
+      /** @description The text this network would get: content, or its network's override */
+      content: string;
+      mediaIds: string[];
+      thread: string[];
+      firstComment: string | null;
+      /** @description The text's length as this network counts it (X: weighted, links 23; Bluesky: graphemes), and its limit */
+      length: {
+        used: number;
+        limit: number;
+      };
+      /** @description What this network would do or refuse: length, media, reconnection, the grant's end, quotas */
+      warnings: string[];
     };
     ReplayedPost: {
       post: components["schemas"]["Post"];
@@ -1565,6 +1639,13 @@ export interface components {
       tiktok?: components["schemas"]["TiktokOptions"] | null;
       youtube?: components["schemas"]["YoutubeOptions"] | null;
       pinterest?: components["schemas"]["PinterestOptions"] | null;
+      facebook?: components["schemas"]["FacebookOptions"] | null;
+      overrides?: components["schemas"]["Overrides"] | null;
+    };
+    /** @description Facebook only: publish the video as a reel */
+    FacebookOptions: {
+      /** @description true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page) */
+      reel?: boolean;
     };
     /** @description Pinterest only: the board, link and title of the pin */
     PinterestOptions: {
@@ -1777,7 +1858,7 @@ export interface operations {
           "application/json": components["schemas"]["SignUpResponse"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2069,7 +2150,7 @@ export interface operations {
           "application/json": components["schemas"]["BoardList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2171,7 +2252,7 @@ export interface operations {
           "application/json": components["schemas"]["MediaEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2384,7 +2465,7 @@ export interface operations {
           "application/json": components["schemas"]["PostList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2455,7 +2536,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2643,7 +2724,7 @@ export interface operations {
           "application/json": components["schemas"]["RemovedPost"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2774,7 +2855,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2905,7 +2986,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2971,7 +3052,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3031,7 +3112,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3140,7 +3221,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3200,7 +3281,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3309,7 +3390,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedWebhook"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3488,7 +3569,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3608,7 +3689,7 @@ export interface operations {
           "application/json": components["schemas"]["DeliveryList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3728,7 +3809,7 @@ export interface operations {
           "application/json": components["schemas"]["EventList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3784,6 +3865,346 @@ export interface operations {
           "application/json": {
             items: components["schemas"]["ApprovalItem"][];
           };
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /** @description The networks this Herald connects: GET /connect/{platform} for each. */
+  "app.networks": {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            networks: {
+                platform: string;
+                name: string;
+              }[];
+          };
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  "app.disconnect": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            id: string;
+            disconnected: boolean;
+          };
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  "app.workspace": {
+    responses: {
+      /** @description WorkspaceSettings */
+      200: {
+        content: {
+          "application/json": components["schemas"]["WorkspaceSettings"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  "app.updateWorkspace": {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpdateWorkspaceRequest"];
+      };
+    };
+    responses: {
+      /** @description WorkspaceSettings */
+      200: {
+        content: {
+          "application/json": components["schemas"]["WorkspaceSettings"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  "app.sessions": {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            sessions: {
+                id: string;
+                createdAt: string;
+                expiresAt: string;
+                current: boolean;
+              }[];
+          };
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  "app.revokeSession": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            id: string;
+            revoked: boolean;
+          };
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
