@@ -91,7 +91,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       params: id,
       payload: FirstCommentRetryRequest,
       success: PostEnvelope,
-      error: e(401, 403, 404, 409)
+      error: e(400, 401, 403, 404, 409)
     }),
     HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }),
     HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) })

@@ -4,6 +4,7 @@ import { defaultHttpSettings, type HeraldConfigShape, HttpSettings, type HttpSet
 import { type NodeServerOptions, nodeServerLayer, routesLayer } from "../../hosts/http/server.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
+import { contractOf } from "./contract.ts"
 import { testDatabase } from "./postgres.ts"
 
 /** A real listening HTTP host on a free port, on the in-memory core. */
@@ -66,5 +67,7 @@ export const call = async (
   } catch {
     /* not JSON */
   }
+  // Every answer is checked against the served OpenAPI document (contract.ts).
+  ;(await contractOf(host.origin)).check(method, `${host.base}${path}`, response.status, response.headers.get("content-type"), body)
   return { status: response.status, headers: response.headers, body }
 }
