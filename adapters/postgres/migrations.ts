@@ -205,7 +205,9 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0010_workspace_settings": statements([
     `ALTER TABLE workspaces ADD COLUMN time_zone text NOT NULL DEFAULT 'UTC'`,
     `ALTER TABLE workspaces ADD COLUMN approval_mail text NOT NULL DEFAULT 'each'`
-  ])
+  ]),
+  // When each key was last used (to the hour), for the app's key list.
+  "0011_api_key_last_used": statements([`ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz`])
 }
 
 export const loader = Migrator.fromRecord(migrations)

@@ -92,4 +92,12 @@ export const Removed = Schema.Struct({ id: Str, cancelled: opt(Schema.Boolean), 
 export const FirstCommentRetryBody = Schema.Struct({ accountId: opt(Str) })
 
 export const CreateKeyBody = Schema.Struct({ name: opt(Str), requireApproval: opt(Schema.Boolean) })
-export const KeyRecord = Schema.Struct({ id: Str, name: Str, prefix: Str, requireApproval: Schema.Boolean, createdAt: Str, revokedAt: Schema.NullOr(Str) })
+export const KeyRecord = Schema.Struct({
+  id: Str,
+  name: Str,
+  prefix: Str,
+  requireApproval: Schema.Boolean,
+  createdAt: Str,
+  revokedAt: Schema.NullOr(Str),
+  lastUsedAt: Schema.NullOr(Str.annotate({ description: "When the key last authenticated, to within an hour" }))
+})
