@@ -1,6 +1,6 @@
 import { Cache, Context, Effect, Layer, type Option } from "effect"
 import type { Account } from "../domain/account.ts"
-import type { ApiKey } from "../domain/apiKey.ts"
+import { type ApiKey, KEY_USE_RESOLUTION_MS } from "../domain/apiKey.ts"
 import type { Workspace } from "../domain/workspace.ts"
 import { AccountRepo } from "./ports/AccountRepo.ts"
 import { ApiKeyRepo } from "./ports/ApiKeyRepo.ts"
@@ -15,6 +15,22 @@ export interface ReadCacheShape {
   readonly forgetKeys: Effect.Effect<void>
   readonly forgetAccounts: (workspaceId: string) => Effect.Effect<void>
   readonly forgetWorkspace: (id: string) => Effect.Effect<void>
+  /** Whether this process should write a use of the key now: true at most once per KEY_USE_RESOLUTION_MS per key. */
+  readonly useToRecord: (keyId: string, at: number) => boolean
+}
+
+const CAPACITY_USES = 10_000
+
+/** The per-process memory of key uses written: keeps the write off all but one request an hour per key. */
+const useRecorder = () => {
+  const written = new Map<string, number>()
+  return (keyId: string, at: number) => {
+    const last = written.get(keyId)
+    if (last !== undefined && last > at - KEY_USE_RESOLUTION_MS) return false
+    if (written.size >= CAPACITY_USES) written.clear()
+    written.set(keyId, at)
+    return true
+  }
 }
 
 /**
@@ -38,7 +54,8 @@ const readThrough: Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRe
     accounts: (workspaceId) => accounts.listByWorkspace(workspaceId),
     forgetKeys: Effect.void,
     forgetAccounts: () => Effect.void,
-    forgetWorkspace: () => Effect.void
+    forgetWorkspace: () => Effect.void,
+    useToRecord: useRecorder()
   } satisfies ReadCacheShape
 })
 
@@ -56,7 +73,8 @@ export const make = (ttlMs: number) =>
       accounts: (workspaceId) => Cache.get(accounts, workspaceId),
       forgetKeys: Cache.invalidateAll(apiKeys),
       forgetAccounts: (workspaceId) => Cache.invalidate(accounts, workspaceId),
-      forgetWorkspace: (id) => Cache.invalidate(workspaces, id)
+      forgetWorkspace: (id) => Cache.invalidate(workspaces, id),
+      useToRecord: direct.useToRecord
     } satisfies ReadCacheShape
   })
 

@@ -141,7 +141,8 @@ const seed = (url: string, keyText: string) =>
       hash: createHash("sha256").update(keyText).digest("hex"),
       requireApproval: false,
       createdAt: now,
-      revokedAt: null
+      revokedAt: null,
+      lastUsedAt: null
     })
     for (const statement of (process.env.BENCH_EXTRA_SQL ?? "").split(";;").filter((s) => s.trim() !== "")) yield* (yield* SqlClient.SqlClient).unsafe(statement)
     yield* (yield* AccountRepo).upsert({

@@ -10,7 +10,12 @@ export interface ApiKey {
   readonly requireApproval: boolean
   readonly createdAt: number
   readonly revokedAt: number | null
+  /** When it last authenticated, to within an hour (a use is written at most once an hour); null: never. */
+  readonly lastUsedAt: number | null
 }
+
+/** Uses of a key closer together than this are not written again. */
+export const KEY_USE_RESOLUTION_MS = 60 * 60 * 1000
 
 /** Who is calling a use case: an API key, or a signed-in person. */
 export type Actor =

@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiKeyRepo, type ApiKeyRepoShape } from "../../application/ports/ApiKeyRepo.ts"
-import type { ApiKey } from "../../domain/apiKey.ts"
+import { type ApiKey, KEY_USE_RESOLUTION_MS } from "../../domain/apiKey.ts"
 import { fromDate, fromDateOrNull, toDate, toDateOrNull } from "./time.ts"
 
 interface ApiKeyRow {
@@ -13,6 +13,7 @@ interface ApiKeyRow {
   readonly require_approval: boolean
   readonly created_at: Date
   readonly revoked_at: Date | null
+  readonly last_used_at: Date | null
 }
 
 const fromRow = (row: ApiKeyRow): ApiKey => ({
@@ -23,7 +24,8 @@ const fromRow = (row: ApiKeyRow): ApiKey => ({
   hash: row.hash,
   requireApproval: row.require_approval,
   createdAt: fromDate(row.created_at),
-  revokedAt: fromDateOrNull(row.revoked_at)
+  revokedAt: fromDateOrNull(row.revoked_at),
+  lastUsedAt: fromDateOrNull(row.last_used_at)
 })
 
 export const make = Effect.gen(function* () {
@@ -31,9 +33,9 @@ export const make = Effect.gen(function* () {
   return {
     insert: (key) =>
       sql`
-        INSERT INTO api_keys (id, workspace_id, name, prefix, hash, require_approval, created_at, revoked_at)
+        INSERT INTO api_keys (id, workspace_id, name, prefix, hash, require_approval, created_at, revoked_at, last_used_at)
         VALUES (${key.id}, ${key.workspaceId}, ${key.name}, ${key.prefix}, ${key.hash}, ${key.requireApproval},
-                ${toDate(key.createdAt)}, ${toDateOrNull(key.revokedAt)})`.pipe(Effect.asVoid, Effect.orDie),
+                ${toDate(key.createdAt)}, ${toDateOrNull(key.revokedAt)}, ${toDateOrNull(key.lastUsedAt)})`.pipe(Effect.asVoid, Effect.orDie),
     findByHash: (hash) =>
       sql<ApiKeyRow>`SELECT * FROM api_keys WHERE hash = ${hash}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
@@ -44,6 +46,11 @@ export const make = Effect.gen(function* () {
         Effect.map((rows) => rows.map(fromRow)),
         Effect.orDie
       ),
+    // The condition keeps it to one write an hour however often the key is used.
+    recordUse: (id, at) =>
+      sql`
+        UPDATE api_keys SET last_used_at = ${toDate(at)}
+        WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at <= ${toDate(at - KEY_USE_RESOLUTION_MS)})`.pipe(Effect.asVoid, Effect.orDie),
     // Only a live key of that workspace is revoked; the answer says whether one was.
     revoke: (workspaceId, id, now) =>
       sql<{ id: string }>`

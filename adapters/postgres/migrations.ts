@@ -210,7 +210,9 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0011_credential_lifetimes": statements([
     `ALTER TABLE account_credentials ADD COLUMN refreshable boolean`,
     `ALTER TABLE account_credentials ADD COLUMN refresh_expires_at bigint`
-  ])
+  ]),
+  // When each key was last used (to the hour), for the app's key list.
+  "0012_api_key_last_used": statements([`ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz`])
 }
 
 export const loader = Migrator.fromRecord(migrations)

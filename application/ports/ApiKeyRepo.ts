@@ -6,6 +6,8 @@ export interface ApiKeyRepoShape {
   /** The key whose SHA-256 is `hash`, revoked or not. */
   readonly findByHash: (hash: string) => Effect.Effect<Option.Option<ApiKey>>
   readonly listByWorkspace: (workspaceId: string) => Effect.Effect<ReadonlyArray<ApiKey>>
+  /** Records a use at `at`, unless one within KEY_USE_RESOLUTION_MS before it is already recorded. */
+  readonly recordUse: (id: string, at: number) => Effect.Effect<void>
   readonly revoke: (workspaceId: string, id: string, now: number) => Effect.Effect<boolean>
 }
 

@@ -6,6 +6,7 @@ import { HeraldConfig } from "../config.ts"
 import { readCache } from "../readCache.ts"
 import { Crypto } from "../ports/Crypto.ts"
 import { TokenRepo } from "../ports/TokenRepo.ts"
+import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { now } from "./common.ts"
 
 const unauthorized = fail("unauthorized")
@@ -28,7 +29,10 @@ export const authenticateKey = Effect.fn("authenticateKey")(function* (keyText: 
   if (Option.isNone(found) || found.value.revokedAt !== null) return yield* Effect.fail(unauthorized)
   const key = found.value
   const workspace = yield* cachedWorkspace(key.workspaceId)
-  if (Option.isNone(workspace) || isExpiredUnclaimed(workspace.value, yield* now)) return yield* Effect.fail(unauthorized)
+  const at = yield* now
+  if (Option.isNone(workspace) || isExpiredUnclaimed(workspace.value, at)) return yield* Effect.fail(unauthorized)
+  // "Last used" for the key list: written on its own fiber, at most once an hour per key and process.
+  if (cache.useToRecord(key.id, at)) yield* Effect.forkDetach((yield* ApiKeyRepo).recordUse(key.id, at))
   const actor: Actor = { kind: "key", workspaceId: key.workspaceId, keyId: key.id, name: key.name, requireApproval: key.requireApproval }
   return actor
 })

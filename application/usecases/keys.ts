@@ -10,13 +10,14 @@ import { readCache } from "../readCache.ts"
 import { fromResult, now, requirePerson } from "./common.ts"
 import { mintKey } from "./signup.ts"
 
-const keyView = (k: { id: string; name: string; prefix: string; requireApproval: boolean; createdAt: number; revokedAt: number | null }): Key => ({
+const keyView = (k: { id: string; name: string; prefix: string; requireApproval: boolean; createdAt: number; revokedAt: number | null; lastUsedAt: number | null }): Key => ({
   id: k.id,
   name: k.name,
   prefix: k.prefix,
   requireApproval: k.requireApproval,
   createdAt: formatUtc(k.createdAt),
-  revokedAt: k.revokedAt === null ? null : formatUtc(k.revokedAt)
+  revokedAt: k.revokedAt === null ? null : formatUtc(k.revokedAt),
+  lastUsedAt: k.lastUsedAt === null ? null : formatUtc(k.lastUsedAt)
 })
 
 /** A person creates a key (for an agent, or for their own scripts). */

@@ -39,7 +39,8 @@ export const mintKey = Effect.fn("mintKey")(function* (workspaceId: string, name
     hash: yield* crypto.sha256(text),
     requireApproval,
     createdAt: yield* now,
-    revokedAt: null
+    revokedAt: null,
+    lastUsedAt: null
   }
   yield* (yield* ApiKeyRepo).insert(key)
   return { text, key }

@@ -13,7 +13,8 @@ export const Key = Schema.Struct({
   prefix: Schema.String.annotate({ description: "The key's first characters, to recognise it" }),
   requireApproval: Schema.Boolean.annotate({ description: "Asks-first: every post it creates waits for a person's approval" }),
   createdAt: Time,
-  revokedAt: Schema.NullOr(Time)
+  revokedAt: Schema.NullOr(Time),
+  lastUsedAt: Schema.NullOr(Time).annotate({ description: "When the key last authenticated, to within an hour" })
 }).annotate({ identifier: "Key" })
 export type Key = typeof Key.Type
 

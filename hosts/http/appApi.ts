@@ -50,11 +50,12 @@ const WorkspaceSettings = Schema.Struct({
   })
 }).annotate({ identifier: "WorkspaceSettings" })
 
+// Types only: the use case checks the values and names every bad field at once.
 const UpdateWorkspace = Schema.Struct({
   name: Schema.optional(Str),
-  locale: Schema.optional(Schema.Literals(["en", "ja"])),
-  timeZone: Schema.optional(Str),
-  approvalMail: Schema.optional(Schema.Literals(["each", "digest", "off"]))
+  locale: Schema.optional(Str.annotate({ description: "en or ja" })),
+  timeZone: Schema.optional(Str.annotate({ description: "An IANA time zone, such as Asia/Tokyo" })),
+  approvalMail: Schema.optional(Str.annotate({ description: "each, digest or off" }))
 }).annotate({ identifier: "UpdateWorkspaceRequest" })
 
 const Session = Schema.Struct({ id: Str, createdAt: Str, expiresAt: Str, current: Schema.Boolean })
@@ -70,6 +71,10 @@ export class AppGroup extends HttpApiGroup.make("app")
       success: Schema.Struct({ networks: Schema.Array(Schema.Struct({ platform: Str, name: Str })) }),
       error: e(401)
     }).annotate(OpenApi.Description, "The networks this Herald connects: GET /connect/{platform} for each."),
+    HttpApiEndpoint.get("accountGrants", "/account-grants", {
+      success: Schema.Struct({ grants: Schema.Array(Schema.Struct({ accountId: Str, endsAt: Schema.NullOr(Str) })) }),
+      error: e(401, 403)
+    }).annotate(OpenApi.Description, "When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows."),
     HttpApiEndpoint.post("disconnect", "/accounts/:id/disconnect", { params: id, success: Schema.Struct({ id: Str, disconnected: Schema.Boolean }), error: e(401, 404) }),
     HttpApiEndpoint.get("workspace", "/workspace", { success: WorkspaceSettings, error: e(401, 403) }),
     HttpApiEndpoint.patch("updateWorkspace", "/workspace", { payload: UpdateWorkspace, success: WorkspaceSettings, error: e(400, 401, 403) }),

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
 import { ApiKeyRepo } from "../../application/ports/ApiKeyRepo.ts"
+import { KEY_USE_RESOLUTION_MS } from "../../domain/apiKey.ts"
 import type { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
 import { apiKey, layerOptions, seedWorkspace, sorted, type SuiteOptions, T0 } from "./fixtures.ts"
 
@@ -14,6 +15,23 @@ export const apiKeyRepoContract = (name: string, ports: Layer.Layer<ApiKeyRepo |
         yield* repo.insert(key)
         assert.deepStrictEqual(yield* repo.findByHash(key.hash), Option.some(key))
         assert.isTrue(Option.isNone(yield* repo.findByHash("hash-unknown")))
+      })
+    )
+
+    it.effect("records a use at most once per hour", () =>
+      Effect.gen(function* () {
+        const repo = yield* ApiKeyRepo
+        const ws = yield* seedWorkspace()
+        const key = apiKey(ws.id)
+        yield* repo.insert(key)
+        const lastUsed = Effect.map(repo.findByHash(key.hash), (k) => Option.getOrThrow(k).lastUsedAt)
+        assert.strictEqual(yield* lastUsed, null)
+        yield* repo.recordUse(key.id, T0 + 1000)
+        assert.strictEqual(yield* lastUsed, T0 + 1000)
+        yield* repo.recordUse(key.id, T0 + 1000 + KEY_USE_RESOLUTION_MS - 1)
+        assert.strictEqual(yield* lastUsed, T0 + 1000)
+        yield* repo.recordUse(key.id, T0 + 1000 + KEY_USE_RESOLUTION_MS)
+        assert.strictEqual(yield* lastUsed, T0 + 1000 + KEY_USE_RESOLUTION_MS)
       })
     )
 

@@ -200,6 +200,14 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
     expect((await call(host, "GET", "/accounts", { key: secret! })).status).toBe(200)
     const row = page.locator("#keys li", { hasText: "Scheduler script" })
     expect(await row.textContent()).toContain("posts directly")
+    expect(await row.textContent()).toContain("never used")
+    // The use just made shows after a reload (it is written on its own fiber).
+    for (let i = 0; i < 50 && !(await row.textContent())?.includes("last used"); i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      await page.reload()
+      await row.waitFor()
+    }
+    expect(await row.textContent()).toContain("last used")
     await checkPage(page, "keys")
     await row.getByRole("button", { name: "Revoke Scheduler script" }).click()
     await row.getByText(/revoked/).waitFor()

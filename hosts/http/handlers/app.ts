@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { disconnectAccount, offeredNetworks } from "../../../application/usecases/accounts.ts"
+import { accountGrants } from "../../../application/usecases/accountGrants.ts"
 import { approvalQueue } from "../../../application/usecases/approvals.ts"
 import { listSessions, revokeSession } from "../../../application/usecases/sessions.ts"
 import { getWorkspaceSettings, updateWorkspaceSettings } from "../../../application/usecases/workspaceSettings.ts"
@@ -11,6 +12,7 @@ import { json, rawJson, runner } from "./request.ts"
 
 type Services =
   | Effect.Services<ReturnType<typeof approvalQueue>>
+  | Effect.Services<ReturnType<typeof accountGrants>>
   | Effect.Services<ReturnType<typeof offeredNetworks>>
   | Effect.Services<ReturnType<typeof disconnectAccount>>
   | Effect.Services<ReturnType<typeof updateWorkspaceSettings>>
@@ -22,6 +24,7 @@ export const layer = HttpApiBuilder.group(HeraldApi, "app", (handlers) =>
     return handlers
       .handle("approvals", () => run(Effect.flatMap(CurrentActor, approvalQueue)))
       .handle("networks", () => run(offeredNetworks()))
+      .handle("accountGrants", () => run(Effect.flatMap(CurrentActor, accountGrants)))
       .handle("disconnect", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => disconnectAccount(actor, params.id))))
       .handle("workspace", () => run(Effect.flatMap(CurrentActor, getWorkspaceSettings)))
       .handle("updateWorkspace", () =>

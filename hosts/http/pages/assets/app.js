@@ -354,7 +354,8 @@ ${postsState.cursor ? html`<p><button class="secondary" data-act="more">${t("pos
 // ---- Accounts ----
 const accountsView = async () => {
   const load = async () => {
-    const [accounts, networks] = await Promise.all([api("/accounts"), api("/networks")])
+    const [accounts, networks, grants] = await Promise.all([api("/accounts"), api("/networks"), api("/account-grants")])
+    const grantEnd = new Map((grants.data?.grants ?? []).map((g) => [g.accountId, g.endsAt]))
     if (!accounts.ok) return say(problem(accounts), "error")
     const list = accounts.data.accounts
     const broken = list.filter((a) => a.status === "needs_reconnection")
@@ -365,7 +366,7 @@ ${list.length === 0 ? html`<p>${t("accounts.empty")}</p>` : ""}
       (a) => html`<li class="row${a.status === "needs_reconnection" ? " broken" : ""}" data-id="${a.id}" data-platform="${a.platform}">
 <div><strong>${networkName(a.platform)}</strong> ${a.name} <span class="muted">@${a.username}</span><br>
 <span class="badge ${a.status}">${a.status === "needs_reconnection" ? t("accounts.needsReconnection") : t("accounts.connected")}</span>
-<span class="muted">${t("accounts.since", { when: when(a.connectedAt) })}${a.tokenExpiresAt ? ` · token ${when(a.tokenExpiresAt)}` : ""}</span></div>
+<span class="muted">${t("accounts.since", { when: when(a.connectedAt) })}${grantEnd.get(a.id) ? ` · ${t("accounts.grantEnds", { when: when(grantEnd.get(a.id)) })}` : ""}</span></div>
 <div>${a.status === "needs_reconnection" ? html`<button data-act="connect" data-platform="${a.platform}">${t("accounts.reconnect")} ${networkName(a.platform)} ${a.name}</button> ` : ""}<button class="secondary" data-act="disconnect" aria-label="${t("accounts.disconnect")} ${networkName(a.platform)} ${a.name}">${t("accounts.disconnect")}</button></div></li>`
     )}</ul>
 <h2>${t("accounts.connect")}</h2>
