@@ -107,6 +107,10 @@ export interface paths {
     /** @description The networks this Herald connects: GET /connect/{platform} for each. */
     get: operations["app.networks"];
   };
+  "/api/v1/account-grants": {
+    /** @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows. */
+    get: operations["app.accountGrants"];
+  };
   "/api/v1/accounts/{id}/disconnect": {
     post: operations["app.disconnect"];
   };
@@ -807,9 +811,9 @@ export interface components {
     };
     UpdateWorkspaceRequest: {
       name?: string | null;
-      locale?: ("en" | "ja") | null;
+      locale?: string | null;
       timeZone?: string | null;
-      approvalMail?: ("each" | "digest" | "off") | null;
+      approvalMail?: string | null;
     };
     ApprovalItem: {
       post: components["schemas"]["Post"];
@@ -1505,6 +1509,8 @@ export interface components {
       /** @description UTC, ISO 8601 with milliseconds and Z */
       createdAt: string;
       revokedAt: string | null;
+      /** @description When the key last authenticated, to within an hour */
+      lastUsedAt: string | null;
     };
     CreateKeyRequest: {
       name?: string | null;
@@ -3919,6 +3925,61 @@ export interface operations {
                 platform: string;
                 name: string;
               }[];
+          };
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /** @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows. */
+  "app.accountGrants": {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            grants: ({
+                accountId: string;
+                endsAt: string | null;
+              })[];
           };
         };
       };
