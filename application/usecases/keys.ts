@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { Actor } from "../../domain/apiKey.ts"
-import type { CreatedKey, Key } from "../../domain/contract/key.ts"
+import type { CreatedKey, CreateKeyRequest, Key } from "../../domain/contract/key.ts"
 import { fail } from "../../domain/errors.ts"
 import { isWellFormedId } from "../../domain/ids.ts"
 import { checkName } from "../../domain/signup.ts"
@@ -20,11 +20,10 @@ const keyView = (k: { id: string; name: string; prefix: string; requireApproval:
   lastUsedAt: k.lastUsedAt === null ? null : formatUtc(k.lastUsedAt)
 })
 
-/** A person creates a key (for an agent, or for their own scripts). */
-export const createKey = Effect.fn("createKey")(function* (actor: Actor, body: { name?: unknown; requireApproval?: unknown }) {
+/** A person creates a key (for an agent, or for their own scripts) from the decoded request. */
+export const createKey = Effect.fn("createKey")(function* (actor: Actor, body: typeof CreateKeyRequest.Type) {
   const person = yield* requirePerson(actor)
   const name = (yield* fromResult(checkName("name", body.name))) ?? "API key"
-  if (body.requireApproval !== undefined && typeof body.requireApproval !== "boolean") return yield* Effect.fail(fail("validation_failed", { fields: ["requireApproval"] }))
   const { text, key } = yield* mintKey(person.workspaceId, name, body.requireApproval !== false)
   return { apiKey: text, key: keyView(key) } satisfies CreatedKey
 })

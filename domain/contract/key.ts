@@ -3,7 +3,10 @@ import { Time } from "./postParts.ts"
 
 // API keys, as a signed-in person manages them.
 
-export const CreateKeyRequest = Schema.Struct({ name: Schema.optional(Schema.String), requireApproval: Schema.optional(Schema.Boolean) }).annotate({
+export const CreateKeyRequest = Schema.Struct({
+  name: Schema.optional(Schema.String.annotate({ description: "Shown on the key's posts; one line of visible text" })),
+  requireApproval: Schema.optional(Schema.Boolean.annotate({ description: "true (the default): every post the key creates waits for a person's approval" }))
+}).annotate({
   identifier: "CreateKeyRequest"
 })
 

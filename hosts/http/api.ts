@@ -101,7 +101,10 @@ export class PostsGroup extends HttpApiGroup.make("posts")
 export class KeysGroup extends HttpApiGroup.make("keys")
   .add(
     HttpApiEndpoint.get("list", "/keys", { success: KeyList, error: e(401, 403) }),
-    HttpApiEndpoint.post("create", "/keys", { payload: CreateKeyRequest, success: CreatedKey.pipe(HttpApiSchema.status(201)), error: e(400, 401, 403) }),
+    HttpApiEndpoint.post("create", "/keys", { payload: CreateKeyRequest, success: CreatedKey.pipe(HttpApiSchema.status(201)), error: e(400, 401, 403) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
     HttpApiEndpoint.post("revoke", "/keys/:id/revoke", { params: id, success: RevokedKey, error: e(400, 401, 403) })
   )
   .middleware(Authentication)

@@ -67,6 +67,7 @@ const makeApiError = <H extends Schema.Struct.Fields>(status: number, headers: H
         decode: ({ body }) => new HeraldError({ code: body.error.code, detail: body.error.message, ...(body.error.details ? { details: body.error.details } : {}) }),
         encode: (error) => {
           const failure = toApiFailure(error)
+          // toApiFailure sets exactly the headers of this status (challenge, retryAfter or none).
           return { body: failure.body, headers: failure.headers as Schema.Struct.Type<H> }
         }
       }

@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { createKey, listKeys, revokeKey } from "../../../application/usecases/keys.ts"
 import { HeraldApi } from "../api.ts"
 import { CurrentActor } from "../security.ts"
-import { json, rawJson, runner } from "./request.ts"
+import { json, runner } from "./request.ts"
 
 type Services = Effect.Services<ReturnType<typeof createKey>> | Effect.Services<ReturnType<typeof listKeys>> | Effect.Services<ReturnType<typeof revokeKey>>
 
@@ -12,14 +12,7 @@ export const layer = HttpApiBuilder.group(HeraldApi, "keys", (handlers) =>
     const run = yield* runner<Services>()
     return handlers
       .handle("list", () => run(Effect.flatMap(CurrentActor, listKeys)))
-      .handle("create", () =>
-        run(
-          Effect.gen(function* () {
-            const body = (yield* rawJson) as Record<string, unknown>
-            return json(yield* createKey(yield* CurrentActor, typeof body === "object" && body !== null ? body : {}), 201)
-          })
-        )
-      )
+      .handle("create", ({ payload }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(createKey(actor, payload), (body) => json(body, 201)))))
       .handle("revoke", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => revokeKey(actor, params.id))))
   })
 )
