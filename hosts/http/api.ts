@@ -93,8 +93,14 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       success: PostEnvelope,
       error: e(400, 401, 403, 404, 409)
     }),
-    HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }),
-    HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) })
+    HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
+    HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    )
   )
   .middleware(Authentication) {}
 

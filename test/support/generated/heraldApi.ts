@@ -1530,6 +1530,7 @@ export interface components {
         })[];
     };
     BulkRequest: {
+      /** @description 1-100 post ids */
       postIds: string[];
       versions?: {
         [key: string]: string;
