@@ -118,10 +118,16 @@ export class KeysGroup extends HttpApiGroup.make("keys")
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
-    HttpApiEndpoint.post("create", "/webhooks", { payload: W.CreateWebhookRequest, success: W.CreatedWebhook.pipe(HttpApiSchema.status(201)), error: e(400, 401, 409) }),
+    HttpApiEndpoint.post("create", "/webhooks", { payload: W.CreateWebhookRequest, success: W.CreatedWebhook.pipe(HttpApiSchema.status(201)), error: e(400, 401, 409) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
     HttpApiEndpoint.get("list", "/webhooks", { success: W.WebhookList, error: e(401) }),
     HttpApiEndpoint.get("get", "/webhooks/:id", { params: id, success: W.WebhookEnvelope, error: e(401, 404) }),
-    HttpApiEndpoint.patch("update", "/webhooks/:id", { params: id, payload: W.UpdateWebhookRequest, success: W.WebhookEnvelope, error: e(400, 401, 404) }),
+    HttpApiEndpoint.patch("update", "/webhooks/:id", { params: id, payload: W.UpdateWebhookRequest, success: W.WebhookEnvelope, error: e(400, 401, 404) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
     HttpApiEndpoint.delete("remove", "/webhooks/:id", { params: id, success: W.DeletedWebhook, error: e(401, 404) }),
     HttpApiEndpoint.post("test", "/webhooks/:id/test", { params: id, success: W.DeliveryEnvelope, error: e(401, 404) }).annotate(
       OpenApi.Description,
