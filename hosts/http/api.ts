@@ -29,7 +29,7 @@ export class SignupGroup extends HttpApiGroup.make("signup")
       payload: SignUpRequest,
       success: [SignUpResponse.pipe(HttpApiSchema.status(201)), SignUpResponse.pipe(HttpApiSchema.status(202))],
       error: e(400, 403, 429, 503)
-    })
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions)
   )
   .annotate(OpenApi.Description, "Create a Free workspace and an asks-first key for a human owner. No authentication.") {}
 
