@@ -65,7 +65,9 @@ export const RemovedPost = Schema.Struct({ id: Str, cancelled: Schema.optional(S
 export type RemovedPost = typeof RemovedPost.Type
 
 const BULK_IDS_MESSAGE = "postIds must be an array of 1-100 post ids."
-export const RescheduleRequest = Schema.Struct({ scheduledFor: Str }).annotate({ identifier: "RescheduleRequest" })
+export const RescheduleRequest = Schema.Struct({ scheduledFor: Str.annotate({ description: "The new time: ISO 8601 with a timezone offset, in the future" }) }).annotate({
+  identifier: "RescheduleRequest"
+})
 export const FirstCommentRetryRequest = Schema.Struct({ accountId: Schema.optional(Str) }).annotate({ identifier: "FirstCommentRetryRequest" })
 export const BulkRequest = Schema.Struct({
   postIds: Schema.Array(Str)

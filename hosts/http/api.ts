@@ -85,7 +85,10 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       'Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).'
     ),
     HttpApiEndpoint.post("cancel", "/posts/:id/cancel", { params: id, success: RemovedPost, error: e(401, 403, 404, 409) }),
-    HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: RescheduleRequest, success: PostEnvelope, error: e(400, 401, 403, 404, 409) }),
+    HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: RescheduleRequest, success: PostEnvelope, error: e(400, 401, 403, 404, 409) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
     HttpApiEndpoint.post("retry", "/posts/:id/retry", { params: id, success: PostEnvelope, error: e(401, 403, 404, 409) }),
     HttpApiEndpoint.post("retryFirstComment", "/posts/:id/first-comment/retry", {
       params: id,

@@ -1,6 +1,6 @@
 import { Effect, Result } from "effect"
 import type { Actor } from "../../../domain/apiKey.ts"
-import type { BulkRequest } from "../../../domain/contract/post.ts"
+import type { BulkRequest, RescheduleRequest } from "../../../domain/contract/post.ts"
 import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts"
 import { approvalVersion } from "../../../domain/approval.ts"
 import { canApprove, canCancel, canReject, canReschedule, canRetry, type Post, withTargets } from "../../../domain/post.ts"
@@ -92,15 +92,14 @@ export const rejectPost = Effect.fn("rejectPost")(function* (actor: Actor, id: s
 })
 export const cancelPost = Effect.fn("cancelPost")(remove("cancelled", "cancel_not_own_post", canCancel))
 
-export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Actor, id: string, body: unknown) {
-  const raw = typeof body === "object" && body !== null ? (body as Record<string, unknown>).scheduledFor : undefined
+/** Moves a post to the decoded request's time (contract/post.ts RescheduleRequest); the time's rules are checkSchedule's. */
+export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Actor, id: string, body: typeof RescheduleRequest.Type) {
   return yield* onLockedPost(actor, id, (post) =>
     Effect.gen(function* () {
       yield* requireOwnPost(actor, post, "reschedule_not_own_post")
-      if (typeof raw !== "string") return yield* Effect.fail(invalidFields(["scheduledFor"], "scheduledFor is required: an ISO 8601 time with an offset."))
       if (!canReschedule(post)) return yield* conflict(post, "rescheduled")
       const at = yield* now
-      const scheduledFor = (yield* fromResult(checkSchedule(raw, at)))!
+      const scheduledFor = (yield* fromResult(checkSchedule(body.scheduledFor, at)))!
       const moved: Post = { ...post, scheduledFor, updatedAt: at }
       yield* (yield* PostRepo).update(moved)
       if (post.status === "scheduled") yield* (yield* JobQueue).rescheduleForPost(post.id, scheduledFor)

@@ -46,12 +46,8 @@ export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       )
       .handle("cancel", byId(Actions.cancelPost))
       .handle("retry", byId(Actions.retryPost))
-      .handle("reschedule", ({ params }) =>
-        run(
-          Effect.gen(function* () {
-            return json(yield* Actions.reschedulePost(yield* CurrentActor, params.id, yield* rawJson))
-          })
-        )
+      .handle("reschedule", ({ params, payload }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.reschedulePost(actor, params.id, payload), (body) => json(body))))
       )
       .handle("retryFirstComment", ({ params, payload }) =>
         run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.retryFirstComment(actor, params.id, payload.accountId ?? null), (b) => json(b))))

@@ -1544,6 +1544,7 @@ export interface components {
       accountId?: string | null;
     };
     RescheduleRequest: {
+      /** @description The new time: ISO 8601 with a timezone offset, in the future */
       scheduledFor: string;
     };
     RemovedPost: {
