@@ -64,6 +64,13 @@ export const RemovedPost = Schema.Struct({ id: Str, cancelled: Schema.optional(S
 })
 export type RemovedPost = typeof RemovedPost.Type
 
+// Approve and reject take an optional body: a bare POST approves or rejects.
+export const ApproveRequest = Schema.Struct({
+  version: Schema.optional(Str.annotate({ description: "The version seen (GET /approvals): a post changed since is refused with 409 post_changed" }))
+}).annotate({ identifier: "ApproveRequest" })
+export const RejectRequest = Schema.Struct({
+  reason: Schema.optional(Str.annotate({ description: "At most 1000 characters: the agent reads it in the post.rejected event" }))
+}).annotate({ identifier: "RejectRequest" })
 const BULK_IDS_MESSAGE = "postIds must be an array of 1-100 post ids."
 export const RescheduleRequest = Schema.Struct({ scheduledFor: Str.annotate({ description: "The new time: ISO 8601 with a timezone offset, in the future" }) }).annotate({
   identifier: "RescheduleRequest"

@@ -4,7 +4,18 @@ import { AccountList, BoardList, ConnectLink, DisconnectedAccount } from "../../
 import { DryRunResult } from "../../domain/contract/dryRun.ts"
 import { EventList, eventSchemas } from "../../domain/contract/events.ts"
 import { CreatedKey, CreateKeyRequest, KeyList, RevokedKey } from "../../domain/contract/key.ts"
-import { BulkRequest, BulkResult, FirstCommentRetryRequest, PostEnvelope, PostList, RemovedPost, ReplayedPost, RescheduleRequest } from "../../domain/contract/post.ts"
+import {
+  ApproveRequest,
+  BulkRequest,
+  BulkResult,
+  FirstCommentRetryRequest,
+  PostEnvelope,
+  PostList,
+  RejectRequest,
+  RemovedPost,
+  ReplayedPost,
+  RescheduleRequest
+} from "../../domain/contract/post.ts"
 import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
 import { ClaimLink, SignUpRequest, SignUpResponse } from "../../domain/contract/signup.ts"
 import * as W from "../../domain/contract/webhook.ts"
@@ -75,15 +86,16 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       error: e(400, 401)
     }),
     HttpApiEndpoint.get("get", "/posts/:id", { params: id, success: PostEnvelope, error: e(401, 404) }),
-    // Their bodies are optional (a bare POST approves or rejects), so they are read raw, not declared as payloads.
-    HttpApiEndpoint.post("approve", "/posts/:id/approve", { params: id, success: PostEnvelope, error: e(401, 403, 404, 409) }).annotate(
-      OpenApi.Description,
-      'Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.'
-    ),
-    HttpApiEndpoint.post("reject", "/posts/:id/reject", { params: id, success: RemovedPost, error: e(400, 401, 403, 404, 409) }).annotate(
-      OpenApi.Description,
-      'Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).'
-    ),
+    // Their bodies are optional: an empty body decodes as null, so a bare POST approves or rejects.
+    HttpApiEndpoint.post("approve", "/posts/:id/approve", { params: id, payload: [ApproveRequest, Schema.Null], success: PostEnvelope, error: e(400, 401, 403, 404, 409) })
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions)
+      .annotate(
+        OpenApi.Description,
+        'Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.'
+      ),
+    HttpApiEndpoint.post("reject", "/posts/:id/reject", { params: id, payload: [RejectRequest, Schema.Null], success: RemovedPost, error: e(400, 401, 403, 404, 409) })
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions)
+      .annotate(OpenApi.Description, 'Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).'),
     HttpApiEndpoint.post("cancel", "/posts/:id/cancel", { params: id, success: RemovedPost, error: e(401, 403, 404, 409) }),
     HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: RescheduleRequest, success: PostEnvelope, error: e(400, 401, 403, 404, 409) }).annotate(
       HttpApi.PayloadParseOptions,

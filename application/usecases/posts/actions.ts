@@ -84,10 +84,10 @@ const removeRejected = remove("rejected", "reject_not_own_post", canReject)
 export const REJECT_REASON_MAX = 1000
 
 /** Reject, with an optional reason (trimmed, at most 1000 characters) the agent reads in the post.rejected event. */
-export const rejectPost = Effect.fn("rejectPost")(function* (actor: Actor, id: string, reason?: unknown) {
-  if (reason !== undefined && reason !== null && (typeof reason !== "string" || reason.length > REJECT_REASON_MAX))
+export const rejectPost = Effect.fn("rejectPost")(function* (actor: Actor, id: string, reason?: string) {
+  if (reason !== undefined && reason.length > REJECT_REASON_MAX)
     return yield* Effect.fail(invalidFields(["reason"], `reason is an optional text of at most ${REJECT_REASON_MAX} characters.`))
-  const note = typeof reason === "string" && reason.trim() !== "" ? reason.trim() : null
+  const note = reason !== undefined && reason.trim() !== "" ? reason.trim() : null
   return yield* removeRejected(actor, id, note)
 })
 export const cancelPost = Effect.fn("cancelPost")(remove("cancelled", "cancel_not_own_post", canCancel))

@@ -6,7 +6,7 @@ import { getPost, listPosts } from "../../../application/usecases/posts/query.ts
 import { HeraldApi } from "../api.ts"
 import { answerCreatePost } from "./createPost.ts"
 import { CurrentActor } from "../security.ts"
-import { json, rawJson, runner } from "./request.ts"
+import { json, runner } from "./request.ts"
 
 type Services =
   | Effect.Services<ReturnType<typeof createPost>>
@@ -27,22 +27,11 @@ export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       )
       .handle("list", ({ query }) => run(Effect.flatMap(CurrentActor, (actor) => listPosts(actor, query))))
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => getPost(actor, params.id))))
-      .handle("approve", ({ params }) =>
-        run(
-          Effect.gen(function* () {
-            const body = (yield* rawJson) as { readonly version?: unknown } | null
-            const version = typeof body?.version === "string" ? body.version : undefined
-            return json(yield* Actions.approvePost(yield* CurrentActor, params.id, version))
-          })
-        )
+      .handle("approve", ({ params, payload }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.approvePost(actor, params.id, payload?.version), (body) => json(body))))
       )
-      .handle("reject", ({ params }) =>
-        run(
-          Effect.gen(function* () {
-            const body = (yield* rawJson) as { readonly reason?: unknown } | null
-            return json(yield* Actions.rejectPost(yield* CurrentActor, params.id, body?.reason))
-          })
-        )
+      .handle("reject", ({ params, payload }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.rejectPost(actor, params.id, payload?.reason), (body) => json(body))))
       )
       .handle("cancel", byId(Actions.cancelPost))
       .handle("retry", byId(Actions.retryPost))

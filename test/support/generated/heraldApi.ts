@@ -1552,6 +1552,12 @@ export interface components {
       cancelled?: true | null;
       rejected?: true | null;
     };
+    RejectRequest: {
+      reason?: string | null;
+    };
+    ApproveRequest: {
+      version?: string | null;
+    };
     PostList: {
       posts: components["schemas"]["Post"][];
       /** @description Pass as cursor= for the next page; null on the last */
@@ -2664,11 +2670,22 @@ export interface operations {
         id: string;
       };
     };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ApproveRequest"] | null;
+      };
+    };
     responses: {
       /** @description PostEnvelope */
       200: {
         content: {
           "application/json": components["schemas"]["PostEnvelope"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -2723,6 +2740,11 @@ export interface operations {
     parameters: {
       path: {
         id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RejectRequest"] | null;
       };
     };
     responses: {
