@@ -1,8 +1,10 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { apiErrors } from "./errors.ts"
 import { Poll } from "../../domain/contract/postParts.ts"
 import { Post } from "../../domain/contract/post.ts"
+import { requestParseOptions } from "../../domain/contract/issues.ts"
+import { UpdateWorkspaceRequest } from "../../domain/contract/workspace.ts"
 import { Authentication } from "./security.ts"
 
 // What the people's app (hosts/http/pages/) reads beyond the agents' endpoints: signed-in people only.
@@ -50,14 +52,6 @@ const WorkspaceSettings = Schema.Struct({
   })
 }).annotate({ identifier: "WorkspaceSettings" })
 
-// Types only: the use case checks the values and names every bad field at once.
-const UpdateWorkspace = Schema.Struct({
-  name: Schema.optional(Str),
-  locale: Schema.optional(Str.annotate({ description: "en or ja" })),
-  timeZone: Schema.optional(Str.annotate({ description: "An IANA time zone, such as Asia/Tokyo" })),
-  approvalMail: Schema.optional(Str.annotate({ description: "each, digest or off" }))
-}).annotate({ identifier: "UpdateWorkspaceRequest" })
-
 const Session = Schema.Struct({ id: Str, createdAt: Str, expiresAt: Str, current: Schema.Boolean })
 const id = { id: Str }
 
@@ -77,7 +71,10 @@ export class AppGroup extends HttpApiGroup.make("app")
     }).annotate(OpenApi.Description, "When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows."),
     HttpApiEndpoint.post("disconnect", "/accounts/:id/disconnect", { params: id, success: Schema.Struct({ id: Str, disconnected: Schema.Boolean }), error: e(401, 404) }),
     HttpApiEndpoint.get("workspace", "/workspace", { success: WorkspaceSettings, error: e(401, 403) }),
-    HttpApiEndpoint.patch("updateWorkspace", "/workspace", { payload: UpdateWorkspace, success: WorkspaceSettings, error: e(400, 401, 403) }),
+    HttpApiEndpoint.patch("updateWorkspace", "/workspace", { payload: UpdateWorkspaceRequest, success: WorkspaceSettings, error: e(400, 401, 403) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
     HttpApiEndpoint.get("sessions", "/sessions", { success: Schema.Struct({ sessions: Schema.Array(Session) }), error: e(401, 403) }),
     HttpApiEndpoint.post("revokeSession", "/sessions/:id/revoke", { params: id, success: Schema.Struct({ id: Str, revoked: Schema.Boolean }), error: e(400, 401, 403) })
   )

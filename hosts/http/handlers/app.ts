@@ -8,7 +8,7 @@ import { listSessions, revokeSession } from "../../../application/usecases/sessi
 import { getWorkspaceSettings, updateWorkspaceSettings } from "../../../application/usecases/workspaceSettings.ts"
 import { HeraldApi } from "../api.ts"
 import { CurrentActor, SESSION_COOKIE } from "../security.ts"
-import { json, rawJson, runner } from "./request.ts"
+import { json, runner } from "./request.ts"
 
 type Services =
   | Effect.Services<ReturnType<typeof approvalQueue>>
@@ -27,13 +27,7 @@ export const layer = HttpApiBuilder.group(HeraldApi, "app", (handlers) =>
       .handle("accountGrants", () => run(Effect.flatMap(CurrentActor, accountGrants)))
       .handle("disconnect", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => disconnectAccount(actor, params.id))))
       .handle("workspace", () => run(Effect.flatMap(CurrentActor, getWorkspaceSettings)))
-      .handle("updateWorkspace", () =>
-        run(
-          Effect.gen(function* () {
-            return json(yield* updateWorkspaceSettings(yield* CurrentActor, yield* rawJson))
-          })
-        )
-      )
+      .handle("updateWorkspace", ({ payload }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(updateWorkspaceSettings(actor, payload), (body) => json(body)))))
       .handle("sessions", () =>
         run(
           Effect.gen(function* () {

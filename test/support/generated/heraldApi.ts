@@ -811,9 +811,9 @@ export interface components {
     };
     UpdateWorkspaceRequest: {
       name?: string | null;
-      locale?: string | null;
+      locale?: ("en" | "ja") | null;
       timeZone?: string | null;
-      approvalMail?: string | null;
+      approvalMail?: ("each" | "digest" | "off") | null;
     };
     ApprovalItem: {
       post: components["schemas"]["Post"];
