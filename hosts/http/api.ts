@@ -107,7 +107,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       payload: FirstCommentRetryRequest,
       success: PostEnvelope,
       error: e(400, 401, 403, 404, 409)
-    }),
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }).annotate(
       HttpApi.PayloadParseOptions,
       requestParseOptions

@@ -1,16 +1,6 @@
 import { Effect } from "effect"
 import type { HeraldError } from "../../../domain/errors.ts"
-import { isBodyTooLarge } from "../errors.ts"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
-
-/**
- * The raw JSON body: use cases validate it whole (unknown fields included), so it is not the decoded
- * payload. A body over the route's limit goes on to bodyLimit.ts as a defect; other read failures were
- * already answered by the payload's decoding, so they read as an empty object.
- */
-export const rawJson = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-  Effect.catch(request.json, (error) => (isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed({} as unknown)))
-)
 
 export const header = (name: string) => Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.headers[name])
 
