@@ -14,6 +14,16 @@ export interface PollRules {
   readonly maxQuestionLength?: number
 }
 
+/** What a network's reels take where reels are a choice of the post (Facebook Pages' video_reels). */
+export interface ReelRules {
+  readonly minSeconds: number
+  readonly maxSeconds: number
+  /** The shape the network recommends, width to height. */
+  readonly aspect: { readonly width: number; readonly height: number }
+  /** Reels one account may publish in a moving 24 hours. */
+  readonly perDay: number
+}
+
 /** What one network accepts. One row per network; the spec wins where notes differ. */
 export interface NetworkRules {
   readonly textLimit: number
@@ -32,10 +42,16 @@ export interface NetworkRules {
   /** What a cover may be where the network takes only one kind: an image upload or a frame offset (both when absent). */
   readonly coverKinds?: ReadonlyArray<"image" | "offset">
   readonly videoMaxSeconds: number | null
+  /** Shorter videos are refused, where the network says (seconds). */
+  readonly videoMinSeconds?: number
+  /** Larger images are refused, where the network's limit is below Herald's own upload limit (bytes; Herald resizes Bluesky's itself). */
+  readonly imageMaxBytes?: number
+  readonly reel?: ReelRules
   readonly source: string
 }
 
 const days = (n: number) => n * 24 * 60
+const MB = 1024 * 1024
 
 /**
  * The per-network rules table. Sources: each network's public API documentation and the
@@ -55,6 +71,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 280,
     cover: false,
     videoMaxSeconds: 140,
+    videoMinSeconds: 0.5,
     poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 25, durationMinutes: { min: 5, max: 10_080 } },
     source: "X API v2 POST /2/tweets, twitter-text weighting; 2026-11-21"
   },
@@ -86,6 +103,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 500,
     cover: false,
     videoMaxSeconds: 300,
+    imageMaxBytes: 8 * MB,
     source: "Threads API posts reference (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
   },
   linkedin: {
@@ -101,6 +119,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
     cover: true,
     coverKinds: ["image"],
     videoMaxSeconds: 1800,
+    videoMinSeconds: 3,
     poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 30, durationMinutes: [days(1), days(3), days(7), days(14)], maxQuestionLength: 140 },
     source: "LinkedIn Posts API (community management); 2026-11-21"
   },
@@ -132,7 +151,8 @@ export const networkRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 8000,
     cover: true,
     videoMaxSeconds: 90,
-    source: "Facebook Pages API; 2026-11-21"
+    reel: { minSeconds: 3, maxSeconds: 90, aspect: { width: 9, height: 16 }, perDay: 30 },
+    source: "Facebook Pages API; reels: Video API Reels Publishing guide (3-90 s, 9:16, 30 API-published reels a moving 24 h); 2026-11-21"
   },
   tiktok: {
     textLimit: 2200,
@@ -148,6 +168,7 @@ export const networkRules: Record<Platform, NetworkRules> = {
     cover: true,
     coverKinds: ["offset"],
     videoMaxSeconds: 600,
+    videoMinSeconds: 3,
     source: "TikTok Content Posting API; 2026-11-21"
   },
   youtube: {

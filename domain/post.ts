@@ -52,7 +52,7 @@ export interface Post {
   readonly poll: Poll | null
   readonly cover: Cover | null
   readonly tiktokAiGenerated: boolean
-  /** The request's tiktok, youtube and pinterest objects, for those networks' publishers. */
+  /** The request's tiktok, youtube, pinterest and facebook objects, for those networks' publishers. */
   readonly networkOptions: NetworkOptions
   /** Per-network content, media, thread and first comment, for the targeted networks (contentFor applies them). */
   readonly overrides: Overrides

@@ -5,7 +5,15 @@ import { checkText, describeTextProblem, type TextRule } from "./text.ts"
 import { checkOverrides, type Overrides } from "./overrides.ts"
 import type { Cover, Poll } from "./post.ts"
 import { requestLimits } from "./networkRules.ts"
-import { type CreatePostBody, decodeCreatePostBody, type NetworkOptions, type PinterestOptions, type TiktokOptions, type YoutubeOptions } from "./contract/postRequest.ts"
+import {
+  type CreatePostBody,
+  decodeCreatePostBody,
+  type FacebookOptions,
+  type NetworkOptions,
+  type PinterestOptions,
+  type TiktokOptions,
+  type YoutubeOptions
+} from "./contract/postRequest.ts"
 
 // The rules of a create-post request beyond its shape (domain/contract/postRequest.ts): texts,
 // aliases, ids. Dates, accounts, media and per-network limits are postRules.ts's.
@@ -26,15 +34,17 @@ export interface CreatePostRequest {
   readonly tiktok: TiktokOptions | null
   readonly youtube: YoutubeOptions | null
   readonly pinterest: PinterestOptions | null
+  readonly facebook: FacebookOptions | null
   /** Per-network replacements of content, mediaIds, thread and firstComment. */
   readonly overrides: Overrides
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
-export const networkOptionsOf = (request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest">): NetworkOptions => ({
+export const networkOptionsOf = (request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook">): NetworkOptions => ({
   ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
   ...(request.youtube === null ? {} : { youtube: request.youtube }),
-  ...(request.pinterest === null ? {} : { pinterest: request.pinterest })
+  ...(request.pinterest === null ? {} : { pinterest: request.pinterest }),
+  ...(request.facebook === null ? {} : { facebook: request.facebook })
 })
 
 const blank = (text: string) => text.trim() === ""
@@ -127,6 +137,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     tiktok: body.tiktok ?? null,
     youtube,
     pinterest,
+    facebook: body.facebook ?? null,
     overrides: overrides.overrides
   })
 }

@@ -131,6 +131,35 @@ const checkPinterest = (request: CreatePostRequest, planned: ReadonlyArray<Plann
   return null
 }
 
+/** Whether a Facebook target goes up as a reel (facebook.reel), not as a Page video. */
+export const isFacebookReel = (request: Pick<CreatePostRequest, "facebook">, target: PlannedTarget) => target.account.platform === "facebook" && request.facebook?.reel === true
+
+/** How far a video's shape may be from the recommended one before the dry run says so (rounding of encoders). */
+const ASPECT_TOLERANCE = 0.02
+
+const checkFacebook = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, warnings: Warnings): HeraldError | null => {
+  const facebookTargets = planned.filter((t) => t.account.platform === "facebook")
+  if (facebookTargets.length === 0) {
+    if (request.facebook !== null) warnings.post("facebook is ignored: no Facebook account is targeted.")
+    return null
+  }
+  const reels = facebookTargets.filter((t) => isFacebookReel(request, t))
+  if (reels.some((t) => videosOf(t).length === 0))
+    return invalidFields(["facebook.reel"], "A Facebook reel is one video: add a video upload for the Facebook target, or leave facebook.reel out.")
+  const rules = networkRules.facebook.reel!
+  for (const reel of reels) {
+    const video = videosOf(reel)[0]
+    const seconds = video.durationMs === null ? null : video.durationMs / 1000
+    if (seconds !== null && (seconds < rules.minSeconds || seconds > rules.maxSeconds))
+      warnings.target(reel, `Facebook reels run ${rules.minSeconds}-${rules.maxSeconds} s: this video runs ${Math.round(seconds * 10) / 10} s, and Facebook may refuse it.`)
+    const { width, height } = video
+    if (width !== null && height !== null && Math.abs(width / height - rules.aspect.width / rules.aspect.height) > ASPECT_TOLERANCE)
+      warnings.target(reel, `Facebook recommends vertical ${rules.aspect.width}:${rules.aspect.height} reels (1080×1920): this video is ${width}×${height}.`)
+    if (request.cover !== null) warnings.target(reel, "Herald sends no cover with a Facebook reel: the reel shows the frame Facebook picks.")
+  }
+  return null
+}
+
 const imagesOf = (t: PlannedTarget) => t.media.filter((m) => m.type === "image")
 const videosOf = (t: PlannedTarget) => t.media.filter((m) => m.type === "video")
 
@@ -247,6 +276,8 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   if (youtubeProblem !== null) return Result.fail(youtubeProblem)
   const pinterestProblem = checkPinterest(request, planned, warnings)
   if (pinterestProblem !== null) return Result.fail(pinterestProblem)
+  const facebookProblem = checkFacebook(request, planned, warnings)
+  if (facebookProblem !== null) return Result.fail(facebookProblem)
 
   // Per-network limits on each target's final text and media, and polls.
   for (const target of planned) {
@@ -289,8 +320,13 @@ const checkTargetLimits = (
       { fields: [field("mediaIds")], accountId: account.id, platform: account.platform, maxImages: rules.maxImages, maxVideos: rules.maxVideos, mixedMedia: rules.mixedMedia },
       `${name} takes at most ${rules.maxImages} images or ${rules.maxVideos} video(s)${rules.mixedMedia ? "" : ", not mixed"}.`
     )
-  if (rules.videoMaxSeconds !== null && videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000))
+  // A reel's length is its own rule (checkFacebook).
+  if (!isFacebookReel(request, target) && rules.videoMaxSeconds !== null && videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000))
     warn(`${name} may refuse videos longer than ${rules.videoMaxSeconds} s.`)
+  if (rules.videoMinSeconds !== undefined && videos.some((v) => v.durationMs !== null && v.durationMs < rules.videoMinSeconds! * 1000))
+    warn(`${name} refuses videos shorter than ${rules.videoMinSeconds} s.`)
+  if (rules.imageMaxBytes !== undefined && images.some((m) => m.sizeBytes > rules.imageMaxBytes!))
+    warn(`${name} refuses images larger than ${Math.round(rules.imageMaxBytes / (1024 * 1024))} MB.`)
   if (request.poll !== null && rules.poll !== null) {
     const p = rules.poll
     const poll = request.poll

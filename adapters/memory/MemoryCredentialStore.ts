@@ -1,5 +1,5 @@
 import { Effect, Layer, Option, Semaphore } from "effect"
-import { CredentialStore, type CredentialStoreShape } from "../../application/ports/CredentialStore.ts"
+import { CredentialStore, type CredentialStoreShape, storedFrom } from "../../application/ports/CredentialStore.ts"
 import { MemoryState } from "./MemoryState.ts"
 
 /** Credentials in memory; renewals of one account take turns on its own lock. */
@@ -13,15 +13,25 @@ export const make = Effect.gen(function* () {
     return lock
   }
   return {
-    put: (accountId, update) => Effect.sync(() => void table().set(accountId, { ...update, version: (table().get(accountId)?.version ?? 0) + 1 })),
+    put: (accountId, update) => Effect.sync(() => void table().set(accountId, storedFrom(update, (table().get(accountId)?.version ?? 0) + 1))),
     get: (accountId) => Effect.sync(() => Option.fromNullishOr(table().get(accountId))),
+    lifetimes: (accountIds) =>
+      Effect.sync(
+        () =>
+          new Map(
+            accountIds.flatMap((id) => {
+              const stored = table().get(id)
+              return stored === undefined ? [] : [[id, { expiresAt: stored.expiresAt, refreshable: stored.refreshable, refreshExpiresAt: stored.refreshExpiresAt }] as const]
+            })
+          )
+      ),
     renew: (accountId, seen, renew) =>
       lockOf(accountId).withPermit(
         Effect.gen(function* () {
           const current = table().get(accountId)
           if (current === undefined) return yield* Effect.die(new Error(`no credentials for ${accountId}`))
           if (current.version !== seen) return current
-          const next = { ...(yield* renew(current)), version: current.version + 1 }
+          const next = storedFrom(yield* renew(current), current.version + 1)
           // The account may have been disconnected while the network answered.
           if (table().has(accountId)) table().set(accountId, next)
           return next

@@ -206,8 +206,13 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `ALTER TABLE workspaces ADD COLUMN time_zone text NOT NULL DEFAULT 'UTC'`,
     `ALTER TABLE workspaces ADD COLUMN approval_mail text NOT NULL DEFAULT 'each'`
   ]),
+  // When a grant ends, in clear beside the sealed tokens (a dry run reads it without opening them); null: stored before.
+  "0011_credential_lifetimes": statements([
+    `ALTER TABLE account_credentials ADD COLUMN refreshable boolean`,
+    `ALTER TABLE account_credentials ADD COLUMN refresh_expires_at bigint`
+  ]),
   // When each key was last used (to the hour), for the app's key list.
-  "0011_api_key_last_used": statements([`ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz`])
+  "0012_api_key_last_used": statements([`ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz`])
 }
 
 export const loader = Migrator.fromRecord(migrations)

@@ -19,7 +19,7 @@ export interface PublishRequest {
   /** The cover's upload when the cover is a media id. */
   readonly coverMedia?: Media | null
   readonly tiktokAiGenerated: boolean
-  /** The post's per-network objects (tiktok, youtube, pinterest); absent on replies and comments. */
+  /** The post's per-network objects (tiktok, youtube, pinterest, facebook); absent on replies and comments. */
   readonly options?: NetworkOptions | undefined
   /** Set for thread replies and first comments: the network id of the post replied to. */
   readonly replyTo: { readonly rootId: string; readonly parentId: string } | null
@@ -92,10 +92,16 @@ export interface Publisher {
   /** Posts. `handle` is what `prepare` (or an earlier Processing outcome) gave; absent without one. */
   readonly publish: (request: PublishRequest, handle?: string) => Effect.Effect<PublishOutcome, PublishError>
   readonly recover?: (request: PublishRequest, handle: string | null) => Effect.Effect<Recovery, PublishError>
-  /** Dry-run warnings about posting to `account` at `dueAt` beyond the rules table: quotas the network reports or Herald counted. */
-  readonly advise?: ((account: Account, dueAt: number) => Effect.Effect<ReadonlyArray<string>>) | undefined
+  /** Dry-run warnings about posting `post` to `account` at `dueAt` beyond the rules table: quotas the network reports or Herald counted. */
+  readonly advise?: ((account: Account, dueAt: number, post: AdvisedPost) => Effect.Effect<ReadonlyArray<string>>) | undefined
   /** Where the account's posts can go, for networks that post to boards (Pinterest). */
   readonly boards?: ((account: Account, credentials: NetworkCredentials | null) => Effect.Effect<ReadonlyArray<Board>, PublishError>) | undefined
+}
+
+/** What a dry run tells a network of the post it advises on: the target's final media and the post's per-network objects. */
+export interface AdvisedPost {
+  readonly media: ReadonlyArray<Media>
+  readonly options: NetworkOptions
 }
 
 /** A board of an account (Pinterest): a post's `pinterest.boardId`. */

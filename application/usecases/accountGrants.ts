@@ -1,9 +1,9 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import type { Actor } from "../../domain/apiKey.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { AccountRepo } from "../ports/AccountRepo.ts"
-import { grantEndFor } from "./credentials.ts"
 import { requirePerson } from "./common.ts"
+import { grantEnds } from "./credentials.ts"
 
 /**
  * When each account's grant ends for good unless a person reconnects it (LinkedIn's fixed-length
@@ -12,6 +12,6 @@ import { requirePerson } from "./common.ts"
 export const accountGrants = Effect.fn("accountGrants")(function* (actor: Actor) {
   const person = yield* requirePerson(actor)
   const accounts = yield* (yield* AccountRepo).listByWorkspace(person.workspaceId)
-  const ends = yield* Effect.forEach(accounts, (account) => Effect.map(Effect.option(grantEndFor(account)), Option.flatten))
-  return { grants: accounts.map((account, i) => ({ accountId: account.id, endsAt: Option.match(ends[i]!, { onNone: () => null, onSome: formatUtc }) })) }
+  const ends = yield* grantEnds(accounts)
+  return { grants: accounts.map((account) => ({ accountId: account.id, endsAt: ends.has(account.id) ? formatUtc(ends.get(account.id)!) : null })) }
 })

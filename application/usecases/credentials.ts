@@ -2,7 +2,7 @@ import { Clock, Data, Effect, Option } from "effect"
 import type { Account } from "../../domain/account.ts"
 import { AccountRepo } from "../ports/AccountRepo.ts"
 import { Connectors, type GrantRevoked, type NetworkCredentials } from "../ports/Connectors.ts"
-import { CredentialStore, type StoredCredentials } from "../ports/CredentialStore.ts"
+import { CredentialStore, type GrantLifetime, type SealedUpdate, type StoredCredentials } from "../ports/CredentialStore.ts"
 import { TokenVault } from "../ports/TokenVault.ts"
 import { readCache } from "../readCache.ts"
 import { Store } from "../ports/Store.ts"
@@ -22,19 +22,33 @@ const canRenew = (credentials: NetworkCredentials, at: number) => credentials.re
 
 /**
  * When the account's grant ends for good, so that only a person reconnecting it lets Herald post
- * again: the access token's end when nothing can renew it, the refresh token's end when the network
- * gave one (LinkedIn's fixed 365 days); null when it is renewed for as long as the person allows.
+ * again: the access token's end when nothing can renew it (no refresh token, or a network Herald
+ * cannot renew with), the refresh token's end when the network gave one (LinkedIn's fixed 365 days);
+ * null when it is renewed for as long as the person allows.
  */
-export const grantEndsAt = (credentials: NetworkCredentials, renewable: boolean): number | null =>
-  !renewable || credentials.refreshToken === null ? credentials.expiresAt : (credentials.refreshExpiresAt ?? null)
+export const grantEndsAt = (
+  lifetime: { readonly expiresAt: number | null; readonly refreshable: boolean; readonly refreshExpiresAt: number | null },
+  renewable: boolean
+): number | null => (!renewable || !lifetime.refreshable ? lifetime.expiresAt : lifetime.refreshExpiresAt)
 
 /** The account's grant is gone (refused refresh, revoked, no refresh token left): a person must reconnect it. */
 export class NeedsReconnection extends Data.TaggedError("NeedsReconnection")<{ readonly message: string }> {}
 
 const open = (stored: StoredCredentials) => Effect.flatMap(TokenVault, (vault) => Effect.map(vault.open(stored.sealed), (plain) => JSON.parse(plain) as NetworkCredentials))
 
+/** Sealed for the store, with the grant's lifetime in clear beside it. */
 const sealed = (credentials: NetworkCredentials) =>
-  Effect.flatMap(TokenVault, (vault) => Effect.map(vault.seal(JSON.stringify(credentials)), (text) => ({ sealed: text, expiresAt: credentials.expiresAt })))
+  Effect.flatMap(TokenVault, (vault) =>
+    Effect.map(
+      vault.seal(JSON.stringify(credentials)),
+      (text): SealedUpdate => ({
+        sealed: text,
+        expiresAt: credentials.expiresAt,
+        refreshable: credentials.refreshToken !== null,
+        refreshExpiresAt: credentials.refreshExpiresAt ?? null
+      })
+    )
+  )
 
 /**
  * Stores an account's credentials from a connection. A network that sends no refresh token on a
@@ -132,12 +146,30 @@ export const credentialsFor = Effect.fn("credentialsFor")(function* (account: Ac
   return Option.some(yield* Effect.catchTag(open(renewed), "VaultSealBroken", (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)))
 })
 
-/** When the account's grant ends for good (`grantEndsAt`), read from its stored credentials without renewing them; none when it does not end or none are stored. */
-export const grantEndFor = Effect.fn("grantEndFor")(function* (account: Account) {
-  const stored = yield* (yield* CredentialStore).get(account.id)
-  if (Option.isNone(stored)) return Option.none<number>()
+/** A lifetime the store could not tell (credentials stored before it kept one in clear): their sealed tokens say. */
+const openedLifetime = Effect.fnUntraced(function* (accountId: string) {
+  const stored = yield* (yield* CredentialStore).get(accountId)
+  if (Option.isNone(stored)) return Option.none<GrantLifetime>()
   const current = yield* Effect.option(open(stored.value))
-  if (Option.isNone(current)) return Option.none<number>()
-  const renewable = Option.isSome(Option.flatMap((yield* Connectors).get(account.platform), (c) => Option.fromNullishOr(c.refresh)))
-  return Option.fromNullishOr(grantEndsAt(current.value, renewable))
+  return Option.map(current, (c): GrantLifetime => ({ expiresAt: c.expiresAt, refreshable: c.refreshToken !== null, refreshExpiresAt: c.refreshExpiresAt ?? null }))
+})
+
+/**
+ * When each account's grant ends for good (`grantEndsAt`), from the lifetimes the store keeps in clear
+ * (one read, no token opened); accounts whose grant does not end, or that hold no credentials, are absent.
+ */
+export const grantEnds = Effect.fn("grantEnds")(function* (accounts: ReadonlyArray<Account>) {
+  const lifetimes = yield* (yield* CredentialStore).lifetimes(accounts.map((a) => a.id))
+  const connectors = yield* Connectors
+  const ends = new Map<string, number>()
+  for (const account of accounts) {
+    const stored = lifetimes.get(account.id)
+    if (stored === undefined) continue
+    const lifetime = stored.refreshable !== null ? Option.some(stored) : yield* openedLifetime(account.id)
+    if (Option.isNone(lifetime)) continue
+    const renewable = Option.isSome(Option.flatMap(connectors.get(account.platform), (c) => Option.fromNullishOr(c.refresh)))
+    const end = grantEndsAt({ ...lifetime.value, refreshable: lifetime.value.refreshable === true }, renewable)
+    if (end !== null) ends.set(account.id, end)
+  }
+  return ends as ReadonlyMap<string, number>
 })

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { Actor } from "../../domain/apiKey.ts"
+import type { CreatedKey, Key } from "../../domain/contract/key.ts"
 import { fail } from "../../domain/errors.ts"
 import { isWellFormedId } from "../../domain/ids.ts"
 import { checkName } from "../../domain/signup.ts"
@@ -9,7 +10,7 @@ import { readCache } from "../readCache.ts"
 import { fromResult, now, requirePerson } from "./common.ts"
 import { mintKey } from "./signup.ts"
 
-const keyView = (k: { id: string; name: string; prefix: string; requireApproval: boolean; createdAt: number; revokedAt: number | null; lastUsedAt: number | null }) => ({
+const keyView = (k: { id: string; name: string; prefix: string; requireApproval: boolean; createdAt: number; revokedAt: number | null; lastUsedAt: number | null }): Key => ({
   id: k.id,
   name: k.name,
   prefix: k.prefix,
@@ -25,7 +26,7 @@ export const createKey = Effect.fn("createKey")(function* (actor: Actor, body: {
   const name = (yield* fromResult(checkName("name", body.name))) ?? "API key"
   if (body.requireApproval !== undefined && typeof body.requireApproval !== "boolean") return yield* Effect.fail(fail("validation_failed", { fields: ["requireApproval"] }))
   const { text, key } = yield* mintKey(person.workspaceId, name, body.requireApproval !== false)
-  return { apiKey: text, key: keyView(key) }
+  return { apiKey: text, key: keyView(key) } satisfies CreatedKey
 })
 
 export const listKeys = Effect.fn("listKeys")(function* (actor: Actor) {
@@ -38,5 +39,5 @@ export const revokeKey = Effect.fn("revokeKey")(function* (actor: Actor, id: str
   const revoked = isWellFormedId(id) && (yield* (yield* ApiKeyRepo).revoke(person.workspaceId, id, yield* now))
   yield* (yield* readCache).forgetKeys
   if (!revoked) return yield* Effect.fail(fail("validation_failed", { fields: ["id"] }, "No active key with this id in the workspace."))
-  return { id, revoked: true }
+  return { id, revoked: true as const }
 })

@@ -1,6 +1,9 @@
 import { Cause, Exit, Result, Schema, type SchemaAST, SchemaIssue } from "effect"
 import { fail, type HeraldError } from "../errors.ts"
 
+/** How requests are decoded: unknown fields are refused and every malformed field is named, not only the first. */
+export const requestParseOptions: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
+
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 // A note per problem up to this many: a hostile body's thousand problems make a short message.
 const MAX_NOTES = 8

@@ -1,15 +1,14 @@
-import { Schema, type SchemaAST, SchemaTransformation } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { MEDIA_LIFETIME_MS } from "../media.ts"
 import { requestLimits } from "../networkRules.ts"
 import { DAY_MS } from "../time.ts"
-import { decoderFor } from "./issues.ts"
+import { decoderFor, requestParseOptions } from "./issues.ts"
+
+export { requestParseOptions }
 
 // The body of POST /posts (and MCP's create_post): its shape only. Rules that need more than a
 // shape (texts, aliases, ids, dates, per-network limits) are domain/postRequest.ts's, over the
 // decoded value. Optional top-level fields take null as "not set": agents often send it.
-
-/** Unknown fields are refused and every malformed field is named, not only the first. */
-export const requestParseOptions: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
 
 const Str = Schema.String
 const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(schema)
@@ -66,11 +65,18 @@ export const PinterestOptions = Schema.Struct({
 }).annotate({ identifier: "PinterestOptions", description: "Pinterest only: the board, link and title of the pin" })
 export type PinterestOptions = typeof PinterestOptions.Type
 
+/** Facebook Pages' choice for a video: a reel (POST /{page}/video_reels) instead of a Page video. */
+export const FacebookOptions = Schema.Struct({
+  reel: optional(Schema.Boolean.annotate({ description: "true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page)" }))
+}).annotate({ identifier: "FacebookOptions", description: "Facebook only: publish the video as a reel" })
+export type FacebookOptions = typeof FacebookOptions.Type
+
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
 export interface NetworkOptions {
   readonly tiktok?: TiktokOptions | undefined
   readonly youtube?: YoutubeOptions | undefined
   readonly pinterest?: PinterestOptions | undefined
+  readonly facebook?: FacebookOptions | undefined
 }
 
 export const PollRequest = Schema.Struct({
@@ -162,6 +168,7 @@ export const createPostFields = {
   tiktok: nullable(TiktokOptions),
   youtube: nullable(YoutubeOptions),
   pinterest: nullable(PinterestOptions),
+  facebook: nullable(FacebookOptions),
   overrides: nullable(Overrides)
 }
 

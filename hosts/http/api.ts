@@ -1,51 +1,59 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { AccountList, BoardList, ConnectLink, DisconnectedAccount } from "../../domain/contract/account.ts"
 import { DryRunResult } from "../../domain/contract/dryRun.ts"
+import { EventList, eventSchemas } from "../../domain/contract/events.ts"
+import { CreatedKey, CreateKeyRequest, KeyList, RevokedKey } from "../../domain/contract/key.ts"
+import { BulkRequest, BulkResult, FirstCommentRetryRequest, PostEnvelope, PostList, RemovedPost, ReplayedPost, RescheduleRequest } from "../../domain/contract/post.ts"
 import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
-import { apiErrors } from "./errors.ts"
-import * as S from "./schemas.ts"
+import { ClaimLink, SignUpRequest, SignUpResponse } from "../../domain/contract/signup.ts"
+import * as W from "../../domain/contract/webhook.ts"
 import { AppGroup } from "./appApi.ts"
+import { apiErrors } from "./errors.ts"
 import { MediaGroup } from "./mediaApi.ts"
 import { Authentication } from "./security.ts"
 import { UndeclaredErrors } from "./undeclaredErrors.ts"
-import { EventsGroup, WebhooksGroup } from "./webhooksApi.ts"
-import { addWebhooks } from "./webhooksOpenApi.ts"
+
+// The REST API: every endpoint with the contract's schemas (domain/contract/) as its payload,
+// success and errors, so the served OpenAPI document is what the server sends.
 
 const e = apiErrors
 const common = [400, 401, 403, 404, 409]
-const id = { id: Schema.String }
+const Str = Schema.String
+const opt = Schema.optional
+const id = { id: Str }
 
 export class SignupGroup extends HttpApiGroup.make("signup")
   .add(
     HttpApiEndpoint.post("signup", "/signup", {
-      payload: S.SignUpBody,
-      success: [S.SignUpResponse.pipe(HttpApiSchema.status(201)), S.SignUpResponse.pipe(HttpApiSchema.status(202))],
+      payload: SignUpRequest,
+      success: [SignUpResponse.pipe(HttpApiSchema.status(201)), SignUpResponse.pipe(HttpApiSchema.status(202))],
       error: e(400, 403, 429, 503)
     })
   )
   .annotate(OpenApi.Description, "Create a Free workspace and an asks-first key for a human owner. No authentication.") {}
 
 export class ClaimGroup extends HttpApiGroup.make("claim")
-  .add(HttpApiEndpoint.post("claimLink", "/claim-link", { success: S.ClaimLinkResponse, error: e(401, 404, 409, 429) }))
+  .add(HttpApiEndpoint.post("claimLink", "/claim-link", { success: ClaimLink, error: e(401, 404, 409, 429) }))
   .middleware(Authentication)
   .annotate(OpenApi.Description, "The workspace's key asks for a fresh claim e-mail to the owner's address on file.") {}
 
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(
-    HttpApiEndpoint.get("list", "/accounts", { success: Schema.Struct({ accounts: Schema.Array(S.AccountView) }), error: e(401) }),
+    HttpApiEndpoint.get("list", "/accounts", { success: AccountList, error: e(401) }),
     HttpApiEndpoint.get("connect", "/connect/:platform", {
-      params: { platform: Schema.String },
-      success: Schema.Struct({ url: Schema.String, platform: Schema.String, expiresAt: Schema.String }),
+      params: { platform: Str },
+      success: ConnectLink,
       error: e(401, 404)
     }),
     HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
       params: id,
-      success: Schema.Struct({ id: Schema.String, disconnected: Schema.Boolean }),
+      success: DisconnectedAccount,
       error: e(401, 404)
     }).annotate(OpenApi.Description, "Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected."),
     HttpApiEndpoint.get("boards", "/accounts/:id/boards", {
       params: id,
-      success: Schema.Struct({ boards: Schema.Array(S.BoardView) }),
+      success: BoardList,
       error: e(400, 401, 404, 409, 429, 502, 503)
     }).annotate(OpenApi.Description, "The boards a Pinterest account can pin to: a post's pinterest.boardId.")
   )
@@ -58,50 +66,125 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       disableCodecs: true,
       payload: CreatePostRequest,
       headers: { "idempotency-key": Schema.optional(Schema.String) },
-      success: [S.PostEnvelope.pipe(HttpApiSchema.status(201)), DryRunResult],
+      success: [PostEnvelope.pipe(HttpApiSchema.status(201)), ReplayedPost, DryRunResult],
       error: e(...common, 422)
     }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.get("list", "/posts", {
-      query: { status: Schema.optional(Schema.String), limit: Schema.optional(Schema.String), cursor: Schema.optional(Schema.String) },
-      success: S.PostList,
+      query: { status: opt(Str), limit: opt(Str), cursor: opt(Str) },
+      success: PostList,
       error: e(400, 401)
     }),
-    HttpApiEndpoint.get("get", "/posts/:id", { params: id, success: S.PostEnvelope, error: e(401, 404) }),
+    HttpApiEndpoint.get("get", "/posts/:id", { params: id, success: PostEnvelope, error: e(401, 404) }),
     // Their bodies are optional (a bare POST approves or rejects), so they are read raw, not declared as payloads.
-    HttpApiEndpoint.post("approve", "/posts/:id/approve", { params: id, success: S.PostEnvelope, error: e(401, 403, 404, 409) }).annotate(
+    HttpApiEndpoint.post("approve", "/posts/:id/approve", { params: id, success: PostEnvelope, error: e(401, 403, 404, 409) }).annotate(
       OpenApi.Description,
       'Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.'
     ),
-    HttpApiEndpoint.post("reject", "/posts/:id/reject", { params: id, success: S.Removed, error: e(400, 401, 403, 404, 409) }).annotate(
+    HttpApiEndpoint.post("reject", "/posts/:id/reject", { params: id, success: RemovedPost, error: e(400, 401, 403, 404, 409) }).annotate(
       OpenApi.Description,
       'Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).'
     ),
-    HttpApiEndpoint.post("cancel", "/posts/:id/cancel", { params: id, success: S.Removed, error: e(401, 403, 404, 409) }),
-    HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: S.RescheduleBody, success: S.PostEnvelope, error: e(400, 401, 403, 404, 409) }),
-    HttpApiEndpoint.post("retry", "/posts/:id/retry", { params: id, success: S.PostEnvelope, error: e(401, 403, 404, 409) }),
+    HttpApiEndpoint.post("cancel", "/posts/:id/cancel", { params: id, success: RemovedPost, error: e(401, 403, 404, 409) }),
+    HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: RescheduleRequest, success: PostEnvelope, error: e(400, 401, 403, 404, 409) }),
+    HttpApiEndpoint.post("retry", "/posts/:id/retry", { params: id, success: PostEnvelope, error: e(401, 403, 404, 409) }),
     HttpApiEndpoint.post("retryFirstComment", "/posts/:id/first-comment/retry", {
       params: id,
-      payload: S.FirstCommentRetryBody,
-      success: S.PostEnvelope,
+      payload: FirstCommentRetryRequest,
+      success: PostEnvelope,
       error: e(401, 403, 404, 409)
     }),
-    HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", { payload: S.BulkBody, success: S.BulkResult, error: e(400, 401, 403) }),
-    HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", { payload: S.BulkBody, success: S.BulkResult, error: e(400, 401, 403) })
+    HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }),
+    HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) })
   )
   .middleware(Authentication) {}
 
 export class KeysGroup extends HttpApiGroup.make("keys")
   .add(
-    HttpApiEndpoint.get("list", "/keys", { success: Schema.Struct({ keys: Schema.Array(S.KeyRecord) }), error: e(401, 403) }),
-    HttpApiEndpoint.post("create", "/keys", {
-      payload: S.CreateKeyBody,
-      success: Schema.Struct({ apiKey: Schema.String, key: S.KeyRecord }).pipe(HttpApiSchema.status(201)),
-      error: e(400, 401, 403)
-    }),
-    HttpApiEndpoint.post("revoke", "/keys/:id/revoke", { params: id, success: Schema.Struct({ id: Schema.String, revoked: Schema.Boolean }), error: e(400, 401, 403) })
+    HttpApiEndpoint.get("list", "/keys", { success: KeyList, error: e(401, 403) }),
+    HttpApiEndpoint.post("create", "/keys", { payload: CreateKeyRequest, success: CreatedKey.pipe(HttpApiSchema.status(201)), error: e(400, 401, 403) }),
+    HttpApiEndpoint.post("revoke", "/keys/:id/revoke", { params: id, success: RevokedKey, error: e(400, 401, 403) })
   )
   .middleware(Authentication)
   .annotate(OpenApi.Description, "API keys; a signed-in person manages them (keys get 403 approval_requires_human).") {}
+
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.post("create", "/webhooks", { payload: W.CreateWebhookRequest, success: W.CreatedWebhook.pipe(HttpApiSchema.status(201)), error: e(400, 401, 409) }),
+    HttpApiEndpoint.get("list", "/webhooks", { success: W.WebhookList, error: e(401) }),
+    HttpApiEndpoint.get("get", "/webhooks/:id", { params: id, success: W.WebhookEnvelope, error: e(401, 404) }),
+    HttpApiEndpoint.patch("update", "/webhooks/:id", { params: id, payload: W.UpdateWebhookRequest, success: W.WebhookEnvelope, error: e(400, 401, 404) }),
+    HttpApiEndpoint.delete("remove", "/webhooks/:id", { params: id, success: W.DeletedWebhook, error: e(401, 404) }),
+    HttpApiEndpoint.post("test", "/webhooks/:id/test", { params: id, success: W.DeliveryEnvelope, error: e(401, 404) }).annotate(
+      OpenApi.Description,
+      "Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed."
+    ),
+    HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
+      params: id,
+      query: { limit: opt(Str), status: opt(Str), cursor: opt(Str) },
+      success: W.DeliveryList,
+      error: e(400, 401, 404)
+    }),
+    HttpApiEndpoint.post("redeliver", "/webhooks/:id/deliveries/:deliveryId/redeliver", {
+      params: { id: Str, deliveryId: Str },
+      success: W.DeliveryEnvelope,
+      error: e(401, 404)
+    }).annotate(OpenApi.Description, "Sends the delivery again from the start of its retry schedule, with the same event id.")
+  )
+  .middleware(Authentication)
+  .annotate(
+    OpenApi.Description,
+    "Webhook endpoints: each event is POSTed to every endpoint that subscribes to it, signed with the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature), retried for about three days, in order per post. Keys and signed-in people alike; every plan."
+  ) {}
+
+export class EventsGroup extends HttpApiGroup.make("events")
+  .add(
+    HttpApiEndpoint.get("list", "/events", {
+      query: { after: opt(Str), limit: opt(Str), types: opt(Str), postId: opt(Str), waitSeconds: opt(Str) },
+      success: EventList,
+      error: e(400, 401)
+    })
+  )
+  .middleware(Authentication)
+  .annotate(
+    OpenApi.Description,
+    "The workspace's events, oldest first, the same objects webhooks deliver. With waitSeconds (up to 60) the call waits for the next event: an agent without a URL learns in one call that its post was approved, rejected or published (postId=..., types=post.approved,post.rejected)."
+  ) {}
+
+/**
+ * Adds the events to an OpenAPI document as webhooks (OpenAPI 3.1): one entry per event type, the
+ * request Herald POSTs, its schema among the components.
+ */
+export const addWebhooks = (spec: Record<string, any>): Record<string, any> => {
+  const components = { ...(spec.components ?? {}), schemas: { ...(spec.components?.schemas ?? {}) } }
+  const webhooks: Record<string, unknown> = {}
+  for (const [type, schema] of Object.entries(eventSchemas)) {
+    const document = JSON.parse(JSON.stringify(Schema.toJsonSchemaDocument(schema)).replaceAll("#/$defs/", "#/components/schemas/")) as {
+      schema: Record<string, unknown>
+      definitions: Record<string, unknown>
+    }
+    Object.assign(components.schemas, document.definitions)
+    webhooks[type] = {
+      post: {
+        summary: type,
+        description: (schema.ast.annotations?.description as string | undefined) ?? type,
+        parameters: [
+          { name: "webhook-id", in: "header", required: true, schema: { type: "string" }, description: "The event id: the same on every try, for deduplication" },
+          { name: "webhook-timestamp", in: "header", required: true, schema: { type: "string" }, description: "Seconds since the epoch when this try was signed" },
+          {
+            name: "webhook-signature",
+            in: "header",
+            required: true,
+            schema: { type: "string" },
+            description: "v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret>"
+          }
+        ],
+        requestBody: { required: true, content: { "application/json": { schema: document.schema } } },
+        responses: { "2XX": { description: "Received. Any other answer (or none within 10 s) is retried, for about three days." } }
+      }
+    }
+  }
+  return { ...spec, components, webhooks }
+}
 
 export class HeraldApi extends HttpApi.make("herald")
   .add(SignupGroup)

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { apiErrors } from "./errors.ts"
 import { Poll } from "../../domain/contract/postParts.ts"
-import { PostView } from "./schemas.ts"
+import { Post } from "../../domain/contract/post.ts"
 import { Authentication } from "./security.ts"
 
 // What the people's app (hosts/http/pages/) reads beyond the agents' endpoints: signed-in people only.
@@ -19,7 +19,7 @@ const TextOnNetwork = Schema.Struct({
 })
 
 export const ApprovalItem = Schema.Struct({
-  post: PostView,
+  post: Post,
   version: Str.annotate({ description: "Send it back with approve: a post changed since is refused with post_changed" }),
   networks: Schema.Array(
     Schema.Struct({

@@ -2,28 +2,12 @@ import { Schema } from "effect"
 import { Multipart } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { REST_UPLOAD_LIMIT } from "../../application/usecases/media/upload.ts"
+import { MediaEnvelope } from "../../domain/contract/media.ts"
 import { apiErrors } from "./errors.ts"
 import { Authentication } from "./security.ts"
 
 const Str = Schema.String
 const e = apiErrors
-
-export const MediaView = Schema.Struct({
-  id: Str,
-  type: Schema.Literals(["image", "video"]),
-  mimeType: Str,
-  filename: Str,
-  sizeBytes: Schema.Number,
-  width: Schema.NullOr(Schema.Number),
-  height: Schema.NullOr(Schema.Number),
-  durationMs: Schema.optional(Schema.NullOr(Schema.Number)).annotate({ description: "Video only" }),
-  url: Str.annotate({ description: "Absolute URL of the stored file" }),
-  previewUrl: Str.annotate({ description: "/api/v1/media/<id>/preview" }),
-  createdAt: Str,
-  expiresAt: Str.annotate({ description: "7 days after the upload; then media_expired when used" })
-}).annotate({ identifier: "Media" })
-
-export const MediaEnvelope = Schema.Struct({ media: MediaView })
 
 /** The JSON form is read as a byte stream (so `dataBase64` is never held whole); its fields are documented below. */
 const JsonUpload = HttpApiSchema.StreamUint8Array({ contentType: "application/json" })

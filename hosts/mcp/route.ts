@@ -12,7 +12,7 @@ import type { McpServices } from "./tool.ts"
 
 export const MCP_PATH = "/mcp"
 
-// The MCP SDK, zod and the tools (~600 modules) load on the first /mcp request, not at the host's start.
+// The MCP SDK (and its zod) and the tools (~600 modules) load on the first /mcp request, not at the host's start.
 let sdk: Promise<readonly [typeof import("./server.ts"), typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")]> | undefined
 const loadSdk = () => (sdk ??= Promise.all([import("./server.ts"), import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")] as const))
 

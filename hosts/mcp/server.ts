@@ -1,11 +1,9 @@
 import { Effect, Exit, Result, Schema } from "effect"
-import { z } from "zod"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js"
 import type { Actor } from "../../domain/apiKey.ts"
-import { decoderFor } from "../../domain/contract/issues.ts"
-import { requestParseOptions } from "../../domain/contract/postRequest.ts"
-import { fail, type HeraldError, invalidFields } from "../../domain/errors.ts"
+import { decoderFor, requestParseOptions } from "../../domain/contract/issues.ts"
+import { fail, type HeraldError } from "../../domain/errors.ts"
 import { instructions } from "./instructions.ts"
 import { type AnyTool, type CallContext, failure, type Runner, success, type ToolInput } from "./tool.ts"
 import { toolsFor } from "./tools/index.ts"
@@ -18,22 +16,22 @@ export interface McpSession {
   readonly onSignedUp?: (apiKey: string) => Promise<void>
 }
 
-const toJsonSchema = (schema: z.ZodType | Schema.Top, io: "input" | "output") => {
-  if (Schema.isSchema(schema)) {
-    // Effect's JSON Schema of what the tool decodes (unknown fields refused, as decoding does).
-    const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" })
-    const definitions = Object.keys(document.definitions).length > 0 ? { $defs: document.definitions } : {}
-    return { ...document.schema, ...definitions } as Tool["inputSchema"]
-  }
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>
-  return json as Tool["inputSchema"]
+/**
+ * Effect's JSON Schema of a tool's schema: arguments refuse unknown fields (as decoding does), results
+ * stay open to fields added later. MCP wants an object at the top, also for a union of answers.
+ */
+const toJsonSchema = (schema: Schema.Top, io: "input" | "output") => {
+  const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: io === "input" ? "error" : "ignore" })
+  const definitions = Object.keys(document.definitions).length > 0 ? { $defs: document.definitions } : {}
+  return { type: "object", ...document.schema, ...definitions } as Tool["inputSchema"]
 }
 
+const decoders = new WeakMap<ToolInput, (args: unknown) => Result.Result<object, HeraldError>>()
 /** A tool's arguments decoded by its schema; malformed ones as validation_failed naming each field. */
 const decodeArguments = (input: ToolInput, args: unknown): Result.Result<object, HeraldError> => {
-  if (Schema.isSchema(input)) return decoderFor(input, requestParseOptions, { whole: "arguments", detail: (notes) => `Invalid arguments. ${notes}.` })(args)
-  const parsed = input.safeParse(args)
-  return parsed.success ? Result.succeed(parsed.data) : Result.fail(invalidArguments(parsed.error))
+  let decode = decoders.get(input)
+  if (decode === undefined) decoders.set(input, (decode = decoderFor(input, requestParseOptions, { whole: "arguments", detail: (notes) => `Invalid arguments. ${notes}.` })))
+  return decode(args)
 }
 
 /** The tool list as MCP shows it: a key-less caller sees only the key-less tools. */
@@ -48,16 +46,6 @@ export const listTools = (tools: ReadonlyArray<AnyTool>, actor: Actor | null): A
       outputSchema: toJsonSchema(t.output, "output"),
       ...(t.annotations ? { annotations: { title: t.title, ...t.annotations } } : {})
     }))
-
-/** Zod's issues as the envelope's `details.fields` (dotted paths; unknown keys by name). */
-const invalidArguments = (error: z.ZodError): HeraldError => {
-  const fields = error.issues.flatMap((issue) => {
-    const at = issue.path.map(String)
-    return issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...at, k].join(".")) : [at.length > 0 ? at.join(".") : "arguments"]
-  })
-  const notes = error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
-  return invalidFields(fields, `Invalid arguments. ${notes.join("; ")}.`)
-}
 
 /** Runs one tool call to a result; every failure, defects included, becomes a tool error. */
 export const callTool = async (tools: ReadonlyArray<AnyTool>, session: McpSession, name: string, args: unknown): Promise<CallToolResult> => {

@@ -1,5 +1,4 @@
 import type { Effect, Exit, Schema } from "effect"
-import type { z } from "zod"
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js"
 import type { Actor } from "../../domain/apiKey.ts"
 import { type HeraldError, toEnvelope } from "../../domain/errors.ts"
@@ -46,12 +45,13 @@ export interface CallContext {
   readonly acceptLanguage: string | undefined
 }
 
-/** A tool's arguments: an Effect Schema from domain/contract (decoded as it), or a zod object. */
-export type ToolInput = z.ZodObject | Schema.Decoder<object>
-type ArgsOf<I extends ToolInput> = I extends z.ZodObject ? z.output<I> : I extends Schema.Decoder<object> ? I["Type"] : never
+/** A tool's arguments, decoded by their schema (unknown fields refused, every bad one named). */
+export type ToolInput = Schema.Decoder<object>
+/** What a tool answers: the contract's schema of the use case's result (loose for clients: fields may be added). */
+export type ToolOutput = Schema.Top & { readonly Type: object }
 
 /** A keyed tool gets the actor; the dispatcher has already refused calls without one. */
-export interface ToolSpec<I extends ToolInput, O extends z.ZodObject> {
+export interface ToolSpec<I extends ToolInput, O extends ToolOutput> {
   readonly name: string
   readonly title: string
   readonly description: string
@@ -60,20 +60,20 @@ export interface ToolSpec<I extends ToolInput, O extends z.ZodObject> {
   readonly annotations?: ToolAnnotations
   /** True only for sign_up: callable without an API key. */
   readonly keyless?: boolean
-  readonly run: (args: ArgsOf<I>, call: CallContext & { readonly actor: Actor }) => Effect.Effect<object, HeraldError, McpServices>
+  readonly run: (args: I["Type"], call: CallContext & { readonly actor: Actor }) => Effect.Effect<O["Type"], HeraldError, McpServices>
   /** Custom rendering (an image preview, say); by default the output is the structured result. */
   readonly render?: (output: any) => CallToolResult
 }
 
-export type AnyTool = ToolSpec<ToolInput, z.ZodObject>
+export type AnyTool = ToolSpec<ToolInput, ToolOutput>
 
-/** Keeps each tool's argument type checked against its own schema while listing them together. */
-export const tool = <I extends ToolInput, O extends z.ZodObject>(spec: ToolSpec<I, O>): AnyTool => spec as unknown as AnyTool
+/** Keeps each tool's argument and result types checked against its own schemas while listing them together. */
+export const tool = <I extends ToolInput, O extends ToolOutput>(spec: ToolSpec<I, O>): AnyTool => spec as unknown as AnyTool
 
 /** A key-less tool sees `actor: null`. */
-export const keylessTool = <I extends z.ZodObject, O extends z.ZodObject>(
+export const keylessTool = <I extends ToolInput, O extends ToolOutput>(
   spec: Omit<ToolSpec<I, O>, "run" | "keyless"> & {
-    readonly run: (args: z.output<I>, call: CallContext) => Effect.Effect<object, HeraldError, McpServices>
+    readonly run: (args: I["Type"], call: CallContext) => Effect.Effect<O["Type"], HeraldError, McpServices>
   }
 ): AnyTool => ({ ...spec, keyless: true }) as unknown as AnyTool
 

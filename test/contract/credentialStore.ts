@@ -64,6 +64,27 @@ export const credentialStoreContract = (name: string, ports: Layer.Layer<Credent
       })
     )
 
+    it.effect("keeps each grant's lifetime in clear and reads several at once; credentials stored without one say so (null)", () =>
+      Effect.gen(function* () {
+        const store = yield* CredentialStore
+        const [a, b, none, legacy] = [yield* seedAccount, yield* seedAccount, yield* seedAccount, yield* seedAccount]
+        yield* store.put(a.id, { sealed: "a", expiresAt: 1_000, refreshable: true, refreshExpiresAt: 9_000_000_000_000 })
+        yield* store.put(b.id, { sealed: "b", expiresAt: 2_000, refreshable: false, refreshExpiresAt: null })
+        yield* store.put(legacy.id, { sealed: "old", expiresAt: 3_000 })
+        const lifetimes = yield* store.lifetimes([a.id, b.id, none.id, legacy.id])
+        assert.strictEqual(lifetimes.size, 3)
+        assert.deepStrictEqual(lifetimes.get(a.id), { expiresAt: 1_000, refreshable: true, refreshExpiresAt: 9_000_000_000_000 })
+        assert.deepStrictEqual(lifetimes.get(b.id), { expiresAt: 2_000, refreshable: false, refreshExpiresAt: null })
+        assert.deepStrictEqual(lifetimes.get(legacy.id), { expiresAt: 3_000, refreshable: null, refreshExpiresAt: null })
+        assert.deepStrictEqual(yield* store.lifetimes([]), new Map())
+        // A renewal stores the lifetime it brings.
+        const seen = Option.getOrThrow(yield* store.get(legacy.id)).version
+        yield* store.renew(legacy.id, seen, () => Effect.succeed({ sealed: "new", expiresAt: 4_000, refreshable: true, refreshExpiresAt: null }))
+        assert.deepStrictEqual((yield* store.lifetimes([legacy.id])).get(legacy.id), { expiresAt: 4_000, refreshable: true, refreshExpiresAt: null })
+        assert.include(Option.getOrThrow(yield* store.get(legacy.id)), { sealed: "new", refreshable: true })
+      })
+    )
+
     it.effect("a failed renewal stores nothing", () =>
       Effect.gen(function* () {
         const store = yield* CredentialStore

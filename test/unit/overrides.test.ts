@@ -34,8 +34,17 @@ const media = (id: string, type: "image" | "video"): Media => ({
   createdAt: NOW,
   expiresAt: NOW + 86_400_000
 })
-const accounts = (["x", "linkedin", "instagram", "tiktok", "bluesky"] as const).map(account)
-const uploads = [media("med_1", "image"), media("med_2", "image"), media("med_3", "image"), media("med_4", "image"), media("med_5", "image"), media("med_vid", "video")]
+const accounts = (["x", "linkedin", "instagram", "tiktok", "bluesky", "threads"] as const).map(account)
+const uploads = [
+  media("med_1", "image"),
+  media("med_2", "image"),
+  media("med_3", "image"),
+  media("med_4", "image"),
+  media("med_5", "image"),
+  media("med_vid", "video"),
+  { ...media("med_big", "image"), sizeBytes: 9 * 1024 * 1024 },
+  { ...media("med_short", "video"), durationMs: 2000 }
+]
 const LONG = `${"A long LinkedIn text. ".repeat(20)}The end.`
 
 const check = (platforms: ReadonlyArray<Platform>, fields: Partial<CreatePostRequest>) =>
@@ -55,6 +64,7 @@ const check = (platforms: ReadonlyArray<Platform>, fields: Partial<CreatePostReq
       tiktok: null,
       youtube: null,
       pinterest: null,
+      facebook: null,
       overrides: {},
       ...fields
     },
@@ -150,5 +160,14 @@ describe("checkPost with overrides: each target on its final content", () => {
     const result = check(["x", "linkedin"], { content: "Which?", poll, overrides: { linkedin: { mediaIds: ["med_1"] } } })
     expect(codeOf(result)).toBe("poll_unsupported")
     expect(detailsOf(result)).toMatchObject({ accountIds: ["acc_linkedin"] })
+  })
+
+  it("media warnings belong to the targets whose own media break their network's limits", () => {
+    const big = check(["x", "threads"], { mediaIds: ["med_big"] })
+    expect(Result.isSuccess(big) && big.success.planned.map((t) => t.warnings)).toEqual([[], ["Threads refuses images larger than 8 MB."]])
+    const spared = check(["x", "threads"], { mediaIds: ["med_big"], overrides: { threads: { mediaIds: ["med_1"] } } })
+    expect(Result.isSuccess(spared) && spared.success.warnings).toEqual([])
+    const short = check(["x", "linkedin"], { mediaIds: ["med_short"] })
+    expect(Result.isSuccess(short) && short.success.planned.map((t) => t.warnings)).toEqual([[], ["LinkedIn refuses videos shorter than 3 s."]])
   })
 })

@@ -35,7 +35,7 @@ const media = (id: string, type: "image" | "video"): Media => ({
   createdAt: NOW,
   expiresAt: NOW + 86_400_000
 })
-const accounts = (["linkedin", "youtube", "tiktok", "pinterest", "x"] as const).map(account)
+const accounts = (["linkedin", "youtube", "tiktok", "pinterest", "x", "facebook"] as const).map(account)
 const uploads = [media("med_img", "image"), media("med_vid", "video")]
 const check = (platform: Platform, fields: Partial<CreatePostRequest>) =>
   checkPost(
@@ -54,6 +54,7 @@ const check = (platform: Platform, fields: Partial<CreatePostRequest>) =>
       tiktok: null,
       youtube: null,
       pinterest: null,
+      facebook: null,
       overrides: {},
       ...fields
     },
@@ -159,11 +160,75 @@ describe("the youtube and pinterest objects of a post request", () => {
         tiktok: null,
         youtube: null,
         pinterest: { boardId: "1" },
+        facebook: null,
         overrides: {}
       },
       { now: NOW, accounts, media: [media("med_a", "image"), { ...media("med_b", "image"), width: 20 }] }
     )
     expect(Result.isSuccess(carousel) && carousel.success.warnings).toEqual(["Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them."])
+  })
+})
+
+describe("Facebook reels", () => {
+  const vertical = (id: string, durationMs: number): Media => ({ ...media(id, "video"), width: 1080, height: 1920, durationMs })
+  const run = (video: Media | null, fields: Partial<CreatePostRequest> = {}) =>
+    checkPost(
+      {
+        accountIds: ["acc_facebook"],
+        content: "r",
+        mediaIds: video === null ? ["med_img"] : [video.id],
+        dryRun: false,
+        scheduledFor: null,
+        requireApproval: null,
+        firstComment: null,
+        thread: [],
+        poll: null,
+        cover: null,
+        tiktokAiGenerated: false,
+        tiktok: null,
+        youtube: null,
+        pinterest: null,
+        facebook: { reel: true },
+        overrides: {},
+        ...fields
+      },
+      { now: NOW, accounts, media: [...uploads, ...(video === null ? [] : [video])] }
+    )
+  const warningsOf = (result: ReturnType<typeof run>) => (Result.isSuccess(result) ? result.success.warnings : result.failure)
+
+  it("facebook.reel without a video is validation_failed naming facebook.reel; with one, or false, the post is valid", () => {
+    const photo = run(null)
+    expect(codeOf(photo)).toBe("validation_failed")
+    expect(detailsOf(photo)).toEqual({ fields: ["facebook.reel"] })
+    expect(Result.isFailure(photo) && photo.failure.detail).toContain("A Facebook reel is one video")
+    expect(codeOf(run(null, { content: "text only", mediaIds: [] }))).toBe("validation_failed")
+    expect(warningsOf(run(vertical("med_reel", 15_000)))).toEqual([])
+    expect(codeOf(run(null, { facebook: { reel: false } }))).toBe("ok")
+    // An override that takes the video away from Facebook leaves the reel without one.
+    expect(detailsOf(run(vertical("med_reel", 15_000), { overrides: { facebook: { mediaIds: ["med_img"] } } }))).toEqual({ fields: ["facebook.reel"] })
+  })
+
+  it("the reel rules of the table (3-90 s, vertical 9:16) are dry-run warnings, in place of the video length warning; a cover is not sent", () => {
+    expect(warningsOf(run(vertical("med_short", 2_000)))).toEqual(["Facebook reels run 3-90 s: this video runs 2 s, and Facebook may refuse it."])
+    expect(warningsOf(run(vertical("med_long", 95_500)))).toEqual(["Facebook reels run 3-90 s: this video runs 95.5 s, and Facebook may refuse it."])
+    expect(warningsOf(run({ ...vertical("med_wide", 20_000), width: 1920, height: 1080 }))).toEqual([
+      "Facebook recommends vertical 9:16 reels (1080×1920): this video is 1920×1080."
+    ])
+    expect(warningsOf(run({ ...vertical("med_near", 20_000), width: 720, height: 1278 }))).toEqual([])
+    expect(warningsOf(run(vertical("med_cover", 20_000), { cover: { offsetMs: 1000 } }))).toEqual([
+      "Herald sends no cover with a Facebook reel: the reel shows the frame Facebook picks."
+    ])
+    // Not a reel: a Page video, whose length is the table's videoMaxSeconds.
+    expect(warningsOf(run(vertical("med_video", 95_500), { facebook: null }))).toEqual(["Facebook may refuse videos longer than 90 s."])
+  })
+
+  it("decodes from a request, travels in the post's network options, and is ignored with a warning without a Facebook target", () => {
+    const ok = decodeCreatePost({ accountIds: ["acc_1"], content: "x", facebook: { reel: true } })
+    expect(Result.isSuccess(ok) && networkOptionsOf(ok.success)).toEqual({ facebook: { reel: true } })
+    const bad = decodeCreatePost({ accountIds: ["acc_1"], content: "x", facebook: { reel: "yes", story: true } })
+    expect(Result.isFailure(bad) && [...((bad.failure.details?.fields as Array<string>) ?? [])].sort()).toEqual(["facebook.reel", "facebook.story"])
+    const elsewhere = check("x", { facebook: { reel: true } })
+    expect(Result.isSuccess(elsewhere) && elsewhere.success.warnings).toEqual(["facebook is ignored: no Facebook account is targeted."])
   })
 })
 
@@ -188,6 +253,7 @@ describe("YouTube thumbnails", () => {
           tiktok: null,
           youtube: null,
           pinterest: null,
+          facebook: null,
           overrides: {}
         },
         { now: NOW, accounts, media: [...uploads, cover] }
@@ -218,6 +284,7 @@ describe("TikTok photos", () => {
           tiktok,
           youtube: null,
           pinterest: null,
+          facebook: null,
           overrides: {}
         },
         { now: NOW, accounts, media: [image] }

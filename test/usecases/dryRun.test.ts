@@ -2,6 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { AccountRepo } from "../../application/ports/AccountRepo.ts"
+import { CredentialStore } from "../../application/ports/CredentialStore.ts"
+import { TokenVault } from "../../application/ports/TokenVault.ts"
 import { MediaRepo } from "../../application/ports/MediaRepo.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { storeCredentials } from "../../application/usecases/credentials.ts"
@@ -106,6 +108,20 @@ describe("dry run, per target", () => {
       assert.match(late.targets[0].warnings[0], /can post only until 2026-11-26T09:00:00.000Z, before this post is due/)
       assert.deepStrictEqual(late.targets[1].warnings, [])
       assert.include(late.warnings, late.targets[0].warnings[0])
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
+
+  it.effect("the grant's end comes from the lifetime the store keeps in clear, no token opened; older credentials without one are opened", () =>
+    Effect.gen(function* () {
+      const { actor, add } = yield* setUp
+      const [x, linkedin] = [yield* add("x"), yield* add("linkedin")]
+      const store = yield* CredentialStore
+      // Not a sealed value: opening it would fail, so a warning proves it was not opened.
+      yield* store.put(x.id, { sealed: "not sealed", expiresAt: NOW + 2 * DAY, refreshable: false, refreshExpiresAt: null })
+      const sealedOld = yield* (yield* TokenVault).seal(JSON.stringify({ accessToken: "at", refreshToken: null, expiresAt: NOW + 2 * DAY }))
+      yield* store.put(linkedin.id, { sealed: sealedOld, expiresAt: NOW + 2 * DAY })
+      const late = yield* dryRun(actor, { accountIds: [x.id, linkedin.id], content: "Late", scheduledFor: new Date(NOW + 3 * DAY).toISOString() })
+      for (const target of late.targets) assert.match(target.warnings[0] ?? "", /can post only until 2026-11-26T09:00:00.000Z/)
     }).pipe(Effect.provide(TestHost.layer()))
   )
 

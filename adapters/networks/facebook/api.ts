@@ -1,22 +1,31 @@
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
 import { type CreateResult, decoder, type Graph } from "../shared/metaGraph.ts"
 
 /** The Facebook Pages endpoints Herald uses (graph.facebook.com/{version}), their answers decoded. */
 
 const Id = Schema.Struct({ id: Schema.String })
+/** One phase of a video's way to the Page (uploading, processing, publishing): not_started, in_progress, complete or error. */
+const Phase = Schema.Struct({
+  status: Schema.optional(Schema.String),
+  publish_status: Schema.optional(Schema.String),
+  error: Schema.optional(Schema.Struct({ message: Schema.optional(Schema.String) }))
+})
+export type VideoPhase = typeof Phase.Type
 const VideoStatus = Schema.Struct({
   status: Schema.optional(
     Schema.Struct({
       video_status: Schema.optional(Schema.String),
-      processing_phase: Schema.optional(
-        Schema.Struct({ status: Schema.optional(Schema.String), error: Schema.optional(Schema.Struct({ message: Schema.optional(Schema.String) })) })
-      )
+      uploading_phase: Schema.optional(Phase),
+      processing_phase: Schema.optional(Phase),
+      publishing_phase: Schema.optional(Phase)
     })
   ),
   permalink_url: Schema.optional(Schema.String)
 })
 export type VideoStatus = typeof VideoStatus.Type
+const ReelSession = Schema.Struct({ video_id: Schema.Union([Schema.String, Schema.Number]), upload_url: Schema.String })
+const Success = Schema.Struct({ success: Schema.Literal(true) })
 const Posts = Schema.Struct({
   data: Schema.Array(
     Schema.Struct({
@@ -33,6 +42,8 @@ export type PagePost = (typeof Posts.Type)["data"][number]
 const decodeId = decoder(Id)
 const decodeVideoStatus = decoder(VideoStatus)
 const decodePosts = decoder(Posts)
+const decodeReelSession = decoder(ReelSession)
+const decodeSuccess = decoder(Success)
 
 /** The Page a call acts for and its Page token. */
 export interface Acting {
@@ -57,7 +68,40 @@ export const makeApi = (graph: Graph) => ({
   video: (a: Acting, form: FormData): Effect.Effect<CreateResult> =>
     graph.create({ method: "POST", path: path(a.pageId, "videos"), token: a.token, form, acting: a.pageId, timeoutMs: 120_000 }),
 
-  /** GET /{video-id}?fields=status,permalink_url: whether Meta finished processing the video. */
+  /** POST /{page-id}/video_reels?upload_phase=start: a reel's upload session, its video id and the URL its file goes to. */
+  reelStart: (a: Acting): Effect.Effect<{ readonly videoId: string; readonly uploadUrl: string }, PublishError> =>
+    graph
+      .expect(
+        { method: "POST", path: path(a.pageId, "video_reels"), token: a.token, params: { upload_phase: "start" }, acting: a.pageId },
+        decodeReelSession,
+        "a reel's upload session"
+      )
+      .pipe(Effect.map((s) => ({ videoId: String(s.video_id), uploadUrl: s.upload_url }))),
+
+  /** POST {upload_url} (rupload.facebook.com) with the Page token and a `file_url` header: Meta fetches the reel's file itself. */
+  reelUpload: (a: Acting, uploadUrl: string, fileUrl: string): Effect.Effect<void, PublishError> =>
+    graph
+      .expect(
+        { method: "POST", path: uploadUrl, token: a.token, tokenInHeader: true, headers: { file_url: fileUrl }, acting: a.pageId, timeoutMs: 120_000 },
+        decodeSuccess,
+        "a reel's upload"
+      )
+      .pipe(Effect.asVoid),
+
+  /** POST /{page-id}/video_reels?upload_phase=finish&video_state=PUBLISHED: publishes the uploaded reel, its text as description; `{success:true}` names the reel's video. */
+  reelFinish: (a: Acting, videoId: string, description: string): Effect.Effect<CreateResult> =>
+    graph.create(
+      {
+        method: "POST",
+        path: path(a.pageId, "video_reels"),
+        token: a.token,
+        params: { upload_phase: "finish", video_id: videoId, video_state: "PUBLISHED", description },
+        acting: a.pageId
+      },
+      (reply) => Option.as(decodeSuccess(reply), videoId)
+    ),
+
+  /** GET /{video-id}?fields=status,permalink_url: how far the video (or reel) got: uploading, processing, publishing. */
   videoStatus: (a: Acting, videoId: string) =>
     graph.expect({ method: "GET", path: path(videoId), token: a.token, params: { fields: "status,permalink_url" }, acting: a.pageId }, decodeVideoStatus, "a video's status"),
 

@@ -41,6 +41,7 @@ export const decoder = <S extends Schema.Top & { readonly DecodingServices: neve
 
 const Created = Schema.Struct({ id: Schema.Union([Schema.String, Schema.Number]) })
 const decodeCreated = decoder(Created)
+const createdIdOf = (reply: HttpReply) => Option.map(decodeCreated(reply), (created) => String(created.id))
 
 const APP = "app"
 
@@ -116,17 +117,17 @@ export const makeGraph = (settings: { readonly network: string; readonly apiUrl:
     )
 
   /**
-   * A call that makes something live (a post, a comment, a publish). No answer, a 5xx or an
-   * unreadable 2xx leave the outcome unknown: Meta may have made it, so the caller must look before
+   * A call that makes something live (a post, a comment, a publish), whose id `idOf` reads from the
+   * answer (`{id}` unless told otherwise). No answer, a 5xx or an unreadable 2xx leave the outcome unknown: Meta may have made it, so the caller must look before
    * sending again. A throttle or a refusal means nothing was made.
    */
-  const create = (c: GraphCall): Effect.Effect<CreateResult> =>
+  const create = (c: GraphCall, idOf: (reply: HttpReply) => Option.Option<string> = createdIdOf): Effect.Effect<CreateResult> =>
     call(c).pipe(
       Effect.map((r): CreateResult => {
         if (isSuccess(r))
-          return Option.match(decodeCreated(r), {
+          return Option.match(idOf(r), {
             onNone: () => ({ _tag: "Unknown", why: `${network} accepted the request but its answer could not be read.` }),
-            onSome: (created) => ({ _tag: "Created", id: String(created.id) })
+            onSome: (id) => ({ _tag: "Created", id })
           })
         if (r.status >= 500 && !(metaProblem(r)?.transient ?? false)) return { _tag: "Unknown", why: `${network} answered HTTP ${r.status}.` }
         return { _tag: "Refused", error: publishErrorOf(network, r) }

@@ -1,8 +1,9 @@
+import type { Media as MediaView } from "../../../domain/contract/media.ts"
 import type { Media } from "../../../domain/media.ts"
 import { formatUtc } from "../../../domain/time.ts"
 
 /** The upload as the API shows it; `durationMs` only for video, as the spec says. */
-export const mediaView = (m: Media, url: string) => ({
+export const mediaView = (m: Media, url: string): MediaView => ({
   id: m.id,
   type: m.type,
   mimeType: m.mimeType,
@@ -16,5 +17,3 @@ export const mediaView = (m: Media, url: string) => ({
   createdAt: formatUtc(m.createdAt),
   expiresAt: formatUtc(m.expiresAt)
 })
-
-export type MediaView = ReturnType<typeof mediaView>

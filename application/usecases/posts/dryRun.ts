@@ -3,7 +3,7 @@ import type { Actor } from "../../../domain/apiKey.ts"
 import type { DryRunResult } from "../../../domain/contract/dryRun.ts"
 import { targetPreview } from "../../../domain/dryRun.ts"
 import { fetchingPlatforms, mediaFetchWarning } from "../../../domain/mediaReach.ts"
-import type { CreatePostRequest } from "../../../domain/postRequest.ts"
+import { type CreatePostRequest, networkOptionsOf } from "../../../domain/postRequest.ts"
 import type { CheckedPost } from "../../../domain/postRules.ts"
 import { formatUtc } from "../../../domain/time.ts"
 import type { Workspace } from "../../../domain/workspace.ts"
@@ -58,10 +58,7 @@ export const dryRunResult = Effect.fn("dryRun")(function* (input: DryRunInput) {
   if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
   const reach = yield* mediaReach(checked)
   if (Option.isSome(reach)) warnings.push(reach.value.warning)
-  const advice = yield* dryRunAdvice(
-    checked.planned.map((t) => t.account),
-    checked.scheduledFor ?? at
-  )
+  const advice = yield* dryRunAdvice(checked.planned, networkOptionsOf(request), checked.scheduledFor ?? at)
   const targets = checked.planned.map((target, i) =>
     targetPreview(target, [...(Option.isSome(reach) && reach.value.accountIds.includes(target.account.id) ? [reach.value.warning] : []), ...advice[i]!])
   )

@@ -1,9 +1,10 @@
+import type { Post as PostView, Target as TargetView } from "../../../domain/contract/post.ts"
 import type { Post, Target } from "../../../domain/post.ts"
 import { formatUtc } from "../../../domain/time.ts"
 
 const time = (t: number | null) => (t === null ? null : formatUtc(t))
 
-export const targetView = (t: Target) => ({
+export const targetView = (t: Target): TargetView => ({
   accountId: t.accountId,
   platform: t.platform,
   status: t.status,
@@ -16,7 +17,7 @@ export const targetView = (t: Target) => ({
 })
 
 /** The post record as the API shows it: times in UTC with Z. */
-export const postView = (p: Post) => ({
+export const postView = (p: Post): PostView => ({
   id: p.id,
   status: p.status,
   content: p.content,
@@ -36,5 +37,3 @@ export const postView = (p: Post) => ({
   publishedAt: time(p.publishedAt),
   targets: p.targets.map(targetView)
 })
-
-export type PostView = ReturnType<typeof postView>

@@ -1,10 +1,11 @@
 import { formatUtc } from "../../../domain/time.ts"
+import type { Delivery as DeliveryView, Webhook as WebhookView } from "../../../domain/contract/webhook.ts"
 import type { Delivery, Webhook } from "../../../domain/webhooks.ts"
 
 const time = (t: number | null) => (t === null ? null : formatUtc(t))
 
 /** An endpoint as the API shows it (never its secret). */
-export const webhookView = (w: Webhook) => ({
+export const webhookView = (w: Webhook): WebhookView => ({
   id: w.id,
   url: w.url,
   eventTypes: w.eventTypes,
@@ -16,7 +17,7 @@ export const webhookView = (w: Webhook) => ({
   updatedAt: formatUtc(w.updatedAt)
 })
 
-export const deliveryView = (d: Delivery) => ({
+export const deliveryView = (d: Delivery): DeliveryView => ({
   id: d.id,
   webhookId: d.webhookId,
   eventId: d.eventId,

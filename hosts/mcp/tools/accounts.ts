@@ -1,11 +1,11 @@
-import { Effect } from "effect"
-import { z } from "zod"
+import { Effect, Schema } from "effect"
 import { connectUrl, disconnectAccount, listAccounts } from "../../../application/usecases/accounts.ts"
 import { listBoards } from "../../../application/usecases/boards.ts"
 import { requestClaimLink } from "../../../application/usecases/claim.ts"
 import { signUp } from "../../../application/usecases/signup.ts"
+import { AccountList, BoardList, ConnectLink, DisconnectedAccount } from "../../../domain/contract/account.ts"
+import { ClaimLink, SignUpRequest, SignUpResponse } from "../../../domain/contract/signup.ts"
 import { planLimits } from "../../../domain/workspace.ts"
-import { accountOut } from "../schemas.ts"
 import { keylessTool, tool } from "../tool.ts"
 
 const freePosts = planLimits.free.postsPerMonth
@@ -22,22 +22,8 @@ export const signUpTool = keylessTool({
     `Free workspaces may publish ${freePosts} posts a month. Tell the human the 'delivery' sentence and follow 'next'.`,
     "If the address already owns a workspace, nothing is created (created: false, apiKey null): the human signs in and makes a key for you."
   ].join(" "),
-  input: z.strictObject({
-    email: z.string().describe("The human owner's real e-mail address (no example, placeholder or disposable addresses)"),
-    workspaceName: z.string().optional().describe("Name of the workspace, shown in the app and e-mails"),
-    agentName: z.string().optional().describe("Your name; it names the key and is shown on the posts you create"),
-    locale: z.string().optional().describe("Language of the claim e-mail: en or ja")
-  }),
-  output: z.looseObject({
-    created: z.boolean().describe("false when the address already had a workspace"),
-    apiKey: z.string().nullable().describe("Your secret API key, shown once"),
-    workspace: z.looseObject({ id: z.string(), name: z.string(), plan: z.string(), claimed: z.boolean(), expiresAt: z.string() }).nullable(),
-    key: z.looseObject({ id: z.string(), name: z.string(), prefix: z.string(), requireApproval: z.boolean() }).nullable(),
-    claimSent: z.boolean(),
-    claimExpiresAt: z.string().nullable(),
-    next: z.array(z.string()).describe("Steps to take, in order"),
-    delivery: z.string().describe("One sentence to relay to the human")
-  }),
+  input: SignUpRequest,
+  output: Schema.Struct({ created: Schema.Boolean.annotate({ description: "false when the address already had a workspace" }), ...SignUpResponse.fields }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   run: (args, call) => Effect.map(signUp({ body: args, ip: call.ip, acceptLanguage: call.acceptLanguage }), (result) => ({ created: result.status === 201, ...result.body }))
 })
@@ -48,8 +34,8 @@ export const requestClaimLinkTool = tool({
   description:
     "For an unclaimed workspace: e-mails the human owner a new link to claim it (earlier links stop working). The link goes only to the owner's inbox, never to you. " +
     "Rate limited; already claimed workspaces give already_claimed.",
-  input: z.strictObject({}),
-  output: z.looseObject({ claimSent: z.boolean(), claimExpiresAt: z.string(), delivery: z.string().describe("One sentence to relay to the human") }),
+  input: Schema.Struct({}),
+  output: ClaimLink,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   run: (_args, call) => requestClaimLink(call.actor)
 })
@@ -60,8 +46,8 @@ export const listAccountsTool = tool({
   description:
     "The social accounts connected to this workspace, with the ids create_post needs in accountIds. " +
     "An empty list means none is connected yet: use connect_account. An account with status needs_reconnection must be connected again before it can post.",
-  input: z.strictObject({}),
-  output: z.looseObject({ accounts: z.array(accountOut) }),
+  input: Schema.Struct({}),
+  output: AccountList,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: (_args, call) => listAccounts(call.actor)
 })
@@ -77,10 +63,12 @@ export const connectAccountTool = tool({
     "Content containing #fail makes a sandbox publish fail, to see how failures look. The URL expires after an hour and works once.",
     "An unavailable network gives platform_unavailable with details.available listing those this server offers."
   ].join(" "),
-  input: z.strictObject({
-    platform: z.string().describe("Network: sandbox, x, linkedin, instagram, facebook, threads, bluesky, tiktok, youtube or pinterest (what this server offers)")
+  input: Schema.Struct({
+    platform: Schema.String.annotate({
+      description: "Network: sandbox, x, linkedin, instagram, facebook, threads, bluesky, tiktok, youtube or pinterest (what this server offers)"
+    })
   }),
-  output: z.looseObject({ url: z.string().describe("Open in a browser to connect"), platform: z.string(), expiresAt: z.string() }),
+  output: ConnectLink,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: (args, call) => connectUrl(call.actor, args.platform)
 })
@@ -91,10 +79,8 @@ export const listBoardsTool = tool({
   description:
     "The boards a connected Pinterest account can pin to, read from Pinterest. Put a board's id in create_post's pinterest.boardId; " +
     "without one a pin goes to the account's first board. Other networks give boards_unsupported.",
-  input: z.strictObject({ accountId: z.string().describe("A Pinterest account id from list_accounts") }),
-  output: z.looseObject({
-    boards: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string().nullable(), privacy: z.string().nullable() }))
-  }),
+  input: Schema.Struct({ accountId: Schema.String.annotate({ description: "A Pinterest account id from list_accounts" }) }),
+  output: BoardList,
   annotations: { readOnlyHint: true, openWorldHint: true },
   run: (args, call) => listBoards(call.actor, args.accountId)
 })
@@ -106,8 +92,8 @@ export const disconnectAccountTool = tool({
     "Removes a connected account from this workspace: its stored credentials are deleted and Herald stops posting to it. " +
     "Its posts still waiting (scheduled or needing approval) fail with account_disconnected. Connecting the same network account again later gives it a new id. " +
     "An id not in this workspace gives account_not_found.",
-  input: z.strictObject({ accountId: z.string().describe("An account id from list_accounts") }),
-  output: z.looseObject({ id: z.string(), disconnected: z.boolean() }),
+  input: Schema.Struct({ accountId: Schema.String.annotate({ description: "An account id from list_accounts" }) }),
+  output: DisconnectedAccount,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   run: (args, call) => disconnectAccount(call.actor, args.accountId)
 })

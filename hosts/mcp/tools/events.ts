@@ -1,6 +1,6 @@
-import { z } from "zod"
+import { Schema } from "effect"
 import { MAX_WAIT_SECONDS, waitForPost } from "../../../application/usecases/webhooks/feed.ts"
-import { postOut } from "../schemas.ts"
+import { PostWait } from "../../../domain/contract/events.ts"
 import { tool } from "../tool.ts"
 
 export const waitForPostTool = tool({
@@ -13,16 +13,14 @@ export const waitForPostTool = tool({
     "time ran out first; call again. status is the post's status, or rejected / cancelled (then post is null).",
     "Scripts with a public URL can register a webhook instead (POST /api/v1/webhooks) to be told of every event."
   ].join(" "),
-  input: z.strictObject({
-    postId: z.string().describe("The id create_post returned"),
-    until: z.enum(["decision", "final"]).optional().describe("decision (default): approved or rejected; final: published or failed"),
-    waitSeconds: z.number().int().min(0).max(MAX_WAIT_SECONDS).optional().describe(`How long to wait at most (default ${MAX_WAIT_SECONDS})`)
+  input: Schema.Struct({
+    postId: Schema.String.annotate({ description: "The id create_post returned" }),
+    until: Schema.optional(Schema.Literals(["decision", "final"]).annotate({ description: "decision (default): approved or rejected; final: published or failed" })),
+    waitSeconds: Schema.optional(
+      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_WAIT_SECONDS })).annotate({ description: `How long to wait at most (default ${MAX_WAIT_SECONDS})` })
+    )
   }),
-  output: z.looseObject({
-    settled: z.boolean().describe("Whether the post got there before the time ran out"),
-    status: z.string().describe("needs_approval, scheduled, publishing, published, failed, rejected or cancelled"),
-    post: postOut.nullable()
-  }),
+  output: PostWait,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: (args, call) => waitForPost(call.actor, args.postId, args.until ?? "decision", args.waitSeconds ?? MAX_WAIT_SECONDS)
 })

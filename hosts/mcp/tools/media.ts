@@ -1,8 +1,8 @@
 import { createReadStream } from "node:fs"
 import { basename } from "node:path"
-import { Effect, Stream } from "effect"
-import { z } from "zod"
+import { Effect, Schema, Stream } from "effect"
 import { getPreview, MCP_UPLOAD_LIMIT, uploadMedia } from "../../../application/usecases/media/index.ts"
+import { MediaEnvelope } from "../../../domain/contract/media.ts"
 import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts"
 import { MEDIA_LIFETIME_MS } from "../../../domain/media.ts"
 import { DAY_MS } from "../../../domain/time.ts"
@@ -45,26 +45,11 @@ const description = (transport: CallContext["transport"]) =>
     transport === "stdio" ? "Give either path (a local file) or filename with dataBase64." : "Send the file as dataBase64 with its filename."
   ].join(" ")
 
-const mediaOut = z.looseObject({
-  media: z.looseObject({
-    id: z.string().describe("Use it in create_post's mediaIds"),
-    type: z.string().describe("image or video"),
-    mimeType: z.string(),
-    filename: z.string(),
-    sizeBytes: z.number(),
-    width: z.number().nullable(),
-    height: z.number().nullable(),
-    durationMs: z.number().nullable().optional().describe("Video only"),
-    url: z.string().describe("Absolute URL of the stored file"),
-    previewUrl: z.string(),
-    expiresAt: z.string().describe("After this the upload can no longer be used")
-  })
-})
-
+const described = (description: string) => Schema.String.annotate({ description })
 const base64Fields = {
-  filename: z.string().describe("The file's name, e.g. photo.jpg"),
-  dataBase64: z.string().describe("The file's bytes in base64"),
-  contentType: z.string().optional().describe("Informational: the type is read from the bytes")
+  filename: described("The file's name, e.g. photo.jpg"),
+  dataBase64: described("The file's bytes in base64"),
+  contentType: Schema.optional(described("Informational: the type is read from the bytes"))
 }
 
 const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
@@ -77,8 +62,8 @@ export const uploadMediaTool = (transport: CallContext["transport"]) =>
         title: "Upload an image or video",
         description: description(transport),
         annotations,
-        input: z.strictObject(base64Fields),
-        output: mediaOut,
+        input: Schema.Struct(base64Fields),
+        output: MediaEnvelope,
         run: (args, call) => uploadMedia(call.actor, args.filename, fromBase64(args.dataBase64), MCP_UPLOAD_LIMIT)
       })
     : tool({
@@ -86,13 +71,13 @@ export const uploadMediaTool = (transport: CallContext["transport"]) =>
         title: "Upload an image or video",
         description: description(transport),
         annotations,
-        input: z.strictObject({
-          path: z.string().optional().describe("A local file to upload (absolute, or relative to the server's working directory)"),
-          filename: base64Fields.filename.optional().describe("The file's name; defaults to the path's last part"),
-          dataBase64: base64Fields.dataBase64.optional(),
+        input: Schema.Struct({
+          path: Schema.optional(described("A local file to upload (absolute, or relative to the server's working directory)")),
+          filename: Schema.optional(described("The file's name; defaults to the path's last part")),
+          dataBase64: Schema.optional(base64Fields.dataBase64),
           contentType: base64Fields.contentType
         }),
-        output: mediaOut,
+        output: MediaEnvelope,
         run: (args, call) => {
           if ((args.path === undefined) === (args.dataBase64 === undefined))
             return Effect.fail(invalidFields(["path", "dataBase64"], "Give either path or dataBase64 (with filename)."))
@@ -108,13 +93,13 @@ export const getMediaPreviewTool = tool({
   description:
     "A small JPEG (about 480 px wide) of an upload, returned as an image so you can check you picked the right file before posting. " +
     "Uploads without a preview give preview_not_found; expired ones media_expired.",
-  input: z.strictObject({ mediaId: z.string().describe("The upload's id (med_...)") }),
-  output: z.looseObject({ mediaId: z.string(), mimeType: z.literal("image/jpeg"), sizeBytes: z.number() }),
+  input: Schema.Struct({ mediaId: described("The upload's id (med_...)") }),
+  output: Schema.Struct({ mediaId: Schema.String, mimeType: Schema.Literal("image/jpeg"), sizeBytes: Schema.Int }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: (args, call) =>
     Effect.map(getPreview(call.actor, args.mediaId), (bytes) => ({
       mediaId: args.mediaId,
-      mimeType: "image/jpeg",
+      mimeType: "image/jpeg" as const,
       sizeBytes: bytes.length,
       data: Buffer.from(bytes).toString("base64")
     })),

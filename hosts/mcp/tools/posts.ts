@@ -1,16 +1,16 @@
 import { Effect, Schema } from "effect"
-import { z } from "zod"
 import * as Actions from "../../../application/usecases/posts/actions.ts"
 import { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
+import { DryRunResult } from "../../../domain/contract/dryRun.ts"
+import { PostEnvelope, PostList, RemovedPost, ReplayedPost } from "../../../domain/contract/post.ts"
 import { createPostFields } from "../../../domain/contract/postRequest.ts"
 import { planLimits } from "../../../domain/workspace.ts"
-import { postOut, postResultOut, removedOut } from "../schemas.ts"
 import { tool } from "../tool.ts"
 
 const freePosts = planLimits.free.postsPerMonth
 const time = "ISO 8601 with a timezone offset, e.g. 2026-12-01T09:00:00+09:00 or 2026-12-01T00:00:00Z"
-const postId = z.string().describe("The post's id (post_...)")
+const postId = Schema.String.annotate({ description: "The post's id (post_...)" })
 
 // The REST body's schema, with the idempotency key REST sends as a header.
 const createInput = Schema.Struct({
@@ -38,16 +38,7 @@ export const createPostTool = tool({
     "Errors name the problem in error.code, e.g. validation_failed (details.fields), scheduled_in_past, media_required, media_expired, account_not_found."
   ].join(" "),
   input: createInput,
-  output: z.looseObject({
-    post: postOut.optional().describe("The created post (absent for a dry run)"),
-    replayed: z.boolean().optional().describe("true when an earlier call with this idempotencyKey made the post"),
-    dryRun: z.boolean().optional(),
-    valid: z.boolean().optional().describe("Dry run: whether the post would be accepted"),
-    warnings: z.array(z.string()).optional(),
-    requireApproval: z.boolean().optional().describe("Dry run: whether the post would wait for approval"),
-    wouldPost: z.looseObject({}).optional().describe("Dry run: what would be posted, with usage for the month"),
-    targets: z.array(z.looseObject({})).optional().describe("Dry run: each target's final content, length {used, limit} and warnings")
-  }),
+  output: Schema.Union([PostEnvelope, ReplayedPost, DryRunResult]),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   run: ({ idempotencyKey, ...body }, call) => Effect.map(createPost(call.actor, body, idempotencyKey ?? null), (result) => result.body)
 })
@@ -56,12 +47,12 @@ export const listPostsTool = tool({
   name: "list_posts",
   title: "List recent posts",
   description: "Posts of this workspace, newest first, each with per-account targets. Filter by status; page with cursor (from nextCursor, null on the last page).",
-  input: z.strictObject({
-    status: z.string().optional().describe("needs_approval, scheduled, publishing, published or failed"),
-    limit: z.number().int().optional().describe("1-100, default 20"),
-    cursor: z.string().optional().describe("nextCursor of the previous page")
+  input: Schema.Struct({
+    status: Schema.optional(Schema.String.annotate({ description: "needs_approval, scheduled, publishing, published or failed" })),
+    limit: Schema.optional(Schema.Int.annotate({ description: "1-100, default 20" })),
+    cursor: Schema.optional(Schema.String.annotate({ description: "nextCursor of the previous page" }))
   }),
-  output: z.looseObject({ posts: z.array(postOut), nextCursor: z.string().nullable() }),
+  output: PostList,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: (args, call) => listPosts(call.actor, { status: args.status, limit: args.limit === undefined ? undefined : String(args.limit), cursor: args.cursor })
 })
@@ -70,8 +61,8 @@ export const getPostTool = tool({
   name: "get_post",
   title: "Read one post",
   description: "One post with each account's status, the network's link once published, and any error. Cancelled and rejected posts are gone (post_not_found).",
-  input: z.strictObject({ postId }),
-  output: postResultOut,
+  input: Schema.Struct({ postId }),
+  output: PostEnvelope,
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: (args, call) => getPost(call.actor, args.postId)
 })
@@ -81,8 +72,8 @@ export const cancelPostTool = tool({
   title: "Cancel a post before it goes out",
   description:
     "Cancels one of your own posts while it is needs_approval or scheduled; it disappears from the API. A key may cancel only the posts it created (cancel_not_own_post).",
-  input: z.strictObject({ postId }),
-  output: removedOut("cancelled"),
+  input: Schema.Struct({ postId }),
+  output: RemovedPost,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: (args, call) => Actions.cancelPost(call.actor, args.postId)
 })
@@ -92,8 +83,8 @@ export const rejectPostTool = tool({
   title: "Withdraw a post that waits for approval",
   description:
     "Rejects one of your own posts in needs_approval (you changed your mind before the human approved it); it disappears from the API. Only the creating key may do it (reject_not_own_post).",
-  input: z.strictObject({ postId }),
-  output: removedOut("rejected"),
+  input: Schema.Struct({ postId }),
+  output: RemovedPost,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: (args, call) => Actions.rejectPost(call.actor, args.postId)
 })
@@ -102,8 +93,8 @@ export const reschedulePostTool = tool({
   name: "reschedule_post",
   title: "Change when a post goes out",
   description: "Moves one of your own posts in needs_approval or scheduled to a new time. A post waiting for approval still waits; it goes out at the new time once approved.",
-  input: z.strictObject({ postId, scheduledFor: z.string().describe(`The new time: ${time}. Future, under a year ahead`) }),
-  output: postResultOut,
+  input: Schema.Struct({ postId, scheduledFor: Schema.String.annotate({ description: `The new time: ${time}. Future, under a year ahead` }) }),
+  output: PostEnvelope,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: (args, call) => Actions.reschedulePost(call.actor, args.postId, { scheduledFor: args.scheduledFor })
 })

@@ -243,6 +243,41 @@ describe.each([
     expect(published.targets[0]).toMatchObject({ externalId: expect.stringMatching(new RegExp(`^${page}_`)), url: `https://www.facebook.com/${published.targets[0].externalId}` })
   })
 
+  it("a reel to the Page: the dry run advises on it, facebook.reel without a video is validation_failed, and the reel goes out through video_reels", async () => {
+    const video = await uploadFile(mp4, "video/mp4", "reel.mp4")
+    const reel = { accountIds: [accounts.page!.id], content: `Oven reel (${backend})`, mediaIds: [video], facebook: { reel: true } }
+    const dry = await call(h(), "POST", "/posts", { key, body: { ...reel, dryRun: true } })
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200)
+    const warnings = dry.body.targets[0].warnings as Array<string>
+    expect(warnings).toContain(`Facebook: this server published 0 of the 30 reels a Page may publish in 24 hours to ${accounts.page!.username}.`)
+    expect(
+      warnings.some((w) => /^Facebook reels run 3-90 s: this video runs 1(\.\d)? s/.test(w)),
+      warnings.join(" | ")
+    ).toBe(true)
+    const noVideo = await call(h(), "POST", "/posts", { key, body: { accountIds: [accounts.page!.id], content: "A reel without video", facebook: { reel: true } } })
+    expect(noVideo.status).toBe(400)
+    expect(noVideo.body.error).toMatchObject({ code: "validation_failed", details: { fields: ["facebook.reel"] } })
+
+    const id = await post(reel)
+    const start = fake.requests.length
+    await pass()
+    await until(async () => (await view(id)).status === "published")
+    const published = await view(id)
+    expect(published.status).toBe("published")
+    const calls = fake.requests.slice(start).filter((r) => r.path.includes(page) || r.path.startsWith("/video-upload/"))
+    const finish = calls.find((r) => r.body.upload_phase === "finish")!
+    const rupload = calls.find((r) => r.path.startsWith("/video-upload/"))!
+    expect(calls.filter((r) => r.body.upload_phase === "start")).toHaveLength(1)
+    expect(calls.filter((r) => r.path.startsWith("/video-upload/"))).toHaveLength(1)
+    expect(finish.body).toMatchObject({ video_state: "PUBLISHED", description: `Oven reel (${backend})` })
+    expect(rupload.headers.file_url).toMatch(/^http:\/\/herald\.test\/files\/.+\?expires=\d+&signature=/)
+    expect(fake.fetches.find((f) => f.url === rupload.headers.file_url)).toMatchObject({ status: 200, bytes: mp4.length })
+    expect(fake.tokenInfo(rupload.headers.authorization!.replace(/^OAuth /, ""))).toMatchObject({ kind: "page", subject: page })
+    const videoId = String(finish.body.video_id)
+    expect(published.targets[0]).toMatchObject({ externalId: videoId, url: `https://www.facebook.com/reel/${videoId}` })
+    expect(fake.videos.get(videoId)).toMatchObject({ reel: true, finished: true, status: "ready" })
+  })
+
   it("a Threads thread: each reply a container replying to the one before, published in order", async () => {
     const id = await post({ accountIds: [accounts.threads!.id], content: `Bread, a thread (${backend})`, thread: ["First, the flour", "Then, the oven"] })
     await pass()

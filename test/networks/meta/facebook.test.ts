@@ -1,5 +1,8 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
+import type { Account } from "../../../domain/account.ts"
+import type { Media } from "../../../domain/media.ts"
 import { type FakeGraph, startFakeGraph } from "./fakeGraph.ts"
 import { accountOf, callbackFor, connect, facebookOn, type Files, processingOf, publishedOf, requestFor, setNow, startFiles, T0, upload, VERSION } from "./support.ts"
 
@@ -257,6 +260,172 @@ describe("Facebook publisher against the fake Graph API", () => {
       assert.lengthOf(made, 1)
       assert.deepStrictEqual(recovered, { _tag: "Published", published: { externalId: made[0]!.id, url: `https://www.facebook.com/${made[0]!.id}` } })
       assert.deepStrictEqual(yield* network.publisher.recover!(requestFor(account, credentials, { content: "Never sent" }), handle), { _tag: "NotPublished" })
+    })
+  )
+})
+
+describe("Facebook reels against the fake Graph API", () => {
+  const reelRequest = (account: Account, credentials: NetworkCredentials, video: Media, content = "Behind the oven, as a reel") =>
+    requestFor(account, credentials, { content, media: [video], options: { facebook: { reel: true } } })
+  const reelCalls = (start: number) => callsFrom(start).map((c) => c.replace(/\d{15,}/g, ":id"))
+
+  it.effect("start, the upload with the Page token and Herald's signed link as file_url, finish with PUBLISHED and the text; polled until live at /reel/{id}", () =>
+    Effect.gen(function* () {
+      const { network, account, credentials } = yield* connected
+      const video = yield* upload(files.blobs, "video", 40_000)
+      fake.state.videoPolls = 3
+      const request = reelRequest(account, credentials, video)
+      const start = since()
+      const started = processingOf(yield* network.publisher.publish(request, yield* network.publisher.prepare!(request)))
+      assert.strictEqual(started.checkAfterMs, 0, "the session is stored before anything is uploaded")
+      assert.deepStrictEqual(reelCalls(start), [`POST /${VERSION}/:id/video_reels`])
+      assert.deepStrictEqual(fake.requests[start]!.body, { upload_phase: "start", access_token: credentials.accessToken })
+      const { videoId, uploadUrl } = JSON.parse(started.handle)
+      assert.strictEqual(uploadUrl, `${fake.origin}/video-upload/${VERSION}/${videoId}`)
+
+      const sent = since()
+      const finished = processingOf(yield* network.publisher.publish(request, started.handle))
+      assert.deepStrictEqual(reelCalls(sent), [`GET /${VERSION}/:id`, `POST /video-upload/${VERSION}/:id`, `POST /${VERSION}/:id/video_reels`])
+      const [, rupload, finish] = fake.requests.slice(sent)
+      assert.strictEqual(rupload!.headers.authorization, `OAuth ${credentials.accessToken}`)
+      assert.match(rupload!.headers.file_url!, new RegExp(`^${files.origin}/files/media/med_meta\\d+/f.mp4\\?expires=\\d+&signature=`))
+      assert.deepStrictEqual(
+        fake.fetches.filter((f) => f.url === rupload!.headers.file_url).map((f) => [f.status, f.bytes]),
+        [[200, 40_000]]
+      )
+      assert.deepStrictEqual(finish!.body, {
+        upload_phase: "finish",
+        video_id: videoId,
+        video_state: "PUBLISHED",
+        description: "Behind the oven, as a reel",
+        access_token: credentials.accessToken
+      })
+      assert.deepInclude(JSON.parse(finished.handle), { stage: "video", videoId, reel: true })
+      assert.strictEqual(finished.checkAfterMs, 10_000)
+
+      const second = processingOf(yield* network.publisher.publish(request, finished.handle))
+      const third = processingOf(yield* network.publisher.publish(request, second.handle))
+      assert.deepStrictEqual([second.checkAfterMs, third.checkAfterMs], [20_000, 40_000])
+      const live = publishedOf(yield* network.publisher.publish(request, third.handle))
+      assert.deepStrictEqual(live, { externalId: videoId, url: `https://www.facebook.com/reel/${videoId}` })
+      assert.deepInclude(fake.videos.get(videoId)!, { reel: true, finished: true, status: "ready", description: "Behind the oven, as a reel" })
+      assert.deepStrictEqual(
+        [`POST /${VERSION}/:id/video_reels`, `POST /video-upload/${VERSION}/:id`].map((c) => reelCalls(start).filter((x) => x === c).length),
+        [2, 1],
+        "one start and one finish, one upload"
+      )
+      // The first comment is a comment on the reel.
+      const comment = publishedOf(yield* network.publisher.publish(requestFor(account, credentials, { content: "Recipe below", replyTo: { rootId: videoId, parentId: videoId } })))
+      assert.deepInclude(fake.posts.find((p) => p.id === comment.externalId)!, { kind: "comment", replyTo: videoId })
+    })
+  )
+
+  it.effect("a crash between finish and the status: recovery asks the stored video id, and publishing goes on without a second upload or finish", () =>
+    Effect.gen(function* () {
+      const { network, account, credentials } = yield* connected
+      const video = yield* upload(files.blobs, "video", 30_000)
+      fake.state.videoPolls = 2
+      const request = reelRequest(account, credentials, video, "A reel whose finish answer was lost")
+      const started = processingOf(yield* network.publisher.publish(request, yield* network.publisher.prepare!(request)))
+      const { videoId } = JSON.parse(started.handle)
+      fake.script("POST", `/${VERSION}/101000000000001/video_reels`, { status: 200, dropAnswer: true })
+      const lost = yield* Effect.exit(network.publisher.publish(request, started.handle))
+      assert.isTrue(lost._tag === "Failure", "the outcome of the finish is unknown: the checkpoint (the reel handle) stays")
+      assert.isTrue(fake.videos.get(videoId)!.finished, "Meta received the finish")
+
+      const start = since()
+      assert.deepStrictEqual(yield* network.publisher.recover!(request, started.handle), { _tag: "NotPublished" })
+      const resumed = processingOf(yield* network.publisher.publish(request, started.handle))
+      assert.deepStrictEqual(reelCalls(start), [`GET /${VERSION}/:id`, `GET /${VERSION}/:id`], "two status reads: no upload, no finish")
+      assert.deepInclude(JSON.parse(resumed.handle), { stage: "video", videoId, reel: true })
+      const live = publishedOf(yield* network.publisher.publish(request, resumed.handle))
+      assert.deepStrictEqual(live, { externalId: videoId, url: `https://www.facebook.com/reel/${videoId}` })
+      // Once live, the same stored handle recovers as published.
+      assert.deepStrictEqual(yield* network.publisher.recover!(request, started.handle), { _tag: "Published", published: live })
+      assert.lengthOf(
+        fake.requests.filter((r) => r.path === `/video-upload/${VERSION}/${videoId}`),
+        1
+      )
+    })
+  )
+
+  it.effect("an upload whose answer was lost keeps the reel and waits; the next call sees Meta has the file and only finishes", () =>
+    Effect.gen(function* () {
+      const { network, account, credentials } = yield* connected
+      const video = yield* upload(files.blobs, "video", 20_000)
+      const request = reelRequest(account, credentials, video, "A reel whose upload answer was lost")
+      const started = processingOf(yield* network.publisher.publish(request, yield* network.publisher.prepare!(request)))
+      const { videoId } = JSON.parse(started.handle)
+      fake.script("POST", `/video-upload/${VERSION}/${videoId}`, { status: 200, dropAnswer: true })
+      const waiting = processingOf(yield* network.publisher.publish(request, started.handle))
+      assert.deepStrictEqual(JSON.parse(waiting.handle), JSON.parse(started.handle))
+      assert.strictEqual(waiting.checkAfterMs, 60_000)
+      const start = since()
+      const finished = processingOf(yield* network.publisher.publish(request, waiting.handle))
+      assert.deepStrictEqual(reelCalls(start), [`GET /${VERSION}/:id`, `POST /${VERSION}/:id/video_reels`])
+      assert.deepInclude(JSON.parse(finished.handle), { stage: "video", reel: true })
+    })
+  )
+
+  it.effect("30 reels a Page in 24 hours: the 31st waits as a rate limit without calling Meta; the dry run's advice says so; a Page video is not counted", () =>
+    Effect.gen(function* () {
+      const { network, account, credentials } = yield* connected
+      const video = yield* upload(files.blobs, "video", 1000)
+      const t0 = fake.state.clock!
+      const advice = (dueAt: number, options = { facebook: { reel: true } }) => network.publisher.advise!(account, dueAt, { media: [video], options })
+      assert.deepStrictEqual(yield* advice(t0), [`Facebook: this server published 0 of the 30 reels a Page may publish in 24 hours to ${account.username}.`])
+      assert.deepStrictEqual(yield* advice(t0, {} as { facebook: { reel: boolean } }), [], "no advice for a post that is not a reel")
+      for (let i = 0; i < 30; i++) {
+        yield* setNow(fake, t0 + i * 60_000)
+        const request = reelRequest(account, credentials, video, `Reel number ${i}`)
+        const started = processingOf(yield* network.publisher.publish(request, yield* network.publisher.prepare!(request)))
+        processingOf(yield* network.publisher.publish(request, started.handle))
+      }
+      const last = t0 + 29 * 60_000
+      const start = since()
+      const capped = yield* Effect.flip(
+        network.publisher.publish(reelRequest(account, credentials, video, "Reel 31"), yield* network.publisher.prepare!(requestFor(account, credentials)))
+      )
+      assert.deepInclude(capped, { code: "rate_limited", rateLimited: true, retryable: true, retryAfterMs: t0 + 86_400_000 - last })
+      assert.include(capped.message, `the reel waits until ${new Date(t0 + 86_400_000).toISOString()}`)
+      assert.strictEqual(since(), start, "Meta is not called")
+      assert.deepStrictEqual(yield* advice(last), [
+        `Facebook: this server published 30 of the 30 reels a Page may publish in 24 hours to ${account.username}.`,
+        `Facebook's 30 reels a day are used up for ${account.username}: the reel waits until ${new Date(t0 + 86_400_000).toISOString()}.`
+      ])
+      assert.lengthOf(yield* advice(t0 + 86_400_000 + 1), 1, "a reel due after the first one left the 24 hours does not wait")
+      // A Page video is not a reel: it goes now.
+      const pageVideo = processingOf(yield* network.publisher.publish(requestFor(account, credentials, { content: "A Page video", media: [video] })))
+      assert.deepInclude(JSON.parse(pageVideo.handle), { stage: "video" })
+      yield* setNow(fake, t0 + 86_400_000)
+      const reel31 = reelRequest(account, credentials, video, "Reel 31")
+      assert.deepInclude(JSON.parse(processingOf(yield* network.publisher.publish(reel31, yield* network.publisher.prepare!(reel31))).handle), { stage: "reel" })
+    })
+  )
+
+  it.effect("a reel Meta cannot fetch fails with Meta's words; a Page video's status read while Meta throttles keeps the video and waits", () =>
+    Effect.gen(function* () {
+      const { network, account, credentials } = yield* connected
+      const video = yield* upload(files.blobs, "video", 5000)
+      const request = reelRequest(account, credentials, video, "A reel from a dead link")
+      const started = processingOf(yield* network.publisher.publish(request, yield* network.publisher.prepare!(request)))
+      const { videoId } = JSON.parse(started.handle)
+      yield* files.blobs.delete(video.blobKey)
+      const failed = yield* Effect.flip(network.publisher.publish(request, started.handle))
+      assert.deepInclude(failed, { code: "upstream_rejected", retryable: false })
+      assert.include(failed.message, "The video file could not be downloaded.")
+      assert.isFalse(fake.videos.get(videoId)!.finished, "no finish for a reel without its file")
+
+      const pageVideo = yield* upload(files.blobs, "video", 5000)
+      const plain = requestFor(account, credentials, { content: "A Page video while Meta throttles", media: [pageVideo] })
+      const created = processingOf(yield* network.publisher.publish(plain, yield* network.publisher.prepare!(plain)))
+      fake.script("GET", `/${VERSION}/${JSON.parse(created.handle).videoId}`, {
+        status: 400,
+        body: { error: { message: "(#32) Page request limit reached", type: "OAuthException", code: 32, fbtrace_id: "x" } }
+      })
+      const waiting = processingOf(yield* network.publisher.publish(plain, created.handle))
+      assert.deepStrictEqual(JSON.parse(waiting.handle), JSON.parse(created.handle), "the video is kept, never made again")
+      assert.isAbove(waiting.checkAfterMs, 0)
     })
   )
 })

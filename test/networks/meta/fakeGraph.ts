@@ -9,8 +9,9 @@ import type { AddressInfo } from "node:net"
  * www.facebook.com, graph.instagram.com, api.instagram.com, www.instagram.com, graph.threads.net,
  * threads.net): the apps' client ids tell the logins apart. It checks what Meta checks (client
  * secrets, redirect URIs, token kinds and expiry, Page tokens for Page calls, containers FINISHED
- * before publishing), fetches media from the URLs it is given (as Meta does), answers in Meta's
- * shapes and headers, records every request, and lets a test script failures.
+ * before publishing), fetches media from the URLs it is given (as Meta does; a reel's from the
+ * `file_url` header of its rupload), answers in Meta's shapes and headers, records every request,
+ * and lets a test script failures.
  */
 
 export interface RecordedRequest {
@@ -96,11 +97,17 @@ export interface FakePost {
 interface Video {
   readonly id: string
   readonly page: string
-  readonly description: string
+  description: string
   readonly createdAt: number
   pollsLeft: number
   status: "processing" | "ready" | "error"
   readonly thumbBytes: number
+  /** A reel's upload session (video_reels): its file comes by the upload URL, and it is published by finish. */
+  readonly reel: boolean
+  /** The bytes Meta fetched for it; null before a reel's upload. */
+  uploadedBytes: number | null
+  /** A reel's finish was received (a Page video is published when created). */
+  finished: boolean
 }
 
 interface MediaFetch {
@@ -567,6 +574,25 @@ export const startFakeGraph = async () => {
       return send(res, 200, { access_token: issue(kind, t.token.subject, LONG_LIVED_S, t.token.scopes, t.token.user), token_type: "bearer", expires_in: LONG_LIVED_S })
     }
 
+    // rupload.facebook.com: a reel's file, fetched by Meta from the file_url header, for the Page token's own reel.
+    const upload = /^\/video-upload\/v\d+\.\d+\/(\d+)$/.exec(url.pathname)
+    if (method === "POST" && upload !== null) {
+      const reel = videos.get(upload[1]!)
+      const t = check(/^OAuth (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? null)
+      if ("error" in t) return sendError(res, t.error)
+      if (reel === undefined || !reel.reel || t.token.kind !== "page" || t.token.subject !== reel.page) return sendError(res, graphError(403, 200, "(#200) Permissions error"))
+      const fileUrl = req.headers.file_url
+      if (typeof fileUrl !== "string") return sendError(res, badParam("(#100) A file_url header, or offset and file_size headers with the bytes, are required."))
+      const fetched = await fetchMedia(fileUrl)
+      if (fetched.status !== 200 || fetched.bytes === 0) {
+        reel.status = "error"
+        return sendError(res, badParam("(#100) The video file could not be downloaded."))
+      }
+      reel.uploadedBytes = fetched.bytes
+      if (dropAnswer) return req.socket.destroy()
+      return send(res, 200, { success: true })
+    }
+
     // The APIs: /{version}/...
     const versioned = /^\/(v\d+\.\d+)(\/.*)$/.exec(url.pathname)
     if (versioned === null) return sendError(res, graphError(400, 2500, `Unknown path components: ${url.pathname}`))
@@ -695,10 +721,43 @@ export const startFakeGraph = async () => {
           createdAt: now(),
           pollsLeft: state.videoPolls,
           status: fetched.status === 200 ? "processing" : "error",
-          thumbBytes: files.thumb?.size ?? 0
+          thumbBytes: files.thumb?.size ?? 0,
+          reel: false,
+          uploadedBytes: fetched.bytes,
+          finished: true
         })
         if (dropAnswer) return req.socket.destroy()
         return send(res, 200, { id }, headers)
+      }
+      if (method === "POST" && edge === "video_reels") {
+        const phase = param("upload_phase")
+        if (phase === "start") {
+          const id = newId()
+          videos.set(id, {
+            id,
+            page: page.id,
+            description: "",
+            createdAt: now(),
+            pollsLeft: state.videoPolls,
+            status: "processing",
+            thumbBytes: 0,
+            reel: true,
+            uploadedBytes: null,
+            finished: false
+          })
+          if (dropAnswer) return req.socket.destroy()
+          return send(res, 200, { video_id: id, upload_url: `${origin}/video-upload/${versioned[1]}/${id}` }, headers)
+        }
+        if (phase !== "finish") return sendError(res, badParam("(#100) upload_phase must be one of start, transfer, finish."))
+        const reel = videos.get(param("video_id") ?? "")
+        if (reel === undefined || !reel.reel || reel.page !== page.id) return sendError(res, badParam("(#100) Invalid video_id."))
+        if (reel.uploadedBytes === null || reel.status === "error") return sendError(res, badParam("(#100) The video has not been uploaded."))
+        if (reel.finished) return sendError(res, badParam("(#100) This reel was already finished."))
+        if (param("video_state") !== "PUBLISHED") return sendError(res, badParam("(#100) video_state must be PUBLISHED, DRAFT or SCHEDULED."))
+        reel.finished = true
+        reel.description = param("description") ?? ""
+        if (dropAnswer) return req.socket.destroy()
+        return send(res, 200, { success: true }, headers)
       }
       if (method === "GET" && (edge === "published_posts" || edge === "videos")) {
         const rows =
@@ -791,6 +850,27 @@ export const startFakeGraph = async () => {
       )
     }
     const video = videos.get(id)
+    if (method === "GET" && parts.length === 1 && video?.reel === true) {
+      // A reel is processed and published once its finish arrived; each status read after that is one poll.
+      if (video.status === "processing" && video.finished && --video.pollsLeft <= 0) video.status = "ready"
+      const phase = (done: boolean, started: boolean) => (video.status === "error" ? "error" : done ? "complete" : started ? "in_progress" : "not_started")
+      const uploaded = video.uploadedBytes !== null
+      return send(res, 200, {
+        id: video.id,
+        status: {
+          video_status: video.status === "processing" && uploaded && !video.finished ? "upload_complete" : video.status,
+          uploading_phase: {
+            status: video.status === "error" ? "error" : uploaded ? "complete" : "not_started",
+            ...(video.status === "error" ? { error: { message: "The video file could not be downloaded." } } : { bytes_transferred: video.uploadedBytes ?? 0 })
+          },
+          processing_phase: { status: uploaded ? phase(video.status === "ready", video.finished) : "not_started" },
+          publishing_phase: {
+            status: uploaded ? phase(video.status === "ready", video.finished) : "not_started",
+            ...(video.status === "ready" ? { publish_status: "published", publish_time: Math.floor(now() / 1000) } : {})
+          }
+        }
+      })
+    }
     if (method === "GET" && parts.length === 1 && video !== undefined) {
       if (video.status === "processing" && --video.pollsLeft <= 0) video.status = "ready"
       return send(res, 200, {

@@ -236,13 +236,13 @@ describe("YouTube publisher against the fake YouTube", () => {
       const capped = yield* Effect.flip(publisher.prepare!(req))
       assert.deepInclude(capped, { code: "rate_limited", rateLimited: true, retryAfterMs: midnight - now })
       assert.strictEqual(fake.calls("POST", "/upload/youtube/v3/videos").length, starts, "not called")
-      const advice = yield* publisher.advise!(account, now)
+      const advice = yield* publisher.advise!(account, now, { media: req.media, options: {} })
       assert.deepStrictEqual(advice, [
         // One unit: the channel read when connecting.
         `YouTube: this server has used 2 of 2 uploads and 1 of 10000 quota units today; the quota resets at midnight Pacific time (${new Date(midnight).toISOString()}).`,
         `YouTube's daily uploads are used up for @alicemakes: the video waits until ${new Date(midnight).toISOString()}.`
       ])
-      assert.lengthOf(yield* publisher.advise!(account, midnight + 1000), 1, "a post due after the reset does not wait")
+      assert.lengthOf(yield* publisher.advise!(account, midnight + 1000, { media: req.media, options: {} }), 1, "a post due after the reset does not wait")
 
       // The next Pacific day: YouTube itself says the project's quota is used up.
       yield* setNow(fake, midnight)

@@ -1,0 +1,102 @@
+import { Schema } from "effect"
+import { type EventType, eventTypes, TEST_EVENT_TYPE } from "../events.ts"
+import { Account } from "./account.ts"
+import { Post, Target } from "./post.ts"
+import { Time } from "./postParts.ts"
+
+// Wire shapes. Each event body is the envelope with its type's `data`; they are documented in the
+// OpenAPI document as webhooks (and GET /events returns the same objects).
+
+const Str = Schema.String
+
+// The post (target, account) as GET /posts/{id} (GET /accounts) showed it when the event happened.
+const PostData = Schema.Struct({ post: Post })
+const RescheduledData = Schema.Struct({ post: Post, previousScheduledFor: Schema.NullOr(Time) })
+const TargetData = Schema.Struct({ postId: Str, target: Target })
+const AccountData = Schema.Struct({ account: Account })
+const WorkspaceData = Schema.Struct({ workspace: Schema.Struct({ id: Str, name: Str, plan: Str, claimed: Schema.Boolean }) })
+const UsageData = Schema.Struct({ month: Str.annotate({ description: "YYYY-MM, UTC" }), used: Schema.Number, limit: Schema.Number, plan: Str })
+const TestData = Schema.Struct({ webhookId: Str, message: Str })
+
+const dataOf = {
+  "post.created": PostData,
+  "post.needs_approval": PostData,
+  "post.approved": PostData,
+  "post.rejected": PostData,
+  "post.cancelled": PostData,
+  "post.rescheduled": RescheduledData,
+  "post.published": PostData,
+  "post.partially_published": PostData,
+  "post.failed": PostData,
+  "target.published": TargetData,
+  "target.failed": TargetData,
+  "first_comment.published": TargetData,
+  "first_comment.failed": TargetData,
+  "account.connected": AccountData,
+  "account.needs_reconnection": AccountData,
+  "account.disconnected": AccountData,
+  "workspace.claimed": WorkspaceData,
+  "usage.limit_reached": UsageData,
+  [TEST_EVENT_TYPE]: TestData
+} as const
+
+const descriptions: Record<EventType | typeof TEST_EVENT_TYPE, string> = {
+  "post.created": "A post was stored (published now, scheduled, or waiting for approval).",
+  "post.needs_approval": "A post waits for a person's approval.",
+  "post.approved": "A person approved a post; it is scheduled or publishing.",
+  "post.rejected": "A person rejected a post; it is gone from the API.",
+  "post.cancelled": "A post was cancelled before it went out; it is gone from the API.",
+  "post.rescheduled": "A post's scheduledFor changed.",
+  "post.published": "Every target of a post was published.",
+  "post.partially_published": "A post finished with some targets published and some failed.",
+  "post.failed": "A post finished with every target failed.",
+  "target.published": "One target (account) of a post was published.",
+  "target.failed": "One target of a post failed for good.",
+  "first_comment.published": "A target's first comment was published.",
+  "first_comment.failed": "A target's first comment failed for good.",
+  "account.connected": "An account was connected or reconnected.",
+  "account.needs_reconnection": "An account's grant is gone; a person must reconnect it.",
+  "account.disconnected": "An account was disconnected.",
+  "workspace.claimed": "The owner claimed the workspace.",
+  "usage.limit_reached": "The workspace used the last post of its monthly limit.",
+  [TEST_EVENT_TYPE]: "Sent by POST /webhooks/{id}/test."
+}
+
+const identifierOf = (type: string) =>
+  type
+    .split(/[._]/)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("") + "Event"
+
+/** The envelope of one event type with its data: what the receiver gets as the request body. */
+const envelope = <T extends keyof typeof dataOf>(type: T) =>
+  Schema.Struct({
+    id: Str.annotate({ description: "Stable event id; also the webhook-id header, for deduplication" }),
+    type: Schema.Literal(type),
+    timestamp: Time,
+    workspaceId: Str,
+    resource: Schema.Struct({ type: Schema.Literals(["post", "account", "workspace", "webhook"]), id: Str }),
+    data: dataOf[type]
+  }).annotate({ identifier: identifierOf(type), description: descriptions[type] })
+
+/** One schema per event type (webhook.test included), by type. */
+export const eventSchemas = Object.fromEntries(([...eventTypes, TEST_EVENT_TYPE] as const).map((type) => [type, envelope(type)])) as {
+  readonly [T in keyof typeof dataOf]: ReturnType<typeof envelope<T>>
+}
+
+/** Any event body. */
+export const EventBody = Schema.Union(Object.values(eventSchemas)).annotate({ identifier: "Event" })
+export type EventBody = typeof EventBody.Type
+
+/** GET /events: the events after a cursor, oldest first. */
+export const EventList = Schema.Struct({
+  events: Schema.Array(EventBody),
+  nextCursor: Str.annotate({ description: "Pass as after= to get the events after these" })
+}).annotate({ identifier: "EventList" })
+
+/** MCP's wait_for_post: the post once decided (or final), or as it still is when the wait ends. */
+export const PostWait = Schema.Struct({
+  settled: Schema.Boolean.annotate({ description: "Whether the awaited decision (or final status) happened" }),
+  status: Schema.Literals(["needs_approval", "scheduled", "publishing", "published", "failed", "cancelled", "rejected"]),
+  post: Schema.NullOr(Post).annotate({ description: "null once cancelled or rejected" })
+}).annotate({ identifier: "PostWait" })

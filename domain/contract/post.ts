@@ -1,0 +1,77 @@
+import { Schema } from "effect"
+import { platforms } from "../platforms.ts"
+import { CommentStatus, Cover, Poll, PostStatus, TargetError, Time } from "./postParts.ts"
+import { Overrides } from "./postRequest.ts"
+
+// A post as the API, MCP and webhook events show it, and the answers that carry it.
+
+const Str = Schema.String
+export const Platform = Schema.Literals(platforms).annotate({ identifier: "Platform" })
+
+/** One account of a post, with its own status. */
+export const Target = Schema.Struct({
+  accountId: Str,
+  platform: Platform,
+  status: PostStatus,
+  externalId: Schema.NullOr(Str).annotate({ description: "The post's id on the network" }),
+  url: Schema.NullOr(Str).annotate({ description: "Link to the published post on the network" }),
+  publishedAt: Schema.NullOr(Time),
+  error: Schema.NullOr(TargetError),
+  firstComment: Schema.NullOr(Schema.Struct({ status: CommentStatus, externalId: Schema.NullOr(Str), error: Schema.NullOr(TargetError) })),
+  thread: Schema.Array(Schema.Struct({ index: Schema.Int, externalId: Str, url: Schema.NullOr(Str) })).annotate({
+    description: "Replies of the thread already published, in order"
+  })
+}).annotate({ identifier: "Target" })
+export type Target = typeof Target.Type
+
+export const Post = Schema.Struct({
+  id: Str,
+  status: PostStatus,
+  content: Str,
+  mediaIds: Schema.Array(Str),
+  firstComment: Schema.NullOr(Str),
+  thread: Schema.Array(Str),
+  poll: Schema.NullOr(Poll),
+  cover: Schema.NullOr(Cover),
+  tiktokAiGenerated: Schema.Boolean,
+  overrides: Overrides,
+  scheduledFor: Schema.NullOr(Time).annotate({ description: "null: publish now" }),
+  requireApproval: Schema.Boolean,
+  createdBy: Schema.Struct({ kind: Schema.Literals(["key", "person"]), id: Str, name: Str }),
+  createdAt: Time,
+  updatedAt: Time,
+  publishedAt: Schema.NullOr(Time),
+  targets: Schema.Array(Target)
+}).annotate({ identifier: "Post" })
+export type Post = typeof Post.Type
+
+export const PostEnvelope = Schema.Struct({ post: Post }).annotate({ identifier: "PostEnvelope" })
+export type PostEnvelope = typeof PostEnvelope.Type
+
+/** POST /posts's answer to a retry with the same Idempotency-Key and body: the original post. */
+export const ReplayedPost = Schema.Struct({ post: Post, replayed: Schema.Literal(true) }).annotate({ identifier: "ReplayedPost" })
+export type ReplayedPost = typeof ReplayedPost.Type
+
+export const PostList = Schema.Struct({
+  posts: Schema.Array(Post),
+  nextCursor: Schema.NullOr(Str).annotate({ description: "Pass as cursor= for the next page; null on the last" })
+}).annotate({ identifier: "PostList" })
+export type PostList = typeof PostList.Type
+
+/** A cancelled or rejected post: gone from the API. */
+export const RemovedPost = Schema.Struct({ id: Str, cancelled: Schema.optional(Schema.Literal(true)), rejected: Schema.optional(Schema.Literal(true)) }).annotate({
+  identifier: "RemovedPost"
+})
+export type RemovedPost = typeof RemovedPost.Type
+
+export const RescheduleRequest = Schema.Struct({ scheduledFor: Str }).annotate({ identifier: "RescheduleRequest" })
+export const FirstCommentRetryRequest = Schema.Struct({ accountId: Schema.optional(Str) }).annotate({ identifier: "FirstCommentRetryRequest" })
+export const BulkRequest = Schema.Struct({
+  postIds: Schema.Array(Str),
+  versions: Schema.optional(Schema.Record(Str, Str).annotate({ description: "bulk-approve: the version each post was seen at, by post id" })),
+  reason: Schema.optional(Str.annotate({ description: "bulk-reject: one reason for every post" }))
+}).annotate({ identifier: "BulkRequest" })
+export const BulkResult = Schema.Struct({
+  results: Schema.Array(Schema.Struct({ id: Str, ok: Schema.Boolean, error: Schema.NullOr(Schema.Struct({ code: Str, details: Schema.Unknown })) }))
+}).annotate({ identifier: "BulkResult" })
+export type BulkResult = typeof BulkResult.Type
