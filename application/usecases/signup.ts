@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import type { ApiKey } from "../../domain/apiKey.ts"
+import type { SignUpRequest } from "../../domain/contract/signup.ts"
 import { fail, invalidFields } from "../../domain/errors.ts"
 import { claimMail, deliveryFailedSentence, deliverySentence, existingWorkspaceMail, signupNextSteps } from "../../domain/messages.ts"
 import { checkEmail, checkName, chooseLocale, maskEmail } from "../../domain/signup.ts"
@@ -17,7 +18,8 @@ import { trySend } from "./mail.ts"
 import { issueSignInLink } from "./signin.ts"
 
 export interface SignUpInput {
-  readonly body: unknown
+  /** Decoded by the caller through the contract's SignUpRequest (REST payload, MCP arguments). */
+  readonly body: typeof SignUpRequest.Type
   /** The caller's network address, for the per-address rate limit. */
   readonly ip: string
   readonly acceptLanguage?: string | undefined
@@ -63,13 +65,11 @@ export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
   const config = yield* HeraldConfig
   if (!config.signupEnabled) return yield* Effect.fail(fail("agent_signup_closed"))
   const body = input.body
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return yield* Effect.fail(invalidFields(["body"], "The body must be a JSON object."))
-  const fields = body as Record<string, unknown>
-  if (typeof fields.email !== "string" || fields.email.trim() === "") return yield* Effect.fail(invalidFields(["email"], "email is required."))
-  const email = yield* fromResult(checkEmail(fields.email))
-  const workspaceName = yield* fromResult(checkName("workspaceName", fields.workspaceName))
-  const agentName = yield* fromResult(checkName("agentName", fields.agentName))
-  const locale = yield* fromResult(chooseLocale(fields.locale, input.acceptLanguage))
+  if (body.email.trim() === "") return yield* Effect.fail(invalidFields(["email"], "email is required."))
+  const email = yield* fromResult(checkEmail(body.email))
+  const workspaceName = yield* fromResult(checkName("workspaceName", body.workspaceName))
+  const agentName = yield* fromResult(checkName("agentName", body.agentName))
+  const locale = yield* fromResult(chooseLocale(body.locale, input.acceptLanguage))
 
   const limiter = yield* RateLimiter
   const at = yield* now

@@ -64,10 +64,15 @@ export const RemovedPost = Schema.Struct({ id: Str, cancelled: Schema.optional(S
 })
 export type RemovedPost = typeof RemovedPost.Type
 
-export const RescheduleRequest = Schema.Struct({ scheduledFor: Str }).annotate({ identifier: "RescheduleRequest" })
+const BULK_IDS_MESSAGE = "postIds must be an array of 1-100 post ids."
+export const RescheduleRequest = Schema.Struct({ scheduledFor: Str.annotate({ description: "The new time: ISO 8601 with a timezone offset, in the future" }) }).annotate({
+  identifier: "RescheduleRequest"
+})
 export const FirstCommentRetryRequest = Schema.Struct({ accountId: Schema.optional(Str) }).annotate({ identifier: "FirstCommentRetryRequest" })
 export const BulkRequest = Schema.Struct({
-  postIds: Schema.Array(Str),
+  postIds: Schema.Array(Str)
+    .check(Schema.isMinLength(1, { message: BULK_IDS_MESSAGE }), Schema.isMaxLength(100, { message: BULK_IDS_MESSAGE }))
+    .annotate({ description: "1-100 post ids" }),
   versions: Schema.optional(Schema.Record(Str, Str).annotate({ description: "bulk-approve: the version each post was seen at, by post id" })),
   reason: Schema.optional(Str.annotate({ description: "bulk-reject: one reason for every post" }))
 }).annotate({ identifier: "BulkRequest" })

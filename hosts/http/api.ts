@@ -29,7 +29,7 @@ export class SignupGroup extends HttpApiGroup.make("signup")
       payload: SignUpRequest,
       success: [SignUpResponse.pipe(HttpApiSchema.status(201)), SignUpResponse.pipe(HttpApiSchema.status(202))],
       error: e(400, 403, 429, 503)
-    })
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions)
   )
   .annotate(OpenApi.Description, "Create a Free workspace and an asks-first key for a human owner. No authentication.") {}
 
@@ -85,7 +85,10 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       'Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).'
     ),
     HttpApiEndpoint.post("cancel", "/posts/:id/cancel", { params: id, success: RemovedPost, error: e(401, 403, 404, 409) }),
-    HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: RescheduleRequest, success: PostEnvelope, error: e(400, 401, 403, 404, 409) }),
+    HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: RescheduleRequest, success: PostEnvelope, error: e(400, 401, 403, 404, 409) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
     HttpApiEndpoint.post("retry", "/posts/:id/retry", { params: id, success: PostEnvelope, error: e(401, 403, 404, 409) }),
     HttpApiEndpoint.post("retryFirstComment", "/posts/:id/first-comment/retry", {
       params: id,
@@ -93,8 +96,14 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       success: PostEnvelope,
       error: e(400, 401, 403, 404, 409)
     }),
-    HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }),
-    HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) })
+    HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
+    HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    )
   )
   .middleware(Authentication) {}
 
@@ -112,10 +121,16 @@ export class KeysGroup extends HttpApiGroup.make("keys")
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
-    HttpApiEndpoint.post("create", "/webhooks", { payload: W.CreateWebhookRequest, success: W.CreatedWebhook.pipe(HttpApiSchema.status(201)), error: e(400, 401, 409) }),
+    HttpApiEndpoint.post("create", "/webhooks", { payload: W.CreateWebhookRequest, success: W.CreatedWebhook.pipe(HttpApiSchema.status(201)), error: e(400, 401, 409) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
     HttpApiEndpoint.get("list", "/webhooks", { success: W.WebhookList, error: e(401) }),
     HttpApiEndpoint.get("get", "/webhooks/:id", { params: id, success: W.WebhookEnvelope, error: e(401, 404) }),
-    HttpApiEndpoint.patch("update", "/webhooks/:id", { params: id, payload: W.UpdateWebhookRequest, success: W.WebhookEnvelope, error: e(400, 401, 404) }),
+    HttpApiEndpoint.patch("update", "/webhooks/:id", { params: id, payload: W.UpdateWebhookRequest, success: W.WebhookEnvelope, error: e(400, 401, 404) }).annotate(
+      HttpApi.PayloadParseOptions,
+      requestParseOptions
+    ),
     HttpApiEndpoint.delete("remove", "/webhooks/:id", { params: id, success: W.DeletedWebhook, error: e(401, 404) }),
     HttpApiEndpoint.post("test", "/webhooks/:id/test", { params: id, success: W.DeliveryEnvelope, error: e(401, 404) }).annotate(
       OpenApi.Description,

@@ -68,7 +68,8 @@ describe("webhook URLs: public https hosts only (SSRF)", () => {
       const error = yield* Effect.flip(createWebhook(f.agent, { url: "https://192.168.0.10/hook" }))
       assert.strictEqual(error.code, "webhook_url_refused")
       assert.match(String(error.details?.reason), /private/)
-      const bad = yield* Effect.flip(createWebhook(f.agent, { url: "https://example.com/x", eventTypes: ["post.exploded"] }))
+      // The endpoint's schema refuses it first; a direct caller still meets the domain's check.
+      const bad = yield* Effect.flip(createWebhook(f.agent, { url: "https://example.com/x", eventTypes: ["post.exploded"] as never }))
       assert.strictEqual(bad.code, "validation_failed")
       assert.deepStrictEqual(bad.details?.fields, ["eventTypes"])
     }).pipe(Effect.provide(Layer.merge(pipelineLayer(), strict)))

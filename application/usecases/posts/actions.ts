@@ -1,5 +1,6 @@
 import { Effect, Result } from "effect"
 import type { Actor } from "../../../domain/apiKey.ts"
+import type { BulkRequest, RescheduleRequest } from "../../../domain/contract/post.ts"
 import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts"
 import { approvalVersion } from "../../../domain/approval.ts"
 import { canApprove, canCancel, canReject, canReschedule, canRetry, type Post, withTargets } from "../../../domain/post.ts"
@@ -91,15 +92,14 @@ export const rejectPost = Effect.fn("rejectPost")(function* (actor: Actor, id: s
 })
 export const cancelPost = Effect.fn("cancelPost")(remove("cancelled", "cancel_not_own_post", canCancel))
 
-export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Actor, id: string, body: unknown) {
-  const raw = typeof body === "object" && body !== null ? (body as Record<string, unknown>).scheduledFor : undefined
+/** Moves a post to the decoded request's time (contract/post.ts RescheduleRequest); the time's rules are checkSchedule's. */
+export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Actor, id: string, body: typeof RescheduleRequest.Type) {
   return yield* onLockedPost(actor, id, (post) =>
     Effect.gen(function* () {
       yield* requireOwnPost(actor, post, "reschedule_not_own_post")
-      if (typeof raw !== "string") return yield* Effect.fail(invalidFields(["scheduledFor"], "scheduledFor is required: an ISO 8601 time with an offset."))
       if (!canReschedule(post)) return yield* conflict(post, "rescheduled")
       const at = yield* now
-      const scheduledFor = (yield* fromResult(checkSchedule(raw, at)))!
+      const scheduledFor = (yield* fromResult(checkSchedule(body.scheduledFor, at)))!
       const moved: Post = { ...post, scheduledFor, updatedAt: at }
       yield* (yield* PostRepo).update(moved)
       if (post.status === "scheduled") yield* (yield* JobQueue).rescheduleForPost(post.id, scheduledFor)
@@ -152,15 +152,13 @@ export const retryFirstComment = Effect.fn("retryFirstComment")(function* (actor
   )
 })
 
-const bulk = <A, R>(action: (actor: Actor, id: string, body: Record<string, unknown>) => Effect.Effect<A, HeraldError, R>) =>
-  Effect.fnUntraced(function* (actor: Actor, raw: unknown) {
+type BulkBody = typeof BulkRequest.Type
+
+const bulk = <A, R>(action: (actor: Actor, id: string, body: BulkBody) => Effect.Effect<A, HeraldError, R>) =>
+  Effect.fnUntraced(function* (actor: Actor, body: BulkBody) {
     yield* requirePerson(actor)
-    const body = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {}
-    const ids = body.postIds
-    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || !ids.every((i) => typeof i === "string"))
-      return yield* Effect.fail(invalidFields(["postIds"], "postIds must be an array of 1-100 post ids."))
     const results = []
-    for (const postId of ids as Array<string>) {
+    for (const postId of body.postIds) {
       const outcome = yield* Effect.result(action(actor, postId, body))
       results.push(
         Result.isSuccess(outcome)
@@ -171,12 +169,6 @@ const bulk = <A, R>(action: (actor: Actor, id: string, body: Record<string, unkn
     return { results }
   })
 
-/** The version each post was seen at, when the page sends them: `versions: {postId: version}`. */
-const seenVersionOf = (body: Record<string, unknown>, id: string): string | undefined => {
-  const versions = body.versions
-  const version = typeof versions === "object" && versions !== null ? (versions as Record<string, unknown>)[id] : undefined
-  return typeof version === "string" ? version : undefined
-}
-
-export const bulkApprove = bulk((actor, id, body) => approvePost(actor, id, seenVersionOf(body, id)))
+/** Decoded by the endpoint (contract/post.ts BulkRequest): 1-100 ids, `versions` the version each post was seen at. */
+export const bulkApprove = bulk((actor, id, body) => approvePost(actor, id, body.versions?.[id]))
 export const bulkReject = bulk((actor, id, body) => rejectPost(actor, id, body.reason))

@@ -1,10 +1,11 @@
 import { Effect, Option, Result } from "effect"
 import { Base64Url } from "effect/encoding"
 import type { Actor } from "../../../domain/apiKey.ts"
+import type { CreateWebhookRequest, UpdateWebhookRequest } from "../../../domain/contract/webhook.ts"
 import { fail, invalidFields } from "../../../domain/errors.ts"
 import { TEST_EVENT_TYPE } from "../../../domain/events.ts"
 import { isWellFormedId } from "../../../domain/ids.ts"
-import { checkWebhookFields, deliveryIdOf, type DeliveryStatus, MAX_WEBHOOKS_PER_WORKSPACE, type Webhook, type WebhookRequestFields } from "../../../domain/webhooks.ts"
+import { checkWebhookFields, deliveryIdOf, type DeliveryStatus, MAX_WEBHOOKS_PER_WORKSPACE, type Webhook } from "../../../domain/webhooks.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { Store } from "../../ports/Store.ts"
 import { TokenVault } from "../../ports/TokenVault.ts"
@@ -16,14 +17,6 @@ import { attempt, makeRecorder } from "./deliver.ts"
 import { emit, newEvent } from "./events.ts"
 import { defaultDeliveryOptions } from "./options.ts"
 import { deliveryView, webhookView } from "./views.ts"
-
-const fields = (body: unknown): WebhookRequestFields => (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {})
-
-/** Refuses fields a request may not carry (so a typo is not silently ignored). */
-const onlyKnown = (body: WebhookRequestFields, known: ReadonlyArray<string>) => {
-  const unknown = Object.keys(body).filter((k) => !known.includes(k))
-  return unknown.length === 0 ? Effect.void : Effect.fail(invalidFields(unknown, `Unknown fields: ${unknown.join(", ")}. Known: ${known.join(", ")}.`))
-}
 
 /** The URL as the sender sees it: public, resolvable, https (checked again at every delivery). */
 const checkUrl = (url: URL) =>
@@ -37,10 +30,8 @@ const loadWebhook = Effect.fnUntraced(function* (actor: Actor, id: string) {
   return found.value
 })
 
-/** POST /webhooks: registers an endpoint; its secret is in this answer only. Keys and people alike, any plan. */
-export const createWebhook = Effect.fn("createWebhook")(function* (actor: Actor, raw: unknown) {
-  const body = fields(raw)
-  yield* onlyKnown(body, ["url", "eventTypes", "description", "enabled"])
+/** POST /webhooks, from the decoded request: registers an endpoint; its secret is in this answer only. Keys and people alike, any plan. */
+export const createWebhook = Effect.fn("createWebhook")(function* (actor: Actor, body: typeof CreateWebhookRequest.Type) {
   const checked = yield* fromResult(checkWebhookFields(body, { url: true }))
   yield* checkUrl(checked.url!)
   const repo = yield* WebhookRepo
@@ -72,10 +63,8 @@ export const getWebhook = Effect.fn("getWebhook")(function* (actor: Actor, id: s
   return { webhook: webhookView(yield* loadWebhook(actor, id)) }
 })
 
-/** PATCH /webhooks/{id}: url, event types, description, enabled. Turning it on again clears a failing streak. */
-export const updateWebhook = Effect.fn("updateWebhook")(function* (actor: Actor, id: string, raw: unknown) {
-  const body = fields(raw)
-  yield* onlyKnown(body, ["url", "eventTypes", "description", "enabled"])
+/** PATCH /webhooks/{id}, from the decoded request: url, event types, description, enabled. Turning it on again clears a failing streak. */
+export const updateWebhook = Effect.fn("updateWebhook")(function* (actor: Actor, id: string, body: typeof UpdateWebhookRequest.Type) {
   const checked = yield* fromResult(checkWebhookFields(body, { url: false }))
   const webhook = yield* loadWebhook(actor, id)
   if (checked.url !== undefined) yield* checkUrl(checked.url)

@@ -46,29 +46,13 @@ export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       )
       .handle("cancel", byId(Actions.cancelPost))
       .handle("retry", byId(Actions.retryPost))
-      .handle("reschedule", ({ params }) =>
-        run(
-          Effect.gen(function* () {
-            return json(yield* Actions.reschedulePost(yield* CurrentActor, params.id, yield* rawJson))
-          })
-        )
+      .handle("reschedule", ({ params, payload }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.reschedulePost(actor, params.id, payload), (body) => json(body))))
       )
       .handle("retryFirstComment", ({ params, payload }) =>
         run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.retryFirstComment(actor, params.id, payload.accountId ?? null), (b) => json(b))))
       )
-      .handle("bulkApprove", () =>
-        run(
-          Effect.gen(function* () {
-            return json(yield* Actions.bulkApprove(yield* CurrentActor, yield* rawJson))
-          })
-        )
-      )
-      .handle("bulkReject", () =>
-        run(
-          Effect.gen(function* () {
-            return json(yield* Actions.bulkReject(yield* CurrentActor, yield* rawJson))
-          })
-        )
-      )
+      .handle("bulkApprove", ({ payload }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.bulkApprove(actor, payload), (body) => json(body)))))
+      .handle("bulkReject", ({ payload }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Actions.bulkReject(actor, payload), (body) => json(body)))))
   })
 )

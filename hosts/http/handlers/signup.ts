@@ -5,16 +5,16 @@ import { HttpSettings } from "../../../application/config.ts"
 import { signUp } from "../../../application/usecases/signup.ts"
 import { HeraldApi } from "../api.ts"
 import { clientBucket } from "../clientAddress.ts"
-import { header, json, rawJson, runner } from "./request.ts"
+import { header, json, runner } from "./request.ts"
 
 export const layer = HttpApiBuilder.group(HeraldApi, "signup", (handlers) =>
   Effect.gen(function* () {
     const run = yield* runner<Effect.Services<ReturnType<typeof signUp>>>()
     const client = clientBucket(yield* HttpSettings)
-    return handlers.handle("signup", () =>
+    return handlers.handle("signup", ({ payload }) =>
       run(
         Effect.gen(function* () {
-          const result = yield* signUp({ body: yield* rawJson, ip: client(yield* HttpServerRequest.HttpServerRequest), acceptLanguage: yield* header("accept-language") })
+          const result = yield* signUp({ body: payload, ip: client(yield* HttpServerRequest.HttpServerRequest), acceptLanguage: yield* header("accept-language") })
           return json(result.body, result.status)
         })
       )

@@ -4,7 +4,7 @@ import { listEvents } from "../../../application/usecases/webhooks/feed.ts"
 import * as Manage from "../../../application/usecases/webhooks/manage.ts"
 import { HeraldApi } from "../api.ts"
 import { CurrentActor } from "../security.ts"
-import { json, rawJson, runner } from "./request.ts"
+import { json, runner } from "./request.ts"
 
 type Services =
   | Effect.Services<ReturnType<typeof Manage.createWebhook>>
@@ -15,22 +15,10 @@ export const layer = HttpApiBuilder.group(HeraldApi, "webhooks", (handlers) =>
   Effect.gen(function* () {
     const run = yield* runner<Services>()
     return handlers
-      .handle("create", () =>
-        run(
-          Effect.gen(function* () {
-            return json(yield* Manage.createWebhook(yield* CurrentActor, yield* rawJson), 201)
-          })
-        )
-      )
+      .handle("create", ({ payload }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Manage.createWebhook(actor, payload), (body) => json(body, 201)))))
       .handle("list", () => run(Effect.flatMap(CurrentActor, Manage.listWebhooks)))
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => Manage.getWebhook(actor, params.id))))
-      .handle("update", ({ params }) =>
-        run(
-          Effect.gen(function* () {
-            return json(yield* Manage.updateWebhook(yield* CurrentActor, params.id, yield* rawJson))
-          })
-        )
-      )
+      .handle("update", ({ params, payload }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(Manage.updateWebhook(actor, params.id, payload), (body) => json(body)))))
       .handle("remove", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => Manage.deleteWebhook(actor, params.id))))
       .handle("test", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => Manage.testWebhook(actor, params.id))))
       .handle("deliveries", ({ params, query }) => run(Effect.flatMap(CurrentActor, (actor) => Manage.listDeliveries(actor, params.id, query))))

@@ -1530,6 +1530,7 @@ export interface components {
         })[];
     };
     BulkRequest: {
+      /** @description 1-100 post ids */
       postIds: string[];
       versions?: {
         [key: string]: string;
@@ -1543,6 +1544,7 @@ export interface components {
       accountId?: string | null;
     };
     RescheduleRequest: {
+      /** @description The new time: ISO 8601 with a timezone offset, in the future */
       scheduledFor: string;
     };
     RemovedPost: {
