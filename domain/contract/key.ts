@@ -3,10 +3,7 @@ import { Time } from "./postParts.ts"
 
 // API keys, as a signed-in person manages them.
 
-export const CreateKeyRequest = Schema.Struct({
-  name: Schema.optional(Schema.String.annotate({ description: "Shown on the key's posts; one line of visible text" })),
-  requireApproval: Schema.optional(Schema.Boolean.annotate({ description: "true (the default): every post the key creates waits for a person's approval" }))
-}).annotate({
+export const CreateKeyRequest = Schema.Struct({ name: Schema.optional(Schema.String), requireApproval: Schema.optional(Schema.Boolean) }).annotate({
   identifier: "CreateKeyRequest"
 })
 
@@ -17,7 +14,7 @@ export const Key = Schema.Struct({
   requireApproval: Schema.Boolean.annotate({ description: "Asks-first: every post it creates waits for a person's approval" }),
   createdAt: Time,
   revokedAt: Schema.NullOr(Time),
-  lastUsedAt: Schema.NullOr(Time).annotate({ description: "When the key last authenticated, to within an hour" })
+  lastUsedAt: Schema.NullOr(Time).annotate({ description: "When the key last authenticated, to within an hour; null: never" })
 }).annotate({ identifier: "Key" })
 export type Key = typeof Key.Type
 

@@ -1509,7 +1509,7 @@ export interface components {
       /** @description UTC, ISO 8601 with milliseconds and Z */
       createdAt: string;
       revokedAt: string | null;
-      /** @description When the key last authenticated, to within an hour */
+      /** @description When the key last authenticated, to within an hour; null: never */
       lastUsedAt: string | null;
     };
     CreateKeyRequest: {
