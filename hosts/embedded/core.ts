@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { Config, Effect, Layer, Option } from "effect"
+import { Config, Effect, Layer, Option, References } from "effect"
 import { HeraldConfig, HttpSettings, loadConfig } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
 import type { BlobError, BlobStore } from "../../application/ports/BlobStore.ts"
@@ -34,6 +34,9 @@ import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts
  * .eml outbox. Returns the layer and what was chosen, for the start-up log. The S3 and SMTP
  * adapters (and their SDKs, ~16 MB) are loaded only when configured.
  */
+/** A host's main effect without spans: no tracer is exported from Herald's processes, so building a span for every request, job and statement is waste (0.18 -> 0.15 ms of server CPU a create). */
+export const withoutTracing = <A, E, R>(main: Effect.Effect<A, E, R>) => Effect.provideService(main, References.TracerEnabled, false)
+
 export const embeddedCore = Effect.gen(function* () {
   const { env, config, http } = yield* loadConfig
   const dataDir = resolve(env.dataDir)

@@ -4,7 +4,7 @@ import * as OperatorSocket from "../cli/operatorSocket.ts"
 import { serverLayer } from "../http/server.ts"
 import { schedulerConfig, toSchedulerOptions } from "../scheduler/config.ts"
 import { schedulerLayer } from "../scheduler/layer.ts"
-import { embeddedCore } from "./core.ts"
+import { embeddedCore, withoutTracing } from "./core.ts"
 
 /**
  * `npm start`: the HTTP host and the scheduler in one process, on embedded defaults (no external
@@ -20,6 +20,6 @@ const main = Effect.gen(function* () {
       Layer.provide(core.layer)
     )
   )
-})
+}).pipe(withoutTracing)
 
 NodeRuntime.runMain(main)

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { NodeRuntime } from "@effect/platform-node"
-import { embeddedCore } from "../embedded/core.ts"
+import { embeddedCore, withoutTracing } from "../embedded/core.ts"
 import { serverLayer } from "./server.ts"
 
 /**
@@ -11,6 +11,6 @@ const main = Effect.gen(function* () {
   const core = yield* embeddedCore
   yield* Effect.logInfo(`Herald HTTP on ${core.config.publicUrl} (${core.described}); no scheduler in this process`)
   return yield* Layer.launch(serverLayer(core.env.port, { accessLog: core.env.accessLog }).pipe(Layer.provide(core.layer)))
-})
+}).pipe(withoutTracing)
 
 NodeRuntime.runMain(main)

@@ -1,6 +1,6 @@
-import { Cause, Effect, Exit, Layer, Option, References, Runtime } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { NodeRuntime } from "@effect/platform-node"
-import { embeddedCore } from "../embedded/core.ts"
+import { embeddedCore, withoutTracing } from "../embedded/core.ts"
 import { schedulerConfig, toSchedulerOptions } from "./config.ts"
 import { schedulerLayer } from "./layer.ts"
 
@@ -19,10 +19,7 @@ const main = Effect.gen(function* () {
     `scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}; ${core.described}`
   )
   return yield* Layer.launch(schedulerLayer(options).pipe(Layer.provide(core.layer)))
-}).pipe(
-  // No tracer is exported from this process: skip building a span for every job and statement.
-  Effect.provideService(References.TracerEnabled, false)
-)
+}).pipe(withoutTracing)
 
 // A stop asked for (SIGTERM, SIGINT) that drained cleanly is a normal exit for a service manager.
 NodeRuntime.runMain(main, {

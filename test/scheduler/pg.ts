@@ -9,6 +9,7 @@ import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import { createDatabaseForProcesses } from "../support/postgres.ts"
+import { nodeArgsOf } from "../../bench/npmScript.ts"
 import { HeraldConfig } from "../../application/config.ts"
 import { publishersOf } from "../../application/ports/Network.ts"
 import { Publishers } from "../../application/ports/Publishers.ts"
@@ -59,7 +60,7 @@ export const seedWorkspace = (accounts: number) =>
 
 /** Starts `npm run scheduler` as a child process on `url`. */
 export const spawnScheduler = (url: string, env: Record<string, string>, stdio: ["ignore", "ignore" | "pipe", "ignore" | "pipe"] = ["ignore", "ignore", "ignore"]): ChildProcess =>
-  spawn(process.execPath, [...(process.env.BENCH_HERALD_FLAGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", "hosts/scheduler/main.ts"], {
+  spawn(process.execPath, [...(process.env.BENCH_HERALD_FLAGS?.split(" ").filter(Boolean) ?? []), ...nodeArgsOf("scheduler")], {
     env: { ...process.env, DATABASE_URL: url, HERALD_DATA_DIR: join(tmpdir(), "herald-scheduler-runs"), ...env },
     stdio
   })
