@@ -28,10 +28,12 @@ const direction = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 const invisible = /[\u00ad\u180e\u200b\u2060-\u2064\ufeff]/
 // ZWNJ and ZWJ are real parts of some scripts (Persian, Indic) and of emoji sequences: allowed inside a word only.
 const joiner = /[\u200c\u200d]/g
+const anyJoiner = /[\u200c\u200d]/
 // biome-ignore lint/suspicious/noMisleadingCharacterClass: one code point per class member is meant; sequences are matched elsewhere
 const wordPart = /[\p{L}\p{M}\p{N}\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f]/u
 
 const joinersStandAlone = (text: string): boolean => {
+  if (!anyJoiner.test(text)) return false // most labels: no iterator made
   for (const m of text.matchAll(joiner)) {
     const i = m.index
     if (i === 0 || i + 1 >= text.length) return true

@@ -24,11 +24,21 @@ export const parseOffsetTime = (input: string): Option.Option<number> => {
   return Number.isNaN(millis) ? Option.none() : Option.some(millis)
 }
 
+// The last two answers are kept: a create formats its own instant and its scheduled time a dozen times.
+let newest = { millis: Number.NaN, text: "" }
+let previous = newest
+
 /** Output format everywhere: UTC, milliseconds, `Z`. */
-export const formatUtc = (epochMillis: number): string => new Date(epochMillis).toISOString()
+export const formatUtc = (epochMillis: number): string => {
+  if (newest.millis === epochMillis) return newest.text
+  if (previous.millis === epochMillis) return previous.text
+  previous = newest
+  newest = { millis: epochMillis, text: new Date(epochMillis).toISOString() }
+  return newest.text
+}
 
 /** The UTC calendar month a moment falls in, as `YYYY-MM` (the usage period). */
-export const monthOf = (epochMillis: number): string => new Date(epochMillis).toISOString().slice(0, 7)
+export const monthOf = (epochMillis: number): string => formatUtc(epochMillis).slice(0, 7)
 
 export const DAY_MS = 24 * 60 * 60 * 1000
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto"
+import { hash, randomBytes } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { Crypto, type CryptoShape } from "../../application/ports/Crypto.ts"
 
@@ -68,7 +68,8 @@ export const ulid = (now: number): string => {
 export const make: CryptoShape = {
   id: (prefix) => Effect.sync(() => `${prefix}_${ulid(Date.now())}`),
   token: () => Effect.sync(() => toBase62(randomBytes(32))),
-  sha256: (text) => Effect.sync(() => createHash("sha256").update(text).digest("hex"))
+  // One-shot hash: a third of createHash()'s cost, and an API key is hashed on every request.
+  sha256: (text) => Effect.sync(() => hash("sha256", text, "hex"))
 }
 
 export const layer = Layer.succeed(Crypto)(make)

@@ -4,7 +4,7 @@ import { EventOutbox, type EventOutboxShape } from "../../application/ports/Even
 import { eventCtes, eventsJson } from "./eventSql.ts"
 import { fromDate } from "./time.ts"
 
-const appendSql = `WITH ${eventCtes("appended", "$1::jsonb")} SELECT count(*)::int AS n FROM appended`
+const appendSql = `WITH ${eventCtes("appended", "$1")} SELECT count(*)::int AS n FROM appended`
 
 interface EventRow {
   readonly id: string

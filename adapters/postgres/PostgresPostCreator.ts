@@ -5,6 +5,7 @@ import { toJsonRow, toParams } from "./postRow.ts"
 import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
 import { countOnShardZeroSql, countUncappedManySql } from "./usageShards.ts"
 import { eventCtes, eventsJson } from "./eventSql.ts"
+import { formatUtc } from "../../domain/time.ts"
 
 /*
  * New posts of uncapped plans are written in batches: concurrent creates waiting for a writer go
@@ -50,10 +51,8 @@ const uncappedSql = `
     SELECT j.id, j.kind, j.workspace_id, j.post_id, j.account_id, j.run_at, j.run_at, j.attempts
     FROM jsonb_to_recordset($3::jsonb) AS j(id text, kind text, workspace_id text, post_id text, account_id text, run_at timestamptz, attempts int)
     WHERE j.post_id IN (SELECT id FROM created)
-  ), ${eventCtes("post_events", "$6::jsonb", "x.e->>'resource_id' IN (SELECT id FROM created)")}
+  ), ${eventCtes("post_events", "$6", "x.resource_id IN (SELECT id FROM created)")}
   SELECT id FROM created`
-
-const iso = (ms: number) => new Date(ms).toISOString()
 
 /** The uncapped statement's values for some posts (claims in key order, so concurrent batches lock keys alike). */
 const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<unknown> => {
@@ -63,7 +62,7 @@ const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<unknown> => {
     JSON.stringify(entries.map((e) => ({ post_id: e.post.id, workspace_id: e.post.workspaceId, month: e.usage.month }))),
     JSON.stringify(
       entries.flatMap((e) =>
-        e.jobs.map((j) => ({ id: j.id, kind: j.kind, workspace_id: j.workspaceId, post_id: j.postId, account_id: j.accountId, run_at: iso(j.runAt), attempts: j.attempts }))
+        e.jobs.map((j) => ({ id: j.id, kind: j.kind, workspace_id: j.workspaceId, post_id: j.postId, account_id: j.accountId, run_at: formatUtc(j.runAt), attempts: j.attempts }))
       )
     ),
     JSON.stringify(
@@ -72,8 +71,8 @@ const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<unknown> => {
         key: c.key,
         request_hash: c.requestHash,
         post_id: c.postId,
-        created_at: iso(c.createdAt),
-        expires_at: iso(c.expiresAt)
+        created_at: formatUtc(c.createdAt),
+        expires_at: formatUtc(c.expiresAt)
       }))
     ),
     claims.map((c) => c.postId),
@@ -113,8 +112,8 @@ const postColumns = [
 const MONTH = `$${postColumns.length + 1}`
 const jobArrays = ["::text[]", "::text[]", "::text[]", "::text[]", "::timestamptz[]", "::int[]"].map((cast, i) => `$${postColumns.length + 2 + i}${cast}`)
 const LIMIT = `$${postColumns.length + 2 + jobArrays.length}`
-const EVENTS = `$${postColumns.length + 3 + jobArrays.length}::jsonb`
-const LIMIT_EVENT = `$${postColumns.length + 4 + jobArrays.length}::jsonb`
+const EVENTS = `$${postColumns.length + 3 + jobArrays.length}`
+const LIMIT_EVENT = `$${postColumns.length + 4 + jobArrays.length}`
 const cappedSql = `
   WITH counted AS (${countOnShardZeroSql("$2", MONTH, LIMIT)}
   ), created AS (
@@ -160,7 +159,7 @@ const cappedValuesOf = ({ atLimit, events, jobs, post, usage }: NewPost): Array<
     jobs.map((j) => j.kind),
     jobs.map((j) => j.workspaceId),
     jobs.map((j) => j.accountId),
-    jobs.map((j) => new Date(j.runAt).toISOString()),
+    jobs.map((j) => formatUtc(j.runAt)),
     jobs.map((j) => j.attempts),
     usage.limit,
     eventsJson(events ?? []),

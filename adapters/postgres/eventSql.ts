@@ -1,33 +1,41 @@
 import type { HeraldEvent } from "../../domain/events.ts"
-
-/** Events as the JSON parameter of `eventCtes`, in the order they happened. */
-export const eventsJson = (events: ReadonlyArray<HeraldEvent>): string =>
-  JSON.stringify(
-    events.map((e) => ({
-      id: e.id,
-      workspace_id: e.workspaceId,
-      type: e.type,
-      resource_kind: e.resource.kind,
-      resource_id: e.resource.id,
-      ordering_key: e.orderingKey,
-      only_webhook_id: e.onlyWebhookId ?? null,
-      created_at: new Date(e.createdAt).toISOString(),
-      body: e.body
-    }))
-  )
+import { formatUtc } from "../../domain/time.ts"
 
 /**
- * Two CTEs, as SQL text: `<name>` stores the events of the jsonb array `param` (from eventsJson) that
- * pass `where` (over `x.e`, one element), numbered in array order; `<name>_deliveries` gives each a
+ * Events as the JSON parameter of `eventCtes`, in the order they happened. Each body (already JSON,
+ * fixed when the event was made) goes in as it is, not as an escaped string: the parameter is `json`,
+ * which keeps its text, so `x.e->'body'` gives back the body's exact bytes.
+ */
+export const eventsJson = (events: ReadonlyArray<HeraldEvent>): string =>
+  `[${events
+    .map((e) => {
+      const fields = JSON.stringify({
+        id: e.id,
+        workspace_id: e.workspaceId,
+        type: e.type,
+        resource_kind: e.resource.kind,
+        resource_id: e.resource.id,
+        ordering_key: e.orderingKey,
+        only_webhook_id: e.onlyWebhookId ?? null,
+        created_at: formatUtc(e.createdAt)
+      })
+      return `${fields.slice(0, -1)},"body":${e.body}}`
+    })
+    .join(",")}]`
+
+/**
+ * Two CTEs, as SQL text: `<name>` stores the events of the JSON array in parameter `param` (from eventsJson, e.g. "$6") that
+ * pass `where` (over `x`, one event's columns), numbered in array order; `<name>_deliveries` gives each a
  * pending delivery to every enabled endpoint of its workspace that subscribes to its type (a test
  * event: its own endpoint only). A delivery's id is its event's and its endpoint's.
  */
 export const eventCtes = (name: string, param: string, where = "true"): string => `
   ${name} AS (
     INSERT INTO events (id, workspace_id, type, resource_kind, resource_id, ordering_key, only_webhook_id, created_at, body)
-    SELECT x.e->>'id', x.e->>'workspace_id', x.e->>'type', x.e->>'resource_kind', x.e->>'resource_id', x.e->>'ordering_key',
-      x.e->>'only_webhook_id', (x.e->>'created_at')::timestamptz, x.e->>'body'
-    FROM jsonb_array_elements(${param}) WITH ORDINALITY AS x(e, n)
+    SELECT x.id, x.workspace_id, x.type, x.resource_kind, x.resource_id, x.ordering_key, x.only_webhook_id, x.created_at, x.body::text
+    FROM ROWS FROM (json_to_recordset(${param}::json) AS (id text, workspace_id text, type text, resource_kind text, resource_id text,
+      ordering_key text, only_webhook_id text, created_at timestamptz, body json)) WITH ORDINALITY
+      AS x(id, workspace_id, type, resource_kind, resource_id, ordering_key, only_webhook_id, created_at, body, n)
     WHERE ${where}
     ORDER BY x.n
     RETURNING seq, id, workspace_id, type, ordering_key, only_webhook_id, created_at

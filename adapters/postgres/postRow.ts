@@ -2,6 +2,7 @@ import type { Creator } from "../../domain/apiKey.ts"
 import type { Cover, Poll, Post, PostStatus, Target } from "../../domain/post.ts"
 import type { Overrides } from "../../domain/overrides.ts"
 import type { NetworkOptions } from "../../domain/contract/postRequest.ts"
+import { formatUtc } from "../../domain/time.ts"
 import { fromDate, fromDateOrNull, toDate, toDateOrNull } from "./time.ts"
 
 /** A target as stored in the `targets` jsonb column: times as ISO 8601 strings, like the columns. */
@@ -35,7 +36,7 @@ export interface PostRow {
 
 const targetToJson = (t: Target): TargetJson => ({
   ...t,
-  publishedAt: t.publishedAt === null ? null : new Date(t.publishedAt).toISOString()
+  publishedAt: t.publishedAt === null ? null : formatUtc(t.publishedAt)
 })
 
 const targetFromJson = (t: TargetJson): Target => ({
@@ -94,6 +95,8 @@ export const toParams = (post: Post) => ({
   targets: JSON.stringify(post.targets.map(targetToJson))
 })
 
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : formatUtc(ms))
+
 /** The post as a `posts` row in JSON (column name -> value), for set-based writes of many posts (jsonb_populate_recordset). */
 export const toJsonRow = (post: Post) => ({
   id: post.id,
@@ -108,13 +111,13 @@ export const toJsonRow = (post: Post) => ({
   tiktok_ai_generated: post.tiktokAiGenerated,
   network_options: post.networkOptions,
   overrides: post.overrides,
-  scheduled_for: toDateOrNull(post.scheduledFor),
+  scheduled_for: isoOrNull(post.scheduledFor),
   require_approval: post.requireApproval,
   created_by: post.createdBy,
-  created_at: toDate(post.createdAt),
-  updated_at: toDate(post.updatedAt),
-  published_at: toDateOrNull(post.publishedAt),
-  deleted_at: toDateOrNull(post.deletedAt),
+  created_at: formatUtc(post.createdAt),
+  updated_at: formatUtc(post.updatedAt),
+  published_at: isoOrNull(post.publishedAt),
+  deleted_at: isoOrNull(post.deletedAt),
   deleted_reason: post.deletedReason,
   targets: post.targets.map(targetToJson)
 })

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { Account } from "../../../domain/account.ts"
 import type { EventType, HeraldEvent, ResourceKind } from "../../../domain/events.ts"
+import type { Post as PostView } from "../../../domain/contract/post.ts"
 import type { Post, Target } from "../../../domain/post.ts"
 import { formatUtc } from "../../../domain/time.ts"
 import type { Workspace } from "../../../domain/workspace.ts"
@@ -26,9 +27,9 @@ export const newEvent = Effect.fnUntraced(function* (
   return { id, type, workspaceId, resource, orderingKey, createdAt: at, body } satisfies HeraldEvent
 })
 
-/** A post.* event with the post as the API shows it now; a post's events reach an endpoint in order. */
-export const postEvent = (type: EventType, post: Post, at: number, extra: Record<string, unknown> = {}) =>
-  newEvent(type, post.workspaceId, { kind: "post", id: post.id }, post.id, at, { post: postView(post), ...extra })
+/** A post.* event with the post as the API shows it now (its view, when the caller has built it); a post's events reach an endpoint in order. */
+export const postEvent = (type: EventType, post: Post, at: number, extra: Record<string, unknown> = {}, view: PostView = postView(post)) =>
+  newEvent(type, post.workspaceId, { kind: "post", id: post.id }, post.id, at, { post: view, ...extra })
 
 /** A target.* or first_comment.* event: ordered with its post's events. */
 export const targetEvent = (type: EventType, post: Post, target: Target, at: number) =>
