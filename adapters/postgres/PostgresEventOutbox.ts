@@ -44,7 +44,7 @@ export const make = Effect.gen(function* () {
       ),
     sweep: (before, limit) =>
       sql<{ n: number }>`
-        WITH gone AS (DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < ${new Date(before)} ORDER BY created_at LIMIT ${limit}) RETURNING 1)
+        WITH gone AS (DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < ${new Date(before)} LIMIT ${limit}) RETURNING 1)
         SELECT count(*)::int AS n FROM gone`.pipe(
         Effect.map((rows) => rows[0]?.n ?? 0),
         Effect.orDie
