@@ -13,7 +13,8 @@ import { schedulerLayer } from "./layer.ts"
 const main = Effect.gen(function* () {
   const core = yield* embeddedCore
   if (Option.isNone(core.env.databaseUrl))
-    return yield* Effect.die(new Error("DATABASE_URL is required: schedulers share a PostgreSQL server with the HTTP hosts (npm start runs its own scheduler)."))
+    // A plain failure: runMain prints the sentence and exits non-zero, without a stack trace.
+    return yield* Effect.fail("DATABASE_URL is required: schedulers share a PostgreSQL server with the HTTP hosts (npm start runs its own scheduler).")
   const options = toSchedulerOptions(yield* schedulerConfig)
   yield* Effect.logInfo(
     `scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}; ${core.described}`
