@@ -1,5 +1,6 @@
 import { Array as Arr, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { planned } from "./planned.ts"
 import { JobQueue, type JobKind, type JobQueueShape, type LeasedJob } from "../../application/ports/JobQueue.ts"
 import { fromDate, toDate } from "./time.ts"
 
@@ -63,7 +64,7 @@ export const make = Effect.gen(function* () {
           WHERE post_id = ${postId} AND kind = 'publish' AND lease_until IS NULL`.pipe(Effect.asVoid, Effect.orDie),
     lease: (now, max, leaseMs) => {
       const until = toDate(now + leaseMs)
-      return sql<JobRow>`
+      return planned(sql<JobRow>`
         WITH due AS (
           SELECT id FROM jobs WHERE available_at <= ${toDate(now)}
           ORDER BY available_at, id LIMIT ${max}
@@ -76,7 +77,7 @@ export const make = Effect.gen(function* () {
             .split(", ")
             .map((c) => `jobs.${c}`)
             .join(", ")
-        )}`.pipe(
+        )}`).pipe(
         Effect.map((rows) => rows.map(fromRow).sort((a, b) => a.runAt - b.runAt || (a.id < b.id ? -1 : 1))),
         Effect.orDie
       )

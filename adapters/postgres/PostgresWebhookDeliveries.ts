@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
-import { SqlClient, type Statement } from "effect/sql"
+import { SqlClient } from "effect/sql"
+import { planned } from "./planned.ts"
 import { type DeliveryRecord, type LeasedDelivery, WebhookDeliveries, type WebhookDeliveriesShape } from "../../application/ports/WebhookDeliveries.ts"
 import type { Delivery, DeliveryStatus } from "../../domain/webhooks.ts"
 import { fromDate, fromDateOrNull } from "./time.ts"
@@ -108,14 +109,6 @@ const recordSql = `
   FROM r WHERE d.id = ANY ($2::text[]) AND d.id = r.id AND d.attempts = r.attempts AND d.status = 'pending'
   RETURNING d.id, d.webhook_id`
 
-/**
- * Runs a statement planned for the table as it is now. A prepared statement soon runs a generic plan
- * made once per connection, and one made while the table was nearly empty stays: with 5,000 deliveries
- * due, its anti-join read the whole ordering index for every candidate (one lease took 5.3 s, and the
- * backlog grew faster than it was delivered). Planning costs about a millisecond a batch.
- */
-const planned = <A>(statement: Statement.Statement<A>) => statement.unprepared
-
 const statusOf = (r: DeliveryRecord) => (r.result._tag === "Succeeded" ? "succeeded" : r.result._tag === "GaveUp" ? "failed" : "pending")
 
 export const make = Effect.gen(function* () {
@@ -154,7 +147,6 @@ export const make = Effect.gen(function* () {
   return {
     lease: (now, max, leaseMs) =>
       // One statement, so the rows it locks (those it takes, and any it checks and passes over) are held for no longer.
-      // Planned at each run (unprepared): see `planned`.
       planned(sql.unsafe<LeasedRow>(leaseSql, [new Date(now), new Date(now + leaseMs), max])).pipe(
         Effect.map((rows) => rows.map(fromLeased)),
         Effect.orDie
