@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
 
 /**
  * A local LinkedIn: the parts of its OAuth 2.0 and versioned REST API (Posts, Images, Videos, Social
@@ -11,15 +11,6 @@ import type { AddressInfo } from "node:net"
  * shapes (201 with x-restli-id, 422 DUPLICATE_POST naming the post, 401 with serviceErrorCode),
  * records every request, and lets a test script failures.
  */
-
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  /** JSON body, urlencoded form, or the size of a binary body. */
-  readonly body: unknown
-}
 
 export interface FakeMember {
   readonly sub: string
@@ -57,14 +48,6 @@ interface FakeVideo {
   thumbnail: number | null
   status: "WAITING_UPLOAD" | "PROCESSING" | "AVAILABLE" | "PROCESSING_FAILED"
   pollsLeft: number
-}
-
-export interface Scripted {
-  readonly status: number
-  readonly body?: unknown
-  readonly headers?: Readonly<Record<string, string>>
-  /** Do the work (create the post), then close the connection without answering: a lost answer. */
-  readonly dropAnswer?: boolean
 }
 
 const RESERVED = new Set(["\\", "|", "{", "}", "@", "[", "]", "(", ")", "<", ">", "#", "*", "_", "~"])
@@ -130,8 +113,7 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
   const comments: Array<FakeComment> = []
   const images = new Map<string, { owner: string; bytes: number | null }>()
   const videos = new Map<string, FakeVideo>()
-  const requests: Array<RecordedRequest> = []
-  const scripted: Array<{ readonly method: string; readonly path: string | RegExp; readonly reply: Scripted }> = []
+  const log = requestLog()
   let sequence = 0
 
   const state = {
@@ -157,10 +139,7 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
   const newId = () => String((BigInt(now()) << 22n) | BigInt(++sequence % 4_194_304))
   const everIssued: Array<string> = []
 
-  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers })
-    res.end(body === undefined ? undefined : JSON.stringify(body))
-  }
+  const send = sendJson
 
   const issue = (memberId: string, scope: ReadonlyArray<string>, refresh: { token: string; expiresAt: number } | null) => {
     const access = token("AQV")
@@ -180,16 +159,6 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       answer.refresh_token_expires_in = Math.floor((r.expiresAt - now()) / 1000)
     }
     return answer
-  }
-
-  const readBody = async (req: IncomingMessage): Promise<{ raw: Buffer; parsed: unknown }> => {
-    const chunks: Array<Buffer> = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const raw = Buffer.concat(chunks)
-    const type = req.headers["content-type"] ?? ""
-    if (type.startsWith("application/x-www-form-urlencoded")) return { raw, parsed: Object.fromEntries(new URLSearchParams(raw.toString())) }
-    if (type.startsWith("application/json")) return { raw, parsed: JSON.parse(raw.toString() || "null") }
-    return { raw, parsed: raw.length > 0 ? { bytes: raw.length } : undefined }
   }
 
   /** The member a bearer token acts for, or the 401 LinkedIn answers (already sent). */
@@ -274,11 +243,9 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake")
-    const { parsed, raw } = await readBody(req)
+    const { parsed, raw } = await readRequestBody(req)
     const query = url.searchParams
-    requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(query), headers: { ...req.headers } as Record<string, string>, body: parsed })
-    const script = scripted.findIndex((s) => s.method === req.method && (typeof s.path === "string" ? s.path === url.pathname : s.path.test(url.pathname)))
-    const reply = script >= 0 ? scripted.splice(script, 1)[0].reply : null
+    const reply = log.record(req, url, parsed)
     if (reply !== null && reply.dropAnswer !== true) return send(res, reply.status, reply.body, { ...reply.headers })
     const route = `${req.method} ${url.pathname}`
     const body = parsed as any
@@ -510,11 +477,7 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     send(res, 404, problem(404, `No route for ${route}`))
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e) => send(res, 500, problem(500, String(e))))
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, problem(500, String(e))))
 
   return {
     origin,
@@ -528,10 +491,10 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     comments,
     images: images as ReadonlyMap<string, { readonly owner: string; readonly bytes: number | null }>,
     videos: videos as ReadonlyMap<string, { readonly size: number; readonly thumbnail: number | null; readonly status: string; readonly parts: ReadonlyArray<unknown> }>,
-    requests,
+    requests: log.requests,
     /** The next request to `method path` gets this answer instead (or has its answer lost). */
-    script: (method: string, path: string | RegExp, reply: Scripted) => void scripted.push({ method, path, reply }),
-    calls: (method: string, path: string | RegExp) => requests.filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path))),
+    script: log.script,
+    calls: log.calls,
     /** The member revokes Herald: every token answers 65601, refresh tokens stop working. */
     revoke: (memberId: string) => {
       for (const a of accessTokens.values()) if (a.memberId === memberId) a.revoked = true
@@ -542,11 +505,7 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       for (const a of accessTokens.values()) if (a.memberId === memberId) a.expiresAt = now()
     },
     issuedTokens: () => [...everIssued],
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+    close
   }
 }
 

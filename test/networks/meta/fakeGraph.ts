@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
 
 /**
  * A local Meta: the parts of the Graph API (Facebook Pages, Instagram with Facebook Login or
@@ -13,23 +13,6 @@ import type { AddressInfo } from "node:net"
  * `file_url` header of its rupload), answers in Meta's shapes and headers, records every request,
  * and lets a test script failures.
  */
-
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  /** Form fields (files as their size and type), or JSON. */
-  readonly body: Readonly<Record<string, unknown>>
-}
-
-export interface Scripted {
-  readonly status: number
-  readonly body?: unknown
-  readonly headers?: Readonly<Record<string, string>>
-  /** Do the work, then close the connection without answering: a lost answer. */
-  readonly dropAnswer?: boolean
-}
 
 type App = "facebook" | "instagram" | "threads"
 type TokenKind = "fb-user" | "page" | "ig-user" | "threads-user"
@@ -211,9 +194,8 @@ export const startFakeGraph = async () => {
   const posts: Array<FakePost> = []
   const videos = new Map<string, Video>()
   const photos = new Map<string, { page: string; url: string; used: boolean }>()
-  const requests: Array<RecordedRequest> = []
+  const log = requestLog<Readonly<Record<string, unknown>>>()
   const fetches: Array<MediaFetch> = []
-  const scripted: Array<{ readonly method: string; readonly path: string | RegExp; readonly reply: Scripted }> = []
   const publishedPerDay = new Map<string, Array<number>>()
   let nextId = 18_000_000_000_000_000n
 
@@ -242,21 +224,12 @@ export const startFakeGraph = async () => {
   const now = () => state.clock ?? Date.now() + state.offsetMs
   const newId = () => String(++nextId)
 
-  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      "x-app-usage": JSON.stringify({ call_count: 1, total_cputime: 1, total_time: 1 }),
-      ...headers
-    })
-    res.end(body === undefined ? undefined : JSON.stringify(body))
-  }
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) =>
+    sendJson(res, status, body, { "x-app-usage": JSON.stringify({ call_count: 1, total_cputime: 1, total_time: 1 }), ...headers })
   const sendError = (res: ServerResponse, e: { status: number; body: unknown }) => send(res, e.status, e.body)
 
   const readBody = async (req: IncomingMessage): Promise<{ fields: Record<string, unknown>; files: Record<string, Blob> }> => {
-    const chunks: Array<Buffer> = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const raw = Buffer.concat(chunks)
-    const type = req.headers["content-type"] ?? ""
+    const { raw, type, parsed } = await readRequestBody(req, () => ({}))
     if (type.startsWith("multipart/form-data")) {
       const form = await new Response(raw, { headers: { "content-type": type } }).formData()
       const fields: Record<string, unknown> = {}
@@ -270,9 +243,7 @@ export const startFakeGraph = async () => {
       }
       return { fields, files }
     }
-    if (type.startsWith("application/x-www-form-urlencoded")) return { fields: Object.fromEntries(new URLSearchParams(raw.toString())), files: {} }
-    if (type.startsWith("application/json")) return { fields: JSON.parse(raw.toString() || "{}"), files: {} }
-    return { fields: {}, files: {} }
+    return { fields: (parsed ?? {}) as Record<string, unknown>, files: {} }
   }
 
   /** Meta fetches the media itself: an answer other than 200 with bytes fails the container or the call. */
@@ -488,9 +459,7 @@ export const startFakeGraph = async () => {
     const url = new URL(req.url ?? "/", "http://fake")
     const { fields: parsed, files } = await readBody(req)
     const query = url.searchParams
-    requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(query), headers: { ...req.headers } as Record<string, string>, body: parsed })
-    const script = scripted.findIndex((s) => s.method === req.method && (typeof s.path === "string" ? s.path === url.pathname : s.path.test(url.pathname)))
-    const reply = script >= 0 ? scripted.splice(script, 1)[0]!.reply : null
+    const reply = log.record(req, url, parsed)
     if (reply !== null && reply.dropAnswer !== true) return send(res, reply.status, reply.body, { ...reply.headers })
     const dropAnswer = reply?.dropAnswer === true
     const fields = parsed as Record<string, string>
@@ -930,11 +899,7 @@ export const startFakeGraph = async () => {
     )
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e) => send(res, 500, { error: { message: String(e), type: "FacebookApiException", code: 1, is_transient: true } }))
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, { error: { message: String(e), type: "FacebookApiException", code: 1, is_transient: true } }))
 
   return {
     origin,
@@ -965,7 +930,7 @@ export const startFakeGraph = async () => {
     containers: containers as ReadonlyMap<string, Readonly<Container>>,
     videos: videos as ReadonlyMap<string, Readonly<Video>>,
     fetches,
-    requests,
+    requests: log.requests,
     /** The token's kind and subject, or undefined when the fake never issued it. */
     tokenInfo: (t: string) => {
       const found = tokens.get(t)
@@ -974,17 +939,13 @@ export const startFakeGraph = async () => {
     /** Every token the fake issued, to look for them where they must not be. */
     issuedTokens: () => [...tokens.keys()],
     /** The next request to `method path` gets this answer instead (or has its answer lost). */
-    script: (method: string, path: string | RegExp, reply: Scripted) => void scripted.push({ method, path, reply }),
-    calls: (method: string, path: string | RegExp) => requests.filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path))),
+    script: log.script,
+    calls: log.calls,
     /** The person's grant ends on Meta's side (password changed, app removed): every token of the user, and the Page tokens from them, stop working. */
     revoke: (user: string) => {
       for (const [t, info] of tokens) if (info.user === user || info.subject === user) tokens.delete(t)
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+    close
   }
 }
 

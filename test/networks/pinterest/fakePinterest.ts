@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
 
 /**
  * A local Pinterest: its OAuth 2.0 (Basic client authentication, continuous refresh tokens that
@@ -11,14 +11,6 @@ import type { AddressInfo } from "node:net"
  * then registered, processing, succeeded). Errors in Pinterest's shape ({code, message}); records
  * every request and lets a test script failures.
  */
-
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: unknown
-}
 
 export interface FakePin {
   readonly id: string
@@ -41,13 +33,6 @@ interface FakeMedia {
   status: "registered" | "processing" | "succeeded" | "failed"
   pollsLeft: number
   sha256: string | null
-}
-
-export interface Scripted {
-  readonly status: number
-  readonly body?: unknown
-  readonly headers?: Readonly<Record<string, string>>
-  readonly dropAnswer?: boolean
 }
 
 const problem = (code: number, message: string) => ({ code, message })
@@ -77,8 +62,7 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
   const refreshTokens = new Map<string, { user: string; expiresAt: number }>()
   const pins: Array<FakePin> = []
   const media = new Map<string, FakeMedia>()
-  const requests: Array<RecordedRequest> = []
-  const scripted: Array<{ readonly method: string; readonly path: string | RegExp; readonly reply: Scripted }> = []
+  const log = requestLog()
   const everIssued: Array<string> = []
   let pinCounter = 1_083_000_000_000_000_000n
 
@@ -94,31 +78,21 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
   }
   const now = () => state.clock ?? Date.now() + state.offsetMs
 
-  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers })
-    res.end(body === undefined ? undefined : JSON.stringify(body))
-  }
+  const send = sendJson
   const readBody = async (req: IncomingMessage) => {
-    const chunks: Array<Buffer> = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const raw = Buffer.concat(chunks)
-    const type = req.headers["content-type"] ?? ""
-    if (type.startsWith("multipart/form-data")) {
-      const form = await new Response(raw, { headers: { "content-type": type } }).formData()
-      const fields: Record<string, unknown> = {}
-      let file: Buffer | null = null
-      for (const [name, value] of form.entries()) {
-        if (typeof value === "string") fields[name] = value
-        else {
-          file = Buffer.from(await value.arrayBuffer())
-          fields[name] = { bytes: value.size, type: value.type }
-        }
+    const { raw, type, parsed } = await readRequestBody(req)
+    if (!type.startsWith("multipart/form-data")) return { parsed, file: null }
+    const form = await new Response(raw, { headers: { "content-type": type } }).formData()
+    const fields: Record<string, unknown> = {}
+    let file: Buffer | null = null
+    for (const [name, value] of form.entries()) {
+      if (typeof value === "string") fields[name] = value
+      else {
+        file = Buffer.from(await value.arrayBuffer())
+        fields[name] = { bytes: value.size, type: value.type }
       }
-      return { parsed: fields as unknown, file }
     }
-    if (type.startsWith("application/x-www-form-urlencoded")) return { parsed: Object.fromEntries(new URLSearchParams(raw.toString())) as unknown, file: null }
-    if (type.startsWith("application/json")) return { parsed: JSON.parse(raw.toString() || "null") as unknown, file: null }
-    return { parsed: raw.length > 0 ? ({ bytes: raw.length } as unknown) : undefined, file: null }
+    return { parsed: fields as unknown, file }
   }
   const issue = (user: string, scope: string) => {
     const access = `pina_${randomBytes(24).toString("hex")}`
@@ -162,9 +136,7 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     const url = new URL(req.url ?? "/", "http://fake")
     const { parsed, file } = await readBody(req)
     const query = url.searchParams
-    requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(query), headers: { ...req.headers } as Record<string, string>, body: parsed })
-    const script = scripted.findIndex((s) => s.method === req.method && (typeof s.path === "string" ? s.path === url.pathname : s.path.test(url.pathname)))
-    const reply = script >= 0 ? scripted.splice(script, 1)[0].reply : null
+    const reply = log.record(req, url, parsed)
     if (reply !== null && reply.dropAnswer !== true) return send(res, reply.status, reply.body, { ...reply.headers })
     const route = `${req.method} ${url.pathname}`
     const body = parsed as any
@@ -308,11 +280,7 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     send(res, 404, problem(404, `No route for ${route}`))
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e) => send(res, 500, problem(500, String(e))))
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, problem(500, String(e))))
 
   return {
     origin,
@@ -323,9 +291,9 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     state,
     users,
     pins,
-    requests,
-    script: (method: string, path: string | RegExp, reply: Scripted) => void scripted.push({ method, path, reply }),
-    calls: (method: string, path: string | RegExp) => requests.filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path))),
+    requests: log.requests,
+    script: log.script,
+    calls: log.calls,
     revoke: (user: string) => {
       for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
       for (const [t, r] of refreshTokens) if (r.user === user) refreshTokens.delete(t)
@@ -334,11 +302,7 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
       for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
     },
     issuedTokens: () => [...everIssued],
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+    close
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
 
 /**
  * A local TikTok: Login Kit's OAuth 2.0 (client_key, rotating refresh tokens) and the Content Posting
@@ -11,14 +11,6 @@ import type { AddressInfo } from "node:net"
  * answers in TikTok's envelope ({data, error: {code, message, log_id}}), keeps its per-minute windows,
  * records every request and lets a test script failures.
  */
-
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: unknown
-}
 
 export interface FakeCreator {
   readonly openId: string
@@ -49,12 +41,6 @@ export interface FakePublish {
   pollsLeft: number
   failReason?: string
   postId: string | null
-}
-
-export interface Scripted {
-  readonly status: number
-  readonly body?: unknown
-  readonly dropAnswer?: boolean
 }
 
 const MB5 = 5 * 1024 * 1024
@@ -101,8 +87,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
   const refreshTokens = new Map<string, { user: string; expiresAt: number }>()
   const publishes = new Map<string, FakePublish>()
   const windows = new Map<string, { count: number; resetAt: number }>()
-  const requests: Array<RecordedRequest> = []
-  const scripted: Array<{ readonly method: string; readonly path: string | RegExp; readonly reply: Scripted }> = []
+  const log = requestLog()
   const everIssued: Array<string> = []
   let postCounter = 7_440_000_000_000_000_000n
 
@@ -123,19 +108,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
   }
   const now = () => state.clock ?? Date.now() + state.offsetMs
 
-  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers })
-    res.end(body === undefined ? undefined : JSON.stringify(body))
-  }
-  const readBody = async (req: IncomingMessage) => {
-    const chunks: Array<Buffer> = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const raw = Buffer.concat(chunks)
-    const type = req.headers["content-type"] ?? ""
-    if (type.startsWith("application/x-www-form-urlencoded")) return { raw, parsed: Object.fromEntries(new URLSearchParams(raw.toString())) as unknown }
-    if (type.startsWith("application/json")) return { raw, parsed: JSON.parse(raw.toString() || "null") as unknown }
-    return { raw, parsed: raw.length > 0 ? ({ bytes: raw.length } as unknown) : undefined }
-  }
+  const send = sendJson
   const issue = (user: string, scope: string, refreshExpiresAt: number | null) => {
     const access = `act.${randomBytes(24).toString("hex")}`
     const refresh = `rft.${randomBytes(24).toString("hex")}`
@@ -183,11 +156,9 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake")
-    const { raw, parsed } = await readBody(req)
+    const { raw, parsed } = await readRequestBody(req)
     const query = url.searchParams
-    requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(query), headers: { ...req.headers } as Record<string, string>, body: parsed })
-    const script = scripted.findIndex((s) => s.method === req.method && (typeof s.path === "string" ? s.path === url.pathname : s.path.test(url.pathname)))
-    const reply = script >= 0 ? scripted.splice(script, 1)[0].reply : null
+    const reply = log.record(req, url, parsed)
     if (reply !== null && reply.dropAnswer !== true) return send(res, reply.status, reply.body)
     const route = `${req.method} ${url.pathname}`
     const body = parsed as any
@@ -383,11 +354,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     send(res, 404, failure("invalid_params", `No route for ${route}`))
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e) => send(res, 500, failure("internal_error", String(e))))
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, failure("internal_error", String(e))))
 
   return {
     origin,
@@ -398,9 +365,9 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     state,
     creators,
     publishes: publishes as ReadonlyMap<string, FakePublish>,
-    requests,
-    script: (method: string, path: string | RegExp, reply: Scripted) => void scripted.push({ method, path, reply }),
-    calls: (method: string, path: string | RegExp) => requests.filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path))),
+    requests: log.requests,
+    script: log.script,
+    calls: log.calls,
     revoke: (user: string) => {
       for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
       for (const [t, r] of refreshTokens) if (r.user === user) refreshTokens.delete(t)
@@ -409,11 +376,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
       for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
     },
     issuedTokens: () => [...everIssued],
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+    close
   }
 }
 

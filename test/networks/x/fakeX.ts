@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
 
 /**
  * A local X: the parts of X API v2 and its OAuth 2.0 that Herald uses, as X documents them
@@ -8,15 +8,6 @@ import type { AddressInfo } from "node:net"
  * tokens that expire, rotating refresh tokens, media state, duplicates, per-user windows), answers
  * in X's shapes and headers, records every request, and lets a test script failures.
  */
-
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  /** JSON body, urlencoded form, or multipart fields (files as their size and type). */
-  readonly body: unknown
-}
 
 export interface FakeUser {
   readonly id: string
@@ -45,14 +36,6 @@ interface FakeMedia {
   finalized: boolean
   pollsLeft: number
   state: "pending" | "in_progress" | "succeeded" | "failed"
-}
-
-export interface Scripted {
-  readonly status: number
-  readonly body?: unknown
-  readonly headers?: Readonly<Record<string, string>>
-  /** Do the work (create the post), then close the connection without answering: a lost answer. */
-  readonly dropAnswer?: boolean
 }
 
 interface Window {
@@ -100,8 +83,7 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
   const tweets: Array<FakeTweet> = []
   const media = new Map<string, FakeMedia>()
   const windows = new Map<string, Window>()
-  const requests: Array<RecordedRequest> = []
-  const scripted: Array<{ readonly method: string; readonly path: string | RegExp; readonly reply: Scripted }> = []
+  const log = requestLog()
   let nextId = 1_860_000_000_000_000_000n
 
   const state = {
@@ -132,10 +114,7 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     return { allowed, limit, remaining: limit - w.count, reset: Math.ceil(w.resetAt / 1000) }
   }
 
-  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers })
-    res.end(body === undefined ? undefined : JSON.stringify(body))
-  }
+  const send = sendJson
 
   const bearer = (req: IncomingMessage): string | null => {
     const found = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")
@@ -159,19 +138,12 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
   }
 
   const readBody = async (req: IncomingMessage): Promise<{ raw: Buffer; parsed: unknown; form: FormData | null }> => {
-    const chunks: Array<Buffer> = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const raw = Buffer.concat(chunks)
-    const type = req.headers["content-type"] ?? ""
-    if (type.startsWith("multipart/form-data")) {
-      const form = await new Response(raw, { headers: { "content-type": type } }).formData()
-      const fields: Record<string, unknown> = {}
-      for (const [name, value] of form.entries()) fields[name] = typeof value === "string" ? value : { bytes: value.size, type: value.type }
-      return { raw, parsed: fields, form }
-    }
-    if (type.startsWith("application/x-www-form-urlencoded")) return { raw, parsed: Object.fromEntries(new URLSearchParams(raw.toString())), form: null }
-    if (type.startsWith("application/json")) return { raw, parsed: JSON.parse(raw.toString() || "null"), form: null }
-    return { raw, parsed: raw.length > 0 ? raw.toString() : undefined, form: null }
+    const { raw, type, parsed } = await readRequestBody(req, (raw) => (raw.length > 0 ? raw.toString() : undefined))
+    if (!type.startsWith("multipart/form-data")) return { raw, parsed, form: null }
+    const form = await new Response(raw, { headers: { "content-type": type } }).formData()
+    const fields: Record<string, unknown> = {}
+    for (const [name, value] of form.entries()) fields[name] = typeof value === "string" ? value : { bytes: value.size, type: value.type }
+    return { raw, parsed: fields, form }
   }
 
   const rateHeaders = (c: { limit: number; remaining: number; reset: number }) => ({
@@ -304,9 +276,7 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     const url = new URL(req.url ?? "/", "http://fake")
     const { parsed, form } = await readBody(req)
     const query = url.searchParams
-    requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(query), headers: { ...req.headers } as Record<string, string>, body: parsed })
-    const script = scripted.findIndex((s) => s.method === req.method && (typeof s.path === "string" ? s.path === url.pathname : s.path.test(url.pathname)))
-    const reply = script >= 0 ? scripted.splice(script, 1)[0].reply : null
+    const reply = log.record(req, url, parsed)
     if (reply !== null && reply.dropAnswer !== true) return send(res, reply.status, reply.body, { ...reply.headers })
     const route = `${req.method} ${url.pathname}`
     const body = parsed as any
@@ -402,11 +372,7 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     send(res, 404, problem(404, "Not Found Error", `No route for ${route}.`))
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e) => send(res, 500, problem(500, "Internal Error", String(e))))
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, problem(500, "Internal Error", String(e))))
 
   return {
     origin,
@@ -419,11 +385,11 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     tweets,
     /** Uploads as X holds them, by media id. */
     media: media as ReadonlyMap<string, { readonly totalBytes: number; readonly category: string; readonly state: string }>,
-    requests,
+    requests: log.requests,
     /** The next request to `method path` gets this answer instead (or has its answer lost). */
-    script: (method: string, path: string | RegExp, reply: Scripted) => void scripted.push({ method, path, reply }),
+    script: log.script,
     /** Requests whose path matches, in order. */
-    calls: (method: string, path: string | RegExp) => requests.filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path))),
+    calls: log.calls,
     /** Every token of the user stops working (the person revoked the app). */
     revoke: (userId: string) => {
       for (const [t, a] of accessTokens) if (a.userId === userId) accessTokens.delete(t)
@@ -435,11 +401,7 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     expireAccess: (userId: string) => {
       for (const [t, a] of accessTokens) if (a.userId === userId) accessTokens.delete(t)
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+    close
   }
 }
 

@@ -2,7 +2,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import type { PublishOutcome } from "../../../application/ports/Publishers.ts"
 import { type FakeX, startFakeX } from "./fakeX.ts"
-import { connect, request, setNow, T0, upload, xOn } from "./support.ts"
+import { connect, publishedOf, request, setNow, T0, upload, xOn } from "./support.ts"
 
 let fake: FakeX
 beforeAll(async () => void (fake = await startFakeX()))
@@ -18,11 +18,6 @@ const connected = Effect.gen(function* () {
   return { network, blobs, credentials: credentials!, publisher: network.publisher }
 })
 
-const publishedId = (outcome: PublishOutcome) => {
-  if (outcome._tag !== "Published") throw new Error(`expected Published, got ${outcome._tag}`)
-  return outcome.published
-}
-
 const tweetBodies = (since: number) =>
   fake
     .calls("POST", "/2/tweets")
@@ -35,7 +30,7 @@ describe("X publisher against the fake X", () => {
       const { publisher, credentials } = yield* connected
       const before = fake.calls("POST", "/2/tweets").length
       const handle = yield* publisher.prepare!(request(credentials, { content: "First post & more <3" }))
-      const { externalId, url } = publishedId(yield* publisher.publish(request(credentials, { content: "First post & more <3" }), handle))
+      const { externalId, url } = publishedOf(yield* publisher.publish(request(credentials, { content: "First post & more <3" }), handle))
       assert.strictEqual(url, `https://x.com/alice/status/${externalId}`)
       const [call] = fake.calls("POST", "/2/tweets").slice(before)
       assert.deepStrictEqual(call.body, { text: "First post & more <3" })
@@ -48,10 +43,10 @@ describe("X publisher against the fake X", () => {
     Effect.gen(function* () {
       const { publisher, credentials } = yield* connected
       const before = fake.calls("POST", "/2/tweets").length
-      const root = publishedId(yield* publisher.publish(request(credentials, { content: "Thread 1/3" })))
-      const second = publishedId(yield* publisher.publish(request(credentials, { content: "Thread 2/3", replyTo: { rootId: root.externalId, parentId: root.externalId } })))
-      const third = publishedId(yield* publisher.publish(request(credentials, { content: "Thread 3/3", replyTo: { rootId: root.externalId, parentId: second.externalId } })))
-      const comment = publishedId(yield* publisher.publish(request(credentials, { content: "First comment", replyTo: { rootId: root.externalId, parentId: root.externalId } })))
+      const root = publishedOf(yield* publisher.publish(request(credentials, { content: "Thread 1/3" })))
+      const second = publishedOf(yield* publisher.publish(request(credentials, { content: "Thread 2/3", replyTo: { rootId: root.externalId, parentId: root.externalId } })))
+      const third = publishedOf(yield* publisher.publish(request(credentials, { content: "Thread 3/3", replyTo: { rootId: root.externalId, parentId: second.externalId } })))
+      const comment = publishedOf(yield* publisher.publish(request(credentials, { content: "First comment", replyTo: { rootId: root.externalId, parentId: root.externalId } })))
       assert.deepStrictEqual(tweetBodies(before), [
         { text: "Thread 1/3" },
         { text: "Thread 2/3", reply: { in_reply_to_tweet_id: root.externalId } },
@@ -67,7 +62,7 @@ describe("X publisher against the fake X", () => {
     Effect.gen(function* () {
       const { publisher, credentials } = yield* connected
       const before = fake.calls("POST", "/2/tweets").length
-      publishedId(yield* publisher.publish(request(credentials, { content: "Tabs or spaces?", poll: { options: ["Tabs", "Spaces"], durationMinutes: 1440 } })))
+      publishedOf(yield* publisher.publish(request(credentials, { content: "Tabs or spaces?", poll: { options: ["Tabs", "Spaces"], durationMinutes: 1440 } })))
       assert.deepStrictEqual(tweetBodies(before), [{ text: "Tabs or spaces?", poll: { options: ["Tabs", "Spaces"], duration_minutes: 1440 } }])
     })
   )
@@ -83,7 +78,7 @@ describe("X publisher against the fake X", () => {
       ]
       const uploadsBefore = fake.calls("POST", "/2/media/upload").length
       const before = fake.calls("POST", "/2/tweets").length
-      publishedId(yield* publisher.publish(request(credentials, { content: "Four pictures", media: images })))
+      publishedOf(yield* publisher.publish(request(credentials, { content: "Four pictures", media: images })))
       const uploads = fake.calls("POST", "/2/media/upload").slice(uploadsBefore)
       assert.strictEqual(uploads.length, 4)
       for (const u of uploads) assert.strictEqual((u.body as any).media_category, "tweet_image")
@@ -182,7 +177,7 @@ describe("X publisher against the fake X", () => {
       const throttled = yield* publisher.publish(req, ready.handle)
       assert.deepStrictEqual(throttled, { _tag: "Processing", handle: ready.handle, checkAfterMs: Math.ceil(now / 1000) * 1000 + 300_000 - now })
       yield* setNow(fake, Math.ceil(now / 1000) * 1000 + 300_000)
-      publishedId(yield* publisher.publish(req, ready.handle))
+      publishedOf(yield* publisher.publish(req, ready.handle))
       assert.strictEqual(fake.calls("POST", "/2/media/upload/initialize").length, initializes + 1, "uploaded once")
     })
   )
@@ -215,7 +210,7 @@ describe("X publisher against the fake X", () => {
   it.effect("duplicate text is duplicate_content; another 403 is upstream_rejected with X's message; 401 is unauthorized", () =>
     Effect.gen(function* () {
       const { publisher, credentials } = yield* connected
-      publishedId(yield* publisher.publish(request(credentials, { content: "Said once" })))
+      publishedOf(yield* publisher.publish(request(credentials, { content: "Said once" })))
       const duplicate = yield* Effect.flip(publisher.publish(request(credentials, { content: "Said once" })))
       assert.strictEqual(duplicate.code, "duplicate_content")
       assert.strictEqual(duplicate.message, "You are not allowed to create a Tweet with duplicate content.")
@@ -274,8 +269,8 @@ describe("X publisher against the fake X", () => {
     Effect.gen(function* () {
       const { publisher, credentials, blobs } = yield* connected
       fake.state.limits = { ...fake.state.limits, tweets: 2 }
-      publishedId(yield* publisher.publish(request(credentials, { content: "one" })))
-      publishedId(yield* publisher.publish(request(credentials, { content: "two" })))
+      publishedOf(yield* publisher.publish(request(credentials, { content: "one" })))
+      publishedOf(yield* publisher.publish(request(credentials, { content: "two" })))
       const calls = fake.calls("POST", "/2/tweets").length
       const refused = yield* Effect.flip(publisher.publish(request(credentials, { content: "three" })))
       assert.isTrue(refused.rateLimited)
@@ -289,7 +284,7 @@ describe("X publisher against the fake X", () => {
       assert.isTrue((yield* Effect.flip(publisher.publish(request(credentials, { content: "three" })))).rateLimited)
       assert.strictEqual(fake.calls("POST", "/2/tweets").length, calls)
       yield* setNow(fake, now + refused.retryAfterMs!)
-      publishedId(yield* publisher.publish(request(credentials, { content: "three" })))
+      publishedOf(yield* publisher.publish(request(credentials, { content: "three" })))
       assert.strictEqual(fake.calls("POST", "/2/tweets").length, calls + 1)
     })
   )
@@ -297,7 +292,7 @@ describe("X publisher against the fake X", () => {
   it.effect("a lost answer: the post is found among the account's recent posts, never sent twice", () =>
     Effect.gen(function* () {
       const { publisher, credentials } = yield* connected
-      const root = publishedId(yield* publisher.publish(request(credentials, { content: "Root of a thread" })))
+      const root = publishedOf(yield* publisher.publish(request(credentials, { content: "Root of a thread" })))
       yield* setNow(fake, fake.state.clock! + 1000)
       const req = request(credentials, { content: "Reply & a link https://example.org/a?b=c&d=e", replyTo: { rootId: root.externalId, parentId: root.externalId } })
       const handle = yield* publisher.prepare!(req)
@@ -326,7 +321,7 @@ describe("X publisher against the fake X", () => {
       fake.script("POST", "/2/tweets", { status: 503, body: { title: "Service Unavailable", detail: "Service Unavailable", type: "about:blank", status: 503 } })
       assert.isTrue(Exit.isFailure(yield* Effect.exit(publisher.publish(req, handle))))
       assert.deepStrictEqual(yield* publisher.recover!(req, handle), { _tag: "NotPublished" })
-      const { externalId } = publishedId(yield* publisher.publish(req, handle))
+      const { externalId } = publishedOf(yield* publisher.publish(req, handle))
       assert.strictEqual(
         fake.tweets
           .filter((t) => t.text === req.content)

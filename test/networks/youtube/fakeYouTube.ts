@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
 
 /**
  * A local YouTube: Google's OAuth 2.0 endpoints and the parts of the YouTube Data API v3 Herald uses
@@ -11,14 +11,6 @@ import type { AddressInfo } from "node:net"
  * titles, thumbnail size and channel verification), answers in Google's error shape, records every
  * request, and lets a test script failures, lose answers and stall an upload mid-way.
  */
-
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: unknown
-}
 
 export interface FakeVideo {
   readonly id: string
@@ -44,14 +36,6 @@ interface Session {
   videoId: string | null
 }
 
-export interface Scripted {
-  readonly status: number
-  readonly body?: unknown
-  readonly headers?: Readonly<Record<string, string>>
-  /** Do the work, then close the connection without answering: a lost answer. */
-  readonly dropAnswer?: boolean
-}
-
 const googleError = (code: number, message: string, reason: string, status: string, domain = "global") => ({
   error: { code, message, errors: [{ message, domain, reason }], status }
 })
@@ -74,8 +58,7 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
   const sessions = new Map<string, Session>()
   const videos = new Map<string, FakeVideo>()
   const comments: Array<{ id: string; videoId: string; channel: string; text: string }> = []
-  const requests: Array<RecordedRequest> = []
-  const scripted: Array<{ readonly method: string; readonly path: string | RegExp; readonly reply: Scripted }> = []
+  const log = requestLog()
   const everIssued: Array<string> = []
   let stalled: Array<() => void> = []
 
@@ -95,19 +78,10 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
   const now = () => state.clock ?? Date.now() + state.offsetMs
   const newVideoId = () => base64url(randomBytes(8)).slice(0, 11)
 
-  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { ...(body === undefined ? {} : { "content-type": "application/json; charset=UTF-8" }), ...headers })
-    res.end(body === undefined ? undefined : JSON.stringify(body))
-  }
-  const readBody = async (req: IncomingMessage) => {
-    const chunks: Array<Buffer> = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const raw = Buffer.concat(chunks)
-    const type = req.headers["content-type"] ?? ""
-    if (type.startsWith("application/x-www-form-urlencoded")) return { raw, parsed: Object.fromEntries(new URLSearchParams(raw.toString())) as unknown }
-    if (type.startsWith("application/json")) return { raw, parsed: JSON.parse(raw.toString() || "null") as unknown }
-    return { raw, parsed: raw.length > 0 ? ({ bytes: raw.length, type } as unknown) : undefined }
-  }
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) =>
+    sendJson(res, status, body, headers, "application/json; charset=UTF-8")
+  // A video's bytes are recorded as their size and type.
+  const readBody = (req: IncomingMessage) => readRequestBody(req, (raw, type) => (raw.length > 0 ? { bytes: raw.length, type } : undefined))
   const bearer = (req: IncomingMessage) => {
     const found = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")
     const access = found === null ? undefined : accessTokens.get(found[1])
@@ -166,15 +140,13 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     const stallAt = /^bytes (\d+)-\d+\/\d+$/.exec(String(req.headers["content-range"] ?? ""))
     if (req.method === "PUT" && stallAt !== null && Number(stallAt[1]) === state.stallAtByte) {
       state.stallAtByte = null
-      requests.push({ method: "PUT", path: url.pathname, query: Object.fromEntries(query), headers: { ...req.headers } as Record<string, string>, body: { stalled: true } })
+      log.requests.push({ method: "PUT", path: url.pathname, query: Object.fromEntries(query), headers: { ...req.headers } as Record<string, string>, body: { stalled: true } })
       req.resume()
       await new Promise<void>((resolve) => stalled.push(resolve))
       return req.socket.destroy()
     }
     const { raw, parsed } = await readBody(req)
-    requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(query), headers: { ...req.headers } as Record<string, string>, body: parsed })
-    const script = scripted.findIndex((s) => s.method === req.method && (typeof s.path === "string" ? s.path === url.pathname : s.path.test(url.pathname)))
-    const reply = script >= 0 ? scripted.splice(script, 1)[0].reply : null
+    const reply = log.record(req, url, parsed)
     if (reply !== null && reply.dropAnswer !== true) return send(res, reply.status, reply.body, { ...reply.headers })
     const route = `${req.method} ${url.pathname}`
     const body = parsed as any
@@ -336,11 +308,7 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     send(res, 404, googleError(404, `No route for ${route}`, "notFound", "NOT_FOUND"))
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e) => send(res, 500, googleError(500, String(e), "backendError", "INTERNAL")))
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, googleError(500, String(e), "backendError", "INTERNAL")))
 
   return {
     origin,
@@ -353,9 +321,9 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     videos: videos as ReadonlyMap<string, FakeVideo>,
     comments,
     sessions: sessions as ReadonlyMap<string, { readonly received: number; readonly total: number; readonly videoId: string | null }>,
-    requests,
-    script: (method: string, path: string | RegExp, reply: Scripted) => void scripted.push({ method, path, reply }),
-    calls: (method: string, path: string | RegExp) => requests.filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path))),
+    requests: log.requests,
+    script: log.script,
+    calls: log.calls,
     /** Lets stalled chunks go (their connections are then dropped). */
     releaseStalled: () => {
       for (const release of stalled) release()
@@ -371,12 +339,10 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
       for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
     },
     issuedTokens: () => [...everIssued],
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const release of stalled) release()
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+    close: () => {
+      for (const release of stalled) release()
+      return close()
+    }
   }
 }
 
