@@ -25,6 +25,7 @@ import * as Bluesky from "../../adapters/networks/bluesky/index.ts"
 import { lazyNetwork, networksLayer } from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
+import * as SqlReelLedger from "../../adapters/networks/facebook/SqlReelLedger.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 
 /**
@@ -47,7 +48,7 @@ export const embeddedCore = Effect.gen(function* () {
     onNone: () => Pglite.layer(join(dataDir, "pg"), { templateDir: Option.getOrUndefined(templateDir) }),
     onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
   })
-  const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)), Layer.provideMerge(sql))
+  const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)), Layer.provideMerge(sql))
   const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
   // Signed, expiring /files/ links, under a key derived from HERALD_SECRET like the vault's.
   const fileLinks = HmacFileLinks.layerConfig(join(dataDir, "secret"))

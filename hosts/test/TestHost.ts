@@ -15,6 +15,7 @@ import { config as tiktokConfig } from "../../adapters/networks/tiktok/config.ts
 import * as X from "../../adapters/networks/x/index.ts"
 import { config as youtubeConfig } from "../../adapters/networks/youtube/config.ts"
 import * as Facebook from "../../adapters/networks/facebook/index.ts"
+import * as ReelLedger from "../../adapters/networks/facebook/reelLedger.ts"
 import * as Instagram from "../../adapters/networks/instagram/index.ts"
 import * as Threads from "../../adapters/networks/threads/index.ts"
 import { Connectors } from "../../application/ports/Connectors.ts"
@@ -60,7 +61,7 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
       lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),
       lazyNetwork(tiktokConfig, () => import("../../adapters/networks/tiktok/index.ts")),
       lazyNetwork(pinterestConfig, () => import("../../adapters/networks/pinterest/index.ts"))
-    ]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs)),
+    ]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs), Layer.provide(ReelLedger.memoryLayer)),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000),

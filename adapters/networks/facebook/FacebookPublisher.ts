@@ -9,6 +9,7 @@ import { MAX_PROCESSING_MS } from "../shared/metaContainers.ts"
 import { findByText } from "../shared/metaPosts.ts"
 import type { Acting, FacebookApi, PagePost, VideoPhase, VideoStatus } from "./api.ts"
 import { decodeHandle, encodeHandle, type FacebookHandle, sending } from "./handle.ts"
+import type { ReelLedgerShape } from "./reelLedger.ts"
 import { makeReelQuota } from "./reelQuota.ts"
 import { failedPhase, finishReceived, isLive } from "./videoStatus.ts"
 
@@ -53,9 +54,9 @@ const processing = (handle: FacebookHandle, checkAfterMs: number): PublishOutcom
  * anything is sent again; a reel is found through its stored video id. At most 30 reels a Page in
  * 24 hours (`reels`): the next one waits, as a rate limit.
  */
-export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStoreShape }): Publisher => {
+export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStoreShape; readonly reels: ReelLedgerShape }): Publisher => {
   const { api, blobs } = deps
-  const reels = makeReelQuota()
+  const reels = makeReelQuota(deps.reels)
 
   const post = (a: Acting, request: PublishRequest) =>
     Effect.gen(function* () {
@@ -88,7 +89,7 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
   const reelStart = (a: Acting, startedAt: number) =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
-      const free = reels.freeAt(a.pageId, now)
+      const free = yield* reels.freeAt(a.pageId, now)
       if (free > now)
         return yield* Effect.fail(
           new PublishError({
@@ -116,7 +117,7 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
         if (status.status?.uploading_phase?.status !== "complete") yield* api.reelUpload(a, handle.uploadUrl, yield* fetchableUrl(blobs, video.blobKey))
         yield* Effect.flatMap(api.reelFinish(a, handle.videoId, request.content), createdId("Facebook", "reel"))
       }
-      reels.record(a.pageId, handle.videoId, yield* Clock.currentTimeMillis)
+      yield* reels.record(a.pageId, handle.videoId, yield* Clock.currentTimeMillis)
       return processing({ v: 1, stage: "video", startedAt: handle.startedAt, videoId: handle.videoId, polls: 0, reel: true }, 10_000)
     })
 
@@ -220,11 +221,12 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
 
   /** For a reel: the Page's reels as this server counted them, and whether one due at `dueAt` would wait for the 24 hours to move on. */
   const advise: NonNullable<Publisher["advise"]> = (account, dueAt, post) =>
-    Effect.map(Clock.currentTimeMillis, (now): ReadonlyArray<string> => {
+    Effect.gen(function* () {
       if (post.options.facebook?.reel !== true || !post.media.some((m) => m.type === "video")) return []
+      const now = yield* Clock.currentTimeMillis
       const page = account.externalId
-      const said = [`Facebook: this server published ${reels.used(page, now)} of the ${reels.perDay} reels a Page may publish in 24 hours to ${account.username}.`]
-      const free = reels.freeAt(page, Math.max(now, dueAt))
+      const said = [`Facebook: this server published ${yield* reels.used(page, now)} of the ${reels.perDay} reels a Page may publish in 24 hours to ${account.username}.`]
+      const free = yield* reels.freeAt(page, Math.max(now, dueAt))
       if (free > Math.max(now, dueAt)) said.push(`Facebook's ${reels.perDay} reels a day are used up for ${account.username}: the reel waits until ${formatUtc(free)}.`)
       return said
     })

@@ -9,14 +9,15 @@ import { makeApi } from "./api.ts"
 import { config, scopes } from "./config.ts"
 import * as FacebookConnector from "./FacebookConnector.ts"
 import * as FacebookPublisher from "./FacebookPublisher.ts"
+import { ReelLedger, type ReelLedgerShape } from "./reelLedger.ts"
 
-/** The Facebook Pages network on this app, its uploads fetched by Meta from `blobs`' URLs. */
-export const make = (settings: MetaAppConfig, blobs: BlobStoreShape) => {
+/** The Facebook Pages network on this app, its uploads fetched by Meta from `blobs`' URLs, its reels counted in `reels`. */
+export const make = (settings: MetaAppConfig, blobs: BlobStoreShape, reels: ReelLedgerShape) => {
   const graph = makeGraph({ network: "Facebook", apiUrl: settings.apiUrl, version: settings.version, gate: makeRateGate() })
   return {
     platform: "facebook",
     connector: FacebookConnector.make({ login: makeFacebookLogin(settings, graph, scopes, GRAPH_TIMEOUT_MS) }),
-    publisher: FacebookPublisher.make({ api: makeApi(graph), blobs })
+    publisher: FacebookPublisher.make({ api: makeApi(graph), blobs, reels })
   } satisfies Network
 }
 
@@ -24,5 +25,5 @@ export const make = (settings: MetaAppConfig, blobs: BlobStoreShape) => {
 export const network = Effect.gen(function* () {
   const settings = yield* config
   if (Option.isNone(settings)) return Option.none<Network>()
-  return Option.some<Network>(make(settings.value, yield* BlobStore))
+  return Option.some<Network>(make(settings.value, yield* BlobStore, yield* ReelLedger))
 })

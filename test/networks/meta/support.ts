@@ -1,6 +1,7 @@
 import { Effect, Option, Redacted } from "effect"
 import * as HmacFileLinks from "../../../adapters/crypto/HmacFileLinks.ts"
 import * as Facebook from "../../../adapters/networks/facebook/index.ts"
+import * as ReelLedger from "../../../adapters/networks/facebook/reelLedger.ts"
 import * as Instagram from "../../../adapters/networks/instagram/index.ts"
 import type { MetaAppConfig } from "../../../adapters/networks/shared/metaConfig.ts"
 import * as Threads from "../../../adapters/networks/threads/index.ts"
@@ -32,7 +33,7 @@ export const appFor = (fake: FakeGraph, app: "facebook" | "instagram" | "threads
 export const startFiles = (fake: FakeGraph) => Harness.serveBlobs(HmacFileLinks.make("meta adapter tests"), () => fake.state.clock ?? Date.now())
 export type Files = Harness.ServedBlobs
 
-export const facebookOn = (fake: FakeGraph, files: Files) => Facebook.make(appFor(fake, "facebook"), files.blobs)
+export const facebookOn = (fake: FakeGraph, files: Files) => Facebook.make(appFor(fake, "facebook"), files.blobs, ReelLedger.makeMemory())
 export const instagramOn = (fake: FakeGraph, files: Files, logins: { instagram?: boolean; facebook?: boolean } = { instagram: true, facebook: true }) =>
   Instagram.make(
     {
