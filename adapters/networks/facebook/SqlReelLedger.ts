@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { DAY_MS } from "../../../domain/time.ts"
+import { ensureOwnTable } from "../shared/ownTable.ts"
 import { ReelLedger, type ReelLedgerShape } from "./reelLedger.ts"
 
 /**
@@ -10,19 +11,11 @@ import { ReelLedger, type ReelLedgerShape } from "./reelLedger.ts"
  */
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  yield* sql
-    .withTransaction(
-      Effect.gen(function* () {
-        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended('herald_facebook_reels', 0))`
-        yield* sql`CREATE TABLE IF NOT EXISTS facebook_reels (
-          page_id text NOT NULL,
-          video_id text NOT NULL,
-          at bigint NOT NULL,
-          PRIMARY KEY (page_id, video_id)
-        )`
-      })
-    )
-    .pipe(Effect.orDie)
+  yield* ensureOwnTable(
+    sql,
+    "herald_facebook_reels",
+    `CREATE TABLE IF NOT EXISTS facebook_reels (page_id text NOT NULL, video_id text NOT NULL, at bigint NOT NULL, PRIMARY KEY (page_id, video_id))`
+  )
   return {
     record: (page, videoId, at) =>
       sql

@@ -1,5 +1,6 @@
 import { Cause, Deferred, Effect, Exit, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { ensureOwnTable } from "../shared/ownTable.ts"
 import { SandboxLedger, type SandboxLedgerShape, type SandboxRecord } from "./SandboxPublisher.ts"
 
 interface Row {
@@ -33,11 +34,10 @@ const fromRow = (row: Row): SandboxRecord => ({
  */
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  yield* sql
-    .withTransaction(
-      Effect.gen(function* () {
-        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended('herald_sandbox_ledger', 0))`
-        yield* sql`CREATE TABLE IF NOT EXISTS sandbox_ledger (
+  yield* ensureOwnTable(
+    sql,
+    "herald_sandbox_ledger",
+    `CREATE TABLE IF NOT EXISTS sandbox_ledger (
       external_id text PRIMARY KEY,
       account_id text NOT NULL,
       post_id text NOT NULL,
@@ -47,9 +47,7 @@ export const make = Effect.gen(function* () {
       extra jsonb NOT NULL,
       at bigint NOT NULL
     )`
-      })
-    )
-    .pipe(Effect.orDie)
+  )
   type Waiting = { readonly record: SandboxRecord; readonly stored: Deferred.Deferred<boolean> }
   const insertAll = (group: ReadonlyArray<Waiting>) => {
     const records = group.map((b) => b.record)
