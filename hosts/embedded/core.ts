@@ -48,7 +48,10 @@ export const embeddedCore = Effect.gen(function* () {
     onNone: () => Pglite.layer(join(dataDir, "pg"), { templateDir: Option.getOrUndefined(templateDir) }),
     onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
   })
-  const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)), Layer.provideMerge(sql))
+  const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(
+    Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
+    Layer.provideMerge(sql)
+  )
   const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
   // Signed, expiring /files/ links, under a key derived from HERALD_SECRET like the vault's.
   const fileLinks = HmacFileLinks.layerConfig(join(dataDir, "secret"))
