@@ -1,25 +1,32 @@
 import { Effect, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
+import { BlobStore } from "../../../application/ports/BlobStore.ts"
 import type { Network } from "../../../application/ports/Network.ts"
-import { makeConnector } from "./BlueskyConnector.ts"
-import { makePublisher } from "./BlueskyPublisher.ts"
-import { makeClient } from "./client.ts"
-import { blueskyConfig, type BlueskyOptions } from "./config.ts"
-import { makeRateGate } from "./rateGate.ts"
+import { blueskyConfig } from "./config.ts"
 
-/** The Bluesky network on these options: one client, one rate gate per process. */
-export const makeNetwork = (options: BlueskyOptions, blobs: BlobStoreShape): Network => {
-  const client = makeClient(options)
-  return {
-    platform: "bluesky",
-    connector: makeConnector(client, options.serviceUrl.replace(/\/+$/, ""), makeRateGate()),
-    publisher: makePublisher({ client, blobs, gate: makeRateGate(), linkCardsFromPrivateHosts: options.linkCardsFromPrivateHosts === true })
-  }
-}
-
-/** Bluesky, unless BLUESKY_ENABLED=false; handles log in at BLUESKY_SERVICE_URL (https://bsky.social). */
+/**
+ * Bluesky, unless BLUESKY_ENABLED=false; handles log in at BLUESKY_SERVICE_URL (https://bsky.social).
+ * On by default, so its adapter (network.ts, with @atproto/api: ~0.5 s and ~60 MB for a host) loads
+ * on the first connect or publish rather than at start; until then this shell stands in for it.
+ */
 export const network = Effect.gen(function* () {
   const config = yield* blueskyConfig
   if (!config.enabled) return Option.none<Network>()
-  return Option.some(makeNetwork({ serviceUrl: config.serviceUrl }, yield* BlobStore))
+  const blobs = yield* BlobStore
+  let loading: Promise<Network> | undefined
+  const adapter = Effect.promise(() => (loading ??= import("./network.ts").then((m) => m.makeNetwork({ serviceUrl: config.serviceUrl }, blobs))))
+  return Option.some<Network>({
+    platform: "bluesky",
+    connector: {
+      platform: "bluesky",
+      begin: (input) => Effect.flatMap(adapter, (n) => n.connector.begin(input)),
+      complete: (input) => Effect.flatMap(adapter, (n) => n.connector.complete(input)),
+      refresh: (credentials) => Effect.flatMap(adapter, (n) => n.connector.refresh!(credentials))
+    },
+    publisher: {
+      platform: "bluesky",
+      prepare: (request) => Effect.flatMap(adapter, (n) => n.publisher.prepare!(request)),
+      publish: (request, handle) => Effect.flatMap(adapter, (n) => n.publisher.publish(request, handle)),
+      recover: (request, handle) => Effect.flatMap(adapter, (n) => n.publisher.recover!(request, handle))
+    }
+  })
 })

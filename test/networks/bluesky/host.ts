@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { HttpRouter } from "effect/http"
-import * as Bluesky from "../../../adapters/networks/bluesky/index.ts"
+import * as Bluesky from "../../../adapters/networks/bluesky/network.ts"
 import type { BlueskyOptions } from "../../../adapters/networks/bluesky/config.ts"
 import * as Sandbox from "../../../adapters/networks/sandbox/index.ts"
 import { BlobStore } from "../../../application/ports/BlobStore.ts"

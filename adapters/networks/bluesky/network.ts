@@ -1,0 +1,17 @@
+import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
+import type { Network } from "../../../application/ports/Network.ts"
+import { makeConnector } from "./BlueskyConnector.ts"
+import { makePublisher } from "./BlueskyPublisher.ts"
+import { makeClient } from "./client.ts"
+import type { BlueskyOptions } from "./config.ts"
+import { makeRateGate } from "./rateGate.ts"
+
+/** The Bluesky network on these options: one client, one rate gate per process. */
+export const makeNetwork = (options: BlueskyOptions, blobs: BlobStoreShape): Network => {
+  const client = makeClient(options)
+  return {
+    platform: "bluesky",
+    connector: makeConnector(client, options.serviceUrl.replace(/\/+$/, ""), makeRateGate()),
+    publisher: makePublisher({ client, blobs, gate: makeRateGate(), linkCardsFromPrivateHosts: options.linkCardsFromPrivateHosts === true })
+  }
+}
