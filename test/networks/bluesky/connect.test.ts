@@ -5,6 +5,7 @@ import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AccountRepo } from "../../../application/ports/AccountRepo.ts"
 import { CredentialStore } from "../../../application/ports/CredentialStore.ts"
+import { TokenVault } from "../../../application/ports/TokenVault.ts"
 import { publishDueTargets } from "../../../application/usecases/publishing/worker.ts"
 import { pipelineOptions, startBlueskyHost, startPage, watchedFetch, workspace } from "./host.ts"
 import { type LocalPds, type PdsAccount, startPds } from "./pds.ts"
@@ -116,7 +117,11 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     expect(stored.externalId).toBe(alice.did)
     const sealed = Option.getOrThrow(await host.run(Effect.flatMap(CredentialStore, (store) => store.get(account.id)))).sealed
     expect(sealed).not.toContain(alice.appPassword)
-    expect(sealed).not.toContain("eyJ")
+    // The session's tokens are in the sealed text, and not readable in it.
+    const opened = JSON.parse(await host.run(Effect.flatMap(TokenVault, (vault) => vault.open(sealed)))) as { accessToken: string; refreshToken: string }
+    expect(opened.accessToken).toMatch(/^eyJ/)
+    expect(sealed).not.toContain(opened.accessToken.slice(0, 24))
+    expect(sealed).not.toContain(opened.refreshToken.slice(0, 24))
 
     // Reconnecting the same Bluesky account keeps its Herald id.
     const again = await postForm({ state: new URL(await connectLink(apiKey)).searchParams.get("state")!, handle: alice.handle, appPassword: alice.appPassword })
