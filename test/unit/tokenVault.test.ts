@@ -11,7 +11,8 @@ describe("token vault (AES-256-GCM)", () => {
     Effect.gen(function* () {
       const vault = AesGcmVault.make("the server secret")
       const sealed = yield* vault.seal(JSON.stringify({ accessToken: "xoxo-access", refreshToken: "xoxo-refresh" }))
-      assert.notInclude(sealed, "xoxo")
+      assert.notInclude(sealed, "xoxo-access")
+      assert.notInclude(sealed, "xoxo-refresh")
       assert.match(sealed, /^v1\.[0-9a-f]{8}\./)
       assert.deepStrictEqual(JSON.parse(yield* vault.open(sealed)), { accessToken: "xoxo-access", refreshToken: "xoxo-refresh" })
       // A fresh IV every time: sealing twice gives two texts.
