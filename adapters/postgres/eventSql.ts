@@ -4,7 +4,7 @@ import { formatUtc } from "../../domain/time.ts"
 /**
  * Events as the JSON parameter of `eventCtes`, in the order they happened. Each body (already JSON,
  * fixed when the event was made) goes in as it is, not as an escaped string: the parameter is `json`,
- * which keeps its text, so `x.e->'body'` gives back the body's exact bytes.
+ * which keeps its text, so json_to_recordset's `body json` column gives back the body's exact bytes.
  */
 export const eventsJson = (events: ReadonlyArray<HeraldEvent>): string =>
   `[${events

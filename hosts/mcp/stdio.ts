@@ -4,7 +4,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { serverLayer } from "../http/server.ts"
-import { embeddedCore } from "../embedded/core.ts"
+import { embeddedCore, withoutTracing } from "../embedded/core.ts"
 import { schedulerConfig, toSchedulerOptions } from "../scheduler/config.ts"
 import { schedulerLayer } from "../scheduler/layer.ts"
 import { makeServer, type McpSession } from "./server.ts"
@@ -67,4 +67,4 @@ const main = Effect.gen(function* () {
 
 // stdout carries MCP messages only: every log line goes to stderr.
 console.log = console.error
-NodeRuntime.runMain(main.pipe(Effect.provideService(Logger.LogToStderr, true)))
+NodeRuntime.runMain(main.pipe(Effect.provideService(Logger.LogToStderr, true), withoutTracing))
