@@ -9,7 +9,14 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "herald", include: ["test/**/*.test.ts"] } },
       // The HTTP suites again, on the Postgres adapters (a fresh database per host): the same flows on both.
-      { extends: true, test: { name: "http-on-postgres", include: ["test/http/**/*.test.ts"], env: { HERALD_TEST_BACKEND: "postgres" } } }
+      {
+        extends: true,
+        test: {
+          name: "http-on-postgres",
+          include: ["test/http/**/*.test.ts"],
+          env: { HERALD_TEST_BACKEND: "postgres" }
+        }
+      }
     ]
   }
 })

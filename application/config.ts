@@ -56,7 +56,9 @@ export const defaultHttpSettings: HttpSettingsShape = {
 }
 
 /** The HTTP host's settings; the defaults hold where no host provides them (tests). */
-export const HttpSettings = Context.Reference<HttpSettingsShape>("herald/HttpSettings", { defaultValue: () => defaultHttpSettings })
+export const HttpSettings = Context.Reference<HttpSettingsShape>("herald/HttpSettings", {
+  defaultValue: () => defaultHttpSettings
+})
 
 /** The configuration schema: every environment variable Herald reads, with its default. */
 export const heraldConfig = Config.all({
@@ -70,10 +72,18 @@ export const heraldConfig = Config.all({
   keyPrefix: Config.String("HERALD_KEY_PREFIX").pipe(Config.withDefault("hrld")),
   signupEnabled: Config.Boolean("HERALD_SIGNUP_ENABLED").pipe(Config.withDefault(true)),
   smtpUrl: Config.option(Config.Redacted("SMTP_URL")),
-  signupPerIpPerHour: Config.Int("HERALD_SIGNUP_PER_IP_PER_HOUR").pipe(Config.withDefault(defaultLimits.signupPerIpPerHour)),
-  signupPerEmailPerDay: Config.Int("HERALD_SIGNUP_PER_EMAIL_PER_DAY").pipe(Config.withDefault(defaultLimits.signupPerEmailPerDay)),
-  claimLinksPerWorkspacePerHour: Config.Int("HERALD_CLAIM_LINKS_PER_HOUR").pipe(Config.withDefault(defaultLimits.claimLinksPerWorkspacePerHour)),
-  signinLinksPerEmailPerHour: Config.Int("HERALD_SIGNIN_LINKS_PER_HOUR").pipe(Config.withDefault(defaultLimits.signinLinksPerEmailPerHour)),
+  signupPerIpPerHour: Config.Int("HERALD_SIGNUP_PER_IP_PER_HOUR").pipe(
+    Config.withDefault(defaultLimits.signupPerIpPerHour)
+  ),
+  signupPerEmailPerDay: Config.Int("HERALD_SIGNUP_PER_EMAIL_PER_DAY").pipe(
+    Config.withDefault(defaultLimits.signupPerEmailPerDay)
+  ),
+  claimLinksPerWorkspacePerHour: Config.Int("HERALD_CLAIM_LINKS_PER_HOUR").pipe(
+    Config.withDefault(defaultLimits.claimLinksPerWorkspacePerHour)
+  ),
+  signinLinksPerEmailPerHour: Config.Int("HERALD_SIGNIN_LINKS_PER_HOUR").pipe(
+    Config.withDefault(defaultLimits.signinLinksPerEmailPerHour)
+  ),
   signupsPerDay: Config.Int("HERALD_SIGNUPS_PER_DAY").pipe(Config.withDefault(defaultLimits.signupsPerDay)),
   jsonBodyLimit: Config.Int("HERALD_JSON_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.json)),
   postsBodyLimit: Config.Int("HERALD_POSTS_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.posts)),
@@ -104,4 +114,8 @@ export const httpSettingsFromEnv = (env: HeraldEnv): HttpSettingsShape => ({
   ipv6Prefix: env.ipv6Prefix
 })
 
-export const loadConfig = Effect.map(heraldConfig, (env) => ({ env, config: fromEnv(env), http: httpSettingsFromEnv(env) }))
+export const loadConfig = Effect.map(heraldConfig, (env) => ({
+  env,
+  config: fromEnv(env),
+  http: httpSettingsFromEnv(env)
+}))

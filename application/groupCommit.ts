@@ -13,7 +13,9 @@ interface Waiter<I, O, E> {
  * next batch, in its own fiber. So an idle system pays nothing for batching and a busy one pays
  * once per batch. `runAll` answers one exit per input, in order; its own failure fails them all.
  */
-export const groupCommit = <I, O, E>(runAll: (inputs: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<Exit.Exit<O, E>>>) => {
+export const groupCommit = <I, O, E>(
+  runAll: (inputs: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<Exit.Exit<O, E>>>
+) => {
   let running = false
   let waiting: Array<Waiter<I, O, E>> = []
 
@@ -32,7 +34,8 @@ export const groupCommit = <I, O, E>(runAll: (inputs: ReadonlyArray<I>) => Effec
       Effect.exit,
       Effect.flatMap((batch) =>
         Effect.gen(function* () {
-          const exit = (i: number): Exit.Exit<O, E> => (Exit.isSuccess(batch) ? batch.value[i] : Exit.failCause(batch.cause))
+          const exit = (i: number): Exit.Exit<O, E> =>
+            Exit.isSuccess(batch) ? batch.value[i] : Exit.failCause(batch.cause)
           for (const [i, waiter] of others.entries()) yield* Deferred.succeed(waiter.done, exit(i + 1))
           return exit(0)
         })
@@ -53,7 +56,9 @@ export const groupCommit = <I, O, E>(runAll: (inputs: ReadonlyArray<I>) => Effec
         const at = waiting.indexOf(waiter)
         if (at >= 0) waiting.splice(at, 1)
         // Told to lead but gone: the next one leads instead.
-        return Deferred.isDoneUnsafe(waiter.done) && at < 0 ? Effect.flatMap(Deferred.await(waiter.done), (o) => (o === "lead" ? handOn : Effect.void)) : Effect.void
+        return Deferred.isDoneUnsafe(waiter.done) && at < 0
+          ? Effect.flatMap(Deferred.await(waiter.done), (o) => (o === "lead" ? handOn : Effect.void))
+          : Effect.void
       })
       return Deferred.await(waiter.done).pipe(
         Effect.onInterrupt(() => leave),

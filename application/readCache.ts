@@ -44,20 +44,22 @@ export class ReadCache extends Context.Service<ReadCache, ReadCacheShape>()("her
 const CAPACITY = 10_000
 
 /** Reads straight from the repositories: what a host without a cache (or a time-to-live of 0) gets. */
-const readThrough: Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> = Effect.gen(function* () {
-  const keys = yield* ApiKeyRepo
-  const workspaces = yield* WorkspaceRepo
-  const accounts = yield* AccountRepo
-  return {
-    apiKey: (hash) => keys.findByHash(hash),
-    workspace: (id) => workspaces.findById(id),
-    accounts: (workspaceId) => accounts.listByWorkspace(workspaceId),
-    forgetKeys: Effect.void,
-    forgetAccounts: () => Effect.void,
-    forgetWorkspace: () => Effect.void,
-    useToRecord: useRecorder()
-  } satisfies ReadCacheShape
-})
+const readThrough: Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> = Effect.gen(
+  function* () {
+    const keys = yield* ApiKeyRepo
+    const workspaces = yield* WorkspaceRepo
+    const accounts = yield* AccountRepo
+    return {
+      apiKey: (hash) => keys.findByHash(hash),
+      workspace: (id) => workspaces.findById(id),
+      accounts: (workspaceId) => accounts.listByWorkspace(workspaceId),
+      forgetKeys: Effect.void,
+      forgetAccounts: () => Effect.void,
+      forgetWorkspace: () => Effect.void,
+      useToRecord: useRecorder()
+    } satisfies ReadCacheShape
+  }
+)
 
 export const make = (ttlMs: number) =>
   Effect.gen(function* () {
@@ -83,5 +85,6 @@ export const layer = (ttlMs: number) => Layer.effect(ReadCache)(make(ttlMs))
 /** The provided cache, or reads straight through: hosts opt in. */
 export const readCache: Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> = Effect.flatMap(
   Effect.serviceOption(ReadCache),
-  (o): Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> => (o._tag === "Some" ? Effect.succeed(o.value) : readThrough)
+  (o): Effect.Effect<ReadCacheShape, never, ApiKeyRepo | WorkspaceRepo | AccountRepo> =>
+    o._tag === "Some" ? Effect.succeed(o.value) : readThrough
 )

@@ -24,7 +24,8 @@ const root = fileURLToPath(new URL("..", import.meta.url))
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** How long the process's main thread has waited for a CPU while runnable, in ms (Linux schedstat). */
-const runQueueWaitOf = (pid: number) => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e6
+const runQueueWaitOf = (pid: number) =>
+  Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e6
 
 /** Resident and peak memory of a process, in MB (Linux /proc). */
 const memoryOf = (pid: number) => {
@@ -58,7 +59,13 @@ const start = async (dataDir: string, extraEnv: Record<string, string> = {}) => 
     )
     if (up) {
       const readyMs = Math.round(performance.now() - startedAt)
-      return { child, base, readyMs, readyCpuMs: Math.round(cpuOf(child.pid!).own), readyUnloadedMs: Math.round(readyMs - runQueueWaitOf(child.pid!)) }
+      return {
+        child,
+        base,
+        readyMs,
+        readyCpuMs: Math.round(cpuOf(child.pid!).own),
+        readyUnloadedMs: Math.round(readyMs - runQueueWaitOf(child.pid!))
+      }
     }
     await sleep(20)
   }
@@ -158,7 +165,9 @@ export const run = async () => {
     console.log(
       `  without the time its main thread waited for a CPU (what an idle machine would take): fresh ${figures.fresh_ready_unloaded_ms} ms, restart ${figures.restart_ready_unloaded_ms} ms`
     )
-    console.log(`  a new data dir without the PGlite template (made at npm install; else by the first start): ${figures.fresh_without_template_ready_ms} ms`)
+    console.log(
+      `  a new data dir without the PGlite template (made at npm install; else by the first start): ${figures.fresh_without_template_ready_ms} ms`
+    )
     console.log(
       `  idle RSS: after start ${figures.idle_rss_mb} MB, after a sign-up, a connect and 10 posts ${figures.idle_rss_after_work_mb} MB, after restart ${figures.idle_rss_after_restart_mb} MB (target <= 300 MB, ${verdict(Math.max(figures.idle_rss_mb, figures.idle_rss_after_work_mb, figures.idle_rss_after_restart_mb) <= 300)}); peak ${figures.peak_rss_mb} MB`
     )

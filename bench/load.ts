@@ -12,7 +12,8 @@ export interface LoadResult {
   readonly latencies: ReadonlyArray<number>
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0
 
 /**
  * Closed-loop load: `connections` keep-alive connections, each sending the next request when the
@@ -99,7 +100,8 @@ export const combine = (runs: ReadonlyArray<LoadResult>): LoadResult => {
   const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b)
   const seconds = runs.reduce((sum, r) => sum + r.seconds, 0)
   const statuses: Record<string, number> = {}
-  for (const r of runs) for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n
+  for (const r of runs)
+    for (const [status, n] of Object.entries(r.statuses)) statuses[status] = (statuses[status] ?? 0) + n
   return {
     requests: latencies.length,
     errors: runs.reduce((sum, r) => sum + r.errors, 0),

@@ -64,7 +64,8 @@ const paddedMp4 = (dir: string, size: number): Buffer => {
   // Incompressible filler, so nothing along the way can shortcut it.
   const noise = Buffer.alloc(1 << 20)
   for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24
-  for (let at = clip.length + 8; at < size; at += noise.length) noise.copy(file, at, 0, Math.min(noise.length, size - at))
+  for (let at = clip.length + 8; at < size; at += noise.length)
+    noise.copy(file, at, 0, Math.min(noise.length, size - at))
   return file
 }
 
@@ -125,7 +126,14 @@ const measure = async <A>(pid: number, work: () => Promise<A>) => {
   clearInterval(timer)
   const peak = Math.max(sampled, kernel ? status(pid).hwm : 0)
   const cpuAfter = cpu(pid)
-  return { result, ms, before, growth: peak - before, cpuMs: cpuAfter.own - cpuBefore.own, toolsCpuMs: cpuAfter.children - cpuBefore.children }
+  return {
+    result,
+    ms,
+    before,
+    growth: peak - before,
+    cpuMs: cpuAfter.own - cpuBefore.own,
+    toolsCpuMs: cpuAfter.children - cpuBefore.children
+  }
 }
 
 /** Sends the parts; `afterBodyMs` is how long the answer took once the last byte was written. */
@@ -141,7 +149,8 @@ const post = (url: string, headers: Record<string, string>, parts: ReadonlyArray
     req.on("finish", () => (sentAt = performance.now()))
     req.on("error", reject)
     const slices: Array<Buffer> = []
-    for (const part of parts) for (let at = 0; at < part.length; at += 256 * 1024) slices.push(part.subarray(at, at + 256 * 1024))
+    for (const part of parts)
+      for (let at = 0; at < part.length; at += 256 * 1024) slices.push(part.subarray(at, at + 256 * 1024))
     let i = 0
     const pump = () => {
       while (i < slices.length) if (!req.write(slices[i++])) return void req.once("drain", pump)
@@ -155,16 +164,27 @@ const multipart = (file: Buffer) => {
   return {
     headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
     parts: [
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.mp4"\r\nContent-Type: video/mp4\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.mp4"\r\nContent-Type: video/mp4\r\n\r\n`
+      ),
       file,
       Buffer.from(`\r\n--${boundary}--\r\n`)
     ]
   }
 }
 
-const start = async (args: ReadonlyArray<string>, env: Record<string, string>, ready: (port: number) => Promise<boolean>, stdout: "ignore" | "inherit" = "ignore") => {
+const start = async (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  ready: (port: number) => Promise<boolean>,
+  stdout: "ignore" | "inherit" = "ignore"
+) => {
   const port = await freePort()
-  const child = spawn(process.execPath, [...args], { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", stdout, "inherit"] })
+  const child = spawn(process.execPath, [...args], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", stdout, "inherit"]
+  })
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode})`)
@@ -193,7 +213,8 @@ export const run = async () => {
     const small = multipart(paddedMp4(dir, 1_000_000))
     console.log(`media bench: ${mb(SIZE)} MB multipart upload, ${RUNS} runs each (node ${process.version})`)
 
-    const sinkReady = async (port: number) => (await post(`http://127.0.0.1:${port}/`, {}, [Buffer.from("x")])).status === 200
+    const sinkReady = async (port: number) =>
+      (await post(`http://127.0.0.1:${port}/`, {}, [Buffer.from("x")])).status === 200
     const sink = await start(["--input-type=module", "-e", sinkScript], {}, sinkReady)
     children.push(sink.child)
     const heavySink = await start(["--input-type=module", "-e", sinkScript], { HEAP_MB: "85" }, sinkReady)
@@ -201,7 +222,9 @@ export const run = async () => {
     const dataDir = join(dir, "data")
     // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the Herald process there (open in Chrome DevTools);
     // BENCH_HERALD_FLAGS="--trace-gc ..." passes node flags to it and shows its output.
-    const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
+    const profile = process.env.BENCH_PROFILE_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : []
     const flags = (process.env.BENCH_HERALD_FLAGS ?? "").split(" ").filter((f) => f !== "")
     const herald = await start(
       [...profile, ...flags, ...nodeArgsOf("start")],
@@ -211,7 +234,11 @@ export const run = async () => {
     )
     children.push(herald.child)
     const api = `http://127.0.0.1:${herald.port}/api/v1`
-    const signup = await fetch(`${api}/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@herald-customer.org" }) })
+    const signup = await fetch(`${api}/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "bench@herald-customer.org" })
+    })
     const { apiKey } = (await signup.json()) as { apiKey: string }
     const auth = { authorization: `Bearer ${apiKey}` }
     // A small upload to each first: modules, sharp, the tools and the JIT are warm before anything is measured.
@@ -225,8 +252,12 @@ export const run = async () => {
     const heavyRuns = []
     const heraldRuns = []
     for (let i = 0; i < RUNS; i++) {
-      sinkRuns.push(await measure(sink.child.pid!, () => post(`http://127.0.0.1:${sink.port}/`, body.headers, body.parts)))
-      heavyRuns.push(await measure(heavySink.child.pid!, () => post(`http://127.0.0.1:${heavySink.port}/`, body.headers, body.parts)))
+      sinkRuns.push(
+        await measure(sink.child.pid!, () => post(`http://127.0.0.1:${sink.port}/`, body.headers, body.parts))
+      )
+      heavyRuns.push(
+        await measure(heavySink.child.pid!, () => post(`http://127.0.0.1:${heavySink.port}/`, body.headers, body.parts))
+      )
       const m = await measure(herald.child.pid!, () => post(`${api}/media`, { ...auth, ...body.headers }, body.parts))
       if (m.result.status !== 201) throw new Error(`upload failed: ${m.result.status} ${m.result.body}`)
       const media = (JSON.parse(m.result.body) as { media: { sizeBytes: number; url: string } }).media
@@ -260,14 +291,18 @@ export const run = async () => {
       herald_rss_before_mb: mb(heraldRuns[0].before),
       sink_rss_growth_mb: mb(Math.max(...sinkRuns.map((r) => r.growth)))
     }
-    console.log(`sink:   ${figures.sink_mb_per_s} MB/s (${figures.sink_upload_ms} ms), peak RSS growth ${figures.sink_rss_growth_mb} MB`)
+    console.log(
+      `sink:   ${figures.sink_mb_per_s} MB/s (${figures.sink_upload_ms} ms), peak RSS growth ${figures.sink_rss_growth_mb} MB`
+    )
     console.log(
       `herald: ${figures.herald_mb_per_s} MB/s (${figures.herald_upload_ms} ms: stored, probed, previewed; ${figures.herald_after_body_ms} ms of it after the last byte was sent), peak RSS growth ${figures.herald_rss_growth_mb} MB (first run ${figures.herald_rss_growth_first_mb} MB, over ${figures.herald_rss_before_mb} MB settled)`
     )
     console.log(
       `for context, the sink holding 85 MB of live heap (herald's size): ${figures.heavy_sink_mb_per_s} MB/s, cpu ${figures.heavy_sink_cpu_ms} ms (node frees socket buffers in full GCs here)`
     )
-    console.log(`cpu per upload: herald ${figures.herald_cpu_ms} ms (+ ${figures.herald_tools_cpu_ms} ms in ffprobe/ffmpeg), sink ${figures.sink_cpu_ms} ms`)
+    console.log(
+      `cpu per upload: herald ${figures.herald_cpu_ms} ms (+ ${figures.herald_tools_cpu_ms} ms in ffprobe/ffmpeg), sink ${figures.sink_cpu_ms} ms`
+    )
     console.log(
       `targets: RSS growth <= 64 MB: ${figures.herald_rss_growth_mb <= 64 ? "met" : "MISSED"}; throughput >= 50% of the sink: ${figures.throughput_ratio >= 0.5 ? "met" : "MISSED"} (${Math.round(figures.throughput_ratio * 100)}%)`
     )

@@ -1,12 +1,19 @@
 import { readFileSync } from "node:fs"
 
 const partsOf = (script: string) => {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: Record<string, string> }
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    scripts: Record<string, string>
+  }
   const parts = (pkg.scripts[script] ?? "").split(" ").filter((part) => part !== "")
   const envCount = parts.findIndex((part) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(part))
   const [command, ...args] = parts.slice(envCount)
   if (command !== "node") throw new Error(`npm script "${script}" does not start node`)
-  return { env: Object.fromEntries(parts.slice(0, envCount).map((part) => [part.slice(0, part.indexOf("=")), part.slice(part.indexOf("=") + 1)])), args }
+  return {
+    env: Object.fromEntries(
+      parts.slice(0, envCount).map((part) => [part.slice(0, part.indexOf("=")), part.slice(part.indexOf("=") + 1)])
+    ),
+    args
+  }
 }
 
 /**

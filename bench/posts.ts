@@ -73,7 +73,11 @@ const waitUp = async (url: string, child: ChildProcess, log: () => string) => {
 }
 
 const startProcess = (args: ReadonlyArray<string>, env: Record<string, string>) => {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   let log = ""
   child.stdout!.on("data", (d) => (log += d))
   child.stderr!.on("data", (d) => (log += d))
@@ -144,7 +148,8 @@ const seed = (url: string, keyText: string) =>
       revokedAt: null,
       lastUsedAt: null
     })
-    for (const statement of (process.env.BENCH_EXTRA_SQL ?? "").split(";;").filter((s) => s.trim() !== "")) yield* (yield* SqlClient.SqlClient).unsafe(statement)
+    for (const statement of (process.env.BENCH_EXTRA_SQL ?? "").split(";;").filter((s) => s.trim() !== ""))
+      yield* (yield* SqlClient.SqlClient).unsafe(statement)
     yield* (yield* AccountRepo).upsert({
       id: "acc_BENCH",
       workspaceId: "ws_BENCH",
@@ -156,7 +161,13 @@ const seed = (url: string, keyText: string) =>
       connectedAt: now,
       externalId: "bench"
     })
-  }).pipe(Effect.orDie, Effect.provide(Postgres.storageLayer.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))), Effect.runPromise)
+  }).pipe(
+    Effect.orDie,
+    Effect.provide(
+      Postgres.storageLayer.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
+    ),
+    Effect.runPromise
+  )
 
 export const run = async () => {
   const heraldDb = await createDatabaseForProcesses()
@@ -174,14 +185,27 @@ const measure = async (heraldDbUrl: string, baselineDbUrl: string) => {
   const keyText = "hrld_" + "B".repeat(43)
   await seed(heraldDbUrl, keyText)
   const scheduledFor = new Date(Date.now() + 3_600_000).toISOString()
-  const body = (n: number) => JSON.stringify({ accountIds: ["acc_BENCH"], content: `bench post ${n}`, scheduledFor, ...(process.env.BENCH_DRY_RUN ? { dryRun: true } : {}) })
+  const body = (n: number) =>
+    JSON.stringify({
+      accountIds: ["acc_BENCH"],
+      content: `bench post ${n}`,
+      scheduledFor,
+      ...(process.env.BENCH_DRY_RUN ? { dryRun: true } : {})
+    })
   const [heraldPort, baselinePort] = [await freePort(), await freePort()]
   // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the Herald process there (open in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []
   // BENCH_HERALD_FLAGS="--perf-basic-prof ..." passes node flags to the Herald process.
   const flags = (process.env.BENCH_HERALD_FLAGS ?? "").split(" ").filter((f) => f !== "")
-  const herald = startProcess([...profile, ...flags, ...nodeArgsOf("http")], { PORT: String(heraldPort), DATABASE_URL: heraldDbUrl, HERALD_DATA_DIR: `${root}/.bench/http-data` })
-  const baseline = startProcess(["--input-type=module", "-e", baselineScript], { PORT: String(baselinePort), DATABASE_URL: baselineDbUrl })
+  const herald = startProcess([...profile, ...flags, ...nodeArgsOf("http")], {
+    PORT: String(heraldPort),
+    DATABASE_URL: heraldDbUrl,
+    HERALD_DATA_DIR: `${root}/.bench/http-data`
+  })
+  const baseline = startProcess(["--input-type=module", "-e", baselineScript], {
+    PORT: String(baselinePort),
+    DATABASE_URL: baselineDbUrl
+  })
   try {
     await waitUp(`http://127.0.0.1:${heraldPort}/api/v1/posts`, herald.child, herald.log)
     await waitUp(`http://127.0.0.1:${baselinePort}/`, baseline.child, baseline.log)
@@ -197,7 +221,17 @@ const measure = async (heraldDbUrl: string, baselineDbUrl: string) => {
       return { headersOf: (n: number) => ({ "idempotency-key": `bench-${slice}-${n}` }) }
     }
     const slice = (url: string, seconds: number, warmupSeconds: number, onMeasure?: ReturnType<typeof cpuMeter>) =>
-      load({ url, connections: CONNECTIONS, seconds, warmupSeconds, headers, body, okStatus: 201, ...(onMeasure ? { onMeasure } : {}), ...keyed() })
+      load({
+        url,
+        connections: CONNECTIONS,
+        seconds,
+        warmupSeconds,
+        headers,
+        body,
+        okStatus: 201,
+        ...(onMeasure ? { onMeasure } : {}),
+        ...keyed()
+      })
     await slice(baseUrl, WARMUP_SECONDS, 0)
     await slice(ourUrl, WARMUP_SECONDS, 0)
     // Measured in alternating rounds, so a change in the machine's speed during the run (it drifts,
@@ -209,7 +243,8 @@ const measure = async (heraldDbUrl: string, baselineDbUrl: string) => {
       ourRuns.push(await slice(ourUrl, SECONDS / ROUNDS, 0.5, ourCpu))
     }
     const [base, ours] = [combine(baseRuns), combine(ourRuns)]
-    const perRequest = (cpu: number, r: { requests: number; errors: number }) => Number((cpu / Math.max(1, r.requests + r.errors)).toFixed(3))
+    const perRequest = (cpu: number, r: { requests: number; errors: number }) =>
+      Number((cpu / Math.max(1, r.requests + r.errors)).toFixed(3))
     const [o, b] = [ourCpu.used(), baseCpu.used()]
     const figures = {
       herald_rps: Math.round(ours.rps),
@@ -227,20 +262,30 @@ const measure = async (heraldDbUrl: string, baselineDbUrl: string) => {
       baseline_client_cpu_ms_per_req: perRequest(b.client, base),
       throughput_ratio: Number((ours.rps / base.rps).toFixed(3))
     }
-    const cpu = (server: number, postgres: number, client: number) => `CPU ms/request: server ${server}, PostgreSQL ${postgres}, load client ${client}`
-    console.log(`POST /posts on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each in ${ROUNDS} alternating rounds (after ${WARMUP_SECONDS} s warm-up)`)
+    const cpu = (server: number, postgres: number, client: number) =>
+      `CPU ms/request: server ${server}, PostgreSQL ${postgres}, load client ${client}`
+    console.log(
+      `POST /posts on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each in ${ROUNDS} alternating rounds (after ${WARMUP_SECONDS} s warm-up)`
+    )
     console.log(
       `  Herald   ${figures.herald_rps} req/s  p50 ${figures.herald_p50_ms} ms  p99 ${figures.herald_p99_ms} ms  non-201: ${ours.errors} ${JSON.stringify(ours.statuses)}`
     )
-    console.log(`           ${cpu(figures.herald_cpu_ms_per_req, figures.herald_postgres_cpu_ms_per_req, figures.herald_client_cpu_ms_per_req)}`)
-    console.log(`  baseline ${figures.baseline_rps} req/s  p50 ${figures.baseline_p50_ms} ms  p99 ${figures.baseline_p99_ms} ms  (node:http + pg, one INSERT)`)
-    console.log(`           ${cpu(figures.baseline_cpu_ms_per_req, figures.baseline_postgres_cpu_ms_per_req, figures.baseline_client_cpu_ms_per_req)}`)
+    console.log(
+      `           ${cpu(figures.herald_cpu_ms_per_req, figures.herald_postgres_cpu_ms_per_req, figures.herald_client_cpu_ms_per_req)}`
+    )
+    console.log(
+      `  baseline ${figures.baseline_rps} req/s  p50 ${figures.baseline_p50_ms} ms  p99 ${figures.baseline_p99_ms} ms  (node:http + pg, one INSERT)`
+    )
+    console.log(
+      `           ${cpu(figures.baseline_cpu_ms_per_req, figures.baseline_postgres_cpu_ms_per_req, figures.baseline_client_cpu_ms_per_req)}`
+    )
     console.log(`  ratio ${figures.throughput_ratio} (target >= 0.5), p99 target <= 25 ms`)
     console.log(JSON.stringify(figures))
     return figures
   } finally {
     await stop(herald.child)
-    if (process.env.BENCH_HERALD_LOG) (await import("node:fs")).writeFileSync(process.env.BENCH_HERALD_LOG, herald.log())
+    if (process.env.BENCH_HERALD_LOG)
+      (await import("node:fs")).writeFileSync(process.env.BENCH_HERALD_LOG, herald.log())
     await stop(baseline.child)
   }
 }

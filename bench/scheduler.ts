@@ -47,7 +47,8 @@ const cpuMs = (pid: number | undefined): number => {
   }
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 
 /** Waits for a child's first log line: the scheduler says what it runs once its layers are built. */
 const ready = (child: ChildProcess) =>
@@ -138,7 +139,9 @@ export const run = async () => {
       HERALD_SWEEPERS: "false",
       LOG_LEVEL: "Info",
       ...(values.concurrency === undefined ? {} : { HERALD_WORKER_CONCURRENCY: values.concurrency }),
-      ...(process.env.BENCH_DB_CONNECTIONS === undefined ? {} : { DATABASE_POOL_SIZE: process.env.BENCH_DB_CONNECTIONS })
+      ...(process.env.BENCH_DB_CONNECTIONS === undefined
+        ? {}
+        : { DATABASE_POOL_SIZE: process.env.BENCH_DB_CONNECTIONS })
     }
     for (let i = 0; i < SCHEDULERS; i++) {
       const child = spawnScheduler(db.url, env, ["ignore", "pipe", "pipe"])
@@ -163,7 +166,13 @@ export const run = async () => {
     const xacts = () =>
       runtime
         .runPromise(
-          Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: string }>`SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = current_database()`)
+          Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) =>
+              sql<{
+                n: string
+              }>`SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = current_database()`
+          )
         )
         .then((r) => Number(r[0].n))
     await sleep(1_000)
@@ -177,7 +186,12 @@ export const run = async () => {
         yield* sql`UPDATE jobs SET run_at = run_at + ${`${shift} milliseconds`}::interval, available_at = available_at + ${`${shift} milliseconds`}::interval`
       })
     )
-    const remaining = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs`)).then((r) => r[0].n)
+    const remaining = () =>
+      runtime
+        .runPromise(
+          Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs`)
+        )
+        .then((r) => r[0].n)
     while ((await remaining()) > 0) {
       if (Date.now() - t0 > 120_000) throw new Error("the schedulers did not finish within 120 s")
       await sleep(200)
@@ -189,17 +203,26 @@ export const run = async () => {
     const xactsDuring = (await xacts()) - xactsBefore
     const startLags = (
       await runtime.runPromise(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ms: number }>`SELECT (extract(epoch FROM started_at - run_at) * 1000)::float8 AS ms FROM bench_starts`)
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql<{ ms: number }>`SELECT (extract(epoch FROM started_at - run_at) * 1000)::float8 AS ms FROM bench_starts`
+        )
       )
     )
       .map((r) => Math.round(r.ms))
       .sort((a, b) => a - b)
 
     const ledger = await runtime.runPromise(
-      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ post_id: string; account_id: string; at: string }>`SELECT post_id, account_id, at FROM sandbox_ledger`)
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql<{ post_id: string; account_id: string; at: string }>`SELECT post_id, account_id, at FROM sandbox_ledger`
+      )
     )
     const seen = new Map<string, number>()
-    for (const r of ledger) seen.set(`${r.post_id}:${r.account_id}`, (seen.get(`${r.post_id}:${r.account_id}`) ?? 0) + 1)
+    for (const r of ledger)
+      seen.set(`${r.post_id}:${r.account_id}`, (seen.get(`${r.post_id}:${r.account_id}`) ?? 0) + 1)
     const duplicates = [...seen.values()].reduce((sum, n) => sum + (n - 1), 0)
     const missing = posts * PER_POST - seen.size
     const lags = ledger.map((r) => Number(r.at) - (t0 + dueOffset.get(r.post_id)!)).sort((a, b) => a - b)

@@ -45,7 +45,8 @@ const cpuMs = (pid: number | undefined): number => {
   }
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
 const ready = (child: ChildProcess) =>
   new Promise<void>((resolve, reject) => {
@@ -82,7 +83,9 @@ export const run = async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
   try {
-    console.log(`webhooks bench: ${EVENTS} events written over ${SPREAD_MS} ms, ${SCHEDULERS} schedulers (default delivery settings), receiver on loopback`)
+    console.log(
+      `webhooks bench: ${EVENTS} events written over ${SPREAD_MS} ms, ${SCHEDULERS} schedulers (default delivery settings), receiver on loopback`
+    )
     const { template } = await runtime.runPromise(
       Effect.gen(function* () {
         const { workspaceId, agent, accountIds } = yield* seedWorkspace(1)
@@ -125,7 +128,12 @@ export const run = async () => {
         return { template }
       })
     )
-    const env = { HERALD_SECRET: SECRET, HERALD_WEBHOOKS_ALLOW_LOOPBACK: "true", HERALD_SWEEPERS: "false", LOG_LEVEL: "Info" }
+    const env = {
+      HERALD_SECRET: SECRET,
+      HERALD_WEBHOOKS_ALLOW_LOOPBACK: "true",
+      HERALD_SWEEPERS: "false",
+      LOG_LEVEL: "Info"
+    }
     for (let i = 0; i < SCHEDULERS; i++) children.push(spawnScheduler(db.url, env, ["ignore", "pipe", "pipe"]))
     await Promise.all(children.map(ready))
     await sleep(1_000)
@@ -143,7 +151,12 @@ export const run = async () => {
       const events = await runtime.runPromise(
         Effect.forEach(
           Array.from({ length: to - from }, (_, k) => from + k),
-          (i) => postEvent("post.created", { ...template, id: `post_bench${String(i).padStart(8, "0")}`, createdAt: at, updatedAt: at }, at)
+          (i) =>
+            postEvent(
+              "post.created",
+              { ...template, id: `post_bench${String(i).padStart(8, "0")}`, createdAt: at, updatedAt: at },
+              at
+            )
         )
       )
       await runtime.runPromise(Effect.flatMap(EventOutbox, (o) => o.append(events as ReadonlyArray<HeraldEvent>)))
@@ -155,7 +168,12 @@ export const run = async () => {
     while (arrivals.size < EVENTS && Date.now() - t0 < 120_000) await sleep(100)
     const schedulerCpuMs = children.reduce((sum, c) => sum + cpuMs(c.pid), 0) - cpuBefore
     const pending = await runtime
-      .runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'succeeded'`))
+      .runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'succeeded'`
+        )
+      )
       .then((r) => r[0]!.n)
 
     // Where a delivery's time goes: waiting to be leased (written -> leased) and the request itself.

@@ -19,8 +19,20 @@ export const KEY_USE_RESOLUTION_MS = 60 * 60 * 1000
 
 /** Who is calling a use case: an API key, or a signed-in person. */
 export type Actor =
-  | { readonly kind: "key"; readonly workspaceId: string; readonly keyId: string; readonly name: string; readonly requireApproval: boolean }
-  | { readonly kind: "person"; readonly workspaceId: string; readonly personId: string; readonly name: string; readonly email: string }
+  | {
+      readonly kind: "key"
+      readonly workspaceId: string
+      readonly keyId: string
+      readonly name: string
+      readonly requireApproval: boolean
+    }
+  | {
+      readonly kind: "person"
+      readonly workspaceId: string
+      readonly personId: string
+      readonly name: string
+      readonly email: string
+    }
 
 export interface Creator {
   readonly kind: "key" | "person"
@@ -29,4 +41,6 @@ export interface Creator {
 }
 
 export const creatorOf = (actor: Actor): Creator =>
-  actor.kind === "key" ? { kind: "key", id: actor.keyId, name: actor.name } : { kind: "person", id: actor.personId, name: actor.name }
+  actor.kind === "key"
+    ? { kind: "key", id: actor.keyId, name: actor.name }
+    : { kind: "person", id: actor.personId, name: actor.name }

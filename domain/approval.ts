@@ -15,7 +15,11 @@ const seen = (post: Post) =>
     post.firstComment,
     post.thread,
     post.poll === null ? null : [post.poll.question ?? null, post.poll.options, post.poll.durationMinutes],
-    post.cover === null ? null : "mediaId" in post.cover ? ["media", post.cover.mediaId] : ["offset", post.cover.offsetMs],
+    post.cover === null
+      ? null
+      : "mediaId" in post.cover
+        ? ["media", post.cover.mediaId]
+        : ["offset", post.cover.offsetMs],
     post.scheduledFor,
     post.targets.map((t) => t.accountId),
     post.tiktokAiGenerated,
@@ -45,7 +49,11 @@ export interface TextOnNetwork {
   readonly rest: string
 }
 
-export const textOnNetwork = (text: string, platform: Platform, limit = networkRules[platform].textLimit): TextOnNetwork => {
+export const textOnNetwork = (
+  text: string,
+  platform: Platform,
+  limit = networkRules[platform].textLimit
+): TextOnNetwork => {
   const counting = networkRules[platform].textCounting
   const length = textLength(text, counting, limit)
   if (length <= limit) return { length, limit, fits: true, shown: text, rest: "" }

@@ -28,7 +28,9 @@ const countingNotes: Record<TextCounting, string> = {
 
 /** Says how much of the network's limit the text uses, when it is close. */
 export const lengthWarning = (account: Account, used: number, limit: number): string | null =>
-  used >= NEAR_LIMIT * limit ? `The ${platformNames[account.platform]} text uses ${used} of ${limit} ${countingNotes[networkRules[account.platform].textCounting]}.` : null
+  used >= NEAR_LIMIT * limit
+    ? `The ${platformNames[account.platform]} text uses ${used} of ${limit} ${countingNotes[networkRules[account.platform].textCounting]}.`
+    : null
 
 /** The dry run's word for a target whose account must be connected again first. */
 export const reconnectionWarning = (account: Account): string =>

@@ -6,8 +6,15 @@ export const fetchesMediaByUrl: ReadonlySet<Platform> = new Set<Platform>(["face
 export const fetchesPhotosByUrl: ReadonlySet<Platform> = new Set<Platform>(["tiktok"])
 
 /** The targets' networks that would download this post's media by URL. */
-export const fetchingPlatforms = (platforms: ReadonlyArray<Platform>, media: ReadonlyArray<{ readonly type: string }>): ReadonlyArray<Platform> =>
-  media.length === 0 ? [] : platforms.filter((p) => fetchesMediaByUrl.has(p) || (fetchesPhotosByUrl.has(p) && media.every((m) => m.type === "image")))
+export const fetchingPlatforms = (
+  platforms: ReadonlyArray<Platform>,
+  media: ReadonlyArray<{ readonly type: string }>
+): ReadonlyArray<Platform> =>
+  media.length === 0
+    ? []
+    : platforms.filter(
+        (p) => fetchesMediaByUrl.has(p) || (fetchesPhotosByUrl.has(p) && media.every((m) => m.type === "image"))
+      )
 
 const ipv4 = (host: string): ReadonlyArray<number> | null => {
   const parts = host.split(".")
@@ -24,7 +31,18 @@ const mappedIpv4 = (host: string): ReadonlyArray<number> | null => {
 }
 
 /** Names that only resolve inside a network, or never (RFC 6761 and common private suffixes). */
-const privateSuffixes = [".localhost", ".local", ".internal", ".lan", ".home.arpa", ".test", ".example", ".invalid", ".intranet", ".corp"]
+const privateSuffixes = [
+  ".localhost",
+  ".local",
+  ".internal",
+  ".lan",
+  ".home.arpa",
+  ".test",
+  ".example",
+  ".invalid",
+  ".intranet",
+  ".corp"
+]
 
 /**
  * Why a server on the internet could not fetch `url`: loopback, a private, link-local or shared
@@ -37,7 +55,8 @@ export const unreachableFromOutside = (url: string): string | null => {
     .toLowerCase()
     .replace(/^\[|\]$/g, "")
     .replace(/\.$/, "")
-  if (host === "localhost" || privateSuffixes.some((s) => host.endsWith(s) || host === s.slice(1))) return "a name that only resolves on this machine or inside a network"
+  if (host === "localhost" || privateSuffixes.some((s) => host.endsWith(s) || host === s.slice(1)))
+    return "a name that only resolves on this machine or inside a network"
   const v4 = ipv4(host) ?? mappedIpv4(host)
   if (v4 !== null) {
     const [a, b] = v4 as [number, number]

@@ -6,7 +6,10 @@ export interface MailText {
 }
 
 /** The claim e-mail, in the owner's language. */
-export const claimMail = (locale: Locale, p: { workspaceName: string; agentName: string; link: string; expiresAt: string }): MailText =>
+export const claimMail = (
+  locale: Locale,
+  p: { workspaceName: string; agentName: string; link: string; expiresAt: string }
+): MailText =>
   locale === "ja"
     ? {
         subject: `Herald: ワークスペース「${p.workspaceName}」を確認してください`,
@@ -43,7 +46,10 @@ export const existingWorkspaceMail = (locale: Locale, p: { agentName: string; li
 
 export const signInMail = (locale: Locale, p: { link: string }): MailText =>
   locale === "ja"
-    ? { subject: "Herald: サインインリンク", text: `次のリンクで Herald にサインインできます（1 回限り）:\n${p.link}\n` }
+    ? {
+        subject: "Herald: サインインリンク",
+        text: `次のリンクで Herald にサインインできます（1 回限り）:\n${p.link}\n`
+      }
     : { subject: "Herald: your sign-in link", text: `Sign in to Herald with this link (single use):\n${p.link}\n` }
 
 /** One sentence for the agent to relay to the human, in the claim e-mail's language. */
@@ -124,7 +130,8 @@ export interface WaitingPostInMail {
   readonly previewCid: string | null
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
 const excerpt = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text)
 
 const approvalWords = {
@@ -159,7 +166,10 @@ const approvalWords = {
 } as const
 
 /** Sent to the owner when posts start waiting: one post, or a digest of several; text and HTML, each with its Approve and Reject links. */
-export const approvalRequestMail = (locale: Locale, p: { readonly posts: ReadonlyArray<WaitingPostInMail>; readonly appLink: string }): MailText & { readonly html: string } => {
+export const approvalRequestMail = (
+  locale: Locale,
+  p: { readonly posts: ReadonlyArray<WaitingPostInMail>; readonly appLink: string }
+): MailText & { readonly html: string } => {
   const w = approvalWords[locale]
   const subject = p.posts.length === 1 ? w.one(p.posts[0]!.agentName) : w.many(p.posts.length)
   const text = [
@@ -207,4 +217,12 @@ ${button(post.approveLink, w.approve, true)}${button(post.rejectLink, w.reject, 
 
 /** A time as the owner reads it: in their time zone and language. */
 export const formatInZone = (ms: number, timeZone: string, locale: Locale): string =>
-  new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }).format(new Date(ms))
+  new Intl.DateTimeFormat(locale, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone,
+    timeZoneName: "short"
+  }).format(new Date(ms))

@@ -104,7 +104,8 @@ export const networkRules: Record<Platform, NetworkRules> = {
     cover: false,
     videoMaxSeconds: 300,
     imageMaxBytes: 8 * MB,
-    source: "Threads API posts reference (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
+    source:
+      "Threads API posts reference (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
   },
   linkedin: {
     textLimit: 3000,
@@ -120,7 +121,13 @@ export const networkRules: Record<Platform, NetworkRules> = {
     coverKinds: ["image"],
     videoMaxSeconds: 1800,
     videoMinSeconds: 3,
-    poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 30, durationMinutes: [days(1), days(3), days(7), days(14)], maxQuestionLength: 140 },
+    poll: {
+      minOptions: 2,
+      maxOptions: 4,
+      maxOptionLength: 30,
+      durationMinutes: [days(1), days(3), days(7), days(14)],
+      maxQuestionLength: 140
+    },
     source: "LinkedIn Posts API (community management); 2026-11-21"
   },
   instagram: {
@@ -152,7 +159,8 @@ export const networkRules: Record<Platform, NetworkRules> = {
     cover: true,
     videoMaxSeconds: 90,
     reel: { minSeconds: 3, maxSeconds: 90, aspect: { width: 9, height: 16 }, perDay: 30 },
-    source: "Facebook Pages API; reels: Video API Reels Publishing guide (3-90 s, 9:16, 30 API-published reels a moving 24 h); 2026-11-21"
+    source:
+      "Facebook Pages API; reels: Video API Reels Publishing guide (3-90 s, 9:16, 30 API-published reels a moving 24 h); 2026-11-21"
   },
   tiktok: {
     textLimit: 2200,

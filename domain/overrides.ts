@@ -20,7 +20,10 @@ export interface TargetContent {
 }
 
 /** The target's final content on `platform`. */
-export const contentFor = (post: TargetContent & { readonly overrides: Overrides }, platform: Platform): TargetContent => {
+export const contentFor = (
+  post: TargetContent & { readonly overrides: Overrides },
+  platform: Platform
+): TargetContent => {
   const override = post.overrides[platform] ?? {}
   return {
     content: override.content ?? post.content,
@@ -36,14 +39,17 @@ export const sourceField = (overrides: Overrides, platform: Platform, field: Ove
 
 /** The overrides for these platforms only, in the platforms' own order (so equal overrides store alike). */
 export const overridesFor = (overrides: Overrides, targeted: ReadonlyArray<Platform>): Overrides =>
-  Object.fromEntries(platforms.filter((p) => targeted.includes(p) && overrides[p] !== undefined).map((p) => [p, overrides[p]]))
+  Object.fromEntries(
+    platforms.filter((p) => targeted.includes(p) && overrides[p] !== undefined).map((p) => [p, overrides[p]])
+  )
 
 /** The platforms overridden but not targeted: their overrides are ignored. */
 export const untargetedOverrides = (overrides: Overrides, targeted: ReadonlyArray<Platform>): ReadonlyArray<Platform> =>
   platforms.filter((p) => overrides[p] !== undefined && !targeted.includes(p))
 
 /** Every media id the overrides name. */
-export const overrideMediaIds = (overrides: Overrides): ReadonlyArray<string> => Object.values(overrides).flatMap((o) => o?.mediaIds ?? [])
+export const overrideMediaIds = (overrides: Overrides): ReadonlyArray<string> =>
+  Object.values(overrides).flatMap((o) => o?.mediaIds ?? [])
 
 /** A problem with one field of an override: the field as the request names it, and what is wrong when there is more to say. */
 export interface OverrideProblem {
@@ -56,7 +62,9 @@ export interface OverrideProblem {
  * the prose rules, thread replies not blank, media ids well formed; a blank first comment is none.
  * Returns the overrides as the post keeps them, and the problems.
  */
-export const checkOverrides = (overrides: Overrides): { readonly overrides: Overrides; readonly problems: ReadonlyArray<OverrideProblem> } => {
+export const checkOverrides = (
+  overrides: Overrides
+): { readonly overrides: Overrides; readonly problems: ReadonlyArray<OverrideProblem> } => {
   const problems: Array<OverrideProblem> = []
   const text = (field: string, value: string, max: number) => {
     const problem = checkText(value, { kind: "prose", max })
@@ -69,7 +77,8 @@ export const checkOverrides = (overrides: Overrides): { readonly overrides: Over
     const at = (field: OverridableField) => `overrides.${platform}.${field}`
     if (override.content !== undefined) text(at("content"), override.content, requestLimits.text)
     if (override.mediaIds?.some((id) => !isWellFormedId(id))) problems.push({ field: at("mediaIds") })
-    if (override.thread?.some((t) => t.trim() === "")) problems.push({ field: at("thread"), note: `${at("thread")} takes non-empty texts.` })
+    if (override.thread?.some((t) => t.trim() === ""))
+      problems.push({ field: at("thread"), note: `${at("thread")} takes non-empty texts.` })
     override.thread?.forEach((t, i) => text(`${at("thread")}[${i}]`, t, requestLimits.text))
     const given = override.firstComment
     const comment = given === undefined ? undefined : given === null || given.trim() === "" ? null : given

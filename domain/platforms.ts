@@ -1,5 +1,16 @@
 /** The networks Herald publishes to. `sandbox` is Herald's own built-in network for trying the flow. */
-export const platforms = ["x", "linkedin", "instagram", "facebook", "threads", "bluesky", "tiktok", "youtube", "pinterest", "sandbox"] as const
+export const platforms = [
+  "x",
+  "linkedin",
+  "instagram",
+  "facebook",
+  "threads",
+  "bluesky",
+  "tiktok",
+  "youtube",
+  "pinterest",
+  "sandbox"
+] as const
 
 export type Platform = (typeof platforms)[number]
 

@@ -75,7 +75,8 @@ export const derivePostStatus = (targets: ReadonlyArray<Pick<Target, "status">>)
   if (statuses.includes("needs_approval")) return "needs_approval"
   if (statuses.includes("publishing")) return "publishing"
   if (statuses.every((s) => s === "published")) return "published"
-  if (statuses.includes("scheduled")) return statuses.includes("failed") || statuses.includes("published") ? "publishing" : "scheduled"
+  if (statuses.includes("scheduled"))
+    return statuses.includes("failed") || statuses.includes("published") ? "publishing" : "scheduled"
   return "failed"
 }
 

@@ -40,7 +40,9 @@ export interface CreatePostRequest {
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
-export const networkOptionsOf = (request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook">): NetworkOptions => ({
+export const networkOptionsOf = (
+  request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook">
+): NetworkOptions => ({
   ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
   ...(request.youtube === null ? {} : { youtube: request.youtube }),
   ...(request.pinterest === null ? {} : { pinterest: request.pinterest }),
@@ -59,26 +61,36 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     if (note !== undefined) notes.push(note)
   }
 
-  if (body.accountIds.some(blank)) refuse(["accountIds"], `accountIds must be an array of 1-${requestLimits.accounts} account ids.`)
+  if (body.accountIds.some(blank))
+    refuse(["accountIds"], `accountIds must be an array of 1-${requestLimits.accounts} account ids.`)
   const content = body.content ?? ""
 
   let mediaIds = body.mediaIds ?? []
   const single = body.mediaId ?? null
   if (single !== null) {
-    if (mediaIds.length > 0 && !(mediaIds.length === 1 && mediaIds[0] === single)) refuse(["mediaId", "mediaIds"], "Send either mediaId or mediaIds, not both.")
+    if (mediaIds.length > 0 && !(mediaIds.length === 1 && mediaIds[0] === single))
+      refuse(["mediaId", "mediaIds"], "Send either mediaId or mediaIds, not both.")
     else mediaIds = [single]
   }
 
   let thread = body.thread ?? []
-  if (thread.some(blank)) refuse(["thread"], `thread must be an array of at most ${requestLimits.threadReplies} non-empty texts.`)
+  if (thread.some(blank))
+    refuse(["thread"], `thread must be an array of at most ${requestLimits.threadReplies} non-empty texts.`)
   const firstReply = body.firstReply ?? null
   if (firstReply !== null) {
-    if (body.thread !== undefined && body.thread !== null) refuse(["firstReply", "thread"], "firstReply is an alias for a one-item thread; send one or the other.")
+    if (body.thread !== undefined && body.thread !== null)
+      refuse(["firstReply", "thread"], "firstReply is an alias for a one-item thread; send one or the other.")
     else if (blank(firstReply)) refuse(["firstReply"])
     else thread = [firstReply]
   }
 
-  const poll: Poll | null = body.poll ? { options: body.poll.options, durationMinutes: body.poll.durationMinutes, question: body.poll.question ?? undefined } : null
+  const poll: Poll | null = body.poll
+    ? {
+        options: body.poll.options,
+        durationMinutes: body.poll.durationMinutes,
+        question: body.poll.question ?? undefined
+      }
+    : null
   const cover: Cover | null = body.cover ?? null
   if (cover !== null && "mediaId" in cover && !isWellFormedId(cover.mediaId)) refuse(["cover.mediaId"])
 
@@ -86,7 +98,8 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
   const optionText = (name: string, value: string | undefined, max: number) => {
     if (value === undefined) return
     const problem = checkText(value, prose(max))
-    if (blank(value) || problem !== null) refuse([name], problem === null ? undefined : describeTextProblem(name, problem))
+    if (blank(value) || problem !== null)
+      refuse([name], problem === null ? undefined : describeTextProblem(name, problem))
   }
   const youtube = body.youtube ?? null
   if (youtube !== null) {
@@ -105,7 +118,8 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
   for (const problem of overrides.problems) refuse([problem.field], problem.note)
   // With overrides, each target's own content is checked once its network is known (postRules).
   const overridden = Object.keys(overrides.overrides).length > 0
-  if (bad.length === 0 && !overridden && blank(content) && mediaIds.length === 0 && poll === null) refuse(["content"], "A post needs content, media or a poll.")
+  if (bad.length === 0 && !overridden && blank(content) && mediaIds.length === 0 && poll === null)
+    refuse(["content"], "A post needs content, media or a poll.")
   const scheduledFor = body.scheduledFor ?? null
   const firstComment = body.firstComment ?? null
   const texts: Array<[string, string | null | undefined, TextRule]> = [
@@ -114,7 +128,11 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     ["poll.question", poll?.question, prose(requestLimits.pollQuestion)],
     ["scheduledFor", scheduledFor, { kind: "label", max: 64 }],
     ...thread.map((t, i): [string, string, TextRule] => [`thread[${i}]`, t, prose(requestLimits.text)]),
-    ...(poll?.options ?? []).map((o): [string, string, TextRule] => ["poll.options", o, prose(requestLimits.pollOption)])
+    ...(poll?.options ?? []).map((o): [string, string, TextRule] => [
+      "poll.options",
+      o,
+      prose(requestLimits.pollOption)
+    ])
   ]
   for (const [field, text, rule] of texts) {
     const problem = text ? checkText(text, rule) : null
@@ -143,4 +161,5 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
 }
 
 /** Shape, then rules: a create-post body from anywhere (tests, tools that hold raw JSON). */
-export const decodeCreatePost = (input: unknown): Result.Result<CreatePostRequest, HeraldError> => Result.flatMap(decodeCreatePostBody(input), checkCreatePost)
+export const decodeCreatePost = (input: unknown): Result.Result<CreatePostRequest, HeraldError> =>
+  Result.flatMap(decodeCreatePostBody(input), checkCreatePost)

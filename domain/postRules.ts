@@ -3,7 +3,15 @@ import type { Account } from "./account.ts"
 import { fail, type HeraldError, invalidFields } from "./errors.ts"
 import { isExpired, type Media } from "./media.ts"
 import { networkRules, textLength } from "./networkRules.ts"
-import { contentFor, type Overrides, overrideMediaIds, overridesFor, sourceField, type TargetContent, untargetedOverrides } from "./overrides.ts"
+import {
+  contentFor,
+  type Overrides,
+  overrideMediaIds,
+  overridesFor,
+  sourceField,
+  type TargetContent,
+  untargetedOverrides
+} from "./overrides.ts"
 import { platformNames } from "./platforms.ts"
 import type { CreatePostRequest } from "./postRequest.ts"
 import { countUpTo } from "./text.ts"
@@ -71,7 +79,8 @@ export const checkSchedule = (value: string | null, now: number): Result.Result<
   const parsed = value.length > 64 ? Option.none() : parseOffsetTime(value)
   if (Option.isNone(parsed)) return Result.fail(fail("invalid_date", { fields: ["scheduledFor"], value }))
   if (parsed.value <= now) return Result.fail(fail("scheduled_in_past", { fields: ["scheduledFor"], value }))
-  if (parsed.value >= oneYearAfter(now)) return Result.fail(fail("scheduled_too_far", { fields: ["scheduledFor"], value }))
+  if (parsed.value >= oneYearAfter(now))
+    return Result.fail(fail("scheduled_too_far", { fields: ["scheduledFor"], value }))
   return Result.succeed(parsed.value)
 }
 
@@ -84,9 +93,15 @@ export const youtubeLimits = { title: 100, tags: 500, thumbnailBytes: 2 * 1024 *
 export const firstLine = (text: string) => text.trim().split(/\r?\n/)[0]?.trim() ?? ""
 
 /** Tags as YouTube counts them: each with a comma after it, quoted when it has a space. */
-const tagsLength = (tags: ReadonlyArray<string>) => tags.reduce((n, t) => n + countUpTo(t, 1000) + (/\s/.test(t) ? 2 : 0) + 1, 0) - (tags.length > 0 ? 1 : 0)
+const tagsLength = (tags: ReadonlyArray<string>) =>
+  tags.reduce((n, t) => n + countUpTo(t, 1000) + (/\s/.test(t) ? 2 : 0) + 1, 0) - (tags.length > 0 ? 1 : 0)
 
-const checkYoutube = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, cover: Media | null, warnings: Warnings): HeraldError | null => {
+const checkYoutube = (
+  request: CreatePostRequest,
+  planned: ReadonlyArray<PlannedTarget>,
+  cover: Media | null,
+  warnings: Warnings
+): HeraldError | null => {
   const options = request.youtube
   const youtubeTargets = planned.filter((t) => t.account.platform === "youtube")
   if (youtubeTargets.length === 0) {
@@ -98,12 +113,19 @@ const checkYoutube = (request: CreatePostRequest, planned: ReadonlyArray<Planned
     return invalidFields(["youtube.title"], `YouTube titles take 1-${youtubeLimits.title} characters, without < or >.`)
   if (options?.tags !== undefined && tagsLength(options.tags) > youtubeLimits.tags)
     return invalidFields(["youtube.tags"], `YouTube takes at most ${youtubeLimits.tags} characters of tags in all.`)
-  if (cover !== null && (cover.sizeBytes > youtubeLimits.thumbnailBytes || !["image/jpeg", "image/png"].includes(cover.mimeType)))
+  if (
+    cover !== null &&
+    (cover.sizeBytes > youtubeLimits.thumbnailBytes || !["image/jpeg", "image/png"].includes(cover.mimeType))
+  )
     return invalidFields(["cover.mediaId"], "YouTube thumbnails are JPEG or PNG images of at most 2 MB.")
   for (const youtube of youtubeTargets) {
     if (title === undefined && countUpTo(firstLine(youtube.content), youtubeLimits.title) > youtubeLimits.title)
-      warnings.target(youtube, `The YouTube title is the text's first line cut to ${youtubeLimits.title} characters; set youtube.title to choose it.`)
-    if (/[<>]/.test(youtube.content)) warnings.target(youtube, "YouTube refuses < and > in descriptions: they are sent as ‹ and ›.")
+      warnings.target(
+        youtube,
+        `The YouTube title is the text's first line cut to ${youtubeLimits.title} characters; set youtube.title to choose it.`
+      )
+    if (/[<>]/.test(youtube.content))
+      warnings.target(youtube, "YouTube refuses < and > in descriptions: they are sent as ‹ and ›.")
   }
   return null
 }
@@ -111,7 +133,11 @@ const checkYoutube = (request: CreatePostRequest, planned: ReadonlyArray<Planned
 /** Pinterest's pin limits (API v5 pins/create: title 100, link 2,048). */
 export const pinterestLimits = { title: 100, link: 2048 } as const
 
-const checkPinterest = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, warnings: Warnings): HeraldError | null => {
+const checkPinterest = (
+  request: CreatePostRequest,
+  planned: ReadonlyArray<PlannedTarget>,
+  warnings: Warnings
+): HeraldError | null => {
   const options = request.pinterest
   const pinterestTargets = planned.filter((t) => t.account.platform === "pinterest")
   if (pinterestTargets.length === 0) {
@@ -125,19 +151,31 @@ const checkPinterest = (request: CreatePostRequest, planned: ReadonlyArray<Plann
   for (const pinterest of pinterestTargets) {
     const images = pinterest.media.filter((m) => m.type === "image")
     if (images.length > 1 && images.some((m) => m.width !== images[0].width || m.height !== images[0].height))
-      warnings.target(pinterest, "Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them.")
-    if (options?.boardId === undefined) warnings.target(pinterest, "No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them).")
+      warnings.target(
+        pinterest,
+        "Pinterest carousels want images of one size: these differ, and Pinterest may refuse or crop them."
+      )
+    if (options?.boardId === undefined)
+      warnings.target(
+        pinterest,
+        "No pinterest.boardId: the pin goes to the account's first board (GET /accounts/{id}/boards lists them)."
+      )
   }
   return null
 }
 
 /** Whether a Facebook target goes up as a reel (facebook.reel), not as a Page video. */
-export const isFacebookReel = (request: Pick<CreatePostRequest, "facebook">, target: PlannedTarget) => target.account.platform === "facebook" && request.facebook?.reel === true
+export const isFacebookReel = (request: Pick<CreatePostRequest, "facebook">, target: PlannedTarget) =>
+  target.account.platform === "facebook" && request.facebook?.reel === true
 
 /** How far a video's shape may be from the recommended one before the dry run says so (rounding of encoders). */
 const ASPECT_TOLERANCE = 0.02
 
-const checkFacebook = (request: CreatePostRequest, planned: ReadonlyArray<PlannedTarget>, warnings: Warnings): HeraldError | null => {
+const checkFacebook = (
+  request: CreatePostRequest,
+  planned: ReadonlyArray<PlannedTarget>,
+  warnings: Warnings
+): HeraldError | null => {
   const facebookTargets = planned.filter((t) => t.account.platform === "facebook")
   if (facebookTargets.length === 0) {
     if (request.facebook !== null) warnings.post("facebook is ignored: no Facebook account is targeted.")
@@ -145,17 +183,31 @@ const checkFacebook = (request: CreatePostRequest, planned: ReadonlyArray<Planne
   }
   const reels = facebookTargets.filter((t) => isFacebookReel(request, t))
   if (reels.some((t) => videosOf(t).length === 0))
-    return invalidFields(["facebook.reel"], "A Facebook reel is one video: add a video upload for the Facebook target, or leave facebook.reel out.")
+    return invalidFields(
+      ["facebook.reel"],
+      "A Facebook reel is one video: add a video upload for the Facebook target, or leave facebook.reel out."
+    )
   const rules = networkRules.facebook.reel!
   for (const reel of reels) {
     const video = videosOf(reel)[0]
     const seconds = video.durationMs === null ? null : video.durationMs / 1000
     if (seconds !== null && (seconds < rules.minSeconds || seconds > rules.maxSeconds))
-      warnings.target(reel, `Facebook reels run ${rules.minSeconds}-${rules.maxSeconds} s: this video runs ${Math.round(seconds * 10) / 10} s, and Facebook may refuse it.`)
+      warnings.target(
+        reel,
+        `Facebook reels run ${rules.minSeconds}-${rules.maxSeconds} s: this video runs ${Math.round(seconds * 10) / 10} s, and Facebook may refuse it.`
+      )
     const { width, height } = video
-    if (width !== null && height !== null && Math.abs(width / height - rules.aspect.width / rules.aspect.height) > ASPECT_TOLERANCE)
-      warnings.target(reel, `Facebook recommends vertical ${rules.aspect.width}:${rules.aspect.height} reels (1080×1920): this video is ${width}×${height}.`)
-    if (request.cover !== null) warnings.target(reel, "Herald sends no cover with a Facebook reel: the reel shows the frame Facebook picks.")
+    if (
+      width !== null &&
+      height !== null &&
+      Math.abs(width / height - rules.aspect.width / rules.aspect.height) > ASPECT_TOLERANCE
+    )
+      warnings.target(
+        reel,
+        `Facebook recommends vertical ${rules.aspect.width}:${rules.aspect.height} reels (1080×1920): this video is ${width}×${height}.`
+      )
+    if (request.cover !== null)
+      warnings.target(reel, "Herald sends no cover with a Facebook reel: the reel shows the frame Facebook picks.")
   }
   return null
 }
@@ -175,12 +227,14 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   if (missingAccounts.length > 0) return Result.fail(fail("account_not_found", { accountIds: missingAccounts }))
   const targets = request.accountIds.map((id) => byId.get(id)!)
   const stale = targets.filter((a) => a.status !== "connected")
-  if (stale.length > 0 && !request.dryRun) return Result.fail(fail("account_needs_reconnection", { accountIds: idsOf(stale) }))
+  if (stale.length > 0 && !request.dryRun)
+    return Result.fail(fail("account_needs_reconnection", { accountIds: idsOf(stale) }))
 
   const collected = collectWarnings()
   const warnings = collected.warnings
   const targeted = targets.map((a) => a.platform)
-  for (const platform of untargetedOverrides(request.overrides, targeted)) warnings.post(`overrides.${platform} is ignored: no ${platformNames[platform]} account is targeted.`)
+  for (const platform of untargetedOverrides(request.overrides, targeted))
+    warnings.post(`overrides.${platform} is ignored: no ${platformNames[platform]} account is targeted.`)
   const overrides = overridesFor(request.overrides, targeted)
 
   const mediaById = new Map(ctx.media.map((m) => [m.id, m]))
@@ -195,15 +249,29 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     const content = contentFor(post, account.platform)
     return { ...content, account, media: content.mediaIds.map((id) => mediaById.get(id)!) }
   })
-  const field = (t: PlannedTarget, name: Parameters<typeof sourceField>[2]) => sourceField(overrides, t.account.platform, name)
+  const field = (t: PlannedTarget, name: Parameters<typeof sourceField>[2]) =>
+    sourceField(overrides, t.account.platform, name)
 
-  const refuse = (code: Parameters<typeof fail>[0], refused: ReadonlyArray<PlannedTarget>, extra?: Record<string, unknown>) =>
-    Result.fail(fail(code, { accountIds: refused.map((t) => t.account.id), platforms: [...new Set(refused.map((t) => t.account.platform))], ...extra }))
+  const refuse = (
+    code: Parameters<typeof fail>[0],
+    refused: ReadonlyArray<PlannedTarget>,
+    extra?: Record<string, unknown>
+  ) =>
+    Result.fail(
+      fail(code, {
+        accountIds: refused.map((t) => t.account.id),
+        platforms: [...new Set(refused.map((t) => t.account.platform))],
+        ...extra
+      })
+    )
 
   const empty = planned.find((t) => t.content.trim() === "" && t.media.length === 0 && request.poll === null)
   if (empty !== undefined)
     return Result.fail(
-      invalidFields([field(empty, "content"), field(empty, "mediaIds")], `The ${platformNames[empty.account.platform]} post would have no content, media or poll.`)
+      invalidFields(
+        [field(empty, "content"), field(empty, "mediaIds")],
+        `The ${platformNames[empty.account.platform]} post would have no content, media or poll.`
+      )
     )
   const needMedia = planned.filter((t) => t.media.length === 0 && networkRules[t.account.platform].mediaRequired)
   if (needMedia.length > 0) return refuse("media_required", needMedia)
@@ -226,19 +294,24 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     const no = planned.filter((t) => networkRules[t.account.platform].poll === null)
     if (no.length > 0) return refuse("poll_unsupported", no)
     const withMedia = planned.filter((t) => t.media.length > 0)
-    if (withMedia.length > 0) return refuse("poll_unsupported", withMedia, { reason: "A poll cannot be sent with media." })
+    if (withMedia.length > 0)
+      return refuse("poll_unsupported", withMedia, { reason: "A poll cannot be sent with media." })
   }
   const noComments = planned.filter((t) => t.firstComment !== null && !networkRules[t.account.platform].firstComment)
   if (noComments.length > 0) return refuse("first_comment_unsupported", noComments)
   if (request.cover !== null) {
     // A cover applies to the targets that post a video.
     const covered = planned.filter((t) => videosOf(t).length > 0)
-    if (covered.length === 0) return Result.fail(invalidFields(["cover"], "A cover applies to a video; add a video upload."))
+    if (covered.length === 0)
+      return Result.fail(invalidFields(["cover"], "A cover applies to a video; add a video upload."))
     const no = covered.filter((t) => !networkRules[t.account.platform].cover)
     if (no.length > 0) return refuse("cover_unsupported", no)
-    if (coverId !== null && mediaById.get(coverId)!.type !== "image") return Result.fail(invalidFields(["cover.mediaId"], "cover.mediaId must be an image upload."))
+    if (coverId !== null && mediaById.get(coverId)!.type !== "image")
+      return Result.fail(invalidFields(["cover.mediaId"], "cover.mediaId must be an image upload."))
     const kind = coverId !== null ? "image" : "offset"
-    const otherKind = covered.filter((t) => !(networkRules[t.account.platform].coverKinds ?? ["image", "offset"]).includes(kind))
+    const otherKind = covered.filter(
+      (t) => !(networkRules[t.account.platform].coverKinds ?? ["image", "offset"]).includes(kind)
+    )
     if (otherKind.length > 0)
       return refuse("cover_unsupported", otherKind, {
         reason:
@@ -248,29 +321,50 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
       })
     if ("offsetMs" in request.cover) {
       const offset = request.cover.offsetMs
-      const short = covered.map((t) => videosOf(t)[0].durationMs).find((duration) => duration !== null && offset > duration)
-      if (short != null) return Result.fail(invalidFields(["cover.offsetMs"], `cover.offsetMs is past the end of the video (${short} ms).`))
+      const short = covered
+        .map((t) => videosOf(t)[0].durationMs)
+        .find((duration) => duration !== null && offset > duration)
+      if (short != null)
+        return Result.fail(
+          invalidFields(["cover.offsetMs"], `cover.offsetMs is past the end of the video (${short} ms).`)
+        )
     }
   }
 
   const tiktokTargets = planned.filter((t) => t.account.platform === "tiktok")
   if (tiktokTargets.length > 0) {
     if (request.tiktokAiGenerated && tiktokTargets.some((t) => videosOf(t).length === 0))
-      return refuse("tiktok_ai_unsupported", tiktokTargets, { reason: "The AI-generated label applies to videos only." })
+      return refuse("tiktok_ai_unsupported", tiktokTargets, {
+        reason: "The AI-generated label applies to videos only."
+      })
     const t = request.tiktok
     if (t?.brandedContent === true && t.privacyLevel === "SELF_ONLY")
-      return refuse("tiktok_privacy_conflict", tiktokTargets, { reason: "Branded content cannot be private (SELF_ONLY)." })
+      return refuse("tiktok_privacy_conflict", tiktokTargets, {
+        reason: "Branded content cannot be private (SELF_ONLY)."
+      })
     // TikTok photo posts take JPEG and WebP only.
-    if (tiktokTargets.some((target) => imagesOf(target).some((m) => m.mimeType !== "image/jpeg" && m.mimeType !== "image/webp")))
+    if (
+      tiktokTargets.some((target) =>
+        imagesOf(target).some((m) => m.mimeType !== "image/jpeg" && m.mimeType !== "image/webp")
+      )
+    )
       return Result.fail(
         fail(
           "validation_failed",
-          { fields: [field(tiktokTargets[0], "mediaIds")], accountIds: tiktokTargets.map((target) => target.account.id), platform: "tiktok" },
+          {
+            fields: [field(tiktokTargets[0], "mediaIds")],
+            accountIds: tiktokTargets.map((target) => target.account.id),
+            platform: "tiktok"
+          },
           "TikTok photo posts take JPEG or WebP images only."
         )
       )
     if (t?.privacyLevel === undefined)
-      for (const target of tiktokTargets) warnings.target(target, "No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published.")
+      for (const target of tiktokTargets)
+        warnings.target(
+          target,
+          "No tiktok.privacyLevel: the post goes out with the most public level the creator allows when it is published."
+        )
   } else if (request.tiktokAiGenerated) warnings.post("tiktokAiGenerated is ignored: no TikTok account is targeted.")
   const youtubeProblem = checkYoutube(request, planned, coverId === null ? null : mediaById.get(coverId)!, warnings)
   if (youtubeProblem !== null) return Result.fail(youtubeProblem)
@@ -305,7 +399,11 @@ const checkTargetLimits = (
   const name = platformNames[account.platform]
   const tooLong = (text: string, limit: number, fieldName: string) =>
     textLength(text, rules.textCounting, limit) > limit
-      ? fail("validation_failed", { fields: [fieldName], accountId: account.id, platform: account.platform, limit }, `${fieldName} is longer than ${name} allows (${limit}).`)
+      ? fail(
+          "validation_failed",
+          { fields: [fieldName], accountId: account.id, platform: account.platform, limit },
+          `${fieldName} is longer than ${name} allows (${limit}).`
+        )
       : null
   const textProblem =
     tooLong(target.content, rules.textLimit, field("content")) ??
@@ -314,16 +412,34 @@ const checkTargetLimits = (
   if (textProblem) return textProblem
   const images = imagesOf(target)
   const videos = videosOf(target)
-  if (images.length > rules.maxImages || videos.length > rules.maxVideos || (!rules.mixedMedia && images.length > 0 && videos.length > 0))
+  if (
+    images.length > rules.maxImages ||
+    videos.length > rules.maxVideos ||
+    (!rules.mixedMedia && images.length > 0 && videos.length > 0)
+  )
     return fail(
       "validation_failed",
-      { fields: [field("mediaIds")], accountId: account.id, platform: account.platform, maxImages: rules.maxImages, maxVideos: rules.maxVideos, mixedMedia: rules.mixedMedia },
+      {
+        fields: [field("mediaIds")],
+        accountId: account.id,
+        platform: account.platform,
+        maxImages: rules.maxImages,
+        maxVideos: rules.maxVideos,
+        mixedMedia: rules.mixedMedia
+      },
       `${name} takes at most ${rules.maxImages} images or ${rules.maxVideos} video(s)${rules.mixedMedia ? "" : ", not mixed"}.`
     )
   // A reel's length is its own rule (checkFacebook).
-  if (!isFacebookReel(request, target) && rules.videoMaxSeconds !== null && videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000))
+  if (
+    !isFacebookReel(request, target) &&
+    rules.videoMaxSeconds !== null &&
+    videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000)
+  )
     warn(`${name} may refuse videos longer than ${rules.videoMaxSeconds} s.`)
-  if (rules.videoMinSeconds !== undefined && videos.some((v) => v.durationMs !== null && v.durationMs < rules.videoMinSeconds! * 1000))
+  if (
+    rules.videoMinSeconds !== undefined &&
+    videos.some((v) => v.durationMs !== null && v.durationMs < rules.videoMinSeconds! * 1000)
+  )
     warn(`${name} refuses videos shorter than ${rules.videoMinSeconds} s.`)
   if (rules.imageMaxBytes !== undefined && images.some((m) => m.sizeBytes > rules.imageMaxBytes!))
     warn(`${name} refuses images larger than ${Math.round(rules.imageMaxBytes / (1024 * 1024))} MB.`)
@@ -337,7 +453,13 @@ const checkTargetLimits = (
     )
       return fail(
         "validation_failed",
-        { fields: ["poll.options"], platform: account.platform, minOptions: p.minOptions, maxOptions: p.maxOptions, maxOptionLength: p.maxOptionLength },
+        {
+          fields: ["poll.options"],
+          platform: account.platform,
+          minOptions: p.minOptions,
+          maxOptions: p.maxOptions,
+          maxOptionLength: p.maxOptionLength
+        },
         `${name} polls take ${p.minOptions}-${p.maxOptions} options of at most ${p.maxOptionLength} characters.`
       )
     const d = p.durationMinutes
@@ -350,17 +472,27 @@ const checkTargetLimits = (
         { fields: ["poll.durationMinutes"], platform: account.platform, allowed: d },
         `${name} does not accept a poll of ${poll.durationMinutes} minutes.`
       )
-    if (poll.question !== undefined && p.maxQuestionLength === undefined && account.platform !== "sandbox") warn(`poll.question applies to LinkedIn only; ${name} ignores it.`)
-    if (poll.question !== undefined && p.maxQuestionLength !== undefined && countUpTo(poll.question, p.maxQuestionLength) > p.maxQuestionLength)
+    if (poll.question !== undefined && p.maxQuestionLength === undefined && account.platform !== "sandbox")
+      warn(`poll.question applies to LinkedIn only; ${name} ignores it.`)
+    if (
+      poll.question !== undefined &&
+      p.maxQuestionLength !== undefined &&
+      countUpTo(poll.question, p.maxQuestionLength) > p.maxQuestionLength
+    )
       return invalidFields(["poll.question"], `${name} poll questions take at most ${p.maxQuestionLength} characters.`)
     // A network that asks a question (LinkedIn) without one asks the post's text, which must fit.
-    if (poll.question === undefined && p.maxQuestionLength !== undefined && (target.content.trim() === "" || countUpTo(target.content, p.maxQuestionLength) > p.maxQuestionLength))
+    if (
+      poll.question === undefined &&
+      p.maxQuestionLength !== undefined &&
+      (target.content.trim() === "" || countUpTo(target.content, p.maxQuestionLength) > p.maxQuestionLength)
+    )
       return invalidFields(
         ["poll.question"],
         `${name} polls need a question of at most ${p.maxQuestionLength} characters: send poll.question, or keep the post's text that short to ask it.`
       )
   }
-  if (account.platform === "instagram" && (target.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30) warn("Instagram refuses captions with more than 30 hashtags.")
+  if (account.platform === "instagram" && (target.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)
+    warn("Instagram refuses captions with more than 30 hashtags.")
   // Instagram's content publishing takes JPEG images only; Meta's container fails on anything else.
   if (account.platform === "instagram" && images.some((m) => m.mimeType !== "image/jpeg"))
     warn("Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post.")

@@ -61,9 +61,11 @@ const disposableDomains = new Set([
   "mytemp.email"
 ])
 // Local parts that stand for "put a real address here" whatever the domain.
-const placeholderLocal = /^(your[._-]?(name|email|address|mail)?|name|someone|somebody|nobody|placeholder|null|undefined|x{3,}|changeme|no-?reply|john\.?doe|jane\.?doe)$/
+const placeholderLocal =
+  /^(your[._-]?(name|email|address|mail)?|name|someone|somebody|nobody|placeholder|null|undefined|x{3,}|changeme|no-?reply|john\.?doe|jane\.?doe)$/
 
-const emailShape = /^[^\s@"<>()[\],;:\\]+@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+)$/
+const emailShape =
+  /^[^\s@"<>()[\],;:\\]+@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+)$/
 
 /** Normalises and checks an owner address. */
 export const checkEmail = (raw: string): Result.Result<string, HeraldError> => {
@@ -77,11 +79,29 @@ export const checkEmail = (raw: string): Result.Result<string, HeraldError> => {
   const tld = domain.slice(domain.lastIndexOf(".") + 1)
   const parent = (d: string) => d.split(".").slice(-2).join(".")
   if (exampleDomains.has(domain) || exampleDomains.has(parent(domain)) || reservedTlds.has(tld))
-    return Result.fail(fail("email_not_allowed", { fields: ["email"], reason: "example" }, "Example and reserved domains cannot own a workspace."))
+    return Result.fail(
+      fail(
+        "email_not_allowed",
+        { fields: ["email"], reason: "example" },
+        "Example and reserved domains cannot own a workspace."
+      )
+    )
   if (disposableDomains.has(domain) || disposableDomains.has(parent(domain)))
-    return Result.fail(fail("email_not_allowed", { fields: ["email"], reason: "disposable" }, "Disposable addresses cannot own a workspace."))
+    return Result.fail(
+      fail(
+        "email_not_allowed",
+        { fields: ["email"], reason: "disposable" },
+        "Disposable addresses cannot own a workspace."
+      )
+    )
   if (placeholderLocal.test(local.replace(/\+.*$/, "")))
-    return Result.fail(fail("email_not_allowed", { fields: ["email"], reason: "placeholder" }, "Placeholder addresses cannot own a workspace."))
+    return Result.fail(
+      fail(
+        "email_not_allowed",
+        { fields: ["email"], reason: "placeholder" },
+        "Placeholder addresses cannot own a workspace."
+      )
+    )
   return Result.succeed(email)
 }
 
@@ -92,13 +112,21 @@ export const checkName = (field: string, value: unknown, max = 100): Result.Resu
   const problem = checkText(value, { kind: "label", max, required: true })
   if (problem !== null)
     return Result.fail(
-      invalidFields([field], problem.reason === "too_long" || problem.reason === "empty" ? `${field} must be 1-${max} characters.` : describeTextProblem(field, problem))
+      invalidFields(
+        [field],
+        problem.reason === "too_long" || problem.reason === "empty"
+          ? `${field} must be 1-${max} characters.`
+          : describeTextProblem(field, problem)
+      )
     )
   return Result.succeed(value.trim())
 }
 
 /** Locale: the field wins, then Accept-Language (by quality), else English. */
-export const chooseLocale = (field: unknown, acceptLanguage: string | undefined): Result.Result<Locale, HeraldError> => {
+export const chooseLocale = (
+  field: unknown,
+  acceptLanguage: string | undefined
+): Result.Result<Locale, HeraldError> => {
   if (field !== undefined && field !== null) {
     if (field === "en" || field === "ja") return Result.succeed(field)
     return Result.fail(invalidFields(["locale"], 'locale must be "en" or "ja".'))

@@ -46,7 +46,8 @@ export interface Delivery {
 }
 
 /** A delivery's id: its event's and its endpoint's (one event reaches one endpoint once; ids sort by event). */
-export const deliveryIdOf = (eventId: string, webhookId: string): string => `dlv_${eventId.slice(eventId.indexOf("_") + 1)}${webhookId.slice(webhookId.indexOf("_") + 1)}`
+export const deliveryIdOf = (eventId: string, webhookId: string): string =>
+  `dlv_${eventId.slice(eventId.indexOf("_") + 1)}${webhookId.slice(webhookId.indexOf("_") + 1)}`
 
 export const MAX_WEBHOOKS_PER_WORKSPACE = 20
 export const MAX_URL_LENGTH = 2048
@@ -79,7 +80,8 @@ export const defaultRetrySchedule: ReadonlyArray<number> = [
 export const DEFAULT_DISABLE_AFTER_MS = 5 * DAY_MS
 
 /** The wait before the next try after `failures` failed tries; null when the schedule is used up. */
-export const nextRetryIn = (schedule: ReadonlyArray<number>, failures: number): number | null => (failures >= 1 && failures <= schedule.length ? schedule[failures - 1]! : null)
+export const nextRetryIn = (schedule: ReadonlyArray<number>, failures: number): number | null =>
+  failures >= 1 && failures <= schedule.length ? schedule[failures - 1]! : null
 
 export interface WebhookRequestFields {
   readonly url?: unknown
@@ -100,27 +102,45 @@ export interface CheckedWebhookFields {
  * https URL without credentials, known event types, a short description. Whether the host is public
  * is the WebhookSender's check, after DNS. `required` names the fields a create must have.
  */
-export const checkWebhookFields = (body: WebhookRequestFields, required: { readonly url: boolean }): Result.Result<CheckedWebhookFields, HeraldError> => {
+export const checkWebhookFields = (
+  body: WebhookRequestFields,
+  required: { readonly url: boolean }
+): Result.Result<CheckedWebhookFields, HeraldError> => {
   const bad: Array<string> = []
   const notes: Array<string> = []
   let url: URL | undefined
   if (body.url !== undefined || required.url) {
     const parsed = typeof body.url === "string" && body.url.length <= MAX_URL_LENGTH ? URL.parse(body.url) : null
-    if (parsed === null || (parsed.protocol !== "https:" && parsed.protocol !== "http:") || parsed.username !== "" || parsed.password !== "") {
+    if (
+      parsed === null ||
+      (parsed.protocol !== "https:" && parsed.protocol !== "http:") ||
+      parsed.username !== "" ||
+      parsed.password !== ""
+    ) {
       bad.push("url")
       notes.push(`url must be an absolute https URL without credentials, at most ${MAX_URL_LENGTH} characters.`)
     } else url = parsed
   }
   let eventTypes: Array<EventType> | undefined
   if (body.eventTypes !== undefined) {
-    if (!Array.isArray(body.eventTypes) || body.eventTypes.length > 100 || !body.eventTypes.every((t) => typeof t === "string" && isEventType(t))) {
+    if (
+      !Array.isArray(body.eventTypes) ||
+      body.eventTypes.length > 100 ||
+      !body.eventTypes.every((t) => typeof t === "string" && isEventType(t))
+    ) {
       bad.push("eventTypes")
-      notes.push("eventTypes must be a list of event types (GET /events lists them in the docs); an empty list means every type.")
+      notes.push(
+        "eventTypes must be a list of event types (GET /events lists them in the docs); an empty list means every type."
+      )
     } else eventTypes = [...new Set(body.eventTypes as Array<EventType>)]
   }
   let description: string | undefined
   if (body.description !== undefined) {
-    if (typeof body.description !== "string" || body.description.length > MAX_DESCRIPTION_LENGTH || /[\u0000-\u001f\u007f]/.test(body.description)) {
+    if (
+      typeof body.description !== "string" ||
+      body.description.length > MAX_DESCRIPTION_LENGTH ||
+      /[\u0000-\u001f\u007f]/.test(body.description)
+    ) {
       bad.push("description")
       notes.push(`description is text of at most ${MAX_DESCRIPTION_LENGTH} characters, on one line.`)
     } else description = body.description

@@ -46,7 +46,8 @@ export const isTimeZone = (name: string): boolean => {
   }
 }
 
-export const isExpiredUnclaimed = (workspace: Workspace, now: number): boolean => !workspace.claimed && workspace.expiresAt !== null && workspace.expiresAt <= now
+export const isExpiredUnclaimed = (workspace: Workspace, now: number): boolean =>
+  !workspace.claimed && workspace.expiresAt !== null && workspace.expiresAt <= now
 
 export const claim = (workspace: Workspace, locale: Locale): Workspace => ({
   ...workspace,

@@ -13,10 +13,19 @@ export const networksLayer = <const Networks extends ReadonlyArray<Effect.Effect
   networks: Networks
 ): Layer.Layer<Connectors | Publishers, Effect.Error<Networks[number]>, Effect.Services<Networks[number]>> =>
   Layer.effectContext(
-    Effect.map(Effect.all(networks as ReadonlyArray<Effect.Effect<Option.Option<Network>, Effect.Error<Networks[number]>, Effect.Services<Networks[number]>>>), (found) => {
-      const enabled = found.flatMap((n) => (Option.isSome(n) ? [n.value] : []))
-      return Context.make(Connectors, connectorsOf(enabled.map((n) => n.connector))).pipe(Context.add(Publishers, publishersOf(enabled.map((n) => n.publisher))))
-    })
+    Effect.map(
+      Effect.all(
+        networks as ReadonlyArray<
+          Effect.Effect<Option.Option<Network>, Effect.Error<Networks[number]>, Effect.Services<Networks[number]>>
+        >
+      ),
+      (found) => {
+        const enabled = found.flatMap((n) => (Option.isSome(n) ? [n.value] : []))
+        return Context.make(Connectors, connectorsOf(enabled.map((n) => n.connector))).pipe(
+          Context.add(Publishers, publishersOf(enabled.map((n) => n.publisher)))
+        )
+      }
+    )
   )
 
 /**

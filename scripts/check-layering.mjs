@@ -41,7 +41,8 @@ for (const layer of layers) {
       const targetLayer = target?.split(sep)[0]
       const say = (why) => problems.push(`${rel}: imports "${spec}" (${why})`)
       if (layer === "domain") {
-        if (isRelative ? targetLayer !== "domain" : !/^effect(\/|$)/.test(spec) && !domainLibraries.has(spec)) say("domain imports only effect, domain and its pure libraries")
+        if (isRelative ? targetLayer !== "domain" : !/^effect(\/|$)/.test(spec) && !domainLibraries.has(spec))
+          say("domain imports only effect, domain and its pure libraries")
         if (/^effect\/(http|http-api|sql)/.test(spec)) say("no HTTP or SQL in domain")
       } else if (layer === "application") {
         if (isRelative && !["domain", "application"].includes(targetLayer)) say("application imports only domain")
@@ -52,7 +53,8 @@ for (const layer of layers) {
         if (isRelative && targetLayer === "adapters") {
           const from = technologyOf(rel.split(sep)),
             to = technologyOf(target.split(sep))
-          if (from !== to && to !== "networks/shared" && !allowedCross.has(`${from}->${to}`)) say(`adapter ${from} imports adapter ${to}`)
+          if (from !== to && to !== "networks/shared" && !allowedCross.has(`${from}->${to}`))
+            say(`adapter ${from} imports adapter ${to}`)
         }
         if (isRelative && (targetLayer === "test" || targetLayer === "bench")) say("adapters never import tests")
       }

@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, type KeyObject, randomBytes } from "node:crypto"
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes
+} from "node:crypto"
 import { Effect, Layer } from "effect"
 import { TokenVault, type TokenVaultShape, VaultSealBroken } from "../../application/ports/TokenVault.ts"
 import { heraldSecret } from "./secret.ts"
@@ -37,11 +45,15 @@ export const make = (secret: string, previous: ReadonlyArray<string> = []): Toke
         const [version, id, iv, body, tag] = sealed.split(".")
         const key = id === undefined ? undefined : keys.get(id)
         if (version !== "v1" || key === undefined || iv === undefined || body === undefined || tag === undefined)
-          return Effect.fail(new VaultSealBroken({ message: "Sealed with a secret this server does not have (HERALD_SECRET changed?)." }))
+          return Effect.fail(
+            new VaultSealBroken({ message: "Sealed with a secret this server does not have (HERALD_SECRET changed?)." })
+          )
         try {
           const decipher = createDecipheriv("aes-256-gcm", key.bytes, Buffer.from(iv, "base64url"))
           decipher.setAuthTag(Buffer.from(tag, "base64url"))
-          return Effect.succeed(Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8"))
+          return Effect.succeed(
+            Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8")
+          )
         } catch {
           return Effect.fail(new VaultSealBroken({ message: "The sealed credentials are damaged." }))
         }
@@ -50,7 +62,8 @@ export const make = (secret: string, previous: ReadonlyArray<string> = []): Toke
 }
 
 /** The vault on Herald's secret (HERALD_SECRET, or the one kept in `secretFile`; see secret.ts). */
-export const layerConfig = (secretFile: string) => Layer.effect(TokenVault)(Effect.map(heraldSecret(secretFile), ({ current, previous }) => make(current, previous)))
+export const layerConfig = (secretFile: string) =>
+  Layer.effect(TokenVault)(Effect.map(heraldSecret(secretFile), ({ current, previous }) => make(current, previous)))
 
 /** A vault with a fixed secret (tests, the in-memory host). */
 export const layer = (secret: string) => Layer.succeed(TokenVault)(make(secret))

@@ -42,7 +42,8 @@ const base32 = (value: number, count: number): string => {
 }
 
 /** Five bytes as one 40-bit number (exact in a double). */
-const forty = (b: Uint8Array, at: number): number => b[at]! * 2 ** 32 + (((b[at + 1]! << 24) | (b[at + 2]! << 16) | (b[at + 3]! << 8) | b[at + 4]!) >>> 0)
+const forty = (b: Uint8Array, at: number): number =>
+  b[at]! * 2 ** 32 + (((b[at + 1]! << 24) | (b[at + 2]! << 16) | (b[at + 3]! << 8) | b[at + 4]!) >>> 0)
 
 /** ULID: 48-bit time + 80 random bits, monotonic within one millisecond, so ids sort by creation. */
 export const ulid = (now: number): string => {

@@ -19,7 +19,9 @@ export const heraldSecret = (secretFile: string) =>
   Effect.gen(function* () {
     const fromEnv = yield* Config.option(Config.Redacted("HERALD_SECRET"))
     const previous = yield* Config.option(Config.String("HERALD_SECRET_PREVIOUS"))
-    const current = Option.isSome(fromEnv) ? Redacted.value(fromEnv.value) : yield* Effect.sync(() => secretIn(secretFile))
+    const current = Option.isSome(fromEnv)
+      ? Redacted.value(fromEnv.value)
+      : yield* Effect.sync(() => secretIn(secretFile))
     return {
       current,
       previous: Option.match(previous, {

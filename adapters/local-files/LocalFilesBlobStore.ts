@@ -4,7 +4,13 @@ import { mkdir, open, rename, rm, rmdir, stat } from "node:fs/promises"
 import { dirname, extname, join, resolve } from "node:path"
 import { Clock, Effect, Exit, Layer, Option, Stream } from "effect"
 import * as NodeStream from "@effect/platform-node/NodeStream"
-import { BlobError, BlobNotFound, BlobStore, type BlobStoreShape, DEFAULT_URL_VALIDITY_MS } from "../../application/ports/BlobStore.ts"
+import {
+  BlobError,
+  BlobNotFound,
+  BlobStore,
+  type BlobStoreShape,
+  DEFAULT_URL_VALIDITY_MS
+} from "../../application/ports/BlobStore.ts"
 import { FileLinks, type FileLinksShape } from "../../application/ports/FileLinks.ts"
 import { release } from "../../application/ports/chunkHandover.ts"
 
@@ -50,10 +56,13 @@ export const make = (options: Options) =>
     const base = options.publicUrl.replace(/\/+$/, "")
     yield* Effect.tryPromise({ try: () => mkdir(root, { recursive: true }), catch: ioError("mkdir") })
     const pathOf = (key: string) =>
-      validKey.test(key) && key.length <= 512 ? Effect.succeed(join(root, key)) : Effect.fail(new BlobError(`invalid key ${JSON.stringify(key)}`, false))
+      validKey.test(key) && key.length <= 512
+        ? Effect.succeed(join(root, key))
+        : Effect.fail(new BlobError(`invalid key ${JSON.stringify(key)}`, false))
     // A key that cannot exist is simply not there, for readers.
     const readable = (key: string) => Effect.mapError(pathOf(key), () => new BlobNotFound(key))
-    const missing = (key: string) => (error: unknown) => (codeOf(error) === "ENOENT" ? new BlobNotFound(key) : ioError("read")(error))
+    const missing = (key: string) => (error: unknown) =>
+      codeOf(error) === "ENOENT" ? new BlobNotFound(key) : ioError("read")(error)
 
     const put: BlobStoreShape["put"] = (key, body) =>
       Effect.gen(function* () {
@@ -86,7 +95,9 @@ export const make = (options: Options) =>
               return batchBytes < BATCH_BYTES && batch.length < BATCH_CHUNKS ? Effect.void : Effect.map(settle, flush)
             }).pipe(
               Effect.andThen(settle),
-              Effect.andThen(Effect.suspend(() => (batch.length > 0 ? Effect.andThen(Effect.sync(flush), settle) : Effect.void))),
+              Effect.andThen(
+                Effect.suspend(() => (batch.length > 0 ? Effect.andThen(Effect.sync(flush), settle) : Effect.void))
+              ),
               // A failed body must not leave a write racing the file's removal.
               Effect.onError(() => Effect.promise(() => inFlight.catch(() => undefined))),
               Effect.map(() => ({ sizeBytes: size }))
@@ -95,7 +106,9 @@ export const make = (options: Options) =>
           (file) => Effect.promise(() => file.close().catch(() => undefined))
         ).pipe(
           Effect.tap(() => Effect.tryPromise({ try: () => rename(part, path), catch: ioError("rename") })),
-          Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.promise(() => rm(part, { force: true }).catch(() => undefined))))
+          Effect.onExit((exit) =>
+            Exit.isSuccess(exit) ? Effect.void : Effect.promise(() => rm(part, { force: true }).catch(() => undefined))
+          )
         )
       })
 
@@ -113,20 +126,31 @@ export const make = (options: Options) =>
       stat: (key) =>
         Effect.flatMap(readable(key), (path) =>
           Effect.tryPromise({ try: () => stat(path), catch: missing(key) }).pipe(
-            Effect.flatMap((s) => (s.isFile() ? Effect.succeed({ sizeBytes: s.size, contentType: contentTypeOf(key) }) : Effect.fail(new BlobNotFound(key))))
+            Effect.flatMap((s) =>
+              s.isFile()
+                ? Effect.succeed({ sizeBytes: s.size, contentType: contentTypeOf(key) })
+                : Effect.fail(new BlobNotFound(key))
+            )
           )
         ),
       delete: (key) =>
         Effect.flatMap(pathOf(key), (path) =>
           Effect.tryPromise({ try: () => rm(path, { force: true }), catch: ioError("delete") }).pipe(
             // An upload's directory goes once its last object is gone; a non-empty one stays.
-            Effect.andThen(dirname(path) === root ? Effect.void : Effect.promise(() => rmdir(dirname(path)).catch(() => undefined)))
+            Effect.andThen(
+              dirname(path) === root ? Effect.void : Effect.promise(() => rmdir(dirname(path)).catch(() => undefined))
+            )
           )
         ),
-      url: (key, validForMs = DEFAULT_URL_VALIDITY_MS) => Effect.map(Clock.currentTimeMillis, (now) => `${base}/files/${key}?${options.links.sign(key, now + validForMs)}`),
+      url: (key, validForMs = DEFAULT_URL_VALIDITY_MS) =>
+        Effect.map(
+          Clock.currentTimeMillis,
+          (now) => `${base}/files/${key}?${options.links.sign(key, now + validForMs)}`
+        ),
       localPath: (key) => (validKey.test(key) ? Option.some(join(root, key)) : Option.none())
     } satisfies BlobStoreShape
   })
 
 /** The store, its links signed by the FileLinks in context. */
-export const layer = (options: Omit<Options, "links">) => Layer.effect(BlobStore)(Effect.flatMap(FileLinks, (links) => make({ ...options, links })))
+export const layer = (options: Omit<Options, "links">) =>
+  Layer.effect(BlobStore)(Effect.flatMap(FileLinks, (links) => make({ ...options, links })))

@@ -32,18 +32,27 @@ const SNIFF_BYTES = 64 * 1024
  * than at start: a host that never sees one does not hold them (sharp and file-type alone are ~14 MB).
  */
 const loadTools = async (options: Options) => {
-  const [{ default: sharp }, { fileTypeFromBuffer }, image, video] = await Promise.all([import("sharp"), import("file-type"), import("./image.ts"), import("./video.ts")])
+  const [{ default: sharp }, { fileTypeFromBuffer }, image, video] = await Promise.all([
+    import("sharp"),
+    import("file-type"),
+    import("./image.ts"),
+    import("./video.ts")
+  ])
   // Each upload is decoded once: libvips' operation cache would only hold memory.
   sharp.cache(false)
   const ffmpegPath = options.ffmpegPath ?? (await import("@ffmpeg-installer/ffmpeg")).default.path
   const ffprobePath = options.ffprobePath ?? (await import("@ffprobe-installer/ffprobe")).default.path
   const previewWidth = options.previewWidth ?? 480
-  const limits = { maxPixels: options.maxPixels ?? 16383 * 16383, maxDecodedBytes: options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES }
+  const limits = {
+    maxPixels: options.maxPixels ?? 16383 * 16383,
+    maxDecodedBytes: options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES
+  }
   const images = { ...limits, maxFrames: options.maxFrames ?? 2000, previewWidth }
   const videos = { ...limits, ffmpegPath, ffprobePath, previewWidth, timeoutMs: options.toolTimeoutMs ?? 120_000 }
   return {
     sniff: fileTypeFromBuffer,
-    inspectFile: (path: string, type: MediaType, mimeType: string) => (type === "image" ? image.inspectImage(images, path, mimeType) : video.inspectVideo(videos, path, mimeType))
+    inspectFile: (path: string, type: MediaType, mimeType: string) =>
+      type === "image" ? image.inspectImage(images, path, mimeType) : video.inspectVideo(videos, path, mimeType)
   }
 }
 
@@ -52,7 +61,8 @@ export const make = (options: Options = {}) =>
     let loading: ReturnType<typeof loadTools> | undefined
     const tools = Effect.orDie(Effect.tryPromise(() => (loading ??= loadTools(options))))
     const io = <A>(run: () => Promise<A>) => Effect.orDie(Effect.tryPromise(run))
-    const inspectFile = (path: string, type: MediaType, mimeType: string) => Effect.flatMap(tools, (t) => t.inspectFile(path, type, mimeType))
+    const inspectFile = (path: string, type: MediaType, mimeType: string) =>
+      Effect.flatMap(tools, (t) => t.inspectFile(path, type, mimeType))
 
     const scratch = Effect.acquireRelease(
       io(async () => {
@@ -112,7 +122,9 @@ export const layerConfig = Layer.effect(MediaProbe)(
       ffmpegPath: Config.option(Config.String("FFMPEG_PATH")),
       ffprobePath: Config.option(Config.String("FFPROBE_PATH")),
       // At least 1 MiB: 0 or less would refuse every upload.
-      maxDecodedMb: Config.option(Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "HERALD_MEDIA_MAX_DECODED_MB"))
+      maxDecodedMb: Config.option(
+        Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "HERALD_MEDIA_MAX_DECODED_MB")
+      )
     })
     return yield* make({
       ffmpegPath: Option.getOrUndefined(env.ffmpegPath),

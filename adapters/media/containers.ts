@@ -43,7 +43,8 @@ const reader = async (path: string) => {
 }
 
 const printable = (b: Buffer) => b.every((c) => c >= 0x20 && c < 0x7f)
-const cut = (r: Reader, declaredBytes: number): Truncation | null => (declaredBytes > r.size ? { fileBytes: r.size, declaredBytes } : null)
+const cut = (r: Reader, declaredBytes: number): Truncation | null =>
+  declaredBytes > r.size ? { fileBytes: r.size, declaredBytes } : null
 
 /** ISO base media (MP4, MOV, M4V): top-level boxes, each with a 32-bit or 64-bit size. */
 const isoBoxes = async (r: Reader): Promise<Truncation | null> => {

@@ -19,36 +19,58 @@ const message = (error: unknown) =>
     .slice(0, 200)
 
 /** Bytes of one sample for libvips' band formats. */
-const sampleBytes: Record<string, number> = { uchar: 1, char: 1, ushort: 2, short: 2, uint: 4, int: 4, float: 4, complex: 8, double: 8, dpcomplex: 16 }
+const sampleBytes: Record<string, number> = {
+  uchar: 1,
+  char: 1,
+  ushort: 2,
+  short: 2,
+  uint: 4,
+  int: 4,
+  float: 4,
+  complex: 8,
+  double: 8,
+  dpcomplex: 16
+}
 
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`
 
 /** Dimensions as displayed (EXIF orientation applied) and a JPEG preview; the full decode also proves the file whole. */
-export const inspectImage = (tools: ImageTools, path: string, mimeType: string): Effect.Effect<Inspection, MediaUnreadable> =>
+export const inspectImage = (
+  tools: ImageTools,
+  path: string,
+  mimeType: string
+): Effect.Effect<Inspection, MediaUnreadable> =>
   Effect.gen(function* () {
     const frames = yield* Effect.promise(() => countFrames(path, mimeType, tools.maxFrames).catch(() => 1))
     if (frames > tools.maxFrames)
       return yield* Effect.fail(
-        new MediaUnreadable(`The animation has more than ${tools.maxFrames} frames; such files are refused before they are read.`, {
-          reason: "too_many_frames",
-          maxFrames: tools.maxFrames
-        })
+        new MediaUnreadable(
+          `The animation has more than ${tools.maxFrames} frames; such files are refused before they are read.`,
+          {
+            reason: "too_many_frames",
+            maxFrames: tools.maxFrames
+          }
+        )
       )
     const open = () => sharp(path, { limitInputPixels: tools.maxPixels, failOn: "error", sequentialRead: true })
-    const meta = yield* Effect.tryPromise({ try: () => sharp(path, { limitInputPixels: false }).metadata(), catch: message }).pipe(
-      Effect.mapError((m) => new MediaUnreadable(`The image cannot be read: ${m}`))
-    )
+    const meta = yield* Effect.tryPromise({
+      try: () => sharp(path, { limitInputPixels: false }).metadata(),
+      catch: message
+    }).pipe(Effect.mapError((m) => new MediaUnreadable(`The image cannot be read: ${m}`)))
     const width = meta.autoOrient?.width ?? meta.width
     const height = meta.autoOrient?.height ?? meta.height
     if (!width || !height) return yield* Effect.fail(new MediaUnreadable("The image has no dimensions."))
     if (width * height > tools.maxPixels)
       return yield* Effect.fail(
-        new MediaUnreadable(`The image is ${width}x${height} pixels, over the limit of ${tools.maxPixels} pixels; such files are refused as possible decompression bombs.`, {
-          reason: "too_many_pixels",
-          width,
-          height,
-          maxPixels: tools.maxPixels
-        })
+        new MediaUnreadable(
+          `The image is ${width}x${height} pixels, over the limit of ${tools.maxPixels} pixels; such files are refused as possible decompression bombs.`,
+          {
+            reason: "too_many_pixels",
+            width,
+            height,
+            maxPixels: tools.maxPixels
+          }
+        )
       )
     // The pixel count alone misses deep images: a 16-bit RGBA PNG takes 8 bytes a pixel.
     const channels = meta.channels ?? 4
@@ -61,7 +83,16 @@ export const inspectImage = (tools: ImageTools, path: string, mimeType: string):
           `The image would take ${megabytes(decodedBytes)} decoded (${width}x${height} pixels, ${channels} channels of ${bytesPerSample * 8} bits` +
             `${pages > 1 ? `, ${pages} frames` : ""}), over the limit of ${megabytes(tools.maxDecodedBytes)}; such files are refused as possible decompression bombs. ` +
             "Send a smaller image (fewer pixels, 8 bits a channel, or fewer frames).",
-          { reason: "decoded_size_over_budget", width, height, channels, bytesPerSample, pages, decodedBytes, budgetBytes: tools.maxDecodedBytes }
+          {
+            reason: "decoded_size_over_budget",
+            width,
+            height,
+            channels,
+            bytesPerSample,
+            pages,
+            decodedBytes,
+            budgetBytes: tools.maxDecodedBytes
+          }
         )
       )
     const preview = yield* Effect.tryPromise({
@@ -75,5 +106,10 @@ export const inspectImage = (tools: ImageTools, path: string, mimeType: string):
           .toBuffer(),
       catch: message
     }).pipe(Effect.mapError((m) => new MediaUnreadable(`The image looks truncated or damaged: ${m}`)))
-    return { width, height, durationMs: null, preview: new Uint8Array(preview.buffer, preview.byteOffset, preview.length) }
+    return {
+      width,
+      height,
+      durationMs: null,
+      preview: new Uint8Array(preview.buffer, preview.byteOffset, preview.length)
+    }
   })

@@ -19,14 +19,30 @@ interface Outcome {
 
 const settle = (file: string, outcome: Outcome): Effect.Effect<ToolResult> => {
   // A tool that cannot be started at all (missing binary, no permission) is a broken installation.
-  if (outcome.code === "ENOENT" || outcome.code === "EACCES") return Effect.die(new Error(`Cannot run ${file}: ${outcome.code}`))
-  return Effect.succeed({ ok: outcome.ok, stdout: Buffer.from(outcome.stdout.buffer, outcome.stdout.byteOffset, outcome.stdout.byteLength), stderr: outcome.stderr })
+  if (outcome.code === "ENOENT" || outcome.code === "EACCES")
+    return Effect.die(new Error(`Cannot run ${file}: ${outcome.code}`))
+  return Effect.succeed({
+    ok: outcome.ok,
+    stdout: Buffer.from(outcome.stdout.buffer, outcome.stdout.byteOffset, outcome.stdout.byteLength),
+    stderr: outcome.stderr
+  })
 }
 
 const runHere = (file: string, args: ReadonlyArray<string>, timeoutMs: number) =>
   Effect.callback<ToolResult>((resume, signal) => {
-    execFile(file, [...args], { encoding: "buffer", maxBuffer: MAX_OUTPUT, timeout: timeoutMs, signal, windowsHide: true }, (error, stdout, stderr) =>
-      resume(settle(file, { ok: error === null, code: (error as NodeJS.ErrnoException | null)?.code ?? null, stdout, stderr: stderr.toString("utf8") }))
+    execFile(
+      file,
+      [...args],
+      { encoding: "buffer", maxBuffer: MAX_OUTPUT, timeout: timeoutMs, signal, windowsHide: true },
+      (error, stdout, stderr) =>
+        resume(
+          settle(file, {
+            ok: error === null,
+            code: (error as NodeJS.ErrnoException | null)?.code ?? null,
+            stdout,
+            stderr: stderr.toString("utf8")
+          })
+        )
     )
   })
 

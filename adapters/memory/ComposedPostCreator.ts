@@ -32,7 +32,9 @@ export const make = Effect.gen(function* () {
             if (limit !== null && used > limit) return yield* Effect.fail(new OverCap())
             yield* posts.insert(post)
             if (jobs.length > 0) yield* queue.enqueue(jobs)
-            yield* outbox.append(atLimit !== undefined && used === limit ? [...(events ?? []), atLimit] : (events ?? []))
+            yield* outbox.append(
+              atLimit !== undefined && used === limit ? [...(events ?? []), atLimit] : (events ?? [])
+            )
             return { _tag: "Created" as const, used: limit === null ? null : used }
           })
         )

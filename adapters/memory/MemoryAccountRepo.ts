@@ -8,18 +8,29 @@ export const make = Effect.gen(function* () {
   return {
     upsert: (account) =>
       state.sync(() => {
-        const existing = [...accounts().values()].find((a) => a.workspaceId === account.workspaceId && a.platform === account.platform && a.externalId === account.externalId)
+        const existing = [...accounts().values()].find(
+          (a) =>
+            a.workspaceId === account.workspaceId &&
+            a.platform === account.platform &&
+            a.externalId === account.externalId
+        )
         const stored = existing ? { ...account, id: existing.id } : account
         accounts().set(stored.id, stored)
         return stored
       }),
     listByWorkspace: (workspaceId) =>
-      state.sync(() => [...accounts().values()].filter((a) => a.workspaceId === workspaceId).sort((a, b) => a.connectedAt - b.connectedAt || a.id.localeCompare(b.id))),
-    findById: (workspaceId, id) => state.sync(() => Option.filter(Option.fromNullishOr(accounts().get(id)), (a) => a.workspaceId === workspaceId)),
+      state.sync(() =>
+        [...accounts().values()]
+          .filter((a) => a.workspaceId === workspaceId)
+          .sort((a, b) => a.connectedAt - b.connectedAt || a.id.localeCompare(b.id))
+      ),
+    findById: (workspaceId, id) =>
+      state.sync(() => Option.filter(Option.fromNullishOr(accounts().get(id)), (a) => a.workspaceId === workspaceId)),
     setStatus: (workspaceId, id, status, from) =>
       state.sync(() => {
         const found = accounts().get(id)
-        if (found === undefined || found.workspaceId !== workspaceId || (from !== undefined && found.status !== from)) return false
+        if (found === undefined || found.workspaceId !== workspaceId || (from !== undefined && found.status !== from))
+          return false
         accounts().set(id, { ...found, status })
         return true
       }),

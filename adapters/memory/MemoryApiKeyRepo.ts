@@ -9,11 +9,13 @@ export const make = Effect.gen(function* () {
   return {
     insert: (key) => state.sync(() => void keys().set(key.id, key)),
     findByHash: (hash) => state.sync(() => Option.fromNullishOr([...keys().values()].find((k) => k.hash === hash))),
-    listByWorkspace: (workspaceId) => state.sync(() => [...keys().values()].filter((k) => k.workspaceId === workspaceId)),
+    listByWorkspace: (workspaceId) =>
+      state.sync(() => [...keys().values()].filter((k) => k.workspaceId === workspaceId)),
     recordUse: (id, at) =>
       state.sync(() => {
         const key = keys().get(id)
-        if (key && (key.lastUsedAt === null || key.lastUsedAt <= at - KEY_USE_RESOLUTION_MS)) keys().set(id, { ...key, lastUsedAt: at })
+        if (key && (key.lastUsedAt === null || key.lastUsedAt <= at - KEY_USE_RESOLUTION_MS))
+          keys().set(id, { ...key, lastUsedAt: at })
       }),
     revoke: (workspaceId, id, now) =>
       state.sync(() => {

@@ -1,5 +1,10 @@
 import { Clock, Context, Effect, Layer, Option, Stream } from "effect"
-import { BlobNotFound, BlobStore, type BlobStoreShape, DEFAULT_URL_VALIDITY_MS } from "../../application/ports/BlobStore.ts"
+import {
+  BlobNotFound,
+  BlobStore,
+  type BlobStoreShape,
+  DEFAULT_URL_VALIDITY_MS
+} from "../../application/ports/BlobStore.ts"
 import { FileLinks, type FileLinksShape } from "../../application/ports/FileLinks.ts"
 
 interface Stored {
@@ -9,7 +14,9 @@ interface Stored {
 }
 
 /** What the memory store holds, for tests to assert that nothing was left behind. */
-export class StoredBlobs extends Context.Service<StoredBlobs, { readonly keys: () => ReadonlyArray<string> }>()("herald/memory/StoredBlobs") {}
+export class StoredBlobs extends Context.Service<StoredBlobs, { readonly keys: () => ReadonlyArray<string> }>()(
+  "herald/memory/StoredBlobs"
+) {}
 
 /** Blobs in a Map; `url` gives a signed link to the HTTP host's own file route, which serves them through `get`. */
 export const make = (publicUrl: string, links: FileLinksShape) =>
@@ -33,11 +40,17 @@ export const make = (publicUrl: string, links: FileLinksShape) =>
       stat: (key) =>
         Effect.suspend(() => {
           const found = objects.get(key)
-          return found ? Effect.succeed({ sizeBytes: found.sizeBytes, contentType: found.contentType }) : Effect.fail(new BlobNotFound(key))
+          return found
+            ? Effect.succeed({ sizeBytes: found.sizeBytes, contentType: found.contentType })
+            : Effect.fail(new BlobNotFound(key))
         }),
       delete: (key) => Effect.sync(() => void objects.delete(key)),
       url: (key, validForMs = DEFAULT_URL_VALIDITY_MS) =>
-        Effect.map(Clock.currentTimeMillis, (now) => `${base}/files/${key.split("/").map(encodeURIComponent).join("/")}?${links.sign(key, now + validForMs)}`),
+        Effect.map(
+          Clock.currentTimeMillis,
+          (now) =>
+            `${base}/files/${key.split("/").map(encodeURIComponent).join("/")}?${links.sign(key, now + validForMs)}`
+        ),
       localPath: () => Option.none()
     } satisfies BlobStoreShape
     return { store, keys: () => [...objects.keys()] }

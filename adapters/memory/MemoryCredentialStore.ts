@@ -13,7 +13,8 @@ export const make = Effect.gen(function* () {
     return lock
   }
   return {
-    put: (accountId, update) => Effect.sync(() => void table().set(accountId, storedFrom(update, (table().get(accountId)?.version ?? 0) + 1))),
+    put: (accountId, update) =>
+      Effect.sync(() => void table().set(accountId, storedFrom(update, (table().get(accountId)?.version ?? 0) + 1))),
     get: (accountId) => Effect.sync(() => Option.fromNullishOr(table().get(accountId))),
     lifetimes: (accountIds) =>
       Effect.sync(
@@ -21,7 +22,18 @@ export const make = Effect.gen(function* () {
           new Map(
             accountIds.flatMap((id) => {
               const stored = table().get(id)
-              return stored === undefined ? [] : [[id, { expiresAt: stored.expiresAt, refreshable: stored.refreshable, refreshExpiresAt: stored.refreshExpiresAt }] as const]
+              return stored === undefined
+                ? []
+                : [
+                    [
+                      id,
+                      {
+                        expiresAt: stored.expiresAt,
+                        refreshable: stored.refreshable,
+                        refreshExpiresAt: stored.refreshExpiresAt
+                      }
+                    ] as const
+                  ]
             })
           )
       ),

@@ -18,7 +18,10 @@ export const make = Effect.gen(function* () {
           t().events.set(event.id, stored)
           for (const webhook of t().webhooks.values()) {
             if (webhook.workspaceId !== event.workspaceId) continue
-            if (event.onlyWebhookId !== undefined ? webhook.id !== event.onlyWebhookId : !subscribes(webhook, event.type)) continue
+            if (
+              event.onlyWebhookId !== undefined ? webhook.id !== event.onlyWebhookId : !subscribes(webhook, event.type)
+            )
+              continue
             const id = deliveryIdOf(event.id, webhook.id)
             t().deliveries.set(id, {
               id,
@@ -58,7 +61,15 @@ export const make = Effect.gen(function* () {
           )
           .sort((a, b) => a.seq - b.seq)
           .slice(0, query.limit)
-          .map((e): StoredEvent => ({ id: e.id, type: e.type, createdAt: e.createdAt, body: e.body, position: position(e.seq) }))
+          .map(
+            (e): StoredEvent => ({
+              id: e.id,
+              type: e.type,
+              createdAt: e.createdAt,
+              body: e.body,
+              position: position(e.seq)
+            })
+          )
       }),
     latest: (workspaceId) =>
       state.sync(() => {

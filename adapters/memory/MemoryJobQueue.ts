@@ -25,14 +25,19 @@ export const make = Effect.gen(function* () {
       return true
     })
   return {
-    enqueue: (list) => state.sync(() => list.forEach((job) => jobs().set(job.id, { ...job, failures: 0, checkpoint: null, leaseUntil: null }))),
+    enqueue: (list) =>
+      state.sync(() =>
+        list.forEach((job) => jobs().set(job.id, { ...job, failures: 0, checkpoint: null, leaseUntil: null }))
+      ),
     removeForPost: (postId) =>
       state.sync(() => {
         for (const [id, job] of jobs()) if (job.postId === postId && job.leaseUntil === null) jobs().delete(id)
       }),
     rescheduleForPost: (postId, runAt) =>
       state.sync(() => {
-        for (const [id, job] of jobs()) if (job.postId === postId && job.kind === "publish" && job.leaseUntil === null) jobs().set(id, { ...job, runAt })
+        for (const [id, job] of jobs())
+          if (job.postId === postId && job.kind === "publish" && job.leaseUntil === null)
+            jobs().set(id, { ...job, runAt })
       }),
     lease: (now, max, leaseMs) =>
       state.sync(() => {

@@ -7,7 +7,8 @@ export const make = Effect.gen(function* () {
   const posts = () => state.tables.posts
   return {
     insert: (post) => state.sync(() => void posts().set(post.id, post)),
-    findById: (workspaceId, id) => state.sync(() => Option.filter(Option.fromNullishOr(posts().get(id)), (p) => p.workspaceId === workspaceId)),
+    findById: (workspaceId, id) =>
+      state.sync(() => Option.filter(Option.fromNullishOr(posts().get(id)), (p) => p.workspaceId === workspaceId)),
     list: (workspaceId, query) =>
       state.sync(() =>
         [...posts().values()]

@@ -51,7 +51,8 @@ interface Journal {
  */
 const CurrentJournal = Context.Reference<Journal | null>("herald/memory/CurrentJournal", { defaultValue: () => null })
 
-const openJournal = (journal: Journal | null): journal is Journal & { entries: Array<Undo> } => journal !== null && journal.entries !== null
+const openJournal = (journal: Journal | null): journal is Journal & { entries: Array<Undo> } =>
+  journal !== null && journal.entries !== null
 
 /**
  * A Map that records the old value of every entry it changes in the running fiber's transaction
@@ -61,7 +62,13 @@ const openJournal = (journal: Journal | null): journal is Journal & { entries: A
 class JournaledMap<K, V> extends Map<K, V> {
   private record(key: K) {
     const journal = Fiber.getCurrent()?.getRef(CurrentJournal) ?? null
-    if (openJournal(journal)) journal.entries.push({ map: this as JournaledMap<unknown, unknown>, key, had: super.has(key), value: super.get(key) })
+    if (openJournal(journal))
+      journal.entries.push({
+        map: this as JournaledMap<unknown, unknown>,
+        key,
+        had: super.has(key),
+        value: super.get(key)
+      })
   }
   override set(key: K, value: V) {
     this.record(key)
@@ -126,7 +133,8 @@ export const make = Effect.gen(function* () {
       undo.map.restoreEntry(undo.key, undo.had, undo.value)
     }
   }
-  const operation = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMap(CurrentJournal, (journal) => (openJournal(journal) ? effect : lock.withPermit(effect)))
+  const operation = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(CurrentJournal, (journal) => (openJournal(journal) ? effect : lock.withPermit(effect)))
   const state: MemoryStateShape = {
     tables: empty(),
     transaction: (effect) =>

@@ -1,5 +1,9 @@
 import { Effect, Layer, Option } from "effect"
-import { type LeasedDelivery, WebhookDeliveries, type WebhookDeliveriesShape } from "../../application/ports/WebhookDeliveries.ts"
+import {
+  type LeasedDelivery,
+  WebhookDeliveries,
+  type WebhookDeliveriesShape
+} from "../../application/ports/WebhookDeliveries.ts"
 import type { Delivery } from "../../domain/webhooks.ts"
 import { MemoryState, type Tables } from "./MemoryState.ts"
 
@@ -19,11 +23,18 @@ export const make = Effect.gen(function* () {
       attempts: d.attempts,
       roundFailures: d.roundFailures,
       event: { id: event.id, type: event.type, createdAt: event.createdAt, body: event.body },
-      webhook: { id: webhook.id, workspaceId: webhook.workspaceId, url: webhook.url, sealedSecret: webhook.sealedSecret, failingSince: webhook.failingSince }
+      webhook: {
+        id: webhook.id,
+        workspaceId: webhook.workspaceId,
+        url: webhook.url,
+        sealedSecret: webhook.sealedSecret,
+        failingSince: webhook.failingSince
+      }
     }
   }
   /** A worker holds it now: its lease (availableAt) runs past both now and its planned try. */
-  const isLeased = (d: Stored, now: number) => d.status === "pending" && d.availableAt > now && d.availableAt !== d.nextAttemptAt
+  const isLeased = (d: Stored, now: number) =>
+    d.status === "pending" && d.availableAt > now && d.availableAt !== d.nextAttemptAt
   const take = (d: Stored, now: number, leaseMs: number) => {
     const next = { ...d, attempts: d.attempts + 1, availableAt: now + leaseMs, lastAttemptAt: now }
     t().deliveries.set(d.id, next)
@@ -49,7 +60,9 @@ export const make = Effect.gen(function* () {
     leaseOne: (id, now, leaseMs) =>
       state.sync(() => {
         const d = t().deliveries.get(id)
-        return d === undefined || d.status !== "pending" || isLeased(d, now) ? Option.none() : Option.some(take(d, now, leaseMs))
+        return d === undefined || d.status !== "pending" || isLeased(d, now)
+          ? Option.none()
+          : Option.some(take(d, now, leaseMs))
       }),
     record: (records) =>
       state.sync(() => {
@@ -104,7 +117,14 @@ export const make = Effect.gen(function* () {
         const d = t().deliveries.get(id)
         if (d === undefined || d.workspaceId !== workspaceId) return Option.none()
         if (isLeased(d, now)) return Option.some(plain(d))
-        const next: Stored = { ...d, status: "pending", roundFailures: 0, availableAt: now, nextAttemptAt: now, deliveredAt: null }
+        const next: Stored = {
+          ...d,
+          status: "pending",
+          roundFailures: 0,
+          availableAt: now,
+          nextAttemptAt: now,
+          deliveredAt: null
+        }
         t().deliveries.set(id, next)
         return Option.some(plain(next))
       }),

@@ -5,10 +5,14 @@ import { MemoryState } from "./MemoryState.ts"
 export const make = Effect.gen(function* () {
   const state = yield* MemoryState
   const webhooks = () => state.tables.webhooks
-  const own = (workspaceId: string, id: string) => Option.filter(Option.fromNullishOr(webhooks().get(id)), (w) => w.workspaceId === workspaceId)
+  const own = (workspaceId: string, id: string) =>
+    Option.filter(Option.fromNullishOr(webhooks().get(id)), (w) => w.workspaceId === workspaceId)
   return {
     insert: (webhook) => state.sync(() => void webhooks().set(webhook.id, webhook)),
-    list: (workspaceId) => state.sync(() => [...webhooks().values()].filter((w) => w.workspaceId === workspaceId).sort((a, b) => (a.id < b.id ? -1 : 1))),
+    list: (workspaceId) =>
+      state.sync(() =>
+        [...webhooks().values()].filter((w) => w.workspaceId === workspaceId).sort((a, b) => (a.id < b.id ? -1 : 1))
+      ),
     find: (workspaceId, id) => state.sync(() => own(workspaceId, id)),
     update: (webhook) =>
       state.sync(() => {

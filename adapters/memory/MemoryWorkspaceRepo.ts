@@ -9,17 +9,24 @@ export const make = Effect.gen(function* () {
     insert: (ws) =>
       state.operation(
         Effect.suspend(() => {
-          if ([...t().workspaces.values()].some((w) => w.ownerEmail === ws.ownerEmail)) return Effect.fail(new EmailTaken())
+          if ([...t().workspaces.values()].some((w) => w.ownerEmail === ws.ownerEmail))
+            return Effect.fail(new EmailTaken())
           t().workspaces.set(ws.id, ws)
           return Effect.void
         })
       ),
     findById: (id) => state.sync(() => Option.fromNullishOr(t().workspaces.get(id))),
-    findByEmail: (email) => state.sync(() => Option.fromNullishOr([...t().workspaces.values()].find((w) => w.ownerEmail === email))),
+    findByEmail: (email) =>
+      state.sync(() => Option.fromNullishOr([...t().workspaces.values()].find((w) => w.ownerEmail === email))),
     // Memory transactions already run one at a time (MemoryStore).
     lock: () => Effect.void,
     update: (ws) => state.sync(() => void t().workspaces.set(ws.id, ws)),
-    listExpiredUnclaimed: (now, limit) => state.sync(() => [...t().workspaces.values()].filter((w) => !w.claimed && w.expiresAt !== null && w.expiresAt <= now).slice(0, limit)),
+    listExpiredUnclaimed: (now, limit) =>
+      state.sync(() =>
+        [...t().workspaces.values()]
+          .filter((w) => !w.claimed && w.expiresAt !== null && w.expiresAt <= now)
+          .slice(0, limit)
+      ),
     delete: (id) =>
       state.sync(() => {
         const tables = t()
@@ -34,7 +41,8 @@ export const make = Effect.gen(function* () {
         for (const [k, v] of tables.webhooks) if (v.workspaceId === id) tables.webhooks.delete(k)
         for (const [k, v] of tables.deliveries) if (v.workspaceId === id) tables.deliveries.delete(k)
       }),
-    countCreatedBetween: (from, to) => state.sync(() => [...t().workspaces.values()].filter((w) => w.createdAt >= from && w.createdAt < to).length)
+    countCreatedBetween: (from, to) =>
+      state.sync(() => [...t().workspaces.values()].filter((w) => w.createdAt >= from && w.createdAt < to).length)
   } satisfies WorkspaceRepoShape
 })
 

@@ -4,7 +4,8 @@ import { Effect, Layer } from "effect"
 import nodemailer from "nodemailer"
 import { type Mail, MailError, Mailer, type MailerShape } from "../../application/ports/Mailer.ts"
 
-const encodeHeader = (value: string) => (/^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value, "utf8").toString("base64")}?=`)
+const encodeHeader = (value: string) =>
+  /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value, "utf8").toString("base64")}?=`
 
 /** A text-only message as a single base64 part: the format the outbox has always written. */
 const plainEml = (mail: Mail, from: string, date: Date) =>
@@ -26,7 +27,8 @@ const composer = nodemailer.createTransport({ streamTransport: true, buffer: tru
 
 /** RFC 5322 message bytes, so the file opens in any mail client. */
 export const toEml = async (mail: Mail, from: string, date: Date): Promise<Buffer> => {
-  if (mail.html === undefined && (mail.inlineImages ?? []).length === 0) return Buffer.from(plainEml(mail, from, date), "utf8")
+  if (mail.html === undefined && (mail.inlineImages ?? []).length === 0)
+    return Buffer.from(plainEml(mail, from, date), "utf8")
   const info = await composer.sendMail({
     from,
     to: mail.to,
@@ -34,7 +36,12 @@ export const toEml = async (mail: Mail, from: string, date: Date): Promise<Buffe
     date,
     text: mail.text,
     ...(mail.html === undefined ? {} : { html: mail.html }),
-    attachments: (mail.inlineImages ?? []).map((image) => ({ cid: image.cid, filename: image.filename, contentType: image.contentType, content: Buffer.from(image.content) }))
+    attachments: (mail.inlineImages ?? []).map((image) => ({
+      cid: image.cid,
+      filename: image.filename,
+      contentType: image.contentType,
+      content: Buffer.from(image.content)
+    }))
   })
   return info.message as Buffer
 }

@@ -6,7 +6,10 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Data, Effect, type Scope } from "effect"
 import { defaultTemplateDir, initialiseFromTemplate } from "./template.ts"
 
-export class PgliteError extends Data.TaggedError("PgliteError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class PgliteError extends Data.TaggedError("PgliteError")<{
+  readonly message: string
+  readonly cause?: unknown
+}> {}
 
 const isAlive = (pid: number): boolean => {
   try {
@@ -49,8 +52,12 @@ const lockDataDir = (dataDir: string): Effect.Effect<void, PgliteError, Scope.Sc
       await rm(mine, { force: true })
     }
   }
-  return Effect.acquireRelease(Effect.tryPromise({ try: take, catch: (cause) => new PgliteError({ message: `cannot lock ${dataDir}: ${String(cause)}`, cause }) }), () =>
-    Effect.promise(() => rm(file, { force: true }))
+  return Effect.acquireRelease(
+    Effect.tryPromise({
+      try: take,
+      catch: (cause) => new PgliteError({ message: `cannot lock ${dataDir}: ${String(cause)}`, cause })
+    }),
+    () => Effect.promise(() => rm(file, { force: true }))
   )
 }
 

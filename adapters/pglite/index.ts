@@ -14,7 +14,10 @@ export { holderOf, type Options, PgliteError } from "./PgliteServer.ts"
  * Queries queue for it; a transaction holds it, so work forked out of a transaction (which loses
  * the transaction's connection) must not wait for that transaction.
  */
-export const layer = (dataDir: string, options: Options = {}): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgliteError | SqlError.SqlError> =>
+export const layer = (
+  dataDir: string,
+  options: Options = {}
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgliteError | SqlError.SqlError> =>
   PgClient.layerFrom(
     Effect.gen(function* () {
       const path = yield* start(dataDir, options)

@@ -16,7 +16,8 @@ import { PGlite } from "@electric-sql/pglite"
 
 const pgliteEntry = createRequire(import.meta.url).resolve("@electric-sql/pglite")
 const pglitePackage = dirname(dirname(pgliteEntry))
-const pgliteVersion = (JSON.parse(readFileSync(join(pglitePackage, "package.json"), "utf8")) as { version: string }).version
+const pgliteVersion = (JSON.parse(readFileSync(join(pglitePackage, "package.json"), "utf8")) as { version: string })
+  .version
 
 /** Where the template lives by default: node_modules/.cache/herald/pglite-<version>, beside PGlite itself. */
 export const defaultTemplateDir = join(dirname(dirname(pglitePackage)), ".cache", "herald", `pglite-${pgliteVersion}`)
@@ -41,8 +42,12 @@ export const ensureTemplate = async (templateDir: string): Promise<string> => {
   await rm(building, { recursive: true, force: true })
   try {
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, [fileURLToPath(import.meta.url), building], { timeout: 120_000 }, (error, _stdout, stderr) =>
-        error === null ? resolve() : reject(new Error(`PGlite initdb failed: ${stderr.trim() || error.message}`))
+      execFile(
+        process.execPath,
+        [fileURLToPath(import.meta.url), building],
+        { timeout: 120_000 },
+        (error, _stdout, stderr) =>
+          error === null ? resolve() : reject(new Error(`PGlite initdb failed: ${stderr.trim() || error.message}`))
       )
     )
     await rename(building, templateDir).catch((error: NodeJS.ErrnoException) => {
@@ -106,6 +111,9 @@ if (import.meta.main) {
   else
     await ensureTemplate(defaultTemplateDir).then(
       (made) => console.log(`PGlite template ready in ${made}`),
-      (error: unknown) => console.log(`No PGlite template made (the first start makes one): ${error instanceof Error ? error.message : String(error)}`)
+      (error: unknown) =>
+        console.log(
+          `No PGlite template made (the first start makes one): ${error instanceof Error ? error.message : String(error)}`
+        )
     )
 }

@@ -35,7 +35,10 @@ export const make = Effect.gen(function* () {
       sql`
         INSERT INTO api_keys (id, workspace_id, name, prefix, hash, require_approval, created_at, revoked_at, last_used_at)
         VALUES (${key.id}, ${key.workspaceId}, ${key.name}, ${key.prefix}, ${key.hash}, ${key.requireApproval},
-                ${toDate(key.createdAt)}, ${toDateOrNull(key.revokedAt)}, ${toDateOrNull(key.lastUsedAt)})`.pipe(Effect.asVoid, Effect.orDie),
+                ${toDate(key.createdAt)}, ${toDateOrNull(key.revokedAt)}, ${toDateOrNull(key.lastUsedAt)})`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
     findByHash: (hash) =>
       sql<ApiKeyRow>`SELECT * FROM api_keys WHERE hash = ${hash}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
@@ -50,7 +53,10 @@ export const make = Effect.gen(function* () {
     recordUse: (id, at) =>
       sql`
         UPDATE api_keys SET last_used_at = ${toDate(at)}
-        WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at <= ${toDate(at - KEY_USE_RESOLUTION_MS)})`.pipe(Effect.asVoid, Effect.orDie),
+        WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at <= ${toDate(at - KEY_USE_RESOLUTION_MS)})`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
     // Only a live key of that workspace is revoked; the answer says whether one was.
     revoke: (workspaceId, id, now) =>
       sql<{ id: string }>`

@@ -1,6 +1,12 @@
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { CredentialStore, type CredentialStoreShape, type GrantLifetime, type StoredCredentials, storedFrom } from "../../application/ports/CredentialStore.ts"
+import {
+  CredentialStore,
+  type CredentialStoreShape,
+  type GrantLifetime,
+  type StoredCredentials,
+  storedFrom
+} from "../../application/ports/CredentialStore.ts"
 
 interface LifetimeRow {
   readonly expires_at: string | number | null
@@ -16,7 +22,11 @@ interface Row extends LifetimeRow {
 // bigint columns arrive as strings.
 const epoch = (value: string | number | null) => (value === null ? null : Number(value))
 
-const lifetimeOf = (row: LifetimeRow): GrantLifetime => ({ expiresAt: epoch(row.expires_at), refreshable: row.refreshable, refreshExpiresAt: epoch(row.refresh_expires_at) })
+const lifetimeOf = (row: LifetimeRow): GrantLifetime => ({
+  expiresAt: epoch(row.expires_at),
+  refreshable: row.refreshable,
+  refreshExpiresAt: epoch(row.refresh_expires_at)
+})
 
 const fromRow = (row: Row): StoredCredentials => ({ sealed: row.sealed, version: row.version, ...lifetimeOf(row) })
 
@@ -28,7 +38,10 @@ export const make = Effect.gen(function* () {
       return sql`INSERT INTO account_credentials (account_id, sealed, expires_at, refreshable, refresh_expires_at, version)
           VALUES (${accountId}, ${u.sealed}, ${u.expiresAt}, ${u.refreshable}, ${u.refreshExpiresAt}, 1)
           ON CONFLICT (account_id) DO UPDATE SET sealed = excluded.sealed, expires_at = excluded.expires_at, refreshable = excluded.refreshable,
-            refresh_expires_at = excluded.refresh_expires_at, version = account_credentials.version + 1, updated_at = now()`.pipe(Effect.asVoid, Effect.orDie)
+            refresh_expires_at = excluded.refresh_expires_at, version = account_credentials.version + 1, updated_at = now()`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
     },
     get: (accountId) =>
       sql<Row>`SELECT sealed, expires_at, refreshable, refresh_expires_at, version FROM account_credentials WHERE account_id = ${accountId}`.pipe(
@@ -46,9 +59,10 @@ export const make = Effect.gen(function* () {
     // The row lock is held across the network call, so a second renewal waits and then finds the newer version.
     renew: (accountId, seen, renew) =>
       Effect.gen(function* () {
-        const rows = yield* sql<Row>`SELECT sealed, expires_at, refreshable, refresh_expires_at, version FROM account_credentials WHERE account_id = ${accountId} FOR UPDATE`.pipe(
-          Effect.orDie
-        )
+        const rows =
+          yield* sql<Row>`SELECT sealed, expires_at, refreshable, refresh_expires_at, version FROM account_credentials WHERE account_id = ${accountId} FOR UPDATE`.pipe(
+            Effect.orDie
+          )
         if (rows[0] === undefined) return yield* Effect.die(new Error(`no credentials for ${accountId}`))
         const current = fromRow(rows[0])
         if (current.version !== seen) return current
@@ -61,7 +75,8 @@ export const make = Effect.gen(function* () {
         sql.withTransaction,
         Effect.catchTag("SqlError", (e) => Effect.die(e))
       ),
-    delete: (accountId) => sql`DELETE FROM account_credentials WHERE account_id = ${accountId}`.pipe(Effect.asVoid, Effect.orDie)
+    delete: (accountId) =>
+      sql`DELETE FROM account_credentials WHERE account_id = ${accountId}`.pipe(Effect.asVoid, Effect.orDie)
   } satisfies CredentialStoreShape
 })
 

@@ -17,7 +17,8 @@ interface EventRow {
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return {
-    append: (events) => (events.length === 0 ? Effect.void : sql.unsafe(appendSql, [eventsJson(events)]).pipe(Effect.asVoid, Effect.orDie)),
+    append: (events) =>
+      events.length === 0 ? Effect.void : sql.unsafe(appendSql, [eventsJson(events)]).pipe(Effect.asVoid, Effect.orDie),
     // (The position is an alias apart from seq: ORDER BY seq must sort the number, not its text.)
     // Only events older than every transaction still running: one still being written may hold a
     // smaller seq than those already committed, and a reader must not step past it.
@@ -34,7 +35,15 @@ export const make = Effect.gen(function* () {
         ])}
         ORDER BY seq
         LIMIT ${query.limit}`.pipe(
-        Effect.map((rows) => rows.map((r) => ({ id: r.id, type: r.type, createdAt: fromDate(r.created_at), body: r.body, position: r.position }))),
+        Effect.map((rows) =>
+          rows.map((r) => ({
+            id: r.id,
+            type: r.type,
+            createdAt: fromDate(r.created_at),
+            body: r.body,
+            position: r.position
+          }))
+        ),
         Effect.orDie
       ),
     latest: (workspaceId) =>

@@ -1,6 +1,10 @@
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { type IdempotencyRecord, IdempotencyStore, type IdempotencyStoreShape } from "../../application/ports/IdempotencyStore.ts"
+import {
+  type IdempotencyRecord,
+  IdempotencyStore,
+  type IdempotencyStoreShape
+} from "../../application/ports/IdempotencyStore.ts"
 import { fromDate, toDate } from "./time.ts"
 
 interface RecordRow {
@@ -37,7 +41,8 @@ export const make = Effect.gen(function* () {
       RETURNING scope`
 
   // A separate statement (a fresh snapshot under READ COMMITTED) sees the holder that just committed.
-  const holder = (r: IdempotencyRecord) => sql<RecordRow>`SELECT * FROM idempotency_keys WHERE scope = ${r.scope} AND key = ${r.key}`
+  const holder = (r: IdempotencyRecord) =>
+    sql<RecordRow>`SELECT * FROM idempotency_keys WHERE scope = ${r.scope} AND key = ${r.key}`
 
   const claim = (r: IdempotencyRecord, now: number, attempt: number): Effect.Effect<Option.Option<IdempotencyRecord>> =>
     Effect.gen(function* () {

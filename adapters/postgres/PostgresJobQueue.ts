@@ -29,7 +29,8 @@ const fromRow = (row: JobRow): LeasedJob => ({
   checkpoint: row.checkpoint_step === null ? null : { step: row.checkpoint_step, handle: row.checkpoint_handle }
 })
 
-const columns = "id, kind, workspace_id, post_id, account_id, run_at, attempts, failures, checkpoint_step, checkpoint_handle"
+const columns =
+  "id, kind, workspace_id, post_id, account_id, run_at, attempts, failures, checkpoint_step, checkpoint_handle"
 
 /**
  * The queue in PostgreSQL. Leasing is one statement: `FOR UPDATE SKIP LOCKED` picks due rows no
@@ -56,9 +57,12 @@ export const make = Effect.gen(function* () {
           attempts: j.attempts
         })
       )
-      return Arr.isReadonlyArrayNonEmpty(rows) ? sql`INSERT INTO jobs ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie) : Effect.void
+      return Arr.isReadonlyArrayNonEmpty(rows)
+        ? sql`INSERT INTO jobs ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie)
+        : Effect.void
     },
-    removeForPost: (postId) => sql`DELETE FROM jobs WHERE post_id = ${postId} AND lease_until IS NULL`.pipe(Effect.asVoid, Effect.orDie),
+    removeForPost: (postId) =>
+      sql`DELETE FROM jobs WHERE post_id = ${postId} AND lease_until IS NULL`.pipe(Effect.asVoid, Effect.orDie),
     rescheduleForPost: (postId, runAt) =>
       sql`UPDATE jobs SET run_at = ${toDate(runAt)}, available_at = ${toDate(runAt)}
           WHERE post_id = ${postId} AND kind = 'publish' AND lease_until IS NULL`.pipe(Effect.asVoid, Effect.orDie),
@@ -113,7 +117,8 @@ export const make = Effect.gen(function* () {
             checkpoint_handle = ${options.clearCheckpoint ? null : sql`checkpoint_handle`}
           WHERE ${fenced(job)} RETURNING id`.pipe(Effect.map(changed), Effect.orDie),
     // A transaction-scoped advisory lock keyed by the post id: released at COMMIT or ROLLBACK.
-    lockPost: (postId) => sql`SELECT pg_advisory_xact_lock(hashtextextended(${postId}, 0))`.pipe(Effect.asVoid, Effect.orDie),
+    lockPost: (postId) =>
+      sql`SELECT pg_advisory_xact_lock(hashtextextended(${postId}, 0))`.pipe(Effect.asVoid, Effect.orDie),
     // The same locks for a batch, taken in key order (the sorted subquery is not flattened: OFFSET 0),
     // so two batches sharing posts wait for each other instead of deadlocking.
     lockPosts: (postIds) =>

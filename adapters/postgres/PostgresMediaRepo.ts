@@ -57,15 +57,25 @@ export const make = Effect.gen(function* () {
       ids.length === 0
         ? Effect.succeed([])
         : sql<MediaRow>`
-            SELECT * FROM media WHERE workspace_id = ${workspaceId} AND id = ANY(${[...new Set(ids)]}::text[])`.pipe(Effect.map(all), Effect.orDie),
+            SELECT * FROM media WHERE workspace_id = ${workspaceId} AND id = ANY(${[...new Set(ids)]}::text[])`.pipe(
+            Effect.map(all),
+            Effect.orDie
+          ),
     countByWorkspace: (workspaceId) =>
       sql<{ count: number }>`SELECT count(*)::int AS count FROM media WHERE workspace_id = ${workspaceId}`.pipe(
         Effect.map((rows) => rows[0]?.count ?? 0),
         Effect.orDie
       ),
     listByWorkspace: (workspaceId, limit) =>
-      sql<MediaRow>`SELECT * FROM media WHERE workspace_id = ${workspaceId} ORDER BY created_at, id LIMIT ${limit}`.pipe(Effect.map(all), Effect.orDie),
-    listExpired: (now, limit) => sql<MediaRow>`SELECT * FROM media WHERE expires_at <= ${toDate(now)} ORDER BY expires_at, id LIMIT ${limit}`.pipe(Effect.map(all), Effect.orDie),
+      sql<MediaRow>`SELECT * FROM media WHERE workspace_id = ${workspaceId} ORDER BY created_at, id LIMIT ${limit}`.pipe(
+        Effect.map(all),
+        Effect.orDie
+      ),
+    listExpired: (now, limit) =>
+      sql<MediaRow>`SELECT * FROM media WHERE expires_at <= ${toDate(now)} ORDER BY expires_at, id LIMIT ${limit}`.pipe(
+        Effect.map(all),
+        Effect.orDie
+      ),
     delete: (id) => sql`DELETE FROM media WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
   } satisfies MediaRepoShape
 })

@@ -1,6 +1,11 @@
 import { Data, Deferred, Effect, Layer, Option, Queue } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { type CreateOutcome, type NewPost, PostCreator, type PostCreatorShape } from "../../application/ports/PostCreator.ts"
+import {
+  type CreateOutcome,
+  type NewPost,
+  PostCreator,
+  type PostCreatorShape
+} from "../../application/ports/PostCreator.ts"
 import { toJsonRow, toParams } from "./postRow.ts"
 import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
 import { countOnShardZeroSql, countUncappedManySql } from "./usageShards.ts"
@@ -56,13 +61,25 @@ const uncappedSql = `
 
 /** The uncapped statement's values for some posts (claims in key order, so concurrent batches lock keys alike). */
 const uncappedValuesOf = (entries: ReadonlyArray<NewPost>): Array<unknown> => {
-  const claims = entries.flatMap((e) => (e.claim ? [e.claim] : [])).sort((a, b) => (a.scope + "\u0000" + a.key < b.scope + "\u0000" + b.key ? -1 : 1))
+  const claims = entries
+    .flatMap((e) => (e.claim ? [e.claim] : []))
+    .sort((a, b) => (a.scope + "\u0000" + a.key < b.scope + "\u0000" + b.key ? -1 : 1))
   return [
     JSON.stringify(entries.map((e) => toJsonRow(e.post))),
-    JSON.stringify(entries.map((e) => ({ post_id: e.post.id, workspace_id: e.post.workspaceId, month: e.usage.month }))),
+    JSON.stringify(
+      entries.map((e) => ({ post_id: e.post.id, workspace_id: e.post.workspaceId, month: e.usage.month }))
+    ),
     JSON.stringify(
       entries.flatMap((e) =>
-        e.jobs.map((j) => ({ id: j.id, kind: j.kind, workspace_id: j.workspaceId, post_id: j.postId, account_id: j.accountId, run_at: formatUtc(j.runAt), attempts: j.attempts }))
+        e.jobs.map((j) => ({
+          id: j.id,
+          kind: j.kind,
+          workspace_id: j.workspaceId,
+          post_id: j.postId,
+          account_id: j.accountId,
+          run_at: formatUtc(j.runAt),
+          attempts: j.attempts
+        }))
       )
     ),
     JSON.stringify(
@@ -110,7 +127,9 @@ const postColumns = [
 // the month to the cap. Parameters: $1..$21 the post (so $2 is its workspace), then the month, the
 // jobs' six arrays, the limit, the events, the limit's event. Built once; each create fills values.
 const MONTH = `$${postColumns.length + 1}`
-const jobArrays = ["::text[]", "::text[]", "::text[]", "::text[]", "::timestamptz[]", "::int[]"].map((cast, i) => `$${postColumns.length + 2 + i}${cast}`)
+const jobArrays = ["::text[]", "::text[]", "::text[]", "::text[]", "::timestamptz[]", "::int[]"].map(
+  (cast, i) => `$${postColumns.length + 2 + i}${cast}`
+)
 const LIMIT = `$${postColumns.length + 2 + jobArrays.length}`
 const EVENTS = `$${postColumns.length + 3 + jobArrays.length}`
 const LIMIT_EVENT = `$${postColumns.length + 4 + jobArrays.length}`
@@ -184,7 +203,10 @@ export const make = (options: { readonly writers?: number } = {}) =>
     const keys = yield* PostgresIdempotencyStore.make
     /** The ids of the posts that went in. */
     const writeUncapped = (entries: ReadonlyArray<NewPost>) =>
-      Effect.map(sql.unsafe<{ id: string }>(uncappedSql, uncappedValuesOf(entries)), (rows) => new Set(rows.map((r) => r.id)))
+      Effect.map(
+        sql.unsafe<{ id: string }>(uncappedSql, uncappedValuesOf(entries)),
+        (rows) => new Set(rows.map((r) => r.id))
+      )
 
     const writeUnclaimed = (entry: NewPost): Effect.Effect<CreateOutcome, SqlError.SqlError> =>
       entry.usage.limit === null
@@ -215,7 +237,8 @@ export const make = (options: { readonly writers?: number } = {}) =>
     }
 
     const waiting = yield* Queue.unbounded<Waiting>()
-    const settleAlone = (w: Waiting) => Effect.flatMap(Effect.exit(writeAlone(w.entry)), (exit) => Deferred.done(w.done, exit))
+    const settleAlone = (w: Waiting) =>
+      Effect.flatMap(Effect.exit(writeAlone(w.entry)), (exit) => Deferred.done(w.done, exit))
     const writeBatch = (taken: ReadonlyArray<Waiting>) => {
       // A key twice in one statement is an error; the later create waits for the earlier's commit.
       const seen = new Set<string>()
@@ -232,7 +255,12 @@ export const make = (options: { readonly writers?: number } = {}) =>
       return writeUncapped(batch.map((w) => w.entry)).pipe(
         Effect.matchCauseEffect({
           // A post whose key was held did not go in: alone, the claim finds the holder.
-          onSuccess: (ids) => Effect.forEach(batch, (w) => (ids.has(w.entry.post.id) ? Deferred.succeed(w.done, created) : settleAlone(w)), { discard: true }),
+          onSuccess: (ids) =>
+            Effect.forEach(
+              batch,
+              (w) => (ids.has(w.entry.post.id) ? Deferred.succeed(w.done, created) : settleAlone(w)),
+              { discard: true }
+            ),
           // Each post alone, so only a post that fails by itself fails (as a defect, like any write).
           onFailure: () => Effect.forEach(batch, settleAlone, { discard: true })
         }),
@@ -253,7 +281,11 @@ export const make = (options: { readonly writers?: number } = {}) =>
         entry.usage.limit !== null
           ? writeAlone(entry)
           : Effect.flatMap(inTransaction, (joined) =>
-              joined ? writeAlone(entry) : Effect.flatMap(Deferred.make<CreateOutcome>(), (done) => Effect.andThen(Queue.offer(waiting, { entry, done }), Deferred.await(done)))
+              joined
+                ? writeAlone(entry)
+                : Effect.flatMap(Deferred.make<CreateOutcome>(), (done) =>
+                    Effect.andThen(Queue.offer(waiting, { entry, done }), Deferred.await(done))
+                  )
             )
     } satisfies PostCreatorShape
   })

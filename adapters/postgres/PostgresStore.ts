@@ -11,7 +11,9 @@ export const make = Effect.gen(function* () {
   return {
     transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       // BEGIN/COMMIT failing is infrastructure, a defect; the effect's own errors pass through.
-      sql.withTransaction(effect).pipe(Effect.catchIf(SqlError.isSqlError, (error) => Effect.die(error))) as Effect.Effect<A, E, R>
+      sql
+        .withTransaction(effect)
+        .pipe(Effect.catchIf(SqlError.isSqlError, (error) => Effect.die(error))) as Effect.Effect<A, E, R>
   } satisfies StoreShape
 })
 

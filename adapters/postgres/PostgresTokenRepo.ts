@@ -40,7 +40,10 @@ export const make = Effect.gen(function* () {
         RETURNING *`.pipe(Effect.map(first), Effect.orDie),
     find: (hash, kind, now) =>
       sql<TokenRow>`
-        SELECT * FROM tokens WHERE hash = ${hash} AND kind = ${kind} AND expires_at > ${toDate(now)}`.pipe(Effect.map(first), Effect.orDie),
+        SELECT * FROM tokens WHERE hash = ${hash} AND kind = ${kind} AND expires_at > ${toDate(now)}`.pipe(
+        Effect.map(first),
+        Effect.orDie
+      ),
     delete: (hash) => sql`DELETE FROM tokens WHERE hash = ${hash}`.pipe(Effect.asVoid, Effect.orDie),
     // One statement: of schedulers sweeping at once, each marker goes to one of them.
     takeDue: (kind, now, limit) =>
@@ -59,7 +62,8 @@ export const make = Effect.gen(function* () {
         Effect.map((rows) => rows.map(fromRow)),
         Effect.orDie
       ),
-    deleteKind: (workspaceId, kind) => sql`DELETE FROM tokens WHERE workspace_id = ${workspaceId} AND kind = ${kind}`.pipe(Effect.asVoid, Effect.orDie)
+    deleteKind: (workspaceId, kind) =>
+      sql`DELETE FROM tokens WHERE workspace_id = ${workspaceId} AND kind = ${kind}`.pipe(Effect.asVoid, Effect.orDie)
   } satisfies TokenRepoShape
 })
 

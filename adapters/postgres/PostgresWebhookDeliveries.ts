@@ -1,7 +1,12 @@
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { planned } from "./planned.ts"
-import { type DeliveryRecord, type LeasedDelivery, WebhookDeliveries, type WebhookDeliveriesShape } from "../../application/ports/WebhookDeliveries.ts"
+import {
+  type DeliveryRecord,
+  type LeasedDelivery,
+  WebhookDeliveries,
+  type WebhookDeliveriesShape
+} from "../../application/ports/WebhookDeliveries.ts"
 import type { Delivery, DeliveryStatus } from "../../domain/webhooks.ts"
 import { fromDate, fromDateOrNull } from "./time.ts"
 
@@ -61,7 +66,13 @@ const fromLeased = (r: LeasedRow): LeasedDelivery => ({
   attempts: r.attempts,
   roundFailures: r.round_failures,
   event: { id: r.event_id, type: r.event_type, createdAt: fromDate(r.event_created_at), body: r.body },
-  webhook: { id: r.webhook_id, workspaceId: r.workspace_id, url: r.url, sealedSecret: r.sealed_secret, failingSince: fromDateOrNull(r.failing_since) }
+  webhook: {
+    id: r.webhook_id,
+    workspaceId: r.workspace_id,
+    url: r.url,
+    sealedSecret: r.sealed_secret,
+    failingSince: fromDateOrNull(r.failing_since)
+  }
 })
 
 /**
@@ -94,7 +105,9 @@ const leaseSql = takeSql(`
 // Leased now: its lease (available_at) runs past both now and its planned try.
 const notLeased = `NOT (available_at > $1 AND available_at IS DISTINCT FROM next_attempt_at)`
 
-const leaseOneSql = takeSql(`SELECT id FROM webhook_deliveries WHERE id = $3 AND status = 'pending' AND ${notLeased} FOR UPDATE SKIP LOCKED`)
+const leaseOneSql = takeSql(
+  `SELECT id FROM webhook_deliveries WHERE id = $3 AND status = 'pending' AND ${notLeased} FOR UPDATE SKIP LOCKED`
+)
 
 // One statement records a batch, each row only while its lease holds ($1: the records as JSON, $2
 // their ids: matched by the primary key, not by a join the planner may run over every pending row).
@@ -109,7 +122,8 @@ const recordSql = `
   FROM r WHERE d.id = ANY ($2::text[]) AND d.id = r.id AND d.attempts = r.attempts AND d.status = 'pending'
   RETURNING d.id, d.webhook_id`
 
-const statusOf = (r: DeliveryRecord) => (r.result._tag === "Succeeded" ? "succeeded" : r.result._tag === "GaveUp" ? "failed" : "pending")
+const statusOf = (r: DeliveryRecord) =>
+  r.result._tag === "Succeeded" ? "succeeded" : r.result._tag === "GaveUp" ? "failed" : "pending"
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -129,7 +143,11 @@ export const make = Effect.gen(function* () {
     const changes = [...byWebhook.entries()]
       .filter(([id, s]) => (s.ok ? streakAtLease.get(id) !== null : streakAtLease.get(id) === null))
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([id, s]) => ({ id, ok: s.ok, first_failure: s.firstFailure === null ? null : new Date(s.firstFailure).toISOString() }))
+      .map(([id, s]) => ({
+        id,
+        ok: s.ok,
+        first_failure: s.firstFailure === null ? null : new Date(s.firstFailure).toISOString()
+      }))
     if (changes.length === 0) return Effect.void
     return sql
       .unsafe(
@@ -172,9 +190,18 @@ export const make = Effect.gen(function* () {
         }))
       )
       // One statement when no endpoint's streak changes (the usual case); with the streaks, one transaction.
-      const recordRows = Effect.map(planned(sql.unsafe<{ id: string }>(recordSql, [json, records.map((r) => r.delivery.id)])), (rows) => new Set(rows.map((r) => r.id)))
-      const streaksMayChange = records.some((r) => (r.result._tag === "Succeeded") === (r.delivery.webhook.failingSince !== null))
-      return (streaksMayChange ? sql.withTransaction(Effect.tap(recordRows, (recorded) => updateStreaks(records, recorded))) : recordRows).pipe(
+      const recordRows = Effect.map(
+        planned(sql.unsafe<{ id: string }>(recordSql, [json, records.map((r) => r.delivery.id)])),
+        (rows) => new Set(rows.map((r) => r.id))
+      )
+      const streaksMayChange = records.some(
+        (r) => (r.result._tag === "Succeeded") === (r.delivery.webhook.failingSince !== null)
+      )
+      return (
+        streaksMayChange
+          ? sql.withTransaction(Effect.tap(recordRows, (recorded) => updateStreaks(records, recorded)))
+          : recordRows
+      ).pipe(
         Effect.map((recorded): ReadonlySet<string> => recorded),
         Effect.orDie
       )
@@ -205,7 +232,9 @@ export const make = Effect.gen(function* () {
           AND NOT (status = 'pending' AND available_at > ${new Date(now)} AND available_at IS DISTINCT FROM next_attempt_at)
         RETURNING *`.pipe(
         Effect.flatMap((rows) =>
-          rows[0] === undefined ? sql<DeliveryRow>`SELECT * FROM webhook_deliveries WHERE id = ${id} AND workspace_id = ${workspaceId}` : Effect.succeed(rows)
+          rows[0] === undefined
+            ? sql<DeliveryRow>`SELECT * FROM webhook_deliveries WHERE id = ${id} AND workspace_id = ${workspaceId}`
+            : Effect.succeed(rows)
         ),
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
         Effect.orDie

@@ -40,7 +40,10 @@ export const make = Effect.gen(function* () {
       sql`
         INSERT INTO webhooks (id, workspace_id, url, event_types, description, enabled, sealed_secret, created_at, updated_at, failing_since, disabled_reason)
         VALUES (${w.id}, ${w.workspaceId}, ${w.url}, ${w.eventTypes}::text[], ${w.description}, ${w.enabled}, ${w.sealedSecret},
-          ${toDate(w.createdAt)}, ${toDate(w.updatedAt)}, ${toDateOrNull(w.failingSince)}, ${w.disabledReason})`.pipe(Effect.asVoid, Effect.orDie),
+          ${toDate(w.createdAt)}, ${toDate(w.updatedAt)}, ${toDateOrNull(w.failingSince)}, ${w.disabledReason})`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
     list: (workspaceId) =>
       sql<WebhookRow>`SELECT * FROM webhooks WHERE workspace_id = ${workspaceId} ORDER BY id`.pipe(
         Effect.map((rows) => rows.map(fromRow)),

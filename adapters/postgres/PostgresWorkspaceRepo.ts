@@ -47,7 +47,8 @@ export const make = Effect.gen(function* () {
         Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new EmailTaken()) : Effect.void))
       ),
     findById: (id) => sql<WorkspaceRow>`SELECT * FROM workspaces WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
-    findByEmail: (email) => sql<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_email = ${email}`.pipe(Effect.map(one), Effect.orDie),
+    findByEmail: (email) =>
+      sql<WorkspaceRow>`SELECT * FROM workspaces WHERE owner_email = ${email}`.pipe(Effect.map(one), Effect.orDie),
     lock: (id) => sql`SELECT id FROM workspaces WHERE id = ${id} FOR UPDATE`.pipe(Effect.asVoid, Effect.orDie),
     update: (ws) =>
       sql`

@@ -166,7 +166,9 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0002_jobs": jobsMigration, // the publish queue (PostgresJobQueue); its jobs cascade with their workspace
   // GET /posts without a status filter: the newest visible posts straight from an index (it used the
   // status index and sorted the whole workspace: 26 ms at 45k posts, 0.06 ms with this one).
-  "0003_posts_visible_idx": statements([`CREATE INDEX posts_visible_idx ON posts (workspace_id, id DESC) WHERE deleted_at IS NULL`]),
+  "0003_posts_visible_idx": statements([
+    `CREATE INDEX posts_visible_idx ON posts (workspace_id, id DESC) WHERE deleted_at IS NULL`
+  ]),
   // A month's count in several rows (see usageShards.ts): an uncapped workspace's concurrent creates
   // no longer queue on one row lock through every commit. Existing counts become shard 0.
   "0004_usage_shards": statements([
@@ -198,7 +200,9 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   // Events written with the changes they report, webhook endpoints and their deliveries (webhooksMigration.ts).
   "0007_webhooks": statements(webhooksStatements),
   // The post request's per-network objects (tiktok, youtube, pinterest), handed to those networks' publishers.
-  "0008_post_network_options": statements([`ALTER TABLE posts ADD COLUMN network_options jsonb NOT NULL DEFAULT '{}'::jsonb`]),
+  "0008_post_network_options": statements([
+    `ALTER TABLE posts ADD COLUMN network_options jsonb NOT NULL DEFAULT '{}'::jsonb`
+  ]),
   // Per-network content (overrides of content, media, thread and first comment), keyed by platform.
   "0009_post_overrides": statements([`ALTER TABLE posts ADD COLUMN overrides jsonb NOT NULL DEFAULT '{}'::jsonb`]),
   // The people's app: the time zone it shows times in, and how the owner hears of posts waiting for approval.

@@ -10,4 +10,5 @@ export const fromDateOrNull = (date: Date | null): number | null => (date === nu
 /** int8 columns and counts arrive as bigint. */
 export const toNumber = (value: number | bigint | string): number => Number(value)
 
-export const toNumberOrNull = (value: number | bigint | string | null): number | null => (value === null ? null : Number(value))
+export const toNumberOrNull = (value: number | bigint | string | null): number | null =>
+  value === null ? null : Number(value)

@@ -25,7 +25,13 @@ export interface Options {
 }
 
 const SEVEN_DAYS = 7 * 24 * 60 * 60
-const networkCodes = new Set(["TimeoutError", "RequestTimeout", "RequestTimeoutException", "SlowDown", "ServiceUnavailable"])
+const networkCodes = new Set([
+  "TimeoutError",
+  "RequestTimeout",
+  "RequestTimeoutException",
+  "SlowDown",
+  "ServiceUnavailable"
+])
 
 interface SdkError {
   readonly name?: string
@@ -48,7 +54,8 @@ export const toBlobError =
     const status = statusOf(error)
     const name = e.name ?? e.code ?? "Error"
     // No HTTP status at all means the provider was never reached.
-    const unavailable = status === undefined || networkCodes.has(name) || status === 503 || status === 429 || name === "SlowDown"
+    const unavailable =
+      status === undefined || networkCodes.has(name) || status === 503 || status === 429 || name === "SlowDown"
     return new BlobError(`${what}: ${name}${status ? ` (${status})` : ""}: ${e.message ?? ""}`.trim(), unavailable)
   }
 
@@ -56,7 +63,9 @@ export const make = (options: Options) =>
   Effect.gen(function* () {
     // Asked for a time: that long (a second at least, SigV4's 7 days at most); else the configured lifetime.
     const presignSecondsFor = (validForMs: number | undefined) =>
-      validForMs === undefined ? (options.presignSeconds ?? SEVEN_DAYS) : Math.min(SEVEN_DAYS, Math.max(1, Math.ceil(validForMs / 1000)))
+      validForMs === undefined
+        ? (options.presignSeconds ?? SEVEN_DAYS)
+        : Math.min(SEVEN_DAYS, Math.max(1, Math.ceil(validForMs / 1000)))
     const client = yield* Effect.acquireRelease(
       Effect.sync(
         () =>
@@ -70,7 +79,8 @@ export const make = (options: Options) =>
       (c) => Effect.sync(() => c.destroy())
     )
     const Bucket = options.bucket
-    const send = <A>(run: (signal: AbortSignal) => Promise<A>) => Effect.tryPromise({ try: run, catch: (error) => error })
+    const send = <A>(run: (signal: AbortSignal) => Promise<A>) =>
+      Effect.tryPromise({ try: run, catch: (error) => error })
 
     const put: BlobStoreShape["put"] = <E>(key: string, body: Stream.Stream<Uint8Array, E>, contentType: string) =>
       Effect.gen(function* () {
@@ -113,13 +123,21 @@ export const make = (options: Options) =>
         Stream.unwrap(
           send((abortSignal) => client.send(new GetObjectCommand({ Bucket, Key: key }), { abortSignal })).pipe(
             Effect.mapError((e) => (isMissing(e) ? new BlobNotFound(key) : toBlobError("get")(e))),
-            Effect.map((out) => NodeStream.fromReadable<Uint8Array, BlobError>({ evaluate: () => out.Body as Readable, onError: toBlobError("get") }))
+            Effect.map((out) =>
+              NodeStream.fromReadable<Uint8Array, BlobError>({
+                evaluate: () => out.Body as Readable,
+                onError: toBlobError("get")
+              })
+            )
           )
         ),
       stat: (key) =>
         send((abortSignal) => client.send(new HeadObjectCommand({ Bucket, Key: key }), { abortSignal })).pipe(
           Effect.mapError((e) => (isMissing(e) ? new BlobNotFound(key) : toBlobError("stat")(e))),
-          Effect.map((out) => ({ sizeBytes: out.ContentLength ?? 0, contentType: out.ContentType ?? "application/octet-stream" }))
+          Effect.map((out) => ({
+            sizeBytes: out.ContentLength ?? 0,
+            contentType: out.ContentType ?? "application/octet-stream"
+          }))
         ),
       delete: (key) =>
         send((abortSignal) => client.send(new DeleteObjectCommand({ Bucket, Key: key }), { abortSignal })).pipe(
@@ -129,9 +147,11 @@ export const make = (options: Options) =>
       url: (key, validForMs) =>
         options.publicBaseUrl
           ? Effect.succeed(`${options.publicBaseUrl.replace(/\/+$/, "")}/${key}`)
-          : send(() => getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), { expiresIn: presignSecondsFor(validForMs) })).pipe(
-              Effect.mapError(toBlobError("presign"))
-            ),
+          : send(() =>
+              getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key }), {
+                expiresIn: presignSecondsFor(validForMs)
+              })
+            ).pipe(Effect.mapError(toBlobError("presign"))),
       localPath: () => Option.none()
     } satisfies BlobStoreShape
   })

@@ -14,7 +14,12 @@ export const composed = (mail: Mail) => ({
   subject: mail.subject,
   text: mail.text,
   ...(mail.html === undefined ? {} : { html: mail.html }),
-  attachments: (mail.inlineImages ?? []).map((image) => ({ cid: image.cid, filename: image.filename, contentType: image.contentType, content: Buffer.from(image.content) }))
+  attachments: (mail.inlineImages ?? []).map((image) => ({
+    cid: image.cid,
+    filename: image.filename,
+    contentType: image.contentType,
+    content: Buffer.from(image.content)
+  }))
 })
 
 /** Sends through an SMTP server; a refused or unreachable server is a MailError, never a defect. */
@@ -28,7 +33,8 @@ export const make = (options: Options) =>
         send: (mail) =>
           Effect.tryPromise({
             try: () => transport.sendMail({ from: options.from, ...composed(mail) }),
-            catch: (error) => new MailError(`SMTP delivery failed: ${error instanceof Error ? error.message : String(error)}`)
+            catch: (error) =>
+              new MailError(`SMTP delivery failed: ${error instanceof Error ? error.message : String(error)}`)
           }).pipe(Effect.asVoid)
       })
     )

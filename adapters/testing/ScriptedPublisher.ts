@@ -1,5 +1,13 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { published, type Publisher, PublishError, type PublishersShape, Publishers, type PublishRequest, type Recovery } from "../../application/ports/Publishers.ts"
+import {
+  published,
+  type Publisher,
+  PublishError,
+  type PublishersShape,
+  Publishers,
+  type PublishRequest,
+  type Recovery
+} from "../../application/ports/Publishers.ts"
 import type { Platform } from "../../domain/platforms.ts"
 
 /** What the fake network does with one publish call. */
@@ -23,7 +31,12 @@ export type Behaviour =
 
 export const Behaviour = {
   ok: { _tag: "ok" } as Behaviour,
-  fail: (code: string, retryable: boolean, retryAfterMs?: number): Behaviour => ({ _tag: "fail", code, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }),
+  fail: (code: string, retryable: boolean, retryAfterMs?: number): Behaviour => ({
+    _tag: "fail",
+    code,
+    retryable,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs })
+  }),
   slow: (ms: number): Behaviour => ({ _tag: "slow", ms }),
   hang: { _tag: "hang" } as Behaviour,
   crash: { _tag: "crash" } as Behaviour,
@@ -63,7 +76,9 @@ export interface ScriptedNetworkShape {
 }
 
 /** The fake network's controls and records, as a second service (tests assert on it). */
-export class ScriptedNetwork extends Context.Service<ScriptedNetwork, ScriptedNetworkShape>()("herald/testing/ScriptedNetwork") {}
+export class ScriptedNetwork extends Context.Service<ScriptedNetwork, ScriptedNetworkShape>()(
+  "herald/testing/ScriptedNetwork"
+) {}
 
 /** A publisher for pipeline tests: scripted failures, slowness, hangs and crashes; handles like Bluesky's. */
 export const make = (platforms: ReadonlyArray<Platform>) => {
@@ -107,16 +122,36 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
         switch (behaviour._tag) {
           case "fail":
             return yield* Effect.fail(
-              new PublishError({ code: behaviour.code, message: `Scripted failure (${behaviour.code}).`, retryable: behaviour.retryable, retryAfterMs: behaviour.retryAfterMs })
+              new PublishError({
+                code: behaviour.code,
+                message: `Scripted failure (${behaviour.code}).`,
+                retryable: behaviour.retryable,
+                retryAfterMs: behaviour.retryAfterMs
+              })
             )
           case "rateLimited":
             return yield* Effect.fail(
-              new PublishError({ code: "rate_limited", message: "Scripted rate limit.", retryable: true, rateLimited: true, retryAfterMs: behaviour.retryAfterMs })
+              new PublishError({
+                code: "rate_limited",
+                message: "Scripted rate limit.",
+                retryable: true,
+                rateLimited: true,
+                retryAfterMs: behaviour.retryAfterMs
+              })
             )
           case "unauthorized":
-            return yield* Effect.fail(new PublishError({ code: "unauthorized", message: "Scripted 401.", retryable: false, unauthorized: true }))
+            return yield* Effect.fail(
+              new PublishError({ code: "unauthorized", message: "Scripted 401.", retryable: false, unauthorized: true })
+            )
           case "revoked":
-            return yield* Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "Scripted revoked grant.", retryable: false, revoked: true }))
+            return yield* Effect.fail(
+              new PublishError({
+                code: "account_needs_reconnection",
+                message: "Scripted revoked grant.",
+                retryable: false,
+                revoked: true
+              })
+            )
           case "processing":
             return { _tag: "Processing" as const, handle: externalId, checkAfterMs: behaviour.checkAfterMs }
           case "hang":
@@ -137,7 +172,9 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
       Effect.map(Clock.currentTimeMillis, (at): Recovery => {
         calls.push({ kind: "recover", content: request.content, handle, at })
         if (recovery === "unknown" || handle === null) return { _tag: "Unknown" }
-        return records.has(handle) ? { _tag: "Published", published: { externalId: handle, url: `https://scripted.invalid/${handle}` } } : { _tag: "NotPublished" }
+        return records.has(handle)
+          ? { _tag: "Published", published: { externalId: handle, url: `https://scripted.invalid/${handle}` } }
+          : { _tag: "NotPublished" }
       })
   })
   const publishers = new Map(platforms.map((p) => [p, publisherFor(p)]))

@@ -5,7 +5,12 @@ import * as https from "node:https"
 import { isIP, type LookupFunction } from "node:net"
 import { Config, Effect, Layer } from "effect"
 import { Webhook } from "standardwebhooks"
-import { WebhookSender, type WebhookSenderShape, WebhookUrlRefused, type WebhookResponse } from "../../application/ports/WebhookSender.ts"
+import {
+  WebhookSender,
+  type WebhookSenderShape,
+  WebhookUrlRefused,
+  type WebhookResponse
+} from "../../application/ports/WebhookSender.ts"
 import { classify } from "./addresses.ts"
 
 export interface SenderOptions {
@@ -19,7 +24,12 @@ export interface SenderOptions {
   readonly maxSockets: number
 }
 
-export const defaultSenderOptions: SenderOptions = { allowLoopback: false, timeoutMs: 10_000, maxResponseBytes: 64 * 1024, maxSockets: 32 }
+export const defaultSenderOptions: SenderOptions = {
+  allowLoopback: false,
+  timeoutMs: 10_000,
+  maxResponseBytes: 64 * 1024,
+  maxSockets: 32
+}
 
 interface Resolved {
   readonly url: URL
@@ -37,8 +47,10 @@ const refuse = (reason: string) => new WebhookUrlRefused({ reason })
 const resolve = (raw: string, options: SenderOptions): Effect.Effect<Resolved, WebhookUrlRefused> =>
   Effect.gen(function* () {
     const url = URL.parse(raw)
-    if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) return yield* Effect.fail(refuse("The URL must be an absolute https URL."))
-    if (url.username !== "" || url.password !== "") return yield* Effect.fail(refuse("The URL must not carry credentials."))
+    if (url === null || (url.protocol !== "https:" && url.protocol !== "http:"))
+      return yield* Effect.fail(refuse("The URL must be an absolute https URL."))
+    if (url.username !== "" || url.password !== "")
+      return yield* Effect.fail(refuse("The URL must not carry credentials."))
     const host = url.hostname.replace(/^\[|\]$/g, "")
     const literal = isIP(host)
     const addresses =
@@ -50,11 +62,17 @@ const resolve = (raw: string, options: SenderOptions): Effect.Effect<Resolved, W
           }).pipe(Effect.map((list) => list.map((a) => ({ address: a.address, family: a.family as 4 | 6 }))))
     if (addresses.length === 0) return yield* Effect.fail(refuse(`The host ${host} does not resolve.`))
     const kinds = addresses.map((a) => classify(a.address))
-    if (kinds.includes("private")) return yield* Effect.fail(refuse(`The host ${host} is a private, link-local or reserved address; webhooks go to public hosts only.`))
+    if (kinds.includes("private"))
+      return yield* Effect.fail(
+        refuse(`The host ${host} is a private, link-local or reserved address; webhooks go to public hosts only.`)
+      )
     if (kinds.includes("loopback") && !options.allowLoopback)
-      return yield* Effect.fail(refuse(`The host ${host} is this server itself (loopback); webhooks go to public hosts only.`))
+      return yield* Effect.fail(
+        refuse(`The host ${host} is this server itself (loopback); webhooks go to public hosts only.`)
+      )
     const onlyLoopback = kinds.every((k) => k === "loopback")
-    if (url.protocol !== "https:" && !(options.allowLoopback && onlyLoopback)) return yield* Effect.fail(refuse("The URL must use https."))
+    if (url.protocol !== "https:" && !(options.allowLoopback && onlyLoopback))
+      return yield* Effect.fail(refuse("The URL must use https."))
     return { url, ...addresses[0]! }
   })
 
@@ -62,11 +80,14 @@ const resolve = (raw: string, options: SenderOptions): Effect.Effect<Resolved, W
 const pinned =
   (address: string, family: 4 | 6): LookupFunction =>
   (_host, options, callback) =>
-    options.all ? (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]) : callback(null, address, family)
+    options.all
+      ? (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }])
+      : callback(null, address, family)
 
 const describe = (error: unknown, timeoutMs: number): string => {
   const e = error as { name?: string; code?: string; message?: string }
-  if (e.name === "TimeoutError" || e.name === "AbortError" || e.code === "ABORT_ERR") return `No answer within ${timeoutMs} ms.`
+  if (e.name === "TimeoutError" || e.name === "AbortError" || e.code === "ABORT_ERR")
+    return `No answer within ${timeoutMs} ms.`
   return e.code !== undefined ? `Connection failed (${e.code}).` : `Connection failed: ${e.message ?? String(error)}`
 }
 
@@ -77,7 +98,12 @@ export const make = (options: SenderOptions) => {
   }
 
   /** One POST; resolves with what happened, never rejects. */
-  const post = (target: Resolved, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Omit<WebhookResponse, "durationMs">> =>
+  const post = (
+    target: Resolved,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal
+  ): Promise<Omit<WebhookResponse, "durationMs">> =>
     new Promise((done) => {
       const client = target.url.protocol === "https:" ? https : http
       const request = client.request(
@@ -97,7 +123,11 @@ export const make = (options: SenderOptions) => {
             done({
               ok,
               status,
-              error: ok ? null : status >= 300 && status < 400 ? `Answered ${status}; redirects are not followed: register the final URL.` : `Answered ${status}.`
+              error: ok
+                ? null
+                : status >= 300 && status < 400
+                  ? `Answered ${status}; redirects are not followed: register the final URL.`
+                  : `Answered ${status}.`
             })
           }
           response.on("data", (chunk: Buffer) => {
@@ -123,7 +153,13 @@ export const make = (options: SenderOptions) => {
         const started = performance.now()
         const elapsed = () => Math.round(performance.now() - started)
         const target = yield* Effect.result(resolve(request.url, options))
-        if (target._tag === "Failure") return { ok: false, status: null, durationMs: elapsed(), error: target.failure.reason } satisfies WebhookResponse
+        if (target._tag === "Failure")
+          return {
+            ok: false,
+            status: null,
+            durationMs: elapsed(),
+            error: target.failure.reason
+          } satisfies WebhookResponse
         const signature = new Webhook(request.secret).sign(request.id, new Date(request.timestamp), request.body)
         const headers = {
           "content-type": "application/json",
@@ -132,20 +168,32 @@ export const make = (options: SenderOptions) => {
           "webhook-timestamp": String(Math.floor(request.timestamp / 1000)),
           "webhook-signature": signature
         }
-        const answer = yield* Effect.promise((interrupted) => post(target.success, headers, request.body, AbortSignal.any([interrupted, AbortSignal.timeout(options.timeoutMs)])))
+        const answer = yield* Effect.promise((interrupted) =>
+          post(
+            target.success,
+            headers,
+            request.body,
+            AbortSignal.any([interrupted, AbortSignal.timeout(options.timeoutMs)])
+          )
+        )
         return { ...answer, durationMs: elapsed() } satisfies WebhookResponse
       }),
     newSecret: () => Effect.sync(() => `whsec_${randomBytes(24).toString("base64")}`)
   } satisfies WebhookSenderShape
 }
 
-export const layer = (options: Partial<SenderOptions> = {}) => Layer.succeed(WebhookSender)(make({ ...defaultSenderOptions, ...options }))
+export const layer = (options: Partial<SenderOptions> = {}) =>
+  Layer.succeed(WebhookSender)(make({ ...defaultSenderOptions, ...options }))
 
 /** The sender's settings from the environment. */
 export const optionsConfig = Config.all({
-  allowLoopback: Config.Boolean("HERALD_WEBHOOKS_ALLOW_LOOPBACK").pipe(Config.withDefault(defaultSenderOptions.allowLoopback)),
+  allowLoopback: Config.Boolean("HERALD_WEBHOOKS_ALLOW_LOOPBACK").pipe(
+    Config.withDefault(defaultSenderOptions.allowLoopback)
+  ),
   timeoutMs: Config.Int("HERALD_WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(defaultSenderOptions.timeoutMs)),
-  maxResponseBytes: Config.Int("HERALD_WEBHOOK_MAX_RESPONSE_BYTES").pipe(Config.withDefault(defaultSenderOptions.maxResponseBytes)),
+  maxResponseBytes: Config.Int("HERALD_WEBHOOK_MAX_RESPONSE_BYTES").pipe(
+    Config.withDefault(defaultSenderOptions.maxResponseBytes)
+  ),
   maxSockets: Config.Int("HERALD_WEBHOOK_SOCKETS_PER_HOST").pipe(Config.withDefault(defaultSenderOptions.maxSockets))
 })
 

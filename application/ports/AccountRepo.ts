@@ -10,7 +10,12 @@ export interface AccountRepoShape {
    * Sets an account's status (needs_reconnection when its grant is gone); false when there is no such
    * account, or, with `from`, when its status was not `from` (so of racing callers one changes it).
    */
-  readonly setStatus: (workspaceId: string, id: string, status: AccountStatus, from?: AccountStatus) => Effect.Effect<boolean>
+  readonly setStatus: (
+    workspaceId: string,
+    id: string,
+    status: AccountStatus,
+    from?: AccountStatus
+  ) => Effect.Effect<boolean>
   /** Removes an account (a disconnection); its credentials go with it. False when there was none. */
   readonly delete: (workspaceId: string, id: string) => Effect.Effect<boolean>
 }

@@ -28,7 +28,11 @@ export interface BlobInfo {
 
 export interface BlobStoreShape {
   /** Writes the bytes as they arrive; fails with the body's own error when the body fails, and then leaves nothing behind. */
-  readonly put: <E>(key: string, body: Stream.Stream<Uint8Array, E>, contentType: string) => Effect.Effect<{ readonly sizeBytes: number }, BlobError | E>
+  readonly put: <E>(
+    key: string,
+    body: Stream.Stream<Uint8Array, E>,
+    contentType: string
+  ) => Effect.Effect<{ readonly sizeBytes: number }, BlobError | E>
   readonly get: (key: string) => Stream.Stream<Uint8Array, BlobError | BlobNotFound>
   /** Size and type of a stored object, so a reader can answer 404 before it starts streaming. */
   readonly stat: (key: string) => Effect.Effect<BlobInfo, BlobError | BlobNotFound>

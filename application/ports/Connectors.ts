@@ -75,7 +75,9 @@ export interface Connector {
   /** Finishes the connection from the callback: the accounts it gives access to, with their credentials. */
   readonly complete: (input: CompleteInput) => Effect.Effect<ReadonlyArray<Connection>, HeraldError>
   /** Fresh credentials from the stored ones (a refresh grant, a new session); absent when the network has no refresh. */
-  readonly refresh?: ((credentials: NetworkCredentials) => Effect.Effect<NetworkCredentials, GrantRevoked | NetworkUnavailable>) | undefined
+  readonly refresh?:
+    | ((credentials: NetworkCredentials) => Effect.Effect<NetworkCredentials, GrantRevoked | NetworkUnavailable>)
+    | undefined
 }
 
 export interface ConnectorsShape {

@@ -45,8 +45,14 @@ export interface CredentialStoreShape {
    * `seen`, runs `renew` on it and stores the result; when another process renewed meanwhile,
    * returns theirs without calling `renew`. `renew` runs while the lock is held (a network call).
    */
-  readonly renew: <E, R>(accountId: string, seen: number, renew: (current: StoredCredentials) => Effect.Effect<SealedUpdate, E, R>) => Effect.Effect<StoredCredentials, E, R>
+  readonly renew: <E, R>(
+    accountId: string,
+    seen: number,
+    renew: (current: StoredCredentials) => Effect.Effect<SealedUpdate, E, R>
+  ) => Effect.Effect<StoredCredentials, E, R>
   readonly delete: (accountId: string) => Effect.Effect<void>
 }
 
-export class CredentialStore extends Context.Service<CredentialStore, CredentialStoreShape>()("herald/CredentialStore") {}
+export class CredentialStore extends Context.Service<CredentialStore, CredentialStoreShape>()(
+  "herald/CredentialStore"
+) {}

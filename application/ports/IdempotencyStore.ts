@@ -19,4 +19,6 @@ export interface IdempotencyStoreShape {
   readonly claim: (record: IdempotencyRecord, now: number) => Effect.Effect<Option.Option<IdempotencyRecord>>
 }
 
-export class IdempotencyStore extends Context.Service<IdempotencyStore, IdempotencyStoreShape>()("herald/IdempotencyStore") {}
+export class IdempotencyStore extends Context.Service<IdempotencyStore, IdempotencyStoreShape>()(
+  "herald/IdempotencyStore"
+) {}

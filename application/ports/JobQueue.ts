@@ -54,7 +54,9 @@ export interface JobQueueShape {
   /** Stores the checkpoint before a network call; false when the lease was lost. */
   readonly checkpoint: (job: LeasedJob, checkpoint: Checkpoint) => Effect.Effect<boolean>
   /** `checkpoint` for a batch in one write: the ids of the jobs whose lease still held (the others stored nothing). */
-  readonly checkpointMany: (entries: ReadonlyArray<{ readonly job: LeasedJob; readonly checkpoint: Checkpoint }>) => Effect.Effect<ReadonlySet<string>>
+  readonly checkpointMany: (
+    entries: ReadonlyArray<{ readonly job: LeasedJob; readonly checkpoint: Checkpoint }>
+  ) => Effect.Effect<ReadonlySet<string>>
   /** Done: the job leaves the queue; false when the lease was lost (another worker owns it). */
   readonly complete: (job: LeasedJob) => Effect.Effect<boolean>
   /** `complete` for a batch in one write: the ids of the jobs completed (the others' leases were lost). */

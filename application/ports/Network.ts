@@ -13,7 +13,10 @@ export interface Network {
 /** A Connectors registry over these connectors, offered in the order given. */
 export const connectorsOf = (connectors: ReadonlyArray<Connector>): ConnectorsShape => {
   const byPlatform = new Map(connectors.map((c) => [c.platform, c]))
-  return { available: connectors.map((c) => c.platform), get: (platform: Platform) => Option.fromNullishOr(byPlatform.get(platform)) }
+  return {
+    available: connectors.map((c) => c.platform),
+    get: (platform: Platform) => Option.fromNullishOr(byPlatform.get(platform))
+  }
 }
 
 /** A Publishers registry over these publishers. */

@@ -35,7 +35,9 @@ export interface Published {
  * container) and Herald should come back after `checkAfterMs` with `handle`, which says how far it
  * got. The worker is free meanwhile; the handle is stored as the job's checkpoint.
  */
-export type PublishOutcome = { readonly _tag: "Published"; readonly published: Published } | { readonly _tag: "Processing"; readonly handle: string; readonly checkAfterMs: number }
+export type PublishOutcome =
+  | { readonly _tag: "Published"; readonly published: Published }
+  | { readonly _tag: "Processing"; readonly handle: string; readonly checkAfterMs: number }
 
 export interface PublishErrorOptions {
   /** A catalogue code: upstream_rejected, duplicate_content, upstream_unavailable... */
@@ -75,7 +77,10 @@ export class PublishError {
 }
 
 /** What the network says about an attempt whose outcome was lost. */
-export type Recovery = { readonly _tag: "Published"; readonly published: Published } | { readonly _tag: "NotPublished" } | { readonly _tag: "Unknown" }
+export type Recovery =
+  | { readonly _tag: "Published"; readonly published: Published }
+  | { readonly _tag: "NotPublished" }
+  | { readonly _tag: "Unknown" }
 
 /**
  * One network. Publishing is two steps so that a crash between the call and the record never makes
@@ -93,9 +98,13 @@ export interface Publisher {
   readonly publish: (request: PublishRequest, handle?: string) => Effect.Effect<PublishOutcome, PublishError>
   readonly recover?: (request: PublishRequest, handle: string | null) => Effect.Effect<Recovery, PublishError>
   /** Dry-run warnings about posting `post` to `account` at `dueAt` beyond the rules table: quotas the network reports or Herald counted. */
-  readonly advise?: ((account: Account, dueAt: number, post: AdvisedPost) => Effect.Effect<ReadonlyArray<string>>) | undefined
+  readonly advise?:
+    | ((account: Account, dueAt: number, post: AdvisedPost) => Effect.Effect<ReadonlyArray<string>>)
+    | undefined
   /** Where the account's posts can go, for networks that post to boards (Pinterest). */
-  readonly boards?: ((account: Account, credentials: NetworkCredentials | null) => Effect.Effect<ReadonlyArray<Board>, PublishError>) | undefined
+  readonly boards?:
+    | ((account: Account, credentials: NetworkCredentials | null) => Effect.Effect<ReadonlyArray<Board>, PublishError>)
+    | undefined
 }
 
 /** What a dry run tells a network of the post it advises on: the target's final media and the post's per-network objects. */
@@ -119,4 +128,7 @@ export interface PublishersShape {
 export class Publishers extends Context.Service<Publishers, PublishersShape>()("herald/Publishers") {}
 
 /** A publish outcome for a post that is live. */
-export const published = (externalId: string, url: string | null): PublishOutcome => ({ _tag: "Published", published: { externalId, url } })
+export const published = (externalId: string, url: string | null): PublishOutcome => ({
+  _tag: "Published",
+  published: { externalId, url }
+})

@@ -26,7 +26,12 @@ export interface TokenRepoShape {
   /** The unexpired tokens of one kind for one person of a workspace (their sessions), oldest first. */
   /** Takes (deletes and returns) up to `limit` tokens of `kind` whose time has come (expiry at or before `now`): due markers. */
   readonly takeDue: (kind: TokenKind, now: number, limit: number) => Effect.Effect<ReadonlyArray<StoredToken>>
-  readonly listFor: (workspaceId: string, email: string, kind: TokenKind, now: number) => Effect.Effect<ReadonlyArray<StoredToken>>
+  readonly listFor: (
+    workspaceId: string,
+    email: string,
+    kind: TokenKind,
+    now: number
+  ) => Effect.Effect<ReadonlyArray<StoredToken>>
   /** Deletes every token of one kind for a workspace (an older claim link when a new one is sent). */
   readonly deleteKind: (workspaceId: string, kind: TokenKind) => Effect.Effect<void>
 }

@@ -1,7 +1,9 @@
 import { Context, type Effect, Schema } from "effect"
 
 /** A sealed text that cannot be opened with the secrets this server has (the secret changed without rotation). */
-export class VaultSealBroken extends Schema.TaggedError<VaultSealBroken>()("VaultSealBroken", { message: Schema.String }) {}
+export class VaultSealBroken extends Schema.TaggedError<VaultSealBroken>()("VaultSealBroken", {
+  message: Schema.String
+}) {}
 
 /**
  * Encryption of network tokens at rest (AES-256-GCM under HERALD_SECRET). What is sealed names the

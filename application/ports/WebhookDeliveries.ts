@@ -7,7 +7,13 @@ export interface LeasedDelivery {
   readonly attempts: number
   readonly roundFailures: number
   readonly event: { readonly id: string; readonly type: string; readonly createdAt: number; readonly body: string }
-  readonly webhook: { readonly id: string; readonly workspaceId: string; readonly url: string; readonly sealedSecret: string; readonly failingSince: number | null }
+  readonly webhook: {
+    readonly id: string
+    readonly workspaceId: string
+    readonly url: string
+    readonly sealedSecret: string
+    readonly failingSince: number | null
+  }
 }
 
 /** What became of one try. */
@@ -50,7 +56,11 @@ export interface WebhookDeliveriesShape {
    */
   readonly record: (records: ReadonlyArray<DeliveryRecord>) => Effect.Effect<ReadonlySet<string>>
   /** An endpoint's deliveries, newest first. */
-  readonly list: (workspaceId: string, webhookId: string, query: DeliveryListQuery) => Effect.Effect<ReadonlyArray<Delivery>>
+  readonly list: (
+    workspaceId: string,
+    webhookId: string,
+    query: DeliveryListQuery
+  ) => Effect.Effect<ReadonlyArray<Delivery>>
   readonly find: (workspaceId: string, id: string) => Effect.Effect<Option.Option<Delivery>>
   /** Sends a delivery again from the start of the schedule (pending, due at `now`); none when there is no such delivery. */
   readonly redeliver: (workspaceId: string, id: string, now: number) => Effect.Effect<Option.Option<Delivery>>
@@ -59,4 +69,6 @@ export interface WebhookDeliveriesShape {
 }
 
 /** The delivery queue and its history: one row per event and endpoint. */
-export class WebhookDeliveries extends Context.Service<WebhookDeliveries, WebhookDeliveriesShape>()("herald/WebhookDeliveries") {}
+export class WebhookDeliveries extends Context.Service<WebhookDeliveries, WebhookDeliveriesShape>()(
+  "herald/WebhookDeliveries"
+) {}

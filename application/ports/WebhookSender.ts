@@ -1,7 +1,9 @@
 import { Context, type Effect, Schema } from "effect"
 
 /** The URL cannot receive webhooks: not https, or its host is (or resolves to) a private, loopback or link-local address. */
-export class WebhookUrlRefused extends Schema.TaggedError<WebhookUrlRefused>()("WebhookUrlRefused", { reason: Schema.String }) {}
+export class WebhookUrlRefused extends Schema.TaggedError<WebhookUrlRefused>()("WebhookUrlRefused", {
+  reason: Schema.String
+}) {}
 
 export interface WebhookRequest {
   readonly url: string

@@ -13,12 +13,17 @@ const handedOver = new WeakSet<Uint8Array>()
 
 /** Marks a chunk that nothing else holds; only a view over its whole buffer can be marked. */
 export const handOver = (chunk: Uint8Array): Uint8Array => {
-  if (chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.buffer instanceof ArrayBuffer) handedOver.add(chunk)
+  if (chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.buffer instanceof ArrayBuffer)
+    handedOver.add(chunk)
   return chunk
 }
 
 // ES2024's ArrayBuffer transfer (Node 21+), not in this project's ES2023 typings.
-type Transferable = ArrayBuffer & { readonly detached?: boolean; readonly resizable?: boolean; readonly transfer?: (length: number) => ArrayBuffer }
+type Transferable = ArrayBuffer & {
+  readonly detached?: boolean
+  readonly resizable?: boolean
+  readonly transfer?: (length: number) => ArrayBuffer
+}
 
 /** After a chunk has been written: frees a handed-over chunk's memory (it reads as empty afterwards). */
 export const release = (chunk: Uint8Array): void => {

@@ -13,5 +13,10 @@ export const accountGrants = Effect.fn("accountGrants")(function* (actor: Actor)
   const person = yield* requirePerson(actor)
   const accounts = yield* (yield* AccountRepo).listByWorkspace(person.workspaceId)
   const ends = yield* grantEnds(accounts)
-  return { grants: accounts.map((account) => ({ accountId: account.id, endsAt: ends.has(account.id) ? formatUtc(ends.get(account.id)!) : null })) }
+  return {
+    grants: accounts.map((account) => ({
+      accountId: account.id,
+      endsAt: ends.has(account.id) ? formatUtc(ends.get(account.id)!) : null
+    }))
+  }
 })

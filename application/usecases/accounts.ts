@@ -42,7 +42,8 @@ interface ConnectState {
 const connectorFor = Effect.fnUntraced(function* (platformName: string) {
   const connectors = yield* Connectors
   const connector = isPlatform(platformName) ? connectors.get(platformName) : Option.none()
-  if (Option.isNone(connector)) return yield* Effect.fail(fail("platform_unavailable", { platform: platformName, available: connectors.available }))
+  if (Option.isNone(connector))
+    return yield* Effect.fail(fail("platform_unavailable", { platform: platformName, available: connectors.available }))
   return connector.value
 })
 
@@ -59,7 +60,11 @@ export const connectUrl = Effect.fn("connectUrl")(function* (actor: Actor, platf
     formUrl: formUrl(config.publicUrl, connector.platform)
   })
   const expiresAt = at + CONNECT_LINK_LIFETIME_MS
-  const remembered: ConnectState = { platform: connector.platform, verifier, by: actor.kind === "key" ? actor.keyId : `person:${actor.email}` }
+  const remembered: ConnectState = {
+    platform: connector.platform,
+    verifier,
+    by: actor.kind === "key" ? actor.keyId : `person:${actor.email}`
+  }
   yield* (yield* TokenRepo).insert({
     hash: yield* crypto.sha256(state),
     kind: "connect",
@@ -77,18 +82,30 @@ export const inspectConnectState = Effect.fn("inspectConnectState")(function* (p
   const connector = yield* connectorFor(platformName)
   const crypto = yield* Crypto
   const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(state), "connect", yield* now)
-  if (Option.isNone(found) || (JSON.parse(found.value.data ?? "{}") as Partial<ConnectState>).platform !== connector.platform) return yield* Effect.fail(invalidConnectLink())
+  if (
+    Option.isNone(found) ||
+    (JSON.parse(found.value.data ?? "{}") as Partial<ConnectState>).platform !== connector.platform
+  )
+    return yield* Effect.fail(invalidConnectLink())
   return { platform: connector.platform }
 })
 
-const invalidConnectLink = () => fail("validation_failed", { fields: ["state"] }, "This connect link is invalid, used or expired; ask for a new one with GET /connect/{platform}.")
+const invalidConnectLink = () =>
+  fail(
+    "validation_failed",
+    { fields: ["state"] },
+    "This connect link is invalid, used or expired; ask for a new one with GET /connect/{platform}."
+  )
 
 /**
  * The network sent the person back (or Herald's connect form was sent): finish the connection named
  * by `state`. Each account it gives access to is stored (a reconnection keeps its id), with its
  * credentials sealed; a refresh token the network does not send again is kept, never lost.
  */
-export const completeConnect = Effect.fn("completeConnect")(function* (platformName: string, params: Readonly<Record<string, string>>) {
+export const completeConnect = Effect.fn("completeConnect")(function* (
+  platformName: string,
+  params: Readonly<Record<string, string>>
+) {
   const connector = yield* connectorFor(platformName)
   // Refused before the state is used up: a bad parameter must not cost the person their link.
   for (const [name, value] of Object.entries(params)) {
@@ -103,14 +120,18 @@ export const completeConnect = Effect.fn("completeConnect")(function* (platformN
   // leaves the person their link to try again.
   const token = yield* tokens.find(stateHash, "connect", at)
   const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
-  if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform) return yield* Effect.fail(invalidConnectLink())
+  if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
+    return yield* Effect.fail(invalidConnectLink())
   const config = yield* HeraldConfig
   const connections = yield* connector.complete({
     params,
     callbackUrl: callbackUrl(config.publicUrl, connector.platform),
     verifier: remembered.value.verifier ?? null
   })
-  if (connections.length === 0) return yield* Effect.fail(fail("validation_failed", { fields: ["params"] }, "The network gave access to no account."))
+  if (connections.length === 0)
+    return yield* Effect.fail(
+      fail("validation_failed", { fields: ["params"] }, "The network gave access to no account.")
+    )
   // Single use: of two callbacks with one state, only the first to get here connects.
   if (Option.isNone(yield* tokens.consume(stateHash, "connect", at))) return yield* Effect.fail(invalidConnectLink())
   const accounts: Array<Account> = []

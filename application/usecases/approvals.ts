@@ -25,7 +25,10 @@ const onNetwork = (post: Post, target: Target, account: Account | undefined) => 
     mediaIds: final.mediaIds,
     // Replies a network does not take are not shown for it (the post was checked against its rules when made).
     thread: rules.maxThreadReplies > 0 ? final.thread.map((reply) => textOnNetwork(reply, target.platform)) : [],
-    firstComment: rules.firstComment && final.firstComment !== null ? textOnNetwork(final.firstComment, target.platform, rules.firstCommentLimit) : null,
+    firstComment:
+      rules.firstComment && final.firstComment !== null
+        ? textOnNetwork(final.firstComment, target.platform, rules.firstCommentLimit)
+        : null,
     poll: rules.poll !== null ? post.poll : null,
     maxImages: rules.maxImages
   }

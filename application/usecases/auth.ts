@@ -33,7 +33,13 @@ export const authenticateKey = Effect.fnUntraced(function* (keyText: string) {
   if (Option.isNone(workspace) || isExpiredUnclaimed(workspace.value, at)) return yield* Effect.fail(unauthorized)
   // "Last used" for the key list: written on its own fiber, at most once an hour per key and process.
   if (cache.useToRecord(key.id, at)) yield* Effect.forkDetach((yield* ApiKeyRepo).recordUse(key.id, at))
-  const actor: Actor = { kind: "key", workspaceId: key.workspaceId, keyId: key.id, name: key.name, requireApproval: key.requireApproval }
+  const actor: Actor = {
+    kind: "key",
+    workspaceId: key.workspaceId,
+    keyId: key.id,
+    name: key.name,
+    requireApproval: key.requireApproval
+  }
   return actor
 })
 
@@ -44,7 +50,13 @@ export const authenticateSession = Effect.fn("authenticateSession")(function* (s
   if (Option.isNone(found) || found.value.data === null) return yield* Effect.fail(unauthorized)
   const session = found.value
   const data = JSON.parse(session.data!) as SessionData
-  const actor: Actor = { kind: "person", workspaceId: session.workspaceId, personId: data.personId, name: data.name, email: session.email }
+  const actor: Actor = {
+    kind: "person",
+    workspaceId: session.workspaceId,
+    personId: data.personId,
+    name: data.name,
+    email: session.email
+  }
   return { actor, csrf: data.csrf }
 })
 

@@ -19,15 +19,20 @@ const upstream = (e: PublishError) =>
  * account's (renewed if need be) credentials; the ids go in a post's `pinterest.boardId`.
  */
 export const listBoards = Effect.fn("listBoards")(function* (actor: Actor, accountId: string) {
-  const found = isWellFormedId(accountId) ? yield* (yield* AccountRepo).findById(actor.workspaceId, accountId) : Option.none()
+  const found = isWellFormedId(accountId)
+    ? yield* (yield* AccountRepo).findById(actor.workspaceId, accountId)
+    : Option.none()
   if (Option.isNone(found)) return yield* Effect.fail(fail("account_not_found", { accountIds: [accountId] }))
   const account = found.value
-  if (account.status !== "connected") return yield* Effect.fail(fail("account_needs_reconnection", { accountIds: [account.id] }))
+  if (account.status !== "connected")
+    return yield* Effect.fail(fail("account_needs_reconnection", { accountIds: [account.id] }))
   const boards = Option.flatMap((yield* Publishers).get(account.platform), (p) => Option.fromNullishOr(p.boards))
   if (Option.isNone(boards)) return yield* Effect.fail(fail("boards_unsupported", { platform: account.platform }))
   const credentials = yield* credentialsFor(account).pipe(
     Effect.mapError((e) =>
-      e._tag === "NeedsReconnection" ? fail("account_needs_reconnection", { accountIds: [account.id] }, e.message) : fail("upstream_unavailable", {}, e.message)
+      e._tag === "NeedsReconnection"
+        ? fail("account_needs_reconnection", { accountIds: [account.id] }, e.message)
+        : fail("upstream_unavailable", {}, e.message)
     )
   )
   return { boards: yield* Effect.mapError(boards.value(account, Option.getOrNull(credentials)), upstream) }

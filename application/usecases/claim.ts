@@ -30,17 +30,32 @@ export const requestClaimLink = Effect.fn("requestClaimLink")(function* (actor: 
   const workspace = found.value
   if (workspace.claimed) return yield* Effect.fail(fail("already_claimed"))
   const config = yield* HeraldConfig
-  const limit = yield* (yield* RateLimiter).hit(`claim:ws:${workspace.id}`, config.limits.claimLinksPerWorkspacePerHour, HOUR_MS, yield* now)
+  const limit = yield* (yield* RateLimiter).hit(
+    `claim:ws:${workspace.id}`,
+    config.limits.claimLinksPerWorkspacePerHour,
+    HOUR_MS,
+    yield* now
+  )
   if (!limit.allowed) return yield* Effect.fail(rateLimited(limit.retryAfterMs))
   const link = yield* issueClaimLink(workspace)
   const keys = yield* (yield* ApiKeyRepo).listByWorkspace(workspace.id)
   const agentName = actor.kind === "key" ? actor.name : (keys[0]?.name ?? "An AI agent")
   const claimExpiresAt = formatUtc(link.expiresAt)
-  const sent = yield* trySend(workspace.ownerEmail, claimMail(workspace.locale, { workspaceName: workspace.name, agentName, link: link.link, expiresAt: claimExpiresAt }))
+  const sent = yield* trySend(
+    workspace.ownerEmail,
+    claimMail(workspace.locale, {
+      workspaceName: workspace.name,
+      agentName,
+      link: link.link,
+      expiresAt: claimExpiresAt
+    })
+  )
   return {
     claimSent: sent,
     claimExpiresAt,
-    delivery: sent ? deliverySentence(workspace.locale, maskEmail(workspace.ownerEmail), false) : deliveryFailedSentence(workspace.locale, "later")
+    delivery: sent
+      ? deliverySentence(workspace.locale, maskEmail(workspace.ownerEmail), false)
+      : deliveryFailedSentence(workspace.locale, "later")
   }
 })
 

@@ -18,7 +18,9 @@ export const requirePerson = (actor: Actor): Effect.Effect<Extract<Actor, { kind
 
 /** A key may act only on posts it created; a person may act on any post of the workspace. */
 export const requireOwnPost = (actor: Actor, post: Post, code: ErrorCode): Effect.Effect<void, HeraldError> =>
-  actor.kind === "key" && !(post.createdBy.kind === "key" && post.createdBy.id === actor.keyId) ? Effect.fail(fail(code, { postId: post.id })) : Effect.void
+  actor.kind === "key" && !(post.createdBy.kind === "key" && post.createdBy.id === actor.keyId)
+    ? Effect.fail(fail(code, { postId: post.id }))
+    : Effect.void
 
 /** A visible post of the caller's workspace, or post_not_found. */
 export const loadPost = Effect.fnUntraced(function* (actor: Actor, id: string) {
@@ -29,10 +31,15 @@ export const loadPost = Effect.fnUntraced(function* (actor: Actor, id: string) {
   return yield* Effect.fail(fail("post_not_found", { postId: id }))
 })
 
-export const rateLimited = (retryAfterMs: number): HeraldError => fail("rate_limited", { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) })
+export const rateLimited = (retryAfterMs: number): HeraldError =>
+  fail("rate_limited", { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) })
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
 export const canonicalJson = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        )
+      : v
   )

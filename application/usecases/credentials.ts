@@ -2,7 +2,12 @@ import { Clock, Data, Effect, Option } from "effect"
 import type { Account } from "../../domain/account.ts"
 import { AccountRepo } from "../ports/AccountRepo.ts"
 import { Connectors, type GrantRevoked, type NetworkCredentials } from "../ports/Connectors.ts"
-import { CredentialStore, type GrantLifetime, type SealedUpdate, type StoredCredentials } from "../ports/CredentialStore.ts"
+import {
+  CredentialStore,
+  type GrantLifetime,
+  type SealedUpdate,
+  type StoredCredentials
+} from "../ports/CredentialStore.ts"
 import { TokenVault } from "../ports/TokenVault.ts"
 import { readCache } from "../readCache.ts"
 import { Store } from "../ports/Store.ts"
@@ -18,7 +23,8 @@ import { Mailer } from "../ports/Mailer.ts"
 export const RENEW_AHEAD_MS = 5 * 60 * 1000
 
 /** Whether the stored refresh token can still renew the access token at `at`. */
-const canRenew = (credentials: NetworkCredentials, at: number) => credentials.refreshToken !== null && (credentials.refreshExpiresAt == null || credentials.refreshExpiresAt > at)
+const canRenew = (credentials: NetworkCredentials, at: number) =>
+  credentials.refreshToken !== null && (credentials.refreshExpiresAt == null || credentials.refreshExpiresAt > at)
 
 /**
  * When the account's grant ends for good, so that only a person reconnecting it lets Herald post
@@ -27,14 +33,21 @@ const canRenew = (credentials: NetworkCredentials, at: number) => credentials.re
  * null when it is renewed for as long as the person allows.
  */
 export const grantEndsAt = (
-  lifetime: { readonly expiresAt: number | null; readonly refreshable: boolean; readonly refreshExpiresAt: number | null },
+  lifetime: {
+    readonly expiresAt: number | null
+    readonly refreshable: boolean
+    readonly refreshExpiresAt: number | null
+  },
   renewable: boolean
 ): number | null => (!renewable || !lifetime.refreshable ? lifetime.expiresAt : lifetime.refreshExpiresAt)
 
 /** The account's grant is gone (refused refresh, revoked, no refresh token left): a person must reconnect it. */
 export class NeedsReconnection extends Data.TaggedError("NeedsReconnection")<{ readonly message: string }> {}
 
-const open = (stored: StoredCredentials) => Effect.flatMap(TokenVault, (vault) => Effect.map(vault.open(stored.sealed), (plain) => JSON.parse(plain) as NetworkCredentials))
+const open = (stored: StoredCredentials) =>
+  Effect.flatMap(TokenVault, (vault) =>
+    Effect.map(vault.open(stored.sealed), (plain) => JSON.parse(plain) as NetworkCredentials)
+  )
 
 /** Sealed for the store, with the grant's lifetime in clear beside it. */
 const sealed = (credentials: NetworkCredentials) =>
@@ -54,7 +67,10 @@ const sealed = (credentials: NetworkCredentials) =>
  * Stores an account's credentials from a connection. A network that sends no refresh token on a
  * reconnection (it gives one only at first consent) keeps the stored one: it is never lost.
  */
-export const storeCredentials = Effect.fn("storeCredentials")(function* (accountId: string, credentials: NetworkCredentials) {
+export const storeCredentials = Effect.fn("storeCredentials")(function* (
+  accountId: string,
+  credentials: NetworkCredentials
+) {
   const store = yield* CredentialStore
   const before = yield* store.get(accountId)
   const kept =
@@ -64,7 +80,10 @@ export const storeCredentials = Effect.fn("storeCredentials")(function* (account
           Option.flatMap((old) => Option.fromNullishOr(old.refreshToken))
         )
       : Option.none<string>()
-  yield* store.put(accountId, yield* sealed(Option.isSome(kept) ? { ...credentials, refreshToken: kept.value } : credentials))
+  yield* store.put(
+    accountId,
+    yield* sealed(Option.isSome(kept) ? { ...credentials, refreshToken: kept.value } : credentials)
+  )
 })
 
 /** The owner hears of it by e-mail, with a link to the app's accounts page (where reconnecting is one button). */
@@ -77,7 +96,11 @@ const tellOwner = Effect.fnUntraced(function* (account: Account) {
   const config = yield* HeraldConfig
   yield* trySend(
     workspace.value.ownerEmail,
-    reconnectMail(workspace.value.locale, { network: platformNames[account.platform], username: account.username, link: `${config.publicUrl}/app/accounts` })
+    reconnectMail(workspace.value.locale, {
+      network: platformNames[account.platform],
+      username: account.username,
+      link: `${config.publicUrl}/app/accounts`
+    })
   ).pipe(Effect.provideService(Mailer, mailer.value))
 })
 
@@ -87,14 +110,17 @@ export const markNeedsReconnection = Effect.fn("markNeedsReconnection")(function
   // The change and its event together; of callers racing on one account, the one that changes it reports it.
   const changed = yield* (yield* Store).transaction(
     Effect.gen(function* () {
-      if (!(yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection", "connected"))) return false
+      if (!(yield* (yield* AccountRepo).setStatus(account.workspaceId, account.id, "needs_reconnection", "connected")))
+        return false
       yield* emit([yield* accountEvent("account.needs_reconnection", { ...account, status: "needs_reconnection" }, at)])
       return true
     })
   )
   yield* (yield* readCache).forgetAccounts(account.workspaceId)
   if (changed) yield* tellOwner(account)
-  yield* Effect.logWarning("account needs reconnection").pipe(Effect.annotateLogs({ account: account.id, platform: account.platform, why }))
+  yield* Effect.logWarning("account needs reconnection").pipe(
+    Effect.annotateLogs({ account: account.id, platform: account.platform, why })
+  )
   return new NeedsReconnection({ message: why })
 })
 
@@ -105,11 +131,16 @@ export const markNeedsReconnection = Effect.fn("markNeedsReconnection")(function
  * token with no way to renew it, marks the account for reconnection. None for networks that use no
  * credentials (the sandbox).
  */
-export const credentialsFor = Effect.fn("credentialsFor")(function* (account: Account, options: { readonly force: boolean } = { force: false }) {
+export const credentialsFor = Effect.fn("credentialsFor")(function* (
+  account: Account,
+  options: { readonly force: boolean } = { force: false }
+) {
   const store = yield* CredentialStore
   const stored = yield* store.get(account.id)
   if (Option.isNone(stored)) return Option.none<NetworkCredentials>()
-  const current = yield* Effect.catchTag(open(stored.value), "VaultSealBroken", (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail))
+  const current = yield* Effect.catchTag(open(stored.value), "VaultSealBroken", (e) =>
+    Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)
+  )
   const at = yield* Clock.currentTimeMillis
   const fresh = current.expiresAt === null || current.expiresAt - at > RENEW_AHEAD_MS
   if (fresh && !options.force) return Option.some(current)
@@ -143,7 +174,11 @@ export const credentialsFor = Effect.fn("credentialsFor")(function* (account: Ac
         VaultSealBroken: (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)
       })
     )
-  return Option.some(yield* Effect.catchTag(open(renewed), "VaultSealBroken", (e) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)))
+  return Option.some(
+    yield* Effect.catchTag(open(renewed), "VaultSealBroken", (e) =>
+      Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)
+    )
+  )
 })
 
 /** A lifetime the store could not tell (credentials stored before it kept one in clear): their sealed tokens say. */
@@ -151,7 +186,14 @@ const openedLifetime = Effect.fnUntraced(function* (accountId: string) {
   const stored = yield* (yield* CredentialStore).get(accountId)
   if (Option.isNone(stored)) return Option.none<GrantLifetime>()
   const current = yield* Effect.option(open(stored.value))
-  return Option.map(current, (c): GrantLifetime => ({ expiresAt: c.expiresAt, refreshable: c.refreshToken !== null, refreshExpiresAt: c.refreshExpiresAt ?? null }))
+  return Option.map(
+    current,
+    (c): GrantLifetime => ({
+      expiresAt: c.expiresAt,
+      refreshable: c.refreshToken !== null,
+      refreshExpiresAt: c.refreshExpiresAt ?? null
+    })
+  )
 })
 
 /**
@@ -167,7 +209,9 @@ export const grantEnds = Effect.fn("grantEnds")(function* (accounts: ReadonlyArr
     if (stored === undefined) continue
     const lifetime = stored.refreshable !== null ? Option.some(stored) : yield* openedLifetime(account.id)
     if (Option.isNone(lifetime)) continue
-    const renewable = Option.isSome(Option.flatMap(connectors.get(account.platform), (c) => Option.fromNullishOr(c.refresh)))
+    const renewable = Option.isSome(
+      Option.flatMap(connectors.get(account.platform), (c) => Option.fromNullishOr(c.refresh))
+    )
     const end = grantEndsAt({ ...lifetime.value, refreshable: lifetime.value.refreshable === true }, renewable)
     if (end !== null) ends.set(account.id, end)
   }

@@ -36,7 +36,13 @@ interface LinkData {
 const ownerOf = (workspace: Workspace) =>
   Effect.map(
     personIdOf(workspace.ownerEmail),
-    (personId): Actor => ({ kind: "person", workspaceId: workspace.id, personId, name: workspace.ownerEmail, email: workspace.ownerEmail })
+    (personId): Actor => ({
+      kind: "person",
+      workspaceId: workspace.id,
+      personId,
+      name: workspace.ownerEmail,
+      email: workspace.ownerEmail
+    })
   )
 
 /**
@@ -67,7 +73,12 @@ const previewOf = Effect.fnUntraced(function* (owner: Actor, post: Post, index: 
   if (first === undefined || Option.isNone(blobs)) return null
   const bytes = yield* Effect.option(getPreview(owner, first).pipe(Effect.provideService(BlobStore, blobs.value)))
   if (Option.isNone(bytes)) return null
-  const image: InlineImage = { cid: `preview-${index}@herald`, filename: `preview-${index}.jpg`, contentType: "image/jpeg", content: bytes.value }
+  const image: InlineImage = {
+    cid: `preview-${index}@herald`,
+    filename: `preview-${index}.jpg`,
+    contentType: "image/jpeg",
+    content: bytes.value
+  }
   return image
 })
 
@@ -90,7 +101,10 @@ const mailPosts = Effect.fnUntraced(function* (workspace: Workspace, posts: Read
       previewCid: preview?.cid ?? null
     })
   }
-  const mail = approvalRequestMail(workspace.locale, { posts: items, appLink: `${(yield* HeraldConfig).publicUrl}/app` })
+  const mail = approvalRequestMail(workspace.locale, {
+    posts: items,
+    appLink: `${(yield* HeraldConfig).publicUrl}/app`
+  })
   return yield* trySend(workspace.ownerEmail, { ...mail, inlineImages: images })
 })
 
@@ -113,7 +127,9 @@ export const tellOwnerPostWaits = Effect.fn("tellOwnerPostWaits")(function* (pos
   if (ws.approvalMail === "digest") {
     const pending = yield* tokens.find(digestMarker(ws.id), "approval_digest", Number.NEGATIVE_INFINITY)
     if (Option.isSome(pending)) return
-    const recent = (yield* tokens.listFor(ws.id, ws.ownerEmail, "approval", at)).some((t) => t.createdAt > at - DIGEST_WINDOW_MS)
+    const recent = (yield* tokens.listFor(ws.id, ws.ownerEmail, "approval", at)).some(
+      (t) => t.createdAt > at - DIGEST_WINDOW_MS
+    )
     if (recent) {
       yield* tokens.insert({
         hash: digestMarker(ws.id),
@@ -141,11 +157,19 @@ export const sendDueDigests = Effect.fn("sendDueDigests")(function* (batch: numb
     const workspace = yield* (yield* WorkspaceRepo).findById(marker.workspaceId)
     if (Option.isNone(workspace) || workspace.value.approvalMail === "off") continue
     const ws = workspace.value
-    const mailed = new Set((yield* tokens.listFor(ws.id, ws.ownerEmail, "approval", at)).flatMap((t) => (t.data === null ? [] : [(JSON.parse(t.data) as LinkData).postId])))
-    const waiting = (yield* (yield* PostRepo).list(ws.id, { status: "needs_approval", limit: 100 })).filter((p) => !mailed.has(p.id))
+    const mailed = new Set(
+      (yield* tokens.listFor(ws.id, ws.ownerEmail, "approval", at)).flatMap((t) =>
+        t.data === null ? [] : [(JSON.parse(t.data) as LinkData).postId]
+      )
+    )
+    const waiting = (yield* (yield* PostRepo).list(ws.id, { status: "needs_approval", limit: 100 })).filter(
+      (p) => !mailed.has(p.id)
+    )
     if (waiting.length === 0) continue
     // Oldest first, as the queue shows them; a long backlog is left to the app (its link is in the mail).
-    yield* mailPosts(ws, [...waiting].reverse().slice(0, DIGEST_MAX_POSTS), at).pipe(Effect.provideService(Mailer, mailer.value))
+    yield* mailPosts(ws, [...waiting].reverse().slice(0, DIGEST_MAX_POSTS), at).pipe(
+      Effect.provideService(Mailer, mailer.value)
+    )
     sent++
   }
   return { digests: sent }
@@ -171,7 +195,11 @@ export const inspectApprovalLink = Effect.fn("inspectApprovalLink")(function* (t
  * The confirming page's POST: spends the link, then approves (bound to the version the e-mail
  * showed: a changed post is refused with post_changed) or rejects, as the workspace's owner.
  */
-export const decideFromLink = Effect.fn("decideFromLink")(function* (token: string, action: "approve" | "reject", reason: string | null) {
+export const decideFromLink = Effect.fn("decideFromLink")(function* (
+  token: string,
+  action: "approve" | "reject",
+  reason: string | null
+) {
   const found = yield* (yield* TokenRepo).consume(yield* (yield* Crypto).sha256(token), "approval", yield* now)
   if (Option.isNone(found) || found.value.data === null) return yield* Effect.fail(fail("approval_link_invalid"))
   const data = JSON.parse(found.value.data) as LinkData
@@ -179,16 +207,27 @@ export const decideFromLink = Effect.fn("decideFromLink")(function* (token: stri
   if (Option.isNone(workspace)) return yield* Effect.fail(fail("approval_link_invalid"))
   const owner = yield* ownerOf(workspace.value)
   // A post that changed, or no longer waits, is an answer for the page, not an error.
-  const settled = (e: HeraldError) => e.code === "post_changed" || e.code === "post_state_conflict" || e.code === "post_not_found"
-  const outcome: Effect.Effect<DecisionOutcome, HeraldError, Effect.Services<ReturnType<typeof approvePost>> | Effect.Services<ReturnType<typeof rejectPost>>> =
+  const settled = (e: HeraldError) =>
+    e.code === "post_changed" || e.code === "post_state_conflict" || e.code === "post_not_found"
+  const outcome: Effect.Effect<
+    DecisionOutcome,
+    HeraldError,
+    Effect.Services<ReturnType<typeof approvePost>> | Effect.Services<ReturnType<typeof rejectPost>>
+  > =
     action === "approve"
       ? Effect.map(approvePost(owner, data.postId, data.version), ({ post }) =>
-          post.status === "scheduled" && post.scheduledFor !== null ? { _tag: "Scheduled" as const, at: Date.parse(post.scheduledFor) } : { _tag: "Publishing" as const }
+          post.status === "scheduled" && post.scheduledFor !== null
+            ? { _tag: "Scheduled" as const, at: Date.parse(post.scheduledFor) }
+            : { _tag: "Publishing" as const }
         )
       : Effect.as(rejectPost(owner, data.postId, reason ?? undefined), { _tag: "Rejected" as const })
   return {
     workspace: workspace.value,
-    outcome: yield* outcome.pipe(Effect.catchIf(settled, (e) => Effect.succeed(e.code === "post_changed" ? { _tag: "Changed" as const } : { _tag: "Gone" as const })))
+    outcome: yield* outcome.pipe(
+      Effect.catchIf(settled, (e) =>
+        Effect.succeed(e.code === "post_changed" ? { _tag: "Changed" as const } : { _tag: "Gone" as const })
+      )
+    )
   }
 })
 

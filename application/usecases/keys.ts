@@ -10,7 +10,15 @@ import { readCache } from "../readCache.ts"
 import { fromResult, now, requirePerson } from "./common.ts"
 import { mintKey } from "./signup.ts"
 
-const keyView = (k: { id: string; name: string; prefix: string; requireApproval: boolean; createdAt: number; revokedAt: number | null; lastUsedAt: number | null }): Key => ({
+const keyView = (k: {
+  id: string
+  name: string
+  prefix: string
+  requireApproval: boolean
+  createdAt: number
+  revokedAt: number | null
+  lastUsedAt: number | null
+}): Key => ({
   id: k.id,
   name: k.name,
   prefix: k.prefix,
@@ -37,6 +45,9 @@ export const revokeKey = Effect.fn("revokeKey")(function* (actor: Actor, id: str
   const person = yield* requirePerson(actor)
   const revoked = isWellFormedId(id) && (yield* (yield* ApiKeyRepo).revoke(person.workspaceId, id, yield* now))
   yield* (yield* readCache).forgetKeys
-  if (!revoked) return yield* Effect.fail(fail("validation_failed", { fields: ["id"] }, "No active key with this id in the workspace."))
+  if (!revoked)
+    return yield* Effect.fail(
+      fail("validation_failed", { fields: ["id"] }, "No active key with this id in the workspace.")
+    )
   return { id, revoked: true as const }
 })

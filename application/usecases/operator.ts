@@ -24,7 +24,11 @@ const loadWorkspace = Effect.fnUntraced(function* (id: string) {
 })
 
 /** A claimed workspace for `email` (already the owner's, nothing to confirm). */
-export const createWorkspaceAsOperator = Effect.fn("createWorkspaceAsOperator")(function* (input: { email: string; name: string | undefined; plan: string | undefined }) {
+export const createWorkspaceAsOperator = Effect.fn("createWorkspaceAsOperator")(function* (input: {
+  email: string
+  name: string | undefined
+  plan: string | undefined
+}) {
   const email = yield* fromResult(checkEmail(input.email))
   const name = (yield* fromResult(checkName("name", input.name))) ?? "Workspace"
   const plan = input.plan ?? "free"
@@ -41,12 +45,22 @@ export const createWorkspaceAsOperator = Effect.fn("createWorkspaceAsOperator")(
     createdAt: yield* now,
     expiresAt: null
   }
-  yield* (yield* WorkspaceRepo).insert(workspace).pipe(Effect.catchTag("EmailTaken", () => Effect.fail(invalidFields(["email"], "That address already owns a workspace."))))
+  yield* (yield* WorkspaceRepo)
+    .insert(workspace)
+    .pipe(
+      Effect.catchTag("EmailTaken", () =>
+        Effect.fail(invalidFields(["email"], "That address already owns a workspace."))
+      )
+    )
   return workspace
 })
 
 /** A key for a workspace; asks-first only when asked for. Returns the secret text (shown once). */
-export const createKeyAsOperator = Effect.fn("createKeyAsOperator")(function* (workspaceId: string, name: string | undefined, asksFirst: boolean) {
+export const createKeyAsOperator = Effect.fn("createKeyAsOperator")(function* (
+  workspaceId: string,
+  name: string | undefined,
+  asksFirst: boolean
+) {
   yield* loadWorkspace(workspaceId)
   const checked = (yield* fromResult(checkName("name", name))) ?? "API key"
   return yield* mintKey(workspaceId, checked, asksFirst)

@@ -16,7 +16,8 @@ export interface StartedSession {
 }
 
 /** The id a person acts under: from their address, so every session (and an e-mailed approval) of one person is the same person. */
-export const personIdOf = (email: string) => Effect.flatMap(Crypto, (crypto) => Effect.map(crypto.sha256(email), (hash) => `usr_${hash.slice(0, 20)}`))
+export const personIdOf = (email: string) =>
+  Effect.flatMap(Crypto, (crypto) => Effect.map(crypto.sha256(email), (hash) => `usr_${hash.slice(0, 20)}`))
 
 /** Signs a person in: a session token (stored hashed) and its CSRF secret. */
 export const startSession = Effect.fn("startSession")(function* (workspaceId: string, email: string) {
@@ -54,7 +55,12 @@ export const listSessions = Effect.fn("listSessions")(function* (actor: Actor, c
   const current = yield* (yield* Crypto).sha256(currentToken)
   const sessions = yield* (yield* TokenRepo).listFor(person.workspaceId, person.email, "session", yield* now)
   return {
-    sessions: sessions.map((s) => ({ id: sessionId(s.hash), createdAt: formatUtc(s.createdAt), expiresAt: formatUtc(s.expiresAt), current: s.hash === current }))
+    sessions: sessions.map((s) => ({
+      id: sessionId(s.hash),
+      createdAt: formatUtc(s.createdAt),
+      expiresAt: formatUtc(s.expiresAt),
+      current: s.hash === current
+    }))
   }
 })
 
@@ -62,7 +68,9 @@ export const listSessions = Effect.fn("listSessions")(function* (actor: Actor, c
 export const revokeSession = Effect.fn("revokeSession")(function* (actor: Actor, id: string) {
   const person = yield* requirePerson(actor)
   const tokens = yield* TokenRepo
-  const found = (yield* tokens.listFor(person.workspaceId, person.email, "session", yield* now)).find((s) => sessionId(s.hash) === id)
+  const found = (yield* tokens.listFor(person.workspaceId, person.email, "session", yield* now)).find(
+    (s) => sessionId(s.hash) === id
+  )
   if (found === undefined) return yield* Effect.fail(invalidFields(["id"], "No session of yours with this id."))
   yield* tokens.delete(found.hash)
   return { id, revoked: true as const }

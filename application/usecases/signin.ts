@@ -49,7 +49,12 @@ const sendSignInLink = (email: string) =>
 export const requestSignInLink = Effect.fn("requestSignInLink")(function* (rawEmail: string) {
   const email = yield* fromResult(checkEmail(rawEmail))
   const config = yield* HeraldConfig
-  const limit = yield* (yield* RateLimiter).hit(`signin:email:${email}`, config.limits.signinLinksPerEmailPerHour, 60 * 60 * 1000, yield* now)
+  const limit = yield* (yield* RateLimiter).hit(
+    `signin:email:${email}`,
+    config.limits.signinLinksPerEmailPerHour,
+    60 * 60 * 1000,
+    yield* now
+  )
   if (!limit.allowed) return yield* Effect.fail(rateLimited(limit.retryAfterMs))
   yield* Effect.forkDetach(sendSignInLink(email))
   return { sent: true }

@@ -2,7 +2,13 @@ import { Effect, Option } from "effect"
 import type { ApiKey } from "../../domain/apiKey.ts"
 import type { SignUpRequest } from "../../domain/contract/signup.ts"
 import { fail, invalidFields } from "../../domain/errors.ts"
-import { claimMail, deliveryFailedSentence, deliverySentence, existingWorkspaceMail, signupNextSteps } from "../../domain/messages.ts"
+import {
+  claimMail,
+  deliveryFailedSentence,
+  deliverySentence,
+  existingWorkspaceMail,
+  signupNextSteps
+} from "../../domain/messages.ts"
 import { checkEmail, checkName, chooseLocale, maskEmail } from "../../domain/signup.ts"
 import { DAY_MS, formatUtc } from "../../domain/time.ts"
 import { CLAIM_LINK_LIFETIME_MS, UNCLAIMED_LIFETIME_MS, type Workspace } from "../../domain/workspace.ts"
@@ -57,7 +63,15 @@ export const issueClaimLink = Effect.fn("issueClaimLink")(function* (workspace: 
   const token = yield* crypto.token()
   const expiresAt = Math.min(at + CLAIM_LINK_LIFETIME_MS, workspace.expiresAt ?? Number.MAX_SAFE_INTEGER)
   yield* tokens.deleteKind(workspace.id, "claim")
-  yield* tokens.insert({ hash: yield* crypto.sha256(token), kind: "claim", workspaceId: workspace.id, email: workspace.ownerEmail, data: null, createdAt: at, expiresAt })
+  yield* tokens.insert({
+    hash: yield* crypto.sha256(token),
+    kind: "claim",
+    workspaceId: workspace.id,
+    email: workspace.ownerEmail,
+    data: null,
+    createdAt: at,
+    expiresAt
+  })
   return { link: `${config.publicUrl}/claim?token=${token}`, expiresAt }
 })
 
@@ -83,7 +97,8 @@ export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
   if (Option.isSome(existing)) return yield* existingOwner(existing.value, agentName ?? "An AI agent", locale)
 
   const capacity = yield* limiter.hit("signup:capacity", config.limits.signupsPerDay, DAY_MS, at)
-  if (!capacity.allowed) return yield* Effect.fail(fail("signup_capacity", { retryAfterSeconds: Math.ceil(capacity.retryAfterMs / 1000) }))
+  if (!capacity.allowed)
+    return yield* Effect.fail(fail("signup_capacity", { retryAfterSeconds: Math.ceil(capacity.retryAfterMs / 1000) }))
 
   const crypto = yield* Crypto
   const workspace: Workspace = {
@@ -120,11 +135,25 @@ export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
   }
   const { key, claim } = created.value
   const claimExpiresAt = formatUtc(claim.expiresAt)
-  const sent = yield* trySend(email, claimMail(locale, { workspaceName: workspace.name, agentName: keyName, link: claim.link, expiresAt: claimExpiresAt }))
+  const sent = yield* trySend(
+    email,
+    claimMail(locale, {
+      workspaceName: workspace.name,
+      agentName: keyName,
+      link: claim.link,
+      expiresAt: claimExpiresAt
+    })
+  )
   return {
     status: 201 as const,
     body: {
-      workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan, claimed: false, expiresAt: formatUtc(workspace.expiresAt!) },
+      workspace: {
+        id: workspace.id,
+        name: workspace.name,
+        plan: workspace.plan,
+        claimed: false,
+        expiresAt: formatUtc(workspace.expiresAt!)
+      },
       apiKey: key.text,
       key: { id: key.key.id, name: key.key.name, prefix: key.key.prefix, requireApproval: true },
       claimSent: sent,
@@ -148,7 +177,9 @@ const existingOwner = Effect.fnUntraced(function* (workspace: Workspace, agentNa
       claimSent: false,
       claimExpiresAt: null,
       next: signupNextSteps(true),
-      delivery: sent ? deliverySentence(locale, maskEmail(workspace.ownerEmail), true) : deliveryFailedSentence(locale, "later")
+      delivery: sent
+        ? deliverySentence(locale, maskEmail(workspace.ownerEmail), true)
+        : deliveryFailedSentence(locale, "later")
     }
   }
 })

@@ -31,7 +31,10 @@ export const getWorkspaceSettings = Effect.fn("getWorkspaceSettings")(function* 
 })
 
 /** Changes the name, language, time zone or approval mail, from the decoded request (contract/workspace.ts); fields left out stay. */
-export const updateWorkspaceSettings = Effect.fn("updateWorkspaceSettings")(function* (actor: Actor, body: typeof UpdateWorkspaceRequest.Type) {
+export const updateWorkspaceSettings = Effect.fn("updateWorkspaceSettings")(function* (
+  actor: Actor,
+  body: typeof UpdateWorkspaceRequest.Type
+) {
   const person = yield* requirePerson(actor)
   const name = yield* fromResult(checkName("name", body.name))
   const current = yield* load(person.workspaceId)

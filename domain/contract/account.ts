@@ -26,9 +26,16 @@ export const ConnectLink = Schema.Struct({
 }).annotate({ identifier: "ConnectLink" })
 export type ConnectLink = typeof ConnectLink.Type
 
-export const DisconnectedAccount = Schema.Struct({ id: Str, disconnected: Schema.Literal(true) }).annotate({ identifier: "DisconnectedAccount" })
+export const DisconnectedAccount = Schema.Struct({ id: Str, disconnected: Schema.Literal(true) }).annotate({
+  identifier: "DisconnectedAccount"
+})
 
-export const Board = Schema.Struct({ id: Str, name: Str, description: Schema.NullOr(Str), privacy: Schema.NullOr(Str) }).annotate({ identifier: "Board" })
+export const Board = Schema.Struct({
+  id: Str,
+  name: Str,
+  description: Schema.NullOr(Str),
+  privacy: Schema.NullOr(Str)
+}).annotate({ identifier: "Board" })
 export type Board = typeof Board.Type
 
 export const BoardList = Schema.Struct({ boards: Schema.Array(Board) }).annotate({ identifier: "BoardList" })

@@ -7,21 +7,31 @@ export const DryRunTarget = Schema.Struct({
   accountId: Schema.String,
   platform: Schema.String,
   username: Schema.String,
-  content: Schema.String.annotate({ description: "The text this network would get: content, or its network's override" }),
+  content: Schema.String.annotate({
+    description: "The text this network would get: content, or its network's override"
+  }),
   mediaIds: Schema.Array(Schema.String),
   thread: Schema.Array(Schema.String),
   firstComment: Schema.NullOr(Schema.String),
   length: Schema.Struct({
     used: Schema.Int,
     limit: Schema.Int
-  }).annotate({ description: "The text's length as this network counts it (X: weighted, links 23; Bluesky: graphemes), and its limit" }),
-  warnings: Schema.Array(Schema.String).annotate({ description: "What this network would do or refuse: length, media, reconnection, the grant's end, quotas" })
+  }).annotate({
+    description:
+      "The text's length as this network counts it (X: weighted, links 23; Bluesky: graphemes), and its limit"
+  }),
+  warnings: Schema.Array(Schema.String).annotate({
+    description: "What this network would do or refuse: length, media, reconnection, the grant's end, quotas"
+  })
 }).annotate({ identifier: "DryRunTarget" })
 
 /** What POST /posts with `dryRun: true` answers: nothing stored, sent or counted. */
 export const DryRunResult = Schema.Struct({
   dryRun: Schema.Literal(true),
-  valid: Schema.Boolean.annotate({ description: "Whether the post would be accepted (false: this month's posts are used up, or an account needs reconnecting)" }),
+  valid: Schema.Boolean.annotate({
+    description:
+      "Whether the post would be accepted (false: this month's posts are used up, or an account needs reconnecting)"
+  }),
   warnings: Schema.Array(Schema.String).annotate({ description: "Every warning once, the targets' included" }),
   requireApproval: Schema.Boolean.annotate({ description: "Whether the post would wait for a person's approval" }),
   wouldPost: Schema.Struct({
@@ -35,9 +45,13 @@ export const DryRunResult = Schema.Struct({
     cover: Schema.NullOr(Cover),
     tiktokAiGenerated: Schema.Boolean,
     overrides: Overrides,
-    targets: Schema.Array(Schema.Struct({ accountId: Schema.String, platform: Schema.String, username: Schema.String })),
+    targets: Schema.Array(
+      Schema.Struct({ accountId: Schema.String, platform: Schema.String, username: Schema.String })
+    ),
     usage: Schema.Struct({ month: Schema.String, used: Schema.Int, limit: Schema.NullOr(Schema.Int) })
   }).annotate({ description: "The post as it would be created, with the month's usage" }),
-  targets: Schema.Array(DryRunTarget).annotate({ description: "Each target as its network would get it, in accountIds order" })
+  targets: Schema.Array(DryRunTarget).annotate({
+    description: "Each target as its network would get it, in accountIds order"
+  })
 }).annotate({ identifier: "DryRunResult" })
 export type DryRunResult = typeof DryRunResult.Type

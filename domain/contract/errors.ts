@@ -30,7 +30,11 @@ const envelopeOf = (codes: ReadonlyArray<ErrorCode>) =>
       message: Schema.String,
       hint: Schema.String.annotate({ description: "What to do about it" }),
       retryable: Schema.Boolean.annotate({ description: "Whether the same request may succeed later" }),
-      details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Fields, limits, retry times: the occurrence's particulars" }))
+      details: Schema.optionalKey(
+        Schema.Record(Schema.String, Schema.Unknown).annotate({
+          description: "Fields, limits, retry times: the occurrence's particulars"
+        })
+      )
     })
   })
 
@@ -47,7 +51,11 @@ const byStatus = new Map(
   errorStatuses.map((status) => {
     const codes = errorCodes.filter((code) => statusOf(code) === status)
     const name = statusNames[status] ?? `Status${status}`
-    const schema = envelopeOf(codes).annotate({ identifier: `${name}Error`, description: `${status} ${name}: ${codes.join(", ")}`, httpApiStatus: status })
+    const schema = envelopeOf(codes).annotate({
+      identifier: `${name}Error`,
+      description: `${status} ${name}: ${codes.join(", ")}`,
+      httpApiStatus: status
+    })
     return [status, schema] as const
   })
 )

@@ -14,8 +14,15 @@ const PostData = Schema.Struct({ post: Post })
 const RescheduledData = Schema.Struct({ post: Post, previousScheduledFor: Schema.NullOr(Time) })
 const TargetData = Schema.Struct({ postId: Str, target: Target })
 const AccountData = Schema.Struct({ account: Account })
-const WorkspaceData = Schema.Struct({ workspace: Schema.Struct({ id: Str, name: Str, plan: Str, claimed: Schema.Boolean }) })
-const UsageData = Schema.Struct({ month: Str.annotate({ description: "YYYY-MM, UTC" }), used: Schema.Number, limit: Schema.Number, plan: Str })
+const WorkspaceData = Schema.Struct({
+  workspace: Schema.Struct({ id: Str, name: Str, plan: Str, claimed: Schema.Boolean })
+})
+const UsageData = Schema.Struct({
+  month: Str.annotate({ description: "YYYY-MM, UTC" }),
+  used: Schema.Number,
+  limit: Schema.Number,
+  plan: Str
+})
 const TestData = Schema.Struct({ webhookId: Str, message: Str })
 
 const dataOf = {
@@ -80,7 +87,9 @@ const envelope = <T extends keyof typeof dataOf>(type: T) =>
   }).annotate({ identifier: identifierOf(type), description: descriptions[type] })
 
 /** One schema per event type (webhook.test included), by type. */
-export const eventSchemas = Object.fromEntries(([...eventTypes, TEST_EVENT_TYPE] as const).map((type) => [type, envelope(type)])) as {
+export const eventSchemas = Object.fromEntries(
+  ([...eventTypes, TEST_EVENT_TYPE] as const).map((type) => [type, envelope(type)])
+) as {
   readonly [T in keyof typeof dataOf]: ReturnType<typeof envelope<T>>
 }
 
@@ -97,6 +106,14 @@ export const EventList = Schema.Struct({
 /** MCP's wait_for_post: the post once decided (or final), or as it still is when the wait ends. */
 export const PostWait = Schema.Struct({
   settled: Schema.Boolean.annotate({ description: "Whether the awaited decision (or final status) happened" }),
-  status: Schema.Literals(["needs_approval", "scheduled", "publishing", "published", "failed", "cancelled", "rejected"]),
+  status: Schema.Literals([
+    "needs_approval",
+    "scheduled",
+    "publishing",
+    "published",
+    "failed",
+    "cancelled",
+    "rejected"
+  ]),
   post: Schema.NullOr(Post).annotate({ description: "null once cancelled or rejected" })
 }).annotate({ identifier: "PostWait" })

@@ -20,7 +20,10 @@ const fieldName = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey
  * A value that failed its schema, as the envelope's validation_failed: every field named in
  * `details.fields`, and a note per problem. `whole` names the value itself (a body that is not an object).
  */
-export const invalidShape = (issue: SchemaIssue.Issue, options: { readonly whole: string; readonly detail?: (notes: string) => string; readonly in?: string }): HeraldError => {
+export const invalidShape = (
+  issue: SchemaIssue.Issue,
+  options: { readonly whole: string; readonly detail?: (notes: string) => string; readonly in?: string }
+): HeraldError => {
   const problems = formatter(issue).issues
   const fields = [...new Set(problems.map((p) => fieldName(p.path) || options.whole))]
   const notes = problems.slice(0, MAX_NOTES).map((p) => {
@@ -28,11 +31,16 @@ export const invalidShape = (issue: SchemaIssue.Issue, options: { readonly whole
     return field === "" || p.message.startsWith(field) ? p.message : `${field}: ${p.message}`
   })
   const text = [...new Set(notes)].join("; ") + (problems.length > MAX_NOTES ? "; ..." : "")
-  return fail("validation_failed", { fields, ...(options.in ? { in: options.in } : {}) }, options.detail ? options.detail(text) : text)
+  return fail(
+    "validation_failed",
+    { fields, ...(options.in ? { in: options.in } : {}) },
+    options.detail ? options.detail(text) : text
+  )
 }
 
 /** The issue a schema failure carries (a decoding error of any other kind is none of the caller's doing). */
-export const issueOf = (cause: unknown): SchemaIssue.Issue | undefined => (Schema.isSchemaError(cause) ? cause.issue : SchemaIssue.isIssue(cause) ? cause : undefined)
+export const issueOf = (cause: unknown): SchemaIssue.Issue | undefined =>
+  Schema.isSchemaError(cause) ? cause.issue : SchemaIssue.isIssue(cause) ? cause : undefined
 
 /** A decoder to a Result whose failure is the envelope's validation_failed. */
 export const decoderFor = <S extends Schema.Decoder<unknown>>(
@@ -45,6 +53,10 @@ export const decoderFor = <S extends Schema.Decoder<unknown>>(
     const exit = decode(input)
     if (Exit.isSuccess(exit)) return Result.succeed(exit.value)
     const error = Cause.findErrorOption(exit.cause)
-    return Result.fail(error._tag === "Some" ? invalidShape(error.value.issue, options) : fail("validation_failed", { fields: [options.whole] }))
+    return Result.fail(
+      error._tag === "Some"
+        ? invalidShape(error.value.issue, options)
+        : fail("validation_failed", { fields: [options.whole] })
+    )
   }
 }

@@ -17,7 +17,9 @@ export const Target = Schema.Struct({
   url: Schema.NullOr(Str).annotate({ description: "Link to the published post on the network" }),
   publishedAt: Schema.NullOr(Time),
   error: Schema.NullOr(TargetError),
-  firstComment: Schema.NullOr(Schema.Struct({ status: CommentStatus, externalId: Schema.NullOr(Str), error: Schema.NullOr(TargetError) })),
+  firstComment: Schema.NullOr(
+    Schema.Struct({ status: CommentStatus, externalId: Schema.NullOr(Str), error: Schema.NullOr(TargetError) })
+  ),
   thread: Schema.Array(Schema.Struct({ index: Schema.Int, externalId: Str, url: Schema.NullOr(Str) })).annotate({
     description: "Replies of the thread already published, in order"
   })
@@ -49,7 +51,9 @@ export const PostEnvelope = Schema.Struct({ post: Post }).annotate({ identifier:
 export type PostEnvelope = typeof PostEnvelope.Type
 
 /** POST /posts's answer to a retry with the same Idempotency-Key and body: the original post. */
-export const ReplayedPost = Schema.Struct({ post: Post, replayed: Schema.Literal(true) }).annotate({ identifier: "ReplayedPost" })
+export const ReplayedPost = Schema.Struct({ post: Post, replayed: Schema.Literal(true) }).annotate({
+  identifier: "ReplayedPost"
+})
 export type ReplayedPost = typeof ReplayedPost.Type
 
 export const PostList = Schema.Struct({
@@ -59,31 +63,53 @@ export const PostList = Schema.Struct({
 export type PostList = typeof PostList.Type
 
 /** A cancelled or rejected post: gone from the API. */
-export const RemovedPost = Schema.Struct({ id: Str, cancelled: Schema.optional(Schema.Literal(true)), rejected: Schema.optional(Schema.Literal(true)) }).annotate({
+export const RemovedPost = Schema.Struct({
+  id: Str,
+  cancelled: Schema.optional(Schema.Literal(true)),
+  rejected: Schema.optional(Schema.Literal(true))
+}).annotate({
   identifier: "RemovedPost"
 })
 export type RemovedPost = typeof RemovedPost.Type
 
 // Approve and reject take an optional body: a bare POST approves or rejects.
 export const ApproveRequest = Schema.Struct({
-  version: Schema.optional(Str.annotate({ description: "The version seen (GET /approvals): a post changed since is refused with 409 post_changed" }))
+  version: Schema.optional(
+    Str.annotate({
+      description: "The version seen (GET /approvals): a post changed since is refused with 409 post_changed"
+    })
+  )
 }).annotate({ identifier: "ApproveRequest" })
 export const RejectRequest = Schema.Struct({
-  reason: Schema.optional(Str.annotate({ description: "At most 1000 characters: the agent reads it in the post.rejected event" }))
+  reason: Schema.optional(
+    Str.annotate({ description: "At most 1000 characters: the agent reads it in the post.rejected event" })
+  )
 }).annotate({ identifier: "RejectRequest" })
 const BULK_IDS_MESSAGE = "postIds must be an array of 1-100 post ids."
-export const RescheduleRequest = Schema.Struct({ scheduledFor: Str.annotate({ description: "The new time: ISO 8601 with a timezone offset, in the future" }) }).annotate({
+export const RescheduleRequest = Schema.Struct({
+  scheduledFor: Str.annotate({ description: "The new time: ISO 8601 with a timezone offset, in the future" })
+}).annotate({
   identifier: "RescheduleRequest"
 })
-export const FirstCommentRetryRequest = Schema.Struct({ accountId: Schema.optional(Str) }).annotate({ identifier: "FirstCommentRetryRequest" })
+export const FirstCommentRetryRequest = Schema.Struct({ accountId: Schema.optional(Str) }).annotate({
+  identifier: "FirstCommentRetryRequest"
+})
 export const BulkRequest = Schema.Struct({
   postIds: Schema.Array(Str)
     .check(Schema.isMinLength(1, { message: BULK_IDS_MESSAGE }), Schema.isMaxLength(100, { message: BULK_IDS_MESSAGE }))
     .annotate({ description: "1-100 post ids" }),
-  versions: Schema.optional(Schema.Record(Str, Str).annotate({ description: "bulk-approve: the version each post was seen at, by post id" })),
+  versions: Schema.optional(
+    Schema.Record(Str, Str).annotate({ description: "bulk-approve: the version each post was seen at, by post id" })
+  ),
   reason: Schema.optional(Str.annotate({ description: "bulk-reject: one reason for every post" }))
 }).annotate({ identifier: "BulkRequest" })
 export const BulkResult = Schema.Struct({
-  results: Schema.Array(Schema.Struct({ id: Str, ok: Schema.Boolean, error: Schema.NullOr(Schema.Struct({ code: Str, details: Schema.Unknown })) }))
+  results: Schema.Array(
+    Schema.Struct({
+      id: Str,
+      ok: Schema.Boolean,
+      error: Schema.NullOr(Schema.Struct({ code: Str, details: Schema.Unknown }))
+    })
+  )
 }).annotate({ identifier: "BulkResult" })
 export type BulkResult = typeof BulkResult.Type

@@ -18,45 +18,84 @@ const nullable = <S extends Schema.Top>(schema: S) => Schema.optionalKey(Schema.
  * length in one step, whatever the array holds, and the input is kept as it is (no copy). The
  * JSON codec only documents it (OpenAPI, MCP): decode with the schema itself, not toCodecJson.
  */
-const cappedStrings = (options: { readonly max: number; readonly min?: number; readonly message: string; readonly description: string }) => {
+const cappedStrings = (options: {
+  readonly max: number
+  readonly min?: number
+  readonly message: string
+  readonly description: string
+}) => {
   const min = options.min ?? 0
   const documented = (
-    min > 0 ? Schema.Array(Str).check(Schema.isMinLength(min), Schema.isMaxLength(options.max)) : Schema.Array(Str).check(Schema.isMaxLength(options.max))
+    min > 0
+      ? Schema.Array(Str).check(Schema.isMinLength(min), Schema.isMaxLength(options.max))
+      : Schema.Array(Str).check(Schema.isMaxLength(options.max))
   ).annotate({
     description: options.description
   })
-  return Schema.declare((u: unknown): u is ReadonlyArray<string> => Array.isArray(u) && u.length >= min && u.length <= options.max && u.every((s) => typeof s === "string"), {
-    message: options.message,
-    toCodecJson: () => Schema.link<ReadonlyArray<string>>()(documented, SchemaTransformation.passthrough())
-  })
+  return Schema.declare(
+    (u: unknown): u is ReadonlyArray<string> =>
+      Array.isArray(u) && u.length >= min && u.length <= options.max && u.every((s) => typeof s === "string"),
+    {
+      message: options.message,
+      toCodecJson: () => Schema.link<ReadonlyArray<string>>()(documented, SchemaTransformation.passthrough())
+    }
+  )
 }
 
-export const TiktokPrivacy = Schema.Literals(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"]).annotate({ identifier: "TiktokPrivacy" })
+export const TiktokPrivacy = Schema.Literals([
+  "PUBLIC_TO_EVERYONE",
+  "MUTUAL_FOLLOW_FRIENDS",
+  "FOLLOWER_OF_CREATOR",
+  "SELF_ONLY"
+]).annotate({ identifier: "TiktokPrivacy" })
 export type TiktokPrivacy = typeof TiktokPrivacy.Type
 
 /** TikTok options beyond `tiktokAiGenerated` (TikTok's own Content Posting API settings). */
 export const TiktokOptions = Schema.Struct({
-  privacyLevel: optional(TiktokPrivacy.annotate({ description: "Who may see the TikTok post; the creator's account must allow it" })),
+  privacyLevel: optional(
+    TiktokPrivacy.annotate({ description: "Who may see the TikTok post; the creator's account must allow it" })
+  ),
   brandedContent: optional(Schema.Boolean.annotate({ description: "TikTok branded-content disclosure" }))
 }).annotate({ identifier: "TiktokOptions", description: "TikTok only: privacy level and branded-content disclosure" })
 export type TiktokOptions = typeof TiktokOptions.Type
 
-export const YoutubePrivacy = Schema.Literals(["public", "unlisted", "private"]).annotate({ identifier: "YoutubePrivacy" })
+export const YoutubePrivacy = Schema.Literals(["public", "unlisted", "private"]).annotate({
+  identifier: "YoutubePrivacy"
+})
 export type YoutubePrivacy = typeof YoutubePrivacy.Type
 
 /** YouTube's video settings (Data API videos.insert snippet and status); the post's text is the description. */
 export const YoutubeOptions = Schema.Struct({
-  title: optional(Str.annotate({ description: "The video's title, 1-100 characters; without one, the text's first line" })),
+  title: optional(
+    Str.annotate({ description: "The video's title, 1-100 characters; without one, the text's first line" })
+  ),
   privacyStatus: optional(YoutubePrivacy.annotate({ description: "public (the default), unlisted or private" })),
-  madeForKids: optional(Schema.Boolean.annotate({ description: "Whether the video is made for kids, as YouTube requires creators to declare (default false)" })),
-  tags: optional(cappedStrings({ max: 500, message: "youtube.tags must be an array of at most 500 tags.", description: "The video's tags, 500 characters in all" }))
-}).annotate({ identifier: "YoutubeOptions", description: "YouTube only: the video's title, privacy, made-for-kids declaration and tags" })
+  madeForKids: optional(
+    Schema.Boolean.annotate({
+      description: "Whether the video is made for kids, as YouTube requires creators to declare (default false)"
+    })
+  ),
+  tags: optional(
+    cappedStrings({
+      max: 500,
+      message: "youtube.tags must be an array of at most 500 tags.",
+      description: "The video's tags, 500 characters in all"
+    })
+  )
+}).annotate({
+  identifier: "YoutubeOptions",
+  description: "YouTube only: the video's title, privacy, made-for-kids declaration and tags"
+})
 export type YoutubeOptions = typeof YoutubeOptions.Type
 
 /** Pinterest's pin settings: the board (else the account's default board), the pin's link and title. */
 export const PinterestOptions = Schema.Struct({
   boardId: optional(
-    Str.check(Schema.isPattern(/^[A-Za-z0-9_-]{1,64}$/, { message: "pinterest.boardId is a board id from GET /accounts/{id}/boards." })).annotate({
+    Str.check(
+      Schema.isPattern(/^[A-Za-z0-9_-]{1,64}$/, {
+        message: "pinterest.boardId is a board id from GET /accounts/{id}/boards."
+      })
+    ).annotate({
       description: "A board of the account (GET /accounts/{id}/boards); without one, the account's default board"
     })
   ),
@@ -67,7 +106,11 @@ export type PinterestOptions = typeof PinterestOptions.Type
 
 /** Facebook Pages' choice for a video: a reel (POST /{page}/video_reels) instead of a Page video. */
 export const FacebookOptions = Schema.Struct({
-  reel: optional(Schema.Boolean.annotate({ description: "true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page)" }))
+  reel: optional(
+    Schema.Boolean.annotate({
+      description: "true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page)"
+    })
+  )
 }).annotate({ identifier: "FacebookOptions", description: "Facebook only: publish the video as a reel" })
 export type FacebookOptions = typeof FacebookOptions.Type
 
@@ -80,14 +123,24 @@ export interface NetworkOptions {
 }
 
 export const PollRequest = Schema.Struct({
-  options: cappedStrings({ max: requestLimits.pollOptions, message: `poll.options must be an array of at most ${requestLimits.pollOptions} choices.`, description: "The choices" }),
-  durationMinutes: Schema.Int.check(Schema.isGreaterThan(0)).annotate({ description: "How long the poll runs, in minutes" }),
+  options: cappedStrings({
+    max: requestLimits.pollOptions,
+    message: `poll.options must be an array of at most ${requestLimits.pollOptions} choices.`,
+    description: "The choices"
+  }),
+  durationMinutes: Schema.Int.check(Schema.isGreaterThan(0)).annotate({
+    description: "How long the poll runs, in minutes"
+  }),
   question: nullable(Str.annotate({ description: "LinkedIn only" }))
 }).annotate({ identifier: "PollRequest", description: "X or LinkedIn only, and never with media" })
 
 export const CoverRequest = Schema.Union([
   Schema.Struct({ mediaId: Str.annotate({ description: "An uploaded image" }) }),
-  Schema.Struct({ offsetMs: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({ description: "A frame of the video, in milliseconds from its start" }) })
+  Schema.Struct({
+    offsetMs: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
+      description: "A frame of the video, in milliseconds from its start"
+    })
+  })
 ]).annotate({ identifier: "CoverRequest", description: "Video cover: {mediaId} or {offsetMs}" })
 
 /** What one network gets instead of the post's own content, media, thread or first comment. */
@@ -107,8 +160,13 @@ export const ContentOverride = Schema.Struct({
       description: "This network's thread instead of thread; [] for none"
     })
   ),
-  firstComment: optional(Schema.NullOr(Str).annotate({ description: "This network's first comment instead of firstComment; null for none" }))
-}).annotate({ identifier: "ContentOverride", description: "Fields given replace the post's own on this network; fields left out keep them" })
+  firstComment: optional(
+    Schema.NullOr(Str).annotate({ description: "This network's first comment instead of firstComment; null for none" })
+  )
+}).annotate({
+  identifier: "ContentOverride",
+  description: "Fields given replace the post's own on this network; fields left out keep them"
+})
 export type ContentOverride = typeof ContentOverride.Type
 
 const overrideFor = optional(ContentOverride)
@@ -150,10 +208,24 @@ export const createPostFields = {
     })
   ),
   mediaId: nullable(Str.annotate({ description: "A single media id, instead of mediaIds" })),
-  dryRun: nullable(Schema.Boolean.annotate({ description: "true: only validate and show what would be posted. Nothing is stored, sent or counted" })),
-  scheduledFor: nullable(Str.annotate({ description: `When to publish: ${time}. Future, under a year ahead. Omit to post now` })),
-  requireApproval: nullable(Schema.Boolean.annotate({ description: "true: wait for a person's approval. false cannot bypass an asks-first key" })),
-  firstComment: nullable(Str.annotate({ description: "A reply from the same account about 10 seconds after the post is live (put links here)" })),
+  dryRun: nullable(
+    Schema.Boolean.annotate({
+      description: "true: only validate and show what would be posted. Nothing is stored, sent or counted"
+    })
+  ),
+  scheduledFor: nullable(
+    Str.annotate({ description: `When to publish: ${time}. Future, under a year ahead. Omit to post now` })
+  ),
+  requireApproval: nullable(
+    Schema.Boolean.annotate({
+      description: "true: wait for a person's approval. false cannot bypass an asks-first key"
+    })
+  ),
+  firstComment: nullable(
+    Str.annotate({
+      description: "A reply from the same account about 10 seconds after the post is live (put links here)"
+    })
+  ),
   thread: nullable(
     cappedStrings({
       max: requestLimits.threadReplies,

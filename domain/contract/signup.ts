@@ -17,7 +17,9 @@ const SignUpKey = Schema.Struct({ id: Str, name: Str, prefix: Str, requireApprov
 
 export const SignUpResponse = Schema.Struct({
   workspace: Schema.NullOr(SignUpWorkspace),
-  apiKey: Schema.NullOr(Str).annotate({ description: "The secret key, shown once; null when the address already has a workspace (202)" }),
+  apiKey: Schema.NullOr(Str).annotate({
+    description: "The secret key, shown once; null when the address already has a workspace (202)"
+  }),
   key: Schema.NullOr(SignUpKey),
   claimSent: Schema.Boolean,
   claimExpiresAt: Schema.NullOr(Time),
@@ -26,5 +28,7 @@ export const SignUpResponse = Schema.Struct({
 }).annotate({ identifier: "SignUpResponse" })
 export type SignUpResponse = typeof SignUpResponse.Type
 
-export const ClaimLink = Schema.Struct({ claimSent: Schema.Boolean, claimExpiresAt: Time, delivery: Str }).annotate({ identifier: "ClaimLink" })
+export const ClaimLink = Schema.Struct({ claimSent: Schema.Boolean, claimExpiresAt: Time, delivery: Str }).annotate({
+  identifier: "ClaimLink"
+})
 export type ClaimLink = typeof ClaimLink.Type

@@ -13,8 +13,12 @@ export const Webhook = Schema.Struct({
   eventTypes: Schema.Array(EventType).annotate({ description: "Empty: every event type" }),
   description: Str,
   enabled: Schema.Boolean,
-  disabledReason: Schema.NullOr(Str).annotate({ description: "Set when Herald turned the endpoint off after days of failures" }),
-  failingSince: Schema.NullOr(Time).annotate({ description: "Since when every delivery has failed; null when the last one went through" }),
+  disabledReason: Schema.NullOr(Str).annotate({
+    description: "Set when Herald turned the endpoint off after days of failures"
+  }),
+  failingSince: Schema.NullOr(Time).annotate({
+    description: "Since when every delivery has failed; null when the last one went through"
+  }),
   createdAt: Time,
   updatedAt: Time
 }).annotate({ identifier: "Webhook" })
@@ -38,21 +42,34 @@ export const Delivery = Schema.Struct({
 export type Delivery = typeof Delivery.Type
 
 const webhookFields = {
-  url: Str.annotate({ description: "A public https URL; checked after DNS resolution, at registration and at every delivery" }),
+  url: Str.annotate({
+    description: "A public https URL; checked after DNS resolution, at registration and at every delivery"
+  }),
   eventTypes: Schema.optional(Schema.Array(EventType).annotate({ description: "Omit or [] for every type" })),
   description: Schema.optional(Str),
   enabled: Schema.optional(Schema.Boolean)
 }
 
 export const CreateWebhookRequest = Schema.Struct(webhookFields).annotate({ identifier: "CreateWebhookRequest" })
-export const UpdateWebhookRequest = Schema.Struct({ ...webhookFields, url: Schema.optional(webhookFields.url) }).annotate({ identifier: "UpdateWebhookRequest" })
+export const UpdateWebhookRequest = Schema.Struct({
+  ...webhookFields,
+  url: Schema.optional(webhookFields.url)
+}).annotate({ identifier: "UpdateWebhookRequest" })
 
 export const WebhookEnvelope = Schema.Struct({ webhook: Webhook }).annotate({ identifier: "WebhookEnvelope" })
 export const CreatedWebhook = Schema.Struct({
   webhook: Webhook,
-  secret: Str.annotate({ description: "whsec_...: shown only in this answer. Verify each request's webhook-signature with it (Standard Webhooks)." })
+  secret: Str.annotate({
+    description:
+      "whsec_...: shown only in this answer. Verify each request's webhook-signature with it (Standard Webhooks)."
+  })
 }).annotate({ identifier: "CreatedWebhook" })
 export const WebhookList = Schema.Struct({ webhooks: Schema.Array(Webhook) }).annotate({ identifier: "WebhookList" })
-export const DeletedWebhook = Schema.Struct({ id: Str, deleted: Schema.Literal(true) }).annotate({ identifier: "DeletedWebhook" })
+export const DeletedWebhook = Schema.Struct({ id: Str, deleted: Schema.Literal(true) }).annotate({
+  identifier: "DeletedWebhook"
+})
 export const DeliveryEnvelope = Schema.Struct({ delivery: Delivery }).annotate({ identifier: "DeliveryEnvelope" })
-export const DeliveryList = Schema.Struct({ deliveries: Schema.Array(Delivery), nextCursor: Schema.NullOr(Str) }).annotate({ identifier: "DeliveryList" })
+export const DeliveryList = Schema.Struct({
+  deliveries: Schema.Array(Delivery),
+  nextCursor: Schema.NullOr(Str)
+}).annotate({ identifier: "DeliveryList" })

@@ -2,7 +2,12 @@ import { parseArgs } from "node:util"
 import { Cause, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { approvePost } from "../../application/usecases/posts/actions.ts"
-import { asOwner, createKeyAsOperator, createWorkspaceAsOperator, signInLinkAsOperator } from "../../application/usecases/operator.ts"
+import {
+  asOwner,
+  createKeyAsOperator,
+  createWorkspaceAsOperator,
+  signInLinkAsOperator
+} from "../../application/usecases/operator.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import { fail, HeraldError, toEnvelope } from "../../domain/errors.ts"
 
@@ -22,9 +27,18 @@ export interface Outcome {
   readonly stderr: string
 }
 
-const succeeded = (value: unknown): Outcome => ({ exitCode: 0, stdout: `${JSON.stringify(value, null, 2)}\n`, stderr: "" })
-const failed = (exitCode: number, ...lines: ReadonlyArray<string>): Outcome => ({ exitCode, stdout: "", stderr: `${lines.join("\n")}\n` })
-const usageError = (what: string) => failed(2, `error: ${what}`, "Run `npm run herald -- --help` for the commands and their options.")
+const succeeded = (value: unknown): Outcome => ({
+  exitCode: 0,
+  stdout: `${JSON.stringify(value, null, 2)}\n`,
+  stderr: ""
+})
+const failed = (exitCode: number, ...lines: ReadonlyArray<string>): Outcome => ({
+  exitCode,
+  stdout: "",
+  stderr: `${lines.join("\n")}\n`
+})
+const usageError = (what: string) =>
+  failed(2, `error: ${what}`, "Run `npm run herald -- --help` for the commands and their options.")
 
 /** The arguments, checked; or the outcome that ends it (help, or a usage error). */
 export const parse = (argv: ReadonlyArray<string>) => {
@@ -41,19 +55,27 @@ export const parse = (argv: ReadonlyArray<string>) => {
         help: { type: "boolean", short: "h", default: false }
       }
     })
-    const command = positionals.slice(0, positionals[0] === "migrate" || positionals[0] === "signin-link" ? 1 : 2).join(" ")
+    const command = positionals
+      .slice(0, positionals[0] === "migrate" || positionals[0] === "signin-link" ? 1 : 2)
+      .join(" ")
     if (values.help) return { _tag: "Done" as const, outcome: { exitCode: 0, stdout: `${usage}\n`, stderr: "" } }
     if (positionals.length === 0) return { _tag: "Done" as const, outcome: usageError("no command given.") }
     const known = ["migrate", "workspace create", "key create", "post approve", "signin-link"]
-    if (!known.includes(command)) return { _tag: "Done" as const, outcome: usageError(`unknown command "${positionals.join(" ")}".`) }
+    if (!known.includes(command))
+      return { _tag: "Done" as const, outcome: usageError(`unknown command "${positionals.join(" ")}".`) }
     const required = { "workspace create": "email", "key create": "workspace", "signin-link": "email" } as const
     const needs = required[command as keyof typeof required]
-    if (needs !== undefined && values[needs] === undefined) return { _tag: "Done" as const, outcome: usageError(`${command} needs --${needs}.`) }
-    if (command === "post approve" && positionals[2] === undefined) return { _tag: "Done" as const, outcome: usageError("post approve needs a post id.") }
+    if (needs !== undefined && values[needs] === undefined)
+      return { _tag: "Done" as const, outcome: usageError(`${command} needs --${needs}.`) }
+    if (command === "post approve" && positionals[2] === undefined)
+      return { _tag: "Done" as const, outcome: usageError("post approve needs a post id.") }
     return { _tag: "Run" as const, command, postId: positionals[2], values }
   } catch (error) {
     // parseArgs' own complaints (an unknown option, a missing value) are one line each.
-    return { _tag: "Done" as const, outcome: usageError((error instanceof Error ? error.message : String(error)).split(". ")[0]) }
+    return {
+      _tag: "Done" as const,
+      outcome: usageError((error instanceof Error ? error.message : String(error)).split(". ")[0])
+    }
   }
 }
 
@@ -75,7 +97,9 @@ const execute = ({ command, postId, values }: Parsed) =>
         return { migrated: (yield* Postgres.migrate).map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`) }
       case "workspace create": {
         const ws = yield* createWorkspaceAsOperator({ email: values.email!, name: values.name, plan: values.plan })
-        return { workspace: { id: ws.id, name: ws.name, ownerEmail: ws.ownerEmail, plan: ws.plan, claimed: ws.claimed } }
+        return {
+          workspace: { id: ws.id, name: ws.name, ownerEmail: ws.ownerEmail, plan: ws.plan, claimed: ws.claimed }
+        }
       }
       case "key create": {
         const { text, key } = yield* createKeyAsOperator(values.workspace!, values.name, values["asks-first"] === true)
@@ -97,15 +121,26 @@ export const describeFailure = (cause: Cause.Cause<unknown>): Outcome => {
   if (error instanceof HeraldError) {
     const { body } = toEnvelope(error)
     // The details (which fields, which id) say more here than the hint, which is written for API callers.
-    return failed(1, `error: ${body.error.message} (${body.error.code})`, body.error.details ? `details: ${JSON.stringify(body.error.details)}` : body.error.hint)
+    return failed(
+      1,
+      `error: ${body.error.message} (${body.error.code})`,
+      body.error.details ? `details: ${JSON.stringify(body.error.details)}` : body.error.hint
+    )
   }
   // The first line of each message down the chain of causes, each said once (a refused connection ends in ECONNREFUSED).
   const said: Array<string> = []
-  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; e = e instanceof Error ? e.cause : undefined, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e !== undefined && e !== null && depth < 5;
+    e = e instanceof Error ? e.cause : undefined, depth++
+  ) {
     const line = (e instanceof Error ? e.message : String(e)).split("\n")[0]
     if (line !== "" && !said.includes(line)) said.push(line)
   }
-  const tag = typeof error === "object" && error !== null && "_tag" in error ? `${String((error as { _tag: unknown })._tag)}: ` : ""
+  const tag =
+    typeof error === "object" && error !== null && "_tag" in error
+      ? `${String((error as { _tag: unknown })._tag)}: `
+      : ""
   return failed(1, `error: ${tag}${said.join(": ")}`)
 }
 

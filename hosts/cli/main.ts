@@ -28,7 +28,11 @@ const runHere = <E>(parsed: Parsed, database: Layer.Layer<PgClient.PgClient | Sq
   Effect.gen(function* () {
     const { config } = yield* loadConfig
     const migrated = parsed.command === "migrate" ? Layer.empty : Layer.effectDiscard(Postgres.migrate)
-    const core = Layer.mergeAll(Postgres.storageLayer, migrated).pipe(Layer.provideMerge(database), Layer.merge(NodeCrypto.layer), Layer.merge(Layer.succeed(HeraldConfig)(config)))
+    const core = Layer.mergeAll(Postgres.storageLayer, migrated).pipe(
+      Layer.provideMerge(database),
+      Layer.merge(NodeCrypto.layer),
+      Layer.merge(Layer.succeed(HeraldConfig)(config))
+    )
     return yield* run(parsed).pipe(Effect.provide(core))
   })
 
@@ -36,7 +40,8 @@ const main = Effect.gen(function* () {
   const parsed = parse(process.argv.slice(2))
   if (parsed._tag === "Done") return parsed.outcome
   const { env } = yield* loadConfig
-  if (Option.isSome(env.databaseUrl)) return yield* runHere(parsed, Postgres.layerFromUrl(env.databaseUrl.value, { maxConnections: 2 }))
+  if (Option.isSome(env.databaseUrl))
+    return yield* runHere(parsed, Postgres.layerFromUrl(env.databaseUrl.value, { maxConnections: 2 }))
   const dataDir = resolve(env.dataDir)
   const pgDir = join(dataDir, "pg")
   const holder = yield* Effect.promise(() => Pglite.holderOf(pgDir))

@@ -44,7 +44,8 @@ const answer = async (line: string, run: (argv: ReadonlyArray<string>) => Promis
   } catch {
     argv = undefined
   }
-  if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) return { exitCode: 2, stdout: "", stderr: "error: the request to the host was malformed.\n" }
+  if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string"))
+    return { exitCode: 2, stdout: "", stderr: "error: the request to the host was malformed.\n" }
   return run(argv)
 }
 
@@ -63,7 +64,11 @@ export const layer = (dataDir: string) =>
       const server = createServer((socket) => {
         readLine(socket)
           .then((line) => answer(line, run))
-          .catch((error: unknown) => ({ exitCode: 1, stdout: "", stderr: `error: ${error instanceof Error ? error.message : String(error)}\n` }))
+          .catch((error: unknown) => ({
+            exitCode: 1,
+            stdout: "",
+            stderr: `error: ${error instanceof Error ? error.message : String(error)}\n`
+          }))
           .then(
             (outcome) => socket.end(`${JSON.stringify(outcome)}\n`),
             () => socket.destroy()

@@ -36,7 +36,8 @@ import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts
  * adapters (and their SDKs, ~16 MB) are loaded only when configured.
  */
 /** A host's main effect without spans: no tracer is exported from Herald's processes, so building a span for every request, job and statement is waste (0.18 -> 0.15 ms of server CPU a create). */
-export const withoutTracing = <A, E, R>(main: Effect.Effect<A, E, R>) => Effect.provideService(main, References.TracerEnabled, false)
+export const withoutTracing = <A, E, R>(main: Effect.Effect<A, E, R>) =>
+  Effect.provideService(main, References.TracerEnabled, false)
 
 export const embeddedCore = Effect.gen(function* () {
   const { env, config, http } = yield* loadConfig
@@ -57,10 +58,17 @@ export const embeddedCore = Effect.gen(function* () {
   const fileLinks = HmacFileLinks.layerConfig(join(dataDir, "secret"))
   const blobs: Layer.Layer<BlobStore, BlobError | Config.ConfigError> = Option.isSome(s3Bucket)
     ? (yield* Effect.promise(() => import("../../adapters/s3/S3BlobStore.ts"))).layerConfig
-    : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl }).pipe(Layer.provide(fileLinks))
+    : LocalFilesBlobStore.layer({ dir: join(dataDir, "media"), publicUrl: config.publicUrl }).pipe(
+        Layer.provide(fileLinks)
+      )
   const mailer = Option.isSome(env.smtpUrl)
     ? yield* Effect.promise(() => import("../../adapters/smtp/SmtpMailer.ts")).pipe(
-        Effect.flatMap((SmtpMailer) => Effect.map(SmtpMailer.optionsConfig, Option.match({ onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })))
+        Effect.flatMap((SmtpMailer) =>
+          Effect.map(
+            SmtpMailer.optionsConfig,
+            Option.match({ onNone: () => OutboxMailer.layer(join(dataDir, "outbox")), onSome: SmtpMailer.layer })
+          )
+        )
       )
     : OutboxMailer.layer(join(dataDir, "outbox"))
   const layer = Layer.mergeAll(

@@ -16,9 +16,11 @@ const main = Effect.gen(function* () {
   yield* Effect.logInfo(`Herald on ${core.config.publicUrl} (${core.described})`)
   const operator = Option.isNone(core.env.databaseUrl) ? OperatorSocket.layer(core.dataDir) : Layer.empty
   return yield* Layer.launch(
-    Layer.mergeAll(serverLayer(core.env.port, { accessLog: core.env.accessLog }), schedulerLayer(toSchedulerOptions(yield* schedulerConfig)), operator).pipe(
-      Layer.provide(core.layer)
-    )
+    Layer.mergeAll(
+      serverLayer(core.env.port, { accessLog: core.env.accessLog }),
+      schedulerLayer(toSchedulerOptions(yield* schedulerConfig)),
+      operator
+    ).pipe(Layer.provide(core.layer))
   )
 }).pipe(withoutTracing)
 

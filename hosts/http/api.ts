@@ -42,7 +42,10 @@ export class SignupGroup extends HttpApiGroup.make("signup")
       error: e(400, 403, 429, 503)
     }).annotate(HttpApi.PayloadParseOptions, requestParseOptions)
   )
-  .annotate(OpenApi.Description, "Create a Free workspace and an asks-first key for a human owner. No authentication.") {}
+  .annotate(
+    OpenApi.Description,
+    "Create a Free workspace and an asks-first key for a human owner. No authentication."
+  ) {}
 
 export class ClaimGroup extends HttpApiGroup.make("claim")
   .add(HttpApiEndpoint.post("claimLink", "/claim-link", { success: ClaimLink, error: e(401, 404, 409, 429) }))
@@ -61,7 +64,10 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       params: id,
       success: DisconnectedAccount,
       error: e(401, 404)
-    }).annotate(OpenApi.Description, "Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected."),
+    }).annotate(
+      OpenApi.Description,
+      "Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected."
+    ),
     HttpApiEndpoint.get("boards", "/accounts/:id/boards", {
       params: id,
       success: BoardList,
@@ -87,45 +93,71 @@ export class PostsGroup extends HttpApiGroup.make("posts")
     }),
     HttpApiEndpoint.get("get", "/posts/:id", { params: id, success: PostEnvelope, error: e(401, 404) }),
     // Their bodies are optional: an empty body decodes as null, so a bare POST approves or rejects.
-    HttpApiEndpoint.post("approve", "/posts/:id/approve", { params: id, payload: [ApproveRequest, Schema.Null], success: PostEnvelope, error: e(400, 401, 403, 404, 409) })
+    HttpApiEndpoint.post("approve", "/posts/:id/approve", {
+      params: id,
+      payload: [ApproveRequest, Schema.Null],
+      success: PostEnvelope,
+      error: e(400, 401, 403, 404, 409)
+    })
       .annotate(HttpApi.PayloadParseOptions, requestParseOptions)
       .annotate(
         OpenApi.Description,
         'Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.'
       ),
-    HttpApiEndpoint.post("reject", "/posts/:id/reject", { params: id, payload: [RejectRequest, Schema.Null], success: RemovedPost, error: e(400, 401, 403, 404, 409) })
+    HttpApiEndpoint.post("reject", "/posts/:id/reject", {
+      params: id,
+      payload: [RejectRequest, Schema.Null],
+      success: RemovedPost,
+      error: e(400, 401, 403, 404, 409)
+    })
       .annotate(HttpApi.PayloadParseOptions, requestParseOptions)
-      .annotate(OpenApi.Description, 'Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).'),
-    HttpApiEndpoint.post("cancel", "/posts/:id/cancel", { params: id, success: RemovedPost, error: e(401, 403, 404, 409) }),
-    HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", { params: id, payload: RescheduleRequest, success: PostEnvelope, error: e(400, 401, 403, 404, 409) }).annotate(
-      HttpApi.PayloadParseOptions,
-      requestParseOptions
-    ),
-    HttpApiEndpoint.post("retry", "/posts/:id/retry", { params: id, success: PostEnvelope, error: e(401, 403, 404, 409) }),
+      .annotate(
+        OpenApi.Description,
+        'Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).'
+      ),
+    HttpApiEndpoint.post("cancel", "/posts/:id/cancel", {
+      params: id,
+      success: RemovedPost,
+      error: e(401, 403, 404, 409)
+    }),
+    HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", {
+      params: id,
+      payload: RescheduleRequest,
+      success: PostEnvelope,
+      error: e(400, 401, 403, 404, 409)
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    HttpApiEndpoint.post("retry", "/posts/:id/retry", {
+      params: id,
+      success: PostEnvelope,
+      error: e(401, 403, 404, 409)
+    }),
     HttpApiEndpoint.post("retryFirstComment", "/posts/:id/first-comment/retry", {
       params: id,
       payload: FirstCommentRetryRequest,
       success: PostEnvelope,
       error: e(400, 401, 403, 404, 409)
     }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
-    HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }).annotate(
-      HttpApi.PayloadParseOptions,
-      requestParseOptions
-    ),
-    HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", { payload: BulkRequest, success: BulkResult, error: e(400, 401, 403) }).annotate(
-      HttpApi.PayloadParseOptions,
-      requestParseOptions
-    )
+    HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", {
+      payload: BulkRequest,
+      success: BulkResult,
+      error: e(400, 401, 403)
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", {
+      payload: BulkRequest,
+      success: BulkResult,
+      error: e(400, 401, 403)
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions)
   )
   .middleware(Authentication) {}
 
 export class KeysGroup extends HttpApiGroup.make("keys")
   .add(
     HttpApiEndpoint.get("list", "/keys", { success: KeyList, error: e(401, 403) }),
-    HttpApiEndpoint.post("create", "/keys", { payload: CreateKeyRequest, success: CreatedKey.pipe(HttpApiSchema.status(201)), error: e(400, 401, 403) }).annotate(
-      HttpApi.PayloadParseOptions,
-      requestParseOptions
-    ),
+    HttpApiEndpoint.post("create", "/keys", {
+      payload: CreateKeyRequest,
+      success: CreatedKey.pipe(HttpApiSchema.status(201)),
+      error: e(400, 401, 403)
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.post("revoke", "/keys/:id/revoke", { params: id, success: RevokedKey, error: e(400, 401, 403) })
   )
   .middleware(Authentication)
@@ -133,18 +165,25 @@ export class KeysGroup extends HttpApiGroup.make("keys")
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
-    HttpApiEndpoint.post("create", "/webhooks", { payload: W.CreateWebhookRequest, success: W.CreatedWebhook.pipe(HttpApiSchema.status(201)), error: e(400, 401, 409) }).annotate(
-      HttpApi.PayloadParseOptions,
-      requestParseOptions
-    ),
+    HttpApiEndpoint.post("create", "/webhooks", {
+      payload: W.CreateWebhookRequest,
+      success: W.CreatedWebhook.pipe(HttpApiSchema.status(201)),
+      error: e(400, 401, 409)
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.get("list", "/webhooks", { success: W.WebhookList, error: e(401) }),
     HttpApiEndpoint.get("get", "/webhooks/:id", { params: id, success: W.WebhookEnvelope, error: e(401, 404) }),
-    HttpApiEndpoint.patch("update", "/webhooks/:id", { params: id, payload: W.UpdateWebhookRequest, success: W.WebhookEnvelope, error: e(400, 401, 404) }).annotate(
-      HttpApi.PayloadParseOptions,
-      requestParseOptions
-    ),
+    HttpApiEndpoint.patch("update", "/webhooks/:id", {
+      params: id,
+      payload: W.UpdateWebhookRequest,
+      success: W.WebhookEnvelope,
+      error: e(400, 401, 404)
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.delete("remove", "/webhooks/:id", { params: id, success: W.DeletedWebhook, error: e(401, 404) }),
-    HttpApiEndpoint.post("test", "/webhooks/:id/test", { params: id, success: W.DeliveryEnvelope, error: e(401, 404) }).annotate(
+    HttpApiEndpoint.post("test", "/webhooks/:id/test", {
+      params: id,
+      success: W.DeliveryEnvelope,
+      error: e(401, 404)
+    }).annotate(
       OpenApi.Description,
       "Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed."
     ),
@@ -158,7 +197,10 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       params: { id: Str, deliveryId: Str },
       success: W.DeliveryEnvelope,
       error: e(401, 404)
-    }).annotate(OpenApi.Description, "Sends the delivery again from the start of its retry schedule, with the same event id.")
+    }).annotate(
+      OpenApi.Description,
+      "Sends the delivery again from the start of its retry schedule, with the same event id."
+    )
   )
   .middleware(Authentication)
   .annotate(
@@ -188,7 +230,9 @@ export const addWebhooks = (spec: Record<string, any>): Record<string, any> => {
   const components = { ...(spec.components ?? {}), schemas: { ...(spec.components?.schemas ?? {}) } }
   const webhooks: Record<string, unknown> = {}
   for (const [type, schema] of Object.entries(eventSchemas)) {
-    const document = JSON.parse(JSON.stringify(Schema.toJsonSchemaDocument(schema)).replaceAll("#/$defs/", "#/components/schemas/")) as {
+    const document = JSON.parse(
+      JSON.stringify(Schema.toJsonSchemaDocument(schema)).replaceAll("#/$defs/", "#/components/schemas/")
+    ) as {
       schema: Record<string, unknown>
       definitions: Record<string, unknown>
     }
@@ -198,8 +242,20 @@ export const addWebhooks = (spec: Record<string, any>): Record<string, any> => {
         summary: type,
         description: (schema.ast.annotations?.description as string | undefined) ?? type,
         parameters: [
-          { name: "webhook-id", in: "header", required: true, schema: { type: "string" }, description: "The event id: the same on every try, for deduplication" },
-          { name: "webhook-timestamp", in: "header", required: true, schema: { type: "string" }, description: "Seconds since the epoch when this try was signed" },
+          {
+            name: "webhook-id",
+            in: "header",
+            required: true,
+            schema: { type: "string" },
+            description: "The event id: the same on every try, for deduplication"
+          },
+          {
+            name: "webhook-timestamp",
+            in: "header",
+            required: true,
+            schema: { type: "string" },
+            description: "Seconds since the epoch when this try was signed"
+          },
           {
             name: "webhook-signature",
             in: "header",
@@ -209,7 +265,9 @@ export const addWebhooks = (spec: Record<string, any>): Record<string, any> => {
           }
         ],
         requestBody: { required: true, content: { "application/json": { schema: document.schema } } },
-        responses: { "2XX": { description: "Received. Any other answer (or none within 10 s) is retried, for about three days." } }
+        responses: {
+          "2XX": { description: "Received. Any other answer (or none within 10 s) is retried, for about three days." }
+        }
       }
     }
   }
@@ -232,7 +290,8 @@ export class HeraldApi extends HttpApi.make("herald")
     OpenApi.annotations({
       title: "Herald API",
       version: "1.0.0",
-      description: "Publish posts to connected social accounts. Errors use the envelope {error:{code,message,hint,retryable,details}}.",
+      description:
+        "Publish posts to connected social accounts. Errors use the envelope {error:{code,message,hint,retryable,details}}.",
       // Events are documented as OpenAPI webhooks: what Herald POSTs to registered endpoints.
       transform: addWebhooks
     })

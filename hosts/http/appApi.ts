@@ -22,7 +22,9 @@ const TextOnNetwork = Schema.Struct({
 
 export const ApprovalItem = Schema.Struct({
   post: Post,
-  version: Str.annotate({ description: "Send it back with approve: a post changed since is refused with post_changed" }),
+  version: Str.annotate({
+    description: "Send it back with approve: a post changed since is refused with post_changed"
+  }),
   networks: Schema.Array(
     Schema.Struct({
       accountId: Str,
@@ -31,7 +33,9 @@ export const ApprovalItem = Schema.Struct({
       username: Schema.NullOr(Str),
       accountStatus: Schema.NullOr(Str),
       text: TextOnNetwork,
-      mediaIds: Schema.Array(Str).annotate({ description: "The media this network gets (its override's, else the post's), in order" }),
+      mediaIds: Schema.Array(Str).annotate({
+        description: "The media this network gets (its override's, else the post's), in order"
+      }),
       thread: Schema.Array(TextOnNetwork),
       firstComment: Schema.NullOr(TextOnNetwork),
       poll: Schema.NullOr(Poll),
@@ -48,7 +52,9 @@ const WorkspaceSettings = Schema.Struct({
     ownerEmail: Str,
     locale: Schema.Literals(["en", "ja"]),
     timeZone: Str.annotate({ description: "IANA time zone the app shows times in" }),
-    approvalMail: Schema.Literals(["each", "digest", "off"]).annotate({ description: "How the owner hears of posts waiting for approval" })
+    approvalMail: Schema.Literals(["each", "digest", "off"]).annotate({
+      description: "How the owner hears of posts waiting for approval"
+    })
   })
 }).annotate({ identifier: "WorkspaceSettings" })
 
@@ -57,7 +63,10 @@ const id = { id: Str }
 
 export class AppGroup extends HttpApiGroup.make("app")
   .add(
-    HttpApiEndpoint.get("approvals", "/approvals", { success: Schema.Struct({ items: Schema.Array(ApprovalItem) }), error: e(401, 403) }).annotate(
+    HttpApiEndpoint.get("approvals", "/approvals", {
+      success: Schema.Struct({ items: Schema.Array(ApprovalItem) }),
+      error: e(401, 403)
+    }).annotate(
       OpenApi.Description,
       "The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve."
     ),
@@ -68,15 +77,33 @@ export class AppGroup extends HttpApiGroup.make("app")
     HttpApiEndpoint.get("accountGrants", "/account-grants", {
       success: Schema.Struct({ grants: Schema.Array(Schema.Struct({ accountId: Str, endsAt: Schema.NullOr(Str) })) }),
       error: e(401, 403)
-    }).annotate(OpenApi.Description, "When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows."),
-    HttpApiEndpoint.post("disconnect", "/accounts/:id/disconnect", { params: id, success: Schema.Struct({ id: Str, disconnected: Schema.Boolean }), error: e(401, 404) }),
-    HttpApiEndpoint.get("workspace", "/workspace", { success: WorkspaceSettings, error: e(401, 403) }),
-    HttpApiEndpoint.patch("updateWorkspace", "/workspace", { payload: UpdateWorkspaceRequest, success: WorkspaceSettings, error: e(400, 401, 403) }).annotate(
-      HttpApi.PayloadParseOptions,
-      requestParseOptions
+    }).annotate(
+      OpenApi.Description,
+      "When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows."
     ),
-    HttpApiEndpoint.get("sessions", "/sessions", { success: Schema.Struct({ sessions: Schema.Array(Session) }), error: e(401, 403) }),
-    HttpApiEndpoint.post("revokeSession", "/sessions/:id/revoke", { params: id, success: Schema.Struct({ id: Str, revoked: Schema.Boolean }), error: e(400, 401, 403) })
+    HttpApiEndpoint.post("disconnect", "/accounts/:id/disconnect", {
+      params: id,
+      success: Schema.Struct({ id: Str, disconnected: Schema.Boolean }),
+      error: e(401, 404)
+    }),
+    HttpApiEndpoint.get("workspace", "/workspace", { success: WorkspaceSettings, error: e(401, 403) }),
+    HttpApiEndpoint.patch("updateWorkspace", "/workspace", {
+      payload: UpdateWorkspaceRequest,
+      success: WorkspaceSettings,
+      error: e(400, 401, 403)
+    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    HttpApiEndpoint.get("sessions", "/sessions", {
+      success: Schema.Struct({ sessions: Schema.Array(Session) }),
+      error: e(401, 403)
+    }),
+    HttpApiEndpoint.post("revokeSession", "/sessions/:id/revoke", {
+      params: id,
+      success: Schema.Struct({ id: Str, revoked: Schema.Boolean }),
+      error: e(400, 401, 403)
+    })
   )
   .middleware(Authentication)
-  .annotate(OpenApi.Description, "The people's app: a signed-in person's queue, sessions and workspace settings (keys get 403 approval_requires_human).") {}
+  .annotate(
+    OpenApi.Description,
+    "The people's app: a signed-in person's queue, sessions and workspace settings (keys get 403 approval_requires_human)."
+  ) {}

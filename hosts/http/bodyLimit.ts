@@ -20,13 +20,22 @@ const formPaths = new Set(["/claim", "/signin", "/signin/complete", "/signout"])
 export const routeLimit = (method: string, url: string, limits: BodyLimits): RouteLimit => {
   const query = url.indexOf("?")
   const path = (query === -1 ? url : url.slice(0, query)).replace(/(.)\/+$/, "$1")
-  if (method === "POST" && path === "/api/v1/media") return { bytes: MEDIA_JSON_BODY_LIMIT, error: fail("file_too_large", { maxBytes: REST_UPLOAD_LIMIT }) }
-  const bytes = method === "POST" && path === "/api/v1/posts" ? limits.posts : path === "/mcp" ? limits.mcp : formPaths.has(path) ? limits.forms : limits.json
+  if (method === "POST" && path === "/api/v1/media")
+    return { bytes: MEDIA_JSON_BODY_LIMIT, error: fail("file_too_large", { maxBytes: REST_UPLOAD_LIMIT }) }
+  const bytes =
+    method === "POST" && path === "/api/v1/posts"
+      ? limits.posts
+      : path === "/mcp"
+        ? limits.mcp
+        : formPaths.has(path)
+          ? limits.forms
+          : limits.json
   return { bytes, error: fail("payload_too_large", { limitBytes: bytes }) }
 }
 
 /** The 413 answer; the connection closes after it, so the rest of the body is never read. */
-export const refusal = (limit: RouteLimit) => HttpServerResponse.setHeader(errorResponse(toApiFailure(limit.error)), "connection", "close")
+export const refusal = (limit: RouteLimit) =>
+  HttpServerResponse.setHeader(errorResponse(toApiFailure(limit.error)), "connection", "close")
 
 /**
  * Every request body is bounded by its route's limit while it is read: a larger Content-Length is
@@ -43,6 +52,8 @@ export const bodyLimit =
       if (declared !== undefined && Number(declared) > limit.bytes) return Effect.succeed(refusal(limit))
       return app.pipe(
         Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit.bytes)),
-        Effect.catchCause((cause) => (causeValues(cause).some(isBodyTooLarge) ? Effect.succeed(refusal(limit)) : Effect.failCause(cause)))
+        Effect.catchCause((cause) =>
+          causeValues(cause).some(isBodyTooLarge) ? Effect.succeed(refusal(limit)) : Effect.failCause(cause)
+        )
       )
     })

@@ -21,7 +21,9 @@ const parseAddress = (input: string | undefined): NetAddress.IpAddress | undefin
 const parseNetwork = (input: string): IpNetwork.IpNetwork | undefined => {
   if (input.includes("/")) return Result.getOrUndefined(IpNetwork.fromString(input))
   const address = parseAddress(input)
-  return address === undefined ? undefined : IpNetwork.fromAddressUnsafe(address, NetAddress.isIpv4Address(address) ? 32 : 128)
+  return address === undefined
+    ? undefined
+    : IpNetwork.fromAddressUnsafe(address, NetAddress.isIpv4Address(address) ? 32 : 128)
 }
 
 /** HERALD_TRUST_PROXY: "false" (the default), a number of proxies in front, or proxy addresses and CIDRs separated by commas. */
@@ -36,10 +38,14 @@ export const parseProxyTrust = (text: string): Result.Result<ProxyTrust, string>
     .filter((s) => s !== "")) {
     const network = parseNetwork(item)
     if (network === undefined)
-      return Result.fail(`HERALD_TRUST_PROXY: "${item}" is neither an address nor a CIDR network (use false, a number of proxies, or addresses and CIDRs separated by commas)`)
+      return Result.fail(
+        `HERALD_TRUST_PROXY: "${item}" is neither an address nor a CIDR network (use false, a number of proxies, or addresses and CIDRs separated by commas)`
+      )
     networks.push(network)
   }
-  return networks.length === 0 ? Result.fail("HERALD_TRUST_PROXY is empty") : Result.succeed({ kind: "networks", networks })
+  return networks.length === 0
+    ? Result.fail("HERALD_TRUST_PROXY is empty")
+    : Result.succeed({ kind: "networks", networks })
 }
 
 /**
@@ -48,7 +54,11 @@ export const parseProxyTrust = (text: string): Result.Result<ProxyTrust, string>
  * write). With a number of hops N, the peer and the N-1 right-most entries are the proxies. An
  * entry that is not an address stops the walk at the peer.
  */
-export const clientAddress = (peer: string | undefined, forwardedFor: string | undefined, trust: ProxyTrust): NetAddress.IpAddress | undefined => {
+export const clientAddress = (
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trust: ProxyTrust
+): NetAddress.IpAddress | undefined => {
   const peerAddress = parseAddress(peer)
   if (trust.kind === "none" || peerAddress === undefined || forwardedFor === undefined) return peerAddress
   const entries = forwardedFor
@@ -60,7 +70,8 @@ export const clientAddress = (peer: string | undefined, forwardedFor: string | u
     if (trust.hops === 0) return peerAddress
     return parseAddress(entries[Math.max(0, entries.length - trust.hops)]) ?? peerAddress
   }
-  const trusted = (address: NetAddress.IpAddress) => trust.networks.some((network) => IpNetwork.contains(network, address))
+  const trusted = (address: NetAddress.IpAddress) =>
+    trust.networks.some((network) => IpNetwork.contains(network, address))
   if (!trusted(peerAddress)) return peerAddress
   for (let i = entries.length - 1; i >= 0; i--) {
     const address = parseAddress(entries[i])
@@ -73,17 +84,22 @@ export const clientAddress = (peer: string | undefined, forwardedFor: string | u
 
 /** A rate-limit bucket: an IPv4 address as it is, an IPv6 address by its network (one host or household holds a whole /64). */
 export const addressBucket = (address: NetAddress.IpAddress, ipv6Prefix: number): string =>
-  NetAddress.isIpv4Address(address) ? NetAddress.formatIp(address) : IpNetwork.format(IpNetwork.fromAddressUnsafe(address, ipv6Prefix))
+  NetAddress.isIpv4Address(address)
+    ? NetAddress.formatIp(address)
+    : IpNetwork.format(IpNetwork.fromAddressUnsafe(address, ipv6Prefix))
 
 /**
  * The one way REST and MCP tell clients apart (the sign-up rate limit's bucket), built once from
  * the settings; fails at start-up on a HERALD_TRUST_PROXY it cannot read.
  */
-export const clientBucket = (settings: HttpSettingsShape): ((request: HttpServerRequest.HttpServerRequest) => string) => {
+export const clientBucket = (
+  settings: HttpSettingsShape
+): ((request: HttpServerRequest.HttpServerRequest) => string) => {
   const trust = parseProxyTrust(settings.trustProxy)
   if (Result.isFailure(trust)) throw new Error(trust.failure)
   const prefix = settings.ipv6Prefix
-  if (!Number.isInteger(prefix) || prefix < 1 || prefix > 128) throw new Error(`HERALD_IPV6_PREFIX must be 1 to 128, not ${prefix}`)
+  if (!Number.isInteger(prefix) || prefix < 1 || prefix > 128)
+    throw new Error(`HERALD_IPV6_PREFIX must be 1 to 128, not ${prefix}`)
   return (request) => {
     const forwarded = request.headers["x-forwarded-for"]
     const address = clientAddress(Option.getOrUndefined(request.remoteAddress), forwarded, trust.success)

@@ -11,13 +11,22 @@ const codeOf = (nodeCode: string | undefined): ErrorCode =>
       ? "request_timeout"
       : "malformed_request"
 
-const reasons: Readonly<Record<number, string>> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }
+const reasons: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large"
+}
 
 /** The raw HTTP answer, with the envelope, for a client error Node's parser found. */
 export const clientErrorResponse = (nodeCode: string | undefined): string => {
   const { status, body } = toEnvelope(fail(codeOf(nodeCode)))
   const json = JSON.stringify(body)
-  const headers = { ...SECURITY_HEADERS, "content-type": "application/json", "content-length": String(Buffer.byteLength(json)), connection: "close" }
+  const headers = {
+    ...SECURITY_HEADERS,
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(json)),
+    connection: "close"
+  }
   return `HTTP/1.1 ${status} ${reasons[status]}\r\n${Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("")}\r\n${json}`

@@ -3,7 +3,15 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { invalidShape, issueOf } from "../../domain/contract/issues.ts"
 import { fail } from "../../domain/errors.ts"
-import { type ApiFailure, causeValues, defectFailure, errorResponse, failWith, findApiFailure, toApiFailure } from "./errors.ts"
+import {
+  type ApiFailure,
+  causeValues,
+  defectFailure,
+  errorResponse,
+  failWith,
+  findApiFailure,
+  toApiFailure
+} from "./errors.ts"
 
 interface RoutePattern {
   readonly method: string
@@ -22,8 +30,12 @@ interface ApiShape {
 
 export const routePatterns = (api: ApiShape, extra: ReadonlyArray<Route> = []): ReadonlyArray<RoutePattern> => {
   const routes: Array<Route> = [...extra]
-  for (const group of Object.values(api.groups)) for (const endpoint of Object.values(group.endpoints)) routes.push({ method: endpoint.method, path: endpoint.path })
-  return routes.map((r) => ({ method: r.method, pattern: new RegExp("^" + r.path.replace(/:[A-Za-z]+/g, "[^/]+") + "/?$") }))
+  for (const group of Object.values(api.groups))
+    for (const endpoint of Object.values(group.endpoints)) routes.push({ method: endpoint.method, path: endpoint.path })
+  return routes.map((r) => ({
+    method: r.method,
+    pattern: new RegExp("^" + r.path.replace(/:[A-Za-z]+/g, "[^/]+") + "/?$")
+  }))
 }
 
 /**
@@ -56,7 +68,9 @@ export const handleErrors = (routes: ReadonlyArray<RoutePattern>) =>
           return errorResponse(yield* defectFailure(cause, request.method, request.url))
         })
       )
-    )) as unknown as <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    )) as unknown as <E, R>(
+    effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 
 /**
  * 405 only when the path is an endpoint's and the method is none of its methods; otherwise 404,
@@ -71,13 +85,21 @@ const routeNotFound = (routes: ReadonlyArray<RoutePattern>, request: HttpServerR
 }
 
 const isRouteNotFound = (u: unknown): boolean =>
-  typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === "HttpServerError" && (u as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"
+  typeof u === "object" &&
+  u !== null &&
+  (u as { _tag?: unknown })._tag === "HttpServerError" &&
+  (u as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"
 
 /** A body, parameter or header that failed its endpoint's schema, as the envelope. */
 export const schemaFailure = (error: HttpApiError.HttpApiSchemaError): ApiFailure => {
   const where = error.kind.toLowerCase()
   const issue = issueOf(error.cause)
-  if (error.kind === "Payload" && issue?._tag === "InvalidValue" && /valid JSON/i.test(String(issue.annotations?.message))) return toApiFailure(fail("invalid_json"))
+  if (
+    error.kind === "Payload" &&
+    issue?._tag === "InvalidValue" &&
+    /valid JSON/i.test(String(issue.annotations?.message))
+  )
+    return toApiFailure(fail("invalid_json"))
   return toApiFailure(
     issue === undefined
       ? fail("validation_failed", { fields: [where], in: where }, `Invalid ${where}.`)

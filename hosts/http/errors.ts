@@ -27,21 +27,28 @@ export const toApiFailure = (error: HeraldError): ApiFailure => {
   return new ApiFailure(status, body, headers)
 }
 
-export const errorResponse = (failure: ApiFailure) => HttpServerResponse.jsonUnsafe(failure.body, { status: failure.status, headers: failure.headers })
+export const errorResponse = (failure: ApiFailure) =>
+  HttpServerResponse.jsonUnsafe(failure.body, { status: failure.status, headers: failure.headers })
 
-export const failWith = (code: ErrorCode, details?: ErrorDetails, detail?: string) => errorResponse(toApiFailure(fail(code, details, detail)))
+export const failWith = (code: ErrorCode, details?: ErrorDetails, detail?: string) =>
+  errorResponse(toApiFailure(fail(code, details, detail)))
 
 /** A defect's answer: logged with a request id, and a 500 that shows only the id, never internals. */
 export const defectFailure = (cause: Cause.Cause<unknown>, method: string, url: string) => {
   const requestId = `req_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
-  return Effect.as(Effect.logError("Unhandled failure", { requestId, method, url }, cause), toApiFailure(fail("internal_error", { requestId })))
+  return Effect.as(
+    Effect.logError("Unhandled failure", { requestId, method, url }, cause),
+    toApiFailure(fail("internal_error", { requestId }))
+  )
 }
 
 export const isApiFailure = (u: unknown): u is ApiFailure => u instanceof ApiFailure
 
 /** What a cause failed or died with, in order (interruptions have nothing). */
 export const causeValues = <E>(cause: Cause.Cause<E>): Array<unknown> =>
-  cause.reasons.flatMap((reason) => (reason._tag === "Die" ? [reason.defect] : reason._tag === "Fail" ? [reason.error] : []))
+  cause.reasons.flatMap((reason) =>
+    reason._tag === "Die" ? [reason.defect] : reason._tag === "Fail" ? [reason.error] : []
+  )
 
 export const findApiFailure = <E>(cause: Cause.Cause<E>): ApiFailure | undefined => {
   for (const value of causeValues(cause)) {
@@ -52,7 +59,8 @@ export const findApiFailure = <E>(cause: Cause.Cause<E>): ApiFailure | undefined
 }
 
 /** The platform's body reader stopped at the route's limit (bodyLimit.ts sets it). */
-export const isBodyTooLarge = (u: unknown): boolean => HttpServerError.isHttpServerError(u) && u.reason._tag === "RequestParseError" && u.reason.reason === "BodyTooLarge"
+export const isBodyTooLarge = (u: unknown): boolean =>
+  HttpServerError.isHttpServerError(u) && u.reason._tag === "RequestParseError" && u.reason.reason === "BodyTooLarge"
 
 // The headers the spec ties to a status (toApiFailure sets them).
 const challenge = { "www-authenticate": Schema.String }
@@ -64,7 +72,12 @@ const makeApiError = <H extends Schema.Struct.Fields>(status: number, headers: H
     HttpApiSchema.encodeToWithHeaders(
       { body: errorEnvelopeOf(status), headers },
       {
-        decode: ({ body }) => new HeraldError({ code: body.error.code, detail: body.error.message, ...(body.error.details ? { details: body.error.details } : {}) }),
+        decode: ({ body }) =>
+          new HeraldError({
+            code: body.error.code,
+            detail: body.error.message,
+            ...(body.error.details ? { details: body.error.details } : {})
+          }),
         encode: (error) => {
           const failure = toApiFailure(error)
           // toApiFailure sets exactly the headers of this status (challenge, retryAfter or none).
@@ -75,7 +88,11 @@ const makeApiError = <H extends Schema.Struct.Fields>(status: number, headers: H
   )
 
 const build = (status: number) =>
-  status === 401 ? makeApiError(status, challenge) : status === 429 || status === 503 ? makeApiError(status, retryAfter) : makeApiError(status, none)
+  status === 401
+    ? makeApiError(status, challenge)
+    : status === 429 || status === 503
+      ? makeApiError(status, retryAfter)
+      : makeApiError(status, none)
 
 const byStatus = new Map<number, ReturnType<typeof build>>()
 

@@ -35,7 +35,11 @@ interface Reply {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-const fromFailure = (failure: ApiFailure): Reply => ({ status: failure.status, body: failure.body, headers: failure.headers })
+const fromFailure = (failure: ApiFailure): Reply => ({
+  status: failure.status,
+  body: failure.body,
+  headers: failure.headers
+})
 
 const isJson = (contentType: string | undefined) => {
   if (contentType === undefined) return false
@@ -48,7 +52,8 @@ const takenKey = (req: IncomingMessage, maxBodyBytes: number): string | undefine
   if (req.method !== "POST" || req.url !== PATH) return undefined
   const headers = req.headers
   if (headers.cookie?.includes(SESSION_COOKIE)) return undefined // the router tries the session when a key fails
-  if (headers.expect !== undefined || headers["transfer-encoding"] !== undefined || !isJson(headers["content-type"])) return undefined
+  if (headers.expect !== undefined || headers["transfer-encoding"] !== undefined || !isJson(headers["content-type"]))
+    return undefined
   const length = Number(headers["content-length"])
   // A body over the limit goes to the router, which refuses it (bodyLimit.ts).
   if (!Number.isInteger(length) || length <= 0 || length > maxBodyBytes) return undefined
@@ -77,7 +82,12 @@ const answer = (key: string, idempotencyKey: string | null, text: string) =>
 const send = (res: ServerResponse, reply: Reply) => {
   if (res.destroyed) return
   const body = JSON.stringify(reply.body)
-  res.writeHead(reply.status, { ...SECURITY_HEADERS, ...reply.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+  res.writeHead(reply.status, {
+    ...SECURITY_HEADERS,
+    ...reply.headers,
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body)
+  })
   res.end(body)
 }
 
@@ -90,7 +100,9 @@ export const make = Effect.gen(function* () {
   const maxBodyBytes = (yield* HttpSettings).bodyLimits.posts
   const run = Effect.runForkWith(context)
   const accessLog = (req: IncomingMessage, status: number) =>
-    Effect.log("Sent HTTP response").pipe(Effect.annotateLogs({ "http.method": "POST", "http.url": req.url ?? PATH, "http.status": status }))
+    Effect.log("Sent HTTP response").pipe(
+      Effect.annotateLogs({ "http.method": "POST", "http.url": req.url ?? PATH, "http.status": status })
+    )
   return (options: { readonly accessLog: boolean }) =>
     (req: IncomingMessage, res: ServerResponse): boolean => {
       const key = takenKey(req, maxBodyBytes)

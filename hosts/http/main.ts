@@ -10,7 +10,9 @@ import { serverLayer } from "./server.ts"
 const main = Effect.gen(function* () {
   const core = yield* embeddedCore
   yield* Effect.logInfo(`Herald HTTP on ${core.config.publicUrl} (${core.described}); no scheduler in this process`)
-  return yield* Layer.launch(serverLayer(core.env.port, { accessLog: core.env.accessLog }).pipe(Layer.provide(core.layer)))
+  return yield* Layer.launch(
+    serverLayer(core.env.port, { accessLog: core.env.accessLog }).pipe(Layer.provide(core.layer))
+  )
 }).pipe(withoutTracing)
 
 NodeRuntime.runMain(main)

@@ -15,21 +15,36 @@ const JsonUpload = HttpApiSchema.StreamUint8Array({ contentType: "application/js
 const jsonUploadDoc = {
   type: "object",
   properties: {
-    filename: { type: "string", maxLength: 255, description: "One line of visible text: no control, zero-width or text-direction characters (validation_failed otherwise)" },
-    dataBase64: { type: "string", description: "Base64 of the file (a data: URL is accepted); about 33% larger than multipart" },
+    filename: {
+      type: "string",
+      maxLength: 255,
+      description:
+        "One line of visible text: no control, zero-width or text-direction characters (validation_failed otherwise)"
+    },
+    dataBase64: {
+      type: "string",
+      description: "Base64 of the file (a data: URL is accepted); about 33% larger than multipart"
+    },
     contentType: { type: "string", description: "Optional; the type is read from the bytes" }
   },
   required: ["filename", "dataBase64"]
 }
 const documentJsonForm = (operation: Record<string, any>) => ({
   ...operation,
-  requestBody: { ...operation.requestBody, content: { ...operation.requestBody?.content, "application/json": { schema: jsonUploadDoc } } }
+  requestBody: {
+    ...operation.requestBody,
+    content: { ...operation.requestBody?.content, "application/json": { schema: jsonUploadDoc } }
+  }
 })
 
 // Documents the form and selects it by content type; the handler reads the body itself
 // (mediaMultipart.ts, with the same limits), so these limits never see the bytes.
 const MultipartUpload = Schema.Struct({ file: Multipart.SingleFileSchema }).pipe(
-  HttpApiSchema.asMultipartStream({ maxParts: 16, maxFieldSize: "64 KiB", maxTotalSize: REST_UPLOAD_LIMIT + 1024 * 1024 })
+  HttpApiSchema.asMultipartStream({
+    maxParts: 16,
+    maxFieldSize: "64 KiB",
+    maxTotalSize: REST_UPLOAD_LIMIT + 1024 * 1024
+  })
 )
 
 export class MediaGroup extends HttpApiGroup.make("media")
@@ -39,7 +54,10 @@ export class MediaGroup extends HttpApiGroup.make("media")
       success: MediaEnvelope.pipe(HttpApiSchema.status(201)),
       error: e(400, 401, 403, 404, 413, 502, 503)
     })
-      .annotate(OpenApi.Description, "Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64.")
+      .annotate(
+        OpenApi.Description,
+        "Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64."
+      )
       .annotate(OpenApi.Transform, documentJsonForm),
     HttpApiEndpoint.get("get", "/media/:id", { params: { id: Str }, success: MediaEnvelope, error: e(401, 404, 409) }),
     HttpApiEndpoint.get("preview", "/media/:id/preview", {

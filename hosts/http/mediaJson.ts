@@ -61,7 +61,8 @@ class Base64Decoder {
       if (notBase64.test(text)) return badBase64()
     }
     const pad = text.indexOf("=")
-    if ((this.padded && text.length > 0 && notPadding.test(text)) || (pad >= 0 && notPadding.test(text.slice(pad)))) return badBase64()
+    if ((this.padded && text.length > 0 && notPadding.test(text)) || (pad >= 0 && notPadding.test(text.slice(pad))))
+      return badBase64()
     if (pad >= 0) this.padded = true
     const all = this.pending + text
     const whole = all.length - (all.length % 4)
@@ -188,7 +189,8 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
             }
             continue
           }
-          if (field === "dataBase64" || field === "filename" || field === "contentType") return invalidFields([field], `${field} must be a string.`)
+          if (field === "dataBase64" || field === "filename" || field === "contentType")
+            return invalidFields([field], `${field} must be a string.`)
           state = "skip"
           depth = 0
           skipInString = false
@@ -316,8 +318,18 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
       Stream.fromEffect(
         Effect.suspend(() => {
           if (state !== "end")
-            return Effect.fail(total === 0 ? invalidFields(["filename", "dataBase64"], "Send a JSON object with filename and dataBase64.") : syntax("unexpected end"))
-          if (!sawData) return Effect.fail(invalidFields(strings.has("filename") ? ["dataBase64"] : ["filename", "dataBase64"], "dataBase64 is required."))
+            return Effect.fail(
+              total === 0
+                ? invalidFields(["filename", "dataBase64"], "Send a JSON object with filename and dataBase64.")
+                : syntax("unexpected end")
+            )
+          if (!sawData)
+            return Effect.fail(
+              invalidFields(
+                strings.has("filename") ? ["dataBase64"] : ["filename", "dataBase64"],
+                "dataBase64 is required."
+              )
+            )
           return Effect.succeed(new Uint8Array(0))
         })
       )
@@ -326,7 +338,9 @@ export const parseJsonUpload = (raw: Stream.Stream<Uint8Array, HeraldError>, max
 
   const filename = Effect.suspend(() => {
     const name = strings.get("filename")
-    return name === undefined || name.trim() === "" ? Effect.fail(invalidFields(["filename"], "filename is required.")) : Effect.succeed(name)
+    return name === undefined || name.trim() === ""
+      ? Effect.fail(invalidFields(["filename"], "filename is required."))
+      : Effect.succeed(name)
   })
   return { body, filename }
 }

@@ -32,10 +32,12 @@ const toError = (error: MultipartParser.MultipartError, limits: MultipartLimits)
 }
 
 // Effect's parser reads the boundary the same way (RFC 7231 parameters, quoted or not).
-const boundaryParam = /; *([!#$%&'*+.^\w`|~-]+)=("(?:[\t\u0020\u0021\u0023-\u005b\u005d-\u007e\u0080-\u{10ffff}]|\\[\t\u0020-\u{10ffff}])*"|[!#$%&'*+.^\w`|~-]+) */gu
+const boundaryParam =
+  /; *([!#$%&'*+.^\w`|~-]+)=("(?:[\t\u0020\u0021\u0023-\u005b\u005d-\u007e\u0080-\u{10ffff}]|\\[\t\u0020-\u{10ffff}])*"|[!#$%&'*+.^\w`|~-]+) */gu
 const boundaryOf = (contentType: string | undefined): string | undefined => {
   for (const [, name, value] of (contentType ?? "").matchAll(boundaryParam))
-    if (name.toLowerCase() === "boundary") return value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/gu, "$1") : value
+    if (name.toLowerCase() === "boundary")
+      return value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/gu, "$1") : value
   return undefined
 }
 
@@ -51,7 +53,9 @@ const epilogueCounter = (boundary: string | undefined) => {
   return {
     /** Remembers a chunk's last bytes as a copy (a chunk may be freed once written: ports/chunkHandover.ts). */
     passed: (chunk: Uint8Array) => {
-      tail = Uint8Array.from(chunk.length >= keep ? chunk.subarray(chunk.length - keep) : Buffer.concat([tail, chunk]).subarray(-keep))
+      tail = Uint8Array.from(
+        chunk.length >= keep ? chunk.subarray(chunk.length - keep) : Buffer.concat([tail, chunk]).subarray(-keep)
+      )
     },
     /** Bytes of `chunk` after the closing delimiter, which ends within it. */
     after: (chunk: Uint8Array) => {
@@ -63,7 +67,8 @@ const epilogueCounter = (boundary: string | undefined) => {
 }
 
 // A part is a file when it has a filename or is sent as bytes, and is not JSON (Effect's own multipart rule).
-const isFile = (info: MultipartParser.PartInfo) => !info.contentType.includes("application/json") && MultipartParser.defaultIsFile(info)
+const isFile = (info: MultipartParser.PartInfo) =>
+  !info.contentType.includes("application/json") && MultipartParser.defaultIsFile(info)
 
 /**
  * The first file part named `file` of a multipart body, as a stream of the bytes as they arrive
@@ -71,7 +76,11 @@ const isFile = (info: MultipartParser.PartInfo) => !info.contentType.includes("a
  * directly by the body's chunks; other parts are read past and never kept. The body is read to its
  * end, so a malformed ending fails the stream like a malformed start.
  */
-export const multipartFile = (raw: Stream.Stream<Uint8Array, HeraldError>, headers: Record<string, string>, limits: MultipartLimits): MultipartFile => {
+export const multipartFile = (
+  raw: Stream.Stream<Uint8Array, HeraldError>,
+  headers: Record<string, string>,
+  limits: MultipartLimits
+): MultipartFile => {
   let filename: string | null = null
   const body = Stream.transformPull(raw, (upstream) =>
     Effect.sync(() => {
@@ -135,5 +144,8 @@ export const multipartFile = (raw: Stream.Stream<Uint8Array, HeraldError>, heade
       return pull
     })
   )
-  return { body, filename: Effect.suspend(() => (filename === null ? Effect.fail(noFile()) : Effect.succeed(filename))) }
+  return {
+    body,
+    filename: Effect.suspend(() => (filename === null ? Effect.fail(noFile()) : Effect.succeed(filename)))
+  }
 }

@@ -18,9 +18,13 @@ const HIGH_WATER = 2 * 1024 * 1024
  * upload to full collections of the heap. `cutShort` is the failure when the client goes away
  * mid-body. Off Node (a web handler) the platform's stream is used.
  */
-export const requestBody = (request: HttpServerRequest.HttpServerRequest, cutShort: () => HeraldError): Stream.Stream<Uint8Array, HeraldError> => {
+export const requestBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  cutShort: () => HeraldError
+): Stream.Stream<Uint8Array, HeraldError> => {
   const source = NodeHttpServerRequest.toIncomingMessage(request) as IncomingMessage | undefined
-  if (typeof source?.on !== "function" || typeof source.pause !== "function") return Stream.mapError(request.stream, cutShort)
+  if (typeof source?.on !== "function" || typeof source.pause !== "function")
+    return Stream.mapError(request.stream, cutShort)
   return Stream.fromChannel(
     Channel.fromTransform((_, scope) =>
       Effect.suspend(() => {
@@ -41,26 +45,27 @@ export const requestBody = (request: HttpServerRequest.HttpServerRequest, cutSho
         source.on("data", onData)
         // The platform answers `Expect: 100-continue` only when its own readers start; this is one.
         continueIfExpected(request, source)
-        const pull: Effect.Effect<readonly [Uint8Array, ...Array<Uint8Array>], HeraldError | Cause.Done> = Effect.suspend(() => {
-          if (waiting.length > 0) {
-            const chunks = waiting as unknown as readonly [Uint8Array, ...Array<Uint8Array>]
-            waiting = []
-            waitingBytes = 0
-            if (source.isPaused() && end === undefined) source.resume()
-            return Effect.succeed(chunks)
-          }
-          if (end !== undefined) return end
-          return Effect.flatMap(
-            Effect.callback<void>((resume) => {
-              wake = () => {
-                wake = undefined
-                resume(Effect.void)
-              }
-              return Effect.sync(() => void (wake = undefined))
-            }),
-            () => pull
-          )
-        })
+        const pull: Effect.Effect<readonly [Uint8Array, ...Array<Uint8Array>], HeraldError | Cause.Done> =
+          Effect.suspend(() => {
+            if (waiting.length > 0) {
+              const chunks = waiting as unknown as readonly [Uint8Array, ...Array<Uint8Array>]
+              waiting = []
+              waitingBytes = 0
+              if (source.isPaused() && end === undefined) source.resume()
+              return Effect.succeed(chunks)
+            }
+            if (end !== undefined) return end
+            return Effect.flatMap(
+              Effect.callback<void>((resume) => {
+                wake = () => {
+                  wake = undefined
+                  resume(Effect.void)
+                }
+                return Effect.sync(() => void (wake = undefined))
+              }),
+              () => pull
+            )
+          })
         return Effect.as(
           Scope.addFinalizer(
             scope,
@@ -83,6 +88,9 @@ const continueIfExpected = (request: HttpServerRequest.HttpServerRequest, source
   // The platform's own request answers it and notes that it did (not part of its typed interface).
   const platform = request as { writeContinue?: () => void }
   if (typeof platform.writeContinue === "function") return platform.writeContinue()
-  const response = NodeHttpServerRequest.toServerResponse(request) as { headersSent?: boolean; writeContinue?: () => void }
+  const response = NodeHttpServerRequest.toServerResponse(request) as {
+    headersSent?: boolean
+    writeContinue?: () => void
+  }
   if (response.headersSent === false) response.writeContinue?.()
 }

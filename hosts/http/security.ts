@@ -13,7 +13,8 @@ export const CSRF_HEADER = "x-csrf-token"
 const bearerForm = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i
 
 /** The key in `Authorization: Bearer <key>`: the one reading for REST, MCP and the fast path. */
-export const bearerCredential = (authorization: string | undefined): string | undefined => (authorization === undefined ? undefined : bearerForm.exec(authorization)?.[1])
+export const bearerCredential = (authorization: string | undefined): string | undefined =>
+  authorization === undefined ? undefined : bearerForm.exec(authorization)?.[1]
 
 /** The actor of an API key; any failure is 401 unauthorized (the router's middleware and the fast path). */
 export const actorForKey = (key: string) => Effect.catch(authenticateKey(key), () => Effect.fail(fail("unauthorized")))
@@ -22,12 +23,17 @@ export const actorForKey = (key: string) => Effect.catch(authenticateKey(key), (
 export class CurrentActor extends Context.Service<CurrentActor, Actor>()("herald/http/CurrentActor") {}
 
 /** Bearer API key, or the web app's session cookie (with a CSRF header on state-changing requests). */
-export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: CurrentActor; requires: never }>()("herald/http/Authentication", {
+export class Authentication extends HttpApiMiddleware.Service<
+  Authentication,
+  { provides: CurrentActor; requires: never }
+>()("herald/http/Authentication", {
   security: { bearer: HttpApiSecurity.bearer, session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" }) },
   error: apiErrors(401, 403)
 }) {}
 
-type AuthServices = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof authenticateSession>>
+type AuthServices =
+  | Effect.Services<ReturnType<typeof authenticateKey>>
+  | Effect.Services<ReturnType<typeof authenticateSession>>
 
 // A failure (not a defect) so the next scheme is tried; the last one's failure is the answer.
 const unauthorized = () => Effect.fail(fail("unauthorized"))
@@ -57,7 +63,9 @@ export const layer = Layer.effect(Authentication)(
           Effect.flatMap(({ actor, csrf }) =>
             Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
               Effect.andThen(
-                endpoint.method !== "GET" && request.headers[CSRF_HEADER] !== csrf ? Effect.fail(fail("csrf_failed")) : Effect.void,
+                endpoint.method !== "GET" && request.headers[CSRF_HEADER] !== csrf
+                  ? Effect.fail(fail("csrf_failed"))
+                  : Effect.void,
                 Effect.provideService(httpEffect, CurrentActor, actor)
               )
             )

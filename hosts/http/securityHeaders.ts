@@ -13,7 +13,9 @@ const NOTHING = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-
  * own (pages set one naming their inline style and scripts) or one that allows nothing.
  */
 export const securityHeaders = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.map(app, (response) => HttpServerResponse.setHeaders(response, { ...SECURITY_HEADERS, [CSP]: response.headers[CSP] ?? NOTHING }))
+  Effect.map(app, (response) =>
+    HttpServerResponse.setHeaders(response, { ...SECURITY_HEADERS, [CSP]: response.headers[CSP] ?? NOTHING })
+  )
 
 /** The headers of an answer without a policy of its own (Node-level answers use them as they are). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {

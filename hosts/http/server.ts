@@ -59,7 +59,8 @@ const hostMiddleware = HttpRouter.middleware(
     const settings = yield* HttpSettings
     const limited = bodyLimit(settings.bodyLimits)
     const handled = handleErrors(routePatterns(HeraldApi, pageRoutes))
-    return <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => securityHeaders(handled(limited(app)))
+    return <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+      securityHeaders(handled(limited(app)))
   }),
   { global: true }
 )
@@ -67,11 +68,23 @@ const hostMiddleware = HttpRouter.middleware(
 /** Every route of the HTTP host: the REST API, its OpenAPI document and docs page, and the web pages. */
 export const routesLayer = Layer.mergeAll(
   HttpApiBuilder.layer(HeraldApi, { openapiPath: "/api/v1/openapi.json" }).pipe(
-    Layer.provide([Signup.layer, Claim.layer, Accounts.layer, Posts.layer, Keys.layer, Media.layer, Webhooks.layer, Webhooks.eventsLayer, App.layer]),
+    Layer.provide([
+      Signup.layer,
+      Claim.layer,
+      Accounts.layer,
+      Posts.layer,
+      Keys.layer,
+      Media.layer,
+      Webhooks.layer,
+      Webhooks.eventsLayer,
+      App.layer
+    ]),
     Layer.provide([Security.layer, UndeclaredErrors.layer])
   ),
   // Scalar's default fonts come from its CDN; the page's policy allows this origin only.
-  HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs", scalar: { withDefaultFonts: false } }).pipe(Layer.provide(docsPageMiddleware.layer)),
+  HttpApiScalar.layer(HeraldApi, { path: "/api/v1/docs", scalar: { withDefaultFonts: false } }).pipe(
+    Layer.provide(docsPageMiddleware.layer)
+  ),
   Pages.layer,
   AppPages.layer,
   InboxPages.layer,
@@ -107,10 +120,15 @@ export const nodeServerLayer = (options: NodeServerOptions) =>
                   observed(taken)
                   return taken
                 }
-          return NodeHttpServer.layer(() => answerClientErrors(FastPaths.server(listener)), { port: options.port, host: options.host })
+          return NodeHttpServer.layer(() => answerClientErrors(FastPaths.server(listener)), {
+            port: options.port,
+            host: options.host
+          })
         })
       )
 
 /** Serves the routes on a Node HTTP server (port 0 picks a free port). */
 export const serverLayer = (port: number, options: { readonly accessLog?: boolean } = {}) =>
-  HttpRouter.serve(routesLayer, { disableListenLog: false, disableLogger: !options.accessLog }).pipe(Layer.provide(nodeServerLayer({ port, accessLog: options.accessLog })))
+  HttpRouter.serve(routesLayer, { disableListenLog: false, disableLogger: !options.accessLog }).pipe(
+    Layer.provide(nodeServerLayer({ port, accessLog: options.accessLog }))
+  )

@@ -20,7 +20,9 @@ const declared = new WeakMap<HttpApiEndpoint.Top, ReadonlySet<unknown>>()
 const declaredStatuses = (endpoint: HttpApiEndpoint.Top) => {
   let statuses = declared.get(endpoint)
   if (statuses === undefined) {
-    const middlewareErrors = [...endpoint.middlewares].flatMap((m) => [...((m as { readonly error?: ReadonlySet<Schema.Top> }).error ?? [])])
+    const middlewareErrors = [...endpoint.middlewares].flatMap((m) => [
+      ...((m as { readonly error?: ReadonlySet<Schema.Top> }).error ?? [])
+    ])
     statuses = new Set([...endpoint.error, ...middlewareErrors].map((schema) => schema.ast.annotations?.httpApiStatus))
     declared.set(endpoint, statuses)
   }
@@ -30,7 +32,13 @@ const declaredStatuses = (endpoint: HttpApiEndpoint.Top) => {
 export const layer = Layer.succeed(UndeclaredErrors)((httpEffect, { endpoint }) =>
   Effect.catch(httpEffect, (error) =>
     error instanceof HeraldError && !declaredStatuses(endpoint).has(statusOf(error.code))
-      ? Effect.as(Effect.logWarning("Endpoint answers an error it does not declare", { endpoint: endpoint.name, code: error.code }), errorResponse(toApiFailure(error)))
+      ? Effect.as(
+          Effect.logWarning("Endpoint answers an error it does not declare", {
+            endpoint: endpoint.name,
+            code: error.code
+          }),
+          errorResponse(toApiFailure(error))
+        )
       : Effect.fail(error)
   )
 )

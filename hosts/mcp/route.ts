@@ -13,8 +13,19 @@ import type { McpServices } from "./tool.ts"
 export const MCP_PATH = "/mcp"
 
 // The MCP SDK (and its zod) and the tools (~600 modules) load on the first /mcp request, not at the host's start.
-let sdk: Promise<readonly [typeof import("./server.ts"), typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")]> | undefined
-const loadSdk = () => (sdk ??= Promise.all([import("./server.ts"), import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")] as const))
+let sdk:
+  | Promise<
+      readonly [
+        typeof import("./server.ts"),
+        typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")
+      ]
+    >
+  | undefined
+const loadSdk = () =>
+  (sdk ??= Promise.all([
+    import("./server.ts"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")
+  ] as const))
 
 const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers })
@@ -26,7 +37,13 @@ const allowedWithoutKey = (message: unknown): boolean => {
   if (typeof message !== "object" || message === null) return true // malformed: the SDK answers it
   const m = message as { readonly method?: unknown; readonly params?: { readonly name?: unknown } }
   if (typeof m.method !== "string") return true // a response to a server request
-  if (m.method.startsWith("notifications/") || m.method === "initialize" || m.method === "ping" || m.method === "tools/list") return true
+  if (
+    m.method.startsWith("notifications/") ||
+    m.method === "initialize" ||
+    m.method === "ping" ||
+    m.method === "tools/list"
+  )
+    return true
   return m.method === "tools/call" && m.params?.name === "sign_up"
 }
 
@@ -43,11 +60,17 @@ const authenticate = (request: HttpServerRequest.HttpServerRequest, services: Co
   )
 }
 
-const handle = (services: Context.Context<McpServices>, client: (request: HttpServerRequest.HttpServerRequest) => string) =>
+const handle = (
+  services: Context.Context<McpServices>,
+  client: (request: HttpServerRequest.HttpServerRequest) => string
+) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     // Stateless: no session to resume and no server-initiated stream, so GET and DELETE have nothing to do.
-    if (request.method !== "POST") return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless and takes POST only.", { allow: "POST" })
+    if (request.method !== "POST")
+      return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless and takes POST only.", {
+        allow: "POST"
+      })
     const auth = yield* authenticate(request, services)
     if (Result.isFailure(auth)) return auth.failure
     const actor = auth.success
@@ -55,7 +78,9 @@ const handle = (services: Context.Context<McpServices>, client: (request: HttpSe
     // Read within the route's body limit (bodyLimit.ts answers a larger body with 413).
     const text = yield* Effect.result(request.text)
     if (Result.isFailure(text))
-      return isBodyTooLarge(text.failure) ? yield* Effect.die(text.failure) : jsonRpcError(400, -32700, "Parse error: the request body could not be read.")
+      return isBodyTooLarge(text.failure)
+        ? yield* Effect.die(text.failure)
+        : jsonRpcError(400, -32700, "Parse error: the request body could not be read.")
     let body: unknown
     try {
       body = JSON.parse(text.success)
@@ -63,7 +88,9 @@ const handle = (services: Context.Context<McpServices>, client: (request: HttpSe
       return jsonRpcError(400, -32700, "Parse error: the request body is not JSON.")
     }
     if (actor === null && !(Array.isArray(body) ? body : [body]).every(allowedWithoutKey))
-      return unauthorized("This MCP call needs an API key: send Authorization: Bearer <key>. Without a key only sign_up is available.")
+      return unauthorized(
+        "This MCP call needs an API key: send Authorization: Bearer <key>. Without a key only sign_up is available."
+      )
 
     const session: McpSession = {
       run: Effect.runPromiseExitWith(services),
@@ -80,7 +107,10 @@ const handle = (services: Context.Context<McpServices>, client: (request: HttpSe
       const [{ makeServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk()
       // One server and transport per request: stateless mode keeps nothing between requests.
       const server = makeServer(session)
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true
+      })
       await server.connect(transport)
       try {
         return await transport.handleRequest(new Request(url, { method: "POST", headers }), { parsedBody: body })

@@ -1,6 +1,13 @@
 import { Effect, Exit, Result, Schema } from "effect"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js"
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool
+} from "@modelcontextprotocol/sdk/types.js"
 import type { Actor } from "../../domain/apiKey.ts"
 import { decoderFor, requestParseOptions } from "../../domain/contract/issues.ts"
 import { fail, type HeraldError } from "../../domain/errors.ts"
@@ -30,7 +37,14 @@ const decoders = new WeakMap<ToolInput, (args: unknown) => Result.Result<object,
 /** A tool's arguments decoded by its schema; malformed ones as validation_failed naming each field. */
 const decodeArguments = (input: ToolInput, args: unknown): Result.Result<object, HeraldError> => {
   let decode = decoders.get(input)
-  if (decode === undefined) decoders.set(input, (decode = decoderFor(input, requestParseOptions, { whole: "arguments", detail: (notes) => `Invalid arguments. ${notes}.` })))
+  if (decode === undefined)
+    decoders.set(
+      input,
+      (decode = decoderFor(input, requestParseOptions, {
+        whole: "arguments",
+        detail: (notes) => `Invalid arguments. ${notes}.`
+      }))
+    )
   return decode(args)
 }
 
@@ -48,9 +62,15 @@ export const listTools = (tools: ReadonlyArray<AnyTool>, actor: Actor | null): A
     }))
 
 /** Runs one tool call to a result; every failure, defects included, becomes a tool error. */
-export const callTool = async (tools: ReadonlyArray<AnyTool>, session: McpSession, name: string, args: unknown): Promise<CallToolResult> => {
+export const callTool = async (
+  tools: ReadonlyArray<AnyTool>,
+  session: McpSession,
+  name: string,
+  args: unknown
+): Promise<CallToolResult> => {
   const tool = tools.find((t) => t.name === name)
-  if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Tools: ${tools.map((t) => t.name).join(", ")}`)
+  if (tool === undefined)
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Tools: ${tools.map((t) => t.name).join(", ")}`)
   const call = session.context()
   if (call.actor === null && tool.keyless !== true)
     return failure(
@@ -86,6 +106,8 @@ export const makeServer = (session: McpSession): Server => {
     { capabilities: { tools: { listChanged: session.context().transport === "stdio" } }, instructions }
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(tools, session.context().actor) }))
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(tools, session, request.params.name, request.params.arguments))
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(tools, session, request.params.name, request.params.arguments)
+  )
   return server
 }

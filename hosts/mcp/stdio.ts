@@ -12,7 +12,8 @@ import type { McpServices } from "./tool.ts"
 
 class BadApiKey {
   readonly _tag = "BadApiKey"
-  readonly message = "HERALD_API_KEY is not a valid Herald API key (wrong, revoked, or its unclaimed workspace expired). Unset it to start with sign_up only."
+  readonly message =
+    "HERALD_API_KEY is not a valid Herald API key (wrong, revoked, or its unclaimed workspace expired). Unset it to start with sign_up only."
 }
 
 /**
@@ -24,7 +25,10 @@ export const serveStdio = (apiKey: string | undefined) =>
   Effect.gen(function* () {
     const services = yield* Effect.context<McpServices>()
     const run = Effect.runPromiseExitWith(services)
-    let actor: Actor | null = apiKey === undefined || apiKey === "" ? null : yield* Effect.mapError(authenticateKey(apiKey), () => new BadApiKey())
+    let actor: Actor | null =
+      apiKey === undefined || apiKey === ""
+        ? null
+        : yield* Effect.mapError(authenticateKey(apiKey), () => new BadApiKey())
     const session: McpSession = {
       run,
       context: () => ({ actor, transport: "stdio", ip: "stdio", acceptLanguage: undefined }),
@@ -42,7 +46,11 @@ export const serveStdio = (apiKey: string | undefined) =>
       Effect.promise(() => server.connect(new StdioServerTransport())),
       () => Effect.promise(() => server.close())
     )
-    yield* Effect.logInfo(actor === null ? "MCP on stdio without a key: only sign_up until it returns one" : `MCP on stdio as key "${actor.name}"`)
+    yield* Effect.logInfo(
+      actor === null
+        ? "MCP on stdio without a key: only sign_up until it returns one"
+        : `MCP on stdio as key "${actor.name}"`
+    )
     yield* Effect.callback<void>((resume) => {
       process.stdin.once("end", () => resume(Effect.void))
       process.stdin.once("close", () => resume(Effect.void))
@@ -55,7 +63,10 @@ export const serveStdio = (apiKey: string | undefined) =>
  */
 const main = Effect.gen(function* () {
   const { layer: core, env, config, described } = yield* embeddedCore
-  const hosts = Layer.mergeAll(serverLayer(env.port, { accessLog: env.accessLog }), schedulerLayer(toSchedulerOptions(yield* schedulerConfig))).pipe(Layer.provideMerge(core))
+  const hosts = Layer.mergeAll(
+    serverLayer(env.port, { accessLog: env.accessLog }),
+    schedulerLayer(toSchedulerOptions(yield* schedulerConfig))
+  ).pipe(Layer.provideMerge(core))
   yield* Effect.scoped(
     Effect.gen(function* () {
       const services = yield* Layer.build(hosts)

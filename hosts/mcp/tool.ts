@@ -60,7 +60,10 @@ export interface ToolSpec<I extends ToolInput, O extends ToolOutput> {
   readonly annotations?: ToolAnnotations
   /** True only for sign_up: callable without an API key. */
   readonly keyless?: boolean
-  readonly run: (args: I["Type"], call: CallContext & { readonly actor: Actor }) => Effect.Effect<O["Type"], HeraldError, McpServices>
+  readonly run: (
+    args: I["Type"],
+    call: CallContext & { readonly actor: Actor }
+  ) => Effect.Effect<O["Type"], HeraldError, McpServices>
   /** Custom rendering (an image preview, say); by default the output is the structured result. */
   readonly render?: (output: any) => CallToolResult
 }
@@ -68,7 +71,8 @@ export interface ToolSpec<I extends ToolInput, O extends ToolOutput> {
 export type AnyTool = ToolSpec<ToolInput, ToolOutput>
 
 /** Keeps each tool's argument and result types checked against its own schemas while listing them together. */
-export const tool = <I extends ToolInput, O extends ToolOutput>(spec: ToolSpec<I, O>): AnyTool => spec as unknown as AnyTool
+export const tool = <I extends ToolInput, O extends ToolOutput>(spec: ToolSpec<I, O>): AnyTool =>
+  spec as unknown as AnyTool
 
 /** A key-less tool sees `actor: null`. */
 export const keylessTool = <I extends ToolInput, O extends ToolOutput>(

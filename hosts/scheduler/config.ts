@@ -24,7 +24,10 @@ export const schedulerConfig = Config.all({
   webhookLeaseMs: int("HERALD_WEBHOOK_LEASE_MS", defaultDeliveryOptions.leaseMs),
   webhookDisableAfterMs: int("HERALD_WEBHOOK_DISABLE_AFTER_MS", defaultDeliveryOptions.disableAfterMs),
   // Milliseconds before each retry, comma-separated (tests and development shorten the three days).
-  webhookRetriesMs: Config.schema(Schema.String.check(Schema.isPattern(/^\s*\d+(\s*,\s*\d+)*\s*$/)), "HERALD_WEBHOOK_RETRIES_MS").pipe(
+  webhookRetriesMs: Config.schema(
+    Schema.String.check(Schema.isPattern(/^\s*\d+(\s*,\s*\d+)*\s*$/)),
+    "HERALD_WEBHOOK_RETRIES_MS"
+  ).pipe(
     Config.withDefault(defaultDeliveryOptions.retrySchedule.join(",")),
     Config.map((text) => text.split(",").map((w) => Number(w.trim())))
   )

@@ -1,6 +1,10 @@
 import { Effect, Layer } from "effect"
 import { defaultPipelineOptions, type PipelineOptions } from "../../application/usecases/publishing/options.ts"
-import { defaultSweeperOptions, runSweepers, type SweeperOptions } from "../../application/usecases/publishing/sweepers.ts"
+import {
+  defaultSweeperOptions,
+  runSweepers,
+  type SweeperOptions
+} from "../../application/usecases/publishing/sweepers.ts"
 import { startWorker } from "../../application/usecases/publishing/worker.ts"
 import { startDeliveryWorker } from "../../application/usecases/webhooks/deliver.ts"
 import { defaultDeliveryOptions, type DeliveryOptions } from "../../application/usecases/webhooks/options.ts"
@@ -36,7 +40,8 @@ export const workerLayer = (pipeline: Partial<PipelineOptions> = {}, graceMs = d
   )
 
 /** The sweepers (expired unclaimed workspaces and uploads) as a background fiber of the layer's scope. */
-export const sweeperLayer = (options: Partial<SweeperOptions> = {}) => Layer.effectDiscard(Effect.forkScoped(runSweepers({ ...defaultSweeperOptions, ...options })))
+export const sweeperLayer = (options: Partial<SweeperOptions> = {}) =>
+  Layer.effectDiscard(Effect.forkScoped(runSweepers({ ...defaultSweeperOptions, ...options })))
 
 /**
  * The webhook delivery loop as a background fiber of the layer's scope, with its own slots, so a slow
@@ -54,6 +59,9 @@ export const deliveryLayer = (options: Partial<DeliveryOptions> = {}, graceMs = 
 /** Worker, webhook deliveries and sweepers: what a scheduler process (or the embedded host) runs. */
 export const schedulerLayer = (options: Partial<SchedulerOptions> = {}) => {
   const o = { ...defaultSchedulerOptions, ...options }
-  const publishing = o.sweepers === null ? workerLayer(o.pipeline, o.graceMs) : Layer.merge(workerLayer(o.pipeline, o.graceMs), sweeperLayer(o.sweepers))
+  const publishing =
+    o.sweepers === null
+      ? workerLayer(o.pipeline, o.graceMs)
+      : Layer.merge(workerLayer(o.pipeline, o.graceMs), sweeperLayer(o.sweepers))
   return o.webhooks === null ? publishing : Layer.merge(publishing, deliveryLayer(o.webhooks, o.graceMs))
 }

@@ -14,7 +14,9 @@ const main = Effect.gen(function* () {
   const core = yield* embeddedCore
   if (Option.isNone(core.env.databaseUrl))
     // A plain failure: runMain prints the sentence and exits non-zero, without a stack trace.
-    return yield* Effect.fail("DATABASE_URL is required: schedulers share a PostgreSQL server with the HTTP hosts (npm start runs its own scheduler).")
+    return yield* Effect.fail(
+      "DATABASE_URL is required: schedulers share a PostgreSQL server with the HTTP hosts (npm start runs its own scheduler)."
+    )
   const options = toSchedulerOptions(yield* schedulerConfig)
   yield* Effect.logInfo(
     `scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}; ${core.described}`
@@ -24,5 +26,6 @@ const main = Effect.gen(function* () {
 
 // A stop asked for (SIGTERM, SIGINT) that drained cleanly is a normal exit for a service manager.
 NodeRuntime.runMain(main, {
-  teardown: (exit, onExit) => (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit))
+  teardown: (exit, onExit) =>
+    Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 })

@@ -39,7 +39,10 @@ export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldCo
 export const layer = (overrides: Partial<HeraldConfigShape> = {}) => layerOn(storageLayer, overrides)
 
 /** The same host on other storage (the Postgres adapters on a test database, say). */
-export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageLayer>, E, R>, overrides: Partial<HeraldConfigShape> = {}) => {
+export const layerOn = <E, R>(
+  storage: Layer.Layer<Layer.Success<typeof storageLayer>, E, R>,
+  overrides: Partial<HeraldConfigShape> = {}
+) => {
   const fileLinks = HmacFileLinks.layer("herald test secret")
   const blobs = MemoryBlobStore.layer(testConfig(overrides).publicUrl).pipe(Layer.provide(fileLinks))
   return Layer.mergeAll(
@@ -61,7 +64,11 @@ export const layerOn = <E, R>(storage: Layer.Layer<Layer.Success<typeof storageL
       lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),
       lazyNetwork(tiktokConfig, () => import("../../adapters/networks/tiktok/index.ts")),
       lazyNetwork(pinterestConfig, () => import("../../adapters/networks/pinterest/index.ts"))
-    ]).pipe(Layer.provideMerge(SandboxPublisher.layerRecording), Layer.provide(blobs), Layer.provide(ReelLedger.memoryLayer)),
+    ]).pipe(
+      Layer.provideMerge(SandboxPublisher.layerRecording),
+      Layer.provide(blobs),
+      Layer.provide(ReelLedger.memoryLayer)
+    ),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000),

@@ -4,7 +4,11 @@ import { AccountRepo } from "../../application/ports/AccountRepo.ts"
 import type { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
 import { account, layerOptions, seedWorkspace, sorted, type SuiteOptions, T0 } from "./fixtures.ts"
 
-export const accountRepoContract = (name: string, ports: Layer.Layer<AccountRepo | WorkspaceRepo, unknown>, options?: SuiteOptions) =>
+export const accountRepoContract = (
+  name: string,
+  ports: Layer.Layer<AccountRepo | WorkspaceRepo, unknown>,
+  options?: SuiteOptions
+) =>
   layer(ports, layerOptions(options))(`AccountRepo contract (${name})`, (it) => {
     it.effect("inserts a new account and finds it within its workspace only", () =>
       Effect.gen(function* () {

@@ -42,7 +42,11 @@ export type StoragePorts =
   | PostCreator
 
 /** Runs every storage contract; `ports()` must give a layer whose every build starts empty. */
-export const storageContracts = (name: string, ports: () => Layer.Layer<StoragePorts, unknown>, options?: SuiteOptions) => {
+export const storageContracts = (
+  name: string,
+  ports: () => Layer.Layer<StoragePorts, unknown>,
+  options?: SuiteOptions
+) => {
   workspaceRepoContract(name, ports(), options)
   apiKeyRepoContract(name, ports(), options)
   tokenRepoContract(name, ports(), options)

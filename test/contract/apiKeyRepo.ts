@@ -5,7 +5,11 @@ import { KEY_USE_RESOLUTION_MS } from "../../domain/apiKey.ts"
 import type { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
 import { apiKey, layerOptions, seedWorkspace, sorted, type SuiteOptions, T0 } from "./fixtures.ts"
 
-export const apiKeyRepoContract = (name: string, ports: Layer.Layer<ApiKeyRepo | WorkspaceRepo, unknown>, options?: SuiteOptions) =>
+export const apiKeyRepoContract = (
+  name: string,
+  ports: Layer.Layer<ApiKeyRepo | WorkspaceRepo, unknown>,
+  options?: SuiteOptions
+) =>
   layer(ports, layerOptions(options))(`ApiKeyRepo contract (${name})`, (it) => {
     it.effect("finds a key by the hash of its text", () =>
       Effect.gen(function* () {

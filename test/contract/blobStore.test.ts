@@ -47,7 +47,12 @@ const s3 = Layer.unwrap(
       forcePathStyle: true,
       credentials: { accessKeyId: "test", secretAccessKey: "test" }
     }
-    const client = new S3Client({ region: options.region, endpoint: options.endpoint, forcePathStyle: true, credentials: options.credentials })
+    const client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: true,
+      credentials: options.credentials
+    })
     yield* Effect.promise(() => client.send(new CreateBucketCommand({ Bucket: options.bucket })))
     client.destroy()
     return S3BlobStore.layer(options)

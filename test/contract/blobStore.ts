@@ -5,10 +5,15 @@ import { BlobStore } from "../../application/ports/BlobStore.ts"
 import { invalidFields } from "../../domain/errors.ts"
 
 /** Bytes as a stream of `size`-byte chunks, the way an upload arrives. */
-const chunks = (bytes: Uint8Array, size: number) => Stream.fromIterable(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)))
+const chunks = (bytes: Uint8Array, size: number) =>
+  Stream.fromIterable(
+    Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size))
+  )
 
 const collect = (stream: Stream.Stream<Uint8Array, unknown>) =>
-  Effect.map(Stream.runCollect(stream), (parts) => Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.length))))
+  Effect.map(Stream.runCollect(stream), (parts) =>
+    Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.length)))
+  )
 
 const fetchBytes = (url: string) =>
   Effect.promise(async () => {
@@ -17,7 +22,8 @@ const fetchBytes = (url: string) =>
   })
 
 let n = 0
-const key = (ext: string) => `media/med_contract${Date.now().toString(36)}${++n}/${randomBytes(8).toString("hex")}.${ext}`
+const key = (ext: string) =>
+  `media/med_contract${Date.now().toString(36)}${++n}/${randomBytes(8).toString("hex")}.${ext}`
 
 /**
  * The BlobStore contract: every adapter (memory, local files, S3) passes the same cases, with real
@@ -98,7 +104,10 @@ export const blobStoreContract = (name: string, store: Layer.Layer<BlobStore, un
       Effect.gen(function* () {
         const blobs = yield* BlobStore
         const k = key("mov")
-        const broken = Stream.concat(chunks(randomBytes(6 * 1024 * 1024), 64 * 1024), Stream.fail(invalidFields(["file"], "body broke")))
+        const broken = Stream.concat(
+          chunks(randomBytes(6 * 1024 * 1024), 64 * 1024),
+          Stream.fail(invalidFields(["file"], "body broke"))
+        )
         const error = yield* Effect.flip(blobs.put(k, broken, "video/quicktime"))
         assert.strictEqual((error as { detail?: string }).detail, "body broke")
         assert.strictEqual((yield* Effect.flip(blobs.stat(k)))._tag, "BlobNotFound")

@@ -58,7 +58,18 @@ export const seedWorkspace = (over: Partial<Workspace> = {}) =>
 
 export const apiKey = (workspaceId: string, over: Partial<ApiKey> = {}): ApiKey => {
   const id = newId("key")
-  return { id, workspaceId, name: "agent", prefix: id.slice(-8), hash: `hash-${id}`, requireApproval: false, createdAt: T0, revokedAt: null, lastUsedAt: null, ...over }
+  return {
+    id,
+    workspaceId,
+    name: "agent",
+    prefix: id.slice(-8),
+    hash: `hash-${id}`,
+    requireApproval: false,
+    createdAt: T0,
+    revokedAt: null,
+    lastUsedAt: null,
+    ...over
+  }
 }
 
 export const account = (workspaceId: string, over: Partial<Account> = {}): Account => {

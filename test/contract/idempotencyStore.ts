@@ -14,7 +14,11 @@ const record = (over: Partial<IdempotencyRecord> = {}): IdempotencyRecord => ({
   ...over
 })
 
-export const idempotencyStoreContract = (name: string, ports: Layer.Layer<IdempotencyStore, unknown>, options?: SuiteOptions) =>
+export const idempotencyStoreContract = (
+  name: string,
+  ports: Layer.Layer<IdempotencyStore, unknown>,
+  options?: SuiteOptions
+) =>
   layer(ports, layerOptions(options))(`IdempotencyStore contract (${name})`, (it) => {
     it.effect("a new claim answers None; a later claim gets the live record that holds the key", () =>
       Effect.gen(function* () {
@@ -42,9 +46,17 @@ export const idempotencyStoreContract = (name: string, ports: Layer.Layer<Idempo
         const store = yield* IdempotencyStore
         const first = record()
         yield* store.claim(first, T0)
-        const later = { ...first, postId: newId("post"), createdAt: first.expiresAt, expiresAt: first.expiresAt + DAY_MS }
+        const later = {
+          ...first,
+          postId: newId("post"),
+          createdAt: first.expiresAt,
+          expiresAt: first.expiresAt + DAY_MS
+        }
         assert.isTrue(Option.isNone(yield* store.claim(later, first.expiresAt)))
-        assert.deepStrictEqual(yield* store.claim(record({ scope: first.scope, key: first.key }), first.expiresAt + 1), Option.some(later))
+        assert.deepStrictEqual(
+          yield* store.claim(record({ scope: first.scope, key: first.key }), first.expiresAt + 1),
+          Option.some(later)
+        )
       })
     )
 

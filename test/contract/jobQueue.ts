@@ -111,7 +111,10 @@ export const jobQueueContract = (name: string, ports: Layer.Layer<JobQueuePorts,
           assert.isTrue(yield* queue.retryAt(a, T0 + 5000, { failure: true, clearCheckpoint: false }))
           assert.deepStrictEqual(yield* queue.lease(T0 + 4999, 10, LEASE), [])
           const [b] = yield* queue.lease(T0 + 5000, 10, LEASE)
-          assert.deepStrictEqual([b.attempts, b.failures, b.checkpoint, b.runAt], [2, 1, { step: 2, handle: "rkey-1" }, T0 + 5000])
+          assert.deepStrictEqual(
+            [b.attempts, b.failures, b.checkpoint, b.runAt],
+            [2, 1, { step: 2, handle: "rkey-1" }, T0 + 5000]
+          )
           assert.isTrue(yield* queue.retryAt(b, T0 + 6000, { failure: false, clearCheckpoint: true }))
           const [c] = yield* queue.lease(T0 + 6000, 10, LEASE)
           assert.deepStrictEqual([c.attempts, c.failures, c.checkpoint], [3, 1, null])
@@ -160,7 +163,9 @@ export const jobQueueContract = (name: string, ports: Layer.Layer<JobQueuePorts,
           const queue = yield* JobQueue
           const jobs = Array.from({ length: 40 }, (_, i) => job(ws, { runAt: T0 + i }))
           yield* queue.enqueue(jobs)
-          const batches = yield* Effect.forEach(Array.from({ length: 10 }), () => queue.lease(T0 + 1000, 5, LEASE), { concurrency: "unbounded" })
+          const batches = yield* Effect.forEach(Array.from({ length: 10 }), () => queue.lease(T0 + 1000, 5, LEASE), {
+            concurrency: "unbounded"
+          })
           const leased = batches.flat().map((j: LeasedJob) => j.id)
           assert.strictEqual(leased.length, 40)
           assert.strictEqual(new Set(leased).size, 40)
@@ -172,7 +177,9 @@ export const jobQueueContract = (name: string, ports: Layer.Layer<JobQueuePorts,
       fresh((ws) =>
         Effect.gen(function* () {
           const queue = yield* JobQueue
-          const exit = yield* Effect.exit((yield* Store).transaction(Effect.andThen(queue.enqueue([job(ws)]), Effect.fail("boom"))))
+          const exit = yield* Effect.exit(
+            (yield* Store).transaction(Effect.andThen(queue.enqueue([job(ws)]), Effect.fail("boom")))
+          )
           assert.isTrue(Exit.isFailure(exit))
           assert.deepStrictEqual(yield* queue.pending(), [])
         })
@@ -240,35 +247,41 @@ export const jobQueueContract = (name: string, ports: Layer.Layer<JobQueuePorts,
       )
     )
 
-    it.effect("lockPosts holds every post of a batch: transactions over overlapping posts, in any order, wait instead of deadlocking", () =>
-      fresh((ws) =>
-        Effect.gen(function* () {
-          const queue = yield* JobQueue
-          const posts = yield* PostRepo
-          const store = yield* Store
-          const ps = [post(ws, { content: "" }), post(ws, { content: "" }), post(ws, { content: "" })]
-          for (const p of ps) yield* posts.insert(p)
-          const appendX = (order: ReadonlyArray<number>) =>
-            store.transaction(
-              Effect.gen(function* () {
-                const chosen = order.map((i) => ps[i])
-                yield* queue.lockPosts(chosen.map((p) => p.id))
-                const current = yield* posts.findMany(chosen.map((p) => ({ workspaceId: ws, id: p.id })))
-                yield* Effect.sleep(10)
-                yield* posts.updateMany(current.map((p) => ({ ...p, content: `${p.content}x` })))
-              })
-            )
-          const orders = [
-            [0, 1, 2],
-            [2, 1, 0],
-            [1, 2],
-            [2, 0],
-            [0, 0, 1]
-          ]
-          yield* Effect.all(orders.map(appendX), { concurrency: "unbounded" })
-          const after = yield* posts.findMany(ps.map((p) => ({ workspaceId: ws, id: p.id })))
-          assert.deepStrictEqual(Object.fromEntries(after.map((p) => [p.id, p.content])), { [ps[0].id]: "xxxx", [ps[1].id]: "xxxx", [ps[2].id]: "xxxx" })
-        })
-      )
+    it.effect(
+      "lockPosts holds every post of a batch: transactions over overlapping posts, in any order, wait instead of deadlocking",
+      () =>
+        fresh((ws) =>
+          Effect.gen(function* () {
+            const queue = yield* JobQueue
+            const posts = yield* PostRepo
+            const store = yield* Store
+            const ps = [post(ws, { content: "" }), post(ws, { content: "" }), post(ws, { content: "" })]
+            for (const p of ps) yield* posts.insert(p)
+            const appendX = (order: ReadonlyArray<number>) =>
+              store.transaction(
+                Effect.gen(function* () {
+                  const chosen = order.map((i) => ps[i])
+                  yield* queue.lockPosts(chosen.map((p) => p.id))
+                  const current = yield* posts.findMany(chosen.map((p) => ({ workspaceId: ws, id: p.id })))
+                  yield* Effect.sleep(10)
+                  yield* posts.updateMany(current.map((p) => ({ ...p, content: `${p.content}x` })))
+                })
+              )
+            const orders = [
+              [0, 1, 2],
+              [2, 1, 0],
+              [1, 2],
+              [2, 0],
+              [0, 0, 1]
+            ]
+            yield* Effect.all(orders.map(appendX), { concurrency: "unbounded" })
+            const after = yield* posts.findMany(ps.map((p) => ({ workspaceId: ws, id: p.id })))
+            assert.deepStrictEqual(Object.fromEntries(after.map((p) => [p.id, p.content])), {
+              [ps[0].id]: "xxxx",
+              [ps[1].id]: "xxxx",
+              [ps[2].id]: "xxxx"
+            })
+          })
+        )
     )
   })

@@ -33,7 +33,12 @@ mailerContract("outbox (.eml files)", () => {
       const parsed = await Promise.all(readdirSync(dir).map((f) => PostalMime.parse(readFileSync(join(dir, f)))))
       return parsed
         .filter((p) => p.to?.some((a) => a.address === to))
-        .map((p) => ({ subject: p.subject ?? "", text: p.text ?? "", html: p.html, inline: p.attachments.map((a) => a.contentId ?? "") }))
+        .map((p) => ({
+          subject: p.subject ?? "",
+          text: p.text ?? "",
+          html: p.html,
+          inline: p.attachments.map((a) => a.contentId ?? "")
+        }))
     }
   }
 })

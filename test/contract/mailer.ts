@@ -5,12 +5,18 @@ import { type Mail, Mailer } from "../../application/ports/Mailer.ts"
 export interface MailerUnderTest {
   readonly layer: Layer.Layer<Mailer>
   /** What the adapter delivered to `to`, read back from where it delivers (server, folder, recorder). */
-  readonly delivered: (
-    to: string
-  ) => Promise<ReadonlyArray<{ readonly subject: string; readonly text: string; readonly html?: string | undefined; readonly inline?: ReadonlyArray<string> }>>
+  readonly delivered: (to: string) => Promise<
+    ReadonlyArray<{
+      readonly subject: string
+      readonly text: string
+      readonly html?: string | undefined
+      readonly inline?: ReadonlyArray<string>
+    }>
+  >
 }
 
-const send = (layer: Layer.Layer<Mailer>, mail: Mail) => Effect.runPromise(Effect.flatMap(Mailer, (m) => m.send(mail)).pipe(Effect.provide(layer)))
+const send = (layer: Layer.Layer<Mailer>, mail: Mail) =>
+  Effect.runPromise(Effect.flatMap(Mailer, (m) => m.send(mail)).pipe(Effect.provide(layer)))
 
 /** The Mailer contract: what is sent arrives intact, UTF-8 subjects and bodies included. */
 export const mailerContract = (name: string, make: () => MailerUnderTest) =>
@@ -18,7 +24,11 @@ export const mailerContract = (name: string, make: () => MailerUnderTest) =>
     it("delivers subject and text to the recipient", async () => {
       const under = make()
       const to = `owner-${Math.random().toString(36).slice(2)}@herald-customer.org`
-      await send(under.layer, { to, subject: "Claim your workspace", text: "Open https://herald.test/claim?token=abc\nthanks" })
+      await send(under.layer, {
+        to,
+        subject: "Claim your workspace",
+        text: "Open https://herald.test/claim?token=abc\nthanks"
+      })
       const mails = await under.delivered(to)
       expect(mails).toHaveLength(1)
       expect(mails[0].subject).toBe("Claim your workspace")
@@ -28,7 +38,11 @@ export const mailerContract = (name: string, make: () => MailerUnderTest) =>
     it("keeps Japanese subjects and bodies intact", async () => {
       const under = make()
       const to = `ja-${Math.random().toString(36).slice(2)}@herald-customer.org`
-      await send(under.layer, { to, subject: "Herald: ワークスペースを確認してください", text: "次のリンクを開いてください。\n" + "あ".repeat(200) })
+      await send(under.layer, {
+        to,
+        subject: "Herald: ワークスペースを確認してください",
+        text: "次のリンクを開いてください。\n" + "あ".repeat(200)
+      })
       const [mail] = await under.delivered(to)
       expect(mail.subject).toBe("Herald: ワークスペースを確認してください")
       expect(mail.text.trim()).toBe("次のリンクを開いてください。\n" + "あ".repeat(200))

@@ -5,7 +5,11 @@ import type { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
 import { DAY_MS } from "../../domain/time.ts"
 import { layerOptions, media, seedWorkspace, sorted, type SuiteOptions, T0 } from "./fixtures.ts"
 
-export const mediaRepoContract = (name: string, ports: Layer.Layer<MediaRepo | WorkspaceRepo, unknown>, options?: SuiteOptions) =>
+export const mediaRepoContract = (
+  name: string,
+  ports: Layer.Layer<MediaRepo | WorkspaceRepo, unknown>,
+  options?: SuiteOptions
+) =>
   layer(ports, layerOptions(options))(`MediaRepo contract (${name})`, (it) => {
     it.effect("stores media records and finds them within their workspace", () =>
       Effect.gen(function* () {
@@ -58,7 +62,11 @@ export const mediaRepoContract = (name: string, ports: Layer.Layer<MediaRepo | W
         const repo = yield* MediaRepo
         const ws = yield* seedWorkspace()
         const other = yield* seedWorkspace()
-        const mine = [media(ws.id, { createdAt: T0 + 2 }), media(ws.id, { createdAt: T0 + 1 }), media(ws.id, { createdAt: T0 + 3 })]
+        const mine = [
+          media(ws.id, { createdAt: T0 + 2 }),
+          media(ws.id, { createdAt: T0 + 1 }),
+          media(ws.id, { createdAt: T0 + 3 })
+        ]
         for (const m of [...mine, media(other.id)]) yield* repo.insert(m)
         assert.deepStrictEqual(
           (yield* repo.listByWorkspace(ws.id, 10)).map((m) => m.id),

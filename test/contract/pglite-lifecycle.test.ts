@@ -19,7 +19,8 @@ const root = mkdtempSync(join(tmpdir(), "herald-pglite-life-"))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 /** Storage on PGlite in `dataDir`, migrated; the scope of the effect that uses it opens and closes it. */
-const embedded = (dataDir: string) => storageLayer.pipe(Layer.provideMerge(Layer.effectDiscard(migrate)), Layer.provideMerge(Pglite.layer(dataDir)))
+const embedded = (dataDir: string) =>
+  storageLayer.pipe(Layer.provideMerge(Layer.effectDiscard(migrate)), Layer.provideMerge(Pglite.layer(dataDir)))
 
 const timed = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
@@ -57,8 +58,13 @@ describe("PGlite embedded database", () => {
               { concurrency: "unbounded", discard: true }
             )
             // Reads outside the transactions queue for the one connection and must not see half of one.
-            const reads = Effect.forEach(Array.from({ length: 50 }), () => keys.listByWorkspace(ws.id), { concurrency: "unbounded" })
-            const [, seen] = yield* timed("50 concurrent transactions + 50 reads", Effect.all([transactions, reads], { concurrency: 2 }))
+            const reads = Effect.forEach(Array.from({ length: 50 }), () => keys.listByWorkspace(ws.id), {
+              concurrency: "unbounded"
+            })
+            const [, seen] = yield* timed(
+              "50 concurrent transactions + 50 reads",
+              Effect.all([transactions, reads], { concurrency: 2 })
+            )
             for (const list of seen) assert.isAtMost(list.length, 50)
             assert.strictEqual((yield* keys.listByWorkspace(ws.id)).length, 50)
             assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 50)
@@ -107,8 +113,18 @@ describe("PGlite embedded database", () => {
           assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 7)
           const p = post(ws.id)
           // A capped plan's create reads the total on from the old count; an uncapped one adds to it.
-          assert.deepStrictEqual(yield* (yield* PostCreator).create({ post: p, jobs: [], usage: { month: "2026-01", limit: 30 } }), { _tag: "Created", used: 8 })
-          assert.deepStrictEqual(yield* (yield* PostCreator).create({ post: post(ws.id), jobs: [], usage: { month: "2026-01", limit: null } }), { _tag: "Created", used: null })
+          assert.deepStrictEqual(
+            yield* (yield* PostCreator).create({ post: p, jobs: [], usage: { month: "2026-01", limit: 30 } }),
+            { _tag: "Created", used: 8 }
+          )
+          assert.deepStrictEqual(
+            yield* (yield* PostCreator).create({
+              post: post(ws.id),
+              jobs: [],
+              usage: { month: "2026-01", limit: null }
+            }),
+            { _tag: "Created", used: null }
+          )
           assert.strictEqual(yield* usage.increment(ws.id, "2026-01"), 10)
           assert.strictEqual(yield* usage.current(ws.id, "2026-01"), 10)
         }).pipe(Effect.provide(embedded(dir)))
@@ -126,7 +142,14 @@ describe("PGlite embedded database", () => {
         const ws = workspace()
         yield* Effect.gen(function* () {
           yield* (yield* WorkspaceRepo).insert(ws)
-        }).pipe(Effect.provide(storageLayer.pipe(Layer.provideMerge(Layer.effectDiscard(migrate)), Layer.provideMerge(Pglite.layer(first, { templateDir })))))
+        }).pipe(
+          Effect.provide(
+            storageLayer.pipe(
+              Layer.provideMerge(Layer.effectDiscard(migrate)),
+              Layer.provideMerge(Pglite.layer(first, { templateDir }))
+            )
+          )
+        )
         assert.isTrue(existsSync(join(templateDir, "PG_VERSION")), "the template was made")
         // The second data dir is a copy of the untouched template: migrated from scratch, without the first's rows.
         const seen = yield* Effect.gen(function* () {

@@ -12,7 +12,9 @@ import { sqlPostCreatorSuite } from "./sqlPostCreator.ts"
 // One new data directory for the file, opened once and shared; each suite empties the tables first.
 const dataDir = join(mkdtempSync(join(tmpdir(), "herald-pglite-test-")), "db")
 const backend = Layer.effectDiscard(migrate).pipe(Layer.provideMerge(Pglite.layer(dataDir)))
-const memoMap = shareAcrossSuites(backend, { afterClose: () => rmSync(join(dataDir, ".."), { recursive: true, force: true }) })
+const memoMap = shareAcrossSuites(backend, {
+  afterClose: () => rmSync(join(dataDir, ".."), { recursive: true, force: true })
+})
 
 storageContracts("pglite", () => freshSqlStorage(backend), { memoMap })
 sqlPostCreatorSuite("pglite", backend, { memoMap })

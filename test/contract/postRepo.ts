@@ -21,7 +21,10 @@ const fullPost = (workspaceId: string): Post =>
       youtube: { title: "Launch", privacyStatus: "unlisted", madeForKids: false, tags: ["launch day", "herald"] },
       pinterest: { boardId: "549755885175", link: "https://example.org/launch", title: "Launch" }
     },
-    overrides: { x: { content: "Launch 🚀", mediaIds: [], thread: ["short"] }, linkedin: { content: "Launch day, the long version", firstComment: null } },
+    overrides: {
+      x: { content: "Launch 🚀", mediaIds: [], thread: ["short"] },
+      linkedin: { content: "Launch day, the long version", firstComment: null }
+    },
     scheduledFor: null,
     requireApproval: true,
     createdBy: { kind: "person", id: "person_1", name: "Ada" },
@@ -33,7 +36,11 @@ const fullPost = (workspaceId: string): Post =>
         externalId: "at://did:plc:abc/app.bsky.feed.post/3k",
         url: "https://bsky.app/profile/acme/post/3k",
         publishedAt: T0 + 4321,
-        firstComment: { status: "failed", externalId: null, error: { code: "rate_limited", message: "Slow down", retryable: true } },
+        firstComment: {
+          status: "failed",
+          externalId: null,
+          error: { code: "rate_limited", message: "Slow down", retryable: true }
+        },
         thread: [{ index: 1, externalId: "r1", url: null }],
         attempts: 1
       }),
@@ -46,7 +53,11 @@ const fullPost = (workspaceId: string): Post =>
     ]
   })
 
-export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | WorkspaceRepo, unknown>, options?: SuiteOptions) =>
+export const postRepoContract = (
+  name: string,
+  ports: Layer.Layer<PostRepo | WorkspaceRepo, unknown>,
+  options?: SuiteOptions
+) =>
   layer(ports, layerOptions(options))(`PostRepo contract (${name})`, (it) => {
     it.effect("stores a post with its targets and reads it back unchanged, within its workspace", () =>
       Effect.gen(function* () {
@@ -74,7 +85,15 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
           status: "published",
           publishedAt: T0 + 9000,
           updatedAt: T0 + 9000,
-          targets: [target("acc_1", { status: "published", externalId: "e1", url: "https://x/1", publishedAt: T0 + 9000, attempts: 1 })]
+          targets: [
+            target("acc_1", {
+              status: "published",
+              externalId: "e1",
+              url: "https://x/1",
+              publishedAt: T0 + 9000,
+              attempts: 1
+            })
+          ]
         }
         yield* repo.update(published)
         assert.deepStrictEqual(yield* repo.findById(ws.id, p.id), Option.some(published))
@@ -165,13 +184,29 @@ export const postRepoContract = (name: string, ports: Layer.Layer<PostRepo | Wor
           byId([full, plain])
         )
         assert.deepStrictEqual(yield* repo.findMany([]), [])
-        const changedFull: Post = { ...full, status: "published", content: "edited", poll: null, cover: null, publishedAt: T0 + 7000, updatedAt: T0 + 7000 }
+        const changedFull: Post = {
+          ...full,
+          status: "published",
+          content: "edited",
+          poll: null,
+          cover: null,
+          publishedAt: T0 + 7000,
+          updatedAt: T0 + 7000
+        }
         const changedPlain: Post = {
           ...plain,
           status: "published",
           publishedAt: T0 + 9000,
           updatedAt: T0 + 9000,
-          targets: [target("acc_1", { status: "published", externalId: "e1", url: "https://x/1", publishedAt: T0 + 9000, attempts: 1 })]
+          targets: [
+            target("acc_1", {
+              status: "published",
+              externalId: "e1",
+              url: "https://x/1",
+              publishedAt: T0 + 9000,
+              attempts: 1
+            })
+          ]
         }
         // A post of another workspace named with the wrong workspace is not touched.
         yield* repo.updateMany([changedFull, changedPlain, { ...elsewhere, workspaceId: ws.id, content: "hijacked" }])

@@ -13,9 +13,19 @@ export const rateLimiterContract = (name: string, ports: Layer.Layer<RateLimiter
       Effect.gen(function* () {
         const limiter = yield* RateLimiter
         const bucket = newId("signup:ip")
-        for (let i = 0; i < 3; i++) assert.deepStrictEqual(yield* limiter.hit(bucket, 3, HOUR, windowStart + 1000 * i), { allowed: true, retryAfterMs: 0 })
-        assert.deepStrictEqual(yield* limiter.hit(bucket, 3, HOUR, windowStart + 10 * 60_000), { allowed: false, retryAfterMs: 50 * 60_000 })
-        assert.deepStrictEqual(yield* limiter.hit(bucket, 3, HOUR, windowStart + HOUR - 1), { allowed: false, retryAfterMs: 1 })
+        for (let i = 0; i < 3; i++)
+          assert.deepStrictEqual(yield* limiter.hit(bucket, 3, HOUR, windowStart + 1000 * i), {
+            allowed: true,
+            retryAfterMs: 0
+          })
+        assert.deepStrictEqual(yield* limiter.hit(bucket, 3, HOUR, windowStart + 10 * 60_000), {
+          allowed: false,
+          retryAfterMs: 50 * 60_000
+        })
+        assert.deepStrictEqual(yield* limiter.hit(bucket, 3, HOUR, windowStart + HOUR - 1), {
+          allowed: false,
+          retryAfterMs: 1
+        })
         assert.isTrue((yield* limiter.hit(bucket, 3, HOUR, windowStart + HOUR)).allowed)
         assert.isTrue((yield* limiter.hit(bucket, 3, HOUR, windowStart + HOUR + 1)).allowed)
         assert.isTrue((yield* limiter.hit(bucket, 3, HOUR, windowStart + HOUR + 2)).allowed)
@@ -49,9 +59,13 @@ export const rateLimiterContract = (name: string, ports: Layer.Layer<RateLimiter
       Effect.gen(function* () {
         const limiter = yield* RateLimiter
         const bucket = newId("bucket")
-        const decisions = yield* Effect.forEach(Array.from({ length: 30 }), () => limiter.hit(bucket, 5, HOUR, windowStart + 7), {
-          concurrency: "unbounded"
-        })
+        const decisions = yield* Effect.forEach(
+          Array.from({ length: 30 }),
+          () => limiter.hit(bucket, 5, HOUR, windowStart + 7),
+          {
+            concurrency: "unbounded"
+          }
+        )
         assert.strictEqual(decisions.filter((d) => d.allowed).length, 5)
         for (const d of decisions) if (!d.allowed) assert.strictEqual(d.retryAfterMs, HOUR - 7)
       })

@@ -11,9 +11,30 @@ import { TokenRepo } from "../../application/ports/TokenRepo.ts"
 import { UsageCounter } from "../../application/ports/UsageCounter.ts"
 import { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
 import { DAY_MS } from "../../domain/time.ts"
-import { account, apiKey, layerOptions, media, newId, post, seedWorkspace, type SuiteOptions, T0, workspace } from "./fixtures.ts"
+import {
+  account,
+  apiKey,
+  layerOptions,
+  media,
+  newId,
+  post,
+  seedWorkspace,
+  type SuiteOptions,
+  T0,
+  workspace
+} from "./fixtures.ts"
 
-type Ports = Store | WorkspaceRepo | ApiKeyRepo | TokenRepo | AccountRepo | MediaRepo | PostRepo | IdempotencyStore | UsageCounter | JobQueue
+type Ports =
+  | Store
+  | WorkspaceRepo
+  | ApiKeyRepo
+  | TokenRepo
+  | AccountRepo
+  | MediaRepo
+  | PostRepo
+  | IdempotencyStore
+  | UsageCounter
+  | JobQueue
 
 class Boom {
   readonly _tag = "Boom"
@@ -27,14 +48,29 @@ const writeEverything = (workspaceId: string) =>
     const key = apiKey(workspaceId)
     yield* (yield* ApiKeyRepo).insert(key)
     const tokenHash = newId("tok")
-    yield* (yield* TokenRepo).insert({ hash: tokenHash, kind: "claim", workspaceId, email: ws.ownerEmail, data: null, createdAt: T0, expiresAt: T0 + DAY_MS })
+    yield* (yield* TokenRepo).insert({
+      hash: tokenHash,
+      kind: "claim",
+      workspaceId,
+      email: ws.ownerEmail,
+      data: null,
+      createdAt: T0,
+      expiresAt: T0 + DAY_MS
+    })
     const acc = account(workspaceId)
     yield* (yield* AccountRepo).upsert(acc)
     const med = media(workspaceId)
     yield* (yield* MediaRepo).insert(med)
     const p = post(workspaceId)
     yield* (yield* PostRepo).insert(p)
-    const idem = { scope: workspaceId, key: newId("idem"), requestHash: "h", postId: p.id, createdAt: T0, expiresAt: T0 + DAY_MS }
+    const idem = {
+      scope: workspaceId,
+      key: newId("idem"),
+      requestHash: "h",
+      postId: p.id,
+      createdAt: T0,
+      expiresAt: T0 + DAY_MS
+    }
     yield* (yield* IdempotencyStore).claim(idem, T0)
     const count = yield* (yield* UsageCounter).increment(workspaceId, "2026-01")
     return { ws, key, tokenHash, acc, med, p, idem, count }
@@ -56,7 +92,15 @@ const present = (workspaceId: string, w: Written) =>
     }
   })
 
-const none = { workspace: false, key: false, token: false, account: false, media: false, post: false, idempotency: false }
+const none = {
+  workspace: false,
+  key: false,
+  token: false,
+  account: false,
+  media: false,
+  post: false,
+  idempotency: false
+}
 const all = { workspace: true, key: true, token: true, account: true, media: true, post: true, idempotency: true }
 
 export const storeContract = (name: string, ports: Layer.Layer<Ports, unknown>, options?: SuiteOptions) =>
@@ -124,7 +168,15 @@ export const storeContract = (name: string, ports: Layer.Layer<Ports, unknown>, 
         const ws = yield* seedWorkspace()
         const original = post(ws.id)
         yield* posts.insert(original)
-        const job = { id: newId("job"), kind: "publish" as const, workspaceId: ws.id, postId: original.id, accountId: "acc_1", runAt: T0, attempts: 0 }
+        const job = {
+          id: newId("job"),
+          kind: "publish" as const,
+          workspaceId: ws.id,
+          postId: original.id,
+          accountId: "acc_1",
+          runAt: T0,
+          attempts: 0
+        }
         yield* queue.enqueue([job])
         const exit = yield* store
           .transaction(
@@ -170,9 +222,15 @@ export const storeContract = (name: string, ports: Layer.Layer<Ports, unknown>, 
         )
         const others = Effect.gen(function* () {
           yield* Deferred.await(opened)
-          yield* Effect.all([Effect.andThen(repo.insert(theirs), usage.increment(ws.id, "2026-06")), store.transaction(repo.insert(theirsInTransaction))], {
-            concurrency: "unbounded"
-          })
+          yield* Effect.all(
+            [
+              Effect.andThen(repo.insert(theirs), usage.increment(ws.id, "2026-06")),
+              store.transaction(repo.insert(theirsInTransaction))
+            ],
+            {
+              concurrency: "unbounded"
+            }
+          )
           yield* Deferred.succeed(othersDone, undefined)
         })
         const [exit] = yield* Effect.all([Effect.exit(failing), others], { concurrency: "unbounded" })
@@ -233,7 +291,9 @@ export const storeContract = (name: string, ports: Layer.Layer<Ports, unknown>, 
             return count
           })
         )
-        const results = yield* Effect.forEach(Array.from({ length: 50 }), () => Effect.result(attempt), { concurrency: "unbounded" })
+        const results = yield* Effect.forEach(Array.from({ length: 50 }), () => Effect.result(attempt), {
+          concurrency: "unbounded"
+        })
         assert.strictEqual(results.filter((r) => r._tag === "Success").length, 30)
         assert.strictEqual(results.filter((r) => r._tag === "Failure").length, 20)
         assert.strictEqual(yield* usage.current(ws.id, "2026-04"), 30)
@@ -252,7 +312,10 @@ export const storeContract = (name: string, ports: Layer.Layer<Ports, unknown>, 
         const create = store.transaction(
           Effect.gen(function* () {
             const p = post(ws.id)
-            const held = yield* claims.claim({ scope: ws.id, key, requestHash: "h", postId: p.id, createdAt: T0, expiresAt: T0 + DAY_MS }, T0)
+            const held = yield* claims.claim(
+              { scope: ws.id, key, requestHash: "h", postId: p.id, createdAt: T0, expiresAt: T0 + DAY_MS },
+              T0
+            )
             if (Option.isSome(held)) return held.value.postId
             yield* posts.insert(p)
             yield* usage.increment(ws.id, "2026-05")

@@ -16,7 +16,11 @@ const token = (ws: Workspace, kind: TokenKind, over: Partial<StoredToken> = {}):
   ...over
 })
 
-export const tokenRepoContract = (name: string, ports: Layer.Layer<TokenRepo | WorkspaceRepo, unknown>, options?: SuiteOptions) =>
+export const tokenRepoContract = (
+  name: string,
+  ports: Layer.Layer<TokenRepo | WorkspaceRepo, unknown>,
+  options?: SuiteOptions
+) =>
   layer(ports, layerOptions(options))(`TokenRepo contract (${name})`, (it) => {
     it.effect("find reads a token of the right kind until it expires, without using it up", () =>
       Effect.gen(function* () {
@@ -92,9 +96,13 @@ export const tokenRepoContract = (name: string, ports: Layer.Layer<TokenRepo | W
         const ws = yield* seedWorkspace()
         const signin = token(ws, "signin")
         yield* repo.insert(signin)
-        const results = yield* Effect.forEach(Array.from({ length: 20 }), () => repo.consume(signin.hash, "signin", T0), {
-          concurrency: "unbounded"
-        })
+        const results = yield* Effect.forEach(
+          Array.from({ length: 20 }),
+          () => repo.consume(signin.hash, "signin", T0),
+          {
+            concurrency: "unbounded"
+          }
+        )
         assert.strictEqual(results.filter(Option.isSome).length, 1)
       })
     )

@@ -4,7 +4,11 @@ import { UsageCounter } from "../../application/ports/UsageCounter.ts"
 import type { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
 import { layerOptions, seedWorkspace, type SuiteOptions } from "./fixtures.ts"
 
-export const usageCounterContract = (name: string, ports: Layer.Layer<UsageCounter | WorkspaceRepo, unknown>, options?: SuiteOptions) =>
+export const usageCounterContract = (
+  name: string,
+  ports: Layer.Layer<UsageCounter | WorkspaceRepo, unknown>,
+  options?: SuiteOptions
+) =>
   layer(ports, layerOptions(options))(`UsageCounter contract (${name})`, (it) => {
     it.effect("counts posts per workspace and per month", () =>
       Effect.gen(function* () {

@@ -8,7 +8,17 @@ import { TokenRepo } from "../../application/ports/TokenRepo.ts"
 import { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
 import { claim } from "../../domain/workspace.ts"
 import { DAY_MS } from "../../domain/time.ts"
-import { account, apiKey, layerOptions, media, post, seedWorkspace, type SuiteOptions, T0, workspace } from "./fixtures.ts"
+import {
+  account,
+  apiKey,
+  layerOptions,
+  media,
+  post,
+  seedWorkspace,
+  type SuiteOptions,
+  T0,
+  workspace
+} from "./fixtures.ts"
 
 type Ports = WorkspaceRepo | ApiKeyRepo | TokenRepo | AccountRepo | MediaRepo | PostRepo
 
@@ -100,7 +110,15 @@ export const workspaceRepoContract = (name: string, ports: Layer.Layer<Ports, un
           const key = apiKey(ws.id)
           yield* keys.insert(key)
           const hash = `tok-${ws.id}`
-          yield* tokens.insert({ hash, kind: "session", workspaceId: ws.id, email: ws.ownerEmail, data: null, createdAt: T0, expiresAt: T0 + DAY_MS })
+          yield* tokens.insert({
+            hash,
+            kind: "session",
+            workspaceId: ws.id,
+            email: ws.ownerEmail,
+            data: null,
+            createdAt: T0,
+            expiresAt: T0 + DAY_MS
+          })
           const acc = yield* accounts.upsert(account(ws.id))
           const med = media(ws.id)
           yield* medias.insert(med)

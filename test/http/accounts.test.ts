@@ -20,7 +20,9 @@ describe("DELETE /accounts/{id}", () => {
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual({ id: accountId, disconnected: true })
     expect((await call(host, "GET", "/accounts", { key })).body.accounts).toEqual([])
-    expect(code(await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "hi" } }))).toBe("no_accounts_connected")
+    expect(code(await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "hi" } }))).toBe(
+      "no_accounts_connected"
+    )
     const again = await call(host, "DELETE", `/accounts/${accountId}`, { key })
     expect(again.status).toBe(404)
     expect(code(again)).toBe("account_not_found")
@@ -30,8 +32,11 @@ describe("DELETE /accounts/{id}", () => {
   it("its credentials are deleted with it", async () => {
     const { key } = await signUp(host)
     const accountId = await connectSandbox(host, key)
-    const stored = () => host.run(Effect.flatMap(CredentialStore, (store) => Effect.map(store.get(accountId), Option.isSome)))
-    await host.run(Effect.flatMap(CredentialStore, (store) => store.put(accountId, { sealed: "sealed-by-test", expiresAt: null })))
+    const stored = () =>
+      host.run(Effect.flatMap(CredentialStore, (store) => Effect.map(store.get(accountId), Option.isSome)))
+    await host.run(
+      Effect.flatMap(CredentialStore, (store) => store.put(accountId, { sealed: "sealed-by-test", expiresAt: null }))
+    )
     expect(await stored()).toBe(true)
     expect((await call(host, "DELETE", `/accounts/${accountId}`, { key })).status).toBe(200)
     expect(await stored()).toBe(false)

@@ -30,20 +30,61 @@ const refused = (reply: { status: number; body: any; headers: Record<string, unk
 describe("request body limits, per route, enforced while reading", () => {
   const routes = (): Array<{ name: string; path: string; limit: number; headers: Record<string, string> }> => [
     { name: "sign-up", path: "/api/v1/signup", limit: limits.json, headers: {} },
-    { name: "create a key", path: "/api/v1/keys", limit: limits.json, headers: { cookie: session.cookie, "x-csrf-token": session.csrf } },
-    { name: "bulk approve", path: "/api/v1/posts/bulk-approve", limit: limits.json, headers: { cookie: session.cookie, "x-csrf-token": session.csrf } },
-    { name: "reschedule", path: "/api/v1/posts/post_x/reschedule", limit: limits.json, headers: { authorization: `Bearer ${key}` } },
+    {
+      name: "create a key",
+      path: "/api/v1/keys",
+      limit: limits.json,
+      headers: { cookie: session.cookie, "x-csrf-token": session.csrf }
+    },
+    {
+      name: "bulk approve",
+      path: "/api/v1/posts/bulk-approve",
+      limit: limits.json,
+      headers: { cookie: session.cookie, "x-csrf-token": session.csrf }
+    },
+    {
+      name: "reschedule",
+      path: "/api/v1/posts/post_x/reschedule",
+      limit: limits.json,
+      headers: { authorization: `Bearer ${key}` }
+    },
     { name: "create a post", path: "/api/v1/posts", limit: limits.posts, headers: { authorization: `Bearer ${key}` } },
-    { name: "MCP", path: "/mcp", limit: limits.mcp, headers: { authorization: `Bearer ${key}`, accept: "application/json, text/event-stream" } },
-    { name: "sign-in form", path: "/signin", limit: limits.forms, headers: { "content-type": "application/x-www-form-urlencoded" } },
-    { name: "claim form", path: "/claim", limit: limits.forms, headers: { "content-type": "application/x-www-form-urlencoded" } },
-    { name: "sign-in confirmation", path: "/signin/complete", limit: limits.forms, headers: { "content-type": "application/x-www-form-urlencoded" } }
+    {
+      name: "MCP",
+      path: "/mcp",
+      limit: limits.mcp,
+      headers: { authorization: `Bearer ${key}`, accept: "application/json, text/event-stream" }
+    },
+    {
+      name: "sign-in form",
+      path: "/signin",
+      limit: limits.forms,
+      headers: { "content-type": "application/x-www-form-urlencoded" }
+    },
+    {
+      name: "claim form",
+      path: "/claim",
+      limit: limits.forms,
+      headers: { "content-type": "application/x-www-form-urlencoded" }
+    },
+    {
+      name: "sign-in confirmation",
+      path: "/signin/complete",
+      limit: limits.forms,
+      headers: { "content-type": "application/x-www-form-urlencoded" }
+    }
   ]
 
   it("a body one byte over the route's limit is 413 payload_too_large, with Content-Length and chunked", async () => {
     for (const route of routes())
       for (const chunked of [false, true]) {
-        const reply = await sendBody(`${host.origin}${route.path}`, { headers: route.headers, head: '{"x":"', size: route.limit + 1 - 8, tail: '"}', chunked })
+        const reply = await sendBody(`${host.origin}${route.path}`, {
+          headers: route.headers,
+          head: '{"x":"',
+          size: route.limit + 1 - 8,
+          tail: '"}',
+          chunked
+        })
         refused(reply, route.limit)
       }
   }, 60_000)
@@ -51,7 +92,11 @@ describe("request body limits, per route, enforced while reading", () => {
   it("an endpoint that takes no body answers without reading one, and the rest is not read", async () => {
     const size = 64 * MiB
     for (const path of ["/api/v1/claim-link", "/api/v1/accounts"]) {
-      const reply = await sendBody(`${host.origin}${path}`, { headers: { authorization: `Bearer ${key}` }, size, chunked: true })
+      const reply = await sendBody(`${host.origin}${path}`, {
+        headers: { authorization: `Bearer ${key}` },
+        size,
+        chunked: true
+      })
       expect(reply.status, path).toBeLessThan(500)
       expect(reply.sent, path).toBeLessThan(size / 2)
     }
@@ -59,7 +104,12 @@ describe("request body limits, per route, enforced while reading", () => {
 
   it("a body at the limit is read and answered by the endpoint itself", async () => {
     for (const route of routes().filter((r) => r.limit < 2 * MiB)) {
-      const reply = await sendBody(`${host.origin}${route.path}`, { headers: route.headers, head: '{"x":"', size: route.limit - 8, tail: '"}' })
+      const reply = await sendBody(`${host.origin}${route.path}`, {
+        headers: route.headers,
+        head: '{"x":"',
+        size: route.limit - 8,
+        tail: '"}'
+      })
       expect(reply.status, route.name).not.toBe(413)
       expect(reply.status, route.name).toBeLessThan(500)
     }
@@ -84,7 +134,12 @@ describe("request body limits, per route, enforced while reading", () => {
 
   it("a chunked body is cut at the limit: the connection is not read to its end", async () => {
     const size = 64 * MiB
-    const reply = await sendBody(`${host.origin}/api/v1/signup`, { head: '{"agentName":"', size, tail: '"}', chunked: true })
+    const reply = await sendBody(`${host.origin}/api/v1/signup`, {
+      head: '{"agentName":"',
+      size,
+      tail: '"}',
+      chunked: true
+    })
     refused(reply, limits.json)
     expect(reply.sent).toBeLessThan(size / 2)
   }, 60_000)
@@ -104,8 +159,15 @@ describe("request body limits, per route, enforced while reading", () => {
 
 describe("body limit settings", () => {
   it("are read from HERALD_JSON_BODY_LIMIT, HERALD_POSTS_BODY_LIMIT, HERALD_FORM_BODY_LIMIT, HERALD_MCP_BODY_LIMIT", async () => {
-    const env = { HERALD_JSON_BODY_LIMIT: "1000", HERALD_POSTS_BODY_LIMIT: "2000", HERALD_FORM_BODY_LIMIT: "300", HERALD_MCP_BODY_LIMIT: "4000" }
-    const { http } = await Effect.runPromise(Effect.provideService(loadConfig, ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+    const env = {
+      HERALD_JSON_BODY_LIMIT: "1000",
+      HERALD_POSTS_BODY_LIMIT: "2000",
+      HERALD_FORM_BODY_LIMIT: "300",
+      HERALD_MCP_BODY_LIMIT: "4000"
+    }
+    const { http } = await Effect.runPromise(
+      Effect.provideService(loadConfig, ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
+    )
     expect(http.bodyLimits).toEqual({ json: 1000, posts: 2000, forms: 300, mcp: 4000 })
   })
 
@@ -113,7 +175,9 @@ describe("body limit settings", () => {
     const small = await startHttpHost({}, {}, { bodyLimits: { json: 100, posts: 200, forms: 50, mcp: 300 } })
     try {
       refused(await sendBody(`${small.base}/signup`, { size: 101 }), 100)
-      expect((await sendBody(`${small.base}/signup`, { head: '{"email":"', size: 80, tail: '"}' })).status).not.toBe(413)
+      expect((await sendBody(`${small.base}/signup`, { head: '{"email":"', size: 80, tail: '"}' })).status).not.toBe(
+        413
+      )
       refused(await sendBody(`${small.base}/posts`, { headers: { authorization: "Bearer hrld_x" }, size: 201 }), 200)
       refused(await sendBody(`${small.origin}/signin`, { size: 51 }), 50)
     } finally {

@@ -36,7 +36,8 @@ describe("the client address", () => {
   })
 
   it("refuses a setting it cannot read", () => {
-    for (const bad of ["yes", "10.0.0.1/33", "10.0.0.1/8", "example.org", ","]) expect(Result.isFailure(parseProxyTrust(bad)), bad).toBe(true)
+    for (const bad of ["yes", "10.0.0.1/33", "10.0.0.1/8", "example.org", ","])
+      expect(Result.isFailure(parseProxyTrust(bad)), bad).toBe(true)
   })
 
   it("is bucketed by its /64 when it is IPv6, alone when it is IPv4", () => {
@@ -50,9 +51,14 @@ describe("the client address", () => {
 
   it("settings come from HERALD_TRUST_PROXY and HERALD_IPV6_PREFIX, off and 64 by default", async () => {
     const read = (env: Record<string, string>) =>
-      Effect.runPromise(Effect.provideService(loadConfig, ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))).then((c) => c.http)
+      Effect.runPromise(
+        Effect.provideService(loadConfig, ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
+      ).then((c) => c.http)
     expect(await read({})).toMatchObject({ trustProxy: "false", ipv6Prefix: 64 })
-    expect(await read({ HERALD_TRUST_PROXY: "10.0.0.0/8", HERALD_IPV6_PREFIX: "56" })).toMatchObject({ trustProxy: "10.0.0.0/8", ipv6Prefix: 56 })
+    expect(await read({ HERALD_TRUST_PROXY: "10.0.0.0/8", HERALD_IPV6_PREFIX: "56" })).toMatchObject({
+      trustProxy: "10.0.0.0/8",
+      ipv6Prefix: 56
+    })
   })
 })
 
@@ -78,9 +84,21 @@ describe("the sign-up rate limit counts clients, on REST and MCP alike", () => {
   const mcp = (host: HttpHost, forwardedFor: string) =>
     fetch(`${host.origin}/mcp`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": forwardedFor },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "sign_up", arguments: { email: uniqueEmail() } } })
-    }).then(async (r) => ((await r.json()) as { result: { isError?: boolean; structuredContent?: { error?: { code: string } } } }).result)
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "x-forwarded-for": forwardedFor
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "sign_up", arguments: { email: uniqueEmail() } }
+      })
+    }).then(
+      async (r) =>
+        ((await r.json()) as { result: { isError?: boolean; structuredContent?: { error?: { code: string } } } }).result
+    )
 
   it("behind a trusted proxy: one bucket per forwarded client, an IPv6 /64 being one client", async () => {
     expect(await rest(behindProxy, "198.51.100.1")).toBe(201)

@@ -38,21 +38,33 @@ const normalise = (text: string) =>
 const send = async (host: HttpHost, key: string, accountId: string, request: Sent) => {
   const headers: Record<string, string> = { "content-type": "application/json", ...request.headers }
   const auth = request.auth ?? "key"
-  const authorization: Record<string, string> = { key: `Bearer ${key}`, KEY_WITH_SPACES: `Bearer   ${key}`, KEY_LOWER_CASE: `bearer ${key}`, KEY_AFTER_TAB: `Bearer\t${key}` }
+  const authorization: Record<string, string> = {
+    key: `Bearer ${key}`,
+    KEY_WITH_SPACES: `Bearer   ${key}`,
+    KEY_LOWER_CASE: `bearer ${key}`,
+    KEY_AFTER_TAB: `Bearer\t${key}`
+  }
   if (auth !== "") headers.authorization = authorization[auth] ?? auth
-  const response = await fetch(`${host.base}/posts`, { method: "POST", headers, body: (request.body ?? "").replaceAll("ACCOUNT", accountId) })
+  const response = await fetch(`${host.base}/posts`, {
+    method: "POST",
+    headers,
+    body: (request.body ?? "").replaceAll("ACCOUNT", accountId)
+  })
   return {
     status: response.status,
     contentType: response.headers.get("content-type"),
     wwwAuthenticate: response.headers.get("www-authenticate"),
     retryAfter: response.headers.get("retry-after"),
-    security: ["x-content-type-options", "x-frame-options", "referrer-policy", "content-security-policy"].map((name) => response.headers.get(name)),
+    security: ["x-content-type-options", "x-frame-options", "referrer-policy", "content-security-policy"].map((name) =>
+      response.headers.get(name)
+    ),
     body: normalise(await response.text()).replaceAll(accountId, "<account>")
   }
 }
 
 const inAnHour = new Date(Date.now() + 3_600_000).toISOString()
-const post = (fields: Record<string, unknown> = {}) => JSON.stringify({ accountIds: ["ACCOUNT"], content: "hello", scheduledFor: inAnHour, ...fields })
+const post = (fields: Record<string, unknown> = {}) =>
+  JSON.stringify({ accountIds: ["ACCOUNT"], content: "hello", scheduledFor: inAnHour, ...fields })
 
 /** Requests the fast path takes, in order (the idempotency ones depend on the ones before). */
 const taken_cases: ReadonlyArray<[string, Sent]> = [
@@ -121,8 +133,16 @@ describe("the POST /posts fast path", () => {
     const { key } = await signUp(fast)
     taken.length = 0
     await fetch(`${fast.base}/posts`, { headers: { authorization: `Bearer ${key}` } })
-    await fetch(`${fast.base}/posts?dryRun=true`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: post() })
-    await fetch(`${fast.base}/posts/bulk-approve`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{}" })
+    await fetch(`${fast.base}/posts?dryRun=true`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: post()
+    })
+    await fetch(`${fast.base}/posts/bulk-approve`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: "{}"
+    })
     expect(taken).toEqual([false, false, false])
   })
 })

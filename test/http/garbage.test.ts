@@ -44,7 +44,8 @@ describe("garbage never gets a 500", () => {
   it("every POST endpoint answers a 4xx envelope to every malformed body, with a key and with a session", async () => {
     const { key, email } = await signUp(host)
     const accountId = await connectSandbox(host, key)
-    const post = (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x" } })).body.post.id
+    const post = (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x" } })).body
+      .post.id
     const { cookie, csrf } = await claim(host, email)
     const paths = [
       "/signup",
@@ -67,9 +68,16 @@ describe("garbage never gets a 500", () => {
     for (const path of paths) {
       for (const raw of bodies) {
         for (const auth of [{ key }, { cookie, headers: { "x-csrf-token": csrf } }]) {
-          const reply = await call(host, "POST", path, { ...auth, raw, headers: { ...("headers" in auth ? auth.headers : {}), "content-type": "application/json" } })
+          const reply = await call(host, "POST", path, {
+            ...auth,
+            raw,
+            headers: { ...("headers" in auth ? auth.headers : {}), "content-type": "application/json" }
+          })
           expect(reply.status, `${path} ${raw.slice(0, 40)}`).toBeLessThan(500)
-          expect(typeof reply.body?.error?.code === "string" || reply.status < 300, `${path} ${raw.slice(0, 40)}: ${JSON.stringify(reply.body).slice(0, 200)}`).toBe(true)
+          expect(
+            typeof reply.body?.error?.code === "string" || reply.status < 300,
+            `${path} ${raw.slice(0, 40)}: ${JSON.stringify(reply.body).slice(0, 200)}`
+          ).toBe(true)
         }
       }
     }

@@ -25,9 +25,18 @@ describe("text that is not what it seems", () => {
     // A lone surrogate must travel as JSON's escapeHtml: JSON.stringify would keep it escaped.
     const raw = (fields: string) => `{"accountIds":["${accountId}"],"dryRun":true,${fields}}`
     expectInvalid(await call(host, "POST", "/posts", { key, raw: raw('"content":"half \\ud83d a smile"') }), "content")
-    expectInvalid(await call(host, "POST", "/posts", { key, raw: raw('"content":"ok","firstComment":"\\udc00"') }), "firstComment")
-    expectInvalid(await call(host, "POST", "/posts", { key, body: { ...base, content: "ok", thread: ["fine", "esc \u001b[2J"] } }), "thread[1]")
-    expectInvalid(await call(host, "POST", "/posts", { key, body: { ...base, content: "ok", firstComment: "nul \u0000" } }), "firstComment")
+    expectInvalid(
+      await call(host, "POST", "/posts", { key, raw: raw('"content":"ok","firstComment":"\\udc00"') }),
+      "firstComment"
+    )
+    expectInvalid(
+      await call(host, "POST", "/posts", { key, body: { ...base, content: "ok", thread: ["fine", "esc \u001b[2J"] } }),
+      "thread[1]"
+    )
+    expectInvalid(
+      await call(host, "POST", "/posts", { key, body: { ...base, content: "ok", firstComment: "nul \u0000" } }),
+      "firstComment"
+    )
     // Prose keeps its line breaks, tabs, right-to-left marks and emoji sequences.
     const fine = await call(host, "POST", "/posts", { key, body: { ...base, content: "line\n\tשלום \u200f 👨‍👩‍👧" } })
     expect(fine.status).toBe(200)
@@ -37,14 +46,32 @@ describe("text that is not what it seems", () => {
   it("is refused in names and e-mail addresses, before a rate-limit slot is spent", async () => {
     // This host allows 3 sign-ups per address per hour: six refused ones must not use them up.
     const host = await startHttpHost({
-      limits: { signupPerIpPerHour: 3, signupPerEmailPerDay: 100, claimLinksPerWorkspacePerHour: 100, signinLinksPerEmailPerHour: 100, signupsPerDay: 10_000 }
+      limits: {
+        signupPerIpPerHour: 3,
+        signupPerEmailPerDay: 100,
+        claimLinksPerWorkspacePerHour: 100,
+        signinLinksPerEmailPerHour: 100,
+        signupsPerDay: 10_000
+      }
     })
     try {
-      for (const email of [`a\u0000${uniqueEmail()}`, `pay\u200bpal${uniqueEmail()}`, `\u202e${uniqueEmail()}`, `${uniqueEmail()}\ud800`])
+      for (const email of [
+        `a\u0000${uniqueEmail()}`,
+        `pay\u200bpal${uniqueEmail()}`,
+        `\u202e${uniqueEmail()}`,
+        `${uniqueEmail()}\ud800`
+      ])
         expectInvalid(await call(host, "POST", "/signup", { body: { email } }), "email")
-      expectInvalid(await call(host, "POST", "/signup", { body: { email: uniqueEmail(), agentName: "bot\u200b" } }), "agentName")
-      expectInvalid(await call(host, "POST", "/signup", { body: { email: uniqueEmail(), workspaceName: "Acme\r\nBcc: x" } }), "workspaceName")
-      for (let i = 0; i < 3; i++) expect((await call(host, "POST", "/signup", { body: { email: uniqueEmail() } })).status).toBe(201)
+      expectInvalid(
+        await call(host, "POST", "/signup", { body: { email: uniqueEmail(), agentName: "bot\u200b" } }),
+        "agentName"
+      )
+      expectInvalid(
+        await call(host, "POST", "/signup", { body: { email: uniqueEmail(), workspaceName: "Acme\r\nBcc: x" } }),
+        "workspaceName"
+      )
+      for (let i = 0; i < 3; i++)
+        expect((await call(host, "POST", "/signup", { body: { email: uniqueEmail() } })).status).toBe(201)
       expect((await call(host, "POST", "/signup", { body: { email: uniqueEmail() } })).status).toBe(429)
     } finally {
       await host.close()
@@ -86,38 +113,66 @@ describe("arrays and numbers beyond any network's limits", () => {
     expectInvalid(many, "accountIds")
     expect(JSON.stringify(many.body).length).toBeLessThan(2_000)
     expectInvalid(
-      await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x", dryRun: true, thread: Array.from({ length: 10_000 }, () => "t") } }),
+      await call(host, "POST", "/posts", {
+        key,
+        body: { accountIds: [accountId], content: "x", dryRun: true, thread: Array.from({ length: 10_000 }, () => "t") }
+      }),
       "thread"
     )
     expectInvalid(
-      await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x", dryRun: true, mediaIds: Array.from({ length: 1_000 }, (_, i) => `med_${i}`) } }),
+      await call(host, "POST", "/posts", {
+        key,
+        body: {
+          accountIds: [accountId],
+          content: "x",
+          dryRun: true,
+          mediaIds: Array.from({ length: 1_000 }, (_, i) => `med_${i}`)
+        }
+      }),
       "mediaIds"
     )
     expectInvalid(
       await call(host, "POST", "/posts", {
         key,
-        body: { accountIds: [accountId], dryRun: true, poll: { options: Array.from({ length: 1_000 }, (_, i) => `o${i}`), durationMinutes: 60 } }
+        body: {
+          accountIds: [accountId],
+          dryRun: true,
+          poll: { options: Array.from({ length: 1_000 }, (_, i) => `o${i}`), durationMinutes: 60 }
+        }
       }),
       "poll.options"
     )
     // Within the request caps, a network's own cap still applies (the sandbox takes 25 replies).
     expectInvalid(
-      await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x", dryRun: true, thread: Array.from({ length: 26 }, () => "t") } }),
+      await call(host, "POST", "/posts", {
+        key,
+        body: { accountIds: [accountId], content: "x", dryRun: true, thread: Array.from({ length: 26 }, () => "t") }
+      }),
       "thread"
     )
   })
 
   it("takes limit as digits only", async () => {
     const { key } = await signUp(host)
-    for (const limit of ["1e2", "0x10", " 7", "7.0", "-1", "0", "101"]) expectInvalid(await call(host, "GET", `/posts?limit=${encodeURIComponent(limit)}`, { key }), "limit")
+    for (const limit of ["1e2", "0x10", " 7", "7.0", "-1", "0", "101"])
+      expectInvalid(await call(host, "GET", `/posts?limit=${encodeURIComponent(limit)}`, { key }), "limit")
     expect((await call(host, "GET", "/posts?limit=100", { key })).status).toBe(200)
   })
 
   it("refuses huge texts without counting them whole", async () => {
     const { key } = await signUp(host)
     const accountId = await connectSandbox(host, key)
-    const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x".repeat(300_000), dryRun: true } })
+    const reply = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "x".repeat(300_000), dryRun: true }
+    })
     expectInvalid(reply, "content")
-    expectInvalid(await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x", scheduledFor: "2".repeat(10_000), dryRun: true } }), "scheduledFor")
+    expectInvalid(
+      await call(host, "POST", "/posts", {
+        key,
+        body: { accountIds: [accountId], content: "x", scheduledFor: "2".repeat(10_000), dryRun: true }
+      }),
+      "scheduledFor"
+    )
   })
 })

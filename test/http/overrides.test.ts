@@ -23,8 +23,14 @@ const setUp = async () => {
 describe("per-network content (overrides)", () => {
   it("a long text with a short one for X is created; the post shows its overrides, as stored, on create and read", async () => {
     const { key, x, linkedin } = await setUp()
-    const overrides = { x: { content: "Short for X", thread: ["X only reply"] }, linkedin: { firstComment: "https://example.org/long" } }
-    const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [x, linkedin], content: LONG, overrides } })
+    const overrides = {
+      x: { content: "Short for X", thread: ["X only reply"] },
+      linkedin: { firstComment: "https://example.org/long" }
+    }
+    const reply = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [x, linkedin], content: LONG, overrides }
+    })
     expect(reply.status).toBe(201)
     expect(reply.body.post).toMatchObject({ content: LONG, thread: [], firstComment: null, overrides })
     // Each target's first comment follows its own final content.
@@ -42,7 +48,12 @@ describe("per-network content (overrides)", () => {
     const { key, x, linkedin, sandbox } = await setUp()
     const reply = await call(host, "POST", "/posts", {
       key,
-      body: { accountIds: [x, linkedin, sandbox], content: LONG, dryRun: true, overrides: { x: { content: "Short 🚀 https://example.org/a-rather-long-path-here" } } }
+      body: {
+        accountIds: [x, linkedin, sandbox],
+        content: LONG,
+        dryRun: true,
+        overrides: { x: { content: "Short 🚀 https://example.org/a-rather-long-path-here" } }
+      }
     })
     expect(reply.status).toBe(200)
     expect(reply.body).toMatchObject({ dryRun: true, valid: true })
@@ -54,10 +65,25 @@ describe("per-network content (overrides)", () => {
         length: { used: 32, limit: 280 },
         warnings: []
       }),
-      expect.objectContaining({ accountId: linkedin, platform: "linkedin", content: LONG, length: { used: LONG.length, limit: 3000 }, warnings: [] }),
-      expect.objectContaining({ accountId: sandbox, platform: "sandbox", content: LONG, mediaIds: [], thread: [], firstComment: null })
+      expect.objectContaining({
+        accountId: linkedin,
+        platform: "linkedin",
+        content: LONG,
+        length: { used: LONG.length, limit: 3000 },
+        warnings: []
+      }),
+      expect.objectContaining({
+        accountId: sandbox,
+        platform: "sandbox",
+        content: LONG,
+        mediaIds: [],
+        thread: [],
+        firstComment: null
+      })
     ])
-    expect(reply.body.wouldPost.overrides).toEqual({ x: { content: "Short 🚀 https://example.org/a-rather-long-path-here" } })
+    expect(reply.body.wouldPost.overrides).toEqual({
+      x: { content: "Short 🚀 https://example.org/a-rather-long-path-here" }
+    })
   })
 
   it("each target is checked on its own final content: X refuses the long text unless its override is short, naming the field", async () => {
@@ -65,10 +91,16 @@ describe("per-network content (overrides)", () => {
     const noOverride = await call(host, "POST", "/posts", { key, body: { accountIds: [x, linkedin], content: LONG } })
     expect(noOverride.status).toBe(400)
     expect(noOverride.body.error.details).toMatchObject({ fields: ["content"], platform: "x", limit: 280 })
-    const tooLong = await call(host, "POST", "/posts", { key, body: { accountIds: [x, linkedin], content: "ok", overrides: { x: { content: "y".repeat(281) } } } })
+    const tooLong = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [x, linkedin], content: "ok", overrides: { x: { content: "y".repeat(281) } } }
+    })
     expect(tooLong.status).toBe(400)
     expect(tooLong.body.error.details).toMatchObject({ fields: ["overrides.x.content"], platform: "x", limit: 280 })
-    const thread = await call(host, "POST", "/posts", { key, body: { accountIds: [x, linkedin], content: "ok", overrides: { linkedin: { thread: ["more"] } } } })
+    const thread = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [x, linkedin], content: "ok", overrides: { linkedin: { thread: ["more"] } } }
+    })
     expect(code(thread)).toBe("thread_unsupported")
     expect(thread.body.error.details.accountIds).toEqual([linkedin])
   })
@@ -97,12 +129,18 @@ describe("per-network content (overrides)", () => {
   it("an override for a network not targeted is a warning and is not kept; a target left with nothing to post is refused", async () => {
     const { key, x } = await setUp()
     const overrides = { x: { content: "For X" }, linkedin: { content: "Nobody reads this" } }
-    const dry = await call(host, "POST", "/posts", { key, body: { accountIds: [x], content: "Base", overrides, dryRun: true } })
+    const dry = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [x], content: "Base", overrides, dryRun: true }
+    })
     expect(dry.body.warnings).toContain("overrides.linkedin is ignored: no LinkedIn account is targeted.")
     const created = await call(host, "POST", "/posts", { key, body: { accountIds: [x], overrides } })
     expect(created.status).toBe(201)
     expect(created.body.post.overrides).toEqual({ x: { content: "For X" } })
-    const nothing = await call(host, "POST", "/posts", { key, body: { accountIds: [x], overrides: { linkedin: { content: "Nobody" } } } })
+    const nothing = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [x], overrides: { linkedin: { content: "Nobody" } } }
+    })
     expect(nothing.status).toBe(400)
     expect(nothing.body.error.details.fields).toEqual(["content", "mediaIds"])
   })
@@ -116,7 +154,11 @@ describe("per-network content (overrides)", () => {
     const again = await call(host, "POST", "/posts", { key, headers, body })
     expect(again.status).toBe(200)
     expect(again.body).toMatchObject({ replayed: true, post: { id: first.body.post.id } })
-    const other = await call(host, "POST", "/posts", { key, headers, body: { ...body, overrides: { x: { content: "Shorter" } } } })
+    const other = await call(host, "POST", "/posts", {
+      key,
+      headers,
+      body: { ...body, overrides: { x: { content: "Shorter" } } }
+    })
     expect(other.status).toBe(422)
     expect(code(other)).toBe("idempotency_key_reused")
   })

@@ -22,7 +22,11 @@ const claimToken = async (email: string) => {
 /** Asks for a sign-in link and waits for its mail (it is sent after the answer). */
 const signInToken = async (email: string) => {
   const before = await host.run(Effect.map(SentMail, (s) => s.all().length))
-  const asked = await fetch(`${host.origin}/signin`, { method: "POST", body: new URLSearchParams({ email }), redirect: "manual" })
+  const asked = await fetch(`${host.origin}/signin`, {
+    method: "POST",
+    body: new URLSearchParams({ email }),
+    redirect: "manual"
+  })
   expect(asked.status).toBe(200)
   for (let i = 0; i < 200; i++) {
     const mail = await host.run(
@@ -33,7 +37,8 @@ const signInToken = async (email: string) => {
           .find((m) => m.to === email)
       )
     )
-    if (mail) return new URL(/https?:\/\/\S+\/signin\/complete\?token=\S+/.exec(mail.text)![0]).searchParams.get("token")!
+    if (mail)
+      return new URL(/https?:\/\/\S+\/signin\/complete\?token=\S+/.exec(mail.text)![0]).searchParams.get("token")!
     await new Promise((r) => setTimeout(r, 10))
   }
   throw new Error("no sign-in mail")
@@ -60,7 +65,11 @@ describe("login CSRF: forms that set a session come from Herald's own pages", ()
       expect(refused.headers.get("set-cookie")).toBeNull()
       expect(await refused.text()).toContain("another site")
     }
-    const sameOrigin = await post("/claim", { token, locale: "en" }, { origin: host.origin, "sec-fetch-site": "same-origin" })
+    const sameOrigin = await post(
+      "/claim",
+      { token, locale: "en" },
+      { origin: host.origin, "sec-fetch-site": "same-origin" }
+    )
     expect(sameOrigin.status).toBe(303)
     expect(sameOrigin.headers.get("set-cookie")).toMatch(/^herald_session=/)
   })
@@ -77,7 +86,10 @@ describe("login CSRF: forms that set a session come from Herald's own pages", ()
     await claim(host, email)
     const token = await signInToken(email)
     for (let i = 0; i < 2; i++) {
-      const opened = await fetch(`${host.origin}/signin/complete?token=${token}`, { redirect: "manual", headers: { "sec-fetch-site": "cross-site" } })
+      const opened = await fetch(`${host.origin}/signin/complete?token=${token}`, {
+        redirect: "manual",
+        headers: { "sec-fetch-site": "cross-site" }
+      })
       expect(opened.status).toBe(200)
       expect(opened.headers.get("set-cookie")).toBeNull()
       const html = await opened.text()
@@ -114,7 +126,9 @@ describe("NUL and lone surrogates in page parameters", () => {
 
   it("the connect callback answers 400 before spending its single-use state", async () => {
     const { key } = await signUp(host)
-    const { url } = (await (await fetch(`${host.base}/connect/sandbox`, { headers: { authorization: `Bearer ${key}` } })).json()) as { url: string }
+    const { url } = (await (
+      await fetch(`${host.base}/connect/sandbox`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { url: string }
     const callback = host.local(url)
     for (const extra of ["&name=%00", "&code=a%00b", "&%00=x"]) {
       const refused = await fetch(callback + extra, { headers: { accept: "application/json" } })
@@ -160,7 +174,11 @@ describe("security headers", () => {
       "/nothing-here",
       "/"
     ]
-    for (const path of pages) expectProtected(await fetch(`${host.origin}${path}`, { headers: { authorization: `Bearer ${key}` }, redirect: "manual" }), path)
+    for (const path of pages)
+      expectProtected(
+        await fetch(`${host.origin}${path}`, { headers: { authorization: `Bearer ${key}` }, redirect: "manual" }),
+        path
+      )
     expectProtected(await post("/signin", { email: "x\u0000" }), "sign-in error page")
   })
 
@@ -174,7 +192,9 @@ describe("security headers", () => {
       expect(csp).not.toMatch(/unsafe-inline|sha256-/)
       const html = await app.text()
       // The only inline block is the words, as JSON data, which a browser never runs.
-      expect([...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1])).toEqual([' type="application/json" id="strings"'])
+      expect([...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1])).toEqual([
+        ' type="application/json" id="strings"'
+      ])
     }
     const script = await fetch(`${host.origin}/app/assets/app.js`)
     expect(script.headers.get("content-type")).toContain("text/javascript")
@@ -191,7 +211,8 @@ describe("security headers", () => {
     const docs = await fetch(`${host.base}/docs`)
     const csp = expectProtected(docs, "/api/v1/docs")
     const html = await docs.text()
-    for (const [, script] of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) expect(csp).toContain(`'sha256-${createHash("sha256").update(script).digest("base64")}'`)
+    for (const [, script] of html.matchAll(/<script>([\s\S]*?)<\/script>/g))
+      expect(csp).toContain(`'sha256-${createHash("sha256").update(script).digest("base64")}'`)
     expect(csp).not.toMatch(/https?:/)
   })
 })

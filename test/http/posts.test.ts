@@ -49,7 +49,9 @@ describe("accounts", () => {
   it("lists connected accounts; connect URL for sandbox; unknown platform 404", async () => {
     const { key, accountId } = await setUp()
     const list = await call(host, "GET", "/accounts", { key })
-    expect(list.body.accounts).toEqual([expect.objectContaining({ id: accountId, platform: "sandbox", status: "connected" })])
+    expect(list.body.accounts).toEqual([
+      expect.objectContaining({ id: accountId, platform: "sandbox", status: "connected" })
+    ])
     const bad = await call(host, "GET", "/connect/myspace", { key })
     expect(bad.status).toBe(404)
     expect(code(bad)).toBe("platform_unavailable")
@@ -60,7 +62,10 @@ describe("accounts", () => {
 describe("POST /posts", () => {
   it("an asks-first key's post waits for approval, whatever requireApproval says", async () => {
     const { key, accountId } = await setUp()
-    const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "hello", requireApproval: false } })
+    const reply = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "hello", requireApproval: false }
+    })
     expect(reply.status).toBe(201)
     expect(reply.body.post.status).toBe("needs_approval")
     expect(reply.body.post.targets).toEqual([expect.objectContaining({ accountId, status: "needs_approval" })])
@@ -71,7 +76,10 @@ describe("POST /posts", () => {
 
   it("dry run: 200 with valid, warnings, requireApproval, wouldPost; nothing stored or counted", async () => {
     const { key, accountId, workspaceId } = await setUp()
-    const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x", dryRun: true, tiktokAiGenerated: true } })
+    const reply = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "x", dryRun: true, tiktokAiGenerated: true }
+    })
     expect(reply.status).toBe(200)
     expect(reply.body).toMatchObject({ dryRun: true, valid: true, requireApproval: true })
     expect(reply.body.warnings.join(" ")).toContain("tiktokAiGenerated")
@@ -102,7 +110,10 @@ describe("POST /posts", () => {
     [new Date(Date.now() + 366 * 24 * HOUR).toISOString(), "scheduled_too_far"]
   ])("scheduledFor %s gives %s", async (scheduledFor, expected) => {
     const { key, accountId } = await setUp()
-    const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x", scheduledFor } })
+    const reply = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "x", scheduledFor }
+    })
     expect(reply.status).toBe(400)
     expect(code(reply)).toBe(expected)
   })
@@ -112,7 +123,10 @@ describe("POST /posts", () => {
     const at = new Date(Date.now() + 2 * HOUR)
     at.setUTCMilliseconds(0)
     const local = new Date(at.getTime() + 9 * HOUR).toISOString().replace(".000Z", "+09:00")
-    const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "x", scheduledFor: local } })
+    const reply = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "x", scheduledFor: local }
+    })
     expect(reply.body.post.scheduledFor).toBe(at.toISOString())
   })
 
@@ -128,14 +142,48 @@ describe("POST /posts", () => {
     const post = (body: object) => call(host, "POST", "/posts", { key, body: { content: "hi", ...body } })
     expect(code(await post({ accountIds: [insta] }))).toBe("media_required")
     expect(code(await post({ accountIds: [linkedin], thread: ["more"] }))).toBe("thread_unsupported")
-    expect(code(await post({ accountIds: [insta], mediaIds: ["med_img1"], poll: { options: ["a", "b"], durationMinutes: 1440 } }))).toBe("poll_unsupported")
-    expect(code(await post({ accountIds: [linkedin], mediaIds: ["med_img1"], poll: { options: ["a", "b"], durationMinutes: 1440 } }))).toBe("poll_unsupported")
-    expect(code(await post({ accountIds: [tiktok], mediaIds: ["med_vid1"], firstComment: "link" }))).toBe("first_comment_unsupported")
-    expect(code(await post({ accountIds: [accountId, await addAccount(host, workspaceId, "bluesky")], mediaIds: ["med_vid1"], cover: { offsetMs: 100 } }))).toBe(
-      "cover_unsupported"
+    expect(
+      code(
+        await post({
+          accountIds: [insta],
+          mediaIds: ["med_img1"],
+          poll: { options: ["a", "b"], durationMinutes: 1440 }
+        })
+      )
+    ).toBe("poll_unsupported")
+    expect(
+      code(
+        await post({
+          accountIds: [linkedin],
+          mediaIds: ["med_img1"],
+          poll: { options: ["a", "b"], durationMinutes: 1440 }
+        })
+      )
+    ).toBe("poll_unsupported")
+    expect(code(await post({ accountIds: [tiktok], mediaIds: ["med_vid1"], firstComment: "link" }))).toBe(
+      "first_comment_unsupported"
     )
-    expect(code(await post({ accountIds: [tiktok], mediaIds: ["med_img1"], tiktokAiGenerated: true }))).toBe("tiktok_ai_unsupported")
-    expect(code(await post({ accountIds: [tiktok], mediaIds: ["med_vid1"], tiktok: { privacyLevel: "SELF_ONLY", brandedContent: true } }))).toBe("tiktok_privacy_conflict")
+    expect(
+      code(
+        await post({
+          accountIds: [accountId, await addAccount(host, workspaceId, "bluesky")],
+          mediaIds: ["med_vid1"],
+          cover: { offsetMs: 100 }
+        })
+      )
+    ).toBe("cover_unsupported")
+    expect(code(await post({ accountIds: [tiktok], mediaIds: ["med_img1"], tiktokAiGenerated: true }))).toBe(
+      "tiktok_ai_unsupported"
+    )
+    expect(
+      code(
+        await post({
+          accountIds: [tiktok],
+          mediaIds: ["med_vid1"],
+          tiktok: { privacyLevel: "SELF_ONLY", brandedContent: true }
+        })
+      )
+    ).toBe("tiktok_privacy_conflict")
     expect(code(await post({ accountIds: ["acc_nope"] }))).toBe("account_not_found")
     expect(code(await post({ accountIds: [stale] }))).toBe("account_needs_reconnection")
     expect(code(await post({ accountIds: [accountId], mediaIds: ["med_missing"] }))).toBe("media_not_found")
@@ -145,7 +193,10 @@ describe("POST /posts", () => {
     const tooLong = await post({ accountIds: [await addAccount(host, workspaceId, "x")], content: "a".repeat(281) })
     expect(code(tooLong)).toBe("validation_failed")
     expect(tooLong.body.error.details).toMatchObject({ fields: ["content"], platform: "x", limit: 280 })
-    expect((await post({ accountIds: [linkedin], poll: { options: ["a", "b"], durationMinutes: 4320, question: "Which?" } })).status).toBe(201)
+    expect(
+      (await post({ accountIds: [linkedin], poll: { options: ["a", "b"], durationMinutes: 4320, question: "Which?" } }))
+        .status
+    ).toBe(201)
   })
 
   it("409 no_accounts_connected before any account is connected", async () => {
@@ -158,13 +209,25 @@ describe("POST /posts", () => {
   it("Idempotency-Key: same body replays with 200 and replayed: true; another body is 422", async () => {
     const { key, accountId } = await setUp()
     const headers = { "idempotency-key": "abc-123" }
-    const first = await call(host, "POST", "/posts", { key, headers, body: { accountIds: [accountId], content: "once" } })
+    const first = await call(host, "POST", "/posts", {
+      key,
+      headers,
+      body: { accountIds: [accountId], content: "once" }
+    })
     expect(first.status).toBe(201)
-    const replay = await call(host, "POST", "/posts", { key, headers, body: { content: "once", accountIds: [accountId] } })
+    const replay = await call(host, "POST", "/posts", {
+      key,
+      headers,
+      body: { content: "once", accountIds: [accountId] }
+    })
     expect(replay.status).toBe(200)
     expect(replay.body.replayed).toBe(true)
     expect(replay.body.post.id).toBe(first.body.post.id)
-    const other = await call(host, "POST", "/posts", { key, headers, body: { accountIds: [accountId], content: "twice" } })
+    const other = await call(host, "POST", "/posts", {
+      key,
+      headers,
+      body: { accountIds: [accountId], content: "twice" }
+    })
     expect(other.status).toBe(422)
     expect(code(other)).toBe("idempotency_key_reused")
     expect((await call(host, "GET", "/posts", { key })).body.posts).toHaveLength(1)
@@ -172,12 +235,19 @@ describe("POST /posts", () => {
 
   it("403 post_limit_reached past 30 posts a month on Free; dry runs still work", async () => {
     const { key, accountId, workspaceId } = await setUp()
-    await host.run(Effect.flatMap(UsageCounter, (u) => Effect.repeat(u.increment(workspaceId, monthOf(Date.now())), { times: 28 })))
-    expect((await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "30th" } })).status).toBe(201)
+    await host.run(
+      Effect.flatMap(UsageCounter, (u) => Effect.repeat(u.increment(workspaceId, monthOf(Date.now())), { times: 28 }))
+    )
+    expect(
+      (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "30th" } })).status
+    ).toBe(201)
     const over = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "31st" } })
     expect(over.status).toBe(403)
     expect(code(over)).toBe("post_limit_reached")
-    const dry = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "31st", dryRun: true } })
+    const dry = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "31st", dryRun: true }
+    })
     expect(dry.status).toBe(200)
     expect(dry.body.valid).toBe(false)
   })
@@ -185,7 +255,12 @@ describe("POST /posts", () => {
   it("40 concurrent creates on a fresh Free month: exactly 30 are created, the rest are post_limit_reached", async () => {
     const { key, accountId } = await setUp()
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: `race ${i}`, requireApproval: true } }))
+      Array.from({ length: 40 }, (_, i) =>
+        call(host, "POST", "/posts", {
+          key,
+          body: { accountIds: [accountId], content: `race ${i}`, requireApproval: true }
+        })
+      )
     )
     expect(answers.filter((a) => a.status === 201)).toHaveLength(30)
     const refused = answers.filter((a) => a.status !== 201)
@@ -193,7 +268,10 @@ describe("POST /posts", () => {
     for (const answer of refused) expect(code(answer)).toBe("post_limit_reached")
     const listed = await call(host, "GET", "/posts?limit=100", { key })
     expect(listed.body.posts).toHaveLength(30)
-    const dry = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "one more", dryRun: true } })
+    const dry = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "one more", dryRun: true }
+    })
     expect(dry.body.wouldPost.usage).toMatchObject({ used: 30, limit: 30 })
   })
 })
@@ -202,7 +280,10 @@ describe("GET /posts", () => {
   it("newest first, status filter, cursor paging, 404 across workspaces, bad limit 400", async () => {
     const { key, accountId } = await setUp()
     const ids: Array<string> = []
-    for (let i = 0; i < 3; i++) ids.push((await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: `p${i}` } })).body.post.id)
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: `p${i}` } })).body.post.id
+      )
     const page1 = await call(host, "GET", "/posts?limit=2", { key })
     expect(page1.body.posts.map((p: any) => p.id)).toEqual([ids[2], ids[1]])
     const page2 = await call(host, "GET", `/posts?limit=2&cursor=${page1.body.nextCursor}`, { key })
@@ -221,19 +302,31 @@ describe("post actions", () => {
   it("keys cannot approve; a signed-in person approves; the post goes out or is scheduled", async () => {
     const { key, accountId, email } = await setUp()
     const now = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "now" } })
-    const later = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "later", scheduledFor: future(HOUR) } })
+    const later = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "later", scheduledFor: future(HOUR) }
+    })
     const refused = await call(host, "POST", `/posts/${now.body.post.id}/approve`, { key })
     expect(refused.status).toBe(403)
     expect(code(refused)).toBe("approval_requires_human")
     const { cookie, csrf } = await claim(host, email)
     const noCsrf = await call(host, "POST", `/posts/${now.body.post.id}/approve`, { cookie })
     expect(code(noCsrf)).toBe("csrf_failed")
-    const approved = await call(host, "POST", `/posts/${now.body.post.id}/approve`, { cookie, headers: { "x-csrf-token": csrf } })
+    const approved = await call(host, "POST", `/posts/${now.body.post.id}/approve`, {
+      cookie,
+      headers: { "x-csrf-token": csrf }
+    })
     expect(approved.status).toBe(200)
     expect(["publishing", "published"]).toContain(approved.body.post.status)
-    const scheduled = await call(host, "POST", `/posts/${later.body.post.id}/approve`, { cookie, headers: { "x-csrf-token": csrf } })
+    const scheduled = await call(host, "POST", `/posts/${later.body.post.id}/approve`, {
+      cookie,
+      headers: { "x-csrf-token": csrf }
+    })
     expect(scheduled.body.post.status).toBe("scheduled")
-    const twice = await call(host, "POST", `/posts/${later.body.post.id}/approve`, { cookie, headers: { "x-csrf-token": csrf } })
+    const twice = await call(host, "POST", `/posts/${later.body.post.id}/approve`, {
+      cookie,
+      headers: { "x-csrf-token": csrf }
+    })
     expect(twice.status).toBe(409)
     const fc = await call(host, "POST", `/posts/${later.body.post.id}/first-comment/retry`, { key, body: {} })
     expect(code(fc)).toBe("approval_requires_human")
@@ -242,10 +335,17 @@ describe("post actions", () => {
   it("a key acts only on its own posts; reject/cancel hide the post; reschedule moves it", async () => {
     const { key, accountId, email } = await setUp()
     const { cookie, csrf } = await claim(host, email)
-    const second = await call(host, "POST", "/keys", { cookie, headers: { "x-csrf-token": csrf }, body: { name: "Other agent", requireApproval: true } })
+    const second = await call(host, "POST", "/keys", {
+      cookie,
+      headers: { "x-csrf-token": csrf },
+      body: { name: "Other agent", requireApproval: true }
+    })
     expect(second.status).toBe(201)
     const otherKey = second.body.apiKey
-    const mine = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "mine", scheduledFor: future(HOUR) } })
+    const mine = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "mine", scheduledFor: future(HOUR) }
+    })
     const id = mine.body.post.id
     for (const [action, expected] of [
       ["reject", "reject_not_own_post"],
@@ -262,7 +362,9 @@ describe("post actions", () => {
     const moved = await call(host, "POST", `/posts/${id}/reschedule`, { key, body: { scheduledFor: future(3 * HOUR) } })
     expect(moved.status).toBe(200)
     expect(Date.parse(moved.body.post.scheduledFor)).toBeGreaterThan(Date.now() + 2.5 * HOUR)
-    expect(code(await call(host, "POST", `/posts/${id}/reschedule`, { key, body: { scheduledFor: "2020-01-01T00:00:00Z" } }))).toBe("scheduled_in_past")
+    expect(
+      code(await call(host, "POST", `/posts/${id}/reschedule`, { key, body: { scheduledFor: "2020-01-01T00:00:00Z" } }))
+    ).toBe("scheduled_in_past")
     const rejected = await call(host, "POST", `/posts/${id}/reject`, { key })
     expect(rejected.body).toEqual({ id, rejected: true })
     expect((await call(host, "GET", `/posts/${id}`, { key })).status).toBe(404)
@@ -273,21 +375,47 @@ describe("post actions", () => {
 
   it("concurrent actions on one post: exactly one cancel wins, the rest see it gone", async () => {
     const { key, accountId } = await setUp()
-    const id = (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "race", scheduledFor: future(HOUR) } })).body.post.id
-    const replies = await Promise.all(Array.from({ length: 8 }, () => call(host, "POST", `/posts/${id}/cancel`, { key })))
+    const id = (
+      await call(host, "POST", "/posts", {
+        key,
+        body: { accountIds: [accountId], content: "race", scheduledFor: future(HOUR) }
+      })
+    ).body.post.id
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () => call(host, "POST", `/posts/${id}/cancel`, { key }))
+    )
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1)
     expect(replies.filter((r) => r.status === 404).map(code)).toEqual(Array(7).fill("post_not_found"))
   })
 
   it("bulk approve and reject need a person", async () => {
     const { key, accountId, email } = await setUp()
-    const a = (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "a", scheduledFor: future(HOUR) } })).body.post.id
-    const b = (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "b", scheduledFor: future(HOUR) } })).body.post.id
-    expect(code(await call(host, "POST", "/posts/bulk-approve", { key, body: { postIds: [a] } }))).toBe("approval_requires_human")
+    const a = (
+      await call(host, "POST", "/posts", {
+        key,
+        body: { accountIds: [accountId], content: "a", scheduledFor: future(HOUR) }
+      })
+    ).body.post.id
+    const b = (
+      await call(host, "POST", "/posts", {
+        key,
+        body: { accountIds: [accountId], content: "b", scheduledFor: future(HOUR) }
+      })
+    ).body.post.id
+    expect(code(await call(host, "POST", "/posts/bulk-approve", { key, body: { postIds: [a] } }))).toBe(
+      "approval_requires_human"
+    )
     const { cookie, csrf } = await claim(host, email)
     const headers = { "x-csrf-token": csrf }
-    const approved = await call(host, "POST", "/posts/bulk-approve", { cookie, headers, body: { postIds: [a, "post_missing"] } })
-    expect(approved.body.results).toEqual([{ id: a, ok: true, error: null }, expect.objectContaining({ id: "post_missing", ok: false })])
+    const approved = await call(host, "POST", "/posts/bulk-approve", {
+      cookie,
+      headers,
+      body: { postIds: [a, "post_missing"] }
+    })
+    expect(approved.body.results).toEqual([
+      { id: a, ok: true, error: null },
+      expect.objectContaining({ id: "post_missing", ok: false })
+    ])
     const rejected = await call(host, "POST", "/posts/bulk-reject", { cookie, headers, body: { postIds: [b] } })
     expect(rejected.body.results[0].ok).toBe(true)
   })

@@ -34,7 +34,13 @@ const raw = (request: string | Buffer) =>
 
 describe("Node's own client errors answer with the envelope", () => {
   it("bad bytes in a header are 400 malformed_request", async () => {
-    const reply = await raw(Buffer.concat([Buffer.from("GET /api/v1/accounts HTTP/1.1\r\nHost: x\r\nX-Bad: a"), Buffer.from([0x01]), Buffer.from("b\r\n\r\n")]))
+    const reply = await raw(
+      Buffer.concat([
+        Buffer.from("GET /api/v1/accounts HTTP/1.1\r\nHost: x\r\nX-Bad: a"),
+        Buffer.from([0x01]),
+        Buffer.from("b\r\n\r\n")
+      ])
+    )
     expect(reply.status).toBe(400)
     expect(reply.body.error).toMatchObject({ code: "malformed_request", retryable: false })
     expect(reply.headers).toContain("connection: close")
@@ -84,14 +90,30 @@ describe("Authorization: Bearer is read one way by REST, MCP and the fast path",
     fetch(`${host.origin}/mcp`, {
       method: "POST",
       headers: { authorization, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_accounts", arguments: {} } })
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "list_accounts", arguments: {} }
+      })
     })
   const rest = (authorization: string) => fetch(`${host.base}/accounts`, { headers: { authorization } })
   const fast = (authorization: string) =>
-    fetch(`${host.base}/posts`, { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify({ accountIds: ["acc_x"], content: "x" }) })
+    fetch(`${host.base}/posts`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify({ accountIds: ["acc_x"], content: "x" })
+    })
 
   it("refuses a tab, no separator, or a credential that is not a token", async () => {
-    for (const header of [`Bearer\t${key}`, `Bearer${key}`, `Bearer ${key} extra`, `Basic ${key}`, "Bearer ", `Bearer \t${key}`]) {
+    for (const header of [
+      `Bearer\t${key}`,
+      `Bearer${key}`,
+      `Bearer ${key} extra`,
+      `Basic ${key}`,
+      "Bearer ",
+      `Bearer \t${key}`
+    ]) {
       expect((await rest(header)).status, JSON.stringify(header)).toBe(401)
       expect((await mcp(header)).status, JSON.stringify(header)).toBe(401)
       expect((await fast(header)).status, JSON.stringify(header)).toBe(401)

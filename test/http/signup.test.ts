@@ -39,9 +39,15 @@ describe("POST /signup", () => {
   it("delivery follows locale, then Accept-Language", async () => {
     const ja = await call(host, "POST", "/signup", { body: { email: uniqueEmail(), locale: "ja" } })
     expect(ja.body.delivery).toMatch(/メール/)
-    const viaHeader = await call(host, "POST", "/signup", { body: { email: uniqueEmail() }, headers: { "accept-language": "fr;q=0.9, ja;q=0.8" } })
+    const viaHeader = await call(host, "POST", "/signup", {
+      body: { email: uniqueEmail() },
+      headers: { "accept-language": "fr;q=0.9, ja;q=0.8" }
+    })
     expect(viaHeader.body.delivery).toMatch(/メール/)
-    const english = await call(host, "POST", "/signup", { body: { email: uniqueEmail() }, headers: { "accept-language": "de" } })
+    const english = await call(host, "POST", "/signup", {
+      body: { email: uniqueEmail() },
+      headers: { "accept-language": "de" }
+    })
     expect(english.body.delivery).toMatch(/^We e-mailed/)
   })
 
@@ -88,7 +94,8 @@ describe("sign-up limits", () => {
   it("429 rate_limited with Retry-After per network address", async () => {
     const limited = await startHttpHost({ limits: { ...defaultLimits, signupPerIpPerHour: 2 } })
     try {
-      for (let i = 0; i < 2; i++) expect((await call(limited, "POST", "/signup", { body: { email: uniqueEmail() } })).status).toBe(201)
+      for (let i = 0; i < 2; i++)
+        expect((await call(limited, "POST", "/signup", { body: { email: uniqueEmail() } })).status).toBe(201)
       const third = await call(limited, "POST", "/signup", { body: { email: uniqueEmail() } })
       expect(third.status).toBe(429)
       expectEnvelope(third.body, "rate_limited")
@@ -100,7 +107,9 @@ describe("sign-up limits", () => {
   })
 
   it("429 per e-mail address", async () => {
-    const limited = await startHttpHost({ limits: { ...defaultLimits, signupPerIpPerHour: 100, signupPerEmailPerDay: 1 } })
+    const limited = await startHttpHost({
+      limits: { ...defaultLimits, signupPerIpPerHour: 100, signupPerEmailPerDay: 1 }
+    })
     try {
       const email = uniqueEmail()
       expect((await call(limited, "POST", "/signup", { body: { email } })).status).toBe(201)

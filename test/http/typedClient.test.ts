@@ -26,7 +26,9 @@ describe("a client generated from the OpenAPI document", () => {
     const document = (await (await fetch(`${host.base}/openapi.json`)).json()) as Parameters<typeof openapiTS>[0]
     const generated = await openapiTS(document)
     if (process.env.UPDATE_API_TYPES === "1") writeFileSync(typesFile, generated)
-    expect(generated, "the API changed: run UPDATE_API_TYPES=1 npx vitest run test/http/typedClient.test.ts").toBe(readFileSync(typesFile, "utf8"))
+    expect(generated, "the API changed: run UPDATE_API_TYPES=1 npx vitest run test/http/typedClient.test.ts").toBe(
+      readFileSync(typesFile, "utf8")
+    )
   })
 
   it("signs up, creates a post and reads it back through the typed client", async () => {
@@ -38,7 +40,10 @@ describe("a client generated from the OpenAPI document", () => {
     const headers = { authorization: `Bearer ${apiKey}` }
     const accountId = await connectSandbox(host, apiKey!)
 
-    const created = await client.POST("/api/v1/posts", { headers, body: { accountIds: [accountId], content: "Through the generated client" } })
+    const created = await client.POST("/api/v1/posts", {
+      headers,
+      body: { accountIds: [accountId], content: "Through the generated client" }
+    })
     expect(created.response.status).toBe(201)
     const post = created.data && "post" in created.data ? created.data.post : undefined
     expect(post?.status).toBe("needs_approval")
@@ -54,9 +59,15 @@ describe("a client generated from the OpenAPI document", () => {
 
   it("the suites' response check refuses a status or a body the document does not give", async () => {
     const contract = await contractOf(host.origin)
-    expect(() => contract.check("GET", `${host.base}/posts/post_1`, 418, "application/json", {})).toThrow(/does not list/)
-    expect(() => contract.check("GET", `${host.base}/posts/post_1`, 200, "application/json", { post: { id: 1 } })).toThrow(/does not match/)
-    expect(() => contract.check("GET", `${host.base}/posts/post_1`, 404, "application/json", { error: { code: "no_such_code" } })).toThrow(/does not match/)
+    expect(() => contract.check("GET", `${host.base}/posts/post_1`, 418, "application/json", {})).toThrow(
+      /does not list/
+    )
+    expect(() =>
+      contract.check("GET", `${host.base}/posts/post_1`, 200, "application/json", { post: { id: 1 } })
+    ).toThrow(/does not match/)
+    expect(() =>
+      contract.check("GET", `${host.base}/posts/post_1`, 404, "application/json", { error: { code: "no_such_code" } })
+    ).toThrow(/does not match/)
     expect(() => contract.check("GET", `${host.base}/no-such-route`, 404, "application/json", {})).not.toThrow()
   })
 })

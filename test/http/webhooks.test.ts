@@ -25,7 +25,10 @@ describe("webhooks over REST", () => {
     const refused = await call(host, "POST", "/webhooks", { key, body: { url: "https://10.0.0.8/hooks" } })
     expect(refused.status).toBe(400)
     expect(refused.body.error.code).toBe("webhook_url_refused")
-    const unknownType = await call(host, "POST", "/webhooks", { key, body: { url: receiver.url, eventTypes: ["post.exploded"] } })
+    const unknownType = await call(host, "POST", "/webhooks", {
+      key,
+      body: { url: receiver.url, eventTypes: ["post.exploded"] }
+    })
     expect(unknownType.status).toBe(400)
 
     const created = await call(host, "POST", "/webhooks", { key, body: { url: receiver.url, description: "my agent" } })
@@ -36,7 +39,10 @@ describe("webhooks over REST", () => {
     const listed = await call(host, "GET", "/webhooks", { key })
     expect(listed.body.webhooks).toHaveLength(1)
     expect(JSON.stringify(listed.body)).not.toContain(created.body.secret)
-    const patched = await call(host, "PATCH", `/webhooks/${id}`, { key, body: { eventTypes: ["post.needs_approval", "post.approved", "post.published"] } })
+    const patched = await call(host, "PATCH", `/webhooks/${id}`, {
+      key,
+      body: { eventTypes: ["post.needs_approval", "post.approved", "post.published"] }
+    })
     expect(patched.status).toBe(200)
     expect(patched.body.webhook.eventTypes).toEqual(["post.needs_approval", "post.approved", "post.published"])
 
@@ -46,7 +52,10 @@ describe("webhooks over REST", () => {
 
     const { cookie, csrf } = await claim(host, email)
     const accountId = await connectSandbox(host, key)
-    const made = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "Hello from my agent" } })
+    const made = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "Hello from my agent" }
+    })
     expect(made.body.post.status).toBe("needs_approval")
     const postId = made.body.post.id as string
     // An agent without a URL waits for the decision in one call.
@@ -62,16 +71,25 @@ describe("webhooks over REST", () => {
 
     await host.run(publishDueTargets(defaultPipelineOptions, 10))
     for (let i = 0; i < 10; i++) await host.run(deliverDueWebhooks(defaultDeliveryOptions))
-    expect(receiver.received.map((r) => r.type)).toEqual(["webhook.test", "post.needs_approval", "post.approved", "post.published"])
+    expect(receiver.received.map((r) => r.type)).toEqual([
+      "webhook.test",
+      "post.needs_approval",
+      "post.approved",
+      "post.published"
+    ])
     expect(receiver.received.every((r) => r.verified)).toBe(true)
     const deliveries = await call(host, "GET", `/webhooks/${id}/deliveries`, { key })
-    expect(deliveries.body.deliveries.map((d: { eventType: string; status: string }) => `${d.eventType}:${d.status}`)).toEqual([
+    expect(
+      deliveries.body.deliveries.map((d: { eventType: string; status: string }) => `${d.eventType}:${d.status}`)
+    ).toEqual([
       "post.published:succeeded",
       "post.approved:succeeded",
       "post.needs_approval:succeeded",
       "webhook.test:succeeded"
     ])
-    const again = await call(host, "POST", `/webhooks/${id}/deliveries/${deliveries.body.deliveries[0].id}/redeliver`, { key })
+    const again = await call(host, "POST", `/webhooks/${id}/deliveries/${deliveries.body.deliveries[0].id}/redeliver`, {
+      key
+    })
     expect(again.body.delivery.status).toBe("pending")
 
     expect((await call(host, "DELETE", `/webhooks/${id}`, { key })).body).toEqual({ id, deleted: true })
@@ -83,7 +101,8 @@ describe("webhooks over REST", () => {
   it("the OpenAPI document lists every event as a webhook with its payload schema", async () => {
     const doc = await call(host, "GET", "/openapi.json")
     expect(Object.keys(doc.body.webhooks).sort()).toEqual([...eventTypes, "webhook.test"].sort())
-    const ref = doc.body.webhooks["post.needs_approval"].post.requestBody.content["application/json"].schema.$ref as string
+    const ref = doc.body.webhooks["post.needs_approval"].post.requestBody.content["application/json"].schema
+      .$ref as string
     expect(ref).toBe("#/components/schemas/PostNeedsApprovalEvent")
     expect(doc.body.components.schemas.PostNeedsApprovalEvent.properties.data).toBeDefined()
     expect(doc.body.paths["/api/v1/webhooks"].post).toBeDefined()

@@ -52,7 +52,11 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual(["sign_up"])
     const result = await ok(client, "sign_up", { email: uniqueEmail(), agentName: "MCP agent", locale: "en" })
-    expect(result).toMatchObject({ created: true, key: { name: "MCP agent", requireApproval: true }, workspace: { plan: "free", claimed: false } })
+    expect(result).toMatchObject({
+      created: true,
+      key: { name: "MCP agent", requireApproval: true },
+      workspace: { plan: "free", claimed: false }
+    })
     expect(result.apiKey).toMatch(/^hrld_/)
     expect(result.next.length).toBeGreaterThan(0)
     await expect(client.callTool({ name: "list_accounts", arguments: {} })).rejects.toThrow(/401|nauthorized/)
@@ -70,7 +74,17 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     }
     const create = tools.find((t) => t.name === "create_post")!
     expect(Object.keys(create.inputSchema.properties!)).toEqual(
-      expect.arrayContaining(["accountIds", "dryRun", "scheduledFor", "idempotencyKey", "poll", "cover", "thread", "firstComment", "overrides"])
+      expect.arrayContaining([
+        "accountIds",
+        "dryRun",
+        "scheduledFor",
+        "idempotencyKey",
+        "poll",
+        "cover",
+        "thread",
+        "firstComment",
+        "overrides"
+      ])
     )
     expect(create.description).toMatch(/approv/)
     expect(client.getInstructions()).toMatch(/asks-first/)
@@ -93,11 +107,23 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     expect(dry).toMatchObject({ dryRun: true, valid: true, requireApproval: true })
     expect((await ok(client, "list_posts")).posts).toEqual([])
 
-    const { post } = await ok(client, "create_post", { accountIds: [accountId], content: "Hello from MCP", scheduledFor: future(2), firstComment: "https://example.org/more" })
-    expect(post).toMatchObject({ status: "needs_approval", content: "Hello from MCP", createdBy: { kind: "key", name: "MCP agent" } })
+    const { post } = await ok(client, "create_post", {
+      accountIds: [accountId],
+      content: "Hello from MCP",
+      scheduledFor: future(2),
+      firstComment: "https://example.org/more"
+    })
+    expect(post).toMatchObject({
+      status: "needs_approval",
+      content: "Hello from MCP",
+      createdBy: { kind: "key", name: "MCP agent" }
+    })
     expect(post.targets).toMatchObject([{ accountId, platform: "sandbox", status: "needs_approval" }])
 
-    expect((await ok(client, "get_post", { postId: post.id })).post).toMatchObject({ id: post.id, status: "needs_approval" })
+    expect((await ok(client, "get_post", { postId: post.id })).post).toMatchObject({
+      id: post.id,
+      status: "needs_approval"
+    })
     const listed = await ok(client, "list_posts", { status: "needs_approval", limit: 10 })
     expect(listed.posts.map((p: { id: string }) => p.id)).toEqual([post.id])
 
@@ -113,7 +139,9 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     const first = await ok(client, "create_post", args)
     const again = await ok(client, "create_post", args)
     expect(again).toMatchObject({ replayed: true, post: { id: first.post.id } })
-    expect((await toolError(client, "create_post", { ...args, content: "Different" })).code).toBe("idempotency_key_reused")
+    expect((await toolError(client, "create_post", { ...args, content: "Different" })).code).toBe(
+      "idempotency_key_reused"
+    )
 
     const when = future(30)
     const moved = await ok(client, "reschedule_post", { postId: first.post.id, scheduledFor: when })
@@ -130,7 +158,10 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     expect((await toolError(other.client, "disconnect_account", { accountId })).code).toBe("account_not_found")
     expect(await ok(client, "disconnect_account", { accountId })).toEqual({ id: accountId, disconnected: true })
     expect((await ok(client, "list_accounts")).accounts).toEqual([])
-    expect(await toolError(client, "disconnect_account", { accountId })).toMatchObject({ code: "account_not_found", retryable: false })
+    expect(await toolError(client, "disconnect_account", { accountId })).toMatchObject({
+      code: "account_not_found",
+      retryable: false
+    })
     await client.close()
     await other.client.close()
   })
@@ -138,7 +169,11 @@ describe("MCP over Streamable HTTP at /mcp", () => {
   it("create_post takes per-network overrides; its dry run shows each target's final content and length", async () => {
     const { client } = await signedUp()
     const accountId = await connectSandbox(client)
-    const args = { accountIds: [accountId], content: "The long text", overrides: { sandbox: { content: "Sandbox's own", firstComment: "More" } } }
+    const args = {
+      accountIds: [accountId],
+      content: "The long text",
+      overrides: { sandbox: { content: "Sandbox's own", firstComment: "More" } }
+    }
     const dry = await ok(client, "create_post", { ...args, dryRun: true })
     expect(dry.targets).toEqual([
       {
@@ -155,16 +190,24 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     ])
     const { post } = await ok(client, "create_post", args)
     expect(post.overrides).toEqual(args.overrides)
-    expect((await toolError(client, "create_post", { ...args, overrides: { sandbox: { content: 1 } } })).details.fields).toEqual(["overrides.sandbox.content"])
+    expect(
+      (await toolError(client, "create_post", { ...args, overrides: { sandbox: { content: 1 } } })).details.fields
+    ).toEqual(["overrides.sandbox.content"])
     await client.close()
   })
 
   it("use-case errors come back as tool errors carrying the envelope", async () => {
     const { client } = await signedUp()
     const accountId = await connectSandbox(client)
-    const past = await toolError(client, "create_post", { accountIds: [accountId], content: "Late", scheduledFor: "2020-01-01T00:00:00Z" })
+    const past = await toolError(client, "create_post", {
+      accountIds: [accountId],
+      content: "Late",
+      scheduledFor: "2020-01-01T00:00:00Z"
+    })
     expect(past).toMatchObject({ code: "scheduled_in_past", retryable: false })
-    expect((await toolError(client, "create_post", { accountIds: ["acc_nope"], content: "x" })).code).toBe("account_not_found")
+    expect((await toolError(client, "create_post", { accountIds: ["acc_nope"], content: "x" })).code).toBe(
+      "account_not_found"
+    )
     const platform = await toolError(client, "connect_account", { platform: "myspace" })
     expect(platform).toMatchObject({ code: "platform_unavailable", details: { available: ["sandbox"] } })
     expect((await toolError(client, "list_posts", { limit: 500 })).code).toBe("validation_failed")
@@ -179,9 +222,9 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     const unknown = await toolError(client, "create_post", { accountIds: ["a"], sheduledFor: "tomorrow" })
     expect(unknown.details.fields).toEqual(["sheduledFor"])
     expect((await toolError(client, "get_post", {})).details.fields).toEqual(["postId"])
-    expect((await toolError(client, "create_post", { accountIds: ["a"], poll: { options: "yes" } })).details.fields).toEqual(
-      expect.arrayContaining(["poll.options", "poll.durationMinutes"])
-    )
+    expect(
+      (await toolError(client, "create_post", { accountIds: ["a"], poll: { options: "yes" } })).details.fields
+    ).toEqual(expect.arrayContaining(["poll.options", "poll.durationMinutes"]))
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/)
     expect((await ok(client, "list_accounts")).accounts).toEqual([])
     await client.close()
@@ -194,7 +237,12 @@ describe("MCP over Streamable HTTP at /mcp", () => {
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
         body: JSON.stringify(body)
       })
-    const keyless = await rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_posts", arguments: {} } })
+    const keyless = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_posts", arguments: {} }
+    })
     expect(keyless.status).toBe(401)
     expect(keyless.headers.get("www-authenticate")).toMatch(/^Bearer/)
     expect(((await keyless.json()) as any).error.code).toBe("unauthorized")

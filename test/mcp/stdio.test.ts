@@ -34,7 +34,10 @@ describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
     const stderr: Array<string> = []
     const transport = new StdioClientTransport({
       ...command,
-      env: { ...process.env, HERALD_DATA_DIR: dataDir, PORT: String(port), HERALD_API_KEY: "" } as Record<string, string>,
+      env: { ...process.env, HERALD_DATA_DIR: dataDir, PORT: String(port), HERALD_API_KEY: "" } as Record<
+        string,
+        string
+      >,
       stderr: "pipe"
     })
     transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()))
@@ -43,7 +46,9 @@ describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["sign_up"])
       expect((await toolError(client, "list_accounts")).code).toBe("unauthorized")
 
-      const changed = new Promise<void>((done) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => done()))
+      const changed = new Promise<void>((done) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => done())
+      )
       const signed = await ok(client, "sign_up", { email: uniqueEmail(), agentName: "Stdio agent" })
       expect(signed.apiKey).toMatch(/^hrld_/)
       await changed
@@ -65,7 +70,11 @@ describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
       )
       const { media } = await ok(client, "upload_media", { path: image })
       expect(media).toMatchObject({ filename: "from-disk.png", mimeType: "image/png", width: 64, height: 48 })
-      const { post } = await ok(client, "create_post", { accountIds: [accounts[0].id], content: "From stdio", mediaIds: [media.id] })
+      const { post } = await ok(client, "create_post", {
+        accountIds: [accounts[0].id],
+        content: "From stdio",
+        mediaIds: [media.id]
+      })
       expect(post.status).toBe("needs_approval")
     } finally {
       await client.close()
@@ -79,7 +88,12 @@ describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
       input: "",
       encoding: "utf8",
       timeout: 30_000,
-      env: { ...process.env, HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-mcp-bad-")), PORT: "0", HERALD_API_KEY: "hrld_wrong" }
+      env: {
+        ...process.env,
+        HERALD_DATA_DIR: mkdtempSync(join(tmpdir(), "herald-mcp-bad-")),
+        PORT: "0",
+        HERALD_API_KEY: "hrld_wrong"
+      }
     })
     expect(result.status).not.toBe(0)
     expect(result.stderr).toContain("HERALD_API_KEY is not a valid Herald API key")

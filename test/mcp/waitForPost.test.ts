@@ -15,14 +15,22 @@ describe("wait_for_post over MCP", () => {
     const { cookie, csrf } = await claim(host, email)
     const accountId = await connectSandbox(host, key)
     const client = await connect(host, key)
-    const { post } = await ok(client, "create_post", { accountIds: [accountId], content: "Please approve", scheduledFor: new Date(Date.now() + 3_600_000).toISOString() })
+    const { post } = await ok(client, "create_post", {
+      accountIds: [accountId],
+      content: "Please approve",
+      scheduledFor: new Date(Date.now() + 3_600_000).toISOString()
+    })
     const idle = await ok(client, "wait_for_post", { postId: post.id, waitSeconds: 0 })
     expect(idle).toMatchObject({ settled: false, status: "needs_approval" })
 
     const waiting = ok(client, "wait_for_post", { postId: post.id, waitSeconds: 20 })
     await new Promise((r) => setTimeout(r, 300))
     await call(host, "POST", `/posts/${post.id}/approve`, { cookie, headers: { "x-csrf-token": csrf } })
-    expect(await waiting).toMatchObject({ settled: true, status: "scheduled", post: { id: post.id, status: "scheduled" } })
+    expect(await waiting).toMatchObject({
+      settled: true,
+      status: "scheduled",
+      post: { id: post.id, status: "scheduled" }
+    })
 
     const other = (await ok(client, "create_post", { accountIds: [accountId], content: "Maybe not" })).post
     const rejected = ok(client, "wait_for_post", { postId: other.id, waitSeconds: 20 })

@@ -16,7 +16,10 @@ afterAll(() => h?.close())
 const state = (workspaceId: string) =>
   h.run(
     Effect.gen(function* () {
-      return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
+      return {
+        records: yield* (yield* MediaRepo).countByWorkspace(workspaceId),
+        blobs: (yield* StoredBlobs).keys().length
+      }
     })
   )
 
@@ -44,7 +47,14 @@ const send = (headers: Record<string, string>, body: Buffer, piece: number, expe
   new Promise<Sent>((resolve, reject) => {
     const req = request(
       `${h.api}/media`,
-      { method: "POST", headers: { ...headers, "content-length": String(body.length), ...(expectContinue ? { expect: "100-continue" } : {}) } },
+      {
+        method: "POST",
+        headers: {
+          ...headers,
+          "content-length": String(body.length),
+          ...(expectContinue ? { expect: "100-continue" } : {})
+        }
+      },
       (res) => {
         let text = ""
         res.on("data", (c) => (text += c))
@@ -65,9 +75,15 @@ describe("POST /media bodies read off the socket", () => {
     const { apiKey } = await h.signup()
     const mp = multipartParts("tricky.png", "image/png")
     const boundary = mp.contentType.split("boundary=")[1]
-    const png = await pngWith(Buffer.from(["\r\n--" + boundary.slice(0, -1), "\r\n-", "\r", "--" + boundary, "\r\n--"].join("."), "latin1"))
+    const png = await pngWith(
+      Buffer.from(["\r\n--" + boundary.slice(0, -1), "\r\n-", "\r", "--" + boundary, "\r\n--"].join("."), "latin1")
+    )
     for (const piece of [7, 1000, 65536]) {
-      const res = await send({ authorization: `Bearer ${apiKey}`, "content-type": mp.contentType }, Buffer.concat([mp.head, png, mp.tail]), piece)
+      const res = await send(
+        { authorization: `Bearer ${apiKey}`, "content-type": mp.contentType },
+        Buffer.concat([mp.head, png, mp.tail]),
+        piece
+      )
       expect(res.status, res.body).toBe(201)
       const { media } = JSON.parse(res.body)
       expect(media).toMatchObject({ filename: "tricky.png", sizeBytes: png.length, width: 64, height: 48 })
@@ -79,7 +95,12 @@ describe("POST /media bodies read off the socket", () => {
     const { apiKey } = await h.signup()
     const mp = multipartParts("continue.png", "image/png")
     const png = await pngWith(Buffer.from("x"))
-    const res = await send({ authorization: `Bearer ${apiKey}`, "content-type": mp.contentType }, Buffer.concat([mp.head, png, mp.tail]), 65536, true)
+    const res = await send(
+      { authorization: `Bearer ${apiKey}`, "content-type": mp.contentType },
+      Buffer.concat([mp.head, png, mp.tail]),
+      65536,
+      true
+    )
     expect(res.status, res.body).toBe(201)
   })
 
@@ -91,7 +112,11 @@ describe("POST /media bodies read off the socket", () => {
     form.append("file", new Blob([first], { type: "image/png" }), "first.png")
     form.append("file", new Blob([await pngWith(Buffer.from("second"))], { type: "image/png" }), "second.png")
     form.append("after", '{"a":1}')
-    const res = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form })
+    const res = await fetch(`${h.api}/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}` },
+      body: form
+    })
     expect(res.status).toBe(201)
     const { media } = await readJson(res)
     expect(media.filename).toBe("first.png")
@@ -108,7 +133,11 @@ describe("POST /media bodies read off the socket", () => {
     await new Promise<void>((resolve) => {
       const req = request(`${h.api}/media`, {
         method: "POST",
-        headers: { authorization: `Bearer ${apiKey}`, "content-type": mp.contentType, "content-length": String(50 * 1024 * 1024) }
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          "content-type": mp.contentType,
+          "content-length": String(50 * 1024 * 1024)
+        }
       })
       req.on("error", () => resolve())
       req.write(mp.head)
@@ -123,7 +152,11 @@ describe("POST /media bodies read off the socket", () => {
     await new Promise((r) => setTimeout(r, 300))
     expect(await state(workspaceId)).toEqual(before)
     const mp2 = multipartParts("after.png", "image/png")
-    const res = await send({ authorization: `Bearer ${apiKey}`, "content-type": mp2.contentType }, Buffer.concat([mp2.head, png, mp2.tail]), 65536)
+    const res = await send(
+      { authorization: `Bearer ${apiKey}`, "content-type": mp2.contentType },
+      Buffer.concat([mp2.head, png, mp2.tail]),
+      65536
+    )
     expect(res.status, res.body).toBe(201)
   })
 })

@@ -97,7 +97,10 @@ describe("image bombs against a running host", () => {
     const growth = Math.max(sampled, reset ? memory(pid).peak : 0) - before
     for (const res of answers) {
       expect(res.status).toBe(400)
-      expect(((await res.json()) as any).error).toMatchObject({ code: "media_unreadable", details: { reason: "decoded_size_over_budget" } })
+      expect(((await res.json()) as any).error).toMatchObject({
+        code: "media_unreadable",
+        details: { reason: "decoded_size_over_budget" }
+      })
     }
     expect(growth / MB).toBeLessThan(100)
   }, 120_000)

@@ -15,7 +15,10 @@ const MiB = 1024 * 1024
 const stored = (workspaceId: string) =>
   h.run(
     Effect.gen(function* () {
-      return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
+      return {
+        records: yield* (yield* MediaRepo).countByWorkspace(workspaceId),
+        blobs: (yield* StoredBlobs).keys().length
+      }
     })
   )
 
@@ -54,12 +57,23 @@ describe("POST /media: images refused by what they take decoded, before they are
     expect(fits.status).toBe(201)
     expect((await readJson(fits)).media).toMatchObject({ width: 9000, height: 9000 })
     const error = await refused(flatPng(9500, 9500, 8, "rgb"), "over.png")
-    expect(error.details).toMatchObject({ reason: "decoded_size_over_budget", channels: 3, bytesPerSample: 1, decodedBytes: 9500 * 9500 * 3 })
+    expect(error.details).toMatchObject({
+      reason: "decoded_size_over_budget",
+      channels: 3,
+      bytesPerSample: 1,
+      decodedBytes: 9500 * 9500 * 3
+    })
   }, 30_000)
 
   it("an animation counts all its frames: 100 frames of 1000 x 1000 RGB (300 MB) are over", async () => {
     const error = await refused(animatedGif(1000, 1000, 100), "long.gif")
-    expect(error.details).toMatchObject({ reason: "decoded_size_over_budget", width: 1000, height: 1000, pages: 100, decodedBytes: 1000 * 1000 * 3 * 100 })
+    expect(error.details).toMatchObject({
+      reason: "decoded_size_over_budget",
+      width: 1000,
+      height: 1000,
+      pages: 100,
+      decodedBytes: 1000 * 1000 * 3 * 100
+    })
     const webp = await refused(animatedWebp(1000, 1000, 100), "long.webp")
     expect(webp.details).toMatchObject({ reason: "decoded_size_over_budget", pages: 100, channels: 4 })
   })

@@ -10,7 +10,8 @@ const files: Record<string, { readonly bytes: Buffer; readonly type: string }> =
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "herald-containers-"))
-  const make = (name: string, type: string, args: ReadonlyArray<string>) => (files[name] = { bytes: clip(dir, name, "320x240", 2, args), type })
+  const make = (name: string, type: string, args: ReadonlyArray<string>) =>
+    (files[name] = { bytes: clip(dir, name, "320x240", 2, args), type })
   make("faststart.mp4", "video/mp4", [...h264, "-movflags", "+faststart"])
   make("index-last.mp4", "video/mp4", h264)
   make("clip.mov", "video/quicktime", [...h264, "-movflags", "+faststart"])

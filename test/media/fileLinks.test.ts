@@ -20,7 +20,13 @@ describe("signed, expiring file links", () => {
     host = await startHttpHost()
     const { email } = await signUp(host)
     const { cookie, csrf } = await claim(host, email)
-    key = (await call(host, "POST", "/keys", { cookie, headers: { "x-csrf-token": csrf }, body: { name: "files", requireApproval: false } })).body.apiKey
+    key = (
+      await call(host, "POST", "/keys", {
+        cookie,
+        headers: { "x-csrf-token": csrf },
+        body: { name: "files", requireApproval: false }
+      })
+    ).body.apiKey
     const form = new FormData()
     form.append(
       "file",
@@ -34,7 +40,11 @@ describe("signed, expiring file links", () => {
       ),
       "a.png"
     )
-    const uploaded = await fetch(`${host.base}/media`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
+    const uploaded = await fetch(`${host.base}/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}` },
+      body: form
+    })
     url = host.local(((await uploaded.json()) as any).media.url)
   }, 60_000)
   afterAll(() => host?.close())
@@ -55,7 +65,12 @@ describe("signed, expiring file links", () => {
     const otherKey = `${parsed.origin}${parsed.pathname.replace(/\.png$/, ".jpg")}${parsed.search}`
     const longer = new URL(url)
     longer.searchParams.set("expires", String(Number(longer.searchParams.get("expires")) + 86_400))
-    for (const forged of [bare, otherKey, longer.toString(), `${bare}?expires=99999999999&signature=${"A".repeat(43)}`]) {
+    for (const forged of [
+      bare,
+      otherKey,
+      longer.toString(),
+      `${bare}?expires=99999999999&signature=${"A".repeat(43)}`
+    ]) {
       const response = await fetch(forged)
       expect(response.status, forged).toBe(403)
       expect(((await response.json()) as any).error.code).toBe("file_link_invalid")
@@ -76,7 +91,8 @@ describe("signed, expiring file links", () => {
   it("another secret's links are refused; a previous secret's still open while it rotates", () => {
     const old = HmacFileLinks.make("old secret")
     const link = new URLSearchParams(old.sign("media/k/a.png", 2_000_000_000_000))
-    const check = (links: ReturnType<typeof HmacFileLinks.make>) => links.check("media/k/a.png", link.get("expires"), link.get("signature"), 1_900_000_000_000)
+    const check = (links: ReturnType<typeof HmacFileLinks.make>) =>
+      links.check("media/k/a.png", link.get("expires"), link.get("signature"), 1_900_000_000_000)
     expect(check(old)).toBe("valid")
     expect(check(HmacFileLinks.make("new secret"))).toBe("invalid")
     expect(check(HmacFileLinks.make("new secret", ["old secret"]))).toBe("valid")

@@ -21,7 +21,10 @@ afterAll(() => h?.close())
 const stored = (workspaceId: string) =>
   h.run(
     Effect.gen(function* () {
-      return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
+      return {
+        records: yield* (yield* MediaRepo).countByWorkspace(workspaceId),
+        blobs: (yield* StoredBlobs).keys().length
+      }
     })
   )
 
@@ -29,11 +32,18 @@ const stored = (workspaceId: string) =>
 const multipart = (h: Harness, apiKey: string, disposition: string, bytes: Uint8Array) => {
   const boundary = "----heraldNames"
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: image/png\r\n\r\n`, "utf8"),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: image/png\r\n\r\n`,
+      "utf8"
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`)
   ])
-  return fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": `multipart/form-data; boundary=${boundary}` }, body })
+  return fetch(`${h.api}/media`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+    body
+  })
 }
 
 const bad: ReadonlyArray<readonly [string, string]> = [
@@ -47,11 +57,20 @@ const bad: ReadonlyArray<readonly [string, string]> = [
   ["over 255 characters", `${"a".repeat(252)}.png`],
   ["blank", "   "]
 ]
-const good = ["été.png", "Screenshot 2024-05-01 at 10.00.00\u202fAM.png", "نامه\u200cها.png", "family 👨\u200d👩\u200d👧.png", `${"a".repeat(251)}.png`]
+const good = [
+  "été.png",
+  "Screenshot 2024-05-01 at 10.00.00\u202fAM.png",
+  "نامه\u200cها.png",
+  "family 👨\u200d👩\u200d👧.png",
+  `${"a".repeat(251)}.png`
+]
 
 const expectRefused = async (res: Response, workspaceId: string, label: string) => {
   expect(res.status, label).toBe(400)
-  expect((await readJson(res)).error, label).toMatchObject({ code: "validation_failed", details: { fields: ["filename"] } })
+  expect((await readJson(res)).error, label).toMatchObject({
+    code: "validation_failed",
+    details: { fields: ["filename"] }
+  })
   expect(await stored(workspaceId), label).toEqual({ records: 0, blobs: expect.any(Number) })
 }
 
@@ -59,7 +78,12 @@ describe("upload filenames follow the label rules (domain/text.ts), whatever the
   it("JSON form: refused as validation_failed on filename, before anything is stored when the name comes first", async () => {
     const { apiKey, workspaceId } = await h.signup()
     const blobs = (await stored(workspaceId)).blobs
-    for (const [label, filename] of bad) await expectRefused(await uploadJson(h, apiKey, { filename, dataBase64: png.toString("base64") }), workspaceId, label)
+    for (const [label, filename] of bad)
+      await expectRefused(
+        await uploadJson(h, apiKey, { filename, dataBase64: png.toString("base64") }),
+        workspaceId,
+        label
+      )
     // The name after the bytes: refused once the body is in, and the stored bytes are removed.
     const late = await uploadJson(h, apiKey, { dataBase64: png.toString("base64"), filename: "late\u202e.png" })
     await expectRefused(late, workspaceId, "after the bytes")
@@ -68,8 +92,16 @@ describe("upload filenames follow the label rules (domain/text.ts), whatever the
 
   it("JSON form: raw bytes that are not UTF-8 in the name are refused, not replaced", async () => {
     const { apiKey, workspaceId } = await h.signup()
-    const body = Buffer.concat([Buffer.from(`{"filename":"bad`), Buffer.from([0xff, 0xfe]), Buffer.from(`.png","dataBase64":"${png.toString("base64")}"}`)])
-    const res = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body })
+    const body = Buffer.concat([
+      Buffer.from(`{"filename":"bad`),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(`.png","dataBase64":"${png.toString("base64")}"}`)
+    ])
+    const res = await fetch(`${h.api}/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body
+    })
     await expectRefused(res, workspaceId, "invalid UTF-8")
   })
 
@@ -82,7 +114,11 @@ describe("upload filenames follow the label rules (domain/text.ts), whatever the
     const raw = await multipart(h, apiKey, `filename="photo\u001b.png"`, png)
     expect((await readJson(raw)).error).toMatchObject({ code: "validation_failed", details: { fields: ["file"] } })
     for (const [label, filename] of bad.filter(([, name]) => name.isWellFormed()))
-      await expectRefused(await multipart(h, apiKey, `filename="x.png"; filename*=UTF-8''${encodeURIComponent(filename)}`, png), workspaceId, `${label} (filename*)`)
+      await expectRefused(
+        await multipart(h, apiKey, `filename="x.png"; filename*=UTF-8''${encodeURIComponent(filename)}`, png),
+        workspaceId,
+        `${label} (filename*)`
+      )
     expect((await stored(workspaceId)).blobs).toBe(blobs)
   })
 
@@ -100,14 +136,26 @@ describe("upload filenames follow the label rules (domain/text.ts), whatever the
   it("MCP upload_media: refused as a validation_failed tool error on filename", async () => {
     const { apiKey, workspaceId } = await h.signup()
     const actor = await h.run(authenticateKey(apiKey))
-    const session: McpSession = { run: (effect) => h.run(Effect.exit(effect)), context: () => ({ actor, transport: "http" as const, ip: "10.0.0.1", acceptLanguage: undefined }) }
+    const session: McpSession = {
+      run: (effect) => h.run(Effect.exit(effect)),
+      context: () => ({ actor, transport: "http" as const, ip: "10.0.0.1", acceptLanguage: undefined })
+    }
     for (const [label, filename] of bad) {
-      const result = await callTool([uploadMediaTool("http")], session, "upload_media", { filename, dataBase64: png.toString("base64") })
+      const result = await callTool([uploadMediaTool("http")], session, "upload_media", {
+        filename,
+        dataBase64: png.toString("base64")
+      })
       expect(result.isError, label).toBe(true)
-      expect(JSON.parse((result.content[0] as { text: string }).text).error, label).toMatchObject({ code: "validation_failed", details: { fields: ["filename"] } })
+      expect(JSON.parse((result.content[0] as { text: string }).text).error, label).toMatchObject({
+        code: "validation_failed",
+        details: { fields: ["filename"] }
+      })
     }
     expect((await stored(workspaceId)).records).toBe(0)
-    const fine = await callTool([uploadMediaTool("http")], session, "upload_media", { filename: good[0], dataBase64: png.toString("base64") })
+    const fine = await callTool([uploadMediaTool("http")], session, "upload_media", {
+      filename: good[0],
+      dataBase64: png.toString("base64")
+    })
     expect(fine.structuredContent).toMatchObject({ media: { filename: good[0] } })
   })
 })

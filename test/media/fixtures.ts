@@ -44,7 +44,12 @@ export const flatPng = (width: number, height: number, bitDepth: 8 | 16, colour:
   ihdr[8] = bitDepth
   ihdr[9] = type
   const row = 1 + width * channels * (bitDepth / 8)
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), pngChunk("IHDR", ihdr), pngChunk("IDAT", zlibOfZeros(row * height)), pngChunk("IEND", Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", zlibOfZeros(row * height)),
+    pngChunk("IEND", Buffer.alloc(0))
+  ])
 }
 
 const repeat = (unit: Buffer, times: number) => {
@@ -55,7 +60,22 @@ const repeat = (unit: Buffer, times: number) => {
 
 /** An animated GIF on a `width` x `height` screen whose `frames` frames are each one white pixel. */
 export const animatedGif = (width: number, height: number, frames: number) => {
-  const screen = Buffer.from([...Buffer.from("GIF89a"), width & 255, width >> 8, height & 255, height >> 8, 0x80, 0, 0, 0, 0, 0, 255, 255, 255])
+  const screen = Buffer.from([
+    ...Buffer.from("GIF89a"),
+    width & 255,
+    width >> 8,
+    height & 255,
+    height >> 8,
+    0x80,
+    0,
+    0,
+    0,
+    0,
+    0,
+    255,
+    255,
+    255
+  ])
   const loop = Buffer.from([0x21, 0xff, 0x0b, ...Buffer.from("NETSCAPE2.0"), 3, 1, 0, 0, 0])
   // Graphic control (10 ms), a 1x1 image descriptor, LZW code size 2 and one data sub-block.
   const frame = Buffer.from([0x21, 0xf9, 4, 0, 1, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0])
@@ -75,7 +95,10 @@ const onePixelVp8l = Buffer.from("5650384c110000002f0000000007d0fffef7bfff8188e8
 export const animatedWebp = (width: number, height: number, frames: number) => {
   const vp8x = riffChunk("VP8X", Buffer.concat([Buffer.from([0x02, 0, 0, 0]), u24(width - 1), u24(height - 1)]))
   const anim = riffChunk("ANIM", Buffer.alloc(6))
-  const frame = riffChunk("ANMF", Buffer.concat([u24(0), u24(0), u24(0), u24(0), u24(100), Buffer.from([0]), onePixelVp8l]))
+  const frame = riffChunk(
+    "ANMF",
+    Buffer.concat([u24(0), u24(0), u24(0), u24(0), u24(100), Buffer.from([0]), onePixelVp8l])
+  )
   const body = Buffer.concat([Buffer.from("WEBP"), vp8x, anim, repeat(frame, frames)])
   return Buffer.concat([riffChunk("RIFF", body).subarray(0, 8), body])
 }
@@ -83,7 +106,19 @@ export const animatedWebp = (width: number, height: number, frames: number) => {
 /** A test-pattern clip made by ffmpeg into `dir/name` with the given output options. */
 export const clip = (dir: string, name: string, size: string, seconds: number, args: ReadonlyArray<string>) => {
   const path = join(dir, name)
-  execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc=size=${size}:rate=15`, "-t", String(seconds), ...args, path])
+  execFileSync(ffmpeg.path, [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc=size=${size}:rate=15`,
+    "-t",
+    String(seconds),
+    ...args,
+    path
+  ])
   return readFileSync(path)
 }
 

@@ -23,7 +23,8 @@ export const startHarness = async (): Promise<Harness> => {
   const layer = serverLayer(port).pipe(Layer.provideMerge(TestHost.layer({ publicUrl: baseUrl })))
   const scope = Effect.runSync(Scope.make())
   const context = (await Effect.runPromise(Layer.buildWithScope(layer, scope))) as Context.Context<any>
-  const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provideContext(effect, context) as Effect.Effect<A, E>)
+  const run = <A, E>(effect: Effect.Effect<A, E, any>) =>
+    Effect.runPromise(Effect.provideContext(effect, context) as Effect.Effect<A, E>)
   return {
     baseUrl,
     api: `${baseUrl}/api/v1`,
@@ -31,7 +32,9 @@ export const startHarness = async (): Promise<Harness> => {
     signup: async () => {
       const n = ++signups
       // A distinct address per sign-up keeps the per-IP sign-up limit out of the way.
-      const result = await run(signUp({ body: { email: `owner${n}.${Date.now()}@herald-customer.org` }, ip: `10.1.${n >> 8}.${n & 255}` }))
+      const result = await run(
+        signUp({ body: { email: `owner${n}.${Date.now()}@herald-customer.org` }, ip: `10.1.${n >> 8}.${n & 255}` })
+      )
       return { apiKey: result.body.apiKey!, workspaceId: result.body.workspace!.id }
     },
     close: () => Effect.runPromise(Scope.close(scope, Exit.void))
@@ -52,19 +55,33 @@ export interface RawResponse {
 export const streamPost = (
   url: string,
   headers: Record<string, string>,
-  parts: { readonly head: Uint8Array; readonly size: number; readonly fill: (offset: number, chunk: Buffer) => void; readonly tail: Uint8Array },
+  parts: {
+    readonly head: Uint8Array
+    readonly size: number
+    readonly fill: (offset: number, chunk: Buffer) => void
+    readonly tail: Uint8Array
+  },
   chunked: boolean
 ): Promise<RawResponse> =>
   new Promise((resolve, reject) => {
     const total = parts.head.length + parts.size + parts.tail.length
-    const req = request(url, { method: "POST", headers: chunked ? headers : { ...headers, "content-length": String(total) } }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (c: Buffer) => chunks.push(c))
-      res.on("end", () => {
-        const body = Buffer.concat(chunks)
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body.toString("utf8")) })
-      })
-    })
+    const req = request(
+      url,
+      { method: "POST", headers: chunked ? headers : { ...headers, "content-length": String(total) } },
+      (res) => {
+        const chunks: Array<Buffer> = []
+        res.on("data", (c: Buffer) => chunks.push(c))
+        res.on("end", () => {
+          const body = Buffer.concat(chunks)
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body.toString("utf8"))
+          })
+        })
+      }
+    )
     let answered = false
     req.on("response", () => (answered = true))
     // Once the server has answered, a broken pipe on the rest of the body is expected.
@@ -88,13 +105,21 @@ export const multipartParts = (filename: string, contentType = "application/octe
   const boundary = `----herald${Math.random().toString(36).slice(2)}`
   return {
     contentType: `multipart/form-data; boundary=${boundary}`,
-    head: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    head: Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`
+    ),
     tail: Buffer.from(`\r\n--${boundary}--\r\n`)
   }
 }
 
 /** Multipart upload through fetch (FormData), the way most clients send it. */
-export const uploadMultipart = (h: Harness, apiKey: string, bytes: Uint8Array, filename: string, type = "application/octet-stream") => {
+export const uploadMultipart = (
+  h: Harness,
+  apiKey: string,
+  bytes: Uint8Array,
+  filename: string,
+  type = "application/octet-stream"
+) => {
   const form = new FormData()
   form.append("file", new Blob([bytes], { type }), filename)
   return fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form })
@@ -112,9 +137,15 @@ export const readJson = async (res: Response): Promise<any> => res.json()
 
 /** Connects a sandbox account through its connect URL, as a browser would; gives its id. */
 export const connectSandboxAccount = async (h: Harness, apiKey: string): Promise<string> => {
-  const { url } = await readJson(await fetch(`${h.api}/connect/sandbox`, { headers: { authorization: `Bearer ${apiKey}` } }))
+  const { url } = await readJson(
+    await fetch(`${h.api}/connect/sandbox`, { headers: { authorization: `Bearer ${apiKey}` } })
+  )
   return (await readJson(await fetch(url, { headers: { accept: "application/json" } }))).account.id
 }
 
 export const postJson = (h: Harness, apiKey: string, body: unknown) =>
-  fetch(`${h.api}/posts`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+  fetch(`${h.api}/posts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body)
+  })

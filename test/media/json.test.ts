@@ -8,7 +8,10 @@ const b64 = data.toString("base64")
 /** Parses `text` fed in pieces of `step` bytes; gives the bytes and filename, or the error. */
 const parse = (text: string, step = 1 << 20) => {
   const bytes = Buffer.from(text, "utf8")
-  const chunks = Array.from({ length: Math.ceil(bytes.length / step) }, (_, i) => new Uint8Array(bytes.subarray(i * step, (i + 1) * step)))
+  const chunks = Array.from(
+    { length: Math.ceil(bytes.length / step) },
+    (_, i) => new Uint8Array(bytes.subarray(i * step, (i + 1) * step))
+  )
   const upload = parseJsonUpload(Stream.fromArray(chunks), 10 * 1024 * 1024)
   return Effect.runSync(
     Effect.exit(
@@ -50,18 +53,31 @@ describe("JSON upload body, read incrementally", () => {
   })
 
   it("names the missing or malformed fields", () => {
-    expect(errorOf(`{"filename":"a.png"}`)).toMatchObject({ code: "validation_failed", details: { fields: ["dataBase64"] } })
+    expect(errorOf(`{"filename":"a.png"}`)).toMatchObject({
+      code: "validation_failed",
+      details: { fields: ["dataBase64"] }
+    })
     expect(errorOf(`{}`)).toMatchObject({ code: "validation_failed", details: { fields: ["filename", "dataBase64"] } })
     expect(errorOf(``)).toMatchObject({ code: "validation_failed" })
-    expect(errorOf(`{"filename":"a.png","dataBase64":"AAAA*AAA"}`)).toMatchObject({ details: { fields: ["dataBase64"] } })
+    expect(errorOf(`{"filename":"a.png","dataBase64":"AAAA*AAA"}`)).toMatchObject({
+      details: { fields: ["dataBase64"] }
+    })
     expect(errorOf(`{"filename":"a.png","dataBase64":"AA==AA"}`)).toMatchObject({ details: { fields: ["dataBase64"] } })
     expect(errorOf(`{"filename":"a.png","dataBase64":"A"}`)).toMatchObject({ details: { fields: ["dataBase64"] } })
     expect(errorOf(`{"filename":"a.png","dataBase64":42}`)).toMatchObject({ details: { fields: ["dataBase64"] } })
-    expect(errorOf(`{"filename":"a.png","dataBase64":"AAAA","dataBase64":"AAAA"}`)).toMatchObject({ details: { fields: ["dataBase64"] } })
+    expect(errorOf(`{"filename":"a.png","dataBase64":"AAAA","dataBase64":"AAAA"}`)).toMatchObject({
+      details: { fields: ["dataBase64"] }
+    })
   })
 
   it("malformed JSON is invalid_json", () => {
-    for (const text of [`[1]`, `{"filename" "a"}`, `{"filename":"a.png","dataBase64":"AAAA"`, `{"filename":"a.png","dataBase64":"AAAA"} x`, `{"a":1,}`])
+    for (const text of [
+      `[1]`,
+      `{"filename" "a"}`,
+      `{"filename":"a.png","dataBase64":"AAAA"`,
+      `{"filename":"a.png","dataBase64":"AAAA"} x`,
+      `{"a":1,}`
+    ])
       expect(errorOf(text).code).toBe("invalid_json")
   })
 })

@@ -22,7 +22,10 @@ const over = REST_UPLOAD_LIMIT + 1024
 const state = (workspaceId: string) =>
   h.run(
     Effect.gen(function* () {
-      return { records: yield* (yield* MediaRepo).countByWorkspace(workspaceId), blobs: (yield* StoredBlobs).keys().length }
+      return {
+        records: yield* (yield* MediaRepo).countByWorkspace(workspaceId),
+        blobs: (yield* StoredBlobs).keys().length
+      }
     })
   )
 

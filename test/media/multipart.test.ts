@@ -27,7 +27,9 @@ const tricky = Buffer.from(
 
 const part = (disposition: string, content: Uint8Array | string, type?: string) =>
   Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ""}\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ""}\r\n`
+    ),
     Buffer.from(content),
     Buffer.from("\r\n")
   ])
@@ -73,7 +75,9 @@ describe("multipart bodies read for POST /media", () => {
 
   it("survives one-byte chunks and chunks of every small size", async () => {
     for (const size of [1, 2, 3, 5, 7, 13, 29, 64]) {
-      const chunks = Array.from({ length: Math.ceil(whole.length / size) }, (_, i) => whole.subarray(i * size, (i + 1) * size))
+      const chunks = Array.from({ length: Math.ceil(whole.length / size) }, (_, i) =>
+        whole.subarray(i * size, (i + 1) * size)
+      )
       expect((await ok(chunks)).bytes.equals(tricky), `chunks of ${size}`).toBe(true)
     }
   })
@@ -129,14 +133,28 @@ describe("multipart bodies read for POST /media", () => {
     expect((await ok([Buffer.concat([whole, epilogue(64 * 1024 - 2)])])).bytes.equals(tricky)).toBe(true)
     // The closing delimiter split over several chunks, the epilogue in the last one.
     const end = whole.length - 8
-    expect(String((await failure([whole.subarray(0, end), Buffer.concat([whole.subarray(end), epilogue(64 * 1024 + 1)])])).detail)).toContain("malformed")
+    expect(
+      String(
+        (await failure([whole.subarray(0, end), Buffer.concat([whole.subarray(end), epilogue(64 * 1024 + 1)])])).detail
+      )
+    ).toContain("malformed")
     const bytewise = Array.from({ length: 40 }, (_, i) => whole.subarray(whole.length - 40 + i, whole.length - 39 + i))
-    expect(String((await failure([whole.subarray(0, whole.length - 40), ...bytewise.slice(0, -1), Buffer.concat([bytewise.at(-1)!, epilogue(64 * 1024 + 1)])])).detail)).toContain(
-      "malformed"
-    )
+    expect(
+      String(
+        (
+          await failure([
+            whole.subarray(0, whole.length - 40),
+            ...bytewise.slice(0, -1),
+            Buffer.concat([bytewise.at(-1)!, epilogue(64 * 1024 + 1)])
+          ])
+        ).detail
+      )
+    ).toContain("malformed")
     // A quoted boundary parameter is read the same way.
     const quoted = { "content-type": `multipart/form-data; boundary="${boundary}"` }
-    expect(String((await failure([Buffer.concat([whole, epilogue(64 * 1024 + 1)])], quoted)).detail)).toContain("malformed")
+    expect(String((await failure([Buffer.concat([whole, epilogue(64 * 1024 + 1)])], quoted)).detail)).toContain(
+      "malformed"
+    )
     // A closing chunk bigger than the limit, mostly file, with a short epilogue, is fine.
     const bigFile = Buffer.alloc(100 * 1024, 7)
     const big = Buffer.concat([body(part(`name="file"; filename="a.bin"`, bigFile)), epilogue(100)])
@@ -145,7 +163,9 @@ describe("multipart bodies read for POST /media", () => {
       expect(Exit.isSuccess(exit) && exit.value.bytes.equals(bigFile)).toBe(true)
     }
     // Part of it in the boundary's chunk, the rest after.
-    expect(String((await failure([Buffer.concat([whole, epilogue(40 * 1024)]), epilogue(30 * 1024)])).detail)).toContain("malformed")
+    expect(
+      String((await failure([Buffer.concat([whole, epilogue(40 * 1024)]), epilogue(30 * 1024)])).detail)
+    ).toContain("malformed")
   })
 
   it("a failing body fails the file stream with the body's error", async () => {

@@ -44,7 +44,11 @@ describe("uploads used in POST /posts", () => {
     const { apiKey } = await h.signup()
     const other = await h.signup()
     const accountId = await connectSandbox(apiKey)
-    const [a, b, c] = [await upload(apiKey, "#aa0000"), await upload(apiKey, "#00aa00"), await upload(apiKey, "#0000aa")]
+    const [a, b, c] = [
+      await upload(apiKey, "#aa0000"),
+      await upload(apiKey, "#00aa00"),
+      await upload(apiKey, "#0000aa")
+    ]
     const res = await post(apiKey, { accountIds: [accountId], content: "carousel", mediaIds: [c, a, b], dryRun: true })
     expect(res.status).toBe(200)
     const created = await post(apiKey, { accountIds: [accountId], content: "carousel", mediaIds: [c, a, b] })

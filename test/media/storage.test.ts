@@ -26,14 +26,27 @@ const png = Effect.promise(() =>
     .toBuffer()
 )
 const noisyPng = Effect.promise(() =>
-  sharp({ create: { width: 700, height: 500, channels: 3, background: "#964", noise: { type: "gaussian", mean: 128, sigma: 50 } } })
+  sharp({
+    create: {
+      width: 700,
+      height: 500,
+      channels: 3,
+      background: "#964",
+      noise: { type: "gaussian", mean: 128, sigma: 50 }
+    }
+  })
     .png()
     .toBuffer()
 )
 
 /** The bytes in 64 KiB chunks of their own, handed over as the HTTP host hands over socket chunks. */
-const handedOver = (bytes: Uint8Array) => Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, i) => handOver(Uint8Array.from(bytes.subarray(i * 65536, (i + 1) * 65536))))
-const actor = Effect.flatMap(signUp({ body: { email: "s3@herald-customer.org" }, ip: "2.2.2.2" }), ({ body }) => authenticateKey(body.apiKey!))
+const handedOver = (bytes: Uint8Array) =>
+  Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, i) =>
+    handOver(Uint8Array.from(bytes.subarray(i * 65536, (i + 1) * 65536)))
+  )
+const actor = Effect.flatMap(signUp({ body: { email: "s3@herald-customer.org" }, ip: "2.2.2.2" }), ({ body }) =>
+  authenticateKey(body.apiKey!)
+)
 
 // The test host with its memory store replaced: the later layer's BlobStore wins.
 const hostWith = (store: Layer.Layer<BlobStore, unknown>) => Layer.mergeAll(TestHost.layer(), store)
@@ -56,7 +69,15 @@ describe("uploads on local files (read in place by the probe)", () => {
           const cut = yield* Effect.flip(uploadMedia(me, "cut.png", Stream.make(bytes.subarray(0, 2000)), 1024 * 1024))
           assert.strictEqual(cut.code, "media_unreadable")
           assert.strictEqual(readdirSync(dir, { recursive: true }).length, before)
-        }).pipe(Effect.provide(hostWith(LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" }).pipe(Layer.provide(HmacFileLinks.layer("test")))))),
+        }).pipe(
+          Effect.provide(
+            hostWith(
+              LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" }).pipe(
+                Layer.provide(HmacFileLinks.layer("test"))
+              )
+            )
+          )
+        ),
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
     )
   )
@@ -93,7 +114,15 @@ describe("chunks handed over to storage", () => {
             chunks.map(() => 0)
           )
           assert.strictEqual(media.width, 700)
-        }).pipe(Effect.provide(hostWith(LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" }).pipe(Layer.provide(HmacFileLinks.layer("test")))))),
+        }).pipe(
+          Effect.provide(
+            hostWith(
+              LocalFilesBlobStore.layer({ dir, publicUrl: "http://files.test" }).pipe(
+                Layer.provide(HmacFileLinks.layer("test"))
+              )
+            )
+          )
+        ),
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
     )
   )
@@ -103,7 +132,11 @@ describe("chunks handed over to storage", () => {
       Effect.sync(() => mkdtempSync(join(tmpdir(), "herald-handover-"))),
       (dir) =>
         Effect.gen(function* () {
-          const store = yield* LocalFilesBlobStore.make({ dir, publicUrl: "http://files.test", links: HmacFileLinks.make("test") })
+          const store = yield* LocalFilesBlobStore.make({
+            dir,
+            publicUrl: "http://files.test",
+            links: HmacFileLinks.make("test")
+          })
           // A megabyte is written as one batch; the last four chunks never are.
           const chunks = Array.from({ length: 20 }, () => handOver(new Uint8Array(65536).fill(9)))
           const body = Stream.concat(Stream.rechunk(Stream.fromIterable(chunks), 1), Stream.fail("gone" as const))
@@ -113,7 +146,9 @@ describe("chunks handed over to storage", () => {
             [...Array(16).fill(0), ...Array(4).fill(65536)]
           )
           assert.deepStrictEqual(
-            readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".part") || String(f).endsWith(".png")),
+            readdirSync(dir, { recursive: true }).filter(
+              (f) => String(f).endsWith(".part") || String(f).endsWith(".png")
+            ),
             []
           )
         }),
@@ -127,10 +162,20 @@ describe("uploads on S3 storage", () => {
     Effect.scoped(
       Effect.gen(function* () {
         const server = yield* fauxqs
-        const client = new S3Client({ region: "us-east-1", endpoint: server.endpoint, forcePathStyle: true, credentials })
+        const client = new S3Client({
+          region: "us-east-1",
+          endpoint: server.endpoint,
+          forcePathStyle: true,
+          credentials
+        })
         yield* Effect.promise(() => client.send(new CreateBucketCommand({ Bucket: "media" })))
         client.destroy()
-        const store = S3BlobStore.layer({ bucket: "media", region: "us-east-1", endpoint: server.endpoint, credentials })
+        const store = S3BlobStore.layer({
+          bucket: "media",
+          region: "us-east-1",
+          endpoint: server.endpoint,
+          credentials
+        })
         yield* Effect.gen(function* () {
           const bytes = yield* noisyPng
           const me = yield* actor
@@ -140,7 +185,9 @@ describe("uploads on S3 storage", () => {
           assert.isTrue(Buffer.concat(chunks).equals(bytes))
           assert.isTrue(media.url.startsWith(`${server.endpoint}/media/media/${media.id}/`))
           assert.include(media.url, "X-Amz-Signature=")
-          const fetched = yield* Effect.promise(() => fetch(media.url).then(async (r) => Buffer.from(await r.arrayBuffer())))
+          const fetched = yield* Effect.promise(() =>
+            fetch(media.url).then(async (r) => Buffer.from(await r.arrayBuffer()))
+          )
           assert.isTrue(fetched.equals(bytes))
           const preview = yield* getPreview(me, media.id)
           assert.strictEqual((yield* Effect.promise(() => sharp(preview).metadata())).width, 480)
@@ -152,7 +199,12 @@ describe("uploads on S3 storage", () => {
   it.live("an unreachable provider is 503 upstream_storage_unavailable (retryable), and no record is kept", () =>
     Effect.gen(function* () {
       const port = yield* Effect.promise(freePort)
-      const store = S3BlobStore.layer({ bucket: "media", region: "us-east-1", endpoint: `http://127.0.0.1:${port}`, credentials })
+      const store = S3BlobStore.layer({
+        bucket: "media",
+        region: "us-east-1",
+        endpoint: `http://127.0.0.1:${port}`,
+        credentials
+      })
       yield* Effect.gen(function* () {
         const me = yield* actor
         const error = yield* Effect.flip(uploadMedia(me, "down.png", Stream.make(yield* png), 1024 * 1024))
@@ -164,7 +216,8 @@ describe("uploads on S3 storage", () => {
   )
 
   it("provider answers map to 502 failed or 503 unavailable", () => {
-    const e = (status: number | undefined, name: string) => S3BlobStore.toBlobError("put")({ name, $metadata: status === undefined ? {} : { httpStatusCode: status } })
+    const e = (status: number | undefined, name: string) =>
+      S3BlobStore.toBlobError("put")({ name, $metadata: status === undefined ? {} : { httpStatusCode: status } })
     assert.isFalse(e(403, "AccessDenied").unavailable)
     assert.isFalse(e(500, "InternalError").unavailable)
     assert.isTrue(e(503, "SlowDown").unavailable)

@@ -54,7 +54,9 @@ describe("tools run by the probe's helper process", () => {
     const slow = await Effect.runPromise(runTool("/bin/sleep", ["30.1"], 200))
     expect(slow.ok).toBe(false)
     expect(running(["/bin/sleep", "30.1"])).toEqual([])
-    const exit = await Effect.runPromise(Effect.exit(Effect.timeout(runTool("/bin/sleep", ["30.2"], 60_000), Duration.millis(200))))
+    const exit = await Effect.runPromise(
+      Effect.exit(Effect.timeout(runTool("/bin/sleep", ["30.2"], 60_000), Duration.millis(200)))
+    )
     expect(Exit.isFailure(exit)).toBe(true)
     await new Promise((r) => setTimeout(r, 300))
     expect(running(["/bin/sleep", "30.2"])).toEqual([])

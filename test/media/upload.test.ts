@@ -13,7 +13,15 @@ beforeAll(async () => {
 afterAll(() => h?.close())
 
 const noisyPng = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 }, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+  sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: { r: 40, g: 120, b: 200 },
+      noise: { type: "gaussian", mean: 128, sigma: 40 }
+    }
+  })
     .png()
     .toBuffer()
 
@@ -33,7 +41,12 @@ const pngBomb = (width: number, height: number) => {
   ihdr[8] = 1 // bit depth
   ihdr[9] = 0 // grayscale
   const rows = Buffer.alloc((Math.ceil(width / 8) + 1) * height)
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(rows, { level: 9 })), chunk("IEND", Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(rows, { level: 9 })),
+    chunk("IEND", Buffer.alloc(0))
+  ])
 }
 
 const expectPreview = async (previewUrl: string, apiKey: string, width = 480) => {
@@ -60,7 +73,14 @@ describe("POST /media (images)", () => {
     const res = await uploadMultipart(h, apiKey, png, "photo.png", "image/png")
     expect(res.status).toBe(201)
     const { media } = await readJson(res)
-    expect(media).toMatchObject({ type: "image", mimeType: "image/png", filename: "photo.png", sizeBytes: png.length, width: 1200, height: 800 })
+    expect(media).toMatchObject({
+      type: "image",
+      mimeType: "image/png",
+      filename: "photo.png",
+      sizeBytes: png.length,
+      width: 1200,
+      height: 800
+    })
     expect(media.id).toMatch(/^med_/)
     expect(media.durationMs).toBeUndefined()
     expect(media.previewUrl).toBe(`/api/v1/media/${media.id}/preview`)
@@ -78,21 +98,35 @@ describe("POST /media (images)", () => {
   it("JSON base64 PNG (and a data: URL) gives the same fields", async () => {
     const { apiKey } = await h.signup()
     const png = await noisyPng(640, 960)
-    const res = await uploadJson(h, apiKey, { filename: "tall.png", contentType: "image/png", dataBase64: png.toString("base64") })
+    const res = await uploadJson(h, apiKey, {
+      filename: "tall.png",
+      contentType: "image/png",
+      dataBase64: png.toString("base64")
+    })
     expect(res.status).toBe(201)
     const { media } = await readJson(res)
     expect(media).toMatchObject({ type: "image", filename: "tall.png", sizeBytes: png.length, width: 640, height: 960 })
     await expectPreview(media.previewUrl, apiKey)
     // Fields in any order, a data: URL and escaped slashes are fine too.
     const raw = `{"dataBase64":"data:image/png;base64,${png.toString("base64").replace(/\//g, "\\/")}","filename":"x.png"}`
-    const second = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: raw })
+    const second = await fetch(`${h.api}/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: raw
+    })
     expect(second.status).toBe(201)
     expect((await readJson(second)).media).toMatchObject({ filename: "x.png", sizeBytes: png.length })
   })
 
   it("a text file named .png is unsupported_media_type, and nothing is kept", async () => {
     const { apiKey, workspaceId } = await h.signup()
-    const res = await uploadMultipart(h, apiKey, Buffer.from("hello, this is not an image\n".repeat(100)), "fake.png", "image/png")
+    const res = await uploadMultipart(
+      h,
+      apiKey,
+      Buffer.from("hello, this is not an image\n".repeat(100)),
+      "fake.png",
+      "image/png"
+    )
     expect(res.status).toBe(400)
     expect((await readJson(res)).error.code).toBe("unsupported_media_type")
     expect(await leftovers(workspaceId)).toEqual({ records: 0, blobs: expect.any(Array) })
@@ -138,19 +172,36 @@ describe("POST /media (images)", () => {
     const { apiKey } = await h.signup()
     const form = new FormData()
     form.append("note", "no file here")
-    const noFile = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: form })
+    const noFile = await fetch(`${h.api}/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}` },
+      body: form
+    })
     expect(noFile.status).toBe(400)
     expect((await readJson(noFile)).error).toMatchObject({ code: "validation_failed", details: { fields: ["file"] } })
     const noData = await uploadJson(h, apiKey, { filename: "a.png" })
-    expect((await readJson(noData)).error).toMatchObject({ code: "validation_failed", details: { fields: ["dataBase64"] } })
+    expect((await readJson(noData)).error).toMatchObject({
+      code: "validation_failed",
+      details: { fields: ["dataBase64"] }
+    })
     const badData = await uploadJson(h, apiKey, { filename: "a.png", dataBase64: "iVBORw0KGgo*&^%" })
-    expect((await readJson(badData)).error).toMatchObject({ code: "validation_failed", details: { fields: ["dataBase64"] } })
+    expect((await readJson(badData)).error).toMatchObject({
+      code: "validation_failed",
+      details: { fields: ["dataBase64"] }
+    })
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } })
       .png()
       .toBuffer()
     const noName = await uploadJson(h, apiKey, { dataBase64: png.toString("base64") })
-    expect((await readJson(noName)).error).toMatchObject({ code: "validation_failed", details: { fields: ["filename"] } })
-    const notJson = await fetch(`${h.api}/media`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: '{"filename": ' })
+    expect((await readJson(noName)).error).toMatchObject({
+      code: "validation_failed",
+      details: { fields: ["filename"] }
+    })
+    const notJson = await fetch(`${h.api}/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: '{"filename": '
+    })
     expect((await readJson(notJson)).error.code).toBe("invalid_json")
   })
 

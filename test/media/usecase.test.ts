@@ -37,22 +37,27 @@ const setUp = Effect.gen(function* () {
 })
 
 // Small chunks, so the counter meets the limit in the middle of the body.
-const chunked = (bytes: Uint8Array) => Stream.fromIterable(Array.from({ length: Math.ceil(bytes.length / 1000) }, (_, i) => bytes.subarray(i * 1000, (i + 1) * 1000)))
+const chunked = (bytes: Uint8Array) =>
+  Stream.fromIterable(
+    Array.from({ length: Math.ceil(bytes.length / 1000) }, (_, i) => bytes.subarray(i * 1000, (i + 1) * 1000))
+  )
 
 describe("media use cases on the in-memory host", () => {
-  it.effect("the limit is inclusive: exactly maxBytes is stored, one byte less of allowance refuses and keeps nothing", () =>
-    Effect.gen(function* () {
-      const actor = yield* setUp
-      const bytes = yield* png
-      const refused = yield* Effect.flip(uploadMedia(actor, "a.png", chunked(bytes), bytes.length - 1))
-      assert.strictEqual(refused.code, "file_too_large")
-      assert.deepStrictEqual((yield* StoredBlobs).keys(), [])
-      assert.strictEqual(yield* (yield* MediaRepo).countByWorkspace(actor.workspaceId), 0)
-      const stored = yield* uploadMedia(actor, "C:\\fakepath\\a.png", chunked(bytes), bytes.length)
-      assert.strictEqual(stored.media.sizeBytes, bytes.length)
-      assert.strictEqual(stored.media.filename, "a.png")
-      assert.strictEqual((yield* StoredBlobs).keys().length, 2)
-    }).pipe(Effect.provide(TestHost.layer()))
+  it.effect(
+    "the limit is inclusive: exactly maxBytes is stored, one byte less of allowance refuses and keeps nothing",
+    () =>
+      Effect.gen(function* () {
+        const actor = yield* setUp
+        const bytes = yield* png
+        const refused = yield* Effect.flip(uploadMedia(actor, "a.png", chunked(bytes), bytes.length - 1))
+        assert.strictEqual(refused.code, "file_too_large")
+        assert.deepStrictEqual((yield* StoredBlobs).keys(), [])
+        assert.strictEqual(yield* (yield* MediaRepo).countByWorkspace(actor.workspaceId), 0)
+        const stored = yield* uploadMedia(actor, "C:\\fakepath\\a.png", chunked(bytes), bytes.length)
+        assert.strictEqual(stored.media.sizeBytes, bytes.length)
+        assert.strictEqual(stored.media.filename, "a.png")
+        assert.strictEqual((yield* StoredBlobs).keys().length, 2)
+      }).pipe(Effect.provide(TestHost.layer()))
   )
 
   it.effect("after 7 days: media_expired on use, and the sweeper removes bytes, preview and record", () =>
@@ -61,12 +66,18 @@ describe("media use cases on the in-memory host", () => {
       const actor = yield* setUp
       const { media } = yield* uploadMedia(actor, "a.png", Stream.make(yield* png), 1024 * 1024)
       assert.strictEqual(media.expiresAt, "2026-11-28T00:00:00.000Z")
-      const ok = yield* createPost(actor, { accountIds: ["acc_s"], content: "fresh", mediaIds: [media.id], dryRun: true }, null)
+      const ok = yield* createPost(
+        actor,
+        { accountIds: ["acc_s"], content: "fresh", mediaIds: [media.id], dryRun: true },
+        null
+      )
       assert.strictEqual(ok.kind, "dryRun")
       assert.strictEqual((yield* sweepExpiredMedia(100)).media, 0)
 
       yield* TestClock.adjust("7 days")
-      const used = yield* Effect.flip(createPost(actor, { accountIds: ["acc_s"], content: "late", mediaIds: [media.id] }, null))
+      const used = yield* Effect.flip(
+        createPost(actor, { accountIds: ["acc_s"], content: "late", mediaIds: [media.id] }, null)
+      )
       assert.strictEqual(used.code, "media_expired")
       assert.strictEqual((yield* Effect.flip(getPreview(actor, media.id))).code, "media_expired")
 
@@ -76,7 +87,9 @@ describe("media use cases on the in-memory host", () => {
       const gone = yield* Effect.flip((yield* BlobStore).stat(record.blobKey))
       assert.strictEqual(gone._tag, "BlobNotFound")
       assert.deepStrictEqual((yield* StoredBlobs).keys(), [])
-      const missing = yield* Effect.flip(createPost(actor, { accountIds: ["acc_s"], content: "gone", mediaIds: [media.id] }, null))
+      const missing = yield* Effect.flip(
+        createPost(actor, { accountIds: ["acc_s"], content: "gone", mediaIds: [media.id] }, null)
+      )
       assert.strictEqual(missing.code, "media_not_found")
     }).pipe(Effect.provide(TestHost.layer()))
   )
@@ -85,12 +98,23 @@ describe("media use cases on the in-memory host", () => {
     Effect.gen(function* () {
       const actor = yield* setUp
       const bytes = yield* Effect.promise(() =>
-        sharp({ create: { width: 600, height: 400, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 50 } } })
+        sharp({
+          create: {
+            width: 600,
+            height: 400,
+            channels: 3,
+            background: "#000",
+            noise: { type: "gaussian", mean: 128, sigma: 50 }
+          }
+        })
           .png()
           .toBuffer()
       )
       // Past the sniffed head, so the blob store has started writing when the body breaks.
-      const broken = Stream.concat(chunked(bytes.subarray(0, 300_000)), Stream.fail(invalidFields(["file"], "client went away")))
+      const broken = Stream.concat(
+        chunked(bytes.subarray(0, 300_000)),
+        Stream.fail(invalidFields(["file"], "client went away"))
+      )
       const error = yield* Effect.flip(uploadMedia(actor, "a.png", broken, 10 * 1024 * 1024))
       assert.strictEqual(error.detail, "client went away")
       assert.deepStrictEqual((yield* StoredBlobs).keys(), [])

@@ -11,7 +11,19 @@ let h: Harness
 let dir: string
 const clip = (name: string, args: ReadonlyArray<string>) => {
   const path = join(dir, name)
-  execFileSync(ffmpeg.path, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=15", "-t", "2", ...args, path])
+  execFileSync(ffmpeg.path, [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc=size=320x240:rate=15",
+    "-t",
+    "2",
+    ...args,
+    path
+  ])
   return readFileSync(path)
 }
 let mp4: Buffer, webm: Buffer, rotated: Buffer, faststart: Buffer
@@ -21,9 +33,29 @@ beforeAll(async () => {
   mp4 = clip("clip.mp4", ["-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"])
   webm = clip("clip.webm", ["-c:v", "libvpx", "-b:v", "200k"])
   // The index first, as phones and web encoders often write it: ffprobe reads such a file cut short without complaint.
-  faststart = clip("faststart.mp4", ["-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-movflags", "+faststart"])
+  faststart = clip("faststart.mp4", [
+    "-pix_fmt",
+    "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-movflags",
+    "+faststart"
+  ])
   // Rotation is container metadata (a display matrix), set on a copy as phones do.
-  execFileSync(ffmpeg.path, ["-v", "error", "-y", "-i", join(dir, "clip.mp4"), "-c", "copy", "-metadata:s:v:0", "rotate=90", join(dir, "rotated.mp4")])
+  execFileSync(ffmpeg.path, [
+    "-v",
+    "error",
+    "-y",
+    "-i",
+    join(dir, "clip.mp4"),
+    "-c",
+    "copy",
+    "-metadata:s:v:0",
+    "rotate=90",
+    join(dir, "rotated.mp4")
+  ])
   rotated = readFileSync(join(dir, "rotated.mp4"))
   h = await startHarness()
 }, 60_000)
@@ -49,7 +81,14 @@ describe("POST /media (videos)", () => {
       const res = await uploadMultipart(h, apiKey, bytes, name)
       expect(res.status).toBe(201)
       const { media } = await readJson(res)
-      expect(media).toMatchObject({ type: "video", mimeType: type, filename: name, sizeBytes: bytes.length, width: 320, height: 240 })
+      expect(media).toMatchObject({
+        type: "video",
+        mimeType: type,
+        filename: name,
+        sizeBytes: bytes.length,
+        width: 320,
+        height: 240
+      })
       expect(Math.abs(media.durationMs - 2000)).toBeLessThan(150)
       const preview = await previewOf(apiKey, media.previewUrl)
       expect(preview).toMatchObject({ format: "jpeg", width: 480, height: 360 })
@@ -74,13 +113,20 @@ describe("POST /media (videos)", () => {
       .png()
       .toBuffer()
     const image = (await readJson(await uploadMultipart(h, apiKey, png, "cover.png"))).media.id
-    const dry = (cover: unknown) => postJson(h, apiKey, { accountIds: [accountId], content: "clip", mediaIds: [video], cover, dryRun: true })
+    const dry = (cover: unknown) =>
+      postJson(h, apiKey, { accountIds: [accountId], content: "clip", mediaIds: [video], cover, dryRun: true })
     expect((await dry({ offsetMs: 1500 })).status).toBe(200)
     expect((await dry({ mediaId: image })).status).toBe(200)
     const late = await dry({ offsetMs: 5000 })
-    expect((await readJson(late)).error).toMatchObject({ code: "validation_failed", details: { fields: ["cover.offsetMs"] } })
+    expect((await readJson(late)).error).toMatchObject({
+      code: "validation_failed",
+      details: { fields: ["cover.offsetMs"] }
+    })
     const notImage = await dry({ mediaId: video })
-    expect((await readJson(notImage)).error).toMatchObject({ code: "validation_failed", details: { fields: ["cover.mediaId"] } })
+    expect((await readJson(notImage)).error).toMatchObject({
+      code: "validation_failed",
+      details: { fields: ["cover.mediaId"] }
+    })
   })
 
   it("a video cut in half (no index) is media_unreadable", async () => {

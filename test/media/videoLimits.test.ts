@@ -20,7 +20,9 @@ afterAll(() => {
 })
 
 const inspect = (name: string, options: Parameters<typeof make>[0]) =>
-  Effect.runPromise(Effect.flatMap(make(options), (probe) => Effect.result(probe.inspectFile(join(dir, name), "video", "video/mp4"))))
+  Effect.runPromise(
+    Effect.flatMap(make(options), (probe) => Effect.result(probe.inspectFile(join(dir, name), "video", "video/mp4")))
+  )
 
 describe("video frames too large to decode", () => {
   it("over the budget at 4 bytes a pixel: refused by ffprobe's own pixel limit, with the frame's size", async () => {
@@ -40,7 +42,12 @@ describe("video frames too large to decode", () => {
   it("deeper than 8 bits counts 2 bytes a sample", async () => {
     // 320 x 240 x 4 x 2 = 600 KiB: over 512 KiB although the same clip at 8 bits (300 KiB) fits.
     const deep = await inspect("deep.mp4", { maxDecodedBytes: 512 * KiB })
-    expect(deep._tag === "Failure" && deep.failure.details).toMatchObject({ reason: "decoded_size_over_budget", width: 320, height: 240, bytesPerSample: 2 })
+    expect(deep._tag === "Failure" && deep.failure.details).toMatchObject({
+      reason: "decoded_size_over_budget",
+      width: 320,
+      height: 240,
+      bytesPerSample: 2
+    })
     const small = await inspect("small.mp4", { maxDecodedBytes: 512 * KiB })
     expect(small._tag === "Success" && small.success).toMatchObject({ width: 320, height: 240 })
     expect(small._tag === "Success" && small.success.preview).not.toBeNull()
@@ -48,6 +55,10 @@ describe("video frames too large to decode", () => {
 
   it("the pixel limit applies to video frames too", async () => {
     const result = await inspect("small.mp4", { maxPixels: 320 * 240 - 1 })
-    expect(result._tag === "Failure" && result.failure.details).toMatchObject({ reason: "too_many_pixels", width: 320, height: 240 })
+    expect(result._tag === "Failure" && result.failure.details).toMatchObject({
+      reason: "too_many_pixels",
+      width: 320,
+      height: 240
+    })
   })
 })

@@ -19,13 +19,21 @@ const baseEnv = { ...inherited, HERALD_DATA_DIR: dataDir }
 
 const herald = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(process.execPath, [...nodeArgsOf("herald"), ...args], { env: { ...baseEnv, ...nodeEnvOf("herald"), ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
+    execFile(
+      process.execPath,
+      [...nodeArgsOf("herald"), ...args],
+      { env: { ...baseEnv, ...nodeEnvOf("herald"), ...env }, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
     )
   )
 
 /** A failure as the issue asks for it: non-zero, one or two lines, no stack frames. */
-const expectShortFailure = (result: { code: number; stdout: string; stderr: string }, code: number, mentions: RegExp) => {
+const expectShortFailure = (
+  result: { code: number; stdout: string; stderr: string },
+  code: number,
+  mentions: RegExp
+) => {
   expect(result.code).toBe(code)
   const lines = result.stderr.trimEnd().split("\n")
   expect(lines.length).toBeGreaterThanOrEqual(1)
@@ -40,7 +48,10 @@ let log = ""
 
 const startHost = async () => {
   const port = await freePort()
-  host = spawn(process.execPath, nodeArgsOf("start"), { env: { ...baseEnv, ...nodeEnvOf("start"), PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] })
+  host = spawn(process.execPath, nodeArgsOf("start"), {
+    env: { ...baseEnv, ...nodeEnvOf("start"), PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   host.stdout!.on("data", (d) => (log += d))
   host.stderr!.on("data", (d) => (log += d))
   base = `http://127.0.0.1:${port}/api/v1`
@@ -74,7 +85,16 @@ describe("the operator CLI beside a running embedded host", () => {
   let workspaceId = ""
 
   it("creates a workspace and a key through the host, and the host serves the key at once", async () => {
-    const created = await herald(["workspace", "create", "--email", "operator@herald-customer.org", "--name", "Ops", "--plan", "pro"])
+    const created = await herald([
+      "workspace",
+      "create",
+      "--email",
+      "operator@herald-customer.org",
+      "--name",
+      "Ops",
+      "--plan",
+      "pro"
+    ])
     expect(created.stderr).toBe("")
     expect(created.code).toBe(0)
     workspaceId = JSON.parse(created.stdout).workspace.id
@@ -87,7 +107,11 @@ describe("the operator CLI beside a running embedded host", () => {
 
   it("answers a validation error, an unknown workspace and a missing post in one or two lines", async () => {
     expectShortFailure(await herald(["workspace", "create", "--email", "not-an-address"]), 1, /validation_failed/)
-    expectShortFailure(await herald(["workspace", "create", "--email", "operator@herald-customer.org"]), 1, /already owns a workspace/)
+    expectShortFailure(
+      await herald(["workspace", "create", "--email", "operator@herald-customer.org"]),
+      1,
+      /already owns a workspace/
+    )
     expectShortFailure(await herald(["key", "create", "--workspace", "ws_NOPE"]), 1, /workspace_not_found/)
     expectShortFailure(await herald(["post", "approve", "pst_NOPE"]), 1, /post_not_found/)
   }, 60_000)
@@ -108,11 +132,19 @@ describe("the operator CLI beside a running embedded host", () => {
     // A live process (this test runner) holds the lock and serves no operator socket.
     mkdirSync(other, { recursive: true })
     writeFileSync(join(other, "pg.lock"), String(process.pid))
-    expectShortFailure(await herald(["signin-link", "--email", "operator@herald-customer.org"], { HERALD_DATA_DIR: other }), 1, new RegExp(`open in process ${process.pid}`))
+    expectShortFailure(
+      await herald(["signin-link", "--email", "operator@herald-customer.org"], { HERALD_DATA_DIR: other }),
+      1,
+      new RegExp(`open in process ${process.pid}`)
+    )
   }, 60_000)
 
   it("answers an unreachable database in one line", async () => {
-    expectShortFailure(await herald(["migrate"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" }), 1, /ECONNREFUSED/)
+    expectShortFailure(
+      await herald(["migrate"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" }),
+      1,
+      /ECONNREFUSED/
+    )
   }, 60_000)
 
   it("opens the data dir itself once the host has stopped", async () => {

@@ -81,9 +81,23 @@ describe("hostile request bodies against npm start", () => {
     let replies: Array<{ status: number }>
     try {
       replies = await Promise.all([
-        sendBody(`${herald.origin}/api/v1/signup`, { head: '{"email":"a@herald-customer.org","agentName":"', size: 20 * MB, tail: '"}' }),
-        sendBody(`${herald.origin}/api/v1/signup`, { head: '{"email":"b@herald-customer.org","agentName":"', size: 20 * MB, tail: '"}', chunked: true }),
-        sendBody(`${herald.origin}/api/v1/posts`, { headers: { authorization: `Bearer ${key}` }, head: '{"accountIds":["acc_x"],"content":"', size: 20 * MB, tail: '"}' }),
+        sendBody(`${herald.origin}/api/v1/signup`, {
+          head: '{"email":"a@herald-customer.org","agentName":"',
+          size: 20 * MB,
+          tail: '"}'
+        }),
+        sendBody(`${herald.origin}/api/v1/signup`, {
+          head: '{"email":"b@herald-customer.org","agentName":"',
+          size: 20 * MB,
+          tail: '"}',
+          chunked: true
+        }),
+        sendBody(`${herald.origin}/api/v1/posts`, {
+          headers: { authorization: `Bearer ${key}` },
+          head: '{"accountIds":["acc_x"],"content":"',
+          size: 20 * MB,
+          tail: '"}'
+        }),
         sendBody(`${herald.origin}/api/v1/posts`, {
           headers: { authorization: `Bearer ${key}` },
           head: '{"accountIds":["acc_x"],"content":"',
@@ -104,7 +118,12 @@ describe("hostile request bodies against npm start", () => {
 
   it("a 120 MB sign-up or post, declared or chunked, is refused and the process stays up", async () => {
     for (const chunked of [false, true]) {
-      const signup = await sendBody(`${herald.origin}/api/v1/signup`, { head: '{"email":"c@herald-customer.org","agentName":"', size: 120 * MB, tail: '"}', chunked })
+      const signup = await sendBody(`${herald.origin}/api/v1/signup`, {
+        head: '{"email":"c@herald-customer.org","agentName":"',
+        size: 120 * MB,
+        tail: '"}',
+        chunked
+      })
       expect(signup.status).toBe(413)
       const post = await sendBody(`${herald.origin}/api/v1/posts`, {
         headers: { authorization: `Bearer ${key}` },

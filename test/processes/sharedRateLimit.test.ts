@@ -17,7 +17,13 @@ const freePort = () =>
 const startHost = async (databaseUrl: string, dataDir: string) => {
   const port = await freePort()
   const child = spawn(process.execPath, ["--import", "tsx", "hosts/embedded/main.ts"], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, HERALD_DATA_DIR: dataDir, HERALD_SIGNUP_PER_IP_PER_HOUR: "3" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      HERALD_DATA_DIR: dataDir,
+      HERALD_SIGNUP_PER_IP_PER_HOUR: "3"
+    },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let log = ""
@@ -38,7 +44,11 @@ const startHost = async (databaseUrl: string, dataDir: string) => {
 }
 
 const signUp = (base: string, n: number) =>
-  fetch(`${base}/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `shared${n}-${Date.now()}@herald-customer.org` }) })
+  fetch(`${base}/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: `shared${n}-${Date.now()}@herald-customer.org` })
+  })
 
 describe("two HTTP host processes on one PostgreSQL database", () => {
   let db: Awaited<ReturnType<typeof createDatabaseForProcesses>>

@@ -65,7 +65,10 @@ const suite = () => {
     const schedulers: Array<ChildProcess> = running.map((r) => r.child)
     // The kills start once publishing has (a slow start on a busy machine would otherwise spend them
     // on processes still loading, and none would land mid-job).
-    const published = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM sandbox_ledger`))
+    const published = () =>
+      runtime.runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM sandbox_ledger`)
+      )
     while ((await published())[0].n === 0 && Date.now() - start < 60_000) await sleep(100)
     const killsFrom = Date.now()
     let kills = 0
@@ -105,15 +108,19 @@ const suite = () => {
         const ledger = yield* sql<{ external_id: string; post_id: string; account_id: string; content: string }>`
         SELECT external_id, post_id, account_id, content FROM sandbox_ledger`
         const repo = yield* PostRepo
-        const workspaceId = (yield* sql<{ workspace_id: string }>`SELECT workspace_id FROM posts LIMIT 1`)[0].workspace_id
+        const workspaceId = (yield* sql<{ workspace_id: string }>`SELECT workspace_id FROM posts LIMIT 1`)[0]
+          .workspace_id
         const posts: Array<Post> = []
-        for (const id of postIds) posts.push((yield* repo.findById(workspaceId, id)).pipe((o) => (o._tag === "Some" ? o.value : null))!)
+        for (const id of postIds)
+          posts.push((yield* repo.findById(workspaceId, id)).pipe((o) => (o._tag === "Some" ? o.value : null))!)
         return { duplicates, ledger, posts }
       })
     )
     await runtime.dispose()
     const retried = posts.flatMap((p) => p.targets).filter((t) => t.attempts > 1).length
-    console.info(`crash test: ${kills} SIGKILLs, ${ledger.length} network posts, ${retried} targets taken over after a kill, ${((Date.now() - start) / 1000).toFixed(1)} s`)
+    console.info(
+      `crash test: ${kills} SIGKILLs, ${ledger.length} network posts, ${retried} targets taken over after a kill, ${((Date.now() - start) / 1000).toFixed(1)} s`
+    )
 
     assert.isAtLeast(kills, 5)
     assert.isAtLeast(retried, 1, "some kills landed mid-job")
@@ -121,7 +128,11 @@ const suite = () => {
     assert.strictEqual(ledger.length, POSTS * ACCOUNTS * 4, "every root, reply and first comment reached the network")
     const byId = new Map(ledger.map((r) => [r.external_id, r]))
     for (const post of posts) {
-      assert.strictEqual(post.status, "published", `${post.id} is ${post.status}: ${JSON.stringify(post.targets.map((t) => t.error))}`)
+      assert.strictEqual(
+        post.status,
+        "published",
+        `${post.id} is ${post.status}: ${JSON.stringify(post.targets.map((t) => t.error))}`
+      )
       for (const t of post.targets) {
         const n = post.content.split(" ")[0]
         assert.strictEqual(byId.get(t.externalId!)?.content, `${n} root`)
@@ -136,4 +147,6 @@ const suite = () => {
   }, 150_000)
 }
 
-await withTestServer("scheduler crash test (PostgreSQL, real processes)", () => describe("scheduler crash test (PostgreSQL, real processes)", suite))
+await withTestServer("scheduler crash test (PostgreSQL, real processes)", () =>
+  describe("scheduler crash test (PostgreSQL, real processes)", suite)
+)

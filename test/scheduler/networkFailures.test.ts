@@ -27,14 +27,20 @@ const renewingConnectors = Layer.succeed(Connectors)(
       refresh: (credentials) =>
         Effect.suspend(() => {
           refreshed.push(credentials)
-          if (refreshes.shift() === "revoked") return Effect.fail(new GrantRevoked({ message: "invalid_grant: the refresh token was revoked" }))
-          return Effect.succeed({ accessToken: `access-${refreshed.length + 1}`, refreshToken: `refresh-${refreshed.length + 1}`, expiresAt: null })
+          if (refreshes.shift() === "revoked")
+            return Effect.fail(new GrantRevoked({ message: "invalid_grant: the refresh token was revoked" }))
+          return Effect.succeed({
+            accessToken: `access-${refreshed.length + 1}`,
+            refreshToken: `refresh-${refreshed.length + 1}`,
+            expiresAt: null
+          })
         })
     }
   ])
 )
 
-const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(Layer.merge(pipelineLayer(), renewingConnectors)))
+const run = <A, E>(effect: Effect.Effect<A, E, any>) =>
+  effect.pipe(Effect.provide(Layer.merge(pipelineLayer(), renewingConnectors)))
 
 const post = (actor: Actor, body: CreatePostBody) =>
   Effect.map(createPost(actor, body, null), (r) => {
@@ -97,13 +103,21 @@ describe("what real networks do (scripted, TestClock)", () => {
       Effect.gen(function* () {
         const f = yield* setUp()
         const net = yield* ScriptedNetwork
-        yield* storeCredentials(f.accountIds[0], { accessToken: "access-1", refreshToken: "refresh-1", expiresAt: null })
+        yield* storeCredentials(f.accountIds[0], {
+          accessToken: "access-1",
+          refreshToken: "refresh-1",
+          expiresAt: null
+        })
         refreshes.push("ok")
         net.script("", Behaviour.unauthorized)
         const id = yield* post(f.agent, { accountIds: f.accountIds, content: "After a 401" })
         yield* startWorker(testOptions)
         yield* TestClock.adjust(testOptions.pollMs)
-        assert.deepStrictEqual(refreshed.at(-1), { accessToken: "access-1", refreshToken: "refresh-1", expiresAt: null })
+        assert.deepStrictEqual(refreshed.at(-1), {
+          accessToken: "access-1",
+          refreshToken: "refresh-1",
+          expiresAt: null
+        })
         assert.deepStrictEqual((yield* publishCalls).length, 2)
         assert.strictEqual(net.published()[0].request.credentials?.accessToken, `access-${refreshed.length + 1}`)
         assert.strictEqual((yield* getPost(f.agent, id)).post.status, "published")
@@ -159,7 +173,11 @@ describe("what real networks do (scripted, TestClock)", () => {
     run(
       Effect.gen(function* () {
         const f = yield* setUp()
-        const id = yield* post(f.agent, { accountIds: f.accountIds, content: "Later", scheduledFor: new Date(3_600_000).toISOString() })
+        const id = yield* post(f.agent, {
+          accountIds: f.accountIds,
+          content: "Later",
+          scheduledFor: new Date(3_600_000).toISOString()
+        })
         yield* disconnectAccount(f.person, f.accountIds[0])
         yield* startWorker(testOptions)
         yield* TestClock.adjust(3_600_000)

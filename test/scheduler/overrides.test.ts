@@ -31,7 +31,10 @@ describe("publishing per-network content", () => {
         externalId: "x-1"
       })
       const media = yield* MediaRepo
-      const [wide, square] = [upload(f.agent.workspaceId, { id: "med_wide", expiresAt: 10 * HOUR }), upload(f.agent.workspaceId, { id: "med_square", expiresAt: 10 * HOUR })]
+      const [wide, square] = [
+        upload(f.agent.workspaceId, { id: "med_wide", expiresAt: 10 * HOUR }),
+        upload(f.agent.workspaceId, { id: "med_square", expiresAt: 10 * HOUR })
+      ]
       yield* media.insert(wide)
       yield* media.insert(square)
       const pending = { status: "pending" as const, externalId: null, error: null }
@@ -44,10 +47,24 @@ describe("publishing per-network content", () => {
         mediaIds: [wide.id],
         thread: ["The long thread's reply"],
         firstComment: "Read more: https://example.org/long",
-        overrides: { x: { content: "Short for X", thread: ["X reply one", "X reply two"], firstComment: null, mediaIds: [square.id] } },
-        targets: [target(sandboxId, { platform: "sandbox", status: "scheduled", firstComment: pending }), target(x.id, { platform: "x", status: "scheduled", firstComment: null })]
+        overrides: {
+          x: {
+            content: "Short for X",
+            thread: ["X reply one", "X reply two"],
+            firstComment: null,
+            mediaIds: [square.id]
+          }
+        },
+        targets: [
+          target(sandboxId, { platform: "sandbox", status: "scheduled", firstComment: pending }),
+          target(x.id, { platform: "x", status: "scheduled", firstComment: null })
+        ]
       })
-      yield* (yield* PostCreator).create({ post: stored, jobs: yield* publishJobsFor(stored, HOUR), usage: { month: "1970-01", limit: null } })
+      yield* (yield* PostCreator).create({
+        post: stored,
+        jobs: yield* publishJobsFor(stored, HOUR),
+        usage: { month: "1970-01", limit: null }
+      })
       yield* startWorker(testOptions)
       yield* TestClock.adjust(HOUR + testOptions.firstCommentDelayMs + testOptions.pollMs)
 
@@ -55,7 +72,8 @@ describe("publishing per-network content", () => {
       const to = (accountId: string) => sent.filter((r) => r.accountId === accountId).map((r) => r.content)
       assert.deepStrictEqual(to(x.id), ["Short for X", "X reply one", "X reply two"])
       assert.deepStrictEqual(to(sandboxId), [LONG, "The long thread's reply", "Read more: https://example.org/long"])
-      const mediaOf = (accountId: string) => sent.filter((r) => r.accountId === accountId && r.replyTo === null).map((r) => r.request.media.map((m) => m.id))
+      const mediaOf = (accountId: string) =>
+        sent.filter((r) => r.accountId === accountId && r.replyTo === null).map((r) => r.request.media.map((m) => m.id))
       assert.deepStrictEqual(mediaOf(x.id), [[square.id]])
       assert.deepStrictEqual(mediaOf(sandboxId), [[wide.id]])
       const after = yield* storedPost(f.agent, stored.id)

@@ -41,7 +41,11 @@ export const runtimeFor = (url: string, maxConnections = 10) => ManagedRuntime.m
 /** A claimed pro workspace with `accounts` sandbox accounts and a key that posts without approval. */
 export const seedWorkspace = (accounts: number) =>
   Effect.gen(function* () {
-    const ws = yield* createWorkspaceAsOperator({ email: `ops-${randomBytes(4).toString("hex")}@herald-customer.org`, name: "Bench", plan: "pro" })
+    const ws = yield* createWorkspaceAsOperator({
+      email: `ops-${randomBytes(4).toString("hex")}@herald-customer.org`,
+      name: "Bench",
+      plan: "pro"
+    })
     const { text } = yield* createKeyAsOperator(ws.id, "bench", false)
     const agent = yield* authenticateKey(text)
     const accountIds = yield* asOwner(ws.id, (owner) =>
@@ -59,14 +63,26 @@ export const seedWorkspace = (accounts: number) =>
   })
 
 /** Starts `npm run scheduler` as a child process on `url`. */
-export const spawnScheduler = (url: string, env: Record<string, string>, stdio: ["ignore", "ignore" | "pipe", "ignore" | "pipe"] = ["ignore", "ignore", "ignore"]): ChildProcess =>
-  spawn(process.execPath, [...(process.env.BENCH_HERALD_FLAGS?.split(" ").filter(Boolean) ?? []), ...nodeArgsOf("scheduler")], {
-    env: { ...process.env, DATABASE_URL: url, HERALD_DATA_DIR: join(tmpdir(), "herald-scheduler-runs"), ...env },
-    stdio
-  })
+export const spawnScheduler = (
+  url: string,
+  env: Record<string, string>,
+  stdio: ["ignore", "ignore" | "pipe", "ignore" | "pipe"] = ["ignore", "ignore", "ignore"]
+): ChildProcess =>
+  spawn(
+    process.execPath,
+    [...(process.env.BENCH_HERALD_FLAGS?.split(" ").filter(Boolean) ?? []), ...nodeArgsOf("scheduler")],
+    {
+      env: { ...process.env, DATABASE_URL: url, HERALD_DATA_DIR: join(tmpdir(), "herald-scheduler-runs"), ...env },
+      stdio
+    }
+  )
 
 export const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once("exit", (code) => resolve(code))))
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve(child.exitCode)
+      : child.once("exit", (code) => resolve(code))
+  )
 
 /**
  * `spawnScheduler` with a promise that resolves once the scheduler has started (its "scheduler:"

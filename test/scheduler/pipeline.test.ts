@@ -113,8 +113,16 @@ describe("publishing pipeline (in memory, TestClock)", () => {
         const f = yield* setUp()
         const net = yield* ScriptedNetwork
         yield* startWorker(testOptions)
-        const due = yield* post(f.asksFirst, { accountIds: f.accountIds, content: "Approved ahead", scheduledFor: at(HOUR) })
-        const overdue = yield* post(f.asksFirst, { accountIds: f.accountIds, content: "Approved late", scheduledFor: at(30 * MINUTE) })
+        const due = yield* post(f.asksFirst, {
+          accountIds: f.accountIds,
+          content: "Approved ahead",
+          scheduledFor: at(HOUR)
+        })
+        const overdue = yield* post(f.asksFirst, {
+          accountIds: f.accountIds,
+          content: "Approved late",
+          scheduledFor: at(30 * MINUTE)
+        })
         assert.strictEqual(yield* statusOf(f.person, due), "needs_approval")
         yield* TestClock.adjust(45 * MINUTE)
         assert.strictEqual(net.published().length, 0, "nothing waits for approval in the queue")
@@ -210,7 +218,11 @@ describe("publishing pipeline (in memory, TestClock)", () => {
         assert.strictEqual(comment.content, "Link in here")
         assert.strictEqual(comment.at - root.at, 10_000)
         assert.deepStrictEqual(comment.replyTo, { rootId: root.externalId, parentId: root.externalId })
-        assert.deepStrictEqual((yield* getPost(f.agent, id)).post.targets[0].firstComment, { status: "published", externalId: comment.externalId, error: null })
+        assert.deepStrictEqual((yield* getPost(f.agent, id)).post.targets[0].firstComment, {
+          status: "published",
+          externalId: comment.externalId,
+          error: null
+        })
       })
     )
   )
@@ -247,7 +259,10 @@ describe("publishing pipeline (in memory, TestClock)", () => {
         yield* post(f.agent, { accountIds: f.accountIds, content: "Vote", poll })
         yield* TestClock.adjust(testOptions.pollMs)
         const request = net.published()[0].request
-        assert.deepStrictEqual([request.poll?.options, request.poll?.durationMinutes], [poll.options, poll.durationMinutes])
+        assert.deepStrictEqual(
+          [request.poll?.options, request.poll?.durationMinutes],
+          [poll.options, poll.durationMinutes]
+        )
         assert.isFalse(request.tiktokAiGenerated)
       })
     )

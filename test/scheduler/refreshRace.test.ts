@@ -61,8 +61,17 @@ const suite = () => {
       )
     )
     // An access token a minute from its end: both schedulers decide to renew it.
-    await first.runPromise(storeCredentials(accountId, { accessToken: "access-1", refreshToken: "refresh-1", expiresAt: Date.now() + 60_000 }))
-    const [a, b] = await Promise.all([first.runPromise(credentialsFor(account)), second.runPromise(credentialsFor(account))])
+    await first.runPromise(
+      storeCredentials(accountId, {
+        accessToken: "access-1",
+        refreshToken: "refresh-1",
+        expiresAt: Date.now() + 60_000
+      })
+    )
+    const [a, b] = await Promise.all([
+      first.runPromise(credentialsFor(account)),
+      second.runPromise(credentialsFor(account))
+    ])
     expect(refreshCalls).toBe(1)
     expect(Option.getOrThrow(a)).toEqual(Option.getOrThrow(b))
     expect(Option.getOrThrow(a).refreshToken).toBe("refresh-2")
@@ -74,4 +83,6 @@ const suite = () => {
   }, 30_000)
 }
 
-await withTestServer("token refresh race (PostgreSQL, two pools)", () => describe("token refresh race (PostgreSQL, two pools)", suite))
+await withTestServer("token refresh race (PostgreSQL, two pools)", () =>
+  describe("token refresh race (PostgreSQL, two pools)", suite)
+)

@@ -65,7 +65,11 @@ describe("retries and never posting twice", () => {
         assert.strictEqual((yield* publishCalls).length, testOptions.maxFailures)
         const view = (yield* getPost(f.agent, id)).post
         assert.strictEqual(view.status, "failed")
-        assert.deepStrictEqual(view.targets[0].error, { code: "upstream_unavailable", message: "Scripted failure (upstream_unavailable).", retryable: true })
+        assert.deepStrictEqual(view.targets[0].error, {
+          code: "upstream_unavailable",
+          message: "Scripted failure (upstream_unavailable).",
+          retryable: true
+        })
         assert.strictEqual((yield* (yield* JobQueue).pending()).length, 0)
       })
     )
@@ -105,25 +109,27 @@ describe("retries and never posting twice", () => {
     )
   )
 
-  it.effect("a crash after the network got the post: the next try asks the network and records it, no second post", () =>
-    run(
-      Effect.gen(function* () {
-        const f = yield* setUp()
-        const net = yield* ScriptedNetwork
-        net.script("", Behaviour.crash)
-        const id = yield* post(f.agent, { accountIds: f.accountIds, content: "Crash" })
-        yield* startWorker(testOptions)
-        yield* TestClock.adjust("5 minutes")
-        assert.strictEqual(net.published().length, 1)
-        assert.deepStrictEqual(
-          net.calls().map((c) => c.kind),
-          ["prepare", "publish", "recover"]
-        )
-        const target = (yield* getPost(f.agent, id)).post.targets[0]
-        assert.strictEqual(target.status, "published")
-        assert.strictEqual(target.externalId, net.published()[0].externalId)
-      })
-    )
+  it.effect(
+    "a crash after the network got the post: the next try asks the network and records it, no second post",
+    () =>
+      run(
+        Effect.gen(function* () {
+          const f = yield* setUp()
+          const net = yield* ScriptedNetwork
+          net.script("", Behaviour.crash)
+          const id = yield* post(f.agent, { accountIds: f.accountIds, content: "Crash" })
+          yield* startWorker(testOptions)
+          yield* TestClock.adjust("5 minutes")
+          assert.strictEqual(net.published().length, 1)
+          assert.deepStrictEqual(
+            net.calls().map((c) => c.kind),
+            ["prepare", "publish", "recover"]
+          )
+          const target = (yield* getPost(f.agent, id)).post.targets[0]
+          assert.strictEqual(target.status, "published")
+          assert.strictEqual(target.externalId, net.published()[0].externalId)
+        })
+      )
   )
 
   it.effect("a hung call times out; the network says nothing arrived, so it is sent again with the same handle", () =>
@@ -169,8 +175,16 @@ describe("retries and never posting twice", () => {
         const f = yield* setUp()
         const net = yield* ScriptedNetwork
         net.script("", Behaviour.slow(5_000), Behaviour.fail("upstream_unavailable", true))
-        const slow = yield* post(f.agent, { accountIds: f.accountIds, content: "Slow one", scheduledFor: new Date(60_000).toISOString() })
-        const retried = yield* post(f.agent, { accountIds: f.accountIds, content: "Retried one", scheduledFor: new Date(120_000).toISOString() })
+        const slow = yield* post(f.agent, {
+          accountIds: f.accountIds,
+          content: "Slow one",
+          scheduledFor: new Date(60_000).toISOString()
+        })
+        const retried = yield* post(f.agent, {
+          accountIds: f.accountIds,
+          content: "Retried one",
+          scheduledFor: new Date(120_000).toISOString()
+        })
         yield* startWorker(testOptions)
         yield* TestClock.adjust(60_000 + testOptions.markPublishingAfterMs - 1)
         assert.strictEqual((yield* getPost(f.agent, slow)).post.status, "scheduled", "fast calls skip the write")
@@ -206,54 +220,85 @@ describe("retries and never posting twice", () => {
     )
   )
 
-  it.effect("a worker that died after the call: when its lease expires the next one recovers instead of posting again", () =>
-    run(
-      Effect.gen(function* () {
-        const f = yield* setUp()
-        const net = yield* ScriptedNetwork
-        const queue = yield* JobQueue
-        const id = yield* post(f.agent, { accountIds: f.accountIds, content: "Orphan" })
-        // A worker leases the job, stores its checkpoint, reaches the network, and dies before recording.
-        const [job] = yield* queue.lease(yield* Clock.currentTimeMillis, 1, testOptions.leaseMs)
-        const publisher = Option.getOrThrow((yield* Publishers).get("sandbox"))
-        const account = Option.getOrThrow(yield* (yield* AccountRepo).findById(f.agent.workspaceId, f.accountIds[0]))
-        const request = { account, credentials: null, postId: id, content: "Orphan", media: [], poll: null, cover: null, tiktokAiGenerated: false, replyTo: null }
-        const handle = yield* publisher.prepare!(request)
-        assert.isTrue(yield* queue.checkpoint(job, { step: 0, handle }))
-        yield* publisher.publish(request, handle)
-        yield* startWorker(testOptions)
-        yield* TestClock.adjust(testOptions.leaseMs - testOptions.pollMs)
-        assert.strictEqual((yield* storedPost(f.agent, id)).targets[0].externalId, null, "nobody touches a leased job")
-        yield* TestClock.adjust(testOptions.pollMs)
-        assert.strictEqual(net.published().length, 1)
-        assert.strictEqual((yield* storedPost(f.agent, id)).targets[0].externalId, handle)
-        assert.isFalse(yield* queue.complete(job), "the dead worker's lease is void")
-      })
-    )
+  it.effect(
+    "a worker that died after the call: when its lease expires the next one recovers instead of posting again",
+    () =>
+      run(
+        Effect.gen(function* () {
+          const f = yield* setUp()
+          const net = yield* ScriptedNetwork
+          const queue = yield* JobQueue
+          const id = yield* post(f.agent, { accountIds: f.accountIds, content: "Orphan" })
+          // A worker leases the job, stores its checkpoint, reaches the network, and dies before recording.
+          const [job] = yield* queue.lease(yield* Clock.currentTimeMillis, 1, testOptions.leaseMs)
+          const publisher = Option.getOrThrow((yield* Publishers).get("sandbox"))
+          const account = Option.getOrThrow(yield* (yield* AccountRepo).findById(f.agent.workspaceId, f.accountIds[0]))
+          const request = {
+            account,
+            credentials: null,
+            postId: id,
+            content: "Orphan",
+            media: [],
+            poll: null,
+            cover: null,
+            tiktokAiGenerated: false,
+            replyTo: null
+          }
+          const handle = yield* publisher.prepare!(request)
+          assert.isTrue(yield* queue.checkpoint(job, { step: 0, handle }))
+          yield* publisher.publish(request, handle)
+          yield* startWorker(testOptions)
+          yield* TestClock.adjust(testOptions.leaseMs - testOptions.pollMs)
+          assert.strictEqual(
+            (yield* storedPost(f.agent, id)).targets[0].externalId,
+            null,
+            "nobody touches a leased job"
+          )
+          yield* TestClock.adjust(testOptions.pollMs)
+          assert.strictEqual(net.published().length, 1)
+          assert.strictEqual((yield* storedPost(f.agent, id)).targets[0].externalId, handle)
+          assert.isFalse(yield* queue.complete(job), "the dead worker's lease is void")
+        })
+      )
   )
 
-  it.effect("the cover and the TikTok AI label reach the publisher as stored on the post; a target without a video gets no cover", () =>
-    run(
-      Effect.gen(function* () {
-        const f = yield* setUp()
-        const net = yield* ScriptedNetwork
-        const video = upload(f.agent.workspaceId, { type: "video", mimeType: "video/mp4", durationMs: 5000, expiresAt: 3_600_000 })
-        yield* (yield* MediaRepo).insert(video)
-        const posts = yield* PostRepo
-        const [withVideo, textOnly] = [yield* post(f.agent, { accountIds: f.accountIds, content: "Labelled" }), yield* post(f.agent, { accountIds: f.accountIds, content: "Text" })]
-        yield* posts.update({ ...(yield* storedPost(f.agent, withVideo)), mediaIds: [video.id], cover: { offsetMs: 1500 }, tiktokAiGenerated: true })
-        yield* posts.update({ ...(yield* storedPost(f.agent, textOnly)), cover: { offsetMs: 1500 } })
-        yield* publishDueTargets(testOptions, 10)
-        const requestOf = (postId: string) => net.published().find((r) => r.postId === postId)!.request
-        const request = requestOf(withVideo)
-        assert.deepStrictEqual(request.cover, { offsetMs: 1500 })
-        assert.deepStrictEqual(
-          request.media.map((m) => m.id),
-          [video.id]
-        )
-        assert.strictEqual(requestOf(textOnly).cover, null)
-        assert.isTrue(request.tiktokAiGenerated)
-      })
-    )
+  it.effect(
+    "the cover and the TikTok AI label reach the publisher as stored on the post; a target without a video gets no cover",
+    () =>
+      run(
+        Effect.gen(function* () {
+          const f = yield* setUp()
+          const net = yield* ScriptedNetwork
+          const video = upload(f.agent.workspaceId, {
+            type: "video",
+            mimeType: "video/mp4",
+            durationMs: 5000,
+            expiresAt: 3_600_000
+          })
+          yield* (yield* MediaRepo).insert(video)
+          const posts = yield* PostRepo
+          const [withVideo, textOnly] = [
+            yield* post(f.agent, { accountIds: f.accountIds, content: "Labelled" }),
+            yield* post(f.agent, { accountIds: f.accountIds, content: "Text" })
+          ]
+          yield* posts.update({
+            ...(yield* storedPost(f.agent, withVideo)),
+            mediaIds: [video.id],
+            cover: { offsetMs: 1500 },
+            tiktokAiGenerated: true
+          })
+          yield* posts.update({ ...(yield* storedPost(f.agent, textOnly)), cover: { offsetMs: 1500 } })
+          yield* publishDueTargets(testOptions, 10)
+          const requestOf = (postId: string) => net.published().find((r) => r.postId === postId)!.request
+          const request = requestOf(withVideo)
+          assert.deepStrictEqual(request.cover, { offsetMs: 1500 })
+          assert.deepStrictEqual(
+            request.media.map((m) => m.id),
+            [video.id]
+          )
+          assert.strictEqual(requestOf(textOnly).cover, null)
+          assert.isTrue(request.tiktokAiGenerated)
+        })
+      )
   )
 })

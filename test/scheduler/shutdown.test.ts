@@ -30,13 +30,26 @@ const suite = () => {
     await runtime.runPromise(
       Effect.gen(function* () {
         const { agent, accountIds } = yield* seedWorkspace(1)
-        yield* createPost(agent, { accountIds, content: "Shutdown", scheduledFor: new Date(Date.now() + 2_000).toISOString() }, null)
+        yield* createPost(
+          agent,
+          { accountIds, content: "Shutdown", scheduledFor: new Date(Date.now() + 2_000).toISOString() },
+          null
+        )
       })
     )
-    const query = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
-    const jobs = () => query((sql) => sql<{ lease_until: Date | null; checkpoint_handle: string | null }>`SELECT lease_until, checkpoint_handle FROM jobs`)
+    const query = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
+      runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
+    const jobs = () =>
+      query(
+        (sql) =>
+          sql<{
+            lease_until: Date | null
+            checkpoint_handle: string | null
+          }>`SELECT lease_until, checkpoint_handle FROM jobs`
+      )
     const ledger = () => query((sql) => sql<{ external_id: string }>`SELECT external_id FROM sandbox_ledger`)
-    const status = () => query((sql) => sql<{ status: string }>`SELECT status FROM posts`).then((rows) => rows[0].status)
+    const status = () =>
+      query((sql) => sql<{ status: string }>`SELECT status FROM posts`).then((rows) => rows[0].status)
     const leased = async () => {
       while (!(await jobs()).some((j) => j.lease_until !== null)) await sleep(25)
     }
@@ -81,4 +94,6 @@ const suite = () => {
   }, 60_000)
 }
 
-await withTestServer("scheduler shutdown (PostgreSQL, real processes)", () => describe("scheduler shutdown (PostgreSQL, real processes)", suite))
+await withTestServer("scheduler shutdown (PostgreSQL, real processes)", () =>
+  describe("scheduler shutdown (PostgreSQL, real processes)", suite)
+)

@@ -32,7 +32,8 @@ describe("the worker loop", () => {
         const f = yield* setUp(3)
         const net = yield* ScriptedNetwork
         const ids: Array<string> = []
-        for (let i = 0; i < 20; i++) ids.push(yield* post(f.agent, { accountIds: f.accountIds, content: `Post ${i}`, thread: ["a", "b"] }))
+        for (let i = 0; i < 20; i++)
+          ids.push(yield* post(f.agent, { accountIds: f.accountIds, content: `Post ${i}`, thread: ["a", "b"] }))
         for (let w = 0; w < 3; w++) yield* startWorker({ ...testOptions, concurrency: 4, batch: 2 })
         yield* TestClock.adjust("10 seconds")
         const roots = net.published().filter((r) => r.replyTo === null)
@@ -44,32 +45,35 @@ describe("the worker loop", () => {
     )
   )
 
-  it.effect("a lease goes out as one batch; a hanging call in it holds up neither the others' records nor the worker's next lease", () =>
-    run(
-      Effect.gen(function* () {
-        const f = yield* setUp(3)
-        const net = yield* ScriptedNetwork
-        net.script("Hangs", Behaviour.hang)
-        const stuck = yield* post(f.agent, { accountIds: [f.accountIds[0]], content: "Hangs" })
-        const quick = yield* post(f.agent, { accountIds: f.accountIds, content: "Quick" })
-        // One lease takes all four targets and every slot; the next post needs the slots the batch frees.
-        yield* startWorker({ ...testOptions, concurrency: 4, batch: 4, pollMs: 100 })
-        // The batch started outside any clock wake: step the clock in 1 ms steps, each a turn for its fibers.
-        const stepThrough = (ms: number) => Effect.forEach(Array.from({ length: ms }), () => TestClock.adjust(1), { discard: true })
-        yield* stepThrough(100)
-        assert.strictEqual((yield* getPost(f.agent, quick)).post.status, "published")
-        assert.strictEqual((yield* getPost(f.agent, stuck)).post.status, "publishing")
-        const later = yield* post(f.agent, { accountIds: f.accountIds, content: "Later" })
-        yield* stepThrough(200)
-        assert.strictEqual((yield* getPost(f.agent, later)).post.status, "published")
-        // The hung call times out; the network says nothing arrived, so it goes again with the same handle.
-        yield* TestClock.adjust(testOptions.publishTimeoutMs + 20_000)
-        yield* stepThrough(100)
-        assert.strictEqual((yield* getPost(f.agent, stuck)).post.status, "published")
-        assert.strictEqual(net.published().length, 7)
-        assert.strictEqual(new Set(net.published().map((r) => `${r.postId}:${r.accountId}`)).size, 7)
-      })
-    )
+  it.effect(
+    "a lease goes out as one batch; a hanging call in it holds up neither the others' records nor the worker's next lease",
+    () =>
+      run(
+        Effect.gen(function* () {
+          const f = yield* setUp(3)
+          const net = yield* ScriptedNetwork
+          net.script("Hangs", Behaviour.hang)
+          const stuck = yield* post(f.agent, { accountIds: [f.accountIds[0]], content: "Hangs" })
+          const quick = yield* post(f.agent, { accountIds: f.accountIds, content: "Quick" })
+          // One lease takes all four targets and every slot; the next post needs the slots the batch frees.
+          yield* startWorker({ ...testOptions, concurrency: 4, batch: 4, pollMs: 100 })
+          // The batch started outside any clock wake: step the clock in 1 ms steps, each a turn for its fibers.
+          const stepThrough = (ms: number) =>
+            Effect.forEach(Array.from({ length: ms }), () => TestClock.adjust(1), { discard: true })
+          yield* stepThrough(100)
+          assert.strictEqual((yield* getPost(f.agent, quick)).post.status, "published")
+          assert.strictEqual((yield* getPost(f.agent, stuck)).post.status, "publishing")
+          const later = yield* post(f.agent, { accountIds: f.accountIds, content: "Later" })
+          yield* stepThrough(200)
+          assert.strictEqual((yield* getPost(f.agent, later)).post.status, "published")
+          // The hung call times out; the network says nothing arrived, so it goes again with the same handle.
+          yield* TestClock.adjust(testOptions.publishTimeoutMs + 20_000)
+          yield* stepThrough(100)
+          assert.strictEqual((yield* getPost(f.agent, stuck)).post.status, "published")
+          assert.strictEqual(net.published().length, 7)
+          assert.strictEqual(new Set(net.published().map((r) => `${r.postId}:${r.accountId}`)).size, 7)
+        })
+      )
   )
 
   it.effect("on stop, a job in flight finishes within the grace period", () =>
@@ -142,7 +146,11 @@ describe("the worker loop", () => {
         const scope = yield* Scope.make()
         const services = yield* Effect.context<never>()
         yield* Layer.buildWithScope(
-          schedulerLayer({ pipeline: { ...testOptions, pollMs: 60_000 }, sweepers: { everyMs: 60 * 60_000, batch: 10 }, webhooks: { ...defaultDeliveryOptions, pollMs: 60_000 } }),
+          schedulerLayer({
+            pipeline: { ...testOptions, pollMs: 60_000 },
+            sweepers: { everyMs: 60 * 60_000, batch: 10 },
+            webhooks: { ...defaultDeliveryOptions, pollMs: 60_000 }
+          }),
           scope
         ).pipe(Effect.provideContext(services))
         yield* post(f.agent, { accountIds: f.accountIds, content: "Via the layer" })
@@ -151,7 +159,10 @@ describe("the worker loop", () => {
         yield* TestClock.adjust("8 days")
         const gone = yield* (yield* WorkspaceRepo).findById(unclaimed.body.workspace!.id)
         assert.isTrue(gone._tag === "None", "the unclaimed workspace was swept")
-        assert.isTrue((yield* (yield* MediaRepo).findById(f.person.workspaceId, "med_old"))._tag === "None", "the expired upload was swept")
+        assert.isTrue(
+          (yield* (yield* MediaRepo).findById(f.person.workspaceId, "med_old"))._tag === "None",
+          "the expired upload was swept"
+        )
         assert.deepStrictEqual((yield* StoredBlobs).keys(), [], "with its bytes")
         yield* Scope.close(scope, Exit.void)
         yield* post(f.agent, { accountIds: f.accountIds, content: "After shutdown" })

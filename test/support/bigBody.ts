@@ -14,13 +14,24 @@ export interface SentBody {
  */
 export const sendBody = (
   url: string,
-  options: { readonly headers?: Record<string, string>; readonly head?: string; readonly size: number; readonly tail?: string; readonly chunked?: boolean; readonly fill?: number }
+  options: {
+    readonly headers?: Record<string, string>
+    readonly head?: string
+    readonly size: number
+    readonly tail?: string
+    readonly chunked?: boolean
+    readonly fill?: number
+  }
 ): Promise<SentBody> =>
   new Promise((resolve, reject) => {
     const head = Buffer.from(options.head ?? "")
     const tail = Buffer.from(options.tail ?? "")
     const total = head.length + options.size + tail.length
-    const headers = { "content-type": "application/json", ...options.headers, ...(options.chunked ? {} : { "content-length": String(total) }) }
+    const headers = {
+      "content-type": "application/json",
+      ...options.headers,
+      ...(options.chunked ? {} : { "content-length": String(total) })
+    }
     let sent = 0
     let answered = false
     const req = request(url, { method: "POST", headers, agent: false }, (res) => {

@@ -9,7 +9,9 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
  */
 
 interface Operation {
-  readonly responses: Readonly<Record<string, { readonly content?: Readonly<Record<string, { readonly schema?: object }>> }>>
+  readonly responses: Readonly<
+    Record<string, { readonly content?: Readonly<Record<string, { readonly schema?: object }>> }>
+  >
 }
 interface Document {
   readonly paths: Readonly<Record<string, Readonly<Record<string, Operation>>>>
@@ -31,7 +33,8 @@ const makeContract = (document: Document): Contract => {
   const validatorFor = (key: string, schema: object) => {
     let validate = validators.get(key)
     // The response's schema refers to #/components/...: compile it inside a copy of the document's root.
-    if (validate === undefined) validators.set(key, (validate = ajv.compile({ ...schema, components: document.components })))
+    if (validate === undefined)
+      validators.set(key, (validate = ajv.compile({ ...schema, components: document.components })))
     return validate
   }
   return {
@@ -41,7 +44,10 @@ const makeContract = (document: Document): Contract => {
       const operation = route && document.paths[route.template][method.toLowerCase()]
       if (route === undefined || operation === undefined) return
       const name = `${method} ${route.template}`
-      const response = operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`] ?? operation.responses.default
+      const response =
+        operation.responses[String(status)] ??
+        operation.responses[`${String(status)[0]}XX`] ??
+        operation.responses.default
       if (response === undefined)
         throw new Error(
           `${name} answered ${status}, which the OpenAPI document does not list (${Object.keys(operation.responses).join(", ")}): ${JSON.stringify(body).slice(0, 300)}`
@@ -50,7 +56,9 @@ const makeContract = (document: Document): Contract => {
       if (schema === undefined || !contentType?.includes("json")) return
       const validate = validatorFor(`${name} ${status}`, schema)
       if (!validate(body))
-        throw new Error(`${name} ${status}: the body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`)
+        throw new Error(
+          `${name} ${status}: the body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`
+        )
     }
   }
 }
@@ -61,7 +69,9 @@ const contracts = new Map<string, Promise<Contract>>()
 export const contractOf = (origin: string): Promise<Contract> => {
   let contract = contracts.get(origin)
   if (contract === undefined) {
-    contract = fetch(`${origin}/api/v1/openapi.json`).then(async (response) => makeContract((await response.json()) as Document))
+    contract = fetch(`${origin}/api/v1/openapi.json`).then(async (response) =>
+      makeContract((await response.json()) as Document)
+    )
     contracts.set(origin, contract)
   }
   return contract

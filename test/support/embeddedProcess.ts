@@ -23,7 +23,13 @@ export const startEmbedded = async (env: Record<string, string>) => {
   const dataDir = mkdtempSync(join(tmpdir(), "herald-embedded-"))
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HERALD_DATA_DIR: dataDir, HERALD_PUBLIC_URL: origin, ...env }
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HERALD_DATA_DIR: dataDir,
+    HERALD_PUBLIC_URL: origin,
+    ...env
+  }
   delete childEnv.DATABASE_URL
   delete childEnv.HERALD_SECRET
   let log = ""
@@ -31,7 +37,10 @@ export const startEmbedded = async (env: Record<string, string>) => {
   /** Starts the process (again, on the same data directory and port) and waits until it answers. */
   const launch = async () => {
     // Exactly what `npm start` runs (its node flags and environment), with this test's environment on top.
-    child = spawn(process.execPath, nodeArgsOf("start"), { env: { ...nodeEnvOf("start"), ...childEnv }, stdio: ["ignore", "pipe", "pipe"] })
+    child = spawn(process.execPath, nodeArgsOf("start"), {
+      env: { ...nodeEnvOf("start"), ...childEnv },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     child.stdout!.on("data", (d) => (log += d))
     child.stderr!.on("data", (d) => (log += d))
     for (let i = 0; i < 300; i++) {
@@ -47,7 +56,8 @@ export const startEmbedded = async (env: Record<string, string>) => {
     }
     return false
   }
-  const exited = () => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)))
+  const exited = () =>
+    new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)))
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM")
@@ -76,17 +86,31 @@ export const startEmbedded = async (env: Record<string, string>) => {
 
   const api = `${origin}/api/v1`
   const json = { "content-type": "application/json" }
-  const signup = await fetch(`${api}/signup`, { method: "POST", headers: json, body: JSON.stringify({ email: "owner@herald-customer.org", agentName: "Agent" }) })
+  const signup = await fetch(`${api}/signup`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email: "owner@herald-customer.org", agentName: "Agent" })
+  })
   expect(signup.status, await signup.clone().text()).toBe(201)
   // The claim link is in the outbox (no SMTP configured).
   const eml = readFileSync(filesUnder(join(dataDir, "outbox"))[0], "utf8")
   const text = Buffer.from(eml.split("\r\n\r\n")[1].replace(/\s/g, ""), "base64").toString("utf8")
   const token = /claim\?token=([A-Za-z0-9]+)/.exec(text)![1]
-  const claimed = await fetch(`${origin}/claim`, { method: "POST", body: new URLSearchParams({ token, locale: "en" }), redirect: "manual" })
+  const claimed = await fetch(`${origin}/claim`, {
+    method: "POST",
+    body: new URLSearchParams({ token, locale: "en" }),
+    redirect: "manual"
+  })
   const cookie = claimed.headers.get("set-cookie")!.split(";")[0]
-  const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(`${origin}/app`, { headers: { cookie } })).text())![1]
+  const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(
+    await (await fetch(`${origin}/app`, { headers: { cookie } })).text()
+  )![1]
   const created = (await (
-    await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })
+    await fetch(`${api}/keys`, {
+      method: "POST",
+      headers: { ...json, cookie, "x-csrf-token": csrf },
+      body: JSON.stringify({ name: "bot", requireApproval: false })
+    })
   ).json()) as any
   const auth = { authorization: `Bearer ${created.apiKey}` }
 
@@ -116,7 +140,11 @@ export const startEmbedded = async (env: Record<string, string>) => {
       `${color.slice(1)}.png`
     )
   const post = async (body: Record<string, unknown>) => {
-    const reply = await fetch(`${api}/posts`, { method: "POST", headers: { ...auth, ...json }, body: JSON.stringify(body) })
+    const reply = await fetch(`${api}/posts`, {
+      method: "POST",
+      headers: { ...auth, ...json },
+      body: JSON.stringify(body)
+    })
     return { status: reply.status, body: (await reply.json()) as any }
   }
   /** Reads the post until `done` holds (the scheduler in the process publishes it); a generous bound, not a timing assertion. */

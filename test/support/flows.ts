@@ -22,7 +22,11 @@ export const claim = async (host: HttpHost, email: string) => {
   const token = new URL(link).searchParams.get("token")!
   const page = await fetch(host.local(link))
   expect(page.status).toBe(200)
-  const response = await fetch(`${host.origin}/claim`, { method: "POST", body: new URLSearchParams({ token, locale: "en" }), redirect: "manual" })
+  const response = await fetch(`${host.origin}/claim`, {
+    method: "POST",
+    body: new URLSearchParams({ token, locale: "en" }),
+    redirect: "manual"
+  })
   expect(response.status).toBe(303)
   const cookie = response.headers.get("set-cookie")!.split(";")[0]
   const app = await fetch(`${host.origin}/app`, { headers: { cookie } })
@@ -40,7 +44,12 @@ export const connectSandbox = async (host: HttpHost, key: string) => {
 }
 
 /** Adds an account of another network directly (no OAuth peers in these tests). */
-export const addAccount = (host: HttpHost, workspaceId: string, platform: Platform, status: "connected" | "needs_reconnection" = "connected") =>
+export const addAccount = (
+  host: HttpHost,
+  workspaceId: string,
+  platform: Platform,
+  status: "connected" | "needs_reconnection" = "connected"
+) =>
   host
     .run(
       Effect.flatMap(AccountRepo, (repo) =>

@@ -1,6 +1,11 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { defaultHttpSettings, type HeraldConfigShape, HttpSettings, type HttpSettingsShape } from "../../application/config.ts"
+import {
+  defaultHttpSettings,
+  type HeraldConfigShape,
+  HttpSettings,
+  type HttpSettingsShape
+} from "../../application/config.ts"
 import { type NodeServerOptions, nodeServerLayer, routesLayer } from "../../hosts/http/server.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
@@ -8,7 +13,13 @@ import { contractOf } from "./contract.ts"
 import { testDatabase } from "./postgres.ts"
 
 /** A real listening HTTP host on a free port, on the in-memory core. */
-const roomyLimits = { signupPerIpPerHour: 10_000, signupPerEmailPerDay: 100, claimLinksPerWorkspacePerHour: 100, signinLinksPerEmailPerHour: 100, signupsPerDay: 10_000 }
+const roomyLimits = {
+  signupPerIpPerHour: 10_000,
+  signupPerEmailPerDay: 100,
+  claimLinksPerWorkspacePerHour: 100,
+  signinLinksPerEmailPerHour: 100,
+  signupsPerDay: 10_000
+}
 
 export const startHttpHost = async (
   overrides: Partial<HeraldConfigShape> = {},
@@ -18,14 +29,19 @@ export const startHttpHost = async (
   // Every test request comes from 127.0.0.1: roomy limits unless a test sets its own.
   const config = { limits: roomyLimits, ...overrides }
   // HERALD_TEST_BACKEND=postgres runs the same HTTP suites on the Postgres adapters, a database per host.
-  const core = process.env.HERALD_TEST_BACKEND === "postgres" ? TestHost.layerOn(Postgres.storageLayer.pipe(Layer.provide(testDatabase())), config) : TestHost.layer(config)
+  const core =
+    process.env.HERALD_TEST_BACKEND === "postgres"
+      ? TestHost.layerOn(Postgres.storageLayer.pipe(Layer.provide(testDatabase())), config)
+      : TestHost.layer(config)
   const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(nodeServerLayer({ ...serverOptions, port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(core),
     Layer.provideMerge(Layer.succeed(HttpSettings)({ ...defaultHttpSettings, ...http }))
   )
   const runtime = ManagedRuntime.make(server)
-  const origin = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (s) => HttpServer.formatAddress(s.address).replace(/\/$/, "")))
+  const origin = await runtime.runPromise(
+    Effect.map(HttpServer.HttpServer, (s) => HttpServer.formatAddress(s.address).replace(/\/$/, ""))
+  )
   return {
     origin,
     base: `${origin}/api/v1`,
@@ -68,6 +84,12 @@ export const call = async (
     /* not JSON */
   }
   // Every answer is checked against the served OpenAPI document (contract.ts).
-  ;(await contractOf(host.origin)).check(method, `${host.base}${path}`, response.status, response.headers.get("content-type"), body)
+  ;(await contractOf(host.origin)).check(
+    method,
+    `${host.base}${path}`,
+    response.status,
+    response.headers.get("content-type"),
+    body
+  )
   return { status: response.status, headers: response.headers, body }
 }

@@ -14,10 +14,12 @@ const urlFor = (database: string): string => {
   return url.toString()
 }
 
-const client = (url: string, maxConnections: number) => PgClient.layer({ url: Redacted.make(url), maxConnections, connectTimeout: Duration.seconds(3) })
+const client = (url: string, maxConnections: number) =>
+  PgClient.layer({ url: Redacted.make(url), maxConnections, connectTimeout: Duration.seconds(3) })
 
 /** Runs statements on the server's maintenance database (the one in the URL). */
-const onServer = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => effect.pipe(Effect.provide(client(testDatabaseUrl, 1)))
+const onServer = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+  effect.pipe(Effect.provide(client(testDatabaseUrl, 1)))
 
 /** Undefined when the server answers, otherwise why it does not. */
 export const unreachableReason = (): Promise<string | undefined> =>
@@ -36,10 +38,12 @@ export const testDatabase = (maxConnections = 10) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const name = `herald_test_${randomBytes(6).toString("hex")}`
-      yield* Effect.acquireRelease(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE ${sql(name)}`)), () =>
-        onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(
-          Effect.catchCause((cause) => Effect.logWarning(`could not drop ${name}`, cause))
-        )
+      yield* Effect.acquireRelease(
+        onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE ${sql(name)}`)),
+        () =>
+          onServer(
+            Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)
+          ).pipe(Effect.catchCause((cause) => Effect.logWarning(`could not drop ${name}`, cause)))
       )
       const connection = client(urlFor(name), maxConnections)
       return Layer.effectDiscard(migrate).pipe(Layer.provideMerge(connection))
@@ -51,7 +55,9 @@ export const testDatabase = (maxConnections = 10) =>
  * processes): its name, URL, and a function that drops it (ending its sessions). Migrated unless
  * `migrated: false` (schedulers that migrate it themselves).
  */
-export const createDatabaseForProcesses = async (options: { readonly prefix?: string; readonly migrated?: boolean } = {}) => {
+export const createDatabaseForProcesses = async (
+  options: { readonly prefix?: string; readonly migrated?: boolean } = {}
+) => {
   const name = `${options.prefix ?? "herald_test"}_${randomBytes(6).toString("hex")}`
   await Effect.runPromise(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE ${sql(name)}`)))
   const url = urlFor(name)
@@ -59,7 +65,12 @@ export const createDatabaseForProcesses = async (options: { readonly prefix?: st
   return {
     name,
     url,
-    drop: (): Promise<void> => Effect.runPromise(onServer(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)).pipe(Effect.asVoid))
+    drop: (): Promise<void> =>
+      Effect.runPromise(
+        onServer(
+          Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`)
+        ).pipe(Effect.asVoid)
+      )
   }
 }
 
@@ -72,7 +83,9 @@ export const withTestServer = async (name: string, suites: () => void): Promise<
   if (reason === undefined) return suites()
   describe(name, () => {
     it("the test server is reachable", () => {
-      throw new Error(`PostgreSQL at ${testDatabaseUrl} is unreachable: ${reason}. Start one with scripts/ensure-postgres.sh, or set TEST_DATABASE_URL.`)
+      throw new Error(
+        `PostgreSQL at ${testDatabaseUrl} is unreachable: ${reason}. Start one with scripts/ensure-postgres.sh, or set TEST_DATABASE_URL.`
+      )
     })
   })
 }

@@ -19,7 +19,9 @@ export const startSmtpServer = async (credentials = { user: "herald", pass: "sec
     disabledCommands: ["STARTTLS"],
     authOptional: false,
     onAuth: (auth, _session, callback) =>
-      auth.username === credentials.user && auth.password === credentials.pass ? callback(null, { user: auth.username }) : callback(new Error("bad credentials")),
+      auth.username === credentials.user && auth.password === credentials.pass
+        ? callback(null, { user: auth.username })
+        : callback(new Error("bad credentials")),
     onData: (stream, session, callback) => {
       const chunks: Array<Buffer> = []
       stream.on("data", (c: Buffer) => chunks.push(c))

@@ -12,4 +12,5 @@ export const emptyTables = () =>
   )
 
 /** The SQL storage ports on an empty store, over a shared, migrated SqlClient. */
-export const freshSqlStorage = <E>(backend: Layer.Layer<SqlClient.SqlClient, E>) => Layer.mergeAll(storageLayer, emptyTables()).pipe(Layer.provide(backend))
+export const freshSqlStorage = <E>(backend: Layer.Layer<SqlClient.SqlClient, E>) =>
+  Layer.mergeAll(storageLayer, emptyTables()).pipe(Layer.provide(backend))

@@ -36,7 +36,8 @@ describe("post status", () => {
 describe("sign-up rules", () => {
   it("refuses example, disposable and placeholder addresses; normalises case", () => {
     expect(Result.getOrThrow(checkEmail(" Ann@Herald-Customer.org "))).toBe("ann@herald-customer.org")
-    for (const bad of ["a@example.com", "a@sub.example.org", "x@mailinator.com", "your.name@gmail.com", "a@site.test"]) expect(Result.isFailure(checkEmail(bad)), bad).toBe(true)
+    for (const bad of ["a@example.com", "a@sub.example.org", "x@mailinator.com", "your.name@gmail.com", "a@site.test"])
+      expect(Result.isFailure(checkEmail(bad)), bad).toBe(true)
   })
   it("refuses control and text-direction characters in names", () => {
     expect(Result.isFailure(checkName("agentName", "evil\u202egnp"))).toBe(true)

@@ -15,7 +15,10 @@ const check = (files: Record<string, string>) => {
     mkdirSync(dirname(join(root, path)), { recursive: true })
     writeFileSync(join(root, path), text)
   }
-  const run = spawnSync(process.execPath, ["scripts/check-layering.mjs"], { env: { ...process.env, LAYERING_ROOT: root }, encoding: "utf8" })
+  const run = spawnSync(process.execPath, ["scripts/check-layering.mjs"], {
+    env: { ...process.env, LAYERING_ROOT: root },
+    encoding: "utf8"
+  })
   return { ok: run.status === 0, output: run.stdout + run.stderr }
 }
 
@@ -41,7 +44,11 @@ describe("the layering check", () => {
     ["application/e.ts", `import { x } from "../adapters/memory/M.ts"`, "application imports only domain"],
     ["adapters/s3/S.ts", `import { x } from "../postgres/P.ts"`, "adapter s3 imports adapter postgres"],
     ["adapters/s3/T.ts", `import { x } from "../../hosts/http/server.ts"`, "adapters never import hosts"],
-    ["adapters/networks/x/X.ts", `import { x } from "../bluesky/B.ts"`, "adapter networks/x imports adapter networks/bluesky"],
+    [
+      "adapters/networks/x/X.ts",
+      `import { x } from "../bluesky/B.ts"`,
+      "adapter networks/x imports adapter networks/bluesky"
+    ],
     ["domain/g.ts", `export const size = (b: Uint8Array) => Buffer.byteLength(b)`, "uses Node's Buffer"],
     ["application/h.ts", `export const env = () => process.env.X`, "uses Node's process"]
   ])("refuses %s importing %s", (path, source, why) => {

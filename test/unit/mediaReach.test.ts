@@ -38,8 +38,13 @@ describe("whether a network on the internet can fetch Herald's media URL", () =>
   })
 
   it("the dry run's warning names the Meta networks among the targets and the host; others and public URLs get none", () => {
-    const warning = mediaFetchWarning(["x", "instagram", "threads", "instagram"], "http://localhost:8080/files/media/a.png?expires=1&signature=s")
-    expect(warning).toContain("Instagram, Threads download media from Herald by URL, but localhost:8080 is a name that only resolves")
+    const warning = mediaFetchWarning(
+      ["x", "instagram", "threads", "instagram"],
+      "http://localhost:8080/files/media/a.png?expires=1&signature=s"
+    )
+    expect(warning).toContain(
+      "Instagram, Threads download media from Herald by URL, but localhost:8080 is a name that only resolves"
+    )
     expect(warning).toContain("HERALD_PUBLIC_URL")
     expect(mediaFetchWarning(["x", "bluesky"], "http://localhost:8080/files/a.png")).toBeNull()
     expect(mediaFetchWarning(["facebook"], "https://herald.example.org/files/a.png")).toBeNull()

@@ -74,7 +74,12 @@ const codeOf = (result: ReturnType<typeof check>) => (Result.isFailure(result) ?
 const detailsOf = (result: ReturnType<typeof check>) => (Result.isFailure(result) ? result.failure.details : undefined)
 const planned = (result: ReturnType<typeof check>) => {
   if (Result.isFailure(result)) throw new Error(`expected success, got ${result.failure.code}`)
-  return Object.fromEntries(result.success.planned.map((t) => [t.account.platform, { content: t.content, mediaIds: t.mediaIds, thread: t.thread, firstComment: t.firstComment }]))
+  return Object.fromEntries(
+    result.success.planned.map((t) => [
+      t.account.platform,
+      { content: t.content, mediaIds: t.mediaIds, thread: t.thread, firstComment: t.firstComment }
+    ])
+  )
 }
 
 describe("contentFor", () => {
@@ -83,7 +88,12 @@ describe("contentFor", () => {
     expect(contentFor({ ...post, overrides: {} }, "x")).toEqual(post)
     const overrides: Overrides = { x: { content: "short" }, linkedin: { mediaIds: [], thread: [], firstComment: null } }
     expect(contentFor({ ...post, overrides }, "x")).toEqual({ ...post, content: "short" })
-    expect(contentFor({ ...post, overrides }, "linkedin")).toEqual({ content: "base", mediaIds: [], thread: [], firstComment: null })
+    expect(contentFor({ ...post, overrides }, "linkedin")).toEqual({
+      content: "base",
+      mediaIds: [],
+      thread: [],
+      firstComment: null
+    })
     expect(contentFor({ ...post, overrides }, "bluesky")).toEqual(post)
   })
 
@@ -106,7 +116,12 @@ describe("checkPost with overrides: each target on its final content", () => {
 
   it("an override too long for its network names overrides.<platform>.<field>", () => {
     const tooLong = check(["x", "linkedin"], { content: "ok", overrides: { x: { content: "x".repeat(281) } } })
-    expect(detailsOf(tooLong)).toMatchObject({ fields: ["overrides.x.content"], accountId: "acc_x", platform: "x", limit: 280 })
+    expect(detailsOf(tooLong)).toMatchObject({
+      fields: ["overrides.x.content"],
+      accountId: "acc_x",
+      platform: "x",
+      limit: 280
+    })
     const comment = check(["linkedin"], { content: "ok", overrides: { linkedin: { firstComment: "c".repeat(1251) } } })
     expect(detailsOf(comment)).toMatchObject({ fields: ["overrides.linkedin.firstComment"], platform: "linkedin" })
     const reply = check(["x"], { content: "ok", overrides: { x: { thread: ["fine", "y".repeat(281)] } } })
@@ -127,8 +142,13 @@ describe("checkPost with overrides: each target on its final content", () => {
     const base = { mediaIds: ["med_vid"], firstComment: "https://example.org" }
     expect(codeOf(check(["linkedin", "tiktok"], base))).toBe("first_comment_unsupported")
     const ok = check(["linkedin", "tiktok"], { ...base, overrides: { tiktok: { firstComment: null } } })
-    expect(planned(ok)).toMatchObject({ linkedin: { firstComment: "https://example.org" }, tiktok: { firstComment: null } })
-    expect(codeOf(check(["linkedin", "tiktok"], { mediaIds: ["med_vid"], overrides: { tiktok: { firstComment: "link" } } }))).toBe("first_comment_unsupported")
+    expect(planned(ok)).toMatchObject({
+      linkedin: { firstComment: "https://example.org" },
+      tiktok: { firstComment: null }
+    })
+    expect(
+      codeOf(check(["linkedin", "tiktok"], { mediaIds: ["med_vid"], overrides: { tiktok: { firstComment: "link" } } }))
+    ).toBe("first_comment_unsupported")
   })
 
   it("media per network: X posts text only while Instagram has its image; Instagram without media is media_required", () => {
@@ -151,23 +171,35 @@ describe("checkPost with overrides: each target on its final content", () => {
 
   it("an override for a network not targeted is ignored with a warning and not kept", () => {
     const result = check(["x"], { overrides: { x: { content: "for X" }, linkedin: { content: "nobody" } } })
-    expect(Result.isSuccess(result) && result.success.warnings).toEqual(["overrides.linkedin is ignored: no LinkedIn account is targeted."])
+    expect(Result.isSuccess(result) && result.success.warnings).toEqual([
+      "overrides.linkedin is ignored: no LinkedIn account is targeted."
+    ])
     expect(Result.isSuccess(result) && result.success.overrides).toEqual({ x: { content: "for X" } })
   })
 
   it("a poll with media on one target only is refused for that target", () => {
     const poll = { options: ["a", "b"], durationMinutes: 1440 }
-    const result = check(["x", "linkedin"], { content: "Which?", poll, overrides: { linkedin: { mediaIds: ["med_1"] } } })
+    const result = check(["x", "linkedin"], {
+      content: "Which?",
+      poll,
+      overrides: { linkedin: { mediaIds: ["med_1"] } }
+    })
     expect(codeOf(result)).toBe("poll_unsupported")
     expect(detailsOf(result)).toMatchObject({ accountIds: ["acc_linkedin"] })
   })
 
   it("media warnings belong to the targets whose own media break their network's limits", () => {
     const big = check(["x", "threads"], { mediaIds: ["med_big"] })
-    expect(Result.isSuccess(big) && big.success.planned.map((t) => t.warnings)).toEqual([[], ["Threads refuses images larger than 8 MB."]])
+    expect(Result.isSuccess(big) && big.success.planned.map((t) => t.warnings)).toEqual([
+      [],
+      ["Threads refuses images larger than 8 MB."]
+    ])
     const spared = check(["x", "threads"], { mediaIds: ["med_big"], overrides: { threads: { mediaIds: ["med_1"] } } })
     expect(Result.isSuccess(spared) && spared.success.warnings).toEqual([])
     const short = check(["x", "linkedin"], { mediaIds: ["med_short"] })
-    expect(Result.isSuccess(short) && short.success.planned.map((t) => t.warnings)).toEqual([[], ["LinkedIn refuses videos shorter than 3 s."]])
+    expect(Result.isSuccess(short) && short.success.planned.map((t) => t.warnings)).toEqual([
+      [],
+      ["LinkedIn refuses videos shorter than 3 s."]
+    ])
   })
 })

@@ -14,7 +14,10 @@ describe("token vault (AES-256-GCM)", () => {
       assert.notInclude(sealed, "xoxo-access")
       assert.notInclude(sealed, "xoxo-refresh")
       assert.match(sealed, /^v1\.[0-9a-f]{8}\./)
-      assert.deepStrictEqual(JSON.parse(yield* vault.open(sealed)), { accessToken: "xoxo-access", refreshToken: "xoxo-refresh" })
+      assert.deepStrictEqual(JSON.parse(yield* vault.open(sealed)), {
+        accessToken: "xoxo-access",
+        refreshToken: "xoxo-refresh"
+      })
       // A fresh IV every time: sealing twice gives two texts.
       assert.notStrictEqual(yield* vault.seal("same"), yield* vault.seal("same"))
     })
@@ -38,8 +41,14 @@ describe("token vault (AES-256-GCM)", () => {
       assert.strictEqual(wrongKey._tag, "VaultSealBroken")
       const parts = sealed.split(".")
       parts[3] = parts[3]!.slice(0, -2) + (parts[3]!.endsWith("AA") ? "BB" : "AA")
-      assert.strictEqual((yield* Effect.flip(AesGcmVault.make("a").open(parts.join(".")))).message, "The sealed credentials are damaged.")
-      assert.strictEqual((yield* Effect.flip(AesGcmVault.make("a").open("not sealed"))).message.includes("secret"), true)
+      assert.strictEqual(
+        (yield* Effect.flip(AesGcmVault.make("a").open(parts.join(".")))).message,
+        "The sealed credentials are damaged."
+      )
+      assert.strictEqual(
+        (yield* Effect.flip(AesGcmVault.make("a").open("not sealed"))).message.includes("secret"),
+        true
+      )
     })
   )
 
@@ -47,7 +56,9 @@ describe("token vault (AES-256-GCM)", () => {
     Effect.gen(function* () {
       const file = join(mkdtempSync(join(tmpdir(), "herald-vault-")), "data", "secret")
       const noEnv = ConfigProvider.fromUnknown({})
-      const build = TokenVault.pipe(Effect.provide(AesGcmVault.layerConfig(file).pipe(Layer.provide(ConfigProvider.layer(noEnv)))))
+      const build = TokenVault.pipe(
+        Effect.provide(AesGcmVault.layerConfig(file).pipe(Layer.provide(ConfigProvider.layer(noEnv))))
+      )
       const sealed = yield* Effect.flatMap(build, (v) => v.seal("token"))
       assert.strictEqual(statSync(file).mode & 0o777, 0o600)
       const secret = readFileSync(file, "utf8")

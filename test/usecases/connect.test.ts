@@ -17,7 +17,10 @@ const picky = Layer.succeed(Connectors)(
   connectorsOf([
     {
       ...sandboxConnector,
-      complete: (input) => (refusals-- > 0 ? Effect.fail(fail("validation_failed", { fields: ["appPassword"] }, "Wrong app password.")) : sandboxConnector.complete(input))
+      complete: (input) =>
+        refusals-- > 0
+          ? Effect.fail(fail("validation_failed", { fields: ["appPassword"] }, "Wrong app password."))
+          : sandboxConnector.complete(input)
     }
   ])
 )

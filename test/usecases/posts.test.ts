@@ -42,10 +42,16 @@ describe("createPost on the in-memory host", () => {
     Effect.gen(function* () {
       yield* TestClock.setTime(Date.parse("2026-11-21T00:00:00Z"))
       const actor = yield* setUp
-      const tooFar = yield* Effect.flip(createPost(actor, { accountIds: ["acc_s"], content: "x", scheduledFor: "2027-11-21T00:00:00Z" }, null))
+      const tooFar = yield* Effect.flip(
+        createPost(actor, { accountIds: ["acc_s"], content: "x", scheduledFor: "2027-11-21T00:00:00Z" }, null)
+      )
       assert.strictEqual(tooFar.code, "scheduled_too_far")
       yield* TestClock.adjust("1 day")
-      const ok = yield* createPost(actor, { accountIds: ["acc_s"], content: "x", scheduledFor: "2027-11-21T00:00:00Z" }, null)
+      const ok = yield* createPost(
+        actor,
+        { accountIds: ["acc_s"], content: "x", scheduledFor: "2027-11-21T00:00:00Z" },
+        null
+      )
       assert.strictEqual(ok.kind, "created")
     }).pipe(Effect.provide(TestHost.layer()))
   )

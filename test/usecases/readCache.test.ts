@@ -45,7 +45,13 @@ describe("ReadCache", () => {
     Effect.gen(function* () {
       const { body } = yield* signUp({ body: { email: "cache@herald-customer.org" }, ip: "1.1.1.1" })
       const agent = yield* authenticateKey(body.apiKey!)
-      const person = { kind: "person" as const, workspaceId: agent.workspaceId, personId: "usr_x", name: "owner", email: "cache@herald-customer.org" }
+      const person = {
+        kind: "person" as const,
+        workspaceId: agent.workspaceId,
+        personId: "usr_x",
+        name: "owner",
+        email: "cache@herald-customer.org"
+      }
       const made = yield* createKey(person, { name: "script", requireApproval: false })
       yield* authenticateKey(made.apiKey)
       yield* revokeKey(person, made.key.id)

@@ -32,10 +32,13 @@ const publishNow = Effect.gen(function* () {
   yield* publishDueTargets(defaultPipelineOptions, 100)
 })
 
-const targetOf = (actor: Effect.Success<typeof setUp>["agent"], id: string) => Effect.map(getPost(actor, id), (r) => r.post.targets[0])
+const targetOf = (actor: Effect.Success<typeof setUp>["agent"], id: string) =>
+  Effect.map(getPost(actor, id), (r) => r.post.targets[0])
 
 const post = (actor: Effect.Success<typeof setUp>["agent"], accountId: string, content: string) =>
-  Effect.map(createPost(actor, { accountIds: [accountId], content }, null), (r) => (r.kind === "created" ? r.body.post.id : ""))
+  Effect.map(createPost(actor, { accountIds: [accountId], content }, null), (r) =>
+    r.kind === "created" ? r.body.post.id : ""
+  )
 
 describe("the sandbox fails like a real network on demand", () => {
   it.effect("#duplicate is refused as duplicate_content with the network's words", () =>

@@ -32,7 +32,9 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
   const setUp = async (options: { readonly viewport?: { width: number; height: number } } = {}) => {
     const { email, key, workspaceId } = await signUp(host)
     const accountId = await connectSandbox(host, key)
-    const page = await browser.newPage(options.viewport ? { viewport: options.viewport, isMobile: true, hasTouch: true } : {})
+    const page = await browser.newPage(
+      options.viewport ? { viewport: options.viewport, isMobile: true, hasTouch: true } : {}
+    )
     page.on("dialog", (dialog) => void dialog.accept())
     // A script error fails the test that hits it.
     page.on("pageerror", (error) => {
@@ -41,7 +43,8 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
     await claimInBrowser(host, page, email)
     return { email, key, workspaceId, accountId, page }
   }
-  const ask = (key: string, body: Record<string, unknown>) => call(host, "POST", "/posts", { key, body }).then((r) => r.body.post.id as string)
+  const ask = (key: string, body: Record<string, unknown>) =>
+    call(host, "POST", "/posts", { key, body }).then((r) => r.body.post.id as string)
   const postOf = (key: string, id: string) => call(host, "GET", `/posts/${id}`, { key })
 
   it("select several and reject them together, with a reason the agent reads in its events", async () => {
@@ -73,14 +76,20 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
 
   it("an approval is refused when the post changed after the page showed it, and the new version is shown", async () => {
     const { key, accountId, page } = await setUp()
-    const id = await ask(key, { accountIds: [accountId], content: "moving target", scheduledFor: new Date(Date.now() + 3 * 86_400_000).toISOString() })
+    const id = await ask(key, {
+      accountIds: [accountId],
+      content: "moving target",
+      scheduledFor: new Date(Date.now() + 3 * 86_400_000).toISOString()
+    })
     await page.reload()
     const article = page.locator("article.post", { hasText: "moving target" })
     await article.waitFor()
     const shownVersion = await article.getAttribute("data-version")
     // The agent moves it while the page is open.
     const moved = new Date(Date.now() + 5 * 86_400_000).toISOString()
-    expect((await call(host, "POST", `/posts/${id}/reschedule`, { key, body: { scheduledFor: moved } })).status).toBe(200)
+    expect((await call(host, "POST", `/posts/${id}/reschedule`, { key, body: { scheduledFor: moved } })).status).toBe(
+      200
+    )
     await article.getByRole("button", { name: "Approve" }).click()
     await article.getByRole("alert").filter({ hasText: "changed after you loaded the page" }).waitFor()
     expect(await article.getAttribute("data-version")).not.toBe(shownVersion)
@@ -96,7 +105,12 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
   it("HTML and script an agent posts are shown as text on every page, never run", async () => {
     const { key, accountId, page } = await setUp()
     const hostile = `<img src=x onerror="window.__owned=1"><script>window.__owned=2</script>"'&amp;`
-    await ask(key, { accountIds: [accountId], content: hostile, firstComment: "<b>bold?</b>", thread: ["</li><li>injected"] })
+    await ask(key, {
+      accountIds: [accountId],
+      content: hostile,
+      firstComment: "<b>bold?</b>",
+      thread: ["</li><li>injected"]
+    })
     await call(host, "POST", "/keys", { key, body: { name: "<i>x</i>" } })
     await page.reload()
     const article = page.locator("article.post").first()
@@ -144,7 +158,10 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
 
   it("on a phone-sized screen the queue and every page fit the width", async () => {
     const { key, accountId, page } = await setUp({ viewport: { width: 375, height: 740 } })
-    await ask(key, { accountIds: [accountId], content: "A post read on a phone, long enough to wrap over several lines of the narrow screen." })
+    await ask(key, {
+      accountIds: [accountId],
+      content: "A post read on a phone, long enough to wrap over several lines of the narrow screen."
+    })
     await page.reload()
     await page.locator("article.post").first().waitFor()
     for (const [path, name] of [
@@ -185,7 +202,9 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
       .getByRole("button", { name: /Disconnect/ })
       .click()
     await page.locator("li.broken").waitFor({ state: "detached" })
-    expect(((await call(host, "GET", "/accounts", { key })).body.accounts as Array<{ id: string }>).map((a) => a.id)).not.toContain(accountId)
+    expect(
+      ((await call(host, "GET", "/accounts", { key })).body.accounts as Array<{ id: string }>).map((a) => a.id)
+    ).not.toContain(accountId)
     await page.close()
   }, 60_000)
 
@@ -226,7 +245,10 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
     await ask(key, { accountIds: [accountId], content: "zoned", scheduledFor: at.toISOString() })
     // The same person signed in on another browser.
     const elsewhere = await host.run(startSession(workspaceId, email))
-    const asElsewhere = () => fetch(`${host.base}/workspace`, { headers: { cookie: `herald_session=${elsewhere.token}` } }).then((r) => r.status)
+    const asElsewhere = () =>
+      fetch(`${host.base}/workspace`, { headers: { cookie: `herald_session=${elsewhere.token}` } }).then(
+        (r) => r.status
+      )
     expect(await asElsewhere()).toBe(200)
 
     await page.goto(`${host.origin}/app/settings`)
@@ -240,7 +262,9 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
     expect(await page.locator("#sessions li").count()).toBe(2)
     await checkPage(page, "settings-ja")
     const settings = await page.evaluate("fetch('/api/v1/workspace').then(r => r.json())")
-    expect(settings).toMatchObject({ workspace: { name: "Acme & Co", locale: "ja", timeZone: "Asia/Tokyo", approvalMail: "digest" } })
+    expect(settings).toMatchObject({
+      workspace: { name: "Acme & Co", locale: "ja", timeZone: "Asia/Tokyo", approvalMail: "digest" }
+    })
     await page.getByRole("button", { name: "そこからサインアウト" }).click()
     await page.locator("#sessions li").nth(1).waitFor({ state: "detached" })
     expect(await asElsewhere()).toBe(401)

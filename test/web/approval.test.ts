@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connectSandbox, signUp } from "../support/flows.ts"
-import { chromiumAvailable, claimInBrowser, expectAccessible, launch, mailTo, publishDue, screenshot, transferredBytes } from "./browser.ts"
+import {
+  chromiumAvailable,
+  claimInBrowser,
+  expectAccessible,
+  launch,
+  mailTo,
+  publishDue,
+  screenshot,
+  transferredBytes
+} from "./browser.ts"
 
 describe.runIf(chromiumAvailable)("the approval queue in a real Chromium", () => {
   let host: HttpHost
@@ -23,7 +32,12 @@ describe.runIf(chromiumAvailable)("the approval queue in a real Chromium", () =>
     const accountId = await connectSandbox(host, key)
     const created = await call(host, "POST", "/posts", {
       key,
-      body: { accountIds: [accountId], content: "Hello from the agent", thread: ["and a reply"], firstComment: "first!" }
+      body: {
+        accountIds: [accountId],
+        content: "Hello from the agent",
+        thread: ["and a reply"],
+        firstComment: "first!"
+      }
     })
     expect(created.body.post.status).toBe("needs_approval")
 
@@ -74,7 +88,9 @@ describe.runIf(chromiumAvailable)("the approval queue in a real Chromium", () =>
     await expectAccessible(page)
     let signInMail: { text: string } | undefined
     for (let i = 0; i < 200 && signInMail === undefined; i++) {
-      signInMail = await host.run(Effect.map(SentMail, (s) => s.all().find((m) => m.to === email && m.text.includes("/signin/complete"))))
+      signInMail = await host.run(
+        Effect.map(SentMail, (s) => s.all().find((m) => m.to === email && m.text.includes("/signin/complete")))
+      )
       if (signInMail === undefined) await new Promise((r) => setTimeout(r, 10))
     }
     await page.goto(host.local(/https?:\/\/\S+\/signin\/complete\?token=\S+/.exec(signInMail!.text)![0]))

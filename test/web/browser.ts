@@ -10,14 +10,26 @@ import type { HttpHost } from "../support/httpHost.ts"
 
 export const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 export const chromiumAvailable = existsSync(executablePath)
-if (!chromiumAvailable && process.env.CI) throw new Error(`Chromium is missing at ${executablePath}: .ci/run installs Debian's chromium`)
-if (!chromiumAvailable) console.warn(`\n*** Chromium not found at ${executablePath}: the web page tests are skipped (apt-get install chromium) ***\n`)
+if (!chromiumAvailable && process.env.CI)
+  throw new Error(`Chromium is missing at ${executablePath}: .ci/run installs Debian's chromium`)
+if (!chromiumAvailable)
+  console.warn(
+    `\n*** Chromium not found at ${executablePath}: the web page tests are skipped (apt-get install chromium) ***\n`
+  )
 
 export const launch = (): Promise<Browser> =>
   chromium.launch({
     executablePath,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run"
+    ]
   })
 
 /** Where the tests keep their screenshots (README, "The app"); git-ignored, kept by CI as artifacts. */
@@ -40,7 +52,9 @@ interface AxeViolation {
 /** Runs axe-core in the page (as an evaluated script: the page's own policy does not apply) and fails on serious or critical violations. */
 export const expectAccessible = async (page: Page) => {
   await page.evaluate(axeSource)
-  const violations = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations)")) as ReadonlyArray<AxeViolation>
+  const violations = (await page.evaluate(
+    "axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations)"
+  )) as ReadonlyArray<AxeViolation>
   const grave = violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
@@ -58,7 +72,9 @@ export const transferredBytes = async (page: Page): Promise<number> =>
 /** The last mail to `to` whose text matches, waiting for it to be sent. */
 export const mailTo = async (host: HttpHost, to: string, pattern: RegExp) => {
   for (let i = 0; i < 300; i++) {
-    const mail = await host.run(Effect.map(SentMail, (s) => [...s.all()].reverse().find((m) => m.to === to && pattern.test(m.text))))
+    const mail = await host.run(
+      Effect.map(SentMail, (s) => [...s.all()].reverse().find((m) => m.to === to && pattern.test(m.text)))
+    )
     if (mail !== undefined) return mail
     await new Promise((r) => setTimeout(r, 10))
   }

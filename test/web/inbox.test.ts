@@ -31,7 +31,8 @@ describe.runIf(chromiumAvailable)("approving from the inbox", () => {
     const session = await claim(host, email)
     return { email, key, accountId, session }
   }
-  const ask = (key: string, body: Record<string, unknown>) => call(host, "POST", "/posts", { key, body }).then((r) => r.body.post.id as string)
+  const ask = (key: string, body: Record<string, unknown>) =>
+    call(host, "POST", "/posts", { key, body }).then((r) => r.body.post.id as string)
 
   it("the owner gets an e-mail with the post and its preview, and approves from its link on a confirming page", async () => {
     const { email, key, accountId } = await owner()
@@ -40,8 +41,14 @@ describe.runIf(chromiumAvailable)("approving from the inbox", () => {
       .toBuffer()
     const form = new FormData()
     form.append("file", new Blob([png]), "picture.png")
-    const media = (await (await fetch(`${host.base}/media`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })).json()) as { media: { id: string } }
-    const id = await ask(key, { accountIds: [accountId], content: "From the inbox <b>not bold</b>", mediaIds: [media.media.id] })
+    const media = (await (
+      await fetch(`${host.base}/media`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
+    ).json()) as { media: { id: string } }
+    const id = await ask(key, {
+      accountIds: [accountId],
+      content: "From the inbox <b>not bold</b>",
+      mediaIds: [media.media.id]
+    })
 
     const mail = await mailTo(host, email, approveLink)
     expect(mail.subject).toBe("Herald: Test agent asks to post")
@@ -76,9 +83,16 @@ describe.runIf(chromiumAvailable)("approving from the inbox", () => {
 
   it("a link is bound to the post as e-mailed: after the agent changes it, the link cannot approve it", async () => {
     const { email, key, accountId } = await owner()
-    const id = await ask(key, { accountIds: [accountId], content: "will move", scheduledFor: new Date(Date.now() + 3 * 86_400_000).toISOString() })
+    const id = await ask(key, {
+      accountIds: [accountId],
+      content: "will move",
+      scheduledFor: new Date(Date.now() + 3 * 86_400_000).toISOString()
+    })
     const mail = await mailTo(host, email, approveLink)
-    await call(host, "POST", `/posts/${id}/reschedule`, { key, body: { scheduledFor: new Date(Date.now() + 4 * 86_400_000).toISOString() } })
+    await call(host, "POST", `/posts/${id}/reschedule`, {
+      key,
+      body: { scheduledFor: new Date(Date.now() + 4 * 86_400_000).toISOString() }
+    })
     const page = await browser.newPage()
     await page.goto(host.local(approveLink.exec(mail.text)![0]))
     await page.getByRole("heading", { name: "This post changed" }).waitFor()
@@ -117,7 +131,8 @@ describe.runIf(chromiumAvailable)("approving from the inbox", () => {
       body: JSON.stringify({ approvalMail: "digest", locale: "ja" })
     })
     expect(patched.status).toBe(200)
-    const mailsTo = () => host.run(Effect.map(SentMail, (s) => s.all().filter((m) => m.to === email && /\/inbox\?token=/.test(m.text))))
+    const mailsTo = () =>
+      host.run(Effect.map(SentMail, (s) => s.all().filter((m) => m.to === email && /\/inbox\?token=/.test(m.text))))
     await ask(key, { accountIds: [accountId], content: "burst one" })
     await mailTo(host, email, /burst one/)
     await ask(key, { accountIds: [accountId], content: "burst two" })
@@ -144,6 +159,8 @@ describe.runIf(chromiumAvailable)("approving from the inbox", () => {
     const accountId = await connectSandbox(host, key)
     await ask(key, { accountIds: [accountId], content: "unclaimed" })
     await new Promise((r) => setTimeout(r, 200))
-    expect(await host.run(Effect.map(SentMail, (s) => s.all().filter((m) => m.to === email && /inbox\?token/.test(m.text))))).toHaveLength(0)
+    expect(
+      await host.run(Effect.map(SentMail, (s) => s.all().filter((m) => m.to === email && /inbox\?token/.test(m.text))))
+    ).toHaveLength(0)
   }, 60_000)
 })

@@ -37,7 +37,9 @@ const suite = () => {
 
   it("two schedulers SIGKILLed again and again still deliver every event, signed, in order per post, each with one id", async () => {
     db = await freshDatabase("herald_hooks")
-    const runtime = ManagedRuntime.make(Layer.merge(pgCore(db.url, 5), HttpWebhookSender.layer({ allowLoopback: true })))
+    const runtime = ManagedRuntime.make(
+      Layer.merge(pgCore(db.url, 5), HttpWebhookSender.layer({ allowLoopback: true }))
+    )
     // A receiver that takes its time (so kills land mid-delivery) and refuses about one request in six.
     const receiver = await startReceiver({ answer: () => (Math.random() < 1 / 6 ? 503 : 200) })
     const schedulers: Array<ChildProcess> = []
@@ -50,7 +52,11 @@ const suite = () => {
           receiver.setSecret(created.secret)
           const ids: Array<string> = []
           for (let i = 0; i < POSTS; i++) {
-            const made = yield* createPost(agent, { accountIds, content: `p${i}`, scheduledFor: new Date(Date.now() + 3_000 + i * 50).toISOString() }, null)
+            const made = yield* createPost(
+              agent,
+              { accountIds, content: `p${i}`, scheduledFor: new Date(Date.now() + 3_000 + i * 50).toISOString() },
+              null
+            )
             if (made.kind !== "created") throw new Error("not created")
             ids.push(made.body.post.id)
           }
@@ -69,7 +75,8 @@ const suite = () => {
         kills++
         schedulers[victim] = spawnScheduler(db.url, schedulerEnv)
       }
-      const query = <A extends object>(text: string) => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
+      const query = <A extends object>(text: string) =>
+        runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text)))
       while (Date.now() - start < 75_000) {
         const [{ jobs, pending }] = await query<{ jobs: number; pending: number }>(
           `SELECT (SELECT count(*)::int FROM jobs) AS jobs, (SELECT count(*)::int FROM webhook_deliveries WHERE status <> 'succeeded') AS pending`
@@ -77,7 +84,9 @@ const suite = () => {
         if (jobs === 0 && pending === 0) break
         await sleep(200)
       }
-      const events = await query<{ id: string; resource_id: string; type: string }>(`SELECT id, resource_id, type FROM events WHERE resource_kind = 'post' ORDER BY seq`)
+      const events = await query<{ id: string; resource_id: string; type: string }>(
+        `SELECT id, resource_id, type FROM events WHERE resource_kind = 'post' ORDER BY seq`
+      )
       const failed = await query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE status <> 'succeeded'`)
 
       const accepted = receiver.accepted()
@@ -126,4 +135,6 @@ const suite = () => {
   }, 110_000)
 }
 
-await withTestServer("webhook crash test (PostgreSQL, real processes)", () => describe("webhook crash test (PostgreSQL, real processes)", suite))
+await withTestServer("webhook crash test (PostgreSQL, real processes)", () =>
+  describe("webhook crash test (PostgreSQL, real processes)", suite)
+)

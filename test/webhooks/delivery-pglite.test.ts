@@ -14,7 +14,9 @@ const dataDir = join(mkdtempSync(join(tmpdir(), "herald-pglite-hooks-")), "db")
 let sql: Context.Context<SqlClient.SqlClient> | undefined
 const scope = Scope.makeUnsafe()
 beforeAll(async () => {
-  sql = await Effect.runPromise(Layer.buildWithScope(Layer.effectDiscard(migrate).pipe(Layer.provideMerge(Pglite.layer(dataDir))), scope))
+  sql = await Effect.runPromise(
+    Layer.buildWithScope(Layer.effectDiscard(migrate).pipe(Layer.provideMerge(Pglite.layer(dataDir))), scope)
+  )
 }, 60_000)
 afterAll(async () => {
   await Effect.runPromise(Scope.close(scope, Exit.void))

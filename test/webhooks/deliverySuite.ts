@@ -51,7 +51,10 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
     Effect.gen(function* () {
       let next: number | null = null
       for (const w of yield* (yield* WebhookRepo).list(actor.workspaceId))
-        for (const d of yield* (yield* WebhookDeliveries).list(actor.workspaceId, w.id, { limit: 1000, status: "pending" }))
+        for (const d of yield* (yield* WebhookDeliveries).list(actor.workspaceId, w.id, {
+          limit: 1000,
+          status: "pending"
+        }))
           if (d.nextAttemptAt !== null && (next === null || d.nextAttemptAt < next)) next = d.nextAttemptAt
       return next
     })
@@ -72,7 +75,11 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
    * appears when no transaction begun before it is still running (milliseconds), so read again, in real
    * time, until `until` holds (at most ~5 s).
    */
-  const feed = (actor: Actor, query: Parameters<typeof listEvents>[1], until: (events: ReadonlyArray<unknown>) => boolean) =>
+  const feed = (
+    actor: Actor,
+    query: Parameters<typeof listEvents>[1],
+    until: (events: ReadonlyArray<unknown>) => boolean
+  ) =>
     Effect.gen(function* () {
       for (let i = 0; ; i++) {
         const answer = yield* listEvents(actor, query)
@@ -101,51 +108,65 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
   const types = (received: ReadonlyArray<Received>) => received.map((r) => r.type)
 
   describe(`webhook delivery (${name}, a real receiver on loopback, TestClock)`, () => {
-    it.effect("an agent's post a person approves: needs_approval, approved, published in order, signed; a receiver failing twice still gets each event once", () =>
-      run(
-        Effect.gen(function* () {
-          yield* startClock
-          const f = yield* setUp()
-          const hooks = yield* receiver({ answer: (_, n) => (n <= 2 ? 500 : 200) })
-          yield* register(f.asksFirst, hooks)
-          const id = yield* post(f.asksFirst, { accountIds: f.accountIds, content: "Waiting for my human" })
+    it.effect(
+      "an agent's post a person approves: needs_approval, approved, published in order, signed; a receiver failing twice still gets each event once",
+      () =>
+        run(
+          Effect.gen(function* () {
+            yield* startClock
+            const f = yield* setUp()
+            const hooks = yield* receiver({ answer: (_, n) => (n <= 2 ? 500 : 200) })
+            yield* register(f.asksFirst, hooks)
+            const id = yield* post(f.asksFirst, { accountIds: f.accountIds, content: "Waiting for my human" })
 
-          // post.created fails twice (5 s, then 30 s later it goes), and the post's later events wait behind it.
-          assert.strictEqual(yield* deliverDueWebhooks(testDeliveryOptions), 1)
-          assert.deepStrictEqual(types(hooks.received), ["post.created"])
-          assert.strictEqual(yield* deliverDueWebhooks(testDeliveryOptions), 0, "nothing of this post goes before the first event")
-          yield* TestClock.adjust(5 * SECOND)
-          yield* deliverDueWebhooks(testDeliveryOptions)
-          yield* TestClock.adjust(30 * SECOND)
-          yield* deliverAll(f.agent)
+            // post.created fails twice (5 s, then 30 s later it goes), and the post's later events wait behind it.
+            assert.strictEqual(yield* deliverDueWebhooks(testDeliveryOptions), 1)
+            assert.deepStrictEqual(types(hooks.received), ["post.created"])
+            assert.strictEqual(
+              yield* deliverDueWebhooks(testDeliveryOptions),
+              0,
+              "nothing of this post goes before the first event"
+            )
+            yield* TestClock.adjust(5 * SECOND)
+            yield* deliverDueWebhooks(testDeliveryOptions)
+            yield* TestClock.adjust(30 * SECOND)
+            yield* deliverAll(f.agent)
 
-          yield* approvePost(f.person, id)
-          yield* publishDueTargets(testOptions, 10)
-          yield* deliverAll(f.agent)
+            yield* approvePost(f.person, id)
+            yield* publishDueTargets(testOptions, 10)
+            yield* deliverAll(f.agent)
 
-          assert.deepStrictEqual(types(hooks.received), [
-            "post.created",
-            "post.created",
-            "post.created",
-            "post.needs_approval",
-            "post.approved",
-            "target.published",
-            "post.published"
-          ])
-          assert.isTrue(
-            hooks.received.every((r) => r.verified),
-            "every request verifies with the standardwebhooks library"
-          )
-          assert.strictEqual(new Set(hooks.received.slice(0, 3).map((r) => r.id)).size, 1, "the retries carry the same webhook-id")
-          const accepted = hooks.accepted()
-          assert.strictEqual(new Set(accepted.map((r) => r.id)).size, accepted.length, "each event accepted once")
-          for (const r of accepted) assert.strictEqual((JSON.parse(r.body) as { id: string }).id, r.id, "the body's id is the webhook-id")
-          const published = JSON.parse(accepted[accepted.length - 1]!.body) as { data: { post: { id: string; status: string } }; timestamp: string }
-          assert.strictEqual(published.data.post.id, id)
-          assert.strictEqual(published.data.post.status, "published")
-          assert.match(published.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
-        })
-      )
+            assert.deepStrictEqual(types(hooks.received), [
+              "post.created",
+              "post.created",
+              "post.created",
+              "post.needs_approval",
+              "post.approved",
+              "target.published",
+              "post.published"
+            ])
+            assert.isTrue(
+              hooks.received.every((r) => r.verified),
+              "every request verifies with the standardwebhooks library"
+            )
+            assert.strictEqual(
+              new Set(hooks.received.slice(0, 3).map((r) => r.id)).size,
+              1,
+              "the retries carry the same webhook-id"
+            )
+            const accepted = hooks.accepted()
+            assert.strictEqual(new Set(accepted.map((r) => r.id)).size, accepted.length, "each event accepted once")
+            for (const r of accepted)
+              assert.strictEqual((JSON.parse(r.body) as { id: string }).id, r.id, "the body's id is the webhook-id")
+            const published = JSON.parse(accepted[accepted.length - 1]!.body) as {
+              data: { post: { id: string; status: string } }
+              timestamp: string
+            }
+            assert.strictEqual(published.data.post.id, id)
+            assert.strictEqual(published.data.post.status, "published")
+            assert.match(published.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+          })
+        )
     )
 
     it.effect("one post's failing events do not hold up another post's", () =>
@@ -154,15 +175,29 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
           const inFuture = yield* startClock
           const f = yield* setUp()
           let blocked = ""
-          const hooks = yield* receiver({ answer: (body) => (body.type === "post.created" && blocked === "" ? ((blocked = body.id), 503) : 200) })
+          const hooks = yield* receiver({
+            answer: (body) => (body.type === "post.created" && blocked === "" ? ((blocked = body.id), 503) : 200)
+          })
           yield* register(f.agent, hooks, { eventTypes: ["post.created", "post.rescheduled"] })
-          const first = yield* post(f.agent, { accountIds: f.accountIds, content: "first", scheduledFor: inFuture(DAY) })
+          const first = yield* post(f.agent, {
+            accountIds: f.accountIds,
+            content: "first",
+            scheduledFor: inFuture(DAY)
+          })
           yield* reschedulePost(f.agent, first, { scheduledFor: inFuture(2 * DAY) })
-          const second = yield* post(f.agent, { accountIds: f.accountIds, content: "second", scheduledFor: inFuture(DAY) })
+          const second = yield* post(f.agent, {
+            accountIds: f.accountIds,
+            content: "second",
+            scheduledFor: inFuture(DAY)
+          })
           yield* deliverDueWebhooks(testDeliveryOptions)
           yield* deliverDueWebhooks(testDeliveryOptions)
           const postOf = (r: Received) => (JSON.parse(r.body) as { data: { post: { id: string } } }).data.post.id
-          assert.deepStrictEqual(hooks.accepted().map(postOf), [second], "the second post's event went while the first's waits for its retry")
+          assert.deepStrictEqual(
+            hooks.accepted().map(postOf),
+            [second],
+            "the second post's event went while the first's waits for its retry"
+          )
           yield* TestClock.adjust(5 * SECOND)
           yield* deliverAll(f.agent)
           assert.deepStrictEqual(
@@ -184,7 +219,11 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
           const f = yield* setUp()
           const hooks = yield* receiver({ answer: () => 500 })
           const webhookId = yield* register(f.agent, hooks)
-          const id = yield* post(f.agent, { accountIds: f.accountIds, content: "later", scheduledFor: inFuture(30 * DAY) })
+          const id = yield* post(f.agent, {
+            accountIds: f.accountIds,
+            content: "later",
+            scheduledFor: inFuture(30 * DAY)
+          })
           yield* deliverAll(f.agent)
           // The schedule ran out after about three days: the event failed for good, the endpoint is still on.
           const [first] = (yield* listDeliveries(f.agent, webhookId, {})).deliveries
@@ -203,7 +242,11 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
           assert.match(mail.subject, /webhook was turned off/)
           assert.include(mail.text, hooks.url)
           yield* reschedulePost(f.agent, id, { scheduledFor: inFuture(41 * DAY) })
-          assert.strictEqual((yield* listDeliveries(f.agent, webhookId, {})).deliveries.length, 2, "a disabled endpoint gets no new deliveries")
+          assert.strictEqual(
+            (yield* listDeliveries(f.agent, webhookId, {})).deliveries.length,
+            2,
+            "a disabled endpoint gets no new deliveries"
+          )
           // Turned on again by a person: its streak starts afresh.
           const on = yield* updateWebhook(f.person, webhookId, { enabled: true })
           assert.isTrue(on.webhook.enabled)
@@ -270,7 +313,9 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
             seen.events.map((e) => (e as { type: string }).type),
             ["post.created", "post.needs_approval"]
           )
-          const waiting = yield* Effect.forkChild(listEvents(f.asksFirst, { postId: id, after: seen.nextCursor, waitSeconds: "30" }))
+          const waiting = yield* Effect.forkChild(
+            listEvents(f.asksFirst, { postId: id, after: seen.nextCursor, waitSeconds: "30" })
+          )
           yield* TestClock.adjust(10 * SECOND)
           yield* approvePost(f.person, id)
           const answer = yield* joinStepping(waiting)
@@ -279,7 +324,9 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
             ["post.approved"]
           )
           // Nothing new: an empty answer when the wait is over, with the same cursor.
-          const idle = yield* Effect.forkChild(listEvents(f.asksFirst, { postId: id, after: answer.nextCursor, waitSeconds: "5" }))
+          const idle = yield* Effect.forkChild(
+            listEvents(f.asksFirst, { postId: id, after: answer.nextCursor, waitSeconds: "5" })
+          )
           yield* TestClock.adjust(5 * SECOND)
           const empty = yield* Fiber.join(idle)
           assert.deepStrictEqual(empty.events, [])
@@ -294,11 +341,16 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
           const inFuture = yield* startClock
           const f = yield* setUp()
           const ids: Array<string> = []
-          for (let i = 0; i < 12; i++) ids.push(yield* post(f.agent, { accountIds: f.accountIds, content: `n${i}`, scheduledFor: inFuture(DAY) }))
+          for (let i = 0; i < 12; i++)
+            ids.push(yield* post(f.agent, { accountIds: f.accountIds, content: `n${i}`, scheduledFor: inFuture(DAY) }))
           const seen: Array<string> = []
           let after: string | undefined
           for (let page = 0; page < 10; page++) {
-            const answer = yield* feed(f.agent, { after, limit: "5", types: "post.created" }, (e) => e.length === 5 || seen.length + e.length === 12)
+            const answer = yield* feed(
+              f.agent,
+              { after, limit: "5", types: "post.created" },
+              (e) => e.length === 5 || seen.length + e.length === 12
+            )
             if (answer.events.length === 0) break
             seen.push(...answer.events.map((e) => (e as { data: { post: { id: string } } }).data.post.id))
             after = answer.nextCursor
@@ -313,13 +365,24 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
         Effect.gen(function* () {
           const inFuture = yield* startClock
           const f = yield* setUp()
-          for (let i = 0; i < 30; i++) yield* post(f.agent, { accountIds: f.accountIds, content: `n${i}`, scheduledFor: inFuture(DAY) })
-          const over = yield* Effect.flip(createPost(f.agent, { accountIds: f.accountIds, content: "one too many" }, null))
+          for (let i = 0; i < 30; i++)
+            yield* post(f.agent, { accountIds: f.accountIds, content: `n${i}`, scheduledFor: inFuture(DAY) })
+          const over = yield* Effect.flip(
+            createPost(f.agent, { accountIds: f.accountIds, content: "one too many" }, null)
+          )
           assert.strictEqual(over.code, "post_limit_reached")
           const { events } = yield* feed(f.agent, { types: "usage.limit_reached" }, (e) => e.length > 0)
           assert.strictEqual(events.length, 1)
-          assert.deepStrictEqual((events[0] as { data: unknown }).data, { month: inFuture(0).slice(0, 7), used: 30, limit: 30, plan: "free" })
-          assert.strictEqual((yield* feed(f.agent, { types: "post.created", limit: "100" }, (e) => e.length >= 30)).events.length, 30)
+          assert.deepStrictEqual((events[0] as { data: unknown }).data, {
+            month: inFuture(0).slice(0, 7),
+            used: 30,
+            limit: 30,
+            plan: "free"
+          })
+          assert.strictEqual(
+            (yield* feed(f.agent, { types: "post.created", limit: "100" }, (e) => e.length >= 30)).events.length,
+            30
+          )
         })
       )
     )
@@ -330,7 +393,11 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
           yield* startClock
           const f = yield* setUp()
           yield* register(f.agent, yield* receiver())
-          const id = yield* post(f.agent, { accountIds: f.accountIds, content: "x", scheduledFor: new Date((yield* Clock.currentTimeMillis) + DAY).toISOString() })
+          const id = yield* post(f.agent, {
+            accountIds: f.accountIds,
+            content: "x",
+            scheduledFor: new Date((yield* Clock.currentTimeMillis) + DAY).toISOString()
+          })
           const before = (yield* feed(f.agent, { postId: id }, (e) => e.length >= 1)).events.length
           const queued = yield* (yield* WebhookDeliveries).pendingCount()
           assert.strictEqual(queued, 1, "post.created is queued for the endpoint")
@@ -347,28 +414,39 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
           assert.strictEqual(failed, "storage broke")
           assert.strictEqual(Option.getOrThrow(yield* (yield* PostRepo).findById(f.agent.workspaceId, id)).content, "x")
           yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))
-          assert.strictEqual((yield* listEvents(f.agent, { postId: id })).events.length, before, "no event without its change")
+          assert.strictEqual(
+            (yield* listEvents(f.agent, { postId: id })).events.length,
+            before,
+            "no event without its change"
+          )
           assert.strictEqual(yield* (yield* WebhookDeliveries).pendingCount(), queued, "and no delivery either")
         })
       )
     )
 
-    it.effect("an address that resolves to loopback is refused at delivery when loopback is not allowed (no request is made)", () =>
-      run(
-        Effect.gen(function* () {
-          const inFuture = yield* startClock
-          const f = yield* setUp()
-          const hooks = yield* receiver()
-          const webhookId = yield* register(f.agent, { url: `http://localhost:${hooks.port}/hooks`, setSecret: hooks.setSecret })
-          yield* post(f.agent, { accountIds: f.accountIds, content: "x", scheduledFor: inFuture(DAY) })
-          yield* deliverDueWebhooks(testDeliveryOptions).pipe(Effect.provide(HttpWebhookSender.layer({ allowLoopback: false })))
-          assert.strictEqual(hooks.received.length, 0)
-          const [d] = (yield* listDeliveries(f.agent, webhookId, {})).deliveries
-          assert.strictEqual(d!.status, "pending")
-          assert.isNull(d!.responseCode)
-          assert.match(d!.error!, /loopback/)
-        })
-      )
+    it.effect(
+      "an address that resolves to loopback is refused at delivery when loopback is not allowed (no request is made)",
+      () =>
+        run(
+          Effect.gen(function* () {
+            const inFuture = yield* startClock
+            const f = yield* setUp()
+            const hooks = yield* receiver()
+            const webhookId = yield* register(f.agent, {
+              url: `http://localhost:${hooks.port}/hooks`,
+              setSecret: hooks.setSecret
+            })
+            yield* post(f.agent, { accountIds: f.accountIds, content: "x", scheduledFor: inFuture(DAY) })
+            yield* deliverDueWebhooks(testDeliveryOptions).pipe(
+              Effect.provide(HttpWebhookSender.layer({ allowLoopback: false }))
+            )
+            assert.strictEqual(hooks.received.length, 0)
+            const [d] = (yield* listDeliveries(f.agent, webhookId, {})).deliveries
+            assert.strictEqual(d!.status, "pending")
+            assert.isNull(d!.responseCode)
+            assert.match(d!.error!, /loopback/)
+          })
+        )
     )
 
     it.effect("a redirect is not followed: the delivery fails with the 3xx and the other host gets nothing", () =>

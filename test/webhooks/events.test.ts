@@ -29,7 +29,12 @@ const post = (actor: Actor, body: CreatePostBody) =>
 /** Every event of the workspace, oldest first, each checked against its type's schema. */
 const allEvents = (actor: Actor) =>
   Effect.gen(function* () {
-    const events: Array<{ id: string; type: string; resource: { type: string; id: string }; data: Record<string, unknown> }> = []
+    const events: Array<{
+      id: string
+      type: string
+      resource: { type: string; id: string }
+      data: Record<string, unknown>
+    }> = []
     let after: string | undefined
     while (true) {
       const page = yield* listEvents(actor, { after, limit: "100" })
@@ -67,7 +72,11 @@ describe("events: every type comes from its flow, in the outbox with its change"
       yield* publishDueTargets(testOptions, 10) // first_comment.published
 
       yield* rejectPost(person, yield* post(asksFirst, { accountIds: [a], content: "no" })) // post.rejected
-      const later = yield* post(person, { accountIds: [a], content: "later", scheduledFor: new Date(60 * MINUTE).toISOString() })
+      const later = yield* post(person, {
+        accountIds: [a],
+        content: "later",
+        scheduledFor: new Date(60 * MINUTE).toISOString()
+      })
       yield* reschedulePost(person, later, { scheduledFor: new Date(120 * MINUTE).toISOString() }) // post.rescheduled
       yield* cancelPost(person, later) // post.cancelled
 
@@ -89,7 +98,8 @@ describe("events: every type comes from its flow, in the outbox with its change"
       yield* disconnectAccount(person, b) // account.disconnected
 
       // A Free workspace: the post that takes the month to 30 reports it, once.
-      for (let i = 0; i < 40; i++) if ((yield* Effect.result(post(person, { accountIds: [a], content: `filler ${i}` })))._tag === "Failure") break // usage.limit_reached
+      for (let i = 0; i < 40; i++)
+        if ((yield* Effect.result(post(person, { accountIds: [a], content: `filler ${i}` })))._tag === "Failure") break // usage.limit_reached
 
       const events = yield* allEvents(person)
       const seen = new Set(events.map((e) => e.type))
@@ -99,13 +109,28 @@ describe("events: every type comes from its flow, in the outbox with its change"
         "every event type was produced"
       )
       assert.strictEqual(events.filter((e) => e.type === "usage.limit_reached").length, 1)
-      assert.deepStrictEqual(events.filter((e) => e.type === "usage.limit_reached")[0]!.data, { month: new Date(0).toISOString().slice(0, 7), used: 30, limit: 30, plan: "free" })
+      assert.deepStrictEqual(events.filter((e) => e.type === "usage.limit_reached")[0]!.data, {
+        month: new Date(0).toISOString().slice(0, 7),
+        used: 30,
+        limit: 30,
+        plan: "free"
+      })
       // A post's events in the order they happened.
       const ofApproved = events.filter((e) => e.resource.id === approved).map((e) => e.type)
-      assert.deepStrictEqual(ofApproved, ["post.created", "post.needs_approval", "post.approved", "target.published", "post.published", "first_comment.published"])
+      assert.deepStrictEqual(ofApproved, [
+        "post.created",
+        "post.needs_approval",
+        "post.approved",
+        "target.published",
+        "post.published",
+        "first_comment.published"
+      ])
       const reconnection = events.filter((e) => e.type === "account.needs_reconnection")
       assert.strictEqual(reconnection.length, 1)
-      assert.strictEqual((reconnection[0]!.data as { account: { id: string; status: string } }).account.status, "needs_reconnection")
+      assert.strictEqual(
+        (reconnection[0]!.data as { account: { id: string; status: string } }).account.status,
+        "needs_reconnection"
+      )
       assert.strictEqual(new Set(events.map((e) => e.id)).size, events.length, "ids are unique")
     }).pipe(Effect.provide(webhooksLayer()))
   )

@@ -19,7 +19,9 @@ export interface Received {
  * A webhook receiver on loopback, as a customer would write one: it verifies each request with the
  * standardwebhooks library. `answer` decides each status (default 200); everything is recorded.
  */
-export const startReceiver = async (options: { readonly answer?: (body: { id: string; type: string }, n: number) => number } = {}) => {
+export const startReceiver = async (
+  options: { readonly answer?: (body: { id: string; type: string }, n: number) => number } = {}
+) => {
   const received: Array<Received> = []
   let secret: string | null = null
   let count = 0

@@ -7,7 +7,8 @@ import { createWebhook } from "../../application/usecases/webhooks/manage.ts"
 import { pipelineLayer, setUp } from "../scheduler/support.ts"
 
 const strict = HttpWebhookSender.layer({ allowLoopback: false })
-const refusal = (url: string) => Effect.flatMap(WebhookSender, (s) => Effect.flip(s.check(url))).pipe(Effect.map((e) => e.reason))
+const refusal = (url: string) =>
+  Effect.flatMap(WebhookSender, (s) => Effect.flip(s.check(url))).pipe(Effect.map((e) => e.reason))
 
 describe("webhook URLs: public https hosts only (SSRF)", () => {
   it("addresses: private, loopback, link-local, reserved and IPv4 inside IPv6 are told apart from public ones", () => {
@@ -34,8 +35,10 @@ describe("webhook URLs: public https hosts only (SSRF)", () => {
       "not an ip"
     ])
       assert.strictEqual(classify(a), "private", a)
-    for (const a of ["127.0.0.1", "127.5.5.5", "::1", "::ffff:127.0.0.1", "[::1]"]) assert.strictEqual(classify(a), "loopback", a)
-    for (const a of ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700::1111", "::ffff:8.8.8.8"]) assert.strictEqual(classify(a), "public", a)
+    for (const a of ["127.0.0.1", "127.5.5.5", "::1", "::ffff:127.0.0.1", "[::1]"])
+      assert.strictEqual(classify(a), "loopback", a)
+    for (const a of ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700::1111", "::ffff:8.8.8.8"])
+      assert.strictEqual(classify(a), "public", a)
   })
 
   it.effect("checked at registration: private ranges, loopback names, plain http and credentials are refused", () =>
@@ -53,13 +56,15 @@ describe("webhook URLs: public https hosts only (SSRF)", () => {
     }).pipe(Effect.provide(strict))
   )
 
-  it.effect("with loopback allowed (development, tests), loopback over http is accepted, private ranges still are not", () =>
-    Effect.gen(function* () {
-      const sender = yield* WebhookSender
-      yield* sender.check("http://127.0.0.1:9/hook")
-      yield* sender.check("http://localhost:9/hook")
-      assert.match(yield* refusal("http://10.0.0.1/hook"), /private/)
-    }).pipe(Effect.provide(HttpWebhookSender.layer({ allowLoopback: true })))
+  it.effect(
+    "with loopback allowed (development, tests), loopback over http is accepted, private ranges still are not",
+    () =>
+      Effect.gen(function* () {
+        const sender = yield* WebhookSender
+        yield* sender.check("http://127.0.0.1:9/hook")
+        yield* sender.check("http://localhost:9/hook")
+        assert.match(yield* refusal("http://10.0.0.1/hook"), /private/)
+      }).pipe(Effect.provide(HttpWebhookSender.layer({ allowLoopback: true })))
   )
 
   it.effect("POST /webhooks answers webhook_url_refused with the reason, and stores nothing", () =>
@@ -69,7 +74,9 @@ describe("webhook URLs: public https hosts only (SSRF)", () => {
       assert.strictEqual(error.code, "webhook_url_refused")
       assert.match(String(error.details?.reason), /private/)
       // The endpoint's schema refuses it first; a direct caller still meets the domain's check.
-      const bad = yield* Effect.flip(createWebhook(f.agent, { url: "https://example.com/x", eventTypes: ["post.exploded"] as never }))
+      const bad = yield* Effect.flip(
+        createWebhook(f.agent, { url: "https://example.com/x", eventTypes: ["post.exploded"] as never })
+      )
       assert.strictEqual(bad.code, "validation_failed")
       assert.deepStrictEqual(bad.details?.fields, ["eventTypes"])
     }).pipe(Effect.provide(Layer.merge(pipelineLayer(), strict)))

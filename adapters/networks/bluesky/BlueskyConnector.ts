@@ -1,6 +1,12 @@
 import type { ComAtprotoServerCreateSession } from "@atproto/api"
 import { Clock, Effect } from "effect"
-import { type Connection, type Connector, GrantRevoked, type NetworkCredentials, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
+import {
+  type Connection,
+  type Connector,
+  GrantRevoked,
+  type NetworkCredentials,
+  NetworkUnavailable
+} from "../../../application/ports/Connectors.ts"
 import { invalidFields } from "../../../domain/errors.ts"
 import { accountOf, type BlueskyAccount, type BlueskyClient, bearer, jwtClaims } from "./client.ts"
 import { connectErrorOf, isAccountGone, isSessionRefused, renewalErrorOf, waitFromHeaders } from "./errors.ts"
@@ -25,8 +31,12 @@ interface Session {
 
 /** The account's PDS as its DID document names it (#atproto_pds); the service itself when the session carries none. */
 const pdsOf = (didDoc: unknown, fallback: string): string => {
-  const services = (didDoc as { service?: ReadonlyArray<{ id?: string; type?: string; serviceEndpoint?: unknown }> } | undefined)?.service
-  const pds = services?.find((s) => s.id?.endsWith("#atproto_pds") && s.type === "AtprotoPersonalDataServer")?.serviceEndpoint
+  const services = (
+    didDoc as { service?: ReadonlyArray<{ id?: string; type?: string; serviceEndpoint?: unknown }> } | undefined
+  )?.service
+  const pds = services?.find(
+    (s) => s.id?.endsWith("#atproto_pds") && s.type === "AtprotoPersonalDataServer"
+  )?.serviceEndpoint
   return typeof pds === "string" && /^https?:\/\//.test(pds) ? pds.replace(/\/+$/, "") : fallback
 }
 
@@ -36,7 +46,13 @@ const credentialsOf = (session: Session, account: Omit<BlueskyAccount, "did" | "
     accessToken: session.accessJwt,
     refreshToken: session.refreshJwt,
     expiresAt: exp === null ? null : exp * 1000,
-    extra: { did: session.did, handle: session.handle, pdsUrl: pdsOf(session.didDoc, account.pdsUrl), serviceUrl: account.serviceUrl, appPassword: account.appPassword }
+    extra: {
+      did: session.did,
+      handle: session.handle,
+      pdsUrl: pdsOf(session.didDoc, account.pdsUrl),
+      serviceUrl: account.serviceUrl,
+      appPassword: account.appPassword
+    }
   }
 }
 
@@ -55,7 +71,10 @@ export const makeConnector = (client: BlueskyClient, serviceUrl: string, loginGa
     client
       .call(
         (agent, signal) =>
-          agent.com.atproto.repo.getRecord({ repo: session.did, collection: "app.bsky.actor.profile", rkey: "self" }, { signal, headers: bearer(session.accessJwt) }),
+          agent.com.atproto.repo.getRecord(
+            { repo: session.did, collection: "app.bsky.actor.profile", rkey: "self" },
+            { signal, headers: bearer(session.accessJwt) }
+          ),
         pdsUrl
       )
       .pipe(
@@ -63,8 +82,14 @@ export const makeConnector = (client: BlueskyClient, serviceUrl: string, loginGa
           const value = r.data.value as { displayName?: unknown; avatar?: { ref?: { toString(): string } } }
           const cid = value.avatar?.ref?.toString()
           return {
-            name: typeof value.displayName === "string" && value.displayName.trim() !== "" ? value.displayName : session.handle,
-            avatarUrl: cid === undefined ? null : `${pdsUrl}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(session.did)}&cid=${encodeURIComponent(cid)}`
+            name:
+              typeof value.displayName === "string" && value.displayName.trim() !== ""
+                ? value.displayName
+                : session.handle,
+            avatarUrl:
+              cid === undefined
+                ? null
+                : `${pdsUrl}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(session.did)}&cid=${encodeURIComponent(cid)}`
           }
         }),
         // No profile yet (or the PDS cannot say now): the handle names the account.
@@ -76,13 +101,22 @@ export const makeConnector = (client: BlueskyClient, serviceUrl: string, loginGa
       const identifier = cleanIdentifier(params.handle ?? "")
       const appPassword = (params.appPassword ?? "").trim()
       const missing = [...(identifier === "" ? ["handle"] : []), ...(appPassword === "" ? ["appPassword"] : [])]
-      if (missing.length > 0) return yield* Effect.fail(invalidFields(missing, "Give the account's handle and an app password."))
+      if (missing.length > 0)
+        return yield* Effect.fail(invalidFields(missing, "Give the account's handle and an app password."))
       if (!identifier.includes(".") && !identifier.includes("@"))
-        return yield* Effect.fail(invalidFields(["handle"], `Give the full handle, for example ${identifier}.bsky.social.`))
+        return yield* Effect.fail(
+          invalidFields(["handle"], `Give the full handle, for example ${identifier}.bsky.social.`)
+        )
       const session = yield* Effect.mapError(createSession(identifier, appPassword, serviceUrl), connectErrorOf)
       if (jwtClaims(session.accessJwt).scope === MAIN_PASSWORD_SCOPE) {
         // Herald never keeps an account's main password: end the session it just made, and say why.
-        yield* Effect.ignore(client.call((agent, signal) => agent.com.atproto.server.deleteSession(undefined, { signal, headers: bearer(session.refreshJwt) }), serviceUrl))
+        yield* Effect.ignore(
+          client.call(
+            (agent, signal) =>
+              agent.com.atproto.server.deleteSession(undefined, { signal, headers: bearer(session.refreshJwt) }),
+            serviceUrl
+          )
+        )
         return yield* Effect.fail(
           invalidFields(
             ["appPassword"],
@@ -93,7 +127,12 @@ export const makeConnector = (client: BlueskyClient, serviceUrl: string, loginGa
       const credentials = credentialsOf(session, { pdsUrl: serviceUrl.replace(/\/+$/, ""), serviceUrl, appPassword })
       const profile = yield* profileOf(session, credentials.extra!.pdsUrl!)
       const connection: Connection = {
-        profile: { externalId: session.did, name: profile.name, username: session.handle, avatarUrl: profile.avatarUrl },
+        profile: {
+          externalId: session.did,
+          name: profile.name,
+          username: session.handle,
+          avatarUrl: profile.avatarUrl
+        },
         credentials
       }
       return [connection]
@@ -103,25 +142,44 @@ export const makeConnector = (client: BlueskyClient, serviceUrl: string, loginGa
   const refresh: NonNullable<Connector["refresh"]> = (credentials) =>
     Effect.gen(function* () {
       const account = accountOf(credentials)
-      if (account === null) return yield* Effect.fail(new GrantRevoked({ message: "The stored Bluesky session is incomplete; reconnect the account." }))
+      if (account === null)
+        return yield* Effect.fail(
+          new GrantRevoked({ message: "The stored Bluesky session is incomplete; reconnect the account." })
+        )
       const renewed =
         credentials.refreshToken === null
           ? null
           : yield* client
-              .call((agent, signal) => agent.com.atproto.server.refreshSession(undefined, { signal, headers: bearer(credentials.refreshToken!) }), account.serviceUrl)
+              .call(
+                (agent, signal) =>
+                  agent.com.atproto.server.refreshSession(undefined, {
+                    signal,
+                    headers: bearer(credentials.refreshToken!)
+                  }),
+                account.serviceUrl
+              )
               .pipe(
                 Effect.map((r) => r.data as Session),
-                Effect.catch((f) => (isSessionRefused(f) && !isAccountGone(f) ? Effect.succeed(null) : Effect.fail(renewalErrorOf(f))))
+                Effect.catch((f) =>
+                  isSessionRefused(f) && !isAccountGone(f) ? Effect.succeed(null) : Effect.fail(renewalErrorOf(f))
+                )
               )
       if (renewed !== null) return credentialsOf(renewed, account)
       if (account.appPassword === "")
-        return yield* Effect.fail(new GrantRevoked({ message: "Bluesky ended the session and Herald has no app password to start another; reconnect the account." }))
+        return yield* Effect.fail(
+          new GrantRevoked({
+            message: "Bluesky ended the session and Herald has no app password to start another; reconnect the account."
+          })
+        )
       // Never a loop of log-ins: one per account per window, whatever asks.
       const now = yield* Clock.currentTimeMillis
       const wait = loginGate.waitFor(account.did, now)
       if (wait > 0)
         return yield* Effect.fail(
-          new NetworkUnavailable({ message: "Bluesky ended the session; Herald logs in again at most once every 5 minutes per account.", retryAfterMs: wait })
+          new NetworkUnavailable({
+            message: "Bluesky ended the session; Herald logs in again at most once every 5 minutes per account.",
+            retryAfterMs: wait
+          })
         )
       loginGate.closeUntil(account.did, now + LOGIN_FALLBACK_SPACING_MS)
       const session = yield* createSession(account.did, account.appPassword, account.serviceUrl).pipe(
@@ -138,7 +196,8 @@ export const makeConnector = (client: BlueskyClient, serviceUrl: string, loginGa
 
   return {
     platform: "bluesky",
-    begin: ({ state, formUrl }) => Effect.succeed({ url: `${formUrl}?state=${encodeURIComponent(state)}`, verifier: null }),
+    begin: ({ state, formUrl }) =>
+      Effect.succeed({ url: `${formUrl}?state=${encodeURIComponent(state)}`, verifier: null }),
     complete,
     refresh
   }

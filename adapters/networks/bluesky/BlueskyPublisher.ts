@@ -1,12 +1,35 @@
 import { openAsBlob } from "node:fs"
-import { type $Typed, type Agent, type AppBskyEmbedExternal, type AppBskyEmbedImages, type AppBskyEmbedVideo, type AppBskyFeedPost, AtUri } from "@atproto/api"
+import {
+  type $Typed,
+  type Agent,
+  type AppBskyEmbedExternal,
+  type AppBskyEmbedImages,
+  type AppBskyEmbedVideo,
+  type AppBskyFeedPost,
+  AtUri
+} from "@atproto/api"
 import { TID } from "@atproto/common-web"
 import { Clock, Effect, Option, Stream } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import { published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, type Recovery } from "../../../application/ports/Publishers.ts"
+import {
+  published,
+  PublishError,
+  type Publisher,
+  type PublishOutcome,
+  type PublishRequest,
+  type Recovery
+} from "../../../application/ports/Publishers.ts"
 import type { Media } from "../../../domain/media.ts"
 import { accountOf, type BlueskyAccount, type BlueskyClient, bearer } from "./client.ts"
-import { isRateLimited, isRecordNotFound, isSessionRefused, publishErrorOf, throttled, waitFromHeaders, type XrpcFailure } from "./errors.ts"
+import {
+  isRateLimited,
+  isRecordNotFound,
+  isSessionRefused,
+  publishErrorOf,
+  throttled,
+  waitFromHeaders,
+  type XrpcFailure
+} from "./errors.ts"
 import { fitImage } from "./images.ts"
 import { readCard, readImage } from "./linkCard.ts"
 import type { RateGate } from "./rateGate.ts"
@@ -28,7 +51,8 @@ interface StrongRef {
 export const postUrl = (handle: string, rkey: string) => `https://bsky.app/profile/${handle}/post/${rkey}`
 
 /** Bluesky says the uploaded media is not ready yet (a video being processed): come back later, same record key. */
-export const isStillProcessing = (f: XrpcFailure) => f.answered && f.status < 500 && /processing|not ready/i.test(`${f.error} ${f.message}`)
+export const isStillProcessing = (f: XrpcFailure) =>
+  f.answered && f.status < 500 && /processing|not ready/i.test(`${f.error} ${f.message}`)
 
 const rejected = (message: string) => new PublishError({ code: "upstream_rejected", message, retryable: false })
 
@@ -70,20 +94,31 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       )
     })
 
-  const read = <A>(account: BlueskyAccount, run: (agent: Agent, signal: AbortSignal) => Promise<A>): Effect.Effect<A, Failure> => client.call(run, account.pdsUrl)
+  const read = <A>(
+    account: BlueskyAccount,
+    run: (agent: Agent, signal: AbortSignal) => Promise<A>
+  ): Effect.Effect<A, Failure> => client.call(run, account.pdsUrl)
 
   const readRecord = (account: BlueskyAccount, repo: string, rkey: string) =>
-    read(account, (agent, signal) => agent.com.atproto.repo.getRecord({ repo, collection: POST, rkey }, { signal })).pipe(
+    read(account, (agent, signal) =>
+      agent.com.atproto.repo.getRecord({ repo, collection: POST, rkey }, { signal })
+    ).pipe(
       Effect.map((r): Option.Option<StrongRef> => Option.some({ uri: r.data.uri, cid: r.data.cid! })),
-      Effect.catch((f) => (!(f instanceof PublishError) && isRecordNotFound(f) ? Effect.succeed(Option.none<StrongRef>()) : Effect.fail(f)))
+      Effect.catch((f) =>
+        !(f instanceof PublishError) && isRecordNotFound(f) ? Effect.succeed(Option.none<StrongRef>()) : Effect.fail(f)
+      )
     )
 
   /** The record an at:// URI names, as a strong reference (URI and CID) for a reply. */
   const strongRef = (account: BlueskyAccount, uri: string) =>
     Effect.gen(function* () {
-      const at = yield* Effect.try({ try: () => new AtUri(uri), catch: () => rejected(`Herald cannot reply to ${uri}: it is not a Bluesky post URI.`) })
+      const at = yield* Effect.try({
+        try: () => new AtUri(uri),
+        catch: () => rejected(`Herald cannot reply to ${uri}: it is not a Bluesky post URI.`)
+      })
       const found = yield* readRecord(account, at.host, at.rkey)
-      if (Option.isNone(found)) return yield* Effect.fail(rejected(`The post being replied to (${uri}) is gone from Bluesky.`))
+      if (Option.isNone(found))
+        return yield* Effect.fail(rejected(`The post being replied to (${uri}) is gone from Bluesky.`))
       return found.value
     })
 
@@ -97,13 +132,27 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       Effect.mapError((e) =>
         e._tag === "BlobNotFound"
           ? rejected(`The upload ${media.id} is gone from storage; upload it again.`)
-          : new PublishError({ code: "upstream_unavailable", message: `Herald could not read the upload ${media.id}: ${e.reason}`, retryable: true })
+          : new PublishError({
+              code: "upstream_unavailable",
+              message: `Herald could not read the upload ${media.id}: ${e.reason}`,
+              retryable: true
+            })
       )
     )
 
-  const uploadBlob = (account: BlueskyAccount, token: string, data: Uint8Array | Blob, encoding: string, long = false) =>
+  const uploadBlob = (
+    account: BlueskyAccount,
+    token: string,
+    data: Uint8Array | Blob,
+    encoding: string,
+    long = false
+  ) =>
     Effect.map(
-      write(account, (agent, signal) => agent.com.atproto.repo.uploadBlob(data, { encoding, signal, headers: bearer(token) }), { long }),
+      write(
+        account,
+        (agent, signal) => agent.com.atproto.repo.uploadBlob(data, { encoding, signal, headers: bearer(token) }),
+        { long }
+      ),
       (r) => r.data.blob
     )
 
@@ -119,7 +168,11 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
               catch: (e) => rejected(`The image ${media.id} could not be prepared for Bluesky: ${(e as Error).message}`)
             })
             const blob = yield* uploadBlob(account, token, image.bytes, image.mimeType)
-            return { image: blob, alt: "", aspectRatio: { width: image.width, height: image.height } } satisfies AppBskyEmbedImages.Image
+            return {
+              image: blob,
+              alt: "",
+              aspectRatio: { width: image.width, height: image.height }
+            } satisfies AppBskyEmbedImages.Image
           }),
         { concurrency: 2 }
       ),
@@ -128,14 +181,19 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
 
   const videoEmbed = (account: BlueskyAccount, token: string, media: Media) =>
     Effect.gen(function* () {
-      if (media.mimeType !== "video/mp4") return yield* Effect.fail(rejected(`Bluesky takes MP4 videos only; ${media.filename} is ${media.mimeType}.`))
+      if (media.mimeType !== "video/mp4")
+        return yield* Effect.fail(rejected(`Bluesky takes MP4 videos only; ${media.filename} is ${media.mimeType}.`))
       // A local file is sent from disk as it is read; other stores' bytes are gathered first.
       const local = blobs.localPath(media.blobKey)
       const data: Blob | Uint8Array = Option.isSome(local)
-        ? yield* Effect.tryPromise({ try: () => openAsBlob(local.value, { type: "video/mp4" }), catch: () => rejected(`The upload ${media.id} cannot be read.`) })
+        ? yield* Effect.tryPromise({
+            try: () => openAsBlob(local.value, { type: "video/mp4" }),
+            catch: () => rejected(`The upload ${media.id} cannot be read.`)
+          })
         : yield* bytesOf(media)
       const video = yield* uploadBlob(account, token, data, "video/mp4", true)
-      const aspectRatio = media.width && media.height ? { aspectRatio: { width: media.width, height: media.height } } : {}
+      const aspectRatio =
+        media.width && media.height ? { aspectRatio: { width: media.width, height: media.height } } : {}
       return { $type: "app.bsky.embed.video", video, ...aspectRatio } as Embed
     })
 
@@ -146,7 +204,11 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       const image = bytes === null ? null : yield* Effect.promise(() => fitImage(bytes).catch(() => null))
       if (image === null) return null
       return yield* uploadBlob(account, token, image.bytes, image.mimeType).pipe(
-        Effect.catch((f) => (f instanceof PublishError || !f.answered || f.status >= 500 || isRateLimited(f) || isSessionRefused(f) ? Effect.fail(f) : Effect.succeed(null)))
+        Effect.catch((f) =>
+          f instanceof PublishError || !f.answered || f.status >= 500 || isRateLimited(f) || isSessionRefused(f)
+            ? Effect.fail(f)
+            : Effect.succeed(null)
+        )
       )
     })
 
@@ -162,7 +224,12 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       } satisfies Embed
     })
 
-  const embedFor = (account: BlueskyAccount, token: string, request: PublishRequest, firstLink: string | null): Effect.Effect<Embed | null, Failure> => {
+  const embedFor = (
+    account: BlueskyAccount,
+    token: string,
+    request: PublishRequest,
+    firstLink: string | null
+  ): Effect.Effect<Embed | null, Failure> => {
     const video = request.media.find((m) => m.type === "video")
     if (video !== undefined) return videoEmbed(account, token, video)
     const images = request.media.filter((m) => m.type === "image")
@@ -177,14 +244,22 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       Effect.catch((f) => (f instanceof PublishError || isRateLimited(f) ? Effect.fail(f) : Effect.succeed(null)))
     )
 
-  const publishWith = (request: PublishRequest, account: BlueskyAccount, token: string, rkey: string): Effect.Effect<PublishOutcome, Failure> =>
+  const publishWith = (
+    request: PublishRequest,
+    account: BlueskyAccount,
+    token: string,
+    rkey: string
+  ): Effect.Effect<PublishOutcome, Failure> =>
     Effect.gen(function* () {
       const reply =
         request.replyTo === null
           ? null
           : yield* Effect.gen(function* () {
               const root = yield* strongRef(account, request.replyTo!.rootId)
-              const parent = request.replyTo!.parentId === request.replyTo!.rootId ? root : yield* strongRef(account, request.replyTo!.parentId)
+              const parent =
+                request.replyTo!.parentId === request.replyTo!.rootId
+                  ? root
+                  : yield* strongRef(account, request.replyTo!.parentId)
               return { root, parent }
             })
       const { facets, firstLink } = yield* detectFacets(request.content, resolveDid(account))
@@ -198,10 +273,15 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
         ...(reply === null ? {} : { reply })
       }
       const created = yield* write(account, (agent, signal) =>
-        agent.com.atproto.repo.createRecord({ repo: account.did, collection: POST, rkey, record }, { signal, headers: bearer(token) })
+        agent.com.atproto.repo.createRecord(
+          { repo: account.did, collection: POST, rkey, record },
+          { signal, headers: bearer(token) }
+        )
       ).pipe(
         Effect.map((r): StrongRef => ({ uri: r.data.uri, cid: r.data.cid })),
-        Effect.catch((f) => (f instanceof PublishError || !(f.status >= 500 || !f.answered) ? Effect.fail(f) : settle(account, rkey, f)))
+        Effect.catch((f) =>
+          f instanceof PublishError || !(f.status >= 500 || !f.answered) ? Effect.fail(f) : settle(account, rkey, f)
+        )
       )
       return published(created.uri, postUrl(account.handle, rkey))
     })
@@ -218,7 +298,11 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       Effect.flatMap((found) =>
         Option.isSome(found)
           ? Effect.succeed(found.value)
-          : Effect.die(new Error(`Bluesky's answer to the post was lost (${failure.message}); record key ${rkey} is checked next time.`))
+          : Effect.die(
+              new Error(
+                `Bluesky's answer to the post was lost (${failure.message}); record key ${rkey} is checked next time.`
+              )
+            )
       )
     )
 
@@ -226,7 +310,12 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
     const account = accountOf(request.credentials)
     return account === null || request.credentials === null
       ? Effect.fail(
-          new PublishError({ code: "account_needs_reconnection", message: "Herald holds no Bluesky session for this account; reconnect it.", retryable: false, revoked: true })
+          new PublishError({
+            code: "account_needs_reconnection",
+            message: "Herald holds no Bluesky session for this account; reconnect it.",
+            retryable: false,
+            revoked: true
+          })
         )
       : Effect.succeed({ account, token: request.credentials.accessToken })
   }
@@ -243,7 +332,11 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
           Effect.catch(
             (f): Effect.Effect<PublishOutcome, Failure> =>
               !(f instanceof PublishError) && isStillProcessing(f) && handle !== undefined
-                ? Effect.succeed({ _tag: "Processing", handle, checkAfterMs: waitFromHeaders(f.headers, Date.now()) ?? PROCESSING_RECHECK_MS })
+                ? Effect.succeed({
+                    _tag: "Processing",
+                    handle,
+                    checkAfterMs: waitFromHeaders(f.headers, Date.now()) ?? PROCESSING_RECHECK_MS
+                  })
                 : Effect.fail(f)
           )
         )
@@ -255,7 +348,10 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
             const { account } = yield* sessionOf(request)
             const found = yield* readRecord(account, account.did, handle)
             return Option.isSome(found)
-              ? ({ _tag: "Published", published: { externalId: found.value.uri, url: postUrl(account.handle, handle) } } satisfies Recovery)
+              ? ({
+                  _tag: "Published",
+                  published: { externalId: found.value.uri, url: postUrl(account.handle, handle) }
+                } satisfies Recovery)
               : ({ _tag: "NotPublished" } satisfies Recovery)
           }).pipe(Effect.mapError(toPublishError))
   }

@@ -31,8 +31,14 @@ export const accountOf = (credentials: NetworkCredentials | null): BlueskyAccoun
 /** The claims of a session JWT Herald reads: when it ends, and what kind of password made it. */
 export const jwtClaims = (jwt: string): { readonly exp: number | null; readonly scope: string | null } => {
   try {
-    const payload = JSON.parse(Buffer.from(jwt.split(".")[1] ?? "", "base64url").toString("utf8")) as { exp?: unknown; scope?: unknown }
-    return { exp: typeof payload.exp === "number" ? payload.exp : null, scope: typeof payload.scope === "string" ? payload.scope : null }
+    const payload = JSON.parse(Buffer.from(jwt.split(".")[1] ?? "", "base64url").toString("utf8")) as {
+      exp?: unknown
+      scope?: unknown
+    }
+    return {
+      exp: typeof payload.exp === "number" ? payload.exp : null,
+      scope: typeof payload.scope === "string" ? payload.scope : null
+    }
   } catch {
     return { exp: null, scope: null }
   }
@@ -61,9 +67,17 @@ export const makeClient = (options: BlueskyOptions) => {
     return agent
   }
   /** One call, ended after the timeout or when the fiber is interrupted; failures as XrpcFailure. */
-  const call = <A>(run: (agent: Agent, signal: AbortSignal) => Promise<A>, host: string, options: { readonly long?: boolean } = {}): Effect.Effect<A, XrpcFailure> =>
+  const call = <A>(
+    run: (agent: Agent, signal: AbortSignal) => Promise<A>,
+    host: string,
+    options: { readonly long?: boolean } = {}
+  ): Effect.Effect<A, XrpcFailure> =>
     Effect.tryPromise({
-      try: (interrupted) => run(agentFor(host), AbortSignal.any([interrupted, AbortSignal.timeout(options.long === true ? timeoutMs * 4 : timeoutMs)])),
+      try: (interrupted) =>
+        run(
+          agentFor(host),
+          AbortSignal.any([interrupted, AbortSignal.timeout(options.long === true ? timeoutMs * 4 : timeoutMs)])
+        ),
       catch: failureOf
     })
   return { call, agentFor }

@@ -18,7 +18,13 @@ export const failureOf = (cause: unknown): XrpcFailure => {
     const answered = cause.status >= 100
     return { status: cause.status, error: cause.error, message: cause.message, headers: cause.headers ?? {}, answered }
   }
-  return { status: 1, error: "Unknown", message: String((cause as Error)?.message ?? cause), headers: {}, answered: false }
+  return {
+    status: 1,
+    error: "Unknown",
+    message: String((cause as Error)?.message ?? cause),
+    headers: {},
+    answered: false
+  }
 }
 
 /** The access token is refused: a renewed session may work. */
@@ -35,7 +41,10 @@ export const isRecordNotFound = (f: XrpcFailure) => f.error === "RecordNotFound"
  * How long the network asks us to wait, from its `RateLimit-Reset` (epoch seconds) or `Retry-After`
  * (seconds); `now` is the network's clock, i.e. the real one.
  */
-export const waitFromHeaders = (headers: Readonly<Record<string, string | undefined>>, now: number): number | undefined => {
+export const waitFromHeaders = (
+  headers: Readonly<Record<string, string | undefined>>,
+  now: number
+): number | undefined => {
   const reset = Number(headers["ratelimit-reset"])
   if (headers["ratelimit-reset"] !== undefined && Number.isFinite(reset)) return Math.max(1000, reset * 1000 - now)
   const after = Number(headers["retry-after"])
@@ -49,11 +58,28 @@ const said = (f: XrpcFailure) => `Bluesky says: ${f.message || f.error}`
 /** One mapping of Bluesky's answers to a publish call, for the pipeline. */
 export const publishErrorOf = (f: XrpcFailure): PublishError => {
   if (isRateLimited(f))
-    return new PublishError({ code: "rate_limited", message: said(f), retryable: true, rateLimited: true, retryAfterMs: waitFromHeaders(f.headers, Date.now()) ?? 60_000 })
-  if (isAccountGone(f)) return new PublishError({ code: "account_needs_reconnection", message: said(f), retryable: false, revoked: true })
-  if (isSessionRefused(f)) return new PublishError({ code: "account_needs_reconnection", message: said(f), retryable: false, unauthorized: true })
+    return new PublishError({
+      code: "rate_limited",
+      message: said(f),
+      retryable: true,
+      rateLimited: true,
+      retryAfterMs: waitFromHeaders(f.headers, Date.now()) ?? 60_000
+    })
+  if (isAccountGone(f))
+    return new PublishError({ code: "account_needs_reconnection", message: said(f), retryable: false, revoked: true })
+  if (isSessionRefused(f))
+    return new PublishError({
+      code: "account_needs_reconnection",
+      message: said(f),
+      retryable: false,
+      unauthorized: true
+    })
   if (!f.answered || f.status >= 500)
-    return new PublishError({ code: "upstream_unavailable", message: f.answered ? said(f) : `Bluesky did not answer: ${f.message}`, retryable: true })
+    return new PublishError({
+      code: "upstream_unavailable",
+      message: f.answered ? said(f) : `Bluesky did not answer: ${f.message}`,
+      retryable: true
+    })
   return new PublishError({ code: "upstream_rejected", message: said(f), retryable: false })
 }
 
@@ -71,7 +97,11 @@ export const throttled = (waitMs: number) =>
 export const connectErrorOf = (f: XrpcFailure): HeraldError => {
   if (isRateLimited(f)) {
     const waitMs = waitFromHeaders(f.headers, Date.now())
-    return fail("rate_limited", waitMs === undefined ? {} : { retryAfterSeconds: Math.ceil(waitMs / 1000) }, `${said(f)}. Bluesky limits log-ins per account; try again later.`)
+    return fail(
+      "rate_limited",
+      waitMs === undefined ? {} : { retryAfterSeconds: Math.ceil(waitMs / 1000) },
+      `${said(f)}. Bluesky limits log-ins per account; try again later.`
+    )
   }
   if (isAccountGone(f)) return fail("upstream_rejected", { reason: f.message }, said(f))
   if (f.error === "AuthenticationRequired" || f.status === 401)
@@ -79,14 +109,18 @@ export const connectErrorOf = (f: XrpcFailure): HeraldError => {
       ["appPassword"],
       `Bluesky did not accept this handle and app password (${f.message}). Check the handle, and create a new app password at https://bsky.app/settings/app-passwords if needed.`
     )
-  if (!f.answered || f.status >= 500) return fail("upstream_unavailable", {}, f.answered ? said(f) : `Bluesky did not answer: ${f.message}`)
+  if (!f.answered || f.status >= 500)
+    return fail("upstream_unavailable", {}, f.answered ? said(f) : `Bluesky did not answer: ${f.message}`)
   return invalidFields(["handle"], `${said(f)}. Check the handle (for example alice.bsky.social).`)
 }
 
 /** Bluesky's answer to a renewal: a refused log-in means a person must reconnect; anything else is passing. */
 export const renewalErrorOf = (f: XrpcFailure): GrantRevoked | NetworkUnavailable => {
-  if (isRateLimited(f)) return new NetworkUnavailable({ message: said(f), retryAfterMs: waitFromHeaders(f.headers, Date.now()) })
+  if (isRateLimited(f))
+    return new NetworkUnavailable({ message: said(f), retryAfterMs: waitFromHeaders(f.headers, Date.now()) })
   if (isAccountGone(f) || isSessionRefused(f))
-    return new GrantRevoked({ message: `${said(f)}. The app password Herald keeps no longer works (revoked or changed); reconnect the account with a new one.` })
+    return new GrantRevoked({
+      message: `${said(f)}. The app password Herald keeps no longer works (revoked or changed); reconnect the account with a new one.`
+    })
   return new NetworkUnavailable({ message: f.answered ? said(f) : `Bluesky did not answer: ${f.message}` })
 }

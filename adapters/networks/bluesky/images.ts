@@ -30,7 +30,9 @@ const fitted = (output: { data: Buffer; info: OutputInfo }, mimeType: string): F
  */
 export const fitImage = async (input: Uint8Array, maxBytes = IMAGE_MAX_BYTES): Promise<FittedImage> => {
   const format = (await sharp(input).metadata()).format
-  const upright = sharp(input, { failOn: "error" }).rotate().resize({ width: MAX_SIDE, height: MAX_SIDE, fit: "inside", withoutEnlargement: true })
+  const upright = sharp(input, { failOn: "error" })
+    .rotate()
+    .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: "inside", withoutEnlargement: true })
   if (format === "png" || format === "webp") {
     const kept = await upright.clone().toFormat(format).toBuffer({ resolveWithObject: true })
     if (kept.data.length <= maxBytes) return fitted(kept, `image/${format}`)
@@ -42,7 +44,10 @@ export const fitImage = async (input: Uint8Array, maxBytes = IMAGE_MAX_BYTES): P
   for (let scale = 1; Math.max(raw.width, raw.height) * scale >= 64; scale *= 0.75) {
     const side = Math.round(Math.max(raw.width, raw.height) * scale)
     const fitsAt = async (quality: number) => {
-      const out = await sharp(pixels.data, { raw }).resize({ width: side, height: side, fit: "inside" }).jpeg({ quality }).toBuffer({ resolveWithObject: true })
+      const out = await sharp(pixels.data, { raw })
+        .resize({ width: side, height: side, fit: "inside" })
+        .jpeg({ quality })
+        .toBuffer({ resolveWithObject: true })
       return out.data.length <= maxBytes ? out : null
     }
     let best = await fitsAt(MAX_QUALITY)

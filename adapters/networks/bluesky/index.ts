@@ -13,7 +13,9 @@ export const network = Effect.gen(function* () {
   if (!config.enabled) return Option.none<Network>()
   const blobs = yield* BlobStore
   let loading: Promise<Network> | undefined
-  const adapter = Effect.promise(() => (loading ??= import("./network.ts").then((m) => m.makeNetwork({ serviceUrl: config.serviceUrl }, blobs))))
+  const adapter = Effect.promise(
+    () => (loading ??= import("./network.ts").then((m) => m.makeNetwork({ serviceUrl: config.serviceUrl }, blobs)))
+  )
   return Option.some<Network>({
     platform: "bluesky",
     connector: {

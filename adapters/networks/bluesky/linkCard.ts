@@ -22,7 +22,12 @@ export interface FetchLimits {
   readonly allowPrivate: boolean
 }
 
-const PAGE_LIMITS = { timeoutMs: 5_000, maxBytes: 512 * 1024, accept: /^(text\/html|application\/xhtml\+xml)/i, truncate: true }
+const PAGE_LIMITS = {
+  timeoutMs: 5_000,
+  maxBytes: 512 * 1024,
+  accept: /^(text\/html|application\/xhtml\+xml)/i,
+  truncate: true
+}
 const IMAGE_LIMITS = { timeoutMs: 5_000, maxBytes: 5 * 1024 * 1024, accept: /^image\//i, truncate: false }
 const MAX_REDIRECTS = 3
 
@@ -62,7 +67,11 @@ export const isPrivateAddress = (address: string): boolean => {
 }
 
 /** DNS lookup that refuses private answers at connect time (no gap between the check and the connection). */
-const guardedLookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: (...args: Array<unknown>) => void) =>
+const guardedLookup = (
+  hostname: string,
+  options: LookupOneOptions | LookupAllOptions,
+  callback: (...args: Array<unknown>) => void
+) =>
   lookup(hostname, { ...options, all: true }, (error, addresses: Array<LookupAddress>) => {
     if (error) return callback(error)
     const refused = addresses.find((a) => isPrivateAddress(a.address))
@@ -72,7 +81,11 @@ const guardedLookup = (hostname: string, options: LookupOneOptions | LookupAllOp
   })
 
 /** GET `url` (http or https only), following a few redirects, reading at most `maxBytes`; null for anything unexpected. */
-export const fetchLimited = (url: string, limits: FetchLimits, redirects = 0): Promise<{ readonly body: Buffer; readonly url: string } | null> =>
+export const fetchLimited = (
+  url: string,
+  limits: FetchLimits,
+  redirects = 0
+): Promise<{ readonly body: Buffer; readonly url: string } | null> =>
   new Promise((resolve) => {
     let target: URL
     try {
@@ -115,7 +128,11 @@ export const fetchLimited = (url: string, limits: FetchLimits, redirects = 0): P
           // A page's head is at its start: what is past the cap is not needed; an image past it is refused.
           if (size >= limits.maxBytes) {
             res.destroy()
-            resolve(limits.truncate ? { body: Buffer.concat(chunks).subarray(0, limits.maxBytes), url: target.toString() } : null)
+            resolve(
+              limits.truncate
+                ? { body: Buffer.concat(chunks).subarray(0, limits.maxBytes), url: target.toString() }
+                : null
+            )
           }
         })
         res.on("end", () => resolve({ body: Buffer.concat(chunks), url: target.toString() }))
@@ -153,19 +170,26 @@ export const parseCard = (html: string, pageUrl: string): PageCard | null => {
     if (key !== undefined && content !== null && !meta.has(key)) meta.set(key, decode(content))
   }
   const titleTag = /<title\b[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]
-  const title = meta.get("og:title") ?? meta.get("twitter:title") ?? (titleTag === undefined ? undefined : decode(titleTag))
+  const title =
+    meta.get("og:title") ?? meta.get("twitter:title") ?? (titleTag === undefined ? undefined : decode(titleTag))
   if (title === undefined || title === "") return null
   const image = meta.get("og:image") ?? meta.get("og:image:url") ?? meta.get("twitter:image")
   let imageUrl: string | null = null
   try {
     const resolved = image === undefined ? null : new URL(image, pageUrl)
-    imageUrl = resolved !== null && (resolved.protocol === "http:" || resolved.protocol === "https:") ? resolved.toString() : null
+    imageUrl =
+      resolved !== null && (resolved.protocol === "http:" || resolved.protocol === "https:")
+        ? resolved.toString()
+        : null
   } catch {
     /* a broken image URL: a card without a picture */
   }
   return {
     title: title.slice(0, 300),
-    description: (meta.get("og:description") ?? meta.get("twitter:description") ?? meta.get("description") ?? "").slice(0, 1000),
+    description: (meta.get("og:description") ?? meta.get("twitter:description") ?? meta.get("description") ?? "").slice(
+      0,
+      1000
+    ),
     imageUrl
   }
 }

@@ -12,13 +12,22 @@ export interface DetectedText {
  * Mentions name accounts by DID: each handle is resolved with `resolveDid`, and one that does not
  * resolve stays plain text (an empty DID would make the PDS refuse the whole post).
  */
-export const detectFacets = <E>(text: string, resolveDid: (handle: string) => Effect.Effect<string | null, E>): Effect.Effect<DetectedText, E> =>
+export const detectFacets = <E>(
+  text: string,
+  resolveDid: (handle: string) => Effect.Effect<string | null, E>
+): Effect.Effect<DetectedText, E> =>
   Effect.gen(function* () {
     const rich = new RichText({ text })
     rich.detectFacetsWithoutResolution()
     const detected = rich.facets ?? []
-    const handles = [...new Set(detected.flatMap((f) => f.features.filter(AppBskyRichtextFacet.isMention).map((m) => m.did)))]
-    const dids = new Map(yield* Effect.forEach(handles, (handle) => Effect.map(resolveDid(handle), (did) => [handle, did] as const), { concurrency: 4 }))
+    const handles = [
+      ...new Set(detected.flatMap((f) => f.features.filter(AppBskyRichtextFacet.isMention).map((m) => m.did)))
+    ]
+    const dids = new Map(
+      yield* Effect.forEach(handles, (handle) => Effect.map(resolveDid(handle), (did) => [handle, did] as const), {
+        concurrency: 4
+      })
+    )
     const facets = detected.flatMap((facet): ReadonlyArray<AppBskyRichtextFacet.Main> => {
       const features = facet.features.flatMap((feature) => {
         if (!AppBskyRichtextFacet.isMention(feature)) return [feature]

@@ -20,8 +20,17 @@ export const make = (deps: { readonly login: FacebookLogin }): Connector => ({
     Effect.gen(function* () {
       const granted = yield* deps.login.complete(params, callbackUrl)
       if (granted.pages.length === 0)
-        return yield* Effect.fail(fail("upstream_rejected", { platform: "facebook", refused: granted.refused.map((r) => r.name) }, noPagesMessage(granted, "Page")))
-      for (const r of granted.refused) yield* Effect.logWarning("a Facebook Page was not connected").pipe(Effect.annotateLogs({ page: r.name, why: r.why }))
+        return yield* Effect.fail(
+          fail(
+            "upstream_rejected",
+            { platform: "facebook", refused: granted.refused.map((r) => r.name) },
+            noPagesMessage(granted, "Page")
+          )
+        )
+      for (const r of granted.refused)
+        yield* Effect.logWarning("a Facebook Page was not connected").pipe(
+          Effect.annotateLogs({ page: r.name, why: r.why })
+        )
       return granted.pages.flatMap((page): ReadonlyArray<Connection> => {
         const instagram = linkedInstagramConnection(page)
         return instagram === null ? [pageConnection(page)] : [pageConnection(page), instagram]

@@ -1,6 +1,13 @@
 import { Clock, Effect, Option } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import { published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, type Recovery } from "../../../application/ports/Publishers.ts"
+import {
+  published,
+  PublishError,
+  type Publisher,
+  type PublishOutcome,
+  type PublishRequest,
+  type Recovery
+} from "../../../application/ports/Publishers.ts"
 import type { Media } from "../../../domain/media.ts"
 import { formatUtc } from "../../../domain/time.ts"
 import { createdId } from "../shared/metaGraph.ts"
@@ -24,7 +31,14 @@ type Processing = Extract<FacebookHandle, { stage: "video" }>
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "The Facebook Page has no stored access.", retryable: false, revoked: true }))
+    ? Effect.fail(
+        new PublishError({
+          code: "account_needs_reconnection",
+          message: "The Facebook Page has no stored access.",
+          retryable: false,
+          revoked: true
+        })
+      )
     : Effect.succeed({ pageId: request.account.externalId, token: request.credentials.accessToken })
 
 /** The first web link in a text, without the punctuation that ends a sentence: Meta builds its preview card. */
@@ -34,15 +48,22 @@ export const firstLink = (text: string): string | null => {
 }
 
 /** Meta gives video permalinks as paths ("/{page}/videos/{id}/"). */
-const absolute = (url: string | undefined) => (url === undefined ? null : url.startsWith("/") ? `${FACEBOOK}${url}` : url)
+const absolute = (url: string | undefined) =>
+  url === undefined ? null : url.startsWith("/") ? `${FACEBOOK}${url}` : url
 const postUrl = (id: string) => `${FACEBOOK}/${id}`
-const videoUrl = (a: Acting, videoId: string, status?: VideoStatus) => absolute(status?.permalink_url) ?? `${FACEBOOK}/${a.pageId}/videos/${videoId}`
+const videoUrl = (a: Acting, videoId: string, status?: VideoStatus) =>
+  absolute(status?.permalink_url) ?? `${FACEBOOK}/${a.pageId}/videos/${videoId}`
 const reelUrl = (videoId: string) => `${FACEBOOK}/reel/${videoId}`
 
 /** The post's one video goes up as a reel when the post asks for it (facebook.reel). */
-const reelVideo = (request: PublishRequest): Media | null => (request.options?.facebook?.reel === true ? (request.media.find((m) => m.type === "video") ?? null) : null)
+const reelVideo = (request: PublishRequest): Media | null =>
+  request.options?.facebook?.reel === true ? (request.media.find((m) => m.type === "video") ?? null) : null
 
-const processing = (handle: FacebookHandle, checkAfterMs: number): PublishOutcome => ({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs })
+const processing = (handle: FacebookHandle, checkAfterMs: number): PublishOutcome => ({
+  _tag: "Processing",
+  handle: encodeHandle(handle),
+  checkAfterMs
+})
 
 /**
  * Publishes to a Facebook Page as the Page (its own token): text, a link (its preview card), up to 10
@@ -54,7 +75,11 @@ const processing = (handle: FacebookHandle, checkAfterMs: number): PublishOutcom
  * anything is sent again; a reel is found through its stored video id. At most 30 reels a Page in
  * 24 hours (`reels`): the next one waits, as a rate limit.
  */
-export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStoreShape; readonly reels: ReelLedgerShape }): Publisher => {
+export const make = (deps: {
+  readonly api: FacebookApi
+  readonly blobs: BlobStoreShape
+  readonly reels: ReelLedgerShape
+}): Publisher => {
   const { api, blobs } = deps
   const reels = makeReelQuota(deps.reels)
 
@@ -63,7 +88,11 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
       const images = request.media.filter((m) => m.type === "image")
       const params: Record<string, string> = { message: request.content }
       if (images.length > 0) {
-        const ids = yield* Effect.forEach(images, (m) => Effect.flatMap(fetchableUrl(blobs, m.blobKey), (url) => api.unpublishedPhoto(a, url)), { concurrency: 4 })
+        const ids = yield* Effect.forEach(
+          images,
+          (m) => Effect.flatMap(fetchableUrl(blobs, m.blobKey), (url) => api.unpublishedPhoto(a, url)),
+          { concurrency: 4 }
+        )
         params.attached_media = JSON.stringify(ids.map((id) => ({ media_fbid: id })))
       } else {
         const link = firstLink(request.content)
@@ -80,7 +109,12 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
       form.set("description", request.content)
       form.set("published", "true")
       // A cover image goes with the video as `thumb`; Facebook takes no frame offset.
-      if (request.coverMedia) form.set("thumb", new Blob([yield* readAll(blobs, request.coverMedia.blobKey)], { type: request.coverMedia.mimeType }), "cover")
+      if (request.coverMedia)
+        form.set(
+          "thumb",
+          new Blob([yield* readAll(blobs, request.coverMedia.blobKey)], { type: request.coverMedia.mimeType }),
+          "cover"
+        )
       const videoId = yield* Effect.flatMap(api.video(a, form), createdId("Facebook", "video"))
       return processing({ v: 1, stage: "video", startedAt, videoId, polls: 0 }, 10_000)
     })
@@ -114,11 +148,15 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
       const failed = failedPhase(status)
       if (failed !== null) return yield* Effect.fail(processingFailed("reel", failed))
       if (!finishReceived(status)) {
-        if (status.status?.uploading_phase?.status !== "complete") yield* api.reelUpload(a, handle.uploadUrl, yield* fetchableUrl(blobs, video.blobKey))
+        if (status.status?.uploading_phase?.status !== "complete")
+          yield* api.reelUpload(a, handle.uploadUrl, yield* fetchableUrl(blobs, video.blobKey))
         yield* Effect.flatMap(api.reelFinish(a, handle.videoId, request.content), createdId("Facebook", "reel"))
       }
       yield* reels.record(a.pageId, handle.videoId, yield* Clock.currentTimeMillis)
-      return processing({ v: 1, stage: "video", startedAt: handle.startedAt, videoId: handle.videoId, polls: 0, reel: true }, 10_000)
+      return processing(
+        { v: 1, stage: "video", startedAt: handle.startedAt, videoId: handle.videoId, polls: 0, reel: true },
+        10_000
+      )
     })
 
   /** One poll of a video (or reel) Meta processes: live, failed, or wait (twice as long each time, a minute at most). */
@@ -126,7 +164,8 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
     Effect.gen(function* () {
       const status = yield* api.videoStatus(a, handle.videoId)
       const reel = handle.reel === true
-      if (isLive(status, reel)) return published(handle.videoId, reel ? reelUrl(handle.videoId) : videoUrl(a, handle.videoId, status))
+      if (isLive(status, reel))
+        return published(handle.videoId, reel ? reelUrl(handle.videoId) : videoUrl(a, handle.videoId, status))
       const failed = failedPhase(status)
       if (failed !== null) return yield* Effect.fail(processingFailed(reel ? "reel" : "video", failed))
       // The video exists on the Page: starting over would post it twice, so a person checks.
@@ -138,7 +177,10 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
             retryable: false
           })
         )
-      return processing({ ...handle, polls: handle.polls + 1 }, Math.min(MAX_POLL_WAIT_MS, 10_000 * 2 ** Math.min(handle.polls + 1, 6)))
+      return processing(
+        { ...handle, polls: handle.polls + 1 },
+        Math.min(MAX_POLL_WAIT_MS, 10_000 * 2 ** Math.min(handle.polls + 1, 6))
+      )
     })
 
   /** Trouble reaching Meta (or its throttling) while a video is on its way keeps the handle and waits, so the video is never made again. */
@@ -146,11 +188,16 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
     (handle: Reel | Processing) =>
     (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        e.retryable && !e.unauthorized && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e)
+        e.retryable && !e.unauthorized && now - handle.startedAt < KEEP_HANDLE_MS
+          ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS))
+          : Effect.fail(e)
       )
 
   const comment = (a: Acting, request: PublishRequest) =>
-    Effect.map(Effect.flatMap(api.comment(a, request.replyTo!.parentId, request.content), createdId("Facebook", "comment")), (id) => published(id, null))
+    Effect.map(
+      Effect.flatMap(api.comment(a, request.replyTo!.parentId, request.content), createdId("Facebook", "comment")),
+      (id) => published(id, null)
+    )
 
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
@@ -159,7 +206,10 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
       if (handle.stage === "video") return yield* poll(a, handle).pipe(Effect.catch(keepHandle(handle)))
       if (request.replyTo !== null) return yield* comment(a, request)
       const reel = reelVideo(request)
-      if (handle.stage === "reel") return yield* (reel === null ? Effect.fail(notAReel()) : reelFinish(a, request, reel, handle)).pipe(Effect.catch(keepHandle(handle)))
+      if (handle.stage === "reel")
+        return yield* (reel === null ? Effect.fail(notAReel()) : reelFinish(a, request, reel, handle)).pipe(
+          Effect.catch(keepHandle(handle))
+        )
       const startedAt = handle.startedAt > 0 ? handle.startedAt : yield* Clock.currentTimeMillis
       if (reel !== null) return yield* reelStart(a, startedAt)
       return yield* request.media.some((m) => m.type === "video") ? video(a, request, startedAt) : post(a, request)
@@ -180,7 +230,10 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
         // The reel is its video id: live, or publish goes on from where its status says it stands (no second upload or finish).
         const status = yield* api.videoStatus(a, handle.value.videoId)
         return isLive(status, true)
-          ? ({ _tag: "Published", published: { externalId: handle.value.videoId, url: reelUrl(handle.value.videoId) } } satisfies Recovery)
+          ? ({
+              _tag: "Published",
+              published: { externalId: handle.value.videoId, url: reelUrl(handle.value.videoId) }
+            } satisfies Recovery)
           : ({ _tag: "NotPublished" } satisfies Recovery)
       }
       if (request.replyTo !== null)
@@ -225,9 +278,14 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
       if (post.options.facebook?.reel !== true || !post.media.some((m) => m.type === "video")) return []
       const now = yield* Clock.currentTimeMillis
       const page = account.externalId
-      const said = [`Facebook: this server published ${yield* reels.used(page, now)} of the ${reels.perDay} reels a Page may publish in 24 hours to ${account.username}.`]
+      const said = [
+        `Facebook: this server published ${yield* reels.used(page, now)} of the ${reels.perDay} reels a Page may publish in 24 hours to ${account.username}.`
+      ]
       const free = yield* reels.freeAt(page, Math.max(now, dueAt))
-      if (free > Math.max(now, dueAt)) said.push(`Facebook's ${reels.perDay} reels a day are used up for ${account.username}: the reel waits until ${formatUtc(free)}.`)
+      if (free > Math.max(now, dueAt))
+        said.push(
+          `Facebook's ${reels.perDay} reels a day are used up for ${account.username}: the reel waits until ${formatUtc(free)}.`
+        )
       return said
     })
 
@@ -242,8 +300,16 @@ export const make = (deps: { readonly api: FacebookApi; readonly blobs: BlobStor
 
 /** Meta could not take the video or reel, in its own words when it gave them. */
 const processingFailed = (what: "video" | "reel", phase: VideoPhase) =>
-  new PublishError({ code: "upstream_rejected", message: `Facebook could not process the ${what}: ${phase.error?.message ?? "processing failed"}`, retryable: false })
+  new PublishError({
+    code: "upstream_rejected",
+    message: `Facebook could not process the ${what}: ${phase.error?.message ?? "processing failed"}`,
+    retryable: false
+  })
 
 /** A reel handle for a post that is no longer a reel (its options changed): a person decides, nothing is sent. */
 const notAReel = () =>
-  new PublishError({ code: "publish_outcome_unknown", message: "This post's reel upload was started, but the post no longer asks for a reel; check the Page.", retryable: false })
+  new PublishError({
+    code: "publish_outcome_unknown",
+    message: "This post's reel upload was started, but the post no longer asks for a reel; check the Page.",
+    retryable: false
+  })

@@ -27,7 +27,9 @@ export const make = Effect.gen(function* () {
         )
         .pipe(Effect.asVoid, Effect.orDie),
     within: (page, at) =>
-      sql<{ at: number | string }>`SELECT at FROM facebook_reels WHERE page_id = ${page} AND at > ${at - DAY_MS} AND at <= ${at} ORDER BY at`.pipe(
+      sql<{
+        at: number | string
+      }>`SELECT at FROM facebook_reels WHERE page_id = ${page} AND at > ${at - DAY_MS} AND at <= ${at} ORDER BY at`.pipe(
         Effect.map((rows) => rows.map((r) => Number(r.at))),
         Effect.orDie
       )

@@ -61,18 +61,41 @@ export const makeApi = (graph: Graph) => ({
   /** POST /{page-id}/photos {url, published:false}: a photo Meta fetches, to attach to a post. */
   unpublishedPhoto: (a: Acting, url: string): Effect.Effect<string, PublishError> =>
     graph
-      .expect({ method: "POST", path: path(a.pageId, "photos"), token: a.token, params: { url, published: "false" }, acting: a.pageId }, decodeId, "a photo upload")
+      .expect(
+        {
+          method: "POST",
+          path: path(a.pageId, "photos"),
+          token: a.token,
+          params: { url, published: "false" },
+          acting: a.pageId
+        },
+        decodeId,
+        "a photo upload"
+      )
       .pipe(Effect.map((p) => p.id)),
 
   /** POST /{page-id}/videos (multipart: file_url Meta fetches, description, published, thumb). */
   video: (a: Acting, form: FormData): Effect.Effect<CreateResult> =>
-    graph.create({ method: "POST", path: path(a.pageId, "videos"), token: a.token, form, acting: a.pageId, timeoutMs: 120_000 }),
+    graph.create({
+      method: "POST",
+      path: path(a.pageId, "videos"),
+      token: a.token,
+      form,
+      acting: a.pageId,
+      timeoutMs: 120_000
+    }),
 
   /** POST /{page-id}/video_reels?upload_phase=start: a reel's upload session, its video id and the URL its file goes to. */
   reelStart: (a: Acting): Effect.Effect<{ readonly videoId: string; readonly uploadUrl: string }, PublishError> =>
     graph
       .expect(
-        { method: "POST", path: path(a.pageId, "video_reels"), token: a.token, params: { upload_phase: "start" }, acting: a.pageId },
+        {
+          method: "POST",
+          path: path(a.pageId, "video_reels"),
+          token: a.token,
+          params: { upload_phase: "start" },
+          acting: a.pageId
+        },
         decodeReelSession,
         "a reel's upload session"
       )
@@ -82,7 +105,15 @@ export const makeApi = (graph: Graph) => ({
   reelUpload: (a: Acting, uploadUrl: string, fileUrl: string): Effect.Effect<void, PublishError> =>
     graph
       .expect(
-        { method: "POST", path: uploadUrl, token: a.token, tokenInHeader: true, headers: { file_url: fileUrl }, acting: a.pageId, timeoutMs: 120_000 },
+        {
+          method: "POST",
+          path: uploadUrl,
+          token: a.token,
+          tokenInHeader: true,
+          headers: { file_url: fileUrl },
+          acting: a.pageId,
+          timeoutMs: 120_000
+        },
         decodeSuccess,
         "a reel's upload"
       )
@@ -103,11 +134,27 @@ export const makeApi = (graph: Graph) => ({
 
   /** GET /{video-id}?fields=status,permalink_url: how far the video (or reel) got: uploading, processing, publishing. */
   videoStatus: (a: Acting, videoId: string) =>
-    graph.expect({ method: "GET", path: path(videoId), token: a.token, params: { fields: "status,permalink_url" }, acting: a.pageId }, decodeVideoStatus, "a video's status"),
+    graph.expect(
+      {
+        method: "GET",
+        path: path(videoId),
+        token: a.token,
+        params: { fields: "status,permalink_url" },
+        acting: a.pageId
+      },
+      decodeVideoStatus,
+      "a video's status"
+    ),
 
   /** POST /{object-id}/comments {message}: a comment as the Page. */
   comment: (a: Acting, objectId: string, message: string): Effect.Effect<CreateResult> =>
-    graph.create({ method: "POST", path: path(objectId, "comments"), token: a.token, params: { message }, acting: a.pageId }),
+    graph.create({
+      method: "POST",
+      path: path(objectId, "comments"),
+      token: a.token,
+      params: { message },
+      acting: a.pageId
+    }),
 
   /** Recent comments on an object, newest first (recovery of a first comment). */
   comments: (a: Acting, objectId: string) =>
@@ -129,7 +176,13 @@ export const makeApi = (graph: Graph) => ({
   publishedPosts: (a: Acting) =>
     graph
       .expect(
-        { method: "GET", path: path(a.pageId, "published_posts"), token: a.token, params: { fields: "id,message,created_time,permalink_url", limit: "10" }, acting: a.pageId },
+        {
+          method: "GET",
+          path: path(a.pageId, "published_posts"),
+          token: a.token,
+          params: { fields: "id,message,created_time,permalink_url", limit: "10" },
+          acting: a.pageId
+        },
         decodePosts,
         "the Page's recent posts"
       )
@@ -139,7 +192,13 @@ export const makeApi = (graph: Graph) => ({
   videos: (a: Acting) =>
     graph
       .expect(
-        { method: "GET", path: path(a.pageId, "videos"), token: a.token, params: { fields: "id,description,created_time,permalink_url", limit: "10" }, acting: a.pageId },
+        {
+          method: "GET",
+          path: path(a.pageId, "videos"),
+          token: a.token,
+          params: { fields: "id,description,created_time,permalink_url", limit: "10" },
+          acting: a.pageId
+        },
         decodePosts,
         "the Page's recent videos"
       )

@@ -11,7 +11,13 @@ import { Option, Schema } from "effect"
  */
 const Handle = Schema.Union([
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("sending"), startedAt: Schema.Number }),
-  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("reel"), startedAt: Schema.Number, videoId: Schema.String, uploadUrl: Schema.String }),
+  Schema.Struct({
+    v: Schema.Literal(1),
+    stage: Schema.Literal("reel"),
+    startedAt: Schema.Number,
+    videoId: Schema.String,
+    uploadUrl: Schema.String
+  }),
   Schema.Struct({
     v: Schema.Literal(1),
     stage: Schema.Literal("video"),
@@ -25,5 +31,6 @@ export type FacebookHandle = typeof Handle.Type
 
 const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 export const encodeHandle = (handle: FacebookHandle): string => JSON.stringify(handle)
-export const decodeHandle = (text: string | null | undefined): Option.Option<FacebookHandle> => (text === null || text === undefined ? Option.none() : decode(text))
+export const decodeHandle = (text: string | null | undefined): Option.Option<FacebookHandle> =>
+  text === null || text === undefined ? Option.none() : decode(text)
 export const sending = (startedAt: number): FacebookHandle => ({ v: 1, stage: "sending", startedAt })

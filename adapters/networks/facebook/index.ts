@@ -13,7 +13,12 @@ import { ReelLedger, type ReelLedgerShape } from "./reelLedger.ts"
 
 /** The Facebook Pages network on this app, its uploads fetched by Meta from `blobs`' URLs, its reels counted in `reels`. */
 export const make = (settings: MetaAppConfig, blobs: BlobStoreShape, reels: ReelLedgerShape) => {
-  const graph = makeGraph({ network: "Facebook", apiUrl: settings.apiUrl, version: settings.version, gate: makeRateGate() })
+  const graph = makeGraph({
+    network: "Facebook",
+    apiUrl: settings.apiUrl,
+    version: settings.version,
+    gate: makeRateGate()
+  })
   return {
     platform: "facebook",
     connector: FacebookConnector.make({ login: makeFacebookLogin(settings, graph, scopes, GRAPH_TIMEOUT_MS) }),

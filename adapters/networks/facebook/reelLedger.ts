@@ -25,7 +25,10 @@ export const makeMemory = (): ReelLedgerShape => {
         if (!own.has(videoId)) own.set(videoId, at)
         reels.set(page, own)
       }),
-    within: (page, at) => Effect.sync(() => [...(reels.get(page)?.values() ?? [])].filter((t) => t > at - DAY_MS && t <= at).sort((a, b) => a - b))
+    within: (page, at) =>
+      Effect.sync(() =>
+        [...(reels.get(page)?.values() ?? [])].filter((t) => t > at - DAY_MS && t <= at).sort((a, b) => a - b)
+      )
   }
 }
 

@@ -17,7 +17,10 @@ export const makeReelQuota = (ledger: ReelLedgerShape, perDay = REELS_PER_DAY) =
   /** Reels published to the Page in the 24 hours before `at`. */
   used: (page: string, at: number) => Effect.map(ledger.within(page, at), (times) => times.length),
   /** When the Page may publish another reel, at `at` or later: `at` itself, or when enough counted reels leave the window. */
-  freeAt: (page: string, at: number) => Effect.map(ledger.within(page, at), (times) => (times.length < perDay ? at : times[times.length - perDay]! + DAY_MS)),
+  freeAt: (page: string, at: number) =>
+    Effect.map(ledger.within(page, at), (times) =>
+      times.length < perDay ? at : times[times.length - perDay]! + DAY_MS
+    ),
   /** Counts a reel Meta took (finish answered, or seen finished after a lost answer). */
   record: ledger.record
 })

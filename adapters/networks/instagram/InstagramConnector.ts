@@ -19,7 +19,10 @@ export interface InstagramLogin {
  * it ends (ig_refresh_token; `refresh`). With Facebook Login only (FACEBOOK_*): the professional
  * accounts linked to the person's Pages, each publishing with its Page's token, which does not expire.
  */
-export const make = (deps: { readonly instagram: InstagramLogin | null; readonly facebook: FacebookLogin | null }): Connector => {
+export const make = (deps: {
+  readonly instagram: InstagramLogin | null
+  readonly facebook: FacebookLogin | null
+}): Connector => {
   const viaInstagram = (ig: InstagramLogin, params: Readonly<Record<string, string>>, callbackUrl: string) =>
     Effect.gen(function* () {
       const shortLived = yield* ig.login.exchangeCode(params, callbackUrl)
@@ -32,7 +35,12 @@ export const make = (deps: { readonly instagram: InstagramLogin | null; readonly
       const me = yield* api.me(ig.graph, long.accessToken)
       const id = me.user_id === undefined ? me.id : String(me.user_id)
       const connection: Connection = {
-        profile: { externalId: id, name: me.name ?? me.username, username: me.username, avatarUrl: me.profile_picture_url ?? null },
+        profile: {
+          externalId: id,
+          name: me.name ?? me.username,
+          username: me.username,
+          avatarUrl: me.profile_picture_url ?? null
+        },
         credentials: longLivedCredentials(long, at, { login: "instagram" })
       }
       return [connection]
@@ -46,17 +54,27 @@ export const make = (deps: { readonly instagram: InstagramLogin | null; readonly
         return c === null ? [] : [c]
       })
       if (linked.length === 0)
-        return yield* Effect.fail(fail("upstream_rejected", { platform: "instagram" }, noPagesMessage(granted, "Instagram professional account linked to a Page")))
+        return yield* Effect.fail(
+          fail(
+            "upstream_rejected",
+            { platform: "instagram" },
+            noPagesMessage(granted, "Instagram professional account linked to a Page")
+          )
+        )
       return linked
     })
 
   return {
     platform: "instagram",
     begin: ({ state, callbackUrl }) =>
-      deps.instagram !== null ? deps.instagram.login.authorizationUrl({ state, callbackUrl }) : deps.facebook!.authorizationUrl({ state, callbackUrl }),
+      deps.instagram !== null
+        ? deps.instagram.login.authorizationUrl({ state, callbackUrl })
+        : deps.facebook!.authorizationUrl({ state, callbackUrl }),
     complete: ({ params, callbackUrl }) =>
       Effect.mapError(
-        deps.instagram !== null ? viaInstagram(deps.instagram, params, callbackUrl) : viaFacebook(deps.facebook!, params, callbackUrl),
+        deps.instagram !== null
+          ? viaInstagram(deps.instagram, params, callbackUrl)
+          : viaFacebook(deps.facebook!, params, callbackUrl),
         connectError("Instagram", "instagram")
       ),
     refresh: (credentials) => {
@@ -64,7 +82,10 @@ export const make = (deps: { readonly instagram: InstagramLogin | null; readonly
       // Page tokens (Facebook Login) do not expire: nothing to renew.
       if (credentials.extra?.login === "facebook" || ig === null) return Effect.succeed(credentials)
       return Effect.gen(function* () {
-        const token = yield* ig.login.tokenGet(ig.graph.url("/refresh_access_token", true), { grant_type: "ig_refresh_token", access_token: credentials.accessToken })
+        const token = yield* ig.login.tokenGet(ig.graph.url("/refresh_access_token", true), {
+          grant_type: "ig_refresh_token",
+          access_token: credentials.accessToken
+        })
         return longLivedCredentials(token, yield* Clock.currentTimeMillis, credentials.extra)
       }).pipe(Effect.mapError(refreshError("Instagram")))
     }

@@ -1,10 +1,25 @@
 import { Clock, Effect, Option } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
-import { PublishError, type Publisher, type PublishOutcome, type PublishRequest, type Recovery } from "../../../application/ports/Publishers.ts"
+import {
+  PublishError,
+  type Publisher,
+  type PublishOutcome,
+  type PublishRequest,
+  type Recovery
+} from "../../../application/ports/Publishers.ts"
 import type { Account } from "../../../domain/account.ts"
 import type { Media } from "../../../domain/media.ts"
-import { type ContainerApi, type ContainerPlan, type Containers, decodeHandle, encodeHandle, freshHandle, recover, step } from "../shared/metaContainers.ts"
+import {
+  type ContainerApi,
+  type ContainerPlan,
+  type Containers,
+  decodeHandle,
+  encodeHandle,
+  freshHandle,
+  recover,
+  step
+} from "../shared/metaContainers.ts"
 import { createdId, type Graph } from "../shared/metaGraph.ts"
 import { fetchableUrl } from "../shared/media.ts"
 import { findByText } from "../shared/metaPosts.ts"
@@ -16,9 +31,14 @@ export interface Hosts {
   readonly facebook: Graph | null
 }
 
-const reconnect = (message: string) => new PublishError({ code: "account_needs_reconnection", message, retryable: false, revoked: true })
+const reconnect = (message: string) =>
+  new PublishError({ code: "account_needs_reconnection", message, retryable: false, revoked: true })
 
-export const actingOf = (hosts: Hosts, account: Account, credentials: NetworkCredentials | null): Effect.Effect<Acting, PublishError> => {
+export const actingOf = (
+  hosts: Hosts,
+  account: Account,
+  credentials: NetworkCredentials | null
+): Effect.Effect<Acting, PublishError> => {
   if (credentials === null) return Effect.fail(reconnect("The Instagram account has no stored access."))
   const viaFacebook = credentials.extra?.login === "facebook"
   const graph = viaFacebook ? hosts.facebook : hosts.instagram
@@ -37,11 +57,19 @@ export const actingOf = (hosts: Hosts, account: Account, credentials: NetworkCre
 const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Effect<Containers, PublishError> =>
   Effect.gen(function* () {
     const media = request.media
-    if (media.length === 0) return yield* Effect.fail(new PublishError({ code: "media_required", message: "Instagram posts need an image or a video.", retryable: false }))
+    if (media.length === 0)
+      return yield* Effect.fail(
+        new PublishError({
+          code: "media_required",
+          message: "Instagram posts need an image or a video.",
+          retryable: false
+        })
+      )
     const urlOf = (m: Media) => fetchableUrl(blobs, m.blobKey)
     if (media.length === 1) {
       const only = media[0]!
-      if (only.type === "image") return { items: [{ image_url: yield* urlOf(only), caption: request.content }], carousel: null }
+      if (only.type === "image")
+        return { items: [{ image_url: yield* urlOf(only), caption: request.content }], carousel: null }
       // A single video is a reel (the VIDEO type no longer works for single posts).
       const cover: Record<string, string> =
         request.cover === null
@@ -51,12 +79,26 @@ const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Ef
             : request.coverMedia
               ? { cover_url: yield* urlOf(request.coverMedia) }
               : {}
-      return { items: [{ media_type: "REELS", video_url: yield* urlOf(only), caption: request.content, share_to_feed: "true", ...cover }], carousel: null }
+      return {
+        items: [
+          {
+            media_type: "REELS",
+            video_url: yield* urlOf(only),
+            caption: request.content,
+            share_to_feed: "true",
+            ...cover
+          }
+        ],
+        carousel: null
+      }
     }
     const items = yield* Effect.forEach(media, (m) =>
       Effect.map(
         urlOf(m),
-        (url): Record<string, string> => (m.type === "image" ? { image_url: url, is_carousel_item: "true" } : { media_type: "VIDEO", video_url: url, is_carousel_item: "true" })
+        (url): Record<string, string> =>
+          m.type === "image"
+            ? { image_url: url, is_carousel_item: "true" }
+            : { media_type: "VIDEO", video_url: url, is_carousel_item: "true" }
       )
     )
     return { items, carousel: { media_type: "CAROUSEL", caption: request.content } }
@@ -120,7 +162,9 @@ export const make = (deps: { readonly hosts: Hosts; readonly blobs: BlobStoreSha
           (c) => c.text,
           (c) => c.timestamp
         )
-        return found === null ? ({ _tag: "NotPublished" } satisfies Recovery) : ({ _tag: "Published", published: { externalId: found.id, url: null } } satisfies Recovery)
+        return found === null
+          ? ({ _tag: "NotPublished" } satisfies Recovery)
+          : ({ _tag: "Published", published: { externalId: found.id, url: null } } satisfies Recovery)
       }
       return yield* recover(containerApi(a, request), handle.value)
     })
@@ -137,7 +181,8 @@ export const make = (deps: { readonly hosts: Hosts; readonly blobs: BlobStoreSha
      * Meta's 24-hour publishing cap for the account, read from content_publishing_limit. Offered here
      * for the dry run (which has no network hook yet).
      */
-    quota: (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Quota, PublishError> => Effect.flatMap(actingOf(deps.hosts, account, credentials), api.quota)
+    quota: (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Quota, PublishError> =>
+      Effect.flatMap(actingOf(deps.hosts, account, credentials), api.quota)
   }
 }
 

@@ -10,15 +10,30 @@ const Status = Schema.Struct({ status_code: Schema.optional(Schema.String), stat
 const Permalink = Schema.Struct({ permalink: Schema.optional(Schema.String) })
 const MediaList = Schema.Struct({
   data: Schema.Array(
-    Schema.Struct({ id: Schema.String, caption: Schema.optional(Schema.String), timestamp: Schema.optional(Schema.String), permalink: Schema.optional(Schema.String) })
+    Schema.Struct({
+      id: Schema.String,
+      caption: Schema.optional(Schema.String),
+      timestamp: Schema.optional(Schema.String),
+      permalink: Schema.optional(Schema.String)
+    })
   )
 })
-const CommentList = Schema.Struct({ data: Schema.Array(Schema.Struct({ id: Schema.String, text: Schema.optional(Schema.String), timestamp: Schema.optional(Schema.String) })) })
+const CommentList = Schema.Struct({
+  data: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      text: Schema.optional(Schema.String),
+      timestamp: Schema.optional(Schema.String)
+    })
+  )
+})
 const Limit = Schema.Struct({
   data: Schema.Array(
     Schema.Struct({
       quota_usage: Schema.Number,
-      config: Schema.optional(Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) }))
+      config: Schema.optional(
+        Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) })
+      )
     })
   )
 })
@@ -63,34 +78,78 @@ export const DEFAULT_DAILY_POSTS = 50
 export const api = {
   /** The Instagram Login user (connecting): `user_id` is the professional account's id publishing uses. */
   me: (graph: Graph, token: string): Effect.Effect<InstagramProfile, PublishError> =>
-    graph.expect({ method: "GET", path: "/me", token, params: { fields: "id,user_id,username,name,profile_picture_url" }, acting: null }, decodeProfile, "the account's profile"),
+    graph.expect(
+      {
+        method: "GET",
+        path: "/me",
+        token,
+        params: { fields: "id,user_id,username,name,profile_picture_url" },
+        acting: null
+      },
+      decodeProfile,
+      "the account's profile"
+    ),
 
   /** POST /{ig-user-id}/media: a container's id. */
   createContainer: (a: Acting, params: Readonly<Record<string, string>>) =>
-    a.graph.expect({ method: "POST", path: path(a.userId, "media"), token: a.token, params, acting: a.userId }, decodeId, "a media container").pipe(Effect.map((c) => c.id)),
+    a.graph
+      .expect(
+        { method: "POST", path: path(a.userId, "media"), token: a.token, params, acting: a.userId },
+        decodeId,
+        "a media container"
+      )
+      .pipe(Effect.map((c) => c.id)),
 
   /** GET /{container}?fields=status_code,status: where Meta's processing is, and its words when it failed. */
   containerStatus: (a: Acting, container: string): Effect.Effect<ContainerStatus, PublishError> =>
     a.graph
-      .expect({ method: "GET", path: path(container), token: a.token, params: { fields: "status_code,status" }, acting: a.userId }, decodeStatus, "a container's status")
+      .expect(
+        {
+          method: "GET",
+          path: path(container),
+          token: a.token,
+          params: { fields: "status_code,status" },
+          acting: a.userId
+        },
+        decodeStatus,
+        "a container's status"
+      )
       .pipe(Effect.map((s) => ({ status: s.status_code ?? "IN_PROGRESS", message: s.status ?? null }))),
 
   /** POST /{ig-user-id}/media_publish?creation_id=: the media id. */
   publishContainer: (a: Acting, container: string): Effect.Effect<CreateResult> =>
-    a.graph.create({ method: "POST", path: path(a.userId, "media_publish"), token: a.token, params: { creation_id: container }, acting: a.userId }),
+    a.graph.create({
+      method: "POST",
+      path: path(a.userId, "media_publish"),
+      token: a.token,
+      params: { creation_id: container },
+      acting: a.userId
+    }),
 
   /** The URL of a media (it cannot be derived from the id); null when Meta does not say. */
   permalink: (a: Acting, id: string): Effect.Effect<string | null> =>
-    a.graph.expect({ method: "GET", path: path(id), token: a.token, params: { fields: "permalink" }, acting: a.userId }, decodePermalink, "a permalink").pipe(
-      Effect.map((p) => p.permalink ?? null),
-      Effect.orElseSucceed(() => null)
-    ),
+    a.graph
+      .expect(
+        { method: "GET", path: path(id), token: a.token, params: { fields: "permalink" }, acting: a.userId },
+        decodePermalink,
+        "a permalink"
+      )
+      .pipe(
+        Effect.map((p) => p.permalink ?? null),
+        Effect.orElseSucceed(() => null)
+      ),
 
   /** The account's newest media (recovery). */
   recentMedia: (a: Acting) =>
     a.graph
       .expect(
-        { method: "GET", path: path(a.userId, "media"), token: a.token, params: { fields: "id,caption,timestamp,permalink", limit: "10" }, acting: a.userId },
+        {
+          method: "GET",
+          path: path(a.userId, "media"),
+          token: a.token,
+          params: { fields: "id,caption,timestamp,permalink", limit: "10" },
+          acting: a.userId
+        },
         decodeMedia,
         "the account's recent media"
       )
@@ -98,13 +157,25 @@ export const api = {
 
   /** POST /{ig-media-id}/comments?message=: the comment's id. */
   comment: (a: Acting, mediaId: string, message: string): Effect.Effect<CreateResult> =>
-    a.graph.create({ method: "POST", path: path(mediaId, "comments"), token: a.token, params: { message }, acting: a.userId }),
+    a.graph.create({
+      method: "POST",
+      path: path(mediaId, "comments"),
+      token: a.token,
+      params: { message },
+      acting: a.userId
+    }),
 
   /** The comments on a media (recovery of a first comment). */
   comments: (a: Acting, mediaId: string) =>
     a.graph
       .expect(
-        { method: "GET", path: path(mediaId, "comments"), token: a.token, params: { fields: "id,text,timestamp", limit: "50" }, acting: a.userId },
+        {
+          method: "GET",
+          path: path(mediaId, "comments"),
+          token: a.token,
+          params: { fields: "id,text,timestamp", limit: "50" },
+          acting: a.userId
+        },
         decodeComments,
         "a media's comments"
       )
@@ -114,9 +185,21 @@ export const api = {
   quota: (a: Acting): Effect.Effect<Quota, PublishError> =>
     a.graph
       .expect(
-        { method: "GET", path: path(a.userId, "content_publishing_limit"), token: a.token, params: { fields: "quota_usage,config" }, acting: a.userId },
+        {
+          method: "GET",
+          path: path(a.userId, "content_publishing_limit"),
+          token: a.token,
+          params: { fields: "quota_usage,config" },
+          acting: a.userId
+        },
         (r) => Option.flatMap(decodeLimit(r), (l) => Option.fromNullishOr(l.data[0])),
         "the publishing limit"
       )
-      .pipe(Effect.map((row) => ({ used: row.quota_usage, limit: row.config?.quota_total ?? DEFAULT_DAILY_POSTS, windowSeconds: row.config?.quota_duration ?? 86_400 })))
+      .pipe(
+        Effect.map((row) => ({
+          used: row.quota_usage,
+          limit: row.config?.quota_total ?? DEFAULT_DAILY_POSTS,
+          windowSeconds: row.config?.quota_duration ?? 86_400
+        }))
+      )
 }

@@ -10,7 +10,11 @@ import { facebookApp, instagramApp } from "../shared/metaConfig.ts"
 export const config = Config.all({ instagram: instagramApp, facebook: facebookApp })
 
 /** Instagram Login: publish, read the profile and media (recovery), comment (first comment). */
-export const instagramScopes = ["instagram_business_basic", "instagram_business_content_publish", "instagram_business_manage_comments"] as const
+export const instagramScopes = [
+  "instagram_business_basic",
+  "instagram_business_content_publish",
+  "instagram_business_manage_comments"
+] as const
 
 /** Facebook Login for Instagram: the Pages and their linked professional accounts, publish and comment. */
 export const facebookScopes = [

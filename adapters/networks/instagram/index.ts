@@ -25,7 +25,13 @@ export const make = (settings: InstagramSettings, blobs: BlobStoreShape) => {
   const igGraph = ig === null ? null : makeGraph({ network: "Instagram", apiUrl: ig.apiUrl, version: ig.version, gate })
   const fbGraph = fb === null ? null : makeGraph({ network: "Instagram", apiUrl: fb.apiUrl, version: fb.version, gate })
   const connector = InstagramConnector.make({
-    instagram: ig === null ? null : { login: makeMetaLogin("Instagram", { ...ig, scopes: instagramScopes, timeoutMs: GRAPH_TIMEOUT_MS }), graph: igGraph! },
+    instagram:
+      ig === null
+        ? null
+        : {
+            login: makeMetaLogin("Instagram", { ...ig, scopes: instagramScopes, timeoutMs: GRAPH_TIMEOUT_MS }),
+            graph: igGraph!
+          },
     facebook: fb === null ? null : makeFacebookLogin(fb, fbGraph!, facebookScopes, GRAPH_TIMEOUT_MS)
   })
   const publisher = InstagramPublisher.make({ hosts: { instagram: igGraph, facebook: fbGraph }, blobs })

@@ -1,6 +1,13 @@
 import { Clock, Effect, Option } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import { published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, type Recovery } from "../../../application/ports/Publishers.ts"
+import {
+  published,
+  PublishError,
+  type Publisher,
+  type PublishOutcome,
+  type PublishRequest,
+  type Recovery
+} from "../../../application/ports/Publishers.ts"
 import type { Poll } from "../../../domain/post.ts"
 import type { Acting, CreateResult, LinkedInApi } from "./api.ts"
 import { createdAtOf, decodeHandle, encodeHandle, type LinkedInHandle, sending } from "./handle.ts"
@@ -12,7 +19,12 @@ const CLOCK_SKEW_MS = 2 * 60_000
 /** Video processing is asked about after 5 s, then less often, at most every minute. */
 const pollDelayMs = (polls: number) => Math.min(60_000, 5000 * 2 ** polls)
 
-const DURATIONS: Readonly<Record<number, string>> = { 1440: "ONE_DAY", 4320: "THREE_DAYS", 10080: "SEVEN_DAYS", 20160: "FOURTEEN_DAYS" }
+const DURATIONS: Readonly<Record<number, string>> = {
+  1440: "ONE_DAY",
+  4320: "THREE_DAYS",
+  10080: "SEVEN_DAYS",
+  20160: "FOURTEEN_DAYS"
+}
 
 export const postUrl = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`
 
@@ -20,10 +32,21 @@ const isPage = (author: string) => author.startsWith("urn:li:organization:")
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "The LinkedIn account has no stored access.", retryable: false, unauthorized: true }))
+    ? Effect.fail(
+        new PublishError({
+          code: "account_needs_reconnection",
+          message: "The LinkedIn account has no stored access.",
+          retryable: false,
+          unauthorized: true
+        })
+      )
     : Effect.succeed({ author: request.account.externalId, accessToken: request.credentials.accessToken })
 
-const processing = (handle: LinkedInHandle, checkAfterMs: number): PublishOutcome => ({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs })
+const processing = (handle: LinkedInHandle, checkAfterMs: number): PublishOutcome => ({
+  _tag: "Processing",
+  handle: encodeHandle(handle),
+  checkAfterMs
+})
 
 const pollOf = (poll: Poll, content: string) => ({
   // The spec's poll.question is LinkedIn's; without one the post's text asks it (the rules saw it fits).
@@ -33,7 +56,11 @@ const pollOf = (poll: Poll, content: string) => ({
 })
 
 /** The Posts API body: the text as little text, and a poll, one image, several images or a video. */
-const postBody = (request: PublishRequest, author: string, media: Extract<LinkedInHandle, { stage: "ready" }> | null) => {
+const postBody = (
+  request: PublishRequest,
+  author: string,
+  media: Extract<LinkedInHandle, { stage: "ready" }> | null
+) => {
   const content =
     media === null
       ? request.poll === null
@@ -62,13 +89,19 @@ const postBody = (request: PublishRequest, author: string, media: Extract<Linked
  * the post it made (a duplicate made since the attempt began is the attempt's own post).
  */
 export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStoreShape }): Publisher => {
-  const settle = (result: CreateResult, startedAt: number, url: (urn: string) => string | null): Effect.Effect<PublishOutcome, PublishError> => {
+  const settle = (
+    result: CreateResult,
+    startedAt: number,
+    url: (urn: string) => string | null
+  ): Effect.Effect<PublishOutcome, PublishError> => {
     switch (result._tag) {
       case "Created":
         return Effect.succeed(published(result.urn, url(result.urn)))
       case "Duplicate": {
         const at = createdAtOf(result.urn)
-        return at !== null && at >= startedAt - CLOCK_SKEW_MS ? Effect.succeed(published(result.urn, url(result.urn))) : Effect.fail(result.error)
+        return at !== null && at >= startedAt - CLOCK_SKEW_MS
+          ? Effect.succeed(published(result.urn, url(result.urn)))
+          : Effect.fail(result.error)
       }
       case "Refused":
         return Effect.fail(result.error)
@@ -78,8 +111,15 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
     }
   }
 
-  const post = (request: PublishRequest, acting: Acting, handle: LinkedInHandle, media: Extract<LinkedInHandle, { stage: "ready" }> | null) =>
-    Effect.flatMap(deps.api.createPost(acting, postBody(request, acting.author, media)), (r) => settle(r, handle.startedAt, postUrl))
+  const post = (
+    request: PublishRequest,
+    acting: Acting,
+    handle: LinkedInHandle,
+    media: Extract<LinkedInHandle, { stage: "ready" }> | null
+  ) =>
+    Effect.flatMap(deps.api.createPost(acting, postBody(request, acting.author, media)), (r) =>
+      settle(r, handle.startedAt, postUrl)
+    )
 
   /** Uploads the post's media; the next call posts (images) or polls LinkedIn's processing (a video). */
   const upload = (request: PublishRequest, acting: Acting, handle: LinkedInHandle) =>
@@ -87,16 +127,25 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
       const video = request.media.find((m) => m.type === "video")
       if (video !== undefined) {
         const urn = yield* uploadVideo(deps.api, deps.blobs, acting, video, request.coverMedia ?? null)
-        return processing({ v: 1, stage: "processing", startedAt: handle.startedAt, video: urn, polls: 0 }, pollDelayMs(0))
+        return processing(
+          { v: 1, stage: "processing", startedAt: handle.startedAt, video: urn, polls: 0 },
+          pollDelayMs(0)
+        )
       }
       const ids = yield* uploadImages(deps.api, deps.blobs, acting, request.media)
-      return processing({ v: 1, stage: "ready", startedAt: handle.startedAt, kind: ids.length === 1 ? "image" : "images", ids }, 0)
+      return processing(
+        { v: 1, stage: "ready", startedAt: handle.startedAt, kind: ids.length === 1 ? "image" : "images", ids },
+        0
+      )
     })
 
   /** One look at LinkedIn's processing of the video: wait more, failed, or ready (the post goes on the next call). */
   const poll = (acting: Acting, handle: Extract<LinkedInHandle, { stage: "processing" }>) =>
     Effect.flatMap(deps.api.video(acting, handle.video), (state): Effect.Effect<PublishOutcome, PublishError> => {
-      if (state.status === "AVAILABLE") return Effect.succeed(processing({ v: 1, stage: "ready", startedAt: handle.startedAt, kind: "video", ids: [handle.video] }, 0))
+      if (state.status === "AVAILABLE")
+        return Effect.succeed(
+          processing({ v: 1, stage: "ready", startedAt: handle.startedAt, kind: "video", ids: [handle.video] }, 0)
+        )
       if (state.status === "PROCESSING_FAILED")
         return Effect.fail(
           new PublishError({
@@ -119,7 +168,9 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
       if (request.replyTo !== null) return yield* comment(request, acting, handle, request.replyTo.parentId)
       switch (handle.stage) {
         case "sending":
-          return yield* request.media.length === 0 ? post(request, acting, handle, null) : upload(request, acting, handle)
+          return yield* request.media.length === 0
+            ? post(request, acting, handle, null)
+            : upload(request, acting, handle)
         case "processing":
           return yield* poll(acting, handle)
         case "ready":
@@ -139,22 +190,31 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
         const comments = yield* deps.api.comments(acting, request.replyTo.parentId)
         const mine = comments.elements.find((c) => c.actor === acting.author && c.message?.text === request.content)
         const urn = mine?.$URN ?? mine?.id
-        return urn === undefined ? ({ _tag: "NotPublished" } satisfies Recovery) : ({ _tag: "Published", published: { externalId: urn, url: null } } satisfies Recovery)
+        return urn === undefined
+          ? ({ _tag: "NotPublished" } satisfies Recovery)
+          : ({ _tag: "Published", published: { externalId: urn, url: null } } satisfies Recovery)
       }
       // Uploading and processing send no post.
-      if (handle.stage === "processing" || (handle.stage === "sending" && request.media.length > 0)) return { _tag: "NotPublished" } satisfies Recovery
+      if (handle.stage === "processing" || (handle.stage === "sending" && request.media.length > 0))
+        return { _tag: "NotPublished" } satisfies Recovery
       if (!isPage(acting.author))
         // Members cannot read their posts back; sent again, the same body is refused as a duplicate naming the post.
-        return request.content.trim() === "" ? ({ _tag: "Unknown" } satisfies Recovery) : ({ _tag: "NotPublished" } satisfies Recovery)
+        return request.content.trim() === ""
+          ? ({ _tag: "Unknown" } satisfies Recovery)
+          : ({ _tag: "NotPublished" } satisfies Recovery)
       const commentary = toLittleText(request.content)
       const posts = yield* deps.api.recentPosts(acting)
-      const made = posts.elements.find((p) => p.commentary === commentary && (p.createdAt ?? createdAtOf(p.id) ?? 0) >= since)
+      const made = posts.elements.find(
+        (p) => p.commentary === commentary && (p.createdAt ?? createdAtOf(p.id) ?? 0) >= since
+      )
       return made === undefined
         ? ({ _tag: "NotPublished" } satisfies Recovery)
         : ({ _tag: "Published", published: { externalId: made.id, url: postUrl(made.id) } } satisfies Recovery)
     }).pipe(
       // Refused credentials while looking are renewed before the next look: try again, do not give up on the post.
-      Effect.mapError((e) => (e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e))
+      Effect.mapError((e) =>
+        e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e
+      )
     )
 
   return {

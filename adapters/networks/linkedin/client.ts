@@ -4,7 +4,10 @@ import type { RateGate } from "../shared/rateGate.ts"
 import { linkedInMessage } from "./errors.ts"
 
 /** LinkedIn's daily limit for the account is used up, as LinkedIn said on this call or an earlier one. */
-export class DailyLimit extends Schema.TaggedError<DailyLimit>()("DailyLimit", { retryAfterMs: Schema.Number, said: Schema.NullOr(Schema.String) }) {}
+export class DailyLimit extends Schema.TaggedError<DailyLimit>()("DailyLimit", {
+  retryAfterMs: Schema.Number,
+  said: Schema.NullOr(Schema.String)
+}) {}
 
 export interface LinkedInCall {
   /** The member or page the call acts for (its daily limits); null before it is known (connecting). */

@@ -20,7 +20,8 @@ export const memberScopes = ["openid", "profile", "w_member_social"] as const
 /** Posting as, and reading the posts of, the pages the member administers (Community Management API). */
 export const organizationScopes = ["w_organization_social", "r_organization_social", "rw_organization_admin"] as const
 
-export const scopesOf = (config: Pick<LinkedInConfig, "organizations">): ReadonlyArray<string> => (config.organizations ? [...memberScopes, ...organizationScopes] : memberScopes)
+export const scopesOf = (config: Pick<LinkedInConfig, "organizations">): ReadonlyArray<string> =>
+  config.organizations ? [...memberScopes, ...organizationScopes] : memberScopes
 
 const filled = (value: string) => value.trim() !== ""
 
@@ -28,8 +29,12 @@ const filled = (value: string) => value.trim() !== ""
 export const config = Config.all({
   clientId: Config.option(Config.String("LINKEDIN_CLIENT_ID")),
   clientSecret: Config.option(Config.Redacted("LINKEDIN_CLIENT_SECRET")),
-  authorizeUrl: Config.String("LINKEDIN_AUTHORIZE_URL").pipe(Config.withDefault("https://www.linkedin.com/oauth/v2/authorization")),
-  tokenUrl: Config.String("LINKEDIN_TOKEN_URL").pipe(Config.withDefault("https://www.linkedin.com/oauth/v2/accessToken")),
+  authorizeUrl: Config.String("LINKEDIN_AUTHORIZE_URL").pipe(
+    Config.withDefault("https://www.linkedin.com/oauth/v2/authorization")
+  ),
+  tokenUrl: Config.String("LINKEDIN_TOKEN_URL").pipe(
+    Config.withDefault("https://www.linkedin.com/oauth/v2/accessToken")
+  ),
   apiUrl: Config.String("LINKEDIN_API_URL").pipe(Config.withDefault("https://api.linkedin.com")),
   version: Config.String("LINKEDIN_VERSION").pipe(Config.withDefault("202607")),
   organizations: Config.Boolean("LINKEDIN_ORGANIZATIONS").pipe(Config.withDefault(true))

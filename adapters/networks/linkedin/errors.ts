@@ -10,7 +10,9 @@ interface LinkedInProblem {
   readonly message?: unknown
   readonly code?: unknown
   readonly serviceErrorCode?: unknown
-  readonly errorDetails?: { readonly inputErrors?: ReadonlyArray<{ readonly code?: unknown; readonly description?: unknown }> }
+  readonly errorDetails?: {
+    readonly inputErrors?: ReadonlyArray<{ readonly code?: unknown; readonly description?: unknown }>
+  }
 }
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null)
@@ -21,7 +23,9 @@ const problemOf = (reply: HttpReply) => (jsonOf(reply) ?? {}) as LinkedInProblem
 export const linkedInMessage = (reply: HttpReply): string => {
   const body = problemOf(reply)
   const message = text(body.message)
-  const inputs = (body.errorDetails?.inputErrors ?? []).map((e) => text(e?.description)).filter((d): d is string => d !== null && d !== message)
+  const inputs = (body.errorDetails?.inputErrors ?? [])
+    .map((e) => text(e?.description))
+    .filter((d): d is string => d !== null && d !== message)
   const parts = [message, ...inputs].filter((m): m is string => m !== null)
   return parts.length > 0 ? parts.join(" ") : `LinkedIn answered HTTP ${reply.status}.`
 }
@@ -33,7 +37,9 @@ const REVOKED = 65601
 export const duplicateOf = (reply: HttpReply): string | null => {
   if (reply.status !== 422) return null
   const body = problemOf(reply)
-  const flagged = (body.errorDetails?.inputErrors ?? []).some((e) => e?.code === "DUPLICATE_POST") || /duplicate/i.test(text(body.message) ?? "")
+  const flagged =
+    (body.errorDetails?.inputErrors ?? []).some((e) => e?.code === "DUPLICATE_POST") ||
+    /duplicate/i.test(text(body.message) ?? "")
   if (!flagged) return null
   return /urn:li:(?:share|ugcPost|activity):\d+/.exec(linkedInMessage(reply))?.[0] ?? ""
 }
@@ -59,8 +65,13 @@ export const publishErrorOf = (reply: HttpReply): PublishError => {
       message: `${message} (LinkedIn sunsets API versions after about a year: set LINKEDIN_VERSION to a current YYYYMM).`,
       retryable: false
     })
-  if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
-  return new PublishError({ code: "upstream_unavailable", message: `LinkedIn is unavailable: ${message}`, retryable: true })
+  if (reply.status >= 400 && reply.status < 500)
+    return new PublishError({ code: "upstream_rejected", message, retryable: false })
+  return new PublishError({
+    code: "upstream_unavailable",
+    message: `LinkedIn is unavailable: ${message}`,
+    retryable: true
+  })
 }
 
 export const rateLimitedError = (retryAfterMs: number, said: string | null) =>
@@ -72,10 +83,16 @@ export const rateLimitedError = (retryAfterMs: number, said: string | null) =>
     retryAfterMs
   })
 
-export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `LinkedIn did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError =>
+  new PublishError({ code: "upstream_unavailable", message: `LinkedIn did not answer: ${e.message}`, retryable: true })
 
 /** A 2xx whose body is not what LinkedIn documents: try again later. */
-export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `LinkedIn's answer to ${what} could not be read.`, retryable: true })
+export const unreadable = (what: string) =>
+  new PublishError({
+    code: "upstream_unavailable",
+    message: `LinkedIn's answer to ${what} could not be read.`,
+    retryable: true
+  })
 
 /** A refresh LinkedIn refused means the grant is gone (reconnect); anything else is for later. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
@@ -90,12 +107,28 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
 export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
   switch (e._tag) {
     case "OAuthRefused":
-      return fail("upstream_rejected", { platform: "linkedin", reason: e.error }, `LinkedIn did not grant access: ${e.message}`)
+      return fail(
+        "upstream_rejected",
+        { platform: "linkedin", reason: e.error },
+        `LinkedIn did not grant access: ${e.message}`
+      )
     case "OAuthUnavailable":
-      return fail("upstream_unavailable", { platform: "linkedin" }, `LinkedIn could not be reached to finish the connection: ${e.message}`)
+      return fail(
+        "upstream_unavailable",
+        { platform: "linkedin" },
+        `LinkedIn could not be reached to finish the connection: ${e.message}`
+      )
     case "PublishError":
       return e.retryable
-        ? fail("upstream_unavailable", { platform: "linkedin" }, `LinkedIn could not be reached to finish the connection: ${e.message}`)
-        : fail("upstream_rejected", { platform: "linkedin" }, `LinkedIn did not give the account's profile: ${e.message}`)
+        ? fail(
+            "upstream_unavailable",
+            { platform: "linkedin" },
+            `LinkedIn could not be reached to finish the connection: ${e.message}`
+          )
+        : fail(
+            "upstream_rejected",
+            { platform: "linkedin" },
+            `LinkedIn did not give the account's profile: ${e.message}`
+          )
   }
 }

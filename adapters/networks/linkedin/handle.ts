@@ -10,7 +10,13 @@ import { Option, Schema } from "effect"
  */
 const Handle = Schema.Union([
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("sending"), startedAt: Schema.Number }),
-  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("processing"), startedAt: Schema.Number, video: Schema.String, polls: Schema.Number }),
+  Schema.Struct({
+    v: Schema.Literal(1),
+    stage: Schema.Literal("processing"),
+    startedAt: Schema.Number,
+    video: Schema.String,
+    polls: Schema.Number
+  }),
   Schema.Struct({
     v: Schema.Literal(1),
     stage: Schema.Literal("ready"),
@@ -27,7 +33,8 @@ const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 export const encodeHandle = (handle: LinkedInHandle): string => JSON.stringify(handle)
 
 /** The handle, or none when it is absent or not one of ours (start afresh). */
-export const decodeHandle = (text: string | null | undefined): Option.Option<LinkedInHandle> => (text === null || text === undefined ? Option.none() : decode(text))
+export const decodeHandle = (text: string | null | undefined): Option.Option<LinkedInHandle> =>
+  text === null || text === undefined ? Option.none() : decode(text)
 
 export const sending = (startedAt: number): LinkedInHandle => ({ v: 1, stage: "sending", startedAt })
 

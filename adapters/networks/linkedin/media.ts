@@ -23,7 +23,13 @@ export const uploadImages = (api: LinkedInApi, blobs: BlobStoreShape, acting: Ac
  * order, collecting the ETags), finalize with the ETags, and PUT the cover to the thumbnail URL. The
  * video's URN; LinkedIn then processes it.
  */
-export const uploadVideo = (api: LinkedInApi, blobs: BlobStoreShape, acting: Acting, video: Media, cover: Media | null) =>
+export const uploadVideo = (
+  api: LinkedInApi,
+  blobs: BlobStoreShape,
+  acting: Acting,
+  video: Media,
+  cover: Media | null
+) =>
   Effect.gen(function* () {
     const upload = yield* api.initializeVideo(acting, video.sizeBytes, cover !== null)
     const parts = [...upload.uploadInstructions].sort((a, b) => a.firstByte - b.firstByte)
@@ -35,11 +41,18 @@ export const uploadVideo = (api: LinkedInApi, blobs: BlobStoreShape, acting: Act
       (bytes, index) =>
         Effect.flatMap(api.put(acting, parts[index].uploadUrl, bytes), (etag) =>
           etag === null
-            ? Effect.fail(new PublishError({ code: "upstream_unavailable", message: "LinkedIn took a video part without naming it (no ETag).", retryable: true }))
+            ? Effect.fail(
+                new PublishError({
+                  code: "upstream_unavailable",
+                  message: "LinkedIn took a video part without naming it (no ETag).",
+                  retryable: true
+                })
+              )
             : Effect.sync(() => void etags.push(etag))
         )
     )
     yield* api.finalizeVideo(acting, upload.video, upload.uploadToken ?? "", etags)
-    if (cover !== null && upload.thumbnailUploadUrl !== undefined) yield* api.put(acting, upload.thumbnailUploadUrl, yield* readAll(blobs, cover.blobKey))
+    if (cover !== null && upload.thumbnailUploadUrl !== undefined)
+      yield* api.put(acting, upload.thumbnailUploadUrl, yield* readAll(blobs, cover.blobKey))
     return upload.video
   })

@@ -32,7 +32,9 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: Pintere
     }).pipe(Effect.mapError(connectError)),
   refresh: (credentials) =>
     credentials.refreshToken === null
-      ? Effect.fail(new GrantRevoked({ message: "Pinterest gave no refresh token for this account; connect it again." }))
+      ? Effect.fail(
+          new GrantRevoked({ message: "Pinterest gave no refresh token for this account; connect it again." })
+        )
       : Effect.gen(function* () {
           const tokens = yield* deps.oauth.refresh(credentials.refreshToken!)
           return credentialsOf(tokens, yield* Clock.currentTimeMillis)

@@ -2,7 +2,14 @@ import { openAsBlob } from "node:fs"
 import { Clock, Effect, Option } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
-import { published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, type Recovery } from "../../../application/ports/Publishers.ts"
+import {
+  published,
+  PublishError,
+  type Publisher,
+  type PublishOutcome,
+  type PublishRequest,
+  type Recovery
+} from "../../../application/ports/Publishers.ts"
 import type { Account } from "../../../domain/account.ts"
 import type { Media } from "../../../domain/media.ts"
 import { readAll } from "../shared/media.ts"
@@ -21,10 +28,21 @@ export const pinUrl = (id: string) => `https://www.pinterest.com/pin/${id}/`
 
 const actingOf = (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Acting, PublishError> =>
   credentials === null
-    ? Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "The Pinterest account has no stored access.", retryable: false, unauthorized: true }))
+    ? Effect.fail(
+        new PublishError({
+          code: "account_needs_reconnection",
+          message: "The Pinterest account has no stored access.",
+          retryable: false,
+          unauthorized: true
+        })
+      )
     : Effect.succeed({ user: account.externalId, accessToken: credentials.accessToken })
 
-const processing = (handle: PinterestHandle, checkAfterMs: number): PublishOutcome => ({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs })
+const processing = (handle: PinterestHandle, checkAfterMs: number): PublishOutcome => ({
+  _tag: "Processing",
+  handle: encodeHandle(handle),
+  checkAfterMs
+})
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")
 
@@ -40,7 +58,9 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
     (handle: PinterestHandle) =>
     (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        e.retryable && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e)
+        e.retryable && now - handle.startedAt < KEEP_HANDLE_MS
+          ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS))
+          : Effect.fail(e)
       )
 
   /** The post's board, or the account's first one. */
@@ -51,7 +71,11 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
       const boards = yield* deps.api.boards(acting)
       if (boards.length === 0)
         return yield* Effect.fail(
-          new PublishError({ code: "upstream_rejected", message: "The Pinterest account has no board: create one on Pinterest, or set pinterest.boardId.", retryable: false })
+          new PublishError({
+            code: "upstream_rejected",
+            message: "The Pinterest account has no board: create one on Pinterest, or set pinterest.boardId.",
+            retryable: false
+          })
         )
       return boards[0].id
     })
@@ -80,40 +104,73 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
 
   const imagesSource = (images: ReadonlyArray<Media>) =>
     Effect.gen(function* () {
-      const items = yield* Effect.forEach(images, (m) => Effect.map(readAll(deps.blobs, m.blobKey), (bytes) => ({ content_type: m.mimeType, data: base64(bytes) })))
-      return items.length === 1 ? { source_type: "image_base64", ...items[0] } : { source_type: "multiple_image_base64", items }
+      const items = yield* Effect.forEach(images, (m) =>
+        Effect.map(readAll(deps.blobs, m.blobKey), (bytes) => ({ content_type: m.mimeType, data: base64(bytes) }))
+      )
+      return items.length === 1
+        ? { source_type: "image_base64", ...items[0] }
+        : { source_type: "multiple_image_base64", items }
     })
 
   /** A video as a Blob: the file itself where the store keeps files, else its bytes. */
   const videoFile = (video: Media) =>
     Option.match(deps.blobs.localPath(video.blobKey), {
       onSome: (path) => Effect.promise(() => openAsBlob(path, { type: video.mimeType })),
-      onNone: () => Effect.map(readAll(deps.blobs, video.blobKey), (bytes) => new Blob([bytes], { type: video.mimeType }))
+      onNone: () =>
+        Effect.map(readAll(deps.blobs, video.blobKey), (bytes) => new Blob([bytes], { type: video.mimeType }))
     })
 
   const start = (request: PublishRequest, acting: Acting, startedAt: number) =>
     Effect.gen(function* () {
       const boardId = yield* boardOf(request, acting)
       const video = request.media.find((m) => m.type === "video")
-      if (video === undefined) return yield* Effect.flatMap(deps.api.createPin(acting, pinOf(request, boardId, yield* imagesSource(request.media))), settle)
+      if (video === undefined)
+        return yield* Effect.flatMap(
+          deps.api.createPin(acting, pinOf(request, boardId, yield* imagesSource(request.media))),
+          settle
+        )
       const upload = yield* deps.api.registerVideo(acting)
       yield* deps.api.uploadVideo(upload.upload_url, upload.upload_parameters, yield* videoFile(video))
-      return processing({ v: 1, stage: "processing", startedAt, boardId, mediaId: upload.media_id, polls: 0 }, pollDelayMs(0))
+      return processing(
+        { v: 1, stage: "processing", startedAt, boardId, mediaId: upload.media_id, polls: 0 },
+        pollDelayMs(0)
+      )
     })
 
   const poll = (acting: Acting, handle: Processing) =>
-    Effect.flatMap(deps.api.mediaStatus(acting, handle.mediaId), (status): Effect.Effect<PublishOutcome, PublishError> => {
-      if (status === "succeeded") return Effect.succeed(processing({ v: 1, stage: "ready", startedAt: handle.startedAt, boardId: handle.boardId, mediaId: handle.mediaId }, 0))
-      if (status === "failed") return Effect.fail(new PublishError({ code: "upstream_rejected", message: "Pinterest could not process the video.", retryable: false }))
-      return Effect.succeed(processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls + 1)))
-    })
+    Effect.flatMap(
+      deps.api.mediaStatus(acting, handle.mediaId),
+      (status): Effect.Effect<PublishOutcome, PublishError> => {
+        if (status === "succeeded")
+          return Effect.succeed(
+            processing(
+              { v: 1, stage: "ready", startedAt: handle.startedAt, boardId: handle.boardId, mediaId: handle.mediaId },
+              0
+            )
+          )
+        if (status === "failed")
+          return Effect.fail(
+            new PublishError({
+              code: "upstream_rejected",
+              message: "Pinterest could not process the video.",
+              retryable: false
+            })
+          )
+        return Effect.succeed(processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls + 1)))
+      }
+    )
 
   /** The video's cover: the cover image, else the frame at the cover offset, else the first frame. */
   const videoSource = (request: PublishRequest, mediaId: string) =>
     Effect.gen(function* () {
       const cover = request.coverMedia
       if (cover != null)
-        return { source_type: "video_id", media_id: mediaId, cover_image_content_type: cover.mimeType, cover_image_data: base64(yield* readAll(deps.blobs, cover.blobKey)) }
+        return {
+          source_type: "video_id",
+          media_id: mediaId,
+          cover_image_content_type: cover.mimeType,
+          cover_image_data: base64(yield* readAll(deps.blobs, cover.blobKey))
+        }
       const offset = request.cover !== null && "offsetMs" in request.cover ? request.cover.offsetMs : 0
       return { source_type: "video_id", media_id: mediaId, cover_image_key_frame_time: offset }
     })
@@ -121,17 +178,29 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
       if (request.replyTo !== null)
-        return yield* Effect.fail(new PublishError({ code: "first_comment_unsupported", message: "Pinterest takes no comments through its API.", retryable: false }))
+        return yield* Effect.fail(
+          new PublishError({
+            code: "first_comment_unsupported",
+            message: "Pinterest takes no comments through its API.",
+            retryable: false
+          })
+        )
       const acting = yield* actingOf(request.account, request.credentials)
       const now = yield* Clock.currentTimeMillis
-      const handle = Option.getOrElse(decodeHandle(handleText), (): PinterestHandle => ({ v: 1, stage: "sending", startedAt: now }))
+      const handle = Option.getOrElse(
+        decodeHandle(handleText),
+        (): PinterestHandle => ({ v: 1, stage: "sending", startedAt: now })
+      )
       switch (handle.stage) {
         case "sending":
           return yield* start(request, acting, handle.startedAt)
         case "processing":
           return yield* Effect.catch(poll(acting, handle), keepHandle(handle))
         case "ready":
-          return yield* Effect.flatMap(deps.api.createPin(acting, pinOf(request, handle.boardId, yield* videoSource(request, handle.mediaId))), settle)
+          return yield* Effect.flatMap(
+            deps.api.createPin(acting, pinOf(request, handle.boardId, yield* videoSource(request, handle.mediaId))),
+            settle
+          )
       }
     })
 
@@ -142,12 +211,14 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
       const handle = found.value
       const video = request.media.some((m) => m.type === "video")
       // Uploading and processing a video send no pin.
-      if (handle.stage === "processing" || (handle.stage === "sending" && video)) return { _tag: "NotPublished" } satisfies Recovery
+      if (handle.stage === "processing" || (handle.stage === "sending" && video))
+        return { _tag: "NotPublished" } satisfies Recovery
       const acting = yield* actingOf(request.account, request.credentials)
       const boardId = handle.stage === "ready" ? handle.boardId : yield* boardOf(request, acting)
       const pins = yield* deps.api.boardPins(acting, boardId)
       const wanted = pinOf(request, boardId, null)
-      const same = (value: string | null | undefined, sent: string | undefined) => (value ?? undefined) === sent || (value === "" && sent === undefined)
+      const same = (value: string | null | undefined, sent: string | undefined) =>
+        (value ?? undefined) === sent || (value === "" && sent === undefined)
       const made = pins.items.find(
         (p) =>
           same(p.title, wanted.title) &&
@@ -158,16 +229,28 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
       return made === undefined
         ? ({ _tag: "NotPublished" } satisfies Recovery)
         : ({ _tag: "Published", published: { externalId: made.id, url: pinUrl(made.id) } } satisfies Recovery)
-    }).pipe(Effect.mapError((e) => (e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e)))
+    }).pipe(
+      Effect.mapError((e) =>
+        e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e
+      )
+    )
 
   return {
     platform: "pinterest",
-    prepare: () => Effect.map(Clock.currentTimeMillis, (now) => encodeHandle({ v: 1, stage: "sending", startedAt: now })),
+    prepare: () =>
+      Effect.map(Clock.currentTimeMillis, (now) => encodeHandle({ v: 1, stage: "sending", startedAt: now })),
     publish,
     recover,
     boards: (account, credentials) =>
       Effect.flatMap(actingOf(account, credentials), (acting) =>
-        Effect.map(deps.api.boards(acting), (boards) => boards.map((b) => ({ id: b.id, name: b.name, description: b.description ?? null, privacy: b.privacy ?? null })))
+        Effect.map(deps.api.boards(acting), (boards) =>
+          boards.map((b) => ({
+            id: b.id,
+            name: b.name,
+            description: b.description ?? null,
+            privacy: b.privacy ?? null
+          }))
+        )
       )
   }
 }

@@ -13,7 +13,12 @@ const Account = Schema.Struct({
   business_name: Schema.optional(Schema.NullOr(Schema.String)),
   profile_image: Schema.optional(Schema.NullOr(Schema.String))
 })
-const Board = Schema.Struct({ id: Schema.String, name: Schema.String, description: Schema.optional(Schema.NullOr(Schema.String)), privacy: Schema.optional(Schema.String) })
+const Board = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  description: Schema.optional(Schema.NullOr(Schema.String)),
+  privacy: Schema.optional(Schema.String)
+})
 export type PinterestBoard = typeof Board.Type
 const Boards = Schema.Struct({ items: Schema.Array(Board), bookmark: Schema.optional(Schema.NullOr(Schema.String)) })
 const Pin = Schema.Struct({ id: Schema.String })
@@ -29,7 +34,11 @@ const Pins = Schema.Struct({
   )
 })
 export type PinsPage = typeof Pins.Type
-const MediaUpload = Schema.Struct({ media_id: Schema.String, upload_url: Schema.String, upload_parameters: Schema.Record(Schema.String, Schema.String) })
+const MediaUpload = Schema.Struct({
+  media_id: Schema.String,
+  upload_url: Schema.String,
+  upload_parameters: Schema.Record(Schema.String, Schema.String)
+})
 const MediaStatus = Schema.Struct({ media_id: Schema.String, status: Schema.String })
 
 const decode = decodeReply
@@ -66,7 +75,13 @@ export type PinterestApi = ReturnType<typeof makePinterestApi>
 export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
   const v5 = (path: string) => `${config.apiUrl}/v5${path}`
 
-  const call = (acting: { readonly user: string | null; readonly accessToken: string }, method: "GET" | "POST", path: string, json?: unknown, timeoutMs = CALL_TIMEOUT_MS) =>
+  const call = (
+    acting: { readonly user: string | null; readonly accessToken: string },
+    method: "GET" | "POST",
+    path: string,
+    json?: unknown,
+    timeoutMs = CALL_TIMEOUT_MS
+  ) =>
     Effect.gen(function* () {
       const closed = acting.user === null ? 0 : yield* gate.waitFor([acting.user])
       if (closed > 0)
@@ -83,21 +98,32 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
         method,
         url: v5(path),
         timeoutMs,
-        headers: { authorization: `Bearer ${acting.accessToken}`, ...(json === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          authorization: `Bearer ${acting.accessToken}`,
+          ...(json === undefined ? {} : { "content-type": "application/json" })
+        },
         ...(json === undefined ? {} : { body: JSON.stringify(json) })
       }).pipe(Effect.mapError((e: NoAnswer) => noAnswerError(e)))
       const now = yield* Clock.currentTimeMillis
-      if (reply.status === 429 && acting.user !== null) yield* gate.closeUntil(acting.user, now + (publishErrorOf(reply, now).retryAfterMs ?? 60_000))
+      if (reply.status === 429 && acting.user !== null)
+        yield* gate.closeUntil(acting.user, now + (publishErrorOf(reply, now).retryAfterMs ?? 60_000))
       return { reply, now }
     })
 
-  const expect = <A>(c: Effect.Effect<{ reply: HttpReply; now: number }, PublishError>, read: (r: HttpReply) => Option.Option<A>, what: string) =>
+  const expect = <A>(
+    c: Effect.Effect<{ reply: HttpReply; now: number }, PublishError>,
+    read: (r: HttpReply) => Option.Option<A>,
+    what: string
+  ) =>
     Effect.flatMap(c, ({ reply, now }) =>
-      isSuccess(reply) ? Option.match(read(reply), { onNone: () => Effect.fail(unreadable(what)), onSome: Effect.succeed }) : Effect.fail(publishErrorOf(reply, now))
+      isSuccess(reply)
+        ? Option.match(read(reply), { onNone: () => Effect.fail(unreadable(what)), onSome: Effect.succeed })
+        : Effect.fail(publishErrorOf(reply, now))
     )
 
   return {
-    userAccount: (accessToken: string) => expect(call({ user: null, accessToken }, "GET", "/user_account"), decodeAccount, "the account's profile"),
+    userAccount: (accessToken: string) =>
+      expect(call({ user: null, accessToken }, "GET", "/user_account"), decodeAccount, "the account's profile"),
 
     /** The account's boards, every page of them (Pinterest's bookmark paging). */
     boards: (acting: { readonly user: string | null; readonly accessToken: string }) =>
@@ -106,7 +132,11 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
         let bookmark: string | null | undefined = null
         do {
           const query = new URLSearchParams({ page_size: "100", ...(bookmark ? { bookmark } : {}) })
-          const page: typeof Boards.Type = yield* expect(call(acting, "GET", `/boards?${query}`), decodeBoards, "the account's boards")
+          const page: typeof Boards.Type = yield* expect(
+            call(acting, "GET", `/boards?${query}`),
+            decodeBoards,
+            "the account's boards"
+          )
           all.push(...page.items)
           bookmark = page.bookmark
         } while (bookmark)
@@ -125,14 +155,25 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
           if (reply.status >= 500) return { _tag: "Unknown", why: `Pinterest answered ${reply.status} to the pin.` }
           return { _tag: "Refused", error: publishErrorOf(reply, now) }
         }),
-        Effect.catch((e): Effect.Effect<CreateResult> => Effect.succeed(e.code === "upstream_unavailable" ? { _tag: "Unknown", why: e.message } : { _tag: "Refused", error: e }))
+        Effect.catch(
+          (e): Effect.Effect<CreateResult> =>
+            Effect.succeed(
+              e.code === "upstream_unavailable" ? { _tag: "Unknown", why: e.message } : { _tag: "Refused", error: e }
+            )
+        )
       ),
 
     /** The board's latest pins (recovery). */
-    boardPins: (acting: Acting, boardId: string) => expect(call(acting, "GET", `/boards/${encodeURIComponent(boardId)}/pins?page_size=25`), decodePins, "the board's pins"),
+    boardPins: (acting: Acting, boardId: string) =>
+      expect(
+        call(acting, "GET", `/boards/${encodeURIComponent(boardId)}/pins?page_size=25`),
+        decodePins,
+        "the board's pins"
+      ),
 
     /** Registers a video upload: where to POST it and the form fields to send first. */
-    registerVideo: (acting: Acting) => expect(call(acting, "POST", "/media", { media_type: "video" }), decodeMediaUpload, "a video upload's start"),
+    registerVideo: (acting: Acting) =>
+      expect(call(acting, "POST", "/media", { media_type: "video" }), decodeMediaUpload, "a video upload's start"),
 
     /** The video to the upload URL (S3): every upload parameter, then the file. */
     uploadVideo: (uploadUrl: string, parameters: Readonly<Record<string, string>>, file: Blob) =>
@@ -140,15 +181,23 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
         const form = new FormData()
         for (const [name, value] of Object.entries(parameters)) form.set(name, value)
         form.set("file", file)
-        const reply = yield* send({ method: "POST", url: uploadUrl, body: form, timeoutMs: UPLOAD_TIMEOUT_MS }).pipe(Effect.mapError(noAnswerError))
+        const reply = yield* send({ method: "POST", url: uploadUrl, body: form, timeoutMs: UPLOAD_TIMEOUT_MS }).pipe(
+          Effect.mapError(noAnswerError)
+        )
         if (!isSuccess(reply))
           return yield* Effect.fail(
-            new PublishError({ code: "upstream_rejected", message: `Pinterest's upload store refused the video (HTTP ${reply.status}).`, retryable: reply.status >= 500 })
+            new PublishError({
+              code: "upstream_rejected",
+              message: `Pinterest's upload store refused the video (HTTP ${reply.status}).`,
+              retryable: reply.status >= 500
+            })
           )
       }),
 
     /** Where Pinterest's processing of a video is: registered, processing, succeeded or failed. */
     mediaStatus: (acting: Acting, mediaId: string) =>
-      expect(call(acting, "GET", `/media/${encodeURIComponent(mediaId)}`), decodeMediaStatus, "a video's status").pipe(Effect.map((m) => m.status))
+      expect(call(acting, "GET", `/media/${encodeURIComponent(mediaId)}`), decodeMediaStatus, "a video's status").pipe(
+        Effect.map((m) => m.status)
+      )
   }
 }

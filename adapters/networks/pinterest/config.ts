@@ -28,6 +28,12 @@ export const config = Config.all({
     const clientId = Option.filter(c.clientId, filled)
     const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
     if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
-    return Option.some({ clientId: clientId.value, clientSecret: clientSecret.value, authorizeUrl: c.authorizeUrl, tokenUrl: c.tokenUrl, apiUrl: baseUrl(c.apiUrl) })
+    return Option.some({
+      clientId: clientId.value,
+      clientSecret: clientSecret.value,
+      authorizeUrl: c.authorizeUrl,
+      tokenUrl: c.tokenUrl,
+      apiUrl: baseUrl(c.apiUrl)
+    })
   })
 )

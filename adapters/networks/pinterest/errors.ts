@@ -20,16 +20,38 @@ const MINUTE_MS = 60_000
 export const publishErrorOf = (reply: HttpReply, nowMs: number): PublishError => {
   const message = pinterestMessage(reply)
   if (reply.status === 401)
-    return new PublishError({ code: "account_needs_reconnection", message: `Pinterest refused the account's access token: ${message}`, retryable: false, unauthorized: true })
+    return new PublishError({
+      code: "account_needs_reconnection",
+      message: `Pinterest refused the account's access token: ${message}`,
+      retryable: false,
+      unauthorized: true
+    })
   if (reply.status === 429)
-    return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: retryAfterMs(reply.headers, nowMs) ?? MINUTE_MS })
-  if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
-  return new PublishError({ code: "upstream_unavailable", message: `Pinterest is unavailable: ${message}`, retryable: true })
+    return new PublishError({
+      code: "rate_limited",
+      message,
+      retryable: true,
+      rateLimited: true,
+      retryAfterMs: retryAfterMs(reply.headers, nowMs) ?? MINUTE_MS
+    })
+  if (reply.status >= 400 && reply.status < 500)
+    return new PublishError({ code: "upstream_rejected", message, retryable: false })
+  return new PublishError({
+    code: "upstream_unavailable",
+    message: `Pinterest is unavailable: ${message}`,
+    retryable: true
+  })
 }
 
-export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `Pinterest did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError =>
+  new PublishError({ code: "upstream_unavailable", message: `Pinterest did not answer: ${e.message}`, retryable: true })
 
-export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `Pinterest's answer to ${what} could not be read.`, retryable: true })
+export const unreadable = (what: string) =>
+  new PublishError({
+    code: "upstream_unavailable",
+    message: `Pinterest's answer to ${what} could not be read.`,
+    retryable: true
+  })
 
 /** A refused refresh means the grant is gone (reconnect); anything else is for later. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
@@ -43,12 +65,28 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
 export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
   switch (e._tag) {
     case "OAuthRefused":
-      return fail("upstream_rejected", { platform: "pinterest", reason: e.error }, `Pinterest did not grant access: ${e.message}`)
+      return fail(
+        "upstream_rejected",
+        { platform: "pinterest", reason: e.error },
+        `Pinterest did not grant access: ${e.message}`
+      )
     case "OAuthUnavailable":
-      return fail("upstream_unavailable", { platform: "pinterest" }, `Pinterest could not be reached to finish the connection: ${e.message}`)
+      return fail(
+        "upstream_unavailable",
+        { platform: "pinterest" },
+        `Pinterest could not be reached to finish the connection: ${e.message}`
+      )
     case "PublishError":
       return e.retryable
-        ? fail("upstream_unavailable", { platform: "pinterest" }, `Pinterest could not be reached to finish the connection: ${e.message}`)
-        : fail("upstream_rejected", { platform: "pinterest" }, `Pinterest did not give the account's profile: ${e.message}`)
+        ? fail(
+            "upstream_unavailable",
+            { platform: "pinterest" },
+            `Pinterest could not be reached to finish the connection: ${e.message}`
+          )
+        : fail(
+            "upstream_rejected",
+            { platform: "pinterest" },
+            `Pinterest did not give the account's profile: ${e.message}`
+          )
   }
 }

@@ -10,8 +10,21 @@ import { Option, Schema } from "effect"
  */
 const Handle = Schema.Union([
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("sending"), startedAt: Schema.Number }),
-  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("processing"), startedAt: Schema.Number, boardId: Schema.String, mediaId: Schema.String, polls: Schema.Number }),
-  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("ready"), startedAt: Schema.Number, boardId: Schema.String, mediaId: Schema.String })
+  Schema.Struct({
+    v: Schema.Literal(1),
+    stage: Schema.Literal("processing"),
+    startedAt: Schema.Number,
+    boardId: Schema.String,
+    mediaId: Schema.String,
+    polls: Schema.Number
+  }),
+  Schema.Struct({
+    v: Schema.Literal(1),
+    stage: Schema.Literal("ready"),
+    startedAt: Schema.Number,
+    boardId: Schema.String,
+    mediaId: Schema.String
+  })
 ])
 
 export type PinterestHandle = typeof Handle.Type
@@ -20,4 +33,5 @@ const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 
 export const encodeHandle = (handle: PinterestHandle): string => JSON.stringify(handle)
 
-export const decodeHandle = (text: string | null | undefined): Option.Option<PinterestHandle> => (text === null || text === undefined ? Option.none() : decode(text))
+export const decodeHandle = (text: string | null | undefined): Option.Option<PinterestHandle> =>
+  text === null || text === undefined ? Option.none() : decode(text)

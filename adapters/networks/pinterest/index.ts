@@ -24,7 +24,11 @@ export const make = (settings: PinterestConfig, blobs: BlobStoreShape): Network 
     // Apps made before 2025-09-25 get continuous (renewable) refresh tokens only when they ask.
     tokenParams: { continuous_refresh: "true" }
   })
-  return { platform: "pinterest", connector: PinterestConnector.make({ oauth, api }), publisher: PinterestPublisher.make({ api, blobs }) }
+  return {
+    platform: "pinterest",
+    connector: PinterestConnector.make({ oauth, api }),
+    publisher: PinterestPublisher.make({ api, blobs })
+  }
 }
 
 /** Pinterest, when PINTEREST_CLIENT_ID and PINTEREST_CLIENT_SECRET are set (see config.ts for the hosts). */

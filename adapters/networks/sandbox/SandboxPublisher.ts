@@ -1,5 +1,11 @@
 import { Config, Context, Effect, Layer, Option } from "effect"
-import { published, type PublishOutcome, type PublishRequest, PublishError, type Publisher } from "../../../application/ports/Publishers.ts"
+import {
+  published,
+  type PublishOutcome,
+  type PublishRequest,
+  PublishError,
+  type Publisher
+} from "../../../application/ports/Publishers.ts"
 
 export interface SandboxRecord {
   readonly externalId: string
@@ -25,13 +31,20 @@ export interface SandboxLedgerShape {
   readonly all: () => Effect.Effect<ReadonlyArray<SandboxRecord>>
 }
 
-export class SandboxLedger extends Context.Service<SandboxLedger, SandboxLedgerShape>()("herald/sandbox/SandboxLedger") {}
+export class SandboxLedger extends Context.Service<SandboxLedger, SandboxLedgerShape>()(
+  "herald/sandbox/SandboxLedger"
+) {}
 
 /** What the sandbox network "published", in order, for tests and the demo. */
-export class SandboxPublished extends Context.Service<SandboxPublished, { readonly all: () => ReadonlyArray<SandboxRecord> }>()("herald/sandbox/SandboxPublished") {}
+export class SandboxPublished extends Context.Service<
+  SandboxPublished,
+  { readonly all: () => ReadonlyArray<SandboxRecord> }
+>()("herald/sandbox/SandboxPublished") {}
 
 /** The sandbox publisher itself, for the registry to pick up. */
-export class SandboxPublisherTag extends Context.Service<SandboxPublisherTag, Publisher>()("herald/sandbox/Publisher") {}
+export class SandboxPublisherTag extends Context.Service<SandboxPublisherTag, Publisher>()(
+  "herald/sandbox/Publisher"
+) {}
 
 export const makeMemoryLedger = (): SandboxLedgerShape & { readonly records: Array<SandboxRecord> } => {
   const records: Array<SandboxRecord> = []
@@ -50,7 +63,8 @@ export const makeMemoryLedger = (): SandboxLedgerShape & { readonly records: Arr
   }
 }
 
-const urlOf = (request: PublishRequest, externalId: string) => `https://sandbox.herald.invalid/${request.account.username}/${externalId}`
+const urlOf = (request: PublishRequest, externalId: string) =>
+  `https://sandbox.herald.invalid/${request.account.username}/${externalId}`
 
 /**
  * Accepts every capability, and fails like a real network on demand, to see failures end to end:
@@ -79,12 +93,30 @@ export const makePublisherWith = (options: SandboxOptions) =>
     const publish = (request: PublishRequest, handle?: string) =>
       Effect.suspend((): Effect.Effect<PublishOutcome, PublishError> => {
         const text = request.content
-        if (text.includes("#fail")) return Effect.fail(new PublishError({ code: "upstream_rejected", message: "The sandbox refused the content (#fail).", retryable: false }))
+        if (text.includes("#fail"))
+          return Effect.fail(
+            new PublishError({
+              code: "upstream_rejected",
+              message: "The sandbox refused the content (#fail).",
+              retryable: false
+            })
+          )
         if (text.includes("#duplicate"))
-          return Effect.fail(new PublishError({ code: "duplicate_content", message: "The sandbox says this text was just posted (#duplicate).", retryable: false }))
+          return Effect.fail(
+            new PublishError({
+              code: "duplicate_content",
+              message: "The sandbox says this text was just posted (#duplicate).",
+              retryable: false
+            })
+          )
         if (text.includes("#expired"))
           return Effect.fail(
-            new PublishError({ code: "account_needs_reconnection", message: "The sandbox says the account's access was revoked (#expired).", retryable: false, revoked: true })
+            new PublishError({
+              code: "account_needs_reconnection",
+              message: "The sandbox says the account's access was revoked (#expired).",
+              retryable: false,
+              revoked: true
+            })
           )
         if (text.includes("#ratelimit") && firstTime("ratelimit", request))
           return Effect.fail(
@@ -97,7 +129,13 @@ export const makePublisherWith = (options: SandboxOptions) =>
             })
           )
         if (text.includes("#flaky") && firstTime("flaky", request))
-          return Effect.fail(new PublishError({ code: "upstream_unavailable", message: "The sandbox is briefly unavailable (#flaky).", retryable: true }))
+          return Effect.fail(
+            new PublishError({
+              code: "upstream_unavailable",
+              message: "The sandbox is briefly unavailable (#flaky).",
+              retryable: true
+            })
+          )
         const externalId = handle ?? newId()
         const record: SandboxRecord = {
           externalId,
@@ -111,7 +149,11 @@ export const makePublisherWith = (options: SandboxOptions) =>
           tiktokAiGenerated: request.tiktokAiGenerated,
           at: Date.now()
         }
-        return wait.pipe(Effect.andThen(ledger.append(record)), Effect.andThen(wait), Effect.as(published(externalId, urlOf(request, externalId))))
+        return wait.pipe(
+          Effect.andThen(ledger.append(record)),
+          Effect.andThen(wait),
+          Effect.as(published(externalId, urlOf(request, externalId)))
+        )
       })
     const publisher: Publisher = {
       platform: "sandbox",
@@ -121,7 +163,9 @@ export const makePublisherWith = (options: SandboxOptions) =>
         handle === null
           ? Effect.succeed({ _tag: "Unknown" as const })
           : Effect.map(ledger.find(handle), (found) =>
-              Option.isSome(found) ? { _tag: "Published" as const, published: { externalId: handle, url: urlOf(request, handle) } } : { _tag: "NotPublished" as const }
+              Option.isSome(found)
+                ? { _tag: "Published" as const, published: { externalId: handle, url: urlOf(request, handle) } }
+                : { _tag: "NotPublished" as const }
             )
     }
     return publisher
@@ -138,7 +182,9 @@ export const layerWith = (options: SandboxOptions) => Layer.effect(SandboxPublis
  * makes it answer like a slow network (demos, the crash test).
  */
 export const layer = Layer.effect(SandboxPublisherTag)(
-  Effect.flatMap(Config.Int("HERALD_SANDBOX_LATENCY_MS").pipe(Config.withDefault(0)), (latencyMs) => makePublisherWith({ latencyMs }))
+  Effect.flatMap(Config.Int("HERALD_SANDBOX_LATENCY_MS").pipe(Config.withDefault(0)), (latencyMs) =>
+    makePublisherWith({ latencyMs })
+  )
 )
 
 /** The publisher on an in-memory ledger, with SandboxPublished to read it back (tests, embedded demo). */
@@ -146,6 +192,9 @@ export const layerRecording = Layer.effectContext(
   Effect.gen(function* () {
     const ledger = makeMemoryLedger()
     const publisher = yield* Effect.provideService(makePublisher, SandboxLedger, ledger)
-    return Context.make(SandboxPublished, { all: () => [...ledger.records] }).pipe(Context.add(SandboxPublisherTag, publisher), Context.add(SandboxLedger, ledger))
+    return Context.make(SandboxPublished, { all: () => [...ledger.records] }).pipe(
+      Context.add(SandboxPublisherTag, publisher),
+      Context.add(SandboxLedger, ledger)
+    )
   })
 )

@@ -72,7 +72,8 @@ export const make = Effect.gen(function* () {
         Effect.sync(() => {
           const inserted = exit._tag === "Success" ? new Set(exit.value.map((r) => r.external_id)) : null
           for (const w of group) {
-            if (inserted === null) Deferred.doneUnsafe(w.stored, Exit.die(exit._tag === "Failure" ? Cause.squash(exit.cause) : undefined))
+            if (inserted === null)
+              Deferred.doneUnsafe(w.stored, Exit.die(exit._tag === "Failure" ? Cause.squash(exit.cause) : undefined))
             // One answer per id: a second record with the same id in the group was not stored.
             else Deferred.doneUnsafe(w.stored, Exit.succeed(inserted.delete(w.record.externalId)))
           }

@@ -4,6 +4,9 @@ import { connector } from "./SandboxConnector.ts"
 import { SandboxPublisherTag } from "./SandboxPublisher.ts"
 
 /** The sandbox network, with whichever sandbox publisher the host provides (ledger in memory or SQL). */
-export const network = Effect.map(SandboxPublisherTag, (publisher): Option.Option<Network> => Option.some({ platform: "sandbox", connector, publisher }))
+export const network = Effect.map(
+  SandboxPublisherTag,
+  (publisher): Option.Option<Network> => Option.some({ platform: "sandbox", connector, publisher })
+)
 
 export { connector }

@@ -20,7 +20,10 @@ export interface HttpRequest {
  * No answer came (refused, reset, timed out). Whether the request reached the network is not known:
  * for a create call that means the outcome is unknown, not that nothing was posted.
  */
-export class NoAnswer extends Schema.TaggedError<NoAnswer>()("NoAnswer", { message: Schema.String, timedOut: Schema.Boolean }) {}
+export class NoAnswer extends Schema.TaggedError<NoAnswer>()("NoAnswer", {
+  message: Schema.String,
+  timedOut: Schema.Boolean
+}) {}
 
 /** Sends one request and reads the answer, within `timeoutMs`; interrupting the effect aborts it. */
 export const send = (request: HttpRequest): Effect.Effect<HttpReply, NoAnswer> =>
@@ -39,7 +42,9 @@ export const send = (request: HttpRequest): Effect.Effect<HttpReply, NoAnswer> =
       const timedOut = cause instanceof Error && cause.name === "TimeoutError"
       const host = URL.canParse(request.url) ? new URL(request.url).host : request.url
       return new NoAnswer({
-        message: timedOut ? `${host} did not answer within ${request.timeoutMs} ms.` : `${host} could not be reached (${describe(cause)}).`,
+        message: timedOut
+          ? `${host} did not answer within ${request.timeoutMs} ms.`
+          : `${host} could not be reached (${describe(cause)}).`,
         timedOut
       })
     }

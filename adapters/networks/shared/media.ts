@@ -5,8 +5,16 @@ import { PublishError } from "../../../application/ports/Publishers.ts"
 /** A storage failure while reading an upload for a network: gone for good, or storage down (try again). */
 export const blobFailure = (e: BlobError | BlobNotFound): PublishError =>
   e instanceof BlobNotFound
-    ? new PublishError({ code: "media_not_found", message: "An upload of this post is no longer in storage.", retryable: false })
-    : new PublishError({ code: e.unavailable ? "upstream_storage_unavailable" : "upstream_storage_failed", message: `Reading an upload failed: ${e.reason}`, retryable: true })
+    ? new PublishError({
+        code: "media_not_found",
+        message: "An upload of this post is no longer in storage.",
+        retryable: false
+      })
+    : new PublishError({
+        code: e.unavailable ? "upstream_storage_unavailable" : "upstream_storage_failed",
+        message: `Reading an upload failed: ${e.reason}`,
+        retryable: true
+      })
 
 /** An upload's bytes in one piece (images: a few MB at most). */
 export const readAll = (blobs: BlobStoreShape, key: string): Effect.Effect<Uint8Array<ArrayBuffer>, PublishError> =>
@@ -115,7 +123,9 @@ export const inParts = <E>(
       .pipe(
         Stream.mapError(blobFailure),
         Stream.runForEach(take),
-        Effect.andThen(Effect.suspend(() => (index === sizes.length && filled === 0 ? Effect.void : Effect.fail(mismatch()))))
+        Effect.andThen(
+          Effect.suspend(() => (index === sizes.length && filled === 0 ? Effect.void : Effect.fail(mismatch())))
+        )
       )
   })
 
@@ -123,5 +133,8 @@ export const inParts = <E>(
 export const FETCH_URL_VALIDITY_MS = 60 * 60_000
 
 /** A URL the network can fetch the upload from, valid `validForMs` (a presigned S3 GET, or Herald's signed /files/ link). */
-export const fetchableUrl = (blobs: BlobStoreShape, key: string, validForMs = FETCH_URL_VALIDITY_MS): Effect.Effect<string, PublishError> =>
-  blobs.url(key, validForMs).pipe(Effect.mapError(blobFailure))
+export const fetchableUrl = (
+  blobs: BlobStoreShape,
+  key: string,
+  validForMs = FETCH_URL_VALIDITY_MS
+): Effect.Effect<string, PublishError> => blobs.url(key, validForMs).pipe(Effect.mapError(blobFailure))

@@ -27,7 +27,8 @@ export interface MetaToken {
   readonly userId: string | null
 }
 
-const stringOf = (value: unknown) => (typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : null)
+const stringOf = (value: unknown) =>
+  typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : null
 
 /** Meta's token answers: `{access_token, expires_in?, user_id?}` or Instagram's `{data:[{access_token, user_id, permissions}]}`. */
 const tokenOf = (reply: HttpReply): MetaToken | null => {
@@ -36,14 +37,20 @@ const tokenOf = (reply: HttpReply): MetaToken | null => {
   const accessToken = stringOf(t?.access_token)
   if (accessToken === null) return null
   const expires = Number(t.expires_in)
-  return { accessToken, expiresInSeconds: Number.isFinite(expires) && expires > 0 ? expires : null, userId: stringOf(t.user_id) }
+  return {
+    accessToken,
+    expiresInSeconds: Number.isFinite(expires) && expires > 0 ? expires : null,
+    userId: stringOf(t.user_id)
+  }
 }
 
 /** A token endpoint's answer: the token, a refusal (the grant's end, with Meta's words), or "try later". */
 const readToken = (network: string, reply: HttpReply): Effect.Effect<MetaToken, OAuthRefused | OAuthUnavailable> => {
   if (isSuccess(reply)) {
     const token = tokenOf(reply)
-    return token === null ? Effect.fail(new OAuthUnavailable({ message: `${network}'s token answer could not be read.` })) : Effect.succeed(token)
+    return token === null
+      ? Effect.fail(new OAuthUnavailable({ message: `${network}'s token answer could not be read.` }))
+      : Effect.succeed(token)
   }
   const problem = metaProblem(reply)
   if (reply.status >= 500 || isThrottled(reply, problem) || problem?.transient === true)
@@ -54,11 +61,15 @@ const readToken = (network: string, reply: HttpReply): Effect.Effect<MetaToken, 
       })
     )
   return Effect.fail(
-    new OAuthRefused({ message: problem?.message ?? `HTTP ${reply.status}`, error: problem?.code === null || problem === null ? `http_${reply.status}` : `meta_${problem.code}` })
+    new OAuthRefused({
+      message: problem?.message ?? `HTTP ${reply.status}`,
+      error: problem?.code === null || problem === null ? `http_${reply.status}` : `meta_${problem.code}`
+    })
   )
 }
 
-const reached = (network: string) => (e: { readonly message: string }) => new OAuthUnavailable({ message: `${network}'s token endpoint could not be reached: ${e.message}` })
+const reached = (network: string) => (e: { readonly message: string }) =>
+  new OAuthUnavailable({ message: `${network}'s token endpoint could not be reached: ${e.message}` })
 
 export const makeMetaLogin = (network: string, login: MetaLogin) => {
   const oauth = makeOAuth2Client({
@@ -78,18 +89,30 @@ export const makeMetaLogin = (network: string, login: MetaLogin) => {
     authorizationUrl: oauth.authorizationUrl,
 
     /** The callback's code for a (short-lived) token; the person's refusal comes back as Meta's words. */
-    exchangeCode: (params: Readonly<Record<string, string>>, callbackUrl: string): Effect.Effect<MetaToken, OAuthRefused | OAuthUnavailable> => {
+    exchangeCode: (
+      params: Readonly<Record<string, string>>,
+      callbackUrl: string
+    ): Effect.Effect<MetaToken, OAuthRefused | OAuthUnavailable> => {
       if (params.error !== undefined || params.error_reason !== undefined)
         return Effect.fail(
           new OAuthRefused({
-            message: [params.error_reason ?? params.error, params.error_description].filter((s) => s !== undefined && s !== "").join(": "),
+            message: [params.error_reason ?? params.error, params.error_description]
+              .filter((s) => s !== undefined && s !== "")
+              .join(": "),
             error: params.error ?? params.error_reason ?? "access_denied"
           })
         )
       // Instagram appends "#_" to the redirect; a code copied with it would be refused.
       const code = (params.code ?? "").replace(/#_$/, "")
-      if (code === "") return Effect.fail(new OAuthRefused({ message: "The callback carried no code.", error: "invalid_request" }))
-      const body = new URLSearchParams({ client_id: login.clientId, client_secret: secret(), grant_type: "authorization_code", redirect_uri: callbackUrl, code })
+      if (code === "")
+        return Effect.fail(new OAuthRefused({ message: "The callback carried no code.", error: "invalid_request" }))
+      const body = new URLSearchParams({
+        client_id: login.clientId,
+        client_secret: secret(),
+        grant_type: "authorization_code",
+        redirect_uri: callbackUrl,
+        code
+      })
       return send({ method: "POST", url: login.tokenUrl, body, timeoutMs: login.timeoutMs }).pipe(
         Effect.mapError(reached(network)),
         Effect.flatMap((reply) => readToken(network, reply))
@@ -97,7 +120,10 @@ export const makeMetaLogin = (network: string, login: MetaLogin) => {
     },
 
     /** A GET to one of Meta's token exchanges (fb_exchange_token, ig_exchange_token, ig_refresh_token, th_…). */
-    tokenGet: (url: string, query: Readonly<Record<string, string>>): Effect.Effect<MetaToken, OAuthRefused | OAuthUnavailable> =>
+    tokenGet: (
+      url: string,
+      query: Readonly<Record<string, string>>
+    ): Effect.Effect<MetaToken, OAuthRefused | OAuthUnavailable> =>
       send({ method: "GET", url: `${url}?${new URLSearchParams(query)}`, timeoutMs: login.timeoutMs }).pipe(
         Effect.mapError(reached(network)),
         Effect.flatMap((reply) => readToken(network, reply))
@@ -120,6 +146,9 @@ export const RENEW_MARGIN_MS = 7 * 24 * 60 * 60_000
 export const longLivedCredentials = (token: MetaToken, nowMs: number, extra?: Readonly<Record<string, string>>) => ({
   accessToken: token.accessToken,
   refreshToken: token.accessToken,
-  expiresAt: token.expiresInSeconds === null ? null : nowMs + Math.max(token.expiresInSeconds * 1000 - RENEW_MARGIN_MS, token.expiresInSeconds * 500),
+  expiresAt:
+    token.expiresInSeconds === null
+      ? null
+      : nowMs + Math.max(token.expiresInSeconds * 1000 - RENEW_MARGIN_MS, token.expiresInSeconds * 500),
   ...(extra === undefined ? {} : { extra })
 })

@@ -15,7 +15,10 @@ const normalVersion = (value: string) => {
   return `v${/^\d+$/.test(v) ? `${v}.0` : v}`
 }
 
-export const graphVersion = Config.String("META_GRAPH_VERSION").pipe(Config.withDefault(DEFAULT_GRAPH_VERSION), Config.map(normalVersion))
+export const graphVersion = Config.String("META_GRAPH_VERSION").pipe(
+  Config.withDefault(DEFAULT_GRAPH_VERSION),
+  Config.map(normalVersion)
+)
 
 /** One Meta app (Facebook, Instagram or Threads) and the hosts it talks to; each can be overridden. */
 export interface MetaAppConfig {
@@ -41,7 +44,11 @@ const filled = (value: string) => value.trim() !== ""
  * `<PREFIX>_CLIENT_ID` and `<PREFIX>_CLIENT_SECRET` (the app is offered only when both are set),
  * with `<PREFIX>_AUTHORIZE_URL`, `<PREFIX>_TOKEN_URL` and `<PREFIX>_API_URL` overriding Meta's hosts.
  */
-export const metaApp = (prefix: "FACEBOOK" | "INSTAGRAM" | "THREADS", hosts: MetaHosts, version: Config.Config<string>) =>
+export const metaApp = (
+  prefix: "FACEBOOK" | "INSTAGRAM" | "THREADS",
+  hosts: MetaHosts,
+  version: Config.Config<string>
+) =>
   Config.all({
     clientId: Config.option(Config.String(`${prefix}_CLIENT_ID`)),
     clientSecret: Config.option(Config.Redacted(`${prefix}_CLIENT_SECRET`)),
@@ -54,7 +61,8 @@ export const metaApp = (prefix: "FACEBOOK" | "INSTAGRAM" | "THREADS", hosts: Met
       const clientId = Option.filter(c.clientId, filled)
       const clientSecret = Option.filter(c.clientSecret, (s) => filled(Redacted.value(s)))
       if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
-      const or = (value: Option.Option<string>, fallback: string) => Option.getOrElse(Option.filter(value, filled), () => fallback)
+      const or = (value: Option.Option<string>, fallback: string) =>
+        Option.getOrElse(Option.filter(value, filled), () => fallback)
       return Option.some({
         clientId: clientId.value,
         clientSecret: clientSecret.value,

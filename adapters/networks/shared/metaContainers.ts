@@ -1,5 +1,10 @@
 import { Effect, Option, Schema } from "effect"
-import { PublishError, type PublishOutcome, type Published, type Recovery } from "../../../application/ports/Publishers.ts"
+import {
+  PublishError,
+  type PublishOutcome,
+  type Published,
+  type Recovery
+} from "../../../application/ports/Publishers.ts"
 import type { CreateResult } from "./metaGraph.ts"
 
 /**
@@ -35,14 +40,20 @@ const Handle = Schema.Union([
     container: Schema.String,
     polls: Schema.Number
   }),
-  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("ready"), startedAt: Schema.Number, container: Schema.String })
+  Schema.Struct({
+    v: Schema.Literal(1),
+    stage: Schema.Literal("ready"),
+    startedAt: Schema.Number,
+    container: Schema.String
+  })
 ])
 export type ContainerHandle = typeof Handle.Type
 
 const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 export const encodeHandle = (handle: ContainerHandle): string => JSON.stringify(handle)
 /** The handle, or none when it is absent or not one of ours (start afresh). */
-export const decodeHandle = (text: string | null | undefined): Option.Option<ContainerHandle> => (text === null || text === undefined ? Option.none() : decode(text))
+export const decodeHandle = (text: string | null | undefined): Option.Option<ContainerHandle> =>
+  text === null || text === undefined ? Option.none() : decode(text)
 export const freshHandle = (startedAt: number): ContainerHandle => ({ v: 1, stage: "new", startedAt })
 
 /** A container's state: EXPIRED, ERROR, FINISHED, IN_PROGRESS or PUBLISHED, with Meta's words when it failed. */
@@ -84,12 +95,21 @@ const KEEP_CONTAINER_MS = 6 * 60 * 60_000
 const MAX_POLL_WAIT_MS = 60_000
 
 /** First look after 3 s (images) or 10 s (video), then twice as long each time, a minute at most. */
-export const pollWaitMs = (plan: Pick<ContainerPlan, "hasVideo">, polls: number) => Math.min(MAX_POLL_WAIT_MS, (plan.hasVideo ? 10_000 : 3_000) * 2 ** Math.min(polls, 8))
+export const pollWaitMs = (plan: Pick<ContainerPlan, "hasVideo">, polls: number) =>
+  Math.min(MAX_POLL_WAIT_MS, (plan.hasVideo ? 10_000 : 3_000) * 2 ** Math.min(polls, 8))
 
-const processing = (handle: ContainerHandle, checkAfterMs: number): PublishOutcome => ({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs })
+const processing = (handle: ContainerHandle, checkAfterMs: number): PublishOutcome => ({
+  _tag: "Processing",
+  handle: encodeHandle(handle),
+  checkAfterMs
+})
 
 export const processingFailed = (network: string, status: ContainerStatus) =>
-  new PublishError({ code: "upstream_rejected", message: `${network} could not process the media: ${status.message ?? status.status}`, retryable: false })
+  new PublishError({
+    code: "upstream_rejected",
+    message: `${network} could not process the media: ${status.message ?? status.status}`,
+    retryable: false
+  })
 
 const tooSlow = (network: string) =>
   new PublishError({
@@ -99,26 +119,57 @@ const tooSlow = (network: string) =>
   })
 
 /** One step of publishing `plan` from `handle` at `now`: Processing with the next handle, or Published. */
-export const step = (api: ContainerApi, plan: ContainerPlan, handle: ContainerHandle, now: number): Effect.Effect<PublishOutcome, PublishError> =>
+export const step = (
+  api: ContainerApi,
+  plan: ContainerPlan,
+  handle: ContainerHandle,
+  now: number
+): Effect.Effect<PublishOutcome, PublishError> =>
   Effect.gen(function* () {
     switch (handle.stage) {
       case "new": {
         const made = yield* plan.containers
         const ids = yield* Effect.forEach(made.items, (item) => api.create(item), { concurrency: 4 })
         if (made.carousel === null)
-          return processing({ v: 1, stage: "container", startedAt: handle.startedAt, createdAt: now, children: [], container: ids[0]!, polls: 0 }, pollWaitMs(plan, 0))
-        return processing({ v: 1, stage: "children", startedAt: handle.startedAt, createdAt: now, children: ids, polls: 0 }, pollWaitMs(plan, 0))
+          return processing(
+            {
+              v: 1,
+              stage: "container",
+              startedAt: handle.startedAt,
+              createdAt: now,
+              children: [],
+              container: ids[0]!,
+              polls: 0
+            },
+            pollWaitMs(plan, 0)
+          )
+        return processing(
+          { v: 1, stage: "children", startedAt: handle.startedAt, createdAt: now, children: ids, polls: 0 },
+          pollWaitMs(plan, 0)
+        )
       }
       case "children": {
         const statuses = yield* Effect.forEach(handle.children, (id) => api.status(id), { concurrency: 4 })
         const failed = statuses.find((s) => s.status === "ERROR")
         if (failed !== undefined) return yield* Effect.fail(processingFailed(api.network, failed))
         // An item left for a day expires: the items are made again.
-        if (statuses.some((s) => s.status === "EXPIRED")) return yield* step(api, plan, freshHandle(handle.startedAt), now)
+        if (statuses.some((s) => s.status === "EXPIRED"))
+          return yield* step(api, plan, freshHandle(handle.startedAt), now)
         if (statuses.every((s) => s.status === "FINISHED")) {
           const { carousel } = yield* plan.containers
           const container = yield* api.create({ ...carousel, children: handle.children.join(",") })
-          return processing({ v: 1, stage: "container", startedAt: handle.startedAt, createdAt: now, children: handle.children, container, polls: 0 }, pollWaitMs(plan, 0))
+          return processing(
+            {
+              v: 1,
+              stage: "container",
+              startedAt: handle.startedAt,
+              createdAt: now,
+              children: handle.children,
+              container,
+              polls: 0
+            },
+            pollWaitMs(plan, 0)
+          )
         }
         if (now - handle.createdAt > MAX_PROCESSING_MS) return yield* Effect.fail(tooSlow(api.network))
         return processing({ ...handle, polls: handle.polls + 1 }, pollWaitMs(plan, handle.polls + 1))
@@ -133,7 +184,11 @@ export const step = (api: ContainerApi, plan: ContainerPlan, handle: ContainerHa
             // Not by this attempt's calls (they never publish from here): read it back rather than make it again.
             const found = yield* api.findPublished(handle.startedAt)
             if (found !== null) return { _tag: "Published", published: found } satisfies PublishOutcome
-            return yield* Effect.die(new Error(`${api.network} says the container was published, but the post was not found among the account's recent posts.`))
+            return yield* Effect.die(
+              new Error(
+                `${api.network} says the container was published, but the post was not found among the account's recent posts.`
+              )
+            )
           }
           case "ERROR":
             return yield* Effect.fail(processingFailed(api.network, status))
@@ -154,10 +209,15 @@ const publishFinished = (api: ContainerApi, handle: Extract<ContainerHandle, { s
   Effect.flatMap(api.publish(handle.container), (result): Effect.Effect<PublishOutcome, PublishError> => {
     switch (result._tag) {
       case "Created":
-        return Effect.map(api.permalink(result.id), (url) => ({ _tag: "Published", published: { externalId: result.id, url } }))
+        return Effect.map(api.permalink(result.id), (url) => ({
+          _tag: "Published",
+          published: { externalId: result.id, url }
+        }))
       case "Refused": {
         const e = result.error
-        return e.rateLimited && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_CONTAINER_MS ? Effect.succeed(processing(handle, e.retryAfterMs)) : Effect.fail(e)
+        return e.rateLimited && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_CONTAINER_MS
+          ? Effect.succeed(processing(handle, e.retryAfterMs))
+          : Effect.fail(e)
       }
       case "Unknown":
         // Meta may have published it: the checkpoint (this container) is kept and `recover` asks its status.
@@ -176,5 +236,7 @@ export const recover = (api: ContainerApi, handle: ContainerHandle): Effect.Effe
     const status = yield* api.status(handle.container)
     if (status.status !== "PUBLISHED") return { _tag: "NotPublished" } satisfies Recovery
     const found = yield* api.findPublished(handle.startedAt)
-    return found === null ? ({ _tag: "Unknown" } satisfies Recovery) : ({ _tag: "Published", published: found } satisfies Recovery)
+    return found === null
+      ? ({ _tag: "Unknown" } satisfies Recovery)
+      : ({ _tag: "Published", published: found } satisfies Recovery)
   })

@@ -23,7 +23,12 @@ export interface MetaProblem {
 }
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null)
-const num = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : null)
+const num = (value: unknown) =>
+  typeof value === "number" && Number.isFinite(value)
+    ? value
+    : typeof value === "string" && /^\d+$/.test(value)
+      ? Number(value)
+      : null
 
 /** The problem a reply describes, or null when it is not one of Meta's error bodies. */
 export const metaProblem = (reply: HttpReply): MetaProblem | null => {
@@ -43,7 +48,15 @@ export const metaProblem = (reply: HttpReply): MetaProblem | null => {
     }
   }
   const flat = text(body.error_message)
-  if (flat !== null) return { code: num(body.code), subcode: null, type: text(body.error_type), message: flat, userMessage: null, transient: false }
+  if (flat !== null)
+    return {
+      code: num(body.code),
+      subcode: null,
+      type: text(body.error_type),
+      message: flat,
+      userMessage: null,
+      transient: false
+    }
   return null
 }
 
@@ -61,7 +74,8 @@ export const isThrottle = (problem: MetaProblem) => {
  * 459, 460, 463, 464, 467), 102 (session), and "page publishing authorization required" (1404078).
  * Meta's long-lived tokens cannot be renewed once refused, so these never go through a refresh.
  */
-export const isRevocation = (problem: MetaProblem) => problem.code === 190 || problem.code === 102 || problem.subcode === 1_404_078
+export const isRevocation = (problem: MetaProblem) =>
+  problem.code === 190 || problem.code === 102 || problem.subcode === 1_404_078
 
 /** 506 "Duplicate status message"; 1366051 "These photos were already posted". */
 const isDuplicate = (problem: MetaProblem) => problem.code === 506 || problem.subcode === 1_366_051
@@ -70,7 +84,8 @@ const isDuplicate = (problem: MetaProblem) => problem.code === 506 || problem.su
 const isDailyCap = (problem: MetaProblem) => problem.subcode === 2_207_042
 
 /** Meta could not fetch or read the media just now: try again (2207003, 2207052, 2207082). */
-const isTransientMedia = (problem: MetaProblem) => problem.subcode === 2_207_003 || problem.subcode === 2_207_052 || problem.subcode === 2_207_082
+const isTransientMedia = (problem: MetaProblem) =>
+  problem.subcode === 2_207_003 || problem.subcode === 2_207_052 || problem.subcode === 2_207_082
 
 /** A throttle that names no time to wait: ask again in five minutes (Meta's windows are an hour long). */
 export const UNNAMED_THROTTLE_MS = 5 * 60_000
@@ -105,17 +120,27 @@ export const usageWaitMs = (headers: Headers): number | undefined => {
 }
 
 /** How long a throttled call waits: what Meta's headers name, else five minutes (an hour for the daily cap). */
-export const throttleWaitMs = (reply: HttpReply, problem: MetaProblem) => usageWaitMs(reply.headers) ?? (isDailyCap(problem) ? DAILY_CAP_WAIT_MS : UNNAMED_THROTTLE_MS)
+export const throttleWaitMs = (reply: HttpReply, problem: MetaProblem) =>
+  usageWaitMs(reply.headers) ?? (isDailyCap(problem) ? DAILY_CAP_WAIT_MS : UNNAMED_THROTTLE_MS)
 
-export const isThrottled = (reply: HttpReply, problem: MetaProblem | null) => reply.status === 429 || (problem !== null && (isThrottle(problem) || isDailyCap(problem)))
+export const isThrottled = (reply: HttpReply, problem: MetaProblem | null) =>
+  reply.status === 429 || (problem !== null && (isThrottle(problem) || isDailyCap(problem)))
 
 /** A refusal of a publishing call by `network` ("Instagram"…), as Herald's port says it. Throttling is the client's (GraphThrottled). */
 export const publishErrorOf = (network: string, reply: HttpReply): PublishError => {
   const problem = metaProblem(reply)
   if (problem === null) {
     if (reply.status >= 500 || reply.status === 429)
-      return new PublishError({ code: "upstream_unavailable", message: `${network} is unavailable (HTTP ${reply.status}).`, retryable: true })
-    return new PublishError({ code: "upstream_rejected", message: `${network} refused the request (HTTP ${reply.status}).`, retryable: false })
+      return new PublishError({
+        code: "upstream_unavailable",
+        message: `${network} is unavailable (HTTP ${reply.status}).`,
+        retryable: true
+      })
+    return new PublishError({
+      code: "upstream_rejected",
+      message: `${network} refused the request (HTTP ${reply.status}).`,
+      retryable: false
+    })
   }
   const words = wordsOf(problem)
   if (isRevocation(problem))
@@ -135,7 +160,11 @@ export const publishErrorOf = (network: string, reply: HttpReply): PublishError 
       retryAfterMs: throttleWaitMs(reply, problem)
     })
   if (problem.transient || isTransientMedia(problem) || reply.status >= 500 || problem.code === 1 || problem.code === 2)
-    return new PublishError({ code: "upstream_unavailable", message: `${network} could not do it now: ${words}`, retryable: true })
+    return new PublishError({
+      code: "upstream_unavailable",
+      message: `${network} could not do it now: ${words}`,
+      retryable: true
+    })
   // A permission the grant lacks (10, 200-299): said so, but the account is left connected (the post, not the grant, may be at fault).
   if (problem.code === 10 || (problem.code !== null && problem.code >= 200 && problem.code <= 299))
     return new PublishError({
@@ -147,14 +176,20 @@ export const publishErrorOf = (network: string, reply: HttpReply): PublishError 
 }
 
 export const noAnswerError = (network: string, e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `${network} did not answer: ${e.message}`, retryable: true })
+  new PublishError({
+    code: "upstream_unavailable",
+    message: `${network} did not answer: ${e.message}`,
+    retryable: true
+  })
 
 /** A renewal Meta refused means the grant is gone (reconnect); anything else is for later. */
 export const refreshError =
   (network: string) =>
   (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
     e._tag === "OAuthRefused"
-      ? new GrantRevoked({ message: `${network} refused to renew the account's access (${e.message}); connect it again.` })
+      ? new GrantRevoked({
+          message: `${network} refused to renew the account's access (${e.message}); connect it again.`
+        })
       : new NetworkUnavailable({
           message: `${network} could not renew the account's access now: ${e.message}`,
           ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
@@ -165,8 +200,14 @@ export const connectError =
   (network: string, platform: Platform) =>
   (e: OAuthRefused | OAuthUnavailable | PublishError | HeraldError): HeraldError => {
     if (e._tag === "HeraldError") return e
-    if (e._tag === "OAuthRefused") return fail("upstream_rejected", { platform, reason: e.error }, `${network} did not grant access: ${e.message}`)
-    if (e._tag === "OAuthUnavailable") return fail("upstream_unavailable", { platform }, `${network} could not be reached to finish the connection: ${e.message}`)
+    if (e._tag === "OAuthRefused")
+      return fail("upstream_rejected", { platform, reason: e.error }, `${network} did not grant access: ${e.message}`)
+    if (e._tag === "OAuthUnavailable")
+      return fail(
+        "upstream_unavailable",
+        { platform },
+        `${network} could not be reached to finish the connection: ${e.message}`
+      )
     return e.retryable
       ? fail(
           "upstream_unavailable",

@@ -5,7 +5,10 @@ import { isThrottled, metaProblem, noAnswerError, publishErrorOf, throttleWaitMs
 import type { RateGate } from "./rateGate.ts"
 
 /** Meta said (on this call or an earlier one) that the account or the app must wait. */
-export class GraphThrottled extends Schema.TaggedError<GraphThrottled>()("GraphThrottled", { message: Schema.String, retryAfterMs: Schema.Number }) {}
+export class GraphThrottled extends Schema.TaggedError<GraphThrottled>()("GraphThrottled", {
+  message: Schema.String,
+  retryAfterMs: Schema.Number
+}) {}
 
 export const GRAPH_TIMEOUT_MS = 30_000
 
@@ -54,9 +57,15 @@ export type Graph = ReturnType<typeof makeGraph>
  * `estimated_time_to_regain_access` close the account (or, for app-wide code 4, the app) until
  * then: later calls are refused as GraphThrottled without reaching Meta.
  */
-export const makeGraph = (settings: { readonly network: string; readonly apiUrl: string; readonly version: string; readonly gate: RateGate }) => {
+export const makeGraph = (settings: {
+  readonly network: string
+  readonly apiUrl: string
+  readonly version: string
+  readonly gate: RateGate
+}) => {
   const { network, gate } = settings
-  const url = (path: string, unversioned = false) => (/^https?:\/\//.test(path) ? path : `${settings.apiUrl}${unversioned ? "" : `/${settings.version}`}${path}`)
+  const url = (path: string, unversioned = false) =>
+    /^https?:\/\//.test(path) ? path : `${settings.apiUrl}${unversioned ? "" : `/${settings.version}`}${path}`
   const keysOf = (acting: string | null) => (acting === null ? [APP] : [APP, acting])
 
   const learn = (c: GraphCall, reply: HttpReply) =>
@@ -93,24 +102,54 @@ export const makeGraph = (settings: { readonly network: string; readonly apiUrl:
       const target = url(c.path, c.unversioned)
       const timeoutMs = c.timeoutMs ?? GRAPH_TIMEOUT_MS
       const reply = yield* c.method === "GET" || c.method === "DELETE"
-        ? send({ method: c.method, url: `${target}${[...params].length > 0 ? `${target.includes("?") ? "&" : "?"}${params}` : ""}`, headers, timeoutMs })
-        : send({ method: c.method, url: target, headers, timeoutMs, body: c.form ?? ([...params].length > 0 ? params : new URLSearchParams()) })
+        ? send({
+            method: c.method,
+            url: `${target}${[...params].length > 0 ? `${target.includes("?") ? "&" : "?"}${params}` : ""}`,
+            headers,
+            timeoutMs
+          })
+        : send({
+            method: c.method,
+            url: target,
+            headers,
+            timeoutMs,
+            body: c.form ?? ([...params].length > 0 ? params : new URLSearchParams())
+          })
       const throttled = yield* learn(c, reply)
       if (throttled !== null) return yield* throttled
       return reply
     })
 
-  const throttledError = (e: GraphThrottled) => new PublishError({ code: "rate_limited", message: e.message, retryable: true, rateLimited: true, retryAfterMs: e.retryAfterMs })
-  const asPublishError = (e: GraphThrottled | NoAnswer) => (e._tag === "GraphThrottled" ? throttledError(e) : noAnswerError(network, e))
+  const throttledError = (e: GraphThrottled) =>
+    new PublishError({
+      code: "rate_limited",
+      message: e.message,
+      retryable: true,
+      rateLimited: true,
+      retryAfterMs: e.retryAfterMs
+    })
+  const asPublishError = (e: GraphThrottled | NoAnswer) =>
+    e._tag === "GraphThrottled" ? throttledError(e) : noAnswerError(network, e)
 
   /** A call whose non-2xx answers are Meta's refusals and whose 2xx body `read` decodes. */
-  const expect = <A>(c: GraphCall, read: (r: HttpReply) => Option.Option<A>, what: string): Effect.Effect<A, PublishError> =>
+  const expect = <A>(
+    c: GraphCall,
+    read: (r: HttpReply) => Option.Option<A>,
+    what: string
+  ): Effect.Effect<A, PublishError> =>
     call(c).pipe(
       Effect.mapError(asPublishError),
       Effect.flatMap((r) => {
         if (!isSuccess(r)) return Effect.fail(publishErrorOf(network, r))
         return Option.match(read(r), {
-          onNone: () => Effect.fail(new PublishError({ code: "upstream_unavailable", message: `${network}'s answer to ${what} could not be read.`, retryable: true })),
+          onNone: () =>
+            Effect.fail(
+              new PublishError({
+                code: "upstream_unavailable",
+                message: `${network}'s answer to ${what} could not be read.`,
+                retryable: true
+              })
+            ),
           onSome: Effect.succeed
         })
       })
@@ -121,15 +160,22 @@ export const makeGraph = (settings: { readonly network: string; readonly apiUrl:
    * answer (`{id}` unless told otherwise). No answer, a 5xx or an unreadable 2xx leave the outcome unknown: Meta may have made it, so the caller must look before
    * sending again. A throttle or a refusal means nothing was made.
    */
-  const create = (c: GraphCall, idOf: (reply: HttpReply) => Option.Option<string> = createdIdOf): Effect.Effect<CreateResult> =>
+  const create = (
+    c: GraphCall,
+    idOf: (reply: HttpReply) => Option.Option<string> = createdIdOf
+  ): Effect.Effect<CreateResult> =>
     call(c).pipe(
       Effect.map((r): CreateResult => {
         if (isSuccess(r))
           return Option.match(idOf(r), {
-            onNone: () => ({ _tag: "Unknown", why: `${network} accepted the request but its answer could not be read.` }),
+            onNone: () => ({
+              _tag: "Unknown",
+              why: `${network} accepted the request but its answer could not be read.`
+            }),
             onSome: (id) => ({ _tag: "Created", id })
           })
-        if (r.status >= 500 && !(metaProblem(r)?.transient ?? false)) return { _tag: "Unknown", why: `${network} answered HTTP ${r.status}.` }
+        if (r.status >= 500 && !(metaProblem(r)?.transient ?? false))
+          return { _tag: "Unknown", why: `${network} answered HTTP ${r.status}.` }
         return { _tag: "Refused", error: publishErrorOf(network, r) }
       }),
       Effect.catchTags({

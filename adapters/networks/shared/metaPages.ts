@@ -15,7 +15,12 @@ export interface FacebookPage {
   readonly pictureUrl: string | null
   /** The Page's token, from a long-lived user token: it does not expire (until a password change, a lost role or a removed app). */
   readonly accessToken: string
-  readonly instagram: { readonly id: string; readonly username: string; readonly name: string; readonly pictureUrl: string | null } | null
+  readonly instagram: {
+    readonly id: string
+    readonly username: string
+    readonly name: string
+    readonly pictureUrl: string | null
+  } | null
 }
 
 /** What Facebook Login gave: the Pages Herald can post to, and those it cannot, with why. */
@@ -24,7 +29,9 @@ export interface GrantedPages {
   readonly refused: ReadonlyArray<{ readonly name: string; readonly why: string }>
 }
 
-const Picture = Schema.optional(Schema.Struct({ data: Schema.optional(Schema.Struct({ url: Schema.optional(Schema.String) })) }))
+const Picture = Schema.optional(
+  Schema.Struct({ data: Schema.optional(Schema.Struct({ url: Schema.optional(Schema.String) })) })
+)
 const PageRow = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -45,12 +52,18 @@ type PageRow = typeof PageRow.Type
 const Paged = <S extends Schema.Top & { readonly DecodingServices: never }>(row: S) =>
   Schema.Struct({
     data: Schema.Array(row),
-    paging: Schema.optional(Schema.Struct({ cursors: Schema.optional(Schema.Struct({ after: Schema.optional(Schema.String) })), next: Schema.optional(Schema.String) }))
+    paging: Schema.optional(
+      Schema.Struct({
+        cursors: Schema.optional(Schema.Struct({ after: Schema.optional(Schema.String) })),
+        next: Schema.optional(Schema.String)
+      })
+    )
   })
 const decodePages = decoder(Paged(PageRow))
 const decodeBusinesses = decoder(Paged(Schema.Struct({ id: Schema.String, name: Schema.String })))
 
-export const PAGE_FIELDS = "id,name,username,access_token,tasks,picture{url},instagram_business_account{id,username,name,profile_picture_url}"
+export const PAGE_FIELDS =
+  "id,name,username,access_token,tasks,picture{url},instagram_business_account{id,username,name,profile_picture_url}"
 /** Pages of a list read before giving up on the rest (100 Pages each). */
 const MAX_LIST_PAGES = 10
 
@@ -62,7 +75,9 @@ const listAll = <A>(
   fields: string,
   read: (r: HttpReply) => Option.Option<{
     readonly data: ReadonlyArray<A>
-    readonly paging?: { readonly cursors?: { readonly after?: string | undefined } | undefined; readonly next?: string | undefined } | undefined
+    readonly paging?:
+      | { readonly cursors?: { readonly after?: string | undefined } | undefined; readonly next?: string | undefined }
+      | undefined
   }>,
   what: string
 ) =>
@@ -107,7 +122,12 @@ const pageOf = (row: PageRow): FacebookPage => ({
  * portfolio are read from the portfolio (`/{business}/owned_pages`); one that gives the person no
  * Page token, or no right to create content, is refused with the reason.
  */
-export const makeFacebookLogin = (settings: MetaAppConfig, graph: Graph, scopes: ReadonlyArray<string>, timeoutMs: number) => {
+export const makeFacebookLogin = (
+  settings: MetaAppConfig,
+  graph: Graph,
+  scopes: ReadonlyArray<string>,
+  timeoutMs: number
+) => {
   const login: MetaLoginClient = makeMetaLogin("Facebook", { ...settings, scopes, timeoutMs })
 
   const longLived = (shortLived: string) =>
@@ -120,13 +140,25 @@ export const makeFacebookLogin = (settings: MetaAppConfig, graph: Graph, scopes:
 
   const grantedPages = (userToken: string): Effect.Effect<GrantedPages, PublishError> =>
     Effect.gen(function* () {
-      const rows = [...(yield* listAll(graph, "/me/accounts", userToken, PAGE_FIELDS, decodePages, "the person's Pages"))]
+      const rows = [
+        ...(yield* listAll(graph, "/me/accounts", userToken, PAGE_FIELDS, decodePages, "the person's Pages"))
+      ]
       const portfolio = new Map<string, string>()
       // Pages owned by a business portfolio may not be in /me/accounts; without business_management the list is simply empty.
-      const businesses = yield* Effect.orElseSucceed(listAll(graph, "/me/businesses", userToken, "id,name", decodeBusinesses, "the person's business portfolios"), () => [])
+      const businesses = yield* Effect.orElseSucceed(
+        listAll(graph, "/me/businesses", userToken, "id,name", decodeBusinesses, "the person's business portfolios"),
+        () => []
+      )
       for (const business of businesses) {
         const owned = yield* Effect.orElseSucceed(
-          listAll(graph, `/${encodeURIComponent(business.id)}/owned_pages`, userToken, PAGE_FIELDS, decodePages, "a portfolio's Pages"),
+          listAll(
+            graph,
+            `/${encodeURIComponent(business.id)}/owned_pages`,
+            userToken,
+            PAGE_FIELDS,
+            decodePages,
+            "a portfolio's Pages"
+          ),
           () => []
         )
         for (const row of owned)
@@ -146,7 +178,10 @@ export const makeFacebookLogin = (settings: MetaAppConfig, graph: Graph, scopes:
             why: `Facebook gave no Page token for "${row.name}"${where}: ask an admin of the portfolio to give you access to the Page with content permissions, then connect again.`
           })
         else if (row.tasks !== undefined && !row.tasks.includes(CREATE_CONTENT))
-          refused.push({ name: row.name, why: `You cannot create content on "${row.name}"${where}: ask a Page admin for the content task, then connect again.` })
+          refused.push({
+            name: row.name,
+            why: `You cannot create content on "${row.name}"${where}: ask a Page admin for the content task, then connect again.`
+          })
         else pages.push(pageOf(row))
       }
       return { pages, refused }
@@ -155,7 +190,10 @@ export const makeFacebookLogin = (settings: MetaAppConfig, graph: Graph, scopes:
   return {
     authorizationUrl: login.authorizationUrl,
     /** The Pages the callback's grant reaches. */
-    complete: (params: Readonly<Record<string, string>>, callbackUrl: string): Effect.Effect<GrantedPages, OAuthRefused | OAuthUnavailable | PublishError> =>
+    complete: (
+      params: Readonly<Record<string, string>>,
+      callbackUrl: string
+    ): Effect.Effect<GrantedPages, OAuthRefused | OAuthUnavailable | PublishError> =>
       Effect.gen(function* () {
         const shortLived = yield* login.exchangeCode(params, callbackUrl)
         const user = yield* longLived(shortLived.accessToken)
@@ -171,7 +209,11 @@ export const noPagesMessage = (granted: GrantedPages, what: string) =>
   [
     `Facebook gave Herald no ${what} to post to.`,
     ...granted.refused.map((r) => r.why),
-    ...(granted.refused.length === 0 ? ["Choose at least one Page in Facebook's dialog (a business portfolio's Pages need business_management), then connect again."] : [])
+    ...(granted.refused.length === 0
+      ? [
+          "Choose at least one Page in Facebook's dialog (a business portfolio's Pages need business_management), then connect again."
+        ]
+      : [])
   ].join(" ")
 
 /** A Page as a Herald account of Facebook: its Page token, which does not expire and has no refresh. */
@@ -186,6 +228,16 @@ export const linkedInstagramConnection = (page: FacebookPage): Connection | null
     ? null
     : {
         platform: "instagram",
-        profile: { externalId: page.instagram.id, name: page.instagram.name, username: page.instagram.username, avatarUrl: page.instagram.pictureUrl },
-        credentials: { accessToken: page.accessToken, refreshToken: null, expiresAt: null, extra: { login: "facebook", pageId: page.id } }
+        profile: {
+          externalId: page.instagram.id,
+          name: page.instagram.name,
+          username: page.instagram.username,
+          avatarUrl: page.instagram.pictureUrl
+        },
+        credentials: {
+          accessToken: page.accessToken,
+          refreshToken: null,
+          expiresAt: null,
+          extra: { login: "facebook", pageId: page.id }
+        }
       }

@@ -66,7 +66,10 @@ export class OAuthUnavailable extends Schema.TaggedError<OAuthUnavailable>()("OA
 
 export interface OAuth2Client {
   /** The URL the person opens, and the PKCE verifier to keep until the callback (null without PKCE). */
-  readonly authorizationUrl: (input: { readonly state: string; readonly callbackUrl: string }) => Effect.Effect<{ readonly url: string; readonly verifier: string | null }>
+  readonly authorizationUrl: (input: {
+    readonly state: string
+    readonly callbackUrl: string
+  }) => Effect.Effect<{ readonly url: string; readonly verifier: string | null }>
   /** The callback's parameters (code, state, or the network's error) exchanged for tokens. */
   readonly exchangeCode: (input: {
     readonly params: Readonly<Record<string, string>>
@@ -104,12 +107,18 @@ const tokensOf = (response: oauth.TokenEndpointResponse): Tokens => ({
   accessToken: response.access_token,
   refreshToken: response.refresh_token ?? null,
   expiresInSeconds: typeof response.expires_in === "number" ? response.expires_in : null,
-  refreshExpiresInSeconds: response.refresh_token === undefined ? null : seconds(response.refresh_token_expires_in ?? response.refresh_expires_in),
+  refreshExpiresInSeconds:
+    response.refresh_token === undefined
+      ? null
+      : seconds(response.refresh_token_expires_in ?? response.refresh_expires_in),
   scope: response.scope ?? null
 })
 
 /** A fetch that mends a 2xx JSON token answer (see `lenientTokenResponse`) before oauth4webapi reads it. */
-const lenientFetch = async (url: string, init: oauth.CustomFetchOptions<"POST", URLSearchParams>): Promise<Response> => {
+const lenientFetch = async (
+  url: string,
+  init: oauth.CustomFetchOptions<"POST", URLSearchParams>
+): Promise<Response> => {
   const response = await fetch(url, init as RequestInit)
   if (response.status < 200 || response.status >= 300) return response
   const text = await response.text()
@@ -136,7 +145,12 @@ const lenientFetch = async (url: string, init: oauth.CustomFetchOptions<"POST", 
 const wordsOf = (text: string): string | null => {
   try {
     const body = JSON.parse(text) as { message?: unknown; error_description?: unknown }
-    const words = typeof body.message === "string" ? body.message : typeof body.error_description === "string" ? body.error_description : null
+    const words =
+      typeof body.message === "string"
+        ? body.message
+        : typeof body.error_description === "string"
+          ? body.error_description
+          : null
     return words === null || words.trim() === "" ? null : words.trim().slice(0, 500)
   } catch {
     return null
@@ -154,14 +168,19 @@ const described = (error: string, description: string | undefined) => (descripti
 const appRefused = new Set(["invalid_client", "unauthorized_client"])
 const refusedOrMisconfigured = (error: string, message: string): OAuthRefused | OAuthUnavailable =>
   appRefused.has(error)
-    ? new OAuthUnavailable({ message: `The network refused Herald's app credentials (${message}): check the client id and secret in the configuration.` })
+    ? new OAuthUnavailable({
+        message: `The network refused Herald's app credentials (${message}): check the client id and secret in the configuration.`
+      })
     : new OAuthRefused({ message, error })
 
 const classify = (cause: unknown): OAuthRefused | OAuthUnavailable => {
   if (cause instanceof OAuthRefused || cause instanceof OAuthUnavailable) return cause
-  if (cause instanceof oauth.ResponseBodyError) return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
-  if (cause instanceof oauth.AuthorizationResponseError) return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
-  if (cause instanceof oauth.WWWAuthenticateChallengeError) return refusedOrMisconfigured("invalid_client", cause.message)
+  if (cause instanceof oauth.ResponseBodyError)
+    return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
+  if (cause instanceof oauth.AuthorizationResponseError)
+    return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
+  if (cause instanceof oauth.WWWAuthenticateChallengeError)
+    return refusedOrMisconfigured("invalid_client", cause.message)
   if (cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError"))
     return new OAuthUnavailable({ message: "The token endpoint did not answer in time." })
   const message = cause instanceof Error ? cause.message : String(cause)
@@ -187,7 +206,10 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
   })
 
   /** Sends a token request; 5xx and 429 are "later" before the library reads them as refusals. */
-  const tokenRequest = (request: (signal: AbortSignal) => Promise<Response>, process: (response: Response) => Promise<oauth.TokenEndpointResponse>) =>
+  const tokenRequest = (
+    request: (signal: AbortSignal) => Promise<Response>,
+    process: (response: Response) => Promise<oauth.TokenEndpointResponse>
+  ) =>
     Effect.tryPromise({
       try: async (signal) => {
         const response = await request(signal)
@@ -203,7 +225,11 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
           return tokensOf(await process(response))
         } catch (cause) {
           // A 4xx the library could not read as an OAuth error is still a refusal, with the network's own words when it gave some.
-          if (copy !== null && !(cause instanceof oauth.ResponseBodyError) && !(cause instanceof oauth.WWWAuthenticateChallengeError)) {
+          if (
+            copy !== null &&
+            !(cause instanceof oauth.ResponseBodyError) &&
+            !(cause instanceof oauth.WWWAuthenticateChallengeError)
+          ) {
             const said = wordsOf(await copy.text().catch(() => ""))
             throw new OAuthRefused({
               message: `The token endpoint refused the request (HTTP ${response.status})${said === null ? "." : `: ${said}`}`,
@@ -241,7 +267,16 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
       }).pipe(
         Effect.flatMap((callback) =>
           tokenRequest(
-            (signal) => oauth.authorizationCodeGrantRequest(as, client, clientAuth, callback, callbackUrl, verifier ?? oauth.nopkce, options(signal)),
+            (signal) =>
+              oauth.authorizationCodeGrantRequest(
+                as,
+                client,
+                clientAuth,
+                callback,
+                callbackUrl,
+                verifier ?? oauth.nopkce,
+                options(signal)
+              ),
             (response) => oauth.processAuthorizationCodeResponse(as, client, response)
           )
         )
@@ -255,10 +290,16 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
 }
 
 /** Herald's credentials from a token answer received at `nowMs`. */
-export const credentialsOf = (tokens: Tokens, nowMs: number, extra?: Readonly<Record<string, string>>): NetworkCredentials => ({
+export const credentialsOf = (
+  tokens: Tokens,
+  nowMs: number,
+  extra?: Readonly<Record<string, string>>
+): NetworkCredentials => ({
   accessToken: tokens.accessToken,
   refreshToken: tokens.refreshToken,
   expiresAt: tokens.expiresInSeconds === null ? null : nowMs + tokens.expiresInSeconds * 1000,
-  ...(tokens.refreshExpiresInSeconds === null ? {} : { refreshExpiresAt: nowMs + tokens.refreshExpiresInSeconds * 1000 }),
+  ...(tokens.refreshExpiresInSeconds === null
+    ? {}
+    : { refreshExpiresAt: nowMs + tokens.refreshExpiresInSeconds * 1000 }),
   ...(extra === undefined ? {} : { extra })
 })

@@ -7,4 +7,8 @@ import type { SqlClient } from "effect/sql"
  * processes starting together would otherwise race on CREATE TABLE IF NOT EXISTS.
  */
 export const ensureOwnTable = (sql: SqlClient.SqlClient, lock: string, createTable: string) =>
-  sql.withTransaction(Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtextextended(${lock}, 0))`, sql.unsafe(createTable))).pipe(Effect.asVoid, Effect.orDie)
+  sql
+    .withTransaction(
+      Effect.andThen(sql`SELECT pg_advisory_xact_lock(hashtextextended(${lock}, 0))`, sql.unsafe(createTable))
+    )
+    .pipe(Effect.asVoid, Effect.orDie)

@@ -22,14 +22,22 @@ export const make = (deps: { readonly login: MetaLoginClient; readonly api: Thre
       const at = yield* Clock.currentTimeMillis
       const me = yield* deps.api.me(long.accessToken)
       const connection: Connection = {
-        profile: { externalId: me.id, name: me.name ?? me.username, username: me.username, avatarUrl: me.threads_profile_picture_url ?? null },
+        profile: {
+          externalId: me.id,
+          name: me.name ?? me.username,
+          username: me.username,
+          avatarUrl: me.threads_profile_picture_url ?? null
+        },
         credentials: longLivedCredentials(long, at)
       }
       return [connection]
     }).pipe(Effect.mapError(connectError("Threads", "threads"))),
   refresh: (credentials) =>
     Effect.gen(function* () {
-      const token = yield* deps.login.tokenGet(deps.api.graph.url("/refresh_access_token", true), { grant_type: "th_refresh_token", access_token: credentials.accessToken })
+      const token = yield* deps.login.tokenGet(deps.api.graph.url("/refresh_access_token", true), {
+        grant_type: "th_refresh_token",
+        access_token: credentials.accessToken
+      })
       return longLivedCredentials(token, yield* Clock.currentTimeMillis, credentials.extra)
     }).pipe(Effect.mapError(refreshError("Threads")))
 })

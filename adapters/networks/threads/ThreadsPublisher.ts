@@ -4,14 +4,30 @@ import type { NetworkCredentials } from "../../../application/ports/Connectors.t
 import { PublishError, type Publisher, type PublishRequest } from "../../../application/ports/Publishers.ts"
 import type { Account } from "../../../domain/account.ts"
 import type { Media } from "../../../domain/media.ts"
-import { type ContainerApi, type ContainerPlan, type Containers, decodeHandle, encodeHandle, freshHandle, recover, step } from "../shared/metaContainers.ts"
+import {
+  type ContainerApi,
+  type ContainerPlan,
+  type Containers,
+  decodeHandle,
+  encodeHandle,
+  freshHandle,
+  recover,
+  step
+} from "../shared/metaContainers.ts"
 import { fetchableUrl } from "../shared/media.ts"
 import { findByText } from "../shared/metaPosts.ts"
 import type { Acting, Quota, ThreadsApi } from "./api.ts"
 
 const actingOf = (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Acting, PublishError> =>
   credentials === null
-    ? Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "The Threads account has no stored access.", retryable: false, revoked: true }))
+    ? Effect.fail(
+        new PublishError({
+          code: "account_needs_reconnection",
+          message: "The Threads account has no stored access.",
+          retryable: false,
+          revoked: true
+        })
+      )
     : Effect.succeed({ userId: account.externalId, token: credentials.accessToken })
 
 const pollOptions = ["option_a", "option_b", "option_c", "option_d"] as const
@@ -25,15 +41,28 @@ const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Ef
     const reply: Record<string, string> = request.replyTo === null ? {} : { reply_to_id: request.replyTo.parentId }
     const media = request.media
     const urlOf = (m: Media) => fetchableUrl(blobs, m.blobKey)
-    const item = (m: Media, url: string): Record<string, string> => (m.type === "image" ? { media_type: "IMAGE", image_url: url } : { media_type: "VIDEO", video_url: url })
+    const item = (m: Media, url: string): Record<string, string> =>
+      m.type === "image" ? { media_type: "IMAGE", image_url: url } : { media_type: "VIDEO", video_url: url }
     if (media.length === 0) {
       // Polls go on text posts only (Threads' poll_attachment: 2 to 4 options).
       const poll: Record<string, string> =
-        request.poll === null ? {} : { poll_attachment: JSON.stringify(Object.fromEntries(request.poll.options.slice(0, 4).map((o, i) => [pollOptions[i], o]))) }
+        request.poll === null
+          ? {}
+          : {
+              poll_attachment: JSON.stringify(
+                Object.fromEntries(request.poll.options.slice(0, 4).map((o, i) => [pollOptions[i], o]))
+              )
+            }
       return { items: [{ media_type: "TEXT", text: request.content, ...reply, ...poll }], carousel: null }
     }
-    if (media.length === 1) return { items: [{ ...item(media[0]!, yield* urlOf(media[0]!)), text: request.content, ...reply }], carousel: null }
-    const items = yield* Effect.forEach(media, (m) => Effect.map(urlOf(m), (url) => ({ ...item(m, url), is_carousel_item: "true" })))
+    if (media.length === 1)
+      return {
+        items: [{ ...item(media[0]!, yield* urlOf(media[0]!)), text: request.content, ...reply }],
+        carousel: null
+      }
+    const items = yield* Effect.forEach(media, (m) =>
+      Effect.map(urlOf(m), (url) => ({ ...item(m, url), is_carousel_item: "true" }))
+    )
     return { items, carousel: { media_type: "CAROUSEL", text: request.content, ...reply } }
   })
 
@@ -83,12 +112,16 @@ export const make = (deps: { readonly api: ThreadsApi; readonly blobs: BlobStore
       Effect.gen(function* () {
         const handle = decodeHandle(handleText)
         if (Option.isNone(handle)) return { _tag: "Unknown" as const }
-        return yield* recover(containerApi(deps.api, yield* actingOf(request.account, request.credentials), request), handle.value)
+        return yield* recover(
+          containerApi(deps.api, yield* actingOf(request.account, request.credentials), request),
+          handle.value
+        )
       })
   }
   return {
     ...publisher,
     /** Threads' 24-hour caps for the account (250 posts, 1,000 replies), for the dry run (which has no network hook yet). */
-    quota: (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Quota, PublishError> => Effect.flatMap(actingOf(account, credentials), deps.api.quota)
+    quota: (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Quota, PublishError> =>
+      Effect.flatMap(actingOf(account, credentials), deps.api.quota)
   }
 }

@@ -10,16 +10,25 @@ const Status = Schema.Struct({ status: Schema.optional(Schema.String), error_mes
 const Permalink = Schema.Struct({ permalink: Schema.optional(Schema.String) })
 const Posts = Schema.Struct({
   data: Schema.Array(
-    Schema.Struct({ id: Schema.String, text: Schema.optional(Schema.String), timestamp: Schema.optional(Schema.String), permalink: Schema.optional(Schema.String) })
+    Schema.Struct({
+      id: Schema.String,
+      text: Schema.optional(Schema.String),
+      timestamp: Schema.optional(Schema.String),
+      permalink: Schema.optional(Schema.String)
+    })
   )
 })
 const Quotas = Schema.Struct({
   data: Schema.Array(
     Schema.Struct({
       quota_usage: Schema.optional(Schema.Number),
-      config: Schema.optional(Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) })),
+      config: Schema.optional(
+        Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) })
+      ),
       reply_quota_usage: Schema.optional(Schema.Number),
-      reply_config: Schema.optional(Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) }))
+      reply_config: Schema.optional(
+        Schema.Struct({ quota_total: Schema.optional(Schema.Number), quota_duration: Schema.optional(Schema.Number) })
+      )
     })
   )
 })
@@ -59,33 +68,77 @@ export const DAILY_REPLIES = 1000
 export const makeApi = (graph: Graph) => ({
   graph,
   me: (token: string): Effect.Effect<ThreadsProfile, PublishError> =>
-    graph.expect({ method: "GET", path: "/me", token, params: { fields: "id,username,name,threads_profile_picture_url" }, acting: null }, decodeProfile, "the account's profile"),
+    graph.expect(
+      {
+        method: "GET",
+        path: "/me",
+        token,
+        params: { fields: "id,username,name,threads_profile_picture_url" },
+        acting: null
+      },
+      decodeProfile,
+      "the account's profile"
+    ),
 
   /** POST /{user}/threads: a container's id. */
   createContainer: (a: Acting, params: Readonly<Record<string, string>>) =>
-    graph.expect({ method: "POST", path: path(a.userId, "threads"), token: a.token, params, acting: a.userId }, decodeId, "a Threads container").pipe(Effect.map((c) => c.id)),
+    graph
+      .expect(
+        { method: "POST", path: path(a.userId, "threads"), token: a.token, params, acting: a.userId },
+        decodeId,
+        "a Threads container"
+      )
+      .pipe(Effect.map((c) => c.id)),
 
   /** GET /{container}?fields=status,error_message. */
   containerStatus: (a: Acting, container: string): Effect.Effect<ContainerStatus, PublishError> =>
     graph
-      .expect({ method: "GET", path: path(container), token: a.token, params: { fields: "status,error_message" }, acting: a.userId }, decodeStatus, "a container's status")
+      .expect(
+        {
+          method: "GET",
+          path: path(container),
+          token: a.token,
+          params: { fields: "status,error_message" },
+          acting: a.userId
+        },
+        decodeStatus,
+        "a container's status"
+      )
       .pipe(Effect.map((s) => ({ status: s.status ?? "IN_PROGRESS", message: s.error_message ?? null }))),
 
   /** POST /{user}/threads_publish?creation_id=: the post's id. */
   publishContainer: (a: Acting, container: string): Effect.Effect<CreateResult> =>
-    graph.create({ method: "POST", path: path(a.userId, "threads_publish"), token: a.token, params: { creation_id: container }, acting: a.userId }),
+    graph.create({
+      method: "POST",
+      path: path(a.userId, "threads_publish"),
+      token: a.token,
+      params: { creation_id: container },
+      acting: a.userId
+    }),
 
   permalink: (a: Acting, id: string): Effect.Effect<string | null> =>
-    graph.expect({ method: "GET", path: path(id), token: a.token, params: { fields: "permalink" }, acting: a.userId }, decodePermalink, "a permalink").pipe(
-      Effect.map((p) => p.permalink ?? null),
-      Effect.orElseSucceed(() => null)
-    ),
+    graph
+      .expect(
+        { method: "GET", path: path(id), token: a.token, params: { fields: "permalink" }, acting: a.userId },
+        decodePermalink,
+        "a permalink"
+      )
+      .pipe(
+        Effect.map((p) => p.permalink ?? null),
+        Effect.orElseSucceed(() => null)
+      ),
 
   /** The account's newest posts, or its newest replies (recovery). */
   recent: (a: Acting, kind: "threads" | "replies") =>
     graph
       .expect(
-        { method: "GET", path: path(a.userId, kind), token: a.token, params: { fields: "id,text,timestamp,permalink", limit: "10" }, acting: a.userId },
+        {
+          method: "GET",
+          path: path(a.userId, kind),
+          token: a.token,
+          params: { fields: "id,text,timestamp,permalink", limit: "10" },
+          acting: a.userId
+        },
         decodePosts,
         "the account's recent posts"
       )

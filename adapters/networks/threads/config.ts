@@ -4,4 +4,9 @@ import { threadsApp } from "../shared/metaConfig.ts"
 export const config = threadsApp
 
 /** Publish, read the profile and the account's posts and replies (recovery), and reply (threads, first comments). */
-export const scopes = ["threads_basic", "threads_content_publish", "threads_manage_replies", "threads_read_replies"] as const
+export const scopes = [
+  "threads_basic",
+  "threads_content_publish",
+  "threads_manage_replies",
+  "threads_read_replies"
+] as const

@@ -12,9 +12,15 @@ import * as ThreadsPublisher from "./ThreadsPublisher.ts"
 
 /** The Threads network on this app, its uploads fetched by Meta from `blobs`' URLs. */
 export const make = (settings: MetaAppConfig, blobs: BlobStoreShape) => {
-  const api = makeApi(makeGraph({ network: "Threads", apiUrl: settings.apiUrl, version: settings.version, gate: makeRateGate() }))
+  const api = makeApi(
+    makeGraph({ network: "Threads", apiUrl: settings.apiUrl, version: settings.version, gate: makeRateGate() })
+  )
   const login = makeMetaLogin("Threads", { ...settings, scopes, timeoutMs: GRAPH_TIMEOUT_MS })
-  return { platform: "threads", connector: ThreadsConnector.make({ login, api }), publisher: ThreadsPublisher.make({ api, blobs }) } satisfies Network
+  return {
+    platform: "threads",
+    connector: ThreadsConnector.make({ login, api }),
+    publisher: ThreadsPublisher.make({ api, blobs })
+  } satisfies Network
 }
 
 /** Threads, when THREADS_CLIENT_ID and THREADS_CLIENT_SECRET are set (see config.ts). */

@@ -22,7 +22,12 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: TikTokA
       const creator = yield* deps.api.creatorInfo({ openId: user.open_id, accessToken: tokens.accessToken })
       return [
         {
-          profile: { externalId: user.open_id, name: user.display_name, username: creator.creator_username, avatarUrl: user.avatar_url ?? null },
+          profile: {
+            externalId: user.open_id,
+            name: user.display_name,
+            username: creator.creator_username,
+            avatarUrl: user.avatar_url ?? null
+          },
           credentials: credentialsOf(tokens, at)
         }
       ]

@@ -1,6 +1,13 @@
 import { Clock, Effect, Option } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import { published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, type Recovery } from "../../../application/ports/Publishers.ts"
+import {
+  published,
+  PublishError,
+  type Publisher,
+  type PublishOutcome,
+  type PublishRequest,
+  type Recovery
+} from "../../../application/ports/Publishers.ts"
 import { fetchableUrl, inParts } from "../shared/media.ts"
 import type { Acting, TikTokApi } from "./api.ts"
 import { chunkPlan } from "./chunks.ts"
@@ -17,14 +24,26 @@ const TROUBLE_WAIT_MS = 30_000
 /** Status is asked after 5 s, then less often, at most every minute (TikTok allows 30 a minute). */
 const pollDelayMs = (polls: number) => Math.min(60_000, 5000 * 2 ** polls)
 
-export const postUrl = (username: string, id: string, photo: boolean) => `https://www.tiktok.com/@${username}/${photo ? "photo" : "video"}/${id}`
+export const postUrl = (username: string, id: string, photo: boolean) =>
+  `https://www.tiktok.com/@${username}/${photo ? "photo" : "video"}/${id}`
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "The TikTok account has no stored access.", retryable: false, unauthorized: true }))
+    ? Effect.fail(
+        new PublishError({
+          code: "account_needs_reconnection",
+          message: "The TikTok account has no stored access.",
+          retryable: false,
+          unauthorized: true
+        })
+      )
     : Effect.succeed({ openId: request.account.externalId, accessToken: request.credentials.accessToken })
 
-const processing = (handle: TikTokHandle, checkAfterMs: number): PublishOutcome => ({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs })
+const processing = (handle: TikTokHandle, checkAfterMs: number): PublishOutcome => ({
+  _tag: "Processing",
+  handle: encodeHandle(handle),
+  checkAfterMs
+})
 
 /**
  * Posts to TikTok (Direct Post): one video by file upload in chunks, or up to 35 photos TikTok
@@ -34,12 +53,18 @@ const processing = (handle: TikTokHandle, checkAfterMs: number): PublishOutcome 
  * Processing outcomes, so a crash or a lost answer is recovered through the publish_id and nothing
  * is posted twice. TikTok takes no comments by API: no first comments.
  */
-export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreShape; readonly chunkBytes: number }): Publisher => {
+export const make = (deps: {
+  readonly api: TikTokApi
+  readonly blobs: BlobStoreShape
+  readonly chunkBytes: number
+}): Publisher => {
   const keepHandle =
     (handle: TikTokHandle) =>
     (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        e.retryable && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e)
+        e.retryable && now - handle.startedAt < KEEP_HANDLE_MS
+          ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS))
+          : Effect.fail(e)
       )
 
   /** Reads the creator's settings and starts the post: a video's publish_id and upload URL are stored before any byte; photos are fetched by TikTok. */
@@ -58,7 +83,11 @@ export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreS
           )
         const postInfo = yield* postInfoOf(request, info, false)
         const plan = chunkPlan(video.sizeBytes, deps.chunkBytes)
-        const init = yield* deps.api.initVideo(acting, postInfo, { video_size: video.sizeBytes, chunk_size: plan.chunkSize, total_chunk_count: plan.count })
+        const init = yield* deps.api.initVideo(acting, postInfo, {
+          video_size: video.sizeBytes,
+          chunk_size: plan.chunkSize,
+          total_chunk_count: plan.count
+        })
         return processing(
           {
             v: 1,
@@ -73,22 +102,47 @@ export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreS
           0
         )
       }
-      if (request.media.length === 0) return yield* Effect.fail(new PublishError({ code: "media_required", message: "TikTok posts need a video or photos.", retryable: false }))
+      if (request.media.length === 0)
+        return yield* Effect.fail(
+          new PublishError({
+            code: "media_required",
+            message: "TikTok posts need a video or photos.",
+            retryable: false
+          })
+        )
       const postInfo = yield* postInfoOf(request, info, true)
       // Signed links valid for an hour: long enough for TikTok to fetch, not a standing public URL.
       const urls = yield* Effect.forEach(request.media, (m) => fetchableUrl(deps.blobs, m.blobKey))
       const publishId = yield* deps.api.initPhotos(acting, postInfo, urls)
-      return processing({ v: 1, stage: "processing", startedAt, publishId, username: info.creator_username, photo: true, polls: 0 }, pollDelayMs(0))
+      return processing(
+        { v: 1, stage: "processing", startedAt, publishId, username: info.creator_username, photo: true, polls: 0 },
+        pollDelayMs(0)
+      )
     })
 
   /** Sends the video's chunks from where TikTok stands (uploaded_bytes), then polls its publishing. */
   const upload = (request: PublishRequest, acting: Acting, handle: Uploading) =>
     Effect.gen(function* () {
       const video = request.media.find((m) => m.type === "video")
-      if (video === undefined) return yield* Effect.fail(new PublishError({ code: "media_required", message: "The TikTok post's video is gone from the post.", retryable: false }))
+      if (video === undefined)
+        return yield* Effect.fail(
+          new PublishError({
+            code: "media_required",
+            message: "The TikTok post's video is gone from the post.",
+            retryable: false
+          })
+        )
       const status = yield* deps.api.status(acting, handle.publishId)
       const toProcessing = processing(
-        { v: 1, stage: "processing", startedAt: handle.startedAt, publishId: handle.publishId, username: handle.username, photo: false, polls: 0 },
+        {
+          v: 1,
+          stage: "processing",
+          startedAt: handle.startedAt,
+          publishId: handle.publishId,
+          username: handle.username,
+          photo: false,
+          polls: 0
+        },
         pollDelayMs(0)
       )
       if (status.status === "FAILED")
@@ -109,7 +163,8 @@ export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreS
         deps.blobs,
         video.blobKey,
         handle.sizes.slice(done),
-        (bytes, i) => deps.api.putChunk(handle.uploadUrl, bytes, from + i * handle.chunkSize, video.sizeBytes, video.mimeType),
+        (bytes, i) =>
+          deps.api.putChunk(handle.uploadUrl, bytes, from + i * handle.chunkSize, video.sizeBytes, video.mimeType),
         from
       )
       return toProcessing
@@ -120,7 +175,11 @@ export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreS
     Effect.flatMap(deps.api.status(acting, handle.publishId), (status): Effect.Effect<PublishOutcome, PublishError> => {
       if (status.status === "PUBLISH_COMPLETE") {
         // A private post gets no public id: the publish_id names it.
-        return Effect.succeed(status.postId === null ? published(handle.publishId, null) : published(status.postId, postUrl(handle.username, status.postId, handle.photo)))
+        return Effect.succeed(
+          status.postId === null
+            ? published(handle.publishId, null)
+            : published(status.postId, postUrl(handle.username, status.postId, handle.photo))
+        )
       }
       if (status.status === "FAILED") return Effect.fail(failedError(status.fail_reason))
       return Effect.succeed(processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls + 1)))
@@ -129,10 +188,19 @@ export const make = (deps: { readonly api: TikTokApi; readonly blobs: BlobStoreS
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
       if (request.replyTo !== null)
-        return yield* Effect.fail(new PublishError({ code: "first_comment_unsupported", message: "TikTok takes no comments through its API.", retryable: false }))
+        return yield* Effect.fail(
+          new PublishError({
+            code: "first_comment_unsupported",
+            message: "TikTok takes no comments through its API.",
+            retryable: false
+          })
+        )
       const acting = yield* actingOf(request)
       const now = yield* Clock.currentTimeMillis
-      const handle = Option.getOrElse(decodeHandle(handleText), (): TikTokHandle => ({ v: 1, stage: "init", startedAt: now }))
+      const handle = Option.getOrElse(
+        decodeHandle(handleText),
+        (): TikTokHandle => ({ v: 1, stage: "init", startedAt: now })
+      )
       switch (handle.stage) {
         case "init":
           return yield* start(request, acting, handle.startedAt)

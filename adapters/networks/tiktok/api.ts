@@ -9,7 +9,13 @@ import { codeOf, MINUTE_MS, noAnswerError, publishErrorOf, unreadable } from "./
 
 const envelope = <F extends Schema.Struct.Fields>(data: F) => Schema.Struct({ data: Schema.Struct(data) })
 
-const UserInfo = envelope({ user: Schema.Struct({ open_id: Schema.String, display_name: Schema.String, avatar_url: Schema.optional(Schema.String) }) })
+const UserInfo = envelope({
+  user: Schema.Struct({
+    open_id: Schema.String,
+    display_name: Schema.String,
+    avatar_url: Schema.optional(Schema.String)
+  })
+})
 const CreatorInfo = envelope({
   creator_username: Schema.String,
   creator_nickname: Schema.optional(Schema.String),
@@ -73,7 +79,13 @@ export type TikTokApi = ReturnType<typeof makeTikTokApi>
 export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
   const v2 = (path: string) => `${config.apiUrl}/v2${path}`
 
-  const call = (acting: { readonly openId: string | null; readonly accessToken: string }, window: Window, path: string, json: unknown, method: "GET" | "POST" = "POST") =>
+  const call = (
+    acting: { readonly openId: string | null; readonly accessToken: string },
+    window: Window,
+    path: string,
+    json: unknown,
+    method: "GET" | "POST" = "POST"
+  ) =>
     Effect.gen(function* () {
       const key = acting.openId === null ? null : `${acting.openId}:${window}`
       const closed = key === null ? 0 : yield* gate.waitFor([key])
@@ -91,14 +103,22 @@ export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
         method,
         url: v2(path),
         timeoutMs: CALL_TIMEOUT_MS,
-        headers: { authorization: `Bearer ${acting.accessToken}`, ...(method === "POST" ? { "content-type": "application/json; charset=UTF-8" } : {}) },
+        headers: {
+          authorization: `Bearer ${acting.accessToken}`,
+          ...(method === "POST" ? { "content-type": "application/json; charset=UTF-8" } : {})
+        },
         ...(method === "POST" ? { body: JSON.stringify(json) } : {})
       }).pipe(Effect.mapError((e: NoAnswer) => noAnswerError(e)))
-      if ((reply.status === 429 || codeOf(reply) === "rate_limit_exceeded") && key !== null) yield* gate.closeUntil(key, (yield* Clock.currentTimeMillis) + MINUTE_MS)
+      if ((reply.status === 429 || codeOf(reply) === "rate_limit_exceeded") && key !== null)
+        yield* gate.closeUntil(key, (yield* Clock.currentTimeMillis) + MINUTE_MS)
       return reply
     })
 
-  const expect = <A>(reply: Effect.Effect<HttpReply, PublishError>, read: (r: HttpReply) => Option.Option<A>, what: string) =>
+  const expect = <A>(
+    reply: Effect.Effect<HttpReply, PublishError>,
+    read: (r: HttpReply) => Option.Option<A>,
+    what: string
+  ) =>
     Effect.flatMap(reply, (r) => {
       const code = codeOf(r)
       if (!isSuccess(r) || (code !== null && code !== "ok")) return Effect.fail(publishErrorOf(r))
@@ -108,18 +128,37 @@ export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
   return {
     /** The token's user (connecting). */
     userInfo: (accessToken: string) =>
-      expect(call({ openId: null, accessToken }, "info", "/user/info/?fields=open_id,avatar_url,display_name", undefined, "GET"), decodeUserInfo, "the user's profile").pipe(
-        Effect.map((u) => u.data.user)
-      ),
+      expect(
+        call(
+          { openId: null, accessToken },
+          "info",
+          "/user/info/?fields=open_id,avatar_url,display_name",
+          undefined,
+          "GET"
+        ),
+        decodeUserInfo,
+        "the user's profile"
+      ).pipe(Effect.map((u) => u.data.user)),
 
     /** What the creator may post now: privacy levels, the longest video, whether comments, duets and stitches are off. */
     creatorInfo: (acting: { readonly openId: string | null; readonly accessToken: string }) =>
-      expect(call(acting, "info", "/post/publish/creator_info/query/", {}), decodeCreatorInfo, "the creator's settings").pipe(Effect.map((c) => c.data)),
+      expect(
+        call(acting, "info", "/post/publish/creator_info/query/", {}),
+        decodeCreatorInfo,
+        "the creator's settings"
+      ).pipe(Effect.map((c) => c.data)),
 
     /** Starts a video post by file upload: its publish_id and where the chunks go. */
-    initVideo: (acting: Acting, postInfo: PostInfo, source: { readonly video_size: number; readonly chunk_size: number; readonly total_chunk_count: number }) =>
+    initVideo: (
+      acting: Acting,
+      postInfo: PostInfo,
+      source: { readonly video_size: number; readonly chunk_size: number; readonly total_chunk_count: number }
+    ) =>
       expect(
-        call(acting, "init", "/post/publish/video/init/", { post_info: postInfo, source_info: { source: "FILE_UPLOAD", ...source } }),
+        call(acting, "init", "/post/publish/video/init/", {
+          post_info: postInfo,
+          source_info: { source: "FILE_UPLOAD", ...source }
+        }),
         decodeVideoInit,
         "a video post's start"
       ).pipe(Effect.map((v) => v.data)),
@@ -159,7 +198,9 @@ export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
       Effect.gen(function* () {
         let text = ""
         const data = yield* expect(
-          Effect.tap(call(acting, "status", "/post/publish/status/fetch/", { publish_id: publishId }), (r) => Effect.sync(() => void (text = r.text))),
+          Effect.tap(call(acting, "status", "/post/publish/status/fetch/", { publish_id: publishId }), (r) =>
+            Effect.sync(() => void (text = r.text))
+          ),
           decodeStatus,
           "a post's status"
         )

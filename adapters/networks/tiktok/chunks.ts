@@ -16,5 +16,9 @@ export const chunkPlan = (size: number, preferred: number): ChunkPlan => {
   if (size < MIN_CHUNK) return { chunkSize: size, count: 1, sizes: [size] }
   const chunkSize = Math.min(preferred, size)
   const count = Math.floor(size / chunkSize)
-  return { chunkSize, count, sizes: Array.from({ length: count }, (_, i) => (i < count - 1 ? chunkSize : size - chunkSize * (count - 1))) }
+  return {
+    chunkSize,
+    count,
+    sizes: Array.from({ length: count }, (_, i) => (i < count - 1 ? chunkSize : size - chunkSize * (count - 1)))
+  }
 }

@@ -26,7 +26,9 @@ const filled = (value: string) => value.trim() !== ""
 export const config = Config.all({
   clientKey: Config.option(Config.String("TIKTOK_CLIENT_KEY")),
   clientSecret: Config.option(Config.Redacted("TIKTOK_CLIENT_SECRET")),
-  authorizeUrl: Config.String("TIKTOK_AUTHORIZE_URL").pipe(Config.withDefault("https://www.tiktok.com/v2/auth/authorize/")),
+  authorizeUrl: Config.String("TIKTOK_AUTHORIZE_URL").pipe(
+    Config.withDefault("https://www.tiktok.com/v2/auth/authorize/")
+  ),
   tokenUrl: Config.String("TIKTOK_TOKEN_URL").pipe(Config.withDefault("https://open.tiktokapis.com/v2/oauth/token/")),
   apiUrl: Config.String("TIKTOK_API_URL").pipe(Config.withDefault("https://open.tiktokapis.com")),
   chunkBytes: Config.Int("TIKTOK_CHUNK_BYTES").pipe(

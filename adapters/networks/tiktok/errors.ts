@@ -30,14 +30,20 @@ export const MINUTE_MS = 60_000
 const LATER_MS = 3600_000
 
 /** TikTok refuses the privacy level: it is not one the creator allows (or the app is not audited for it). */
-export const privacyConflict = (message: string) => new PublishError({ code: "tiktok_privacy_conflict", message, retryable: false })
+export const privacyConflict = (message: string) =>
+  new PublishError({ code: "tiktok_privacy_conflict", message, retryable: false })
 
 /** A refusal of an API call (a non-2xx, or an error code other than ok). */
 export const publishErrorOf = (reply: HttpReply): PublishError => {
   const message = tiktokMessage(reply)
   switch (codeOf(reply)) {
     case "access_token_invalid":
-      return new PublishError({ code: "account_needs_reconnection", message: `TikTok refused the account's access token: ${message}`, retryable: false, unauthorized: true })
+      return new PublishError({
+        code: "account_needs_reconnection",
+        message: `TikTok refused the account's access token: ${message}`,
+        retryable: false,
+        unauthorized: true
+      })
     case "scope_not_authorized":
     case "scope_permission_missed":
       return new PublishError({
@@ -48,11 +54,22 @@ export const publishErrorOf = (reply: HttpReply): PublishError => {
         revoked: true
       })
     case "rate_limit_exceeded":
-      return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: MINUTE_MS })
+      return new PublishError({
+        code: "rate_limited",
+        message,
+        retryable: true,
+        rateLimited: true,
+        retryAfterMs: MINUTE_MS
+      })
     case "spam_risk_too_many_posts":
     case "spam_risk_too_many_pending_share":
     case "reached_active_user_cap":
-      return new PublishError({ code: "tiktok_cannot_post", message: `TikTok says the creator cannot post now: ${message}`, retryable: true, retryAfterMs: LATER_MS })
+      return new PublishError({
+        code: "tiktok_cannot_post",
+        message: `TikTok says the creator cannot post now: ${message}`,
+        retryable: true,
+        retryAfterMs: LATER_MS
+      })
     case "privacy_level_option_mismatch":
     case "unaudited_client_can_only_post_to_private_accounts":
       return privacyConflict(message)
@@ -64,10 +81,27 @@ export const publishErrorOf = (reply: HttpReply): PublishError => {
       })
   }
   if (reply.status === 401)
-    return new PublishError({ code: "account_needs_reconnection", message: `TikTok refused the account's access token: ${message}`, retryable: false, unauthorized: true })
-  if (reply.status === 429) return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: MINUTE_MS })
-  if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
-  return new PublishError({ code: "upstream_unavailable", message: `TikTok is unavailable: ${message}`, retryable: true })
+    return new PublishError({
+      code: "account_needs_reconnection",
+      message: `TikTok refused the account's access token: ${message}`,
+      retryable: false,
+      unauthorized: true
+    })
+  if (reply.status === 429)
+    return new PublishError({
+      code: "rate_limited",
+      message,
+      retryable: true,
+      rateLimited: true,
+      retryAfterMs: MINUTE_MS
+    })
+  if (reply.status >= 400 && reply.status < 500)
+    return new PublishError({ code: "upstream_rejected", message, retryable: false })
+  return new PublishError({
+    code: "upstream_unavailable",
+    message: `TikTok is unavailable: ${message}`,
+    retryable: true
+  })
 }
 
 /** What a FAILED status's fail_reason means, in words a person can act on. */
@@ -89,9 +123,15 @@ export const failedError = (reason: string | undefined) =>
     retryable: reason === "spam_risk_too_many_posts" || reason === "internal"
   })
 
-export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `TikTok did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError =>
+  new PublishError({ code: "upstream_unavailable", message: `TikTok did not answer: ${e.message}`, retryable: true })
 
-export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `TikTok's answer to ${what} could not be read.`, retryable: true })
+export const unreadable = (what: string) =>
+  new PublishError({
+    code: "upstream_unavailable",
+    message: `TikTok's answer to ${what} could not be read.`,
+    retryable: true
+  })
 
 /** A refused refresh (invalid_grant: a rotated-out or expired refresh token) means the grant is gone. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
@@ -105,12 +145,24 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
 export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
   switch (e._tag) {
     case "OAuthRefused":
-      return fail("upstream_rejected", { platform: "tiktok", reason: e.error }, `TikTok did not grant access: ${e.message}`)
+      return fail(
+        "upstream_rejected",
+        { platform: "tiktok", reason: e.error },
+        `TikTok did not grant access: ${e.message}`
+      )
     case "OAuthUnavailable":
-      return fail("upstream_unavailable", { platform: "tiktok" }, `TikTok could not be reached to finish the connection: ${e.message}`)
+      return fail(
+        "upstream_unavailable",
+        { platform: "tiktok" },
+        `TikTok could not be reached to finish the connection: ${e.message}`
+      )
     case "PublishError":
       return e.retryable
-        ? fail("upstream_unavailable", { platform: "tiktok" }, `TikTok could not be reached to finish the connection: ${e.message}`)
+        ? fail(
+            "upstream_unavailable",
+            { platform: "tiktok" },
+            `TikTok could not be reached to finish the connection: ${e.message}`
+          )
         : fail("upstream_rejected", { platform: "tiktok" }, `TikTok did not give the account's profile: ${e.message}`)
   }
 }

@@ -37,4 +37,5 @@ const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 
 export const encodeHandle = (handle: TikTokHandle): string => JSON.stringify(handle)
 
-export const decodeHandle = (text: string | null | undefined): Option.Option<TikTokHandle> => (text === null || text === undefined ? Option.none() : decode(text))
+export const decodeHandle = (text: string | null | undefined): Option.Option<TikTokHandle> =>
+  text === null || text === undefined ? Option.none() : decode(text)

@@ -26,7 +26,11 @@ export const make = (settings: TikTokConfig, blobs: BlobStoreShape): Network => 
     authorizeParams: { client_key: settings.clientKey },
     tokenParams: { client_key: settings.clientKey }
   })
-  return { platform: "tiktok", connector: TikTokConnector.make({ oauth, api }), publisher: TikTokPublisher.make({ api, blobs, chunkBytes: settings.chunkBytes }) }
+  return {
+    platform: "tiktok",
+    connector: TikTokConnector.make({ oauth, api }),
+    publisher: TikTokPublisher.make({ api, blobs, chunkBytes: settings.chunkBytes })
+  }
 }
 
 /** TikTok, when TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET are set (see config.ts for the hosts and chunk size). */

@@ -17,21 +17,49 @@ const cut = (text: string, max: number) => ([...text].length <= max ? text : `${
  * comments, duets and stitches stay off where the creator turned them off, the AI label goes on
  * videos only, and branded content cannot be private.
  */
-export const postInfoOf = (request: PublishRequest, info: CreatorInfo, photo: boolean): Effect.Effect<PostInfo, PublishError> => {
+export const postInfoOf = (
+  request: PublishRequest,
+  info: CreatorInfo,
+  photo: boolean
+): Effect.Effect<PostInfo, PublishError> => {
   const options = request.options?.tiktok
   const allowed = info.privacy_level_options
   const wanted = options?.privacyLevel
   if (wanted !== undefined && !allowed.includes(wanted))
-    return Effect.fail(privacyConflict(`TikTok lets @${info.creator_username} post as ${allowed.join(", ") || "nothing"} now, not ${wanted}.`))
+    return Effect.fail(
+      privacyConflict(
+        `TikTok lets @${info.creator_username} post as ${allowed.join(", ") || "nothing"} now, not ${wanted}.`
+      )
+    )
   const level = wanted ?? PREFERENCE.find((p) => allowed.includes(p))
-  if (level === undefined) return Effect.fail(privacyConflict(`TikTok offers @${info.creator_username} no privacy level to post with now.`))
+  if (level === undefined)
+    return Effect.fail(privacyConflict(`TikTok offers @${info.creator_username} no privacy level to post with now.`))
   const branded = options?.brandedContent === true
-  if (branded && level === "SELF_ONLY") return Effect.fail(privacyConflict("Branded content cannot be posted as SELF_ONLY (private) on TikTok."))
+  if (branded && level === "SELF_ONLY")
+    return Effect.fail(privacyConflict("Branded content cannot be posted as SELF_ONLY (private) on TikTok."))
   if (photo && request.tiktokAiGenerated)
-    return Effect.fail(new PublishError({ code: "tiktok_ai_unsupported", message: "TikTok's AI-generated label applies to videos only.", retryable: false }))
-  const shared = { privacy_level: level, disable_comment: info.comment_disabled, brand_content_toggle: branded, brand_organic_toggle: false }
-  if (photo) return Effect.succeed({ ...shared, title: cut(firstLine(request.content), PHOTO_TITLE), description: request.content, auto_add_music: true })
-  const cover = request.cover !== null && "offsetMs" in request.cover ? { video_cover_timestamp_ms: request.cover.offsetMs } : {}
+    return Effect.fail(
+      new PublishError({
+        code: "tiktok_ai_unsupported",
+        message: "TikTok's AI-generated label applies to videos only.",
+        retryable: false
+      })
+    )
+  const shared = {
+    privacy_level: level,
+    disable_comment: info.comment_disabled,
+    brand_content_toggle: branded,
+    brand_organic_toggle: false
+  }
+  if (photo)
+    return Effect.succeed({
+      ...shared,
+      title: cut(firstLine(request.content), PHOTO_TITLE),
+      description: request.content,
+      auto_add_music: true
+    })
+  const cover =
+    request.cover !== null && "offsetMs" in request.cover ? { video_cover_timestamp_ms: request.cover.offsetMs } : {}
   return Effect.succeed({
     ...shared,
     title: request.content,

@@ -20,7 +20,12 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: XApi })
       const user = yield* deps.api.me(tokens.accessToken)
       return [
         {
-          profile: { externalId: user.id, name: user.name, username: user.username, avatarUrl: user.profile_image_url ?? null },
+          profile: {
+            externalId: user.id,
+            name: user.name,
+            username: user.username,
+            avatarUrl: user.profile_image_url ?? null
+          },
           credentials: credentialsOf(tokens, at)
         }
       ]

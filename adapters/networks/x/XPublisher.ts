@@ -1,6 +1,13 @@
 import { Clock, Effect, Option } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import { published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, type Recovery } from "../../../application/ports/Publishers.ts"
+import {
+  published,
+  PublishError,
+  type Publisher,
+  type PublishOutcome,
+  type PublishRequest,
+  type Recovery
+} from "../../../application/ports/Publishers.ts"
 import type { Acting, NewTweet, TimelinePage, XApi } from "./api.ts"
 import { Throttled, type XClient } from "./client.ts"
 import { throttledError } from "./errors.ts"
@@ -22,15 +29,28 @@ const xTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "The X account has no stored access.", retryable: false, unauthorized: true }))
+    ? Effect.fail(
+        new PublishError({
+          code: "account_needs_reconnection",
+          message: "The X account has no stored access.",
+          retryable: false,
+          unauthorized: true
+        })
+      )
     : Effect.succeed({ userId: request.account.externalId, accessToken: request.credentials.accessToken })
 
-const processing = (handle: XHandle, checkAfterMs: number): PublishOutcome => ({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs })
+const processing = (handle: XHandle, checkAfterMs: number): PublishOutcome => ({
+  _tag: "Processing",
+  handle: encodeHandle(handle),
+  checkAfterMs
+})
 
 const tweetOf = (request: PublishRequest, mediaIds: ReadonlyArray<string>): NewTweet => ({
   text: request.content,
   ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}),
-  ...(request.poll !== null ? { poll: { options: request.poll.options, duration_minutes: request.poll.durationMinutes } } : {}),
+  ...(request.poll !== null
+    ? { poll: { options: request.poll.options, duration_minutes: request.poll.durationMinutes } }
+    : {}),
   // Threads and first comments: each a reply to the post before it.
   ...(request.replyTo !== null ? { reply: { in_reply_to_tweet_id: request.replyTo.parentId } } : {})
 })
@@ -41,25 +61,34 @@ const tweetOf = (request: PublishRequest, mediaIds: ReadonlyArray<string>): NewT
  * never waiting inside. X has no idempotency key, so a create whose answer was lost is looked for
  * among the account's recent posts (`recover`) before anything is sent again.
  */
-export const make = (deps: { readonly api: XApi; readonly client: XClient; readonly blobs: BlobStoreShape }): Publisher => {
+export const make = (deps: {
+  readonly api: XApi
+  readonly client: XClient
+  readonly blobs: BlobStoreShape
+}): Publisher => {
   const post = (request: PublishRequest, acting: Acting, mediaIds: ReadonlyArray<string>) =>
-    Effect.flatMap(deps.api.createTweet(acting, tweetOf(request, mediaIds)), (result): Effect.Effect<PublishOutcome, PublishError> => {
-      switch (result._tag) {
-        case "Created":
-          return Effect.succeed(published(result.id, urlOf(request, result.id)))
-        case "Refused":
-          return Effect.fail(result.error)
-        case "Unknown":
-          // X may have made the post: the pipeline keeps the checkpoint and asks `recover` before any new call.
-          return Effect.die(new Error(`The outcome of the X post is unknown: ${result.why}`))
+    Effect.flatMap(
+      deps.api.createTweet(acting, tweetOf(request, mediaIds)),
+      (result): Effect.Effect<PublishOutcome, PublishError> => {
+        switch (result._tag) {
+          case "Created":
+            return Effect.succeed(published(result.id, urlOf(request, result.id)))
+          case "Refused":
+            return Effect.fail(result.error)
+          case "Unknown":
+            // X may have made the post: the pipeline keeps the checkpoint and asks `recover` before any new call.
+            return Effect.die(new Error(`The outcome of the X post is unknown: ${result.why}`))
+        }
       }
-    })
+    )
 
   /** Waits on a throttled call with the uploads kept (a Processing answer keeps the handle; a rate-limit failure would drop it). */
   const keepUploads =
     (handle: XHandle) =>
     (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
-      e.rateLimited && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_UPLOADS_MS ? Effect.succeed(processing(handle, e.retryAfterMs)) : Effect.fail(e)
+      e.rateLimited && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_UPLOADS_MS
+        ? Effect.succeed(processing(handle, e.retryAfterMs))
+        : Effect.fail(e)
 
   const fresh = (request: PublishRequest, acting: Acting, handle: XHandle) =>
     Effect.gen(function* () {
@@ -68,12 +97,23 @@ export const make = (deps: { readonly api: XApi; readonly client: XClient; reado
       const wait = yield* deps.client.postingWait(acting.userId)
       if (wait > 0)
         return yield* Effect.fail(
-          throttledError(new Throttled({ message: `X's posting limit for this account is used up; Herald waits ${Math.ceil(wait / 1000)} s for its reset.`, retryAfterMs: wait }))
+          throttledError(
+            new Throttled({
+              message: `X's posting limit for this account is used up; Herald waits ${Math.ceil(wait / 1000)} s for its reset.`,
+              retryAfterMs: wait
+            })
+          )
         )
       const uploaded = yield* uploadAll(deps.api, deps.blobs, acting, request.media)
       if (uploaded.processing !== null)
         return processing(
-          { v: 1, stage: "processing", startedAt: handle.startedAt, mediaIds: uploaded.mediaIds, waitingFor: uploaded.processing.id },
+          {
+            v: 1,
+            stage: "processing",
+            startedAt: handle.startedAt,
+            mediaIds: uploaded.mediaIds,
+            waitingFor: uploaded.processing.id
+          },
           uploaded.processing.checkAfterMs
         )
       return yield* post(request, acting, uploaded.mediaIds)
@@ -85,7 +125,9 @@ export const make = (deps: { readonly api: XApi; readonly client: XClient; reado
       if (info !== null && info.state === "failed") return Effect.fail(processingFailed(info))
       if (info !== null && info.state !== "succeeded") return Effect.succeed(processing(handle, checkAfterMs(info)))
       // Ready: the post goes out on the next call, from a checkpoint that says so, so a lost answer to it is looked for.
-      return Effect.succeed(processing({ v: 1, stage: "ready", startedAt: handle.startedAt, mediaIds: handle.mediaIds }, 0))
+      return Effect.succeed(
+        processing({ v: 1, stage: "ready", startedAt: handle.startedAt, mediaIds: handle.mediaIds }, 0)
+      )
     })
 
   const publish = (request: PublishRequest, handleText?: string) =>
@@ -115,14 +157,17 @@ export const make = (deps: { readonly api: XApi; readonly client: XClient; reado
       for (let page = 0; page < RECOVERY_PAGES; page++) {
         const found: TimelinePage = yield* deps.api.recentTweets(acting, startTime, next)
         const id = findPost(found, request.content, request.replyTo?.parentId ?? null)
-        if (id !== null) return { _tag: "Published", published: { externalId: id, url: urlOf(request, id) } } satisfies Recovery
+        if (id !== null)
+          return { _tag: "Published", published: { externalId: id, url: urlOf(request, id) } } satisfies Recovery
         next = found.meta?.next_token ?? null
         if (next === null) return { _tag: "NotPublished" } satisfies Recovery
       }
       return { _tag: "Unknown" } satisfies Recovery
     }).pipe(
       // Refused credentials while looking are renewed before the next look: try again, do not give up on the post.
-      Effect.mapError((e) => (e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e))
+      Effect.mapError((e) =>
+        e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e
+      )
     )
 
   return {

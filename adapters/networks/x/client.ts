@@ -7,7 +7,10 @@ import { xMessage } from "./errors.ts"
 export type Limit = "tweets" | "media" | "timeline" | "me"
 
 /** X's window for the call is used up, as X said on this call or an earlier one. */
-export class Throttled extends Schema.TaggedError<Throttled>()("Throttled", { message: Schema.String, retryAfterMs: Schema.Number }) {}
+export class Throttled extends Schema.TaggedError<Throttled>()("Throttled", {
+  message: Schema.String,
+  retryAfterMs: Schema.Number
+}) {}
 
 export interface XCall {
   readonly limit: Limit
@@ -27,7 +30,11 @@ const UNNAMED_RESET_MS = 60_000
 
 /** The gate's keys for a call: posting also counts against the account's and the app's 24-hour caps. */
 const keysOf = (limit: Limit, userId: string | null): ReadonlyArray<string> =>
-  userId === null ? [] : limit === "tweets" ? [`${userId}:tweets`, `${userId}:tweets24h`, "app:tweets24h"] : [`${userId}:${limit}`]
+  userId === null
+    ? []
+    : limit === "tweets"
+      ? [`${userId}:tweets`, `${userId}:tweets24h`, "app:tweets24h"]
+      : [`${userId}:${limit}`]
 
 const resetAt = (headers: Headers, name: string): number | null => {
   const value = Number(headers.get(name))
@@ -46,15 +53,21 @@ export const makeXClient = (gate: RateGate) => {
       if (call.userId === null) return
       const h = reply.headers
       const window = resetAt(h, "x-rate-limit-reset")
-      if (h.get("x-rate-limit-remaining") === "0" && window !== null) yield* gate.closeUntil(`${call.userId}:${call.limit}`, window)
+      if (h.get("x-rate-limit-remaining") === "0" && window !== null)
+        yield* gate.closeUntil(`${call.userId}:${call.limit}`, window)
       const userDay = resetAt(h, "x-user-limit-24hour-reset")
-      if (h.get("x-user-limit-24hour-remaining") === "0" && userDay !== null) yield* gate.closeUntil(`${call.userId}:tweets24h`, userDay)
+      if (h.get("x-user-limit-24hour-remaining") === "0" && userDay !== null)
+        yield* gate.closeUntil(`${call.userId}:tweets24h`, userDay)
       const appDay = resetAt(h, "x-app-limit-24hour-reset")
-      if (h.get("x-app-limit-24hour-remaining") === "0" && appDay !== null) yield* gate.closeUntil("app:tweets24h", appDay)
+      if (h.get("x-app-limit-24hour-remaining") === "0" && appDay !== null)
+        yield* gate.closeUntil("app:tweets24h", appDay)
       if (reply.status === 429 && (yield* gate.waitFor(keysOf(call.limit, call.userId))) === 0) {
         // Throttled, but no header named a reset still ahead: wait for the window's reset, or a minute.
         const now = yield* Clock.currentTimeMillis
-        yield* gate.closeUntil(`${call.userId}:${call.limit}`, window !== null && window > now ? window : now + UNNAMED_RESET_MS)
+        yield* gate.closeUntil(
+          `${call.userId}:${call.limit}`,
+          window !== null && window > now ? window : now + UNNAMED_RESET_MS
+        )
       }
     })
 

@@ -23,7 +23,9 @@ const text = (value: unknown) => (typeof value === "string" && value.trim() !== 
 export const xMessage = (reply: HttpReply): string => {
   const body = jsonOf(reply) as XProblem | undefined
   const detail = text(body?.detail)
-  const messages = Array.isArray(body?.errors) ? body.errors.map((e) => text(e?.message)).filter((m): m is string => m !== null && m !== detail) : []
+  const messages = Array.isArray(body?.errors)
+    ? body.errors.map((e) => text(e?.message)).filter((m): m is string => m !== null && m !== detail)
+    : []
   const parts = [detail, ...messages].filter((m): m is string => m !== null)
   if (parts.length > 0) return parts.join(" ")
   return text(body?.title) ?? `X answered HTTP ${reply.status}.`
@@ -38,33 +40,63 @@ const isUnsupportedAuthentication = (message: string) => /unsupported authentica
 export const publishErrorOf = (reply: HttpReply): PublishError => {
   const message = xMessage(reply)
   if (reply.status === 401 || (reply.status === 403 && isUnsupportedAuthentication(message)))
-    return new PublishError({ code: "account_needs_reconnection", message: `X refused the account's access token: ${message}`, retryable: false, unauthorized: true })
-  if (reply.status === 403 && isDuplicate(message)) return new PublishError({ code: "duplicate_content", message, retryable: false })
-  if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
+    return new PublishError({
+      code: "account_needs_reconnection",
+      message: `X refused the account's access token: ${message}`,
+      retryable: false,
+      unauthorized: true
+    })
+  if (reply.status === 403 && isDuplicate(message))
+    return new PublishError({ code: "duplicate_content", message, retryable: false })
+  if (reply.status >= 400 && reply.status < 500)
+    return new PublishError({ code: "upstream_rejected", message, retryable: false })
   return new PublishError({ code: "upstream_unavailable", message: `X is unavailable: ${message}`, retryable: true })
 }
 
 export const throttledError = (e: Throttled): PublishError =>
-  new PublishError({ code: "rate_limited", message: e.message, retryable: true, rateLimited: true, retryAfterMs: e.retryAfterMs })
+  new PublishError({
+    code: "rate_limited",
+    message: e.message,
+    retryable: true,
+    rateLimited: true,
+    retryAfterMs: e.retryAfterMs
+  })
 
-export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `X did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError =>
+  new PublishError({ code: "upstream_unavailable", message: `X did not answer: ${e.message}`, retryable: true })
 
 /** A refresh X refused means the grant is gone (reconnect); anything else is for later. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
   e._tag === "OAuthRefused"
     ? new GrantRevoked({ message: `X refused to renew the account's access (${e.message}); connect it again.` })
-    : new NetworkUnavailable({ message: `X could not renew the account's access now: ${e.message}`, ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs }) })
+    : new NetworkUnavailable({
+        message: `X could not renew the account's access now: ${e.message}`,
+        ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
+      })
 
 /** A connection that could not be finished, as the person's callback page shows it. */
 export const connectError = (e: OAuthRefused | OAuthUnavailable | NoAnswer | Throttled | HttpReply): HeraldError => {
-  if ("status" in e) return fail("upstream_rejected", { platform: "x", status: e.status }, `X did not give the account's profile: ${xMessage(e)}`)
+  if ("status" in e)
+    return fail(
+      "upstream_rejected",
+      { platform: "x", status: e.status },
+      `X did not give the account's profile: ${xMessage(e)}`
+    )
   switch (e._tag) {
     case "OAuthRefused":
       return fail("upstream_rejected", { platform: "x", reason: e.error }, `X did not grant access: ${e.message}`)
     case "OAuthUnavailable":
     case "NoAnswer":
-      return fail("upstream_unavailable", { platform: "x" }, `X could not be reached to finish the connection: ${e.message}`)
+      return fail(
+        "upstream_unavailable",
+        { platform: "x" },
+        `X could not be reached to finish the connection: ${e.message}`
+      )
     case "Throttled":
-      return fail("upstream_unavailable", { platform: "x", retryAfterMs: e.retryAfterMs }, `X is rate limiting: ${e.message}`)
+      return fail(
+        "upstream_unavailable",
+        { platform: "x", retryAfterMs: e.retryAfterMs },
+        `X is rate limiting: ${e.message}`
+      )
   }
 }

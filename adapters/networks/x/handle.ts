@@ -17,7 +17,12 @@ const Handle = Schema.Union([
     mediaIds: Schema.Array(Schema.String),
     waitingFor: Schema.String
   }),
-  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("ready"), startedAt: Schema.Number, mediaIds: Schema.Array(Schema.String) })
+  Schema.Struct({
+    v: Schema.Literal(1),
+    stage: Schema.Literal("ready"),
+    startedAt: Schema.Number,
+    mediaIds: Schema.Array(Schema.String)
+  })
 ])
 
 export type XHandle = typeof Handle.Type
@@ -27,6 +32,7 @@ const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 export const encodeHandle = (handle: XHandle): string => JSON.stringify(handle)
 
 /** The handle, or none when it is absent or not one of ours (an older format: start afresh). */
-export const decodeHandle = (text: string | null | undefined): Option.Option<XHandle> => (text === null || text === undefined ? Option.none() : decode(text))
+export const decodeHandle = (text: string | null | undefined): Option.Option<XHandle> =>
+  text === null || text === undefined ? Option.none() : decode(text)
 
 export const sending = (startedAt: number): XHandle => ({ v: 1, stage: "sending", startedAt })

@@ -23,7 +23,11 @@ export const make = (settings: XConfig, blobs: BlobStoreShape): Network => {
     clientAuthentication: "basic",
     timeoutMs: CALL_TIMEOUT_MS
   })
-  return { platform: "x", connector: XConnector.make({ oauth, api }), publisher: XPublisher.make({ api, client, blobs }) }
+  return {
+    platform: "x",
+    connector: XConnector.make({ oauth, api }),
+    publisher: XPublisher.make({ api, client, blobs })
+  }
 }
 
 /** X, when X_CLIENT_ID and X_CLIENT_SECRET are set (see config.ts for the hosts it can be pointed at). */

@@ -42,11 +42,19 @@ const uploadOne = (api: XApi, blobs: BlobStoreShape, acting: Acting, media: Medi
   })
 
 /** Uploads a post's media in its order (images four at once). */
-export const uploadAll = (api: XApi, blobs: BlobStoreShape, acting: Acting, media: ReadonlyArray<Media>): Effect.Effect<Uploaded, PublishError> =>
+export const uploadAll = (
+  api: XApi,
+  blobs: BlobStoreShape,
+  acting: Acting,
+  media: ReadonlyArray<Media>
+): Effect.Effect<Uploaded, PublishError> =>
   Effect.gen(function* () {
     const results = yield* Effect.forEach(media, (m) => uploadOne(api, blobs, acting, m), { concurrency: 4 })
     const failed = results.find((r) => r.info?.state === "failed")
     if (failed !== undefined) return yield* Effect.fail(processingFailed(failed.info!))
     const waiting = results.find((r) => r.info !== null && r.info.state !== "succeeded")
-    return { mediaIds: results.map((r) => r.id), processing: waiting === undefined ? null : { id: waiting.id, checkAfterMs: checkAfterMs(waiting.info!) } }
+    return {
+      mediaIds: results.map((r) => r.id),
+      processing: waiting === undefined ? null : { id: waiting.id, checkAfterMs: checkAfterMs(waiting.info!) }
+    }
   })

@@ -22,19 +22,30 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: YouTube
       const channel = yield* deps.api.myChannel(tokens.accessToken)
       if (Option.isNone(channel))
         return yield* Effect.fail(
-          new PublishError({ code: "upstream_rejected", message: "This Google account has no YouTube channel: create one on YouTube, then connect again.", retryable: false })
+          new PublishError({
+            code: "upstream_rejected",
+            message: "This Google account has no YouTube channel: create one on YouTube, then connect again.",
+            retryable: false
+          })
         )
       const { id, snippet } = channel.value
       return [
         {
-          profile: { externalId: id, name: snippet.title, username: snippet.customUrl ?? snippet.title, avatarUrl: snippet.thumbnails?.default?.url ?? null },
+          profile: {
+            externalId: id,
+            name: snippet.title,
+            username: snippet.customUrl ?? snippet.title,
+            avatarUrl: snippet.thumbnails?.default?.url ?? null
+          },
           credentials: credentialsOf(tokens, at)
         }
       ]
     }).pipe(Effect.mapError(connectError)),
   refresh: (credentials) =>
     credentials.refreshToken === null
-      ? Effect.fail(new GrantRevoked({ message: "Google gave no refresh token for this YouTube account; connect it again." }))
+      ? Effect.fail(
+          new GrantRevoked({ message: "Google gave no refresh token for this YouTube account; connect it again." })
+        )
       : Effect.gen(function* () {
           const tokens = yield* deps.oauth.refresh(credentials.refreshToken!)
           return credentialsOf(tokens, yield* Clock.currentTimeMillis)

@@ -1,6 +1,13 @@
 import { Clock, Effect, Option, Result } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import { published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, type Recovery } from "../../../application/ports/Publishers.ts"
+import {
+  published,
+  PublishError,
+  type Publisher,
+  type PublishOutcome,
+  type PublishRequest,
+  type Recovery
+} from "../../../application/ports/Publishers.ts"
 import type { Account } from "../../../domain/account.ts"
 import { formatUtc } from "../../../domain/time.ts"
 import { inSegments, readAll } from "../shared/media.ts"
@@ -32,14 +39,29 @@ const SESSION_EXPIRED = new PublishError({
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(new PublishError({ code: "account_needs_reconnection", message: "The YouTube account has no stored access.", retryable: false, unauthorized: true }))
+    ? Effect.fail(
+        new PublishError({
+          code: "account_needs_reconnection",
+          message: "The YouTube account has no stored access.",
+          retryable: false,
+          unauthorized: true
+        })
+      )
     : Effect.succeed({ channel: request.account.externalId, accessToken: request.credentials.accessToken })
 
-const processing = (handle: YouTubeHandle, checkAfterMs: number): PublishOutcome => ({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs })
+const processing = (handle: YouTubeHandle, checkAfterMs: number): PublishOutcome => ({
+  _tag: "Processing",
+  handle: encodeHandle(handle),
+  checkAfterMs
+})
 
 const videoOf = (request: PublishRequest) => {
   const video = request.media.find((m) => m.type === "video")
-  return video === undefined ? Effect.fail(new PublishError({ code: "media_required", message: "YouTube takes exactly one video.", retryable: false })) : Effect.succeed(video)
+  return video === undefined
+    ? Effect.fail(
+        new PublishError({ code: "media_required", message: "YouTube takes exactly one video.", retryable: false })
+      )
+    : Effect.succeed(video)
 }
 
 /**
@@ -50,18 +72,36 @@ const videoOf = (request: PublishRequest) => {
  * Processing outcomes; a duplicate or a refusal YouTube finds while processing fails the post. First
  * comments are comment threads. Every call counts against the project's daily quota (`quota`).
  */
-export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStoreShape; readonly quota: Quota; readonly chunkBytes: number }): Publisher => {
+export const make = (deps: {
+  readonly api: YouTubeApi
+  readonly blobs: BlobStoreShape
+  readonly quota: Quota
+  readonly chunkBytes: number
+}): Publisher => {
   /** Trouble that may pass (YouTube down, throttled, out of quota) keeps the handle: the upload or video is never given up for it. */
   const keepHandle =
     (handle: YouTubeHandle) =>
     (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        e.retryable && e !== SESSION_EXPIRED && now - handle.startedAt < KEEP_HANDLE_MS ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS)) : Effect.fail(e)
+        e.retryable && e !== SESSION_EXPIRED && now - handle.startedAt < KEEP_HANDLE_MS
+          ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS))
+          : Effect.fail(e)
       )
 
   const uploaded = (request: PublishRequest, handle: Uploading, videoId: string) =>
     Effect.map(Clock.currentTimeMillis, (now) =>
-      processing({ v: 1, stage: "processing", startedAt: handle.startedAt, uploadedAt: now, videoId, polls: 0, thumbnail: request.coverMedia != null ? "pending" : "none" }, 0)
+      processing(
+        {
+          v: 1,
+          stage: "processing",
+          startedAt: handle.startedAt,
+          uploadedAt: now,
+          videoId,
+          polls: 0,
+          thumbnail: request.coverMedia != null ? "pending" : "none"
+        },
+        0
+      )
     )
 
   /** Asks the session where it stands, then sends the rest in chunks; the video's id once YouTube has it all. */
@@ -78,19 +118,22 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
         deps.chunkBytes,
         (bytes, index) => {
           const start = state.next + index * deps.chunkBytes
-          return Effect.flatMap(deps.api.putChunk(acting, handle.session, bytes, start, handle.total, video.mimeType), (after) => {
-            if (after._tag === "Complete") videoId = after.videoId
-            else if (after._tag === "Expired" || after.next !== start + bytes.length)
-              return Effect.fail(
-                new PublishError({
-                  code: "upstream_unavailable",
-                  message: "YouTube holds fewer bytes than were sent; Herald resumes from where it stands.",
-                  retryable: true,
-                  retryAfterMs: 1000
-                })
-              )
-            return Effect.void
-          })
+          return Effect.flatMap(
+            deps.api.putChunk(acting, handle.session, bytes, start, handle.total, video.mimeType),
+            (after) => {
+              if (after._tag === "Complete") videoId = after.videoId
+              else if (after._tag === "Expired" || after.next !== start + bytes.length)
+                return Effect.fail(
+                  new PublishError({
+                    code: "upstream_unavailable",
+                    message: "YouTube holds fewer bytes than were sent; Herald resumes from where it stands.",
+                    retryable: true,
+                    retryAfterMs: 1000
+                  })
+                )
+              return Effect.void
+            }
+          )
         },
         state.next
       )
@@ -103,10 +146,17 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
     Effect.gen(function* () {
       const cover = request.coverMedia
       if (handle.thumbnail !== "pending" || cover == null) return handle
-      const set = yield* Effect.result(Effect.flatMap(readAll(deps.blobs, cover.blobKey), (bytes) => deps.api.setThumbnail(acting, handle.videoId, bytes, cover.mimeType)))
-      if (Result.isFailure(set) && (set.failure.retryable || set.failure.unauthorized)) return yield* Effect.fail(set.failure)
+      const set = yield* Effect.result(
+        Effect.flatMap(readAll(deps.blobs, cover.blobKey), (bytes) =>
+          deps.api.setThumbnail(acting, handle.videoId, bytes, cover.mimeType)
+        )
+      )
+      if (Result.isFailure(set) && (set.failure.retryable || set.failure.unauthorized))
+        return yield* Effect.fail(set.failure)
       if (Result.isFailure(set))
-        yield* Effect.logWarning("YouTube refused the thumbnail; the video keeps its own").pipe(Effect.annotateLogs({ video: handle.videoId, why: set.failure.message }))
+        yield* Effect.logWarning("YouTube refused the thumbnail; the video keeps its own").pipe(
+          Effect.annotateLogs({ video: handle.videoId, why: set.failure.message })
+        )
       return { ...handle, thumbnail: "done" as const }
     })
 
@@ -117,21 +167,38 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
       const found = yield* deps.api.videoState(acting, handle.videoId)
       if (Option.isNone(found))
         return yield* Effect.fail(
-          new PublishError({ code: "upstream_rejected", message: `YouTube no longer has the video ${handle.videoId} (deleted on YouTube?).`, retryable: false })
+          new PublishError({
+            code: "upstream_rejected",
+            message: `YouTube no longer has the video ${handle.videoId} (deleted on YouTube?).`,
+            retryable: false
+          })
         )
       const status = found.value.status
       if (status?.uploadStatus === "processed") return published(handle.videoId, videoUrl(handle.videoId))
       if (status?.uploadStatus === "rejected")
         return yield* Effect.fail(
           status.rejectionReason === "duplicate"
-            ? new PublishError({ code: "duplicate_content", message: "YouTube rejected the video as a duplicate of one already uploaded.", retryable: false })
-            : new PublishError({ code: "upstream_rejected", message: `YouTube rejected the video (${status.rejectionReason ?? "no reason given"}).`, retryable: false })
+            ? new PublishError({
+                code: "duplicate_content",
+                message: "YouTube rejected the video as a duplicate of one already uploaded.",
+                retryable: false
+              })
+            : new PublishError({
+                code: "upstream_rejected",
+                message: `YouTube rejected the video (${status.rejectionReason ?? "no reason given"}).`,
+                retryable: false
+              })
         )
       if (status?.uploadStatus === "failed" || found.value.processingDetails?.processingStatus === "failed")
         return yield* Effect.fail(
-          new PublishError({ code: "upstream_rejected", message: `YouTube could not process the video (${status?.failureReason ?? "no reason given"}).`, retryable: false })
+          new PublishError({
+            code: "upstream_rejected",
+            message: `YouTube could not process the video (${status?.failureReason ?? "no reason given"}).`,
+            retryable: false
+          })
         )
-      if ((yield* Clock.currentTimeMillis) - handle.uploadedAt > PROCESSING_LIMIT_MS) return published(handle.videoId, videoUrl(handle.videoId))
+      if ((yield* Clock.currentTimeMillis) - handle.uploadedAt > PROCESSING_LIMIT_MS)
+        return published(handle.videoId, videoUrl(handle.videoId))
       return processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls))
     })
 
@@ -139,27 +206,37 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
     Effect.gen(function* () {
       const video = yield* videoOf(request)
       const session = yield* deps.api.startUpload(acting, metadataOf(request, video), video.sizeBytes, video.mimeType)
-      const handle: YouTubeHandle = { v: 1, stage: "uploading", startedAt: yield* Clock.currentTimeMillis, session, total: video.sizeBytes }
+      const handle: YouTubeHandle = {
+        v: 1,
+        stage: "uploading",
+        startedAt: yield* Clock.currentTimeMillis,
+        session,
+        total: video.sizeBytes
+      }
       return handle
     })
 
   const prepare = (request: PublishRequest) =>
     Effect.gen(function* () {
-      if (request.replyTo !== null) return encodeHandle({ v: 1, stage: "comment", startedAt: yield* Clock.currentTimeMillis })
+      if (request.replyTo !== null)
+        return encodeHandle({ v: 1, stage: "comment", startedAt: yield* Clock.currentTimeMillis })
       return encodeHandle(yield* start(request, yield* actingOf(request)))
     })
 
   const comment = (request: PublishRequest, acting: Acting, videoId: string) =>
-    Effect.flatMap(deps.api.comment(acting, videoId, request.content), (r): Effect.Effect<PublishOutcome, PublishError> => {
-      switch (r._tag) {
-        case "Created":
-          return Effect.succeed(published(r.id, null))
-        case "Refused":
-          return Effect.fail(r.error)
-        case "Unknown":
-          return Effect.die(new Error(`The outcome of the YouTube comment is unknown: ${r.why}`))
+    Effect.flatMap(
+      deps.api.comment(acting, videoId, request.content),
+      (r): Effect.Effect<PublishOutcome, PublishError> => {
+        switch (r._tag) {
+          case "Created":
+            return Effect.succeed(published(r.id, null))
+          case "Refused":
+            return Effect.fail(r.error)
+          case "Unknown":
+            return Effect.die(new Error(`The outcome of the YouTube comment is unknown: ${r.why}`))
+        }
       }
-    })
+    )
 
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
@@ -169,7 +246,9 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
       // No session yet (no prepare): start one and store it before the first byte.
       if (Option.isNone(found) || found.value.stage === "comment") return processing(yield* start(request, acting), 0)
       const handle = found.value
-      return yield* (handle.stage === "uploading" ? upload(request, acting, handle) : poll(request, acting, handle)).pipe(Effect.catch(keepHandle(handle)))
+      return yield* (
+        handle.stage === "uploading" ? upload(request, acting, handle) : poll(request, acting, handle)
+      ).pipe(Effect.catch(keepHandle(handle)))
     })
 
   const recover = (request: PublishRequest, handleText: string | null) =>
@@ -185,7 +264,11 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
         onNone: (): Recovery => ({ _tag: "NotPublished" }),
         onSome: (externalId): Recovery => ({ _tag: "Published", published: { externalId, url: null } })
       })
-    }).pipe(Effect.mapError((e) => (e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e)))
+    }).pipe(
+      Effect.mapError((e) =>
+        e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e
+      )
+    )
 
   /** The project's quota as this server counted it today, and whether the account's upload would wait for the reset. */
   const advise = (account: Account, dueAt: number) =>
@@ -196,7 +279,10 @@ export const make = (deps: { readonly api: YouTubeApi; readonly blobs: BlobStore
         `YouTube: this server has used ${use.uploads} of ${deps.quota.caps.uploads} uploads and ${use.units} of ${deps.quota.caps.units} quota units today; the quota resets at midnight Pacific time (${formatUtc(use.resetsAt)}).`
       ]
       const wait = yield* deps.quota.waitFor("upload", account.externalId)
-      if (wait > 0 && now + wait > dueAt) said.push(`YouTube's daily uploads are used up for ${account.username}: the video waits until ${formatUtc(now + wait)}.`)
+      if (wait > 0 && now + wait > dueAt)
+        said.push(
+          `YouTube's daily uploads are used up for ${account.username}: the video waits until ${formatUtc(now + wait)}.`
+        )
       return said
     })
 

@@ -16,7 +16,9 @@ const Channels = Schema.Struct({
         snippet: Schema.Struct({
           title: Schema.String,
           customUrl: Schema.optional(Schema.String),
-          thumbnails: Schema.optional(Schema.Struct({ default: Schema.optional(Schema.Struct({ url: Schema.String })) }))
+          thumbnails: Schema.optional(
+            Schema.Struct({ default: Schema.optional(Schema.Struct({ url: Schema.String })) })
+          )
         })
       })
     )
@@ -48,7 +50,10 @@ const Threads = Schema.Struct({
       id: Schema.String,
       snippet: Schema.Struct({
         topLevelComment: Schema.Struct({
-          snippet: Schema.Struct({ textOriginal: Schema.optional(Schema.String), authorChannelId: Schema.optional(Schema.Struct({ value: Schema.String })) })
+          snippet: Schema.Struct({
+            textOriginal: Schema.optional(Schema.String),
+            authorChannelId: Schema.optional(Schema.Struct({ value: Schema.String }))
+          })
         })
       })
     })
@@ -75,7 +80,10 @@ export interface VideoMetadata {
 }
 
 /** Where a resumable upload session stands. */
-export type SessionState = { readonly _tag: "Receiving"; readonly next: number } | { readonly _tag: "Complete"; readonly videoId: string } | { readonly _tag: "Expired" }
+export type SessionState =
+  | { readonly _tag: "Receiving"; readonly next: number }
+  | { readonly _tag: "Complete"; readonly videoId: string }
+  | { readonly _tag: "Expired" }
 
 /** What a create call came to (a comment thread). */
 export type CreateResult =
@@ -83,7 +91,8 @@ export type CreateResult =
   | { readonly _tag: "Refused"; readonly error: PublishError }
   | { readonly _tag: "Unknown"; readonly why: string }
 
-const asPublishError = (e: OutOfQuota | NoAnswer) => (e._tag === "OutOfQuota" ? quotaError(e.retryAfterMs, e.said) : noAnswerError(e))
+const asPublishError = (e: OutOfQuota | NoAnswer) =>
+  e._tag === "OutOfQuota" ? quotaError(e.retryAfterMs, e.said) : noAnswerError(e)
 
 /** `Range: bytes=0-N` of a 308: the next byte to send (0 when nothing arrived yet). */
 const nextByte = (reply: HttpReply) => {
@@ -97,10 +106,18 @@ export const makeYouTubeApi = (config: YouTubeConfig, client: YouTubeClient) => 
   const api = (path: string) => `${config.apiUrl}/youtube/v3${path}`
   const upload = (path: string) => `${config.uploadUrl}/upload/youtube/v3${path}`
 
-  const expect = <A>(reply: Effect.Effect<HttpReply, OutOfQuota | NoAnswer>, read: (r: HttpReply) => Option.Option<A>, what: string) =>
+  const expect = <A>(
+    reply: Effect.Effect<HttpReply, OutOfQuota | NoAnswer>,
+    read: (r: HttpReply) => Option.Option<A>,
+    what: string
+  ) =>
     reply.pipe(
       Effect.mapError(asPublishError),
-      Effect.flatMap((r) => (isSuccess(r) ? Option.match(read(r), { onNone: () => Effect.fail(unreadable(what)), onSome: Effect.succeed }) : Effect.fail(publishErrorOf(r))))
+      Effect.flatMap((r) =>
+        isSuccess(r)
+          ? Option.match(read(r), { onNone: () => Effect.fail(unreadable(what)), onSome: Effect.succeed })
+          : Effect.fail(publishErrorOf(r))
+      )
     )
 
   /** A session's answer to bytes (or a probe): 308 with how much it holds, 200/201 with the video, 404/410 when it is gone. */
@@ -108,7 +125,10 @@ export const makeYouTubeApi = (config: YouTubeConfig, client: YouTubeClient) => 
     if (reply.status === 308) return Effect.succeed({ _tag: "Receiving", next: nextByte(reply) })
     if (reply.status === 404 || reply.status === 410) return Effect.succeed({ _tag: "Expired" })
     if (isSuccess(reply))
-      return Option.match(decodeVideo(reply), { onNone: () => Effect.fail(unreadable("a finished upload")), onSome: (v) => Effect.succeed({ _tag: "Complete", videoId: v.id }) })
+      return Option.match(decodeVideo(reply), {
+        onNone: () => Effect.fail(unreadable("a finished upload")),
+        onSome: (v) => Effect.succeed({ _tag: "Complete", videoId: v.id })
+      })
     return Effect.fail(publishErrorOf(reply))
   }
 
@@ -116,7 +136,14 @@ export const makeYouTubeApi = (config: YouTubeConfig, client: YouTubeClient) => 
     /** The token's own channel (connecting); none when the Google account has no YouTube channel. */
     myChannel: (accessToken: string) =>
       expect(
-        client.call({ channel: null, accessToken, method: "GET", url: api("/channels?part=snippet&mine=true"), bucket: "units", cost: COST.list }),
+        client.call({
+          channel: null,
+          accessToken,
+          method: "GET",
+          url: api("/channels?part=snippet&mine=true"),
+          bucket: "units",
+          cost: COST.list
+        }),
         decodeChannels,
         "the account's channel"
       ).pipe(Effect.map((c) => Option.fromNullishOr(c.items?.[0]))),
@@ -137,18 +164,33 @@ export const makeYouTubeApi = (config: YouTubeConfig, client: YouTubeClient) => 
           Effect.flatMap((r) => {
             const location = r.headers.get("location")
             if (!isSuccess(r)) return Effect.fail(publishErrorOf(r))
-            return location === null ? Effect.fail(unreadable("an upload's start (no session URI)")) : Effect.succeed(location)
+            return location === null
+              ? Effect.fail(unreadable("an upload's start (no session URI)"))
+              : Effect.succeed(location)
           })
         ),
 
     /** Asks a session how much it holds (`Content-Range: bytes *\/total`), or for the video it made. */
     probe: (acting: Acting, session: string, total: number) =>
       client
-        .call({ ...acting, method: "PUT", url: session, bucket: "none", headers: { "content-range": `bytes */${total}` } })
+        .call({
+          ...acting,
+          method: "PUT",
+          url: session,
+          bucket: "none",
+          headers: { "content-range": `bytes */${total}` }
+        })
         .pipe(Effect.mapError(asPublishError), Effect.flatMap(sessionState)),
 
     /** Sends bytes `start`.. of `total`; the session's answer. */
-    putChunk: (acting: Acting, session: string, bytes: Uint8Array<ArrayBuffer>, start: number, total: number, mimeType: string) =>
+    putChunk: (
+      acting: Acting,
+      session: string,
+      bytes: Uint8Array<ArrayBuffer>,
+      start: number,
+      total: number,
+      mimeType: string
+    ) =>
       client
         .call({
           ...acting,
@@ -181,7 +223,13 @@ export const makeYouTubeApi = (config: YouTubeConfig, client: YouTubeClient) => 
     /** Upload and processing status of a video; none when YouTube has no such video (any more). */
     videoState: (acting: Acting, videoId: string) =>
       expect(
-        client.call({ ...acting, method: "GET", url: api(`/videos?part=status,processingDetails&id=${encodeURIComponent(videoId)}`), bucket: "units", cost: COST.list }),
+        client.call({
+          ...acting,
+          method: "GET",
+          url: api(`/videos?part=status,processingDetails&id=${encodeURIComponent(videoId)}`),
+          bucket: "units",
+          cost: COST.list
+        }),
         decodeVideoStatus,
         "a video's status"
       ).pipe(Effect.map((s) => Option.fromNullishOr(s.items[0]))),
@@ -201,14 +249,18 @@ export const makeYouTubeApi = (config: YouTubeConfig, client: YouTubeClient) => 
           Effect.map((r): CreateResult => {
             if (isSuccess(r))
               return Option.match(decodeThread(r), {
-                onNone: () => ({ _tag: "Unknown", why: "YouTube accepted the comment but its answer could not be read." }),
+                onNone: () => ({
+                  _tag: "Unknown",
+                  why: "YouTube accepted the comment but its answer could not be read."
+                }),
                 onSome: (t) => ({ _tag: "Created", id: t.id })
               })
             if (r.status >= 500) return { _tag: "Unknown", why: `YouTube answered ${r.status} to the comment.` }
             return { _tag: "Refused", error: publishErrorOf(r) }
           }),
           Effect.catchTags({
-            OutOfQuota: (e) => Effect.succeed<CreateResult>({ _tag: "Refused", error: quotaError(e.retryAfterMs, e.said) }),
+            OutOfQuota: (e) =>
+              Effect.succeed<CreateResult>({ _tag: "Refused", error: quotaError(e.retryAfterMs, e.said) }),
             NoAnswer: (e) => Effect.succeed<CreateResult>({ _tag: "Unknown", why: e.message })
           })
         ),

@@ -4,7 +4,10 @@ import { DAILY_REASONS, reasonOf, SHORT_REASONS, SHORT_WAIT_MS, youtubeMessage }
 import type { Quota } from "./quota.ts"
 
 /** YouTube's quota (the project's day, a channel's uploads) or a short throttle stops this call for `retryAfterMs`. */
-export class OutOfQuota extends Schema.TaggedError<OutOfQuota>()("OutOfQuota", { retryAfterMs: Schema.Number, said: Schema.String }) {}
+export class OutOfQuota extends Schema.TaggedError<OutOfQuota>()("OutOfQuota", {
+  retryAfterMs: Schema.Number,
+  said: Schema.String
+}) {}
 
 export interface YouTubeCall {
   /** The channel the call acts for (its upload limit); null before it is known. */
@@ -37,7 +40,11 @@ export const makeYouTubeClient = (quota: Quota) => {
     Effect.gen(function* () {
       if (c.bucket !== "none") {
         const closed = yield* quota.waitFor(c.bucket, c.channel)
-        if (closed > 0) return yield* new OutOfQuota({ retryAfterMs: closed, said: c.bucket === "upload" ? "the day's uploads are used up" : "the day's units are used up" })
+        if (closed > 0)
+          return yield* new OutOfQuota({
+            retryAfterMs: closed,
+            said: c.bucket === "upload" ? "the day's uploads are used up" : "the day's units are used up"
+          })
         yield* quota.spend(c.bucket, c.cost ?? 1)
       }
       const headers: Record<string, string> = { authorization: `Bearer ${c.accessToken}`, ...c.headers }
@@ -51,11 +58,20 @@ export const makeYouTubeClient = (quota: Quota) => {
       })
       const reason = reply.status === 403 || reply.status === 429 ? reasonOf(reply) : null
       if (reason !== null && DAILY_REASONS.has(reason)) {
-        const bucket = reason === "uploadLimitExceeded" && c.channel !== null ? { channelUploads: c.channel } : c.bucket === "upload" ? ("uploads" as const) : ("units" as const)
+        const bucket =
+          reason === "uploadLimitExceeded" && c.channel !== null
+            ? { channelUploads: c.channel }
+            : c.bucket === "upload"
+              ? ("uploads" as const)
+              : ("units" as const)
         const until = yield* quota.exhausted(bucket)
-        return yield* new OutOfQuota({ retryAfterMs: until - (yield* Clock.currentTimeMillis), said: youtubeMessage(reply) })
+        return yield* new OutOfQuota({
+          retryAfterMs: until - (yield* Clock.currentTimeMillis),
+          said: youtubeMessage(reply)
+        })
       }
-      if (reason !== null && SHORT_REASONS.has(reason)) return yield* new OutOfQuota({ retryAfterMs: SHORT_WAIT_MS, said: youtubeMessage(reply) })
+      if (reason !== null && SHORT_REASONS.has(reason))
+        return yield* new OutOfQuota({ retryAfterMs: SHORT_WAIT_MS, said: youtubeMessage(reply) })
       return reply
     })
   return { call }

@@ -19,7 +19,10 @@ export interface YouTubeConfig {
 }
 
 /** Uploading videos and thumbnails, and comments (commentThreads.insert needs force-ssl, which also reads the channel). */
-export const scopes = ["https://www.googleapis.com/auth/youtube.upload", "https://www.googleapis.com/auth/youtube.force-ssl"] as const
+export const scopes = [
+  "https://www.googleapis.com/auth/youtube.upload",
+  "https://www.googleapis.com/auth/youtube.force-ssl"
+] as const
 
 const KIB_256 = 256 * 1024
 const filled = (value: string) => value.trim() !== ""
@@ -28,7 +31,9 @@ const filled = (value: string) => value.trim() !== ""
 export const config = Config.all({
   clientId: Config.option(Config.String("YOUTUBE_CLIENT_ID")),
   clientSecret: Config.option(Config.Redacted("YOUTUBE_CLIENT_SECRET")),
-  authorizeUrl: Config.String("YOUTUBE_AUTHORIZE_URL").pipe(Config.withDefault("https://accounts.google.com/o/oauth2/v2/auth")),
+  authorizeUrl: Config.String("YOUTUBE_AUTHORIZE_URL").pipe(
+    Config.withDefault("https://accounts.google.com/o/oauth2/v2/auth")
+  ),
   tokenUrl: Config.String("YOUTUBE_TOKEN_URL").pipe(Config.withDefault("https://oauth2.googleapis.com/token")),
   apiUrl: Config.String("YOUTUBE_API_URL").pipe(Config.withDefault("https://www.googleapis.com")),
   uploadUrl: Config.option(Config.String("YOUTUBE_UPLOAD_URL")),

@@ -18,12 +18,14 @@ interface GoogleProblem {
 const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null)
 
 /** Google's reason code for a refusal (quotaExceeded, invalidTitle, forbidden...), or null. */
-export const reasonOf = (reply: HttpReply): string | null => text(((jsonOf(reply) ?? {}) as GoogleProblem).error?.errors?.[0]?.reason)
+export const reasonOf = (reply: HttpReply): string | null =>
+  text(((jsonOf(reply) ?? {}) as GoogleProblem).error?.errors?.[0]?.reason)
 
 /** Google's own words for a refusal: its message, with the reason code after it. */
 export const youtubeMessage = (reply: HttpReply): string => {
   const problem = ((jsonOf(reply) ?? {}) as GoogleProblem).error
-  const message = text(problem?.message) ?? text(problem?.errors?.[0]?.message) ?? `YouTube answered HTTP ${reply.status}.`
+  const message =
+    text(problem?.message) ?? text(problem?.errors?.[0]?.message) ?? `YouTube answered HTTP ${reply.status}.`
   const reason = reasonOf(reply)
   return reason === null || message.includes(reason) ? message : `${message} (${reason})`
 }
@@ -38,10 +40,27 @@ export const SHORT_WAIT_MS = 60_000
 export const publishErrorOf = (reply: HttpReply): PublishError => {
   const message = youtubeMessage(reply)
   if (reply.status === 401)
-    return new PublishError({ code: "account_needs_reconnection", message: `YouTube refused the account's access token: ${message}`, retryable: false, unauthorized: true })
-  if (reply.status === 429) return new PublishError({ code: "rate_limited", message, retryable: true, rateLimited: true, retryAfterMs: SHORT_WAIT_MS })
-  if (reply.status >= 400 && reply.status < 500) return new PublishError({ code: "upstream_rejected", message, retryable: false })
-  return new PublishError({ code: "upstream_unavailable", message: `YouTube is unavailable: ${message}`, retryable: true })
+    return new PublishError({
+      code: "account_needs_reconnection",
+      message: `YouTube refused the account's access token: ${message}`,
+      retryable: false,
+      unauthorized: true
+    })
+  if (reply.status === 429)
+    return new PublishError({
+      code: "rate_limited",
+      message,
+      retryable: true,
+      rateLimited: true,
+      retryAfterMs: SHORT_WAIT_MS
+    })
+  if (reply.status >= 400 && reply.status < 500)
+    return new PublishError({ code: "upstream_rejected", message, retryable: false })
+  return new PublishError({
+    code: "upstream_unavailable",
+    message: `YouTube is unavailable: ${message}`,
+    retryable: true
+  })
 }
 
 export const quotaError = (retryAfterMs: number, said: string) =>
@@ -53,14 +72,22 @@ export const quotaError = (retryAfterMs: number, said: string) =>
     retryAfterMs
   })
 
-export const noAnswerError = (e: NoAnswer): PublishError => new PublishError({ code: "upstream_unavailable", message: `YouTube did not answer: ${e.message}`, retryable: true })
+export const noAnswerError = (e: NoAnswer): PublishError =>
+  new PublishError({ code: "upstream_unavailable", message: `YouTube did not answer: ${e.message}`, retryable: true })
 
-export const unreadable = (what: string) => new PublishError({ code: "upstream_unavailable", message: `YouTube's answer to ${what} could not be read.`, retryable: true })
+export const unreadable = (what: string) =>
+  new PublishError({
+    code: "upstream_unavailable",
+    message: `YouTube's answer to ${what} could not be read.`,
+    retryable: true
+  })
 
 /** invalid_grant (revoked, expired, a consent screen in testing after 7 days) means the grant is gone; anything else is for later. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>
   e._tag === "OAuthRefused"
-    ? new GrantRevoked({ message: `Google refused to renew the YouTube account's access (${e.message}); connect it again.` })
+    ? new GrantRevoked({
+        message: `Google refused to renew the YouTube account's access (${e.message}); connect it again.`
+      })
     : new NetworkUnavailable({
         message: `Google could not renew the YouTube account's access now: ${e.message}`,
         ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
@@ -69,12 +96,24 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
 export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
   switch (e._tag) {
     case "OAuthRefused":
-      return fail("upstream_rejected", { platform: "youtube", reason: e.error }, `Google did not grant access: ${e.message}`)
+      return fail(
+        "upstream_rejected",
+        { platform: "youtube", reason: e.error },
+        `Google did not grant access: ${e.message}`
+      )
     case "OAuthUnavailable":
-      return fail("upstream_unavailable", { platform: "youtube" }, `Google could not be reached to finish the connection: ${e.message}`)
+      return fail(
+        "upstream_unavailable",
+        { platform: "youtube" },
+        `Google could not be reached to finish the connection: ${e.message}`
+      )
     case "PublishError":
       return e.retryable
-        ? fail("upstream_unavailable", { platform: "youtube" }, `YouTube could not be reached to finish the connection: ${e.message}`)
+        ? fail(
+            "upstream_unavailable",
+            { platform: "youtube" },
+            `YouTube could not be reached to finish the connection: ${e.message}`
+          )
         : fail("upstream_rejected", { platform: "youtube" }, `YouTube did not give the account's channel: ${e.message}`)
   }
 }

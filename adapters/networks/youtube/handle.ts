@@ -8,7 +8,13 @@ import { Option, Schema } from "effect"
  * - `comment`: a first comment, looked for among the video's comments after a lost answer.
  */
 const Handle = Schema.Union([
-  Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("uploading"), startedAt: Schema.Number, session: Schema.String, total: Schema.Number }),
+  Schema.Struct({
+    v: Schema.Literal(1),
+    stage: Schema.Literal("uploading"),
+    startedAt: Schema.Number,
+    session: Schema.String,
+    total: Schema.Number
+  }),
   Schema.Struct({
     v: Schema.Literal(1),
     stage: Schema.Literal("processing"),
@@ -27,4 +33,5 @@ const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Handle))
 
 export const encodeHandle = (handle: YouTubeHandle): string => JSON.stringify(handle)
 
-export const decodeHandle = (text: string | null | undefined): Option.Option<YouTubeHandle> => (text === null || text === undefined ? Option.none() : decode(text))
+export const decodeHandle = (text: string | null | undefined): Option.Option<YouTubeHandle> =>
+  text === null || text === undefined ? Option.none() : decode(text)

@@ -25,9 +25,20 @@ const fromFilename = (video: Media) => video.filename.replace(/\.[A-Za-z0-9]{1,5
  */
 export const metadataOf = (request: PublishRequest, video: Media): VideoMetadata => {
   const options = request.options?.youtube
-  const title = options?.title ?? (cut(withoutAngles(firstLine(request.content)), youtubeLimits.title) || cut(withoutAngles(fromFilename(video)), youtubeLimits.title) || "Video")
+  const title =
+    options?.title ??
+    (cut(withoutAngles(firstLine(request.content)), youtubeLimits.title) ||
+      cut(withoutAngles(fromFilename(video)), youtubeLimits.title) ||
+      "Video")
   return {
-    snippet: { title, description: withoutAngles(request.content), ...(options?.tags === undefined ? {} : { tags: options.tags }) },
-    status: { privacyStatus: options?.privacyStatus ?? "public", selfDeclaredMadeForKids: options?.madeForKids ?? false }
+    snippet: {
+      title,
+      description: withoutAngles(request.content),
+      ...(options?.tags === undefined ? {} : { tags: options.tags })
+    },
+    status: {
+      privacyStatus: options?.privacyStatus ?? "public",
+      selfDeclaredMadeForKids: options?.madeForKids ?? false
+    }
   }
 }

@@ -5,7 +5,10 @@ import type { RateGate } from "../shared/rateGate.ts"
 const TIME_ZONE = "America/Los_Angeles"
 
 const offsetMinutes = (at: number): number => {
-  const name = new Intl.DateTimeFormat("en-US", { timeZone: TIME_ZONE, timeZoneName: "longOffset" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "GMT"
+  const name =
+    new Intl.DateTimeFormat("en-US", { timeZone: TIME_ZONE, timeZoneName: "longOffset" })
+      .formatToParts(at)
+      .find((p) => p.type === "timeZoneName")?.value ?? "GMT"
   const found = /GMT([+-])(\d{2}):(\d{2})/.exec(name)
   return found === null ? 0 : (found[1] === "-" ? -1 : 1) * (Number(found[2]) * 60 + Number(found[3]))
 }
@@ -53,7 +56,9 @@ export const makeQuota = (gate: RateGate, caps: { readonly uploads: number; read
   return {
     /** Milliseconds until a call of this kind may go (0: now). */
     waitFor: (kind: "upload" | "units", channel: string | null) =>
-      gate.waitFor(kind === "upload" ? [APP_UPLOADS, ...(channel === null ? [] : [`${channel}:uploads`])] : [APP_UNITS]),
+      gate.waitFor(
+        kind === "upload" ? [APP_UPLOADS, ...(channel === null ? [] : [`${channel}:uploads`])] : [APP_UNITS]
+      ),
     /** Counts a call about to be made; closes its bucket until the reset when the cap is reached. */
     spend: (kind: "upload" | "units", cost = 1) =>
       Effect.gen(function* () {
@@ -68,7 +73,10 @@ export const makeQuota = (gate: RateGate, caps: { readonly uploads: number; read
     exhausted: (key: "uploads" | "units" | { readonly channelUploads: string }) =>
       Effect.gen(function* () {
         const until = pacificMidnightAfter(yield* Clock.currentTimeMillis)
-        yield* gate.closeUntil(key === "uploads" ? APP_UPLOADS : key === "units" ? APP_UNITS : `${key.channelUploads}:uploads`, until)
+        yield* gate.closeUntil(
+          key === "uploads" ? APP_UPLOADS : key === "units" ? APP_UNITS : `${key.channelUploads}:uploads`,
+          until
+        )
         return until
       }),
     use: Effect.map(Clock.currentTimeMillis, (now): QuotaUse => {

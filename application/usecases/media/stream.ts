@@ -2,7 +2,10 @@ import { Effect, Option, Pull, type Scope, Stream } from "effect"
 import { fail, type HeraldError } from "../../../domain/errors.ts"
 
 /** Counts bytes as they pass and fails with `file_too_large` at the first byte over the limit, reading no further. */
-export const limitBytes = <E>(body: Stream.Stream<Uint8Array, E>, maxBytes: number): Stream.Stream<Uint8Array, E | HeraldError> =>
+export const limitBytes = <E>(
+  body: Stream.Stream<Uint8Array, E>,
+  maxBytes: number
+): Stream.Stream<Uint8Array, E | HeraldError> =>
   Stream.suspend(() => {
     let total = 0
     return Stream.mapArrayEffect(body, (chunks) => {

@@ -13,7 +13,12 @@ export const removeMedia = Effect.fnUntraced(function* (media: Media) {
   const keys = media.previewKey === null ? [media.blobKey] : [media.blobKey, media.previewKey]
   const removed = yield* Effect.forEach(keys, (key) => blobs.delete(key), { discard: true }).pipe(
     Effect.as(true),
-    Effect.catch((error) => Effect.as(Effect.logWarning("Could not delete an upload's bytes", { mediaId: media.id, reason: error.reason }), false))
+    Effect.catch((error) =>
+      Effect.as(
+        Effect.logWarning("Could not delete an upload's bytes", { mediaId: media.id, reason: error.reason }),
+        false
+      )
+    )
   )
   if (removed) yield* (yield* MediaRepo).delete(media.id)
   return removed

@@ -74,10 +74,14 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
   const media = yield* Effect.scoped(
     Effect.gen(function* () {
       // The quota is checked while the first bytes arrive; a refusal stops the body there.
-      const [, { head, body: whole }] = yield* Effect.all([checkQuota(actor.workspaceId), readHead(limitBytes(body, maxBytes), probe.sniffBytes)], { concurrency: 2 })
+      const [, { head, body: whole }] = yield* Effect.all(
+        [checkQuota(actor.workspaceId), readHead(limitBytes(body, maxBytes), probe.sniffBytes)],
+        { concurrency: 2 }
+      )
       const mimeType = Option.getOrNull(yield* probe.sniff(head))
       const type = mimeType === null ? undefined : acceptedMediaTypes[mimeType]
-      if (mimeType === null || type === undefined) return yield* Effect.fail(fail("unsupported_media_type", { detected: mimeType }))
+      if (mimeType === null || type === undefined)
+        return yield* Effect.fail(fail("unsupported_media_type", { detected: mimeType }))
 
       const id = yield* crypto.id("med")
       // The URL of a local file is public (networks fetch it), so its key carries a secret part.
@@ -104,7 +108,9 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
 
       // The whole body is in, so a name sent after the bytes is known now; it is checked before the file is read.
       const given = typeof filename === "string" ? filename : yield* Effect.flatMap(filename, checkFilename)
-      const inspection = yield* Effect.catchTag(inspect, "MediaUnreadable", (e) => Effect.fail(fail("media_unreadable", e.details, e.detail)))
+      const inspection = yield* Effect.catchTag(inspect, "MediaUnreadable", (e) =>
+        Effect.fail(fail("media_unreadable", e.details, e.detail))
+      )
       let previewKey: string | null = null
       if (inspection.preview !== null) {
         previewKey = `media/${id}/${secret}-preview.jpg`
@@ -138,7 +144,13 @@ export const uploadMedia = Effect.fn("uploadMedia")(function* (
       )
       return record
     })
-  ).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.forEach(written, (key) => Effect.ignore(blobs.delete(key)), { discard: true }))))
+  ).pipe(
+    Effect.onExit((exit) =>
+      Exit.isSuccess(exit)
+        ? Effect.void
+        : Effect.forEach(written, (key) => Effect.ignore(blobs.delete(key)), { discard: true })
+    )
+  )
   const url = yield* Effect.catchTag(blobs.url(media.blobKey), "BlobError", storageFailure)
   return { media: mediaView(media, url) }
 })

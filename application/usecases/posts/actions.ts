@@ -3,7 +3,15 @@ import type { Actor } from "../../../domain/apiKey.ts"
 import type { BulkRequest, RescheduleRequest } from "../../../domain/contract/post.ts"
 import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts"
 import { approvalVersion } from "../../../domain/approval.ts"
-import { canApprove, canCancel, canReject, canReschedule, canRetry, type Post, withTargets } from "../../../domain/post.ts"
+import {
+  canApprove,
+  canCancel,
+  canReject,
+  canReschedule,
+  canRetry,
+  type Post,
+  withTargets
+} from "../../../domain/post.ts"
 import { isWellFormedId } from "../../../domain/ids.ts"
 import { checkSchedule } from "../../../domain/postRules.ts"
 import { formatUtc } from "../../../domain/time.ts"
@@ -16,7 +24,13 @@ import { postView } from "./view.ts"
 import { emit, postEvent } from "../webhooks/events.ts"
 
 const conflict = (post: Post, action: string) =>
-  Effect.fail(fail("post_state_conflict", { postId: post.id, status: post.status, action }, `A ${post.status} post cannot be ${action}.`))
+  Effect.fail(
+    fail(
+      "post_state_conflict",
+      { postId: post.id, status: post.status, action },
+      `A ${post.status} post cannot be ${action}.`
+    )
+  )
 
 /**
  * Runs an action on the post as it is now: in one transaction, under the post's lock (the one the
@@ -46,7 +60,8 @@ export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id:
     Effect.gen(function* () {
       if (!canApprove(post)) return yield* conflict(post, "approved")
       const version = approvalVersion(post)
-      if (seenVersion !== undefined && seenVersion !== version) return yield* Effect.fail(fail("post_changed", { postId: post.id, seenVersion, version, post: postView(post) }))
+      if (seenVersion !== undefined && seenVersion !== version)
+        return yield* Effect.fail(fail("post_changed", { postId: post.id, seenVersion, version, post: postView(post) }))
       const at = yield* now
       const due = post.scheduledFor !== null && post.scheduledFor > at ? post.scheduledFor : at
       const status = due > at ? "scheduled" : "publishing"
@@ -65,7 +80,11 @@ export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id:
 
 // The event shows the post as it was when removed (the API no longer shows removed posts).
 const remove =
-  (reason: "cancelled" | "rejected", code: "cancel_not_own_post" | "reject_not_own_post", allowed: (post: Post) => boolean) =>
+  (
+    reason: "cancelled" | "rejected",
+    code: "cancel_not_own_post" | "reject_not_own_post",
+    allowed: (post: Post) => boolean
+  ) =>
   (actor: Actor, id: string, note: string | null = null) =>
     onLockedPost(actor, id, (post) =>
       Effect.gen(function* () {
@@ -75,7 +94,14 @@ const remove =
         yield* (yield* JobQueue).removeForPost(post.id)
         yield* (yield* PostRepo).update({ ...post, deletedAt: at, deletedReason: reason, updatedAt: at })
         // The reason the person gave is read by the agent in the post.rejected event (GET /events, webhooks).
-        yield* emit([yield* postEvent(reason === "cancelled" ? "post.cancelled" : "post.rejected", { ...post, updatedAt: at }, at, note === null ? {} : { reason: note })])
+        yield* emit([
+          yield* postEvent(
+            reason === "cancelled" ? "post.cancelled" : "post.rejected",
+            { ...post, updatedAt: at },
+            at,
+            note === null ? {} : { reason: note }
+          )
+        ])
         return { id: post.id, [reason]: true }
       })
     )
@@ -86,14 +112,20 @@ export const REJECT_REASON_MAX = 1000
 /** Reject, with an optional reason (trimmed, at most 1000 characters) the agent reads in the post.rejected event. */
 export const rejectPost = Effect.fn("rejectPost")(function* (actor: Actor, id: string, reason?: string) {
   if (reason !== undefined && reason.length > REJECT_REASON_MAX)
-    return yield* Effect.fail(invalidFields(["reason"], `reason is an optional text of at most ${REJECT_REASON_MAX} characters.`))
+    return yield* Effect.fail(
+      invalidFields(["reason"], `reason is an optional text of at most ${REJECT_REASON_MAX} characters.`)
+    )
   const note = reason !== undefined && reason.trim() !== "" ? reason.trim() : null
   return yield* removeRejected(actor, id, note)
 })
 export const cancelPost = Effect.fn("cancelPost")(remove("cancelled", "cancel_not_own_post", canCancel))
 
 /** Moves a post to the decoded request's time (contract/post.ts RescheduleRequest); the time's rules are checkSchedule's. */
-export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Actor, id: string, body: typeof RescheduleRequest.Type) {
+export const reschedulePost = Effect.fn("reschedulePost")(function* (
+  actor: Actor,
+  id: string,
+  body: typeof RescheduleRequest.Type
+) {
   return yield* onLockedPost(actor, id, (post) =>
     Effect.gen(function* () {
       yield* requireOwnPost(actor, post, "reschedule_not_own_post")
@@ -103,7 +135,11 @@ export const reschedulePost = Effect.fn("reschedulePost")(function* (actor: Acto
       const moved: Post = { ...post, scheduledFor, updatedAt: at }
       yield* (yield* PostRepo).update(moved)
       if (post.status === "scheduled") yield* (yield* JobQueue).rescheduleForPost(post.id, scheduledFor)
-      yield* emit([yield* postEvent("post.rescheduled", moved, at, { previousScheduledFor: post.scheduledFor === null ? null : formatUtc(post.scheduledFor) })])
+      yield* emit([
+        yield* postEvent("post.rescheduled", moved, at, {
+          previousScheduledFor: post.scheduledFor === null ? null : formatUtc(post.scheduledFor)
+        })
+      ])
       return { post: postView(moved) }
     })
   )
@@ -131,16 +167,24 @@ export const retryPost = Effect.fn("retryPost")(function* (actor: Actor, id: str
 })
 
 /** A person retries the failed first comments of a post (all targets, or one account). */
-export const retryFirstComment = Effect.fn("retryFirstComment")(function* (actor: Actor, id: string, accountId: string | null) {
+export const retryFirstComment = Effect.fn("retryFirstComment")(function* (
+  actor: Actor,
+  id: string,
+  accountId: string | null
+) {
   yield* requirePerson(actor)
   return yield* onLockedPost(actor, id, (post) =>
     Effect.gen(function* () {
-      const failed = post.targets.filter((t) => t.firstComment?.status === "failed" && (accountId === null || t.accountId === accountId))
+      const failed = post.targets.filter(
+        (t) => t.firstComment?.status === "failed" && (accountId === null || t.accountId === accountId)
+      )
       if (failed.length === 0) return yield* Effect.fail(fail("first_comment_not_failed", { postId: post.id }))
       const at = yield* now
       const updated = withTargets(
         post,
-        post.targets.map((t) => (failed.includes(t) ? { ...t, firstComment: { status: "pending" as const, externalId: null, error: null } } : t)),
+        post.targets.map((t) =>
+          failed.includes(t) ? { ...t, firstComment: { status: "pending" as const, externalId: null, error: null } } : t
+        ),
         at
       )
       const jobs: Array<Job> = []

@@ -34,7 +34,10 @@ export const dryRunAdvice = Effect.fnUntraced(function* (
   const ends = yield* grantEnds(targets.map((t) => t.account).filter((a) => a.status === "connected"))
   return yield* Effect.forEach(targets, ({ account, media }) =>
     account.status === "connected"
-      ? Effect.map(networkAdvice(account, dueAt, { media, options }), (network): ReadonlyArray<string> => [...grantWarning(account, ends.get(account.id), dueAt), ...network])
+      ? Effect.map(
+          networkAdvice(account, dueAt, { media, options }),
+          (network): ReadonlyArray<string> => [...grantWarning(account, ends.get(account.id), dueAt), ...network]
+        )
       : Effect.succeed<ReadonlyArray<string>>([])
   )
 })

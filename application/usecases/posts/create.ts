@@ -43,10 +43,20 @@ const maxIdempotencyKeyLength = 255
  * targets, the month's usage and the publish jobs as one atomic write (with the idempotency record, when a key is sent).
  * Untraced, like authenticateKey: the hot path of the API, where Effect.fn's call-site capture cost ~4 µs a create.
  */
-export const createPost = Effect.fnUntraced(function* (actor: Actor, body: CreatePostBody, idempotencyKey: string | null) {
+export const createPost = Effect.fnUntraced(function* (
+  actor: Actor,
+  body: CreatePostBody,
+  idempotencyKey: string | null
+) {
   const request = yield* fromResult(checkCreatePost(body))
   if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > maxIdempotencyKeyLength))
-    return yield* Effect.fail(fail("validation_failed", { fields: ["Idempotency-Key"] }, `Idempotency-Key must be 1-${maxIdempotencyKeyLength} characters.`))
+    return yield* Effect.fail(
+      fail(
+        "validation_failed",
+        { fields: ["Idempotency-Key"] },
+        `Idempotency-Key must be 1-${maxIdempotencyKeyLength} characters.`
+      )
+    )
   const at = yield* now
   const accounts = yield* workspaceAccounts(actor.workspaceId, request.accountIds)
   const coverId = request.cover && "mediaId" in request.cover ? [request.cover.mediaId] : []
@@ -59,11 +69,19 @@ export const createPost = Effect.fnUntraced(function* (actor: Actor, body: Creat
   const monthlyLimit = planLimits[workspace.plan].postsPerMonth
   const month = monthOf(at)
 
-  if (request.dryRun) return { kind: "dryRun" as const, body: yield* dryRunResult({ actor, request, checked, workspace, requireApproval, monthlyLimit, month, at }) }
+  if (request.dryRun)
+    return {
+      kind: "dryRun" as const,
+      body: yield* dryRunResult({ actor, request, checked, workspace, requireApproval, monthlyLimit, month, at })
+    }
 
   const crypto = yield* Crypto
   const postId = yield* crypto.id("post")
-  const status: Target["status"] = requireApproval ? "needs_approval" : checked.scheduledFor !== null ? "scheduled" : "publishing"
+  const status: Target["status"] = requireApproval
+    ? "needs_approval"
+    : checked.scheduledFor !== null
+      ? "scheduled"
+      : "publishing"
   const post: Post = {
     id: postId,
     workspaceId: actor.workspaceId,
@@ -113,14 +131,36 @@ export const createPost = Effect.fnUntraced(function* (actor: Actor, body: Creat
         }
   // Written with the post (or not at all); the limit's event only by the post that reaches it.
   const view = postView(post)
-  const events = [yield* postEvent("post.created", post, at, {}, view), ...(status === "needs_approval" ? [yield* postEvent("post.needs_approval", post, at, {}, view)] : [])]
+  const events = [
+    yield* postEvent("post.created", post, at, {}, view),
+    ...(status === "needs_approval" ? [yield* postEvent("post.needs_approval", post, at, {}, view)] : [])
+  ]
   const atLimit =
-    monthlyLimit === null ? undefined : yield* workspaceEvent("usage.limit_reached", workspace, at, { month, used: monthlyLimit, limit: monthlyLimit, plan: workspace.plan })
-  const outcome = yield* (yield* PostCreator).create({ post, jobs: newJobs, usage: { month, limit: monthlyLimit }, claim, events, atLimit })
+    monthlyLimit === null
+      ? undefined
+      : yield* workspaceEvent("usage.limit_reached", workspace, at, {
+          month,
+          used: monthlyLimit,
+          limit: monthlyLimit,
+          plan: workspace.plan
+        })
+  const outcome = yield* (yield* PostCreator).create({
+    post,
+    jobs: newJobs,
+    usage: { month, limit: monthlyLimit },
+    claim,
+    events,
+    atLimit
+  })
   if (outcome._tag === "OverCap") return yield* Effect.fail(fail("post_limit_reached", { limit: monthlyLimit, month }))
   if (outcome._tag === "Created") {
     // The owner's e-mail goes on its own fiber: the agent's answer does not wait for a mail server.
-    if (status === "needs_approval") yield* Effect.forkDetach(tellOwnerPostWaits(post).pipe(Effect.catchCause((cause) => Effect.logWarning("approval e-mail not sent", cause))))
+    if (status === "needs_approval")
+      yield* Effect.forkDetach(
+        tellOwnerPostWaits(post).pipe(
+          Effect.catchCause((cause) => Effect.logWarning("approval e-mail not sent", cause))
+        )
+      )
     return { kind: "created" as const, body: { post: view } }
   }
   if (outcome.holder.requestHash !== claim?.requestHash) return yield* Effect.fail(fail("idempotency_key_reused"))

@@ -55,14 +55,19 @@ export const dryRunResult = Effect.fn("dryRun")(function* (input: DryRunInput) {
   const used = yield* (yield* UsageCounter).current(actor.workspaceId, month)
   const overCap = monthlyLimit !== null && used >= monthlyLimit
   if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
-  if (!workspace.claimed) warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
+  if (!workspace.claimed)
+    warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")
   const reach = yield* mediaReach(checked)
   if (Option.isSome(reach)) warnings.push(reach.value.warning)
   const advice = yield* dryRunAdvice(checked.planned, networkOptionsOf(request), checked.scheduledFor ?? at)
   const targets = checked.planned.map((target, i) =>
-    targetPreview(target, [...(Option.isSome(reach) && reach.value.accountIds.includes(target.account.id) ? [reach.value.warning] : []), ...advice[i]!])
+    targetPreview(target, [
+      ...(Option.isSome(reach) && reach.value.accountIds.includes(target.account.id) ? [reach.value.warning] : []),
+      ...advice[i]!
+    ])
   )
-  for (const target of targets) for (const warning of target.warnings) if (!warnings.includes(warning)) warnings.push(warning)
+  for (const target of targets)
+    for (const warning of target.warnings) if (!warnings.includes(warning)) warnings.push(warning)
   return {
     dryRun: true as const,
     // Accounts needing reconnection would refuse the post now.

@@ -16,7 +16,8 @@ export interface ListQuery {
 }
 
 const encodeCursor = (id: string) => Base64Url.encode(id)
-const decodeCursor = (cursor: string) => (cursor.length > 64 ? "" : Result.getOrElse(Base64Url.decodeString(cursor), () => ""))
+const decodeCursor = (cursor: string) =>
+  cursor.length > 64 ? "" : Result.getOrElse(Base64Url.decodeString(cursor), () => "")
 
 export const getPost = Effect.fn("getPost")(function* (actor: Actor, id: string) {
   return { post: postView(yield* loadPost(actor, id)) }
@@ -31,8 +32,18 @@ export const listPosts = Effect.fn("listPosts")(function* (actor: Actor, query: 
   if (query.status !== undefined && !statuses.includes(query.status as PostStatus)) bad.push("status")
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
   if (after !== undefined && !/^post_[0-9A-Z]{26}$/.test(after)) bad.push("cursor")
-  if (bad.length > 0) return yield* Effect.fail(invalidFields(bad, "limit is 1-100; status is one of " + statuses.join(", ") + "; cursor comes from nextCursor."))
-  const page = yield* (yield* PostRepo).list(actor.workspaceId, { status: query.status as PostStatus | undefined, limit: limit + 1, after })
+  if (bad.length > 0)
+    return yield* Effect.fail(
+      invalidFields(bad, "limit is 1-100; status is one of " + statuses.join(", ") + "; cursor comes from nextCursor.")
+    )
+  const page = yield* (yield* PostRepo).list(actor.workspaceId, {
+    status: query.status as PostStatus | undefined,
+    limit: limit + 1,
+    after
+  })
   const posts = page.slice(0, limit)
-  return { posts: posts.map(postView), nextCursor: page.length > limit ? encodeCursor(posts[posts.length - 1].id) : null }
+  return {
+    posts: posts.map(postView),
+    nextCursor: page.length > limit ? encodeCursor(posts[posts.length - 1].id) : null
+  }
 })

@@ -10,7 +10,9 @@ export interface AccountCacheShape {
  * A worker's short memory of accounts: a busy queue publishes many targets of one account in a row,
  * and a second-old read of it is as good as a fresh one (a reconnection shows within `ttlMs`).
  */
-export class AccountCache extends Context.Service<AccountCache, AccountCacheShape>()("herald/publishing/AccountCache") {}
+export class AccountCache extends Context.Service<AccountCache, AccountCacheShape>()(
+  "herald/publishing/AccountCache"
+) {}
 
 export const makeAccountCache = (ttlMs: number, maxEntries = 10_000) =>
   Effect.map(AccountRepo, (repo): AccountCacheShape => {
@@ -33,5 +35,7 @@ export const makeAccountCache = (ttlMs: number, maxEntries = 10_000) =>
 /** The worker's cache when there is one, else a fresh read. */
 export const findAccount = (workspaceId: string, accountId: string) =>
   Effect.flatMap(Effect.serviceOption(AccountCache), (cache) =>
-    Option.isSome(cache) ? cache.value.find(workspaceId, accountId) : Effect.flatMap(AccountRepo, (repo) => repo.findById(workspaceId, accountId))
+    Option.isSome(cache)
+      ? cache.value.find(workspaceId, accountId)
+      : Effect.flatMap(AccountRepo, (repo) => repo.findById(workspaceId, accountId))
   )

@@ -13,10 +13,12 @@ const write = (job: LeasedJob, at: number, hold: Hold, change: TargetWrite["chan
 
 const complete: Hold = { _tag: "Complete" }
 
-export const leaseLost = (job: LeasedJob) => Effect.logWarning("lease lost; the new owner recovers").pipe(Effect.annotateLogs({ job: job.id }))
+export const leaseLost = (job: LeasedJob) =>
+  Effect.logWarning("lease lost; the new owner recovers").pipe(Effect.annotateLogs({ job: job.id }))
 
 /** scheduled -> publishing (the target is in flight); anything else stays as it is. */
-const inFlight = ({ target }: Loaded): Target => (target.status === "scheduled" ? { ...target, status: "publishing" } : target)
+const inFlight = ({ target }: Loaded): Target =>
+  target.status === "scheduled" ? { ...target, status: "publishing" } : target
 
 /** Records a final failure on the target (or its first comment) and completes the job, together. */
 const failFinally = (job: LeasedJob, error: TargetError) =>
@@ -27,7 +29,9 @@ const failFinally = (job: LeasedJob, error: TargetError) =>
         ? { ...target, status: "failed", error, attempts: target.attempts + job.attempts }
         : { ...target, firstComment: { status: "failed", externalId: null, error } }
     )
-    yield* Effect.logWarning("publishing failed for good").pipe(Effect.annotateLogs({ job: job.id, post: job.postId, code: error.code }))
+    yield* Effect.logWarning("publishing failed for good").pipe(
+      Effect.annotateLogs({ job: job.id, post: job.postId, code: error.code })
+    )
   })
 
 /** Bounded retries: back off (or wait what the network asked), then give up with the last error. */
@@ -37,12 +41,22 @@ const retryLater = (job: LeasedJob, options: PipelineOptions, e: RetryLater) =>
     if (failures >= options.maxFailures) return yield* failFinally(job, e.error)
     const at = yield* Clock.currentTimeMillis
     // Throttling and processing wait exactly as long as the network said; failures back off.
-    const wait = e.countsAsFailure ? Math.max(options.backoffMs(failures), e.retryAfterMs ?? 0) : Math.max(e.retryAfterMs ?? 0, 1000)
+    const wait = e.countsAsFailure
+      ? Math.max(options.backoffMs(failures), e.retryAfterMs ?? 0)
+      : Math.max(e.retryAfterMs ?? 0, 1000)
     // A target waiting for its retry is in flight: publishing, not scheduled.
-    const hold: Hold = { _tag: "Retry", runAt: at + wait, options: { failure: e.countsAsFailure, clearCheckpoint: e.clearCheckpoint } }
+    const hold: Hold = {
+      _tag: "Retry",
+      runAt: at + wait,
+      options: { failure: e.countsAsFailure, clearCheckpoint: e.clearCheckpoint }
+    }
     // The target says why it waits (a rate limit, media processing, a failed try): never stuck without a word.
-    yield* write(job, at, hold, (loaded) => (job.kind === "publish" ? { ...inFlight(loaded), error: e.error } : loaded.target))
-    yield* Effect.logInfo("publishing will retry").pipe(Effect.annotateLogs({ job: job.id, code: e.error.code, inMs: wait }))
+    yield* write(job, at, hold, (loaded) =>
+      job.kind === "publish" ? { ...inFlight(loaded), error: e.error } : loaded.target
+    )
+    yield* Effect.logInfo("publishing will retry").pipe(
+      Effect.annotateLogs({ job: job.id, code: e.error.code, inMs: wait })
+    )
   })
 
 /** Keeps the lease alive while the job runs, so a slow upload is not taken over by another worker. */
@@ -88,18 +102,31 @@ const requestFor = (base: PublishRequest, final: TargetContent, target: Target, 
   }
 }
 
-const isRecorded = (target: Target, step: number) => (step === 0 ? target.externalId !== null : target.thread.some((r) => r.index === step - 1))
+const isRecorded = (target: Target, step: number) =>
+  step === 0 ? target.externalId !== null : target.thread.some((r) => r.index === step - 1)
 
 /** What the network answered for `step`, written on the target; the last step also finishes it. */
-const recorded = (t: Target, step: number, published: { externalId: string; url: string | null }, at: number, last: boolean, job: LeasedJob): Target => {
+const recorded = (
+  t: Target,
+  step: number,
+  published: { externalId: string; url: string | null },
+  at: number,
+  last: boolean,
+  job: LeasedJob
+): Target => {
   const next: Target =
     step === 0
       ? { ...t, externalId: published.externalId, url: published.url, publishedAt: at }
       : {
           ...t,
-          thread: [...t.thread.filter((r) => r.index !== step - 1), { index: step - 1, externalId: published.externalId, url: published.url }].sort((a, b) => a.index - b.index)
+          thread: [
+            ...t.thread.filter((r) => r.index !== step - 1),
+            { index: step - 1, externalId: published.externalId, url: published.url }
+          ].sort((a, b) => a.index - b.index)
         }
-  return last ? { ...next, status: "published", error: null, attempts: t.attempts + job.attempts } : { ...next, status: "publishing" }
+  return last
+    ? { ...next, status: "published", error: null, attempts: t.attempts + job.attempts }
+    : { ...next, status: "publishing" }
 }
 
 /**
@@ -135,7 +162,13 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
   if (lastStep === null) {
     // Everything was recorded by an earlier attempt that stopped just before finishing.
     const at = yield* Clock.currentTimeMillis
-    yield* write(job, at, complete, ({ target: t }) => ({ ...t, status: "published", error: null, attempts: t.attempts + job.attempts }), at + options.firstCommentDelayMs)
+    yield* write(
+      job,
+      at,
+      complete,
+      ({ target: t }) => ({ ...t, status: "published", error: null, attempts: t.attempts + job.attempts }),
+      at + options.firstCommentDelayMs
+    )
     return
   }
   yield* Effect.forkScoped(markWhenSlow(job, options))
@@ -151,7 +184,9 @@ const publishTarget = Effect.fnUntraced(function* (job: LeasedJob, options: Pipe
       last ? at + options.firstCommentDelayMs : undefined
     )
     if (Option.isNone(written)) return
-    target = written.value.targets.find((t) => t.accountId === job.accountId) ?? recorded(target, step, published, at, last, job)
+    target =
+      written.value.targets.find((t) => t.accountId === job.accountId) ??
+      recorded(target, step, published, at, last, job)
   }
 })
 
@@ -169,7 +204,9 @@ const publishFirstComment = Effect.fnUntraced(function* (job: LeasedJob, options
   const firstComment = contentFor(post, target.platform).firstComment!
   const at = yield* Clock.currentTimeMillis
   yield* write(job, at, { _tag: "Extend", until: at + options.leaseMs }, ({ target: t }) =>
-    t.firstComment?.status === "publishing" ? t : { ...t, firstComment: { status: "publishing", externalId: null, error: null } }
+    t.firstComment?.status === "publishing"
+      ? t
+      : { ...t, firstComment: { status: "publishing", externalId: null, error: null } }
   )
   const { account, publisher, credentials } = yield* networkFor(job)
   const rootId = target.externalId!
@@ -208,7 +245,9 @@ export const runJob = (job: LeasedJob, options: PipelineOptions) => {
     job.attempts > options.maxLeases
       ? failFinally(
           job,
-          job.checkpoint !== null ? targetError("publish_outcome_unknown") : targetError("internal_error", `The publishing worker stopped ${job.attempts - 1} times on this job.`)
+          job.checkpoint !== null
+            ? targetError("publish_outcome_unknown")
+            : targetError("internal_error", `The publishing worker stopped ${job.attempts - 1} times on this job.`)
         )
       : (job.kind === "publish" ? publishTarget(job, options) : publishFirstComment(job, options)).pipe(
           Effect.catchTags({
@@ -224,8 +263,13 @@ export const runJob = (job: LeasedJob, options: PipelineOptions) => {
         : Effect.gen(function* () {
             yield* Effect.logError("publishing job crashed", cause).pipe(Effect.annotateLogs({ job: job.id }))
             const at = yield* Clock.currentTimeMillis
-            yield* (yield* JobQueue).retryAt(job, at + options.backoffMs(job.failures + 1), { failure: true, clearCheckpoint: false })
-          }).pipe(Effect.catchCause((again) => Effect.logError("could not hand the job back; its lease will expire", again)))
+            yield* (yield* JobQueue).retryAt(job, at + options.backoffMs(job.failures + 1), {
+              failure: true,
+              clearCheckpoint: false
+            })
+          }).pipe(
+            Effect.catchCause((again) => Effect.logError("could not hand the job back; its lease will expire", again))
+          )
     ),
     Effect.onInterrupt(() =>
       Effect.gen(function* () {
@@ -241,5 +285,12 @@ export const runJob = (job: LeasedJob, options: PipelineOptions) => {
  * Runs leased jobs, each to its own outcome and each freeing its worker slot as it ends (`release`),
  * all at once: their storage steps share statements (PublishingSteps). Never fails.
  */
-export const runJobs = (jobs: ReadonlyArray<LeasedJob>, options: PipelineOptions, release: (n: number) => Effect.Effect<void> = () => Effect.void) =>
-  Effect.forEach(jobs, (job) => Effect.ensuring(runJob(job, options), release(1)), { concurrency: "unbounded", discard: true })
+export const runJobs = (
+  jobs: ReadonlyArray<LeasedJob>,
+  options: PipelineOptions,
+  release: (n: number) => Effect.Effect<void> = () => Effect.void
+) =>
+  Effect.forEach(jobs, (job) => Effect.ensuring(runJob(job, options), release(1)), {
+    concurrency: "unbounded",
+    discard: true
+  })

@@ -6,7 +6,14 @@ import type { Post, TargetError } from "../../../domain/post.ts"
 import type { LeasedJob } from "../../ports/JobQueue.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
 import type { NetworkCredentials } from "../../ports/Connectors.ts"
-import { type Published, PublishError, type Publisher, type PublishOutcome, type PublishRequest, Publishers } from "../../ports/Publishers.ts"
+import {
+  type Published,
+  PublishError,
+  type Publisher,
+  type PublishOutcome,
+  type PublishRequest,
+  Publishers
+} from "../../ports/Publishers.ts"
 import { credentialsFor, markNeedsReconnection, type NeedsReconnection } from "../credentials.ts"
 import { findAccount } from "./accountCache.ts"
 import type { PipelineOptions } from "./options.ts"
@@ -19,7 +26,8 @@ export const targetError = (code: ErrorCode, message?: string): TargetError => (
   retryable: catalogue[code].retryable
 })
 
-const final = (code: ErrorCode, message?: string) => Effect.fail(new FinalFailure({ error: targetError(code, message) }))
+const final = (code: ErrorCode, message?: string) =>
+  Effect.fail(new FinalFailure({ error: targetError(code, message) }))
 
 export interface Network {
   readonly account: Account
@@ -27,7 +35,8 @@ export interface Network {
   readonly credentials: NetworkCredentials | null
 }
 
-const reconnect = (e: NeedsReconnection) => new FinalFailure({ error: targetError("account_needs_reconnection", e.message) })
+const reconnect = (e: NeedsReconnection) =>
+  new FinalFailure({ error: targetError("account_needs_reconnection", e.message) })
 
 /**
  * The target's account, its network's publisher and the account's fresh credentials; a final
@@ -39,12 +48,23 @@ export const networkFor = Effect.fnUntraced(function* (job: LeasedJob) {
   if (account.value.status !== "connected") return yield* final("account_needs_reconnection")
   const publisher = (yield* Publishers).get(account.value.platform)
   if (Option.isNone(publisher)) return yield* final("platform_unavailable")
-  const credentials = yield* credentialsFor(account.value).pipe(Effect.mapError((e) => (e._tag === "NeedsReconnection" ? reconnect(e) : unavailable(e.message, e.retryAfterMs))))
-  return { account: account.value, publisher: publisher.value, credentials: Option.getOrNull(credentials) } satisfies Network
+  const credentials = yield* credentialsFor(account.value).pipe(
+    Effect.mapError((e) => (e._tag === "NeedsReconnection" ? reconnect(e) : unavailable(e.message, e.retryAfterMs)))
+  )
+  return {
+    account: account.value,
+    publisher: publisher.value,
+    credentials: Option.getOrNull(credentials)
+  } satisfies Network
 })
 
 const unavailable = (message: string, retryAfterMs?: number) =>
-  new RetryLater({ error: targetError("upstream_unavailable", message), retryAfterMs, clearCheckpoint: true, countsAsFailure: true })
+  new RetryLater({
+    error: targetError("upstream_unavailable", message),
+    retryAfterMs,
+    clearCheckpoint: true,
+    countsAsFailure: true
+  })
 
 /** The target's uploads (`mediaIds`, its final media) in order, and the post's cover upload; a final failure when one is gone. */
 export const mediaFor = Effect.fnUntraced(function* (post: Post, mediaIds: ReadonlyArray<string>) {
@@ -66,14 +86,29 @@ const fromNetwork = (e: PublishError): TargetError => ({
 /** A network refusal: throttling waits for the window (not a failure), retryable ones (nothing was posted) try again, others are final. */
 const refused = (e: PublishError) =>
   e.rateLimited
-    ? new RetryLater({ error: fromNetwork(e), retryAfterMs: e.retryAfterMs, clearCheckpoint: true, countsAsFailure: false })
+    ? new RetryLater({
+        error: fromNetwork(e),
+        retryAfterMs: e.retryAfterMs,
+        clearCheckpoint: true,
+        countsAsFailure: false
+      })
     : e.retryable
-      ? new RetryLater({ error: fromNetwork(e), retryAfterMs: e.retryAfterMs, clearCheckpoint: true, countsAsFailure: true })
+      ? new RetryLater({
+          error: fromNetwork(e),
+          retryAfterMs: e.retryAfterMs,
+          clearCheckpoint: true,
+          countsAsFailure: true
+        })
       : new FinalFailure({ error: fromNetwork(e) })
 
 /** The outcome of the call is not known (timeout, crash inside the call): keep the checkpoint, check next time. */
 const unknownOutcome = (message: string) =>
-  new RetryLater({ error: targetError("upstream_unavailable", message), retryAfterMs: undefined, clearCheckpoint: false, countsAsFailure: true })
+  new RetryLater({
+    error: targetError("upstream_unavailable", message),
+    retryAfterMs: undefined,
+    clearCheckpoint: false,
+    countsAsFailure: true
+  })
 
 /** One call to the network, bounded by the publish timeout; what it achieved, or why it failed. */
 const call = (publisher: Publisher, request: PublishRequest, handle: string | null, options: PipelineOptions) =>
@@ -97,11 +132,14 @@ export const send = (publisher: Publisher, request: PublishRequest, handle: stri
   call(publisher, request, handle, options).pipe(
     Effect.catch((e) => {
       if (!(e instanceof PublishError)) return Effect.fail(e)
-      if (e.revoked) return Effect.flatMap(markNeedsReconnection(request.account, e.message), (n) => Effect.fail(reconnect(n)))
+      if (e.revoked)
+        return Effect.flatMap(markNeedsReconnection(request.account, e.message), (n) => Effect.fail(reconnect(n)))
       if (!e.unauthorized || request.credentials === null) return Effect.fail(refused(e))
       return Effect.gen(function* () {
         const renewed = yield* credentialsFor(request.account, { force: true }).pipe(
-          Effect.mapError((r) => (r._tag === "NeedsReconnection" ? reconnect(r) : unavailable(r.message, r.retryAfterMs)))
+          Effect.mapError((r) =>
+            r._tag === "NeedsReconnection" ? reconnect(r) : unavailable(r.message, r.retryAfterMs)
+          )
         )
         return yield* call(publisher, { ...request, credentials: Option.getOrNull(renewed) }, handle, options).pipe(
           Effect.catch((again) =>
@@ -129,7 +167,13 @@ export const prepare = (publisher: Publisher, request: PublishRequest) =>
  * (`recover`), and only send again when it says nothing arrived. Otherwise prepare, store the
  * checkpoint (before any network call), then send.
  */
-export const publishStep = Effect.fnUntraced(function* (job: LeasedJob, step: number, request: PublishRequest, publisher: Publisher, options: PipelineOptions) {
+export const publishStep = Effect.fnUntraced(function* (
+  job: LeasedJob,
+  step: number,
+  request: PublishRequest,
+  publisher: Publisher,
+  options: PipelineOptions
+) {
   const earlier = job.checkpoint
   let outcome: PublishOutcome
   if (earlier !== null && earlier.step === step) {
@@ -137,7 +181,11 @@ export const publishStep = Effect.fnUntraced(function* (job: LeasedJob, step: nu
       publisher.recover === undefined
         ? { _tag: "Unknown" as const }
         : yield* publisher.recover(request, earlier.handle).pipe(
-            Effect.mapError((e) => (e.retryable ? unknownOutcome(e.message) : new FinalFailure({ error: targetError("publish_outcome_unknown") }))),
+            Effect.mapError((e) =>
+              e.retryable
+                ? unknownOutcome(e.message)
+                : new FinalFailure({ error: targetError("publish_outcome_unknown") })
+            ),
             Effect.catchDefect(() => Effect.fail(unknownOutcome("Asking the network about an earlier attempt failed.")))
           )
     if (recovery._tag === "Published") return recovery.published satisfies Published
@@ -151,7 +199,8 @@ export const publishStep = Effect.fnUntraced(function* (job: LeasedJob, step: nu
   }
   if (outcome._tag === "Published") return outcome.published
   // The network is still processing: keep how far it got and free the worker until it is worth asking again.
-  if (!(yield* (yield* PublishingSteps).checkpoint(job, { step, handle: outcome.handle }))) return yield* Effect.fail(new LeaseLost())
+  if (!(yield* (yield* PublishingSteps).checkpoint(job, { step, handle: outcome.handle })))
+    return yield* Effect.fail(new LeaseLost())
   return yield* Effect.fail(
     new RetryLater({
       error: targetError("upstream_processing"),

@@ -30,7 +30,8 @@ export interface PipelineOptions {
 }
 
 /** 15 s, 1 min, 4 min, 16 min, capped at 30 min: short blips pass, outages are not hammered. */
-export const exponentialBackoff = (failures: number): number => Math.min(15_000 * 4 ** Math.max(0, failures - 1), 30 * 60_000)
+export const exponentialBackoff = (failures: number): number =>
+  Math.min(15_000 * 4 ** Math.max(0, failures - 1), 30 * 60_000)
 
 /**
  * Network calls are I/O: a scheduler keeps hundreds in flight (each is a fiber waiting on a socket),

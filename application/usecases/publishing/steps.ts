@@ -46,11 +46,14 @@ export interface PublishingStepsShape {
   readonly write: (write: TargetWrite) => Effect.Effect<Option.Option<Post>, LeaseLost>
 }
 
-export class PublishingSteps extends Context.Service<PublishingSteps, PublishingStepsShape>()("herald/publishing/PublishingSteps") {}
+export class PublishingSteps extends Context.Service<PublishingSteps, PublishingStepsShape>()(
+  "herald/publishing/PublishingSteps"
+) {}
 
 const keyOf = (job: Job): PostKey => ({ workspaceId: job.workspaceId, id: job.postId })
 
-const targetOf = (post: Post, job: Job): Target | undefined => (post.workspaceId === job.workspaceId ? post.targets.find((t) => t.accountId === job.accountId) : undefined)
+const targetOf = (post: Post, job: Job): Target | undefined =>
+  post.workspaceId === job.workspaceId ? post.targets.find((t) => t.accountId === job.accountId) : undefined
 
 /** Builds the batched steps on the ports in context. */
 export const make = Effect.gen(function* () {
@@ -65,16 +68,21 @@ export const make = Effect.gen(function* () {
       return jobs.map((job) => {
         const post = posts.get(job.postId)
         const target = post === undefined ? undefined : targetOf(post, job)
-        return Exit.succeed(post !== undefined && target !== undefined ? Option.some<Loaded>({ post, target }) : Option.none<Loaded>())
+        return Exit.succeed(
+          post !== undefined && target !== undefined ? Option.some<Loaded>({ post, target }) : Option.none<Loaded>()
+        )
       })
     })
   )
 
-  const checkpoint = groupCommit((entries: ReadonlyArray<{ readonly job: LeasedJob; readonly checkpoint: Checkpoint }>) =>
-    Effect.map(queue.checkpointMany(entries), (held) => entries.map((e) => Exit.succeed(held.has(e.job.id))))
+  const checkpoint = groupCommit(
+    (entries: ReadonlyArray<{ readonly job: LeasedJob; readonly checkpoint: Checkpoint }>) =>
+      Effect.map(queue.checkpointMany(entries), (held) => entries.map((e) => Exit.succeed(held.has(e.job.id))))
   )
 
-  const write = groupCommit((writes: ReadonlyArray<TargetWrite>) => store.transaction(writeAll(writes)).pipe(Effect.provideContext(services)))
+  const write = groupCommit((writes: ReadonlyArray<TargetWrite>) =>
+    store.transaction(writeAll(writes)).pipe(Effect.provideContext(services))
+  )
 
   return {
     load,
@@ -88,10 +96,19 @@ const targetEvents = (post: Post, before: Target, after: Target, at: number) =>
   Effect.gen(function* () {
     const events: Array<HeraldEvent> = []
     if (after.status !== before.status && (after.status === "published" || after.status === "failed"))
-      events.push(yield* targetEvent(after.status === "published" ? "target.published" : "target.failed", post, after, at))
+      events.push(
+        yield* targetEvent(after.status === "published" ? "target.published" : "target.failed", post, after, at)
+      )
     const comment = after.firstComment?.status
     if (comment !== before.firstComment?.status && (comment === "published" || comment === "failed"))
-      events.push(yield* targetEvent(comment === "published" ? "first_comment.published" : "first_comment.failed", post, after, at))
+      events.push(
+        yield* targetEvent(
+          comment === "published" ? "first_comment.published" : "first_comment.failed",
+          post,
+          after,
+          at
+        )
+      )
     return events
   })
 
@@ -109,10 +126,16 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
     const held: Array<boolean> = []
     for (const { job, hold } of writes) {
       held.push(
-        hold._tag === "Complete" ? completed.has(job.id) : hold._tag === "Extend" ? yield* queue.extend(job, hold.until) : yield* queue.retryAt(job, hold.runAt, hold.options)
+        hold._tag === "Complete"
+          ? completed.has(job.id)
+          : hold._tag === "Extend"
+            ? yield* queue.extend(job, hold.until)
+            : yield* queue.retryAt(job, hold.runAt, hold.options)
       )
     }
-    const posts = new Map((yield* repo.findMany(writes.filter((_, i) => held[i]).map((w) => keyOf(w.job)))).map((p) => [p.id, p]))
+    const posts = new Map(
+      (yield* repo.findMany(writes.filter((_, i) => held[i]).map((w) => keyOf(w.job)))).map((p) => [p.id, p])
+    )
     const changed = new Map<string, Post>()
     const followUps: Array<Job> = []
     const events: Array<HeraldEvent> = []
@@ -136,7 +159,11 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
         lastAt.set(post.id, write.at)
         events.push(...(yield* targetEvents(after, target, next, write.at)))
       }
-      if (write.firstCommentAt !== undefined && contentFor(post, target.platform).firstComment !== null && target.firstComment?.status === "pending")
+      if (
+        write.firstCommentAt !== undefined &&
+        contentFor(post, target.platform).firstComment !== null &&
+        target.firstComment?.status === "pending"
+      )
         followUps.push(yield* firstCommentJob(post, target.accountId, write.firstCommentAt))
       results.push(Exit.succeed(Option.some(after)))
     }
@@ -144,7 +171,8 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
     if (followUps.length > 0) yield* queue.enqueue(followUps)
     for (const after of changed.values()) {
       const final = finalEventOf(after)
-      if (final !== null && !isFinal(posts.get(after.id)!.status)) events.push(yield* postEvent(final, after, lastAt.get(after.id)!))
+      if (final !== null && !isFinal(posts.get(after.id)!.status))
+        events.push(yield* postEvent(final, after, lastAt.get(after.id)!))
     }
     if (events.length > 0) yield* (yield* EventOutbox).append(events)
     return results

@@ -15,7 +15,11 @@ export const defaultSweeperOptions: SweeperOptions = { everyMs: 60_000, batch: 1
 
 const logged = <A extends Record<string, number>, E, R>(what: string, sweep: Effect.Effect<A, E, R>, none: A) =>
   sweep.pipe(
-    Effect.tap((swept) => (Object.values(swept).some((n) => n > 0) ? Effect.logInfo(`swept ${what}`).pipe(Effect.annotateLogs(swept)) : Effect.void)),
+    Effect.tap((swept) =>
+      Object.values(swept).some((n) => n > 0)
+        ? Effect.logInfo(`swept ${what}`).pipe(Effect.annotateLogs(swept))
+        : Effect.void
+    ),
     Effect.catchCause((cause) => Effect.as(Effect.logError(`sweeping ${what} failed`, cause), none))
   )
 
@@ -32,6 +36,11 @@ export const runSweepers = (options: SweeperOptions) =>
       const events = yield* logged("old events", sweepOldEvents(options.batch * 10), { events: 0 })
       yield* logged("approval digests", sendDueDigests(options.batch), { digests: 0 })
       // A full batch means more are waiting: go again at once.
-      if (workspaces.workspaces < options.batch && media.media + media.failed < options.batch && events.events < options.batch * 10) yield* Effect.sleep(options.everyMs)
+      if (
+        workspaces.workspaces < options.batch &&
+        media.media + media.failed < options.batch &&
+        events.events < options.batch * 10
+      )
+        yield* Effect.sleep(options.everyMs)
     }
   })

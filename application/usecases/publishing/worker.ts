@@ -12,7 +12,9 @@ import * as PublishingSteps from "./steps.ts"
 export const publishDueTargets = Effect.fn("publishDueTargets")(function* (options: PipelineOptions, max: number) {
   const at = yield* Clock.currentTimeMillis
   const jobs = yield* (yield* JobQueue).lease(at, max, options.leaseMs)
-  yield* runJobs(jobs, options).pipe(Effect.provideService(PublishingSteps.PublishingSteps, yield* PublishingSteps.make))
+  yield* runJobs(jobs, options).pipe(
+    Effect.provideService(PublishingSteps.PublishingSteps, yield* PublishingSteps.make)
+  )
   return jobs.length
 })
 
@@ -44,7 +46,9 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
       Effect.gen(function* () {
         while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
         const at = yield* Clock.currentTimeMillis
-        const jobs = yield* queue.lease(at, free, options.leaseMs).pipe(Effect.catchCause((cause) => Effect.as(Effect.logError("leasing failed", cause), [])))
+        const jobs = yield* queue
+          .lease(at, free, options.leaseMs)
+          .pipe(Effect.catchCause((cause) => Effect.as(Effect.logError("leasing failed", cause), [])))
         if (free > jobs.length) yield* Semaphore.release(slots, free - jobs.length)
         // Each job frees its slot as it finishes; whatever was not freed (a crash, a stop) is freed at the end.
         let freed = 0
@@ -59,7 +63,11 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
             runJobs(jobs, options, release).pipe(
               Effect.provideService(AccountCache, accounts),
               Effect.provideService(PublishingSteps.PublishingSteps, steps),
-              Effect.ensuring(Effect.suspend((): Effect.Effect<void> => (jobs.length > freed ? release(jobs.length - freed) : Effect.void)))
+              Effect.ensuring(
+                Effect.suspend(
+                  (): Effect.Effect<void> => (jobs.length > freed ? release(jobs.length - freed) : Effect.void)
+                )
+              )
             )
           )
         return jobs.length === free
@@ -72,7 +80,12 @@ export const startWorker = Effect.fnUntraced(function* (options: PipelineOptions
       yield* Semaphore.take(slots, 1)
       let free = 1
       // More jobs are waiting: give a few more slots a moment to free up before leasing.
-      if (more && gather > 1 && Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))) free = gather
+      if (
+        more &&
+        gather > 1 &&
+        Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))
+      )
+        free = gather
       more = yield* pass(free)
       if (!more && !stopping) yield* Effect.sleep(options.pollMs)
     }

@@ -6,7 +6,12 @@ import { nextRetryIn } from "../../../domain/webhooks.ts"
 import { HeraldConfig } from "../../config.ts"
 import { groupCommit } from "../../groupCommit.ts"
 import { TokenVault } from "../../ports/TokenVault.ts"
-import { type DeliveryRecord, type DeliveryResult, type LeasedDelivery, WebhookDeliveries } from "../../ports/WebhookDeliveries.ts"
+import {
+  type DeliveryRecord,
+  type DeliveryResult,
+  type LeasedDelivery,
+  WebhookDeliveries
+} from "../../ports/WebhookDeliveries.ts"
 import { WebhookRepo } from "../../ports/WebhookRepo.ts"
 import { WebhookSender } from "../../ports/WebhookSender.ts"
 import { WorkspaceRepo } from "../../ports/WorkspaceRepo.ts"
@@ -18,7 +23,12 @@ export const attempt = Effect.fnUntraced(function* (delivery: LeasedDelivery, op
   const secret = yield* Effect.result((yield* TokenVault).open(delivery.webhook.sealedSecret))
   const response =
     secret._tag === "Failure"
-      ? { ok: false, status: null, durationMs: 0, error: "The endpoint's secret cannot be opened on this server (HERALD_SECRET changed)." }
+      ? {
+          ok: false,
+          status: null,
+          durationMs: 0,
+          error: "The endpoint's secret cannot be opened on this server (HERALD_SECRET changed)."
+        }
       : yield* (yield* WebhookSender).send({
           url: delivery.webhook.url,
           secret: secret.success,
@@ -34,7 +44,14 @@ export const attempt = Effect.fnUntraced(function* (delivery: LeasedDelivery, op
     : wait === null || delivery.event.type === TEST_EVENT_TYPE
       ? { _tag: "GaveUp" }
       : { _tag: "Retry", retryAt: at + wait }
-  return { delivery, at, result, responseCode: response.status, responseTimeMs: response.durationMs, error: response.error } satisfies DeliveryRecord
+  return {
+    delivery,
+    at,
+    result,
+    responseCode: response.status,
+    responseTimeMs: response.durationMs,
+    error: response.error
+  } satisfies DeliveryRecord
 })
 
 /** Turns off an endpoint that has failed for `disableAfterMs`, and tells its owner, once. */
@@ -47,7 +64,9 @@ const disableIfFailingLong = Effect.fnUntraced(function* (record: DeliveryRecord
   const webhook = found.value
   const reason = `Every delivery failed from ${formatUtc(webhook.failingSince!)} to ${formatUtc(record.at)}.`
   yield* repo.update({ ...webhook, enabled: false, disabledReason: reason, updatedAt: record.at })
-  yield* Effect.logWarning("webhook turned off after failing for days").pipe(Effect.annotateLogs({ webhook: webhook.id, since: formatUtc(webhook.failingSince!) }))
+  yield* Effect.logWarning("webhook turned off after failing for days").pipe(
+    Effect.annotateLogs({ webhook: webhook.id, since: formatUtc(webhook.failingSince!) })
+  )
   const workspace = yield* (yield* WorkspaceRepo).findById(webhook.workspaceId)
   if (Option.isNone(workspace)) return
   const config = yield* HeraldConfig
@@ -64,7 +83,9 @@ const disableIfFailingLong = Effect.fnUntraced(function* (record: DeliveryRecord
 /** Records tries of concurrent deliveries together (one write per batch), each answered on its own. */
 export const makeRecorder = Effect.gen(function* () {
   const deliveries = yield* WebhookDeliveries
-  return groupCommit((records: ReadonlyArray<DeliveryRecord>) => Effect.map(deliveries.record(records), (done) => records.map((r) => Exit.succeed(done.has(r.delivery.id)))))
+  return groupCommit((records: ReadonlyArray<DeliveryRecord>) =>
+    Effect.map(deliveries.record(records), (done) => records.map((r) => Exit.succeed(done.has(r.delivery.id))))
+  )
 })
 
 /**
@@ -72,12 +93,22 @@ export const makeRecorder = Effect.gen(function* () {
  * again, same id). `sent` runs once the request is over, before the record: the worker frees the
  * delivery's slot there, so a slow record never holds a slot another request could use.
  */
-export const deliver = (delivery: LeasedDelivery, options: DeliveryOptions, record: (r: DeliveryRecord) => Effect.Effect<boolean>, sent: Effect.Effect<void> = Effect.void) =>
+export const deliver = (
+  delivery: LeasedDelivery,
+  options: DeliveryOptions,
+  record: (r: DeliveryRecord) => Effect.Effect<boolean>,
+  sent: Effect.Effect<void> = Effect.void
+) =>
   Effect.gen(function* () {
     const done = yield* Effect.ensuring(attempt(delivery, options), sent)
-    if (!(yield* record(done))) return yield* Effect.logWarning("delivery lease lost; not recorded").pipe(Effect.annotateLogs({ delivery: delivery.id }))
+    if (!(yield* record(done)))
+      return yield* Effect.logWarning("delivery lease lost; not recorded").pipe(
+        Effect.annotateLogs({ delivery: delivery.id })
+      )
     if (done.result._tag !== "Succeeded") {
-      yield* Effect.logInfo("webhook delivery failed").pipe(Effect.annotateLogs({ delivery: delivery.id, status: done.responseCode ?? "none", error: done.error ?? "" }))
+      yield* Effect.logInfo("webhook delivery failed").pipe(
+        Effect.annotateLogs({ delivery: delivery.id, status: done.responseCode ?? "none", error: done.error ?? "" })
+      )
       yield* disableIfFailingLong(done, options)
     }
   }).pipe(
@@ -86,7 +117,10 @@ export const deliver = (delivery: LeasedDelivery, options: DeliveryOptions, reco
   )
 
 /** Leases what is due now (up to `max`) and delivers it. One pass: for tests that step the clock. Returns how many went. */
-export const deliverDueWebhooks = Effect.fn("deliverDueWebhooks")(function* (options: DeliveryOptions, max = options.batch) {
+export const deliverDueWebhooks = Effect.fn("deliverDueWebhooks")(function* (
+  options: DeliveryOptions,
+  max = options.batch
+) {
   const at = yield* Clock.currentTimeMillis
   const leased = yield* (yield* WebhookDeliveries).lease(at, max, options.leaseMs)
   const record = yield* makeRecorder
@@ -116,7 +150,12 @@ export const startDeliveryWorker = Effect.fnUntraced(function* (options: Deliver
     Effect.gen(function* () {
       yield* Semaphore.take(slots, 1)
       let free = 1
-      if (more && gather > 1 && Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))) free = gather
+      if (
+        more &&
+        gather > 1 &&
+        Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))
+      )
+        free = gather
       while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
       const leased = yield* deliveries
         .lease(yield* Clock.currentTimeMillis, free, options.leaseMs)

@@ -33,7 +33,8 @@ const waitFor = <A>(look: Effect.Effect<A>, found: (a: A) => boolean, waitMs: nu
     }
   })
 
-const seconds = (raw: string | undefined) => (raw === undefined ? 0 : /^[0-9]{1,3}$/.test(raw) ? Number(raw) : Number.NaN)
+const seconds = (raw: string | undefined) =>
+  raw === undefined ? 0 : /^[0-9]{1,3}$/.test(raw) ? Number(raw) : Number.NaN
 
 /**
  * GET /events: the workspace's events after `after` (a cursor from `nextCursor`; none: the oldest
@@ -52,7 +53,12 @@ export const listEvents = Effect.fn("listEvents")(function* (actor: Actor, query
   const wait = seconds(query.waitSeconds)
   if (!Number.isInteger(wait) || wait > MAX_WAIT_SECONDS) bad.push("waitSeconds")
   if (bad.length > 0)
-    return yield* Effect.fail(invalidFields(bad, `limit is 1-100; after is a nextCursor; types are some of ${eventTypes.join(", ")}; waitSeconds is 0-${MAX_WAIT_SECONDS}.`))
+    return yield* Effect.fail(
+      invalidFields(
+        bad,
+        `limit is 1-100; after is a nextCursor; types are some of ${eventTypes.join(", ")}; waitSeconds is 0-${MAX_WAIT_SECONDS}.`
+      )
+    )
   const outbox = yield* EventOutbox
   const after = query.after ?? null
   const events = yield* waitFor(
@@ -66,18 +72,28 @@ export const listEvents = Effect.fn("listEvents")(function* (actor: Actor, query
 
 export type WaitUntil = "decision" | "final"
 
-const settled = (post: Post, until: WaitUntil) => post.deletedAt !== null || (until === "decision" ? post.status !== "needs_approval" : isFinal(post.status))
+const settled = (post: Post, until: WaitUntil) =>
+  post.deletedAt !== null || (until === "decision" ? post.status !== "needs_approval" : isFinal(post.status))
 
 /**
  * Waits (up to `waitSeconds`) until the post leaves needs_approval (`decision`) or reaches a final
  * status (`final`), or is rejected or cancelled; answers what it is then, and whether that happened.
  */
-export const waitForPost = Effect.fn("waitForPost")(function* (actor: Actor, id: string, until: WaitUntil, waitSeconds: number) {
+export const waitForPost = Effect.fn("waitForPost")(function* (
+  actor: Actor,
+  id: string,
+  until: WaitUntil,
+  waitSeconds: number
+) {
   if (!Number.isInteger(waitSeconds) || waitSeconds < 0 || waitSeconds > MAX_WAIT_SECONDS)
     return yield* Effect.fail(invalidFields(["waitSeconds"], `waitSeconds is 0-${MAX_WAIT_SECONDS}.`))
   if (!isWellFormedId(id)) return yield* Effect.fail(fail("post_not_found", { postId: id }))
   const repo = yield* PostRepo
-  const post = yield* waitFor(repo.findById(actor.workspaceId, id), (found: Option.Option<Post>) => Option.isNone(found) || settled(found.value, until), waitSeconds * 1000)
+  const post = yield* waitFor(
+    repo.findById(actor.workspaceId, id),
+    (found: Option.Option<Post>) => Option.isNone(found) || settled(found.value, until),
+    waitSeconds * 1000
+  )
   if (Option.isNone(post)) return yield* Effect.fail(fail("post_not_found", { postId: id }))
   const p = post.value
   return {

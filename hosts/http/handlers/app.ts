@@ -25,9 +25,17 @@ export const layer = HttpApiBuilder.group(HeraldApi, "app", (handlers) =>
       .handle("approvals", () => run(Effect.flatMap(CurrentActor, approvalQueue)))
       .handle("networks", () => run(offeredNetworks()))
       .handle("accountGrants", () => run(Effect.flatMap(CurrentActor, accountGrants)))
-      .handle("disconnect", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => disconnectAccount(actor, params.id))))
+      .handle("disconnect", ({ params }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => disconnectAccount(actor, params.id)))
+      )
       .handle("workspace", () => run(Effect.flatMap(CurrentActor, getWorkspaceSettings)))
-      .handle("updateWorkspace", ({ payload }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(updateWorkspaceSettings(actor, payload), (body) => json(body)))))
+      .handle("updateWorkspace", ({ payload }) =>
+        run(
+          Effect.flatMap(CurrentActor, (actor) =>
+            Effect.map(updateWorkspaceSettings(actor, payload), (body) => json(body))
+          )
+        )
+      )
       .handle("sessions", () =>
         run(
           Effect.gen(function* () {
@@ -36,6 +44,8 @@ export const layer = HttpApiBuilder.group(HeraldApi, "app", (handlers) =>
           })
         )
       )
-      .handle("revokeSession", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => revokeSession(actor, params.id))))
+      .handle("revokeSession", ({ params }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => revokeSession(actor, params.id)))
+      )
   })
 )

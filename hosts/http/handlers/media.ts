@@ -12,10 +12,18 @@ import { requestBody } from "../requestBody.ts"
 import { CurrentActor } from "../security.ts"
 import { json, runner } from "./request.ts"
 
-type Services = Effect.Services<ReturnType<typeof uploadMedia>> | Effect.Services<ReturnType<typeof getMedia>> | Effect.Services<ReturnType<typeof getPreview>>
+type Services =
+  | Effect.Services<ReturnType<typeof uploadMedia>>
+  | Effect.Services<ReturnType<typeof getMedia>>
+  | Effect.Services<ReturnType<typeof getPreview>>
 
 // The multipart parser's own limits are a backstop; the use case's byte counter answers first.
-const multipartLimits = { maxParts: 16, maxFieldBytes: 64 * 1024, maxTotalBytes: REST_UPLOAD_LIMIT + 1024 * 1024, maxFileBytes: REST_UPLOAD_LIMIT }
+const multipartLimits = {
+  maxParts: 16,
+  maxFieldBytes: 64 * 1024,
+  maxTotalBytes: REST_UPLOAD_LIMIT + 1024 * 1024,
+  maxFileBytes: REST_UPLOAD_LIMIT
+}
 
 const cutShort = () => invalidFields(["file"], "The request body ended before it was complete.")
 
@@ -38,7 +46,9 @@ export const layer = HttpApiBuilder.group(HeraldApi, "media", (handlers) =>
           })
         )
       )
-      .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => Effect.map(getMedia(actor, params.id), (body) => json(body)))))
+      .handle("get", ({ params }) =>
+        run(Effect.flatMap(CurrentActor, (actor) => Effect.map(getMedia(actor, params.id), (body) => json(body))))
+      )
       .handle("preview", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => getPreview(actor, params.id))))
   })
 )

@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import type { HeraldError } from "../../../domain/errors.ts"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 
-export const header = (name: string) => Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.headers[name])
+export const header = (name: string) =>
+  Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.headers[name])
 
 export const json = (body: unknown, status = 200) => HttpServerResponse.jsonUnsafe(body, { status })
 
@@ -14,4 +15,8 @@ export const json = (body: unknown, status = 200) => HttpServerResponse.jsonUnsa
  * with, which this requirement makes sure holds `R`. (Providing them again merged a copy of every
  * service into each request's context: about 7% of the CPU of a simple GET.)
  */
-export const runner = <R>() => Effect.as(Effect.context<R>(), <A, R2>(effect: Effect.Effect<A, HeraldError, R2>) => effect as Effect.Effect<A, HeraldError, Exclude<R2, R>>)
+export const runner = <R>() =>
+  Effect.as(
+    Effect.context<R>(),
+    <A, R2>(effect: Effect.Effect<A, HeraldError, R2>) => effect as Effect.Effect<A, HeraldError, Exclude<R2, R>>
+  )

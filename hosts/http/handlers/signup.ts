@@ -14,7 +14,11 @@ export const layer = HttpApiBuilder.group(HeraldApi, "signup", (handlers) =>
     return handlers.handle("signup", ({ payload }) =>
       run(
         Effect.gen(function* () {
-          const result = yield* signUp({ body: payload, ip: client(yield* HttpServerRequest.HttpServerRequest), acceptLanguage: yield* header("accept-language") })
+          const result = yield* signUp({
+            body: payload,
+            ip: client(yield* HttpServerRequest.HttpServerRequest),
+            acceptLanguage: yield* header("accept-language")
+          })
           return json(result.body, result.status)
         })
       )

@@ -6,10 +6,17 @@ import { strings } from "./assets.ts"
 /** The app's views: each its own address, one shell, drawn by app.js from the /api/v1 endpoints. */
 export const views = ["queue", "posts", "accounts", "keys", "settings"] as const
 export type View = (typeof views)[number]
-export const viewPath: Record<View, `/${string}`> = { queue: "/app", posts: "/app/posts", accounts: "/app/accounts", keys: "/app/keys", settings: "/app/settings" }
+export const viewPath: Record<View, `/${string}`> = {
+  queue: "/app",
+  posts: "/app/posts",
+  accounts: "/app/accounts",
+  keys: "/app/keys",
+  settings: "/app/settings"
+}
 
 /** The app's pages allow only their own script and style files, and requests to this origin. */
-const policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+const policy =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 export interface Shell {
   readonly view: View
@@ -25,7 +32,12 @@ export interface Shell {
  */
 export const appShell = (shell: Shell) => {
   const t = strings[shell.locale]
-  const nav = views.map((v) => `<a href="${viewPath[v]}"${v === shell.view ? ' aria-current="page"' : ""}>${escapeHtml(t[`nav.${v}`] ?? v)}</a>`).join("")
+  const nav = views
+    .map(
+      (v) =>
+        `<a href="${viewPath[v]}"${v === shell.view ? ' aria-current="page"' : ""}>${escapeHtml(t[`nav.${v}`] ?? v)}</a>`
+    )
+    .join("")
   // "<" is escaped inside the JSON so nothing in it can end the block.
   const data = JSON.stringify(t).replace(/</g, "\\u003c")
   return HttpServerResponse.text(
@@ -38,6 +50,9 @@ export const appShell = (shell: Shell) => {
 <main id="main" tabindex="-1"><p>${escapeHtml(t.loading ?? "")}</p></main>
 <div id="status" role="status" aria-live="polite" class="toast"></div>
 <script type="application/json" id="strings">${data}</script></body></html>`,
-    { contentType: "text/html; charset=utf-8", headers: { "content-security-policy": policy, "cache-control": "no-store" } }
+    {
+      contentType: "text/html; charset=utf-8",
+      headers: { "content-security-policy": policy, "cache-control": "no-store" }
+    }
   )
 }

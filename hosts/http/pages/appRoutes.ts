@@ -6,7 +6,9 @@ import { appShell, type View, viewPath, views } from "./app.ts"
 import { assetResponse, assets } from "./assets.ts"
 import { chooseLocale } from "../../../domain/signup.ts"
 
-type Services = Effect.Services<ReturnType<typeof authenticateSession>> | Effect.Services<ReturnType<typeof cachedWorkspace>>
+type Services =
+  | Effect.Services<ReturnType<typeof authenticateSession>>
+  | Effect.Services<ReturnType<typeof cachedWorkspace>>
 
 const toSignIn = HttpServerResponse.redirect("/signin", { status: 303 })
 
@@ -27,12 +29,17 @@ export const layer = HttpRouter.addAll(
           email: session.value.actor.email,
           csrf: session.value.csrf,
           locale: Option.match(workspace, {
-            onNone: () => Result.getOrElse(chooseLocale(undefined, request.headers["accept-language"]), () => "en" as const),
+            onNone: () =>
+              Result.getOrElse(chooseLocale(undefined, request.headers["accept-language"]), () => "en" as const),
             onSome: (w) => w.locale
           }),
           timeZone: Option.match(workspace, { onNone: () => "UTC", onSome: (w) => w.timeZone })
         })
-      }).pipe(Effect.provideContext(services)) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+      }).pipe(Effect.provideContext(services)) as Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        never,
+        HttpServerRequest.HttpServerRequest
+      >
     return [
       ...views.map((view) => HttpRouter.route("GET", viewPath[view], shellOf(view))),
       HttpRouter.route(

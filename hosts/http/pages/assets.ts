@@ -20,10 +20,16 @@ export const assets: ReadonlyMap<string, Asset> = new Map([
 ])
 
 /** The app's words in both languages: the pages' own headings and the script's (one file, strings.json). */
-export const strings = JSON.parse(readFileSync(new URL("./assets/strings.json", import.meta.url), "utf8")) as Record<"en" | "ja", Record<string, string>>
+export const strings = JSON.parse(readFileSync(new URL("./assets/strings.json", import.meta.url), "utf8")) as Record<
+  "en" | "ja",
+  Record<string, string>
+>
 
 /** An asset's answer; a browser that has this version gets 304. Revalidated each time, so a new release is never stale. */
 export const assetResponse = (asset: Asset, ifNoneMatch: string | undefined) =>
   ifNoneMatch === asset.etag
     ? HttpServerResponse.empty({ status: 304, headers: { etag: asset.etag, "cache-control": "no-cache" } })
-    : HttpServerResponse.text(asset.body, { contentType: asset.contentType, headers: { etag: asset.etag, "cache-control": "no-cache" } })
+    : HttpServerResponse.text(asset.body, {
+        contentType: asset.contentType,
+        headers: { etag: asset.etag, "cache-control": "no-cache" }
+      })

@@ -10,7 +10,13 @@ import { escapeHtml, page } from "./html.ts"
 interface ConnectForm {
   readonly title: string
   readonly intro: string
-  readonly fields: ReadonlyArray<{ readonly name: string; readonly label: string; readonly type: "text" | "password"; readonly placeholder: string; readonly autocomplete: string }>
+  readonly fields: ReadonlyArray<{
+    readonly name: string
+    readonly label: string
+    readonly type: "text" | "password"
+    readonly placeholder: string
+    readonly autocomplete: string
+  }>
 }
 
 const forms: Readonly<Record<string, ConnectForm>> = {
@@ -24,7 +30,13 @@ without touching your account's own password. Create one in Bluesky under
 session when Bluesky ends the old one.</p>`,
     fields: [
       { name: "handle", label: "Handle", type: "text", placeholder: "alice.bsky.social", autocomplete: "username" },
-      { name: "appPassword", label: "App password", type: "password", placeholder: "xxxx-xxxx-xxxx-xxxx", autocomplete: "off" }
+      {
+        name: "appPassword",
+        label: "App password",
+        type: "password",
+        placeholder: "xxxx-xxxx-xxxx-xxxx",
+        autocomplete: "off"
+      }
     ]
   }
 }
@@ -36,7 +48,8 @@ session when Bluesky ends the old one.</p>`,
  */
 const secured = (response: HttpServerResponse.HttpServerResponse) =>
   HttpServerResponse.setHeaders(response, {
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "content-security-policy":
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
     "referrer-policy": "same-origin",
@@ -64,14 +77,20 @@ ${form.fields.map((f) => `<p><label>${escapeHtml(f.label)}<br><input name="${f.n
 /** Herald's own connect form (GET /connect/{platform}/form) and where it posts (POST /connect/{platform}/callback). */
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
-    const services = yield* Effect.context<Effect.Services<ReturnType<typeof completeConnect>> | Effect.Services<ReturnType<typeof inspectConnectState>>>()
+    const services = yield* Effect.context<
+      Effect.Services<ReturnType<typeof completeConnect>> | Effect.Services<ReturnType<typeof inspectConnectState>>
+    >()
     const origin = new URL((yield* HeraldConfig).publicUrl).origin
     const respond = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const wantsJson = (request.headers.accept ?? "").includes("application/json")
         return secured(yield* effect.pipe(Effect.catch((e) => Effect.succeed(errorPage(e, wantsJson)))))
-      }).pipe(Effect.provideContext(services)) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+      }).pipe(Effect.provideContext(services)) as Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        never,
+        HttpServerRequest.HttpServerRequest
+      >
 
     return [
       HttpRouter.route(
@@ -80,10 +99,17 @@ export const layer = HttpRouter.addAll(
         respond(
           Effect.gen(function* () {
             const platform = (yield* HttpRouter.params).platform ?? ""
-            const state = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://x").searchParams.get("state") ?? ""
+            const state =
+              new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://x").searchParams.get("state") ?? ""
             const form = forms[platform]
             if (form === undefined)
-              return yield* Effect.fail(fail("platform_unavailable", { platform, available: Object.keys(forms) }, `${platform} does not connect through a Herald form.`))
+              return yield* Effect.fail(
+                fail(
+                  "platform_unavailable",
+                  { platform, available: Object.keys(forms) },
+                  `${platform} does not connect through a Herald form.`
+                )
+              )
             yield* inspectConnectState(platform, state)
             return formPage(platform, form, state)
           })
@@ -96,13 +122,24 @@ export const layer = HttpRouter.addAll(
           Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
             // A form that takes a password is only ever sent from Herald's own page.
-            if (request.headers.origin !== origin) return yield* Effect.fail(fail("csrf_failed", {}, "This form can only be sent from Herald's own connect page."))
+            if (request.headers.origin !== origin)
+              return yield* Effect.fail(
+                fail("csrf_failed", {}, "This form can only be sent from Herald's own connect page.")
+              )
             const platform = (yield* HttpRouter.params).platform ?? ""
             const form = forms[platform]
             if (form === undefined)
-              return yield* Effect.fail(fail("platform_unavailable", { platform, available: Object.keys(forms) }, `${platform} does not connect through a Herald form.`))
+              return yield* Effect.fail(
+                fail(
+                  "platform_unavailable",
+                  { platform, available: Object.keys(forms) },
+                  `${platform} does not connect through a Herald form.`
+                )
+              )
             const fields = new URLSearchParams(yield* Effect.orElseSucceed(request.text, () => ""))
-            const params = Object.fromEntries(["state", ...form.fields.map((f) => f.name)].map((name) => [name, fields.get(name) ?? ""]))
+            const params = Object.fromEntries(
+              ["state", ...form.fields.map((f) => f.name)].map((name) => [name, fields.get(name) ?? ""])
+            )
             const result = yield* completeConnect(platform, params)
             const wantsJson = (request.headers.accept ?? "").includes("application/json")
             return wantsJson

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto"
 import { HttpServerResponse } from "effect/http"
 
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:760px;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
 button{font:inherit;padding:.4rem .9rem;border-radius:6px;border:1px solid #888;background:#111;color:#fff;cursor:pointer}
@@ -12,7 +13,8 @@ const sources = new Map<string, string>()
 /** A CSP source naming one inline block by its hash; pages reuse a few constant blocks, so each is hashed once. */
 export const hashSource = (block: string) => {
   let source = sources.get(block)
-  if (source === undefined) sources.set(block, (source = `'sha256-${createHash("sha256").update(block).digest("base64")}'`))
+  if (source === undefined)
+    sources.set(block, (source = `'sha256-${createHash("sha256").update(block).digest("base64")}'`))
   return source
 }
 
@@ -33,7 +35,13 @@ export const pagePolicy = (scripts: ReadonlyArray<string>) =>
   ].join("; ")
 
 /** A small self-contained page: no external assets (the service may run offline). `script` is its one inline script, if any. */
-export const page = (title: string, body: string, status = 200, lang = "en", options: { readonly script?: string; readonly head?: string } = {}) =>
+export const page = (
+  title: string,
+  body: string,
+  status = 200,
+  lang = "en",
+  options: { readonly script?: string; readonly head?: string } = {}
+) =>
   HttpServerResponse.text(
     `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)} · Herald</title>${options.head ?? ""}

@@ -11,9 +11,13 @@ import { strings } from "./assets.ts"
 import { escapeHtml, page } from "./html.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
 
-type Services = Effect.Services<ReturnType<typeof inspectApprovalLink>> | Effect.Services<ReturnType<typeof decideFromLink>> | HeraldConfig
+type Services =
+  | Effect.Services<ReturnType<typeof inspectApprovalLink>>
+  | Effect.Services<ReturnType<typeof decideFromLink>>
+  | HeraldConfig
 
-const say = (locale: Locale, key: string, vars: Record<string, string> = {}) => (strings[locale][key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? "")
+const say = (locale: Locale, key: string, vars: Record<string, string> = {}) =>
+  (strings[locale][key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? "")
 
 const toApp = (locale: Locale) => `<p><a href="/app">${escapeHtml(say(locale, "inbox.openApp"))}</a></p>`
 
@@ -51,10 +55,20 @@ export const layer = HttpRouter.addAll(
             const action = actionOf(params.get("action"))
             const { workspace, post, changed } = yield* inspectApprovalLink(token)
             const l = workspace.locale
-            if (post === null) return page(say(l, "inbox.goneTitle"), `<p>${escapeHtml(say(l, "inbox.gone"))}</p>${toApp(l)}`, 200, l)
-            if (changed) return page(say(l, "inbox.changedTitle"), `<p>${escapeHtml(say(l, "inbox.changed"))}</p>${toApp(l)}`, 200, l)
+            if (post === null)
+              return page(say(l, "inbox.goneTitle"), `<p>${escapeHtml(say(l, "inbox.gone"))}</p>${toApp(l)}`, 200, l)
+            if (changed)
+              return page(
+                say(l, "inbox.changedTitle"),
+                `<p>${escapeHtml(say(l, "inbox.changed"))}</p>${toApp(l)}`,
+                200,
+                l
+              )
             const other = action === "approve" ? "reject" : "approve"
-            const when = post.scheduledFor === null ? say(l, "inbox.now") : say(l, "inbox.at", { when: formatInZone(post.scheduledFor, workspace.timeZone, l) })
+            const when =
+              post.scheduledFor === null
+                ? say(l, "inbox.now")
+                : say(l, "inbox.at", { when: formatInZone(post.scheduledFor, workspace.timeZone, l) })
             const networks = [...new Set(post.targets.map((t) => platformNames[t.platform]))].join(", ")
             return page(
               say(l, action === "approve" ? "inbox.approveTitle" : "inbox.rejectTitle"),
@@ -79,21 +93,48 @@ ${action === "reject" ? `<p><label>${escapeHtml(say(l, "inbox.reason"))}<br><tex
             const request = yield* HttpServerRequest.HttpServerRequest
             // Only this site's own confirming page may decide (a page elsewhere cannot post a stolen link).
             if (fromAnotherSite(request.headers, publicOrigin))
-              return yield* Effect.fail(fail("csrf_failed", undefined, "This form was sent from another site, so Herald did not act on it. Open the link from your e-mail again."))
-            const text = yield* Effect.catch(request.text, (error) => (isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed("")))
+              return yield* Effect.fail(
+                fail(
+                  "csrf_failed",
+                  undefined,
+                  "This form was sent from another site, so Herald did not act on it. Open the link from your e-mail again."
+                )
+              )
+            const text = yield* Effect.catch(request.text, (error) =>
+              isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed("")
+            )
             const form = new URLSearchParams(text)
             const reason = (form.get("reason") ?? "").trim()
-            const { workspace, outcome } = yield* decideFromLink(form.get("token") ?? "", actionOf(form.get("action")), reason === "" ? null : reason)
+            const { workspace, outcome } = yield* decideFromLink(
+              form.get("token") ?? "",
+              actionOf(form.get("action")),
+              reason === "" ? null : reason
+            )
             const l = workspace.locale
             switch (outcome._tag) {
               case "Changed":
-                return page(say(l, "inbox.changedTitle"), `<p>${escapeHtml(say(l, "inbox.changed"))}</p>${toApp(l)}`, 409, l)
+                return page(
+                  say(l, "inbox.changedTitle"),
+                  `<p>${escapeHtml(say(l, "inbox.changed"))}</p>${toApp(l)}`,
+                  409,
+                  l
+                )
               case "Gone":
                 return page(say(l, "inbox.goneTitle"), `<p>${escapeHtml(say(l, "inbox.gone"))}</p>${toApp(l)}`, 409, l)
               case "Rejected":
-                return page(say(l, "inbox.rejected"), `<p>${escapeHtml(say(l, "inbox.rejectedText"))}</p>${toApp(l)}`, 200, l)
+                return page(
+                  say(l, "inbox.rejected"),
+                  `<p>${escapeHtml(say(l, "inbox.rejectedText"))}</p>${toApp(l)}`,
+                  200,
+                  l
+                )
               case "Publishing":
-                return page(say(l, "inbox.approved"), `<p>${escapeHtml(say(l, "inbox.approvedNow"))}</p>${toApp(l)}`, 200, l)
+                return page(
+                  say(l, "inbox.approved"),
+                  `<p>${escapeHtml(say(l, "inbox.approvedNow"))}</p>${toApp(l)}`,
+                  200,
+                  l
+                )
               case "Scheduled":
                 return page(
                   say(l, "inbox.approved"),

@@ -43,13 +43,22 @@ const checked = (params: URLSearchParams): Effect.Effect<URLSearchParams, Herald
   return Effect.succeed(params)
 }
 
-const query = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) => checked(new URL(r.url, "http://x").searchParams))
+const query = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) =>
+  checked(new URL(r.url, "http://x").searchParams)
+)
 // A form over the pages' body limit goes on to bodyLimit.ts, which answers 413.
 const form = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) =>
-  Effect.catch(r.text, (error) => (isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed(""))).pipe(Effect.flatMap((text) => checked(new URLSearchParams(text))))
+  Effect.catch(r.text, (error) => (isBodyTooLarge(error) ? Effect.die(error) : Effect.succeed(""))).pipe(
+    Effect.flatMap((text) => checked(new URLSearchParams(text)))
+  )
 )
 
-const withSession = (response: HttpServerResponse.HttpServerResponse, token: string, expiresAt: number, secure: boolean) =>
+const withSession = (
+  response: HttpServerResponse.HttpServerResponse,
+  token: string,
+  expiresAt: number,
+  secure: boolean
+) =>
   HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: "lax",
@@ -75,7 +84,13 @@ export const layer = HttpRouter.addAll(
     // A form that sets or ends a session, or sends mail, must come from Herald's own pages.
     const sameOrigin = Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) =>
       fromAnotherSite(r.headers, publicOrigin)
-        ? Effect.fail(fail("csrf_failed", undefined, "This form was sent from another site, so Herald did not act on it. Open the link from your e-mail again."))
+        ? Effect.fail(
+            fail(
+              "csrf_failed",
+              undefined,
+              "This form was sent from another site, so Herald did not act on it. Open the link from your e-mail again."
+            )
+          )
         : Effect.void
     )
 
@@ -89,10 +104,13 @@ export const layer = HttpRouter.addAll(
             const params = yield* HttpRouter.params
             const q = yield* query
             const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q))
-            const wantsJson = ((yield* HttpServerRequest.HttpServerRequest).headers.accept ?? "").includes("application/json")
+            const wantsJson = ((yield* HttpServerRequest.HttpServerRequest).headers.accept ?? "").includes(
+              "application/json"
+            )
             if (wantsJson) return HttpServerResponse.jsonUnsafe(result)
             // Facebook gives several accounts at once (each Page, and the Instagram accounts linked to them).
-            const line = (a: typeof result.account) => `<b>${escapeHtml(a.name)}</b> (@${escapeHtml(a.username)}) on ${escapeHtml(a.platform)}, id <code>${escapeHtml(a.id)}</code>`
+            const line = (a: typeof result.account) =>
+              `<b>${escapeHtml(a.name)}</b> (@${escapeHtml(a.username)}) on ${escapeHtml(a.platform)}, id <code>${escapeHtml(a.id)}</code>`
             return result.accounts.length > 1
               ? page(
                   "Accounts connected",
@@ -142,7 +160,10 @@ export const layer = HttpRouter.addAll(
         "GET",
         "/signin",
         Effect.succeed(
-          page("Sign in", `<form method="post" action="/signin"><label>E-mail <input name="email" type="email" required></label> <button>Send me a link</button></form>`)
+          page(
+            "Sign in",
+            `<form method="post" action="/signin"><label>E-mail <input name="email" type="email" required></label> <button>Send me a link</button></form>`
+          )
         )
       ),
       HttpRouter.route(

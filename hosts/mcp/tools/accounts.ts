@@ -23,9 +23,16 @@ export const signUpTool = keylessTool({
     "If the address already owns a workspace, nothing is created (created: false, apiKey null): the human signs in and makes a key for you."
   ].join(" "),
   input: SignUpRequest,
-  output: Schema.Struct({ created: Schema.Boolean.annotate({ description: "false when the address already had a workspace" }), ...SignUpResponse.fields }),
+  output: Schema.Struct({
+    created: Schema.Boolean.annotate({ description: "false when the address already had a workspace" }),
+    ...SignUpResponse.fields
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  run: (args, call) => Effect.map(signUp({ body: args, ip: call.ip, acceptLanguage: call.acceptLanguage }), (result) => ({ created: result.status === 201, ...result.body }))
+  run: (args, call) =>
+    Effect.map(signUp({ body: args, ip: call.ip, acceptLanguage: call.acceptLanguage }), (result) => ({
+      created: result.status === 201,
+      ...result.body
+    }))
 })
 
 export const requestClaimLinkTool = tool({
@@ -65,7 +72,8 @@ export const connectAccountTool = tool({
   ].join(" "),
   input: Schema.Struct({
     platform: Schema.String.annotate({
-      description: "Network: sandbox, x, linkedin, instagram, facebook, threads, bluesky, tiktok, youtube or pinterest (what this server offers)"
+      description:
+        "Network: sandbox, x, linkedin, instagram, facebook, threads, bluesky, tiktok, youtube or pinterest (what this server offers)"
     })
   }),
   output: ConnectLink,
@@ -79,7 +87,9 @@ export const listBoardsTool = tool({
   description:
     "The boards a connected Pinterest account can pin to, read from Pinterest. Put a board's id in create_post's pinterest.boardId; " +
     "without one a pin goes to the account's first board. Other networks give boards_unsupported.",
-  input: Schema.Struct({ accountId: Schema.String.annotate({ description: "A Pinterest account id from list_accounts" }) }),
+  input: Schema.Struct({
+    accountId: Schema.String.annotate({ description: "A Pinterest account id from list_accounts" })
+  }),
   output: BoardList,
   annotations: { readOnlyHint: true, openWorldHint: true },
   run: (args, call) => listBoards(call.actor, args.accountId)

@@ -15,12 +15,19 @@ export const waitForPostTool = tool({
   ].join(" "),
   input: Schema.Struct({
     postId: Schema.String.annotate({ description: "The id create_post returned" }),
-    until: Schema.optional(Schema.Literals(["decision", "final"]).annotate({ description: "decision (default): approved or rejected; final: published or failed" })),
+    until: Schema.optional(
+      Schema.Literals(["decision", "final"]).annotate({
+        description: "decision (default): approved or rejected; final: published or failed"
+      })
+    ),
     waitSeconds: Schema.optional(
-      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_WAIT_SECONDS })).annotate({ description: `How long to wait at most (default ${MAX_WAIT_SECONDS})` })
+      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_WAIT_SECONDS })).annotate({
+        description: `How long to wait at most (default ${MAX_WAIT_SECONDS})`
+      })
     )
   }),
   output: PostWait,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (args, call) => waitForPost(call.actor, args.postId, args.until ?? "decision", args.waitSeconds ?? MAX_WAIT_SECONDS)
+  run: (args, call) =>
+    waitForPost(call.actor, args.postId, args.until ?? "decision", args.waitSeconds ?? MAX_WAIT_SECONDS)
 })

@@ -1,8 +1,22 @@
 import type { AnyTool, CallContext } from "../tool.ts"
-import { connectAccountTool, disconnectAccountTool, listAccountsTool, listBoardsTool, requestClaimLinkTool, signUpTool } from "./accounts.ts"
+import {
+  connectAccountTool,
+  disconnectAccountTool,
+  listAccountsTool,
+  listBoardsTool,
+  requestClaimLinkTool,
+  signUpTool
+} from "./accounts.ts"
 import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
-import { cancelPostTool, createPostTool, getPostTool, listPostsTool, rejectPostTool, reschedulePostTool } from "./posts.ts"
+import {
+  cancelPostTool,
+  createPostTool,
+  getPostTool,
+  listPostsTool,
+  rejectPostTool,
+  reschedulePostTool
+} from "./posts.ts"
 
 /** Every tool, in the order an agent meets them: get a key, connect, (upload,) post, follow up. */
 export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<AnyTool> => [

@@ -22,10 +22,12 @@ const fromBase64 = (text: string): Stream.Stream<Uint8Array, HeraldError> => {
   // Far too long is refused before the text is scanned or copied.
   if (text.length > MAX_BASE64_CHARS) return Stream.fail(fail("file_too_large", { maxBytes: MCP_UPLOAD_LIMIT }))
   const data = text.replace(/^data:[^,]*;base64,/, "").replace(/\s+/g, "")
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data) || data.length % 4 === 1) return Stream.fail(invalidFields(["dataBase64"], "dataBase64 is not valid base64."))
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(data) || data.length % 4 === 1)
+    return Stream.fail(invalidFields(["dataBase64"], "dataBase64 is not valid base64."))
   return Stream.fromIterable(
     (function* () {
-      for (let at = 0; at < data.length; at += SLICE_CHARS) yield new Uint8Array(Buffer.from(data.slice(at, at + SLICE_CHARS), "base64"))
+      for (let at = 0; at < data.length; at += SLICE_CHARS)
+        yield new Uint8Array(Buffer.from(data.slice(at, at + SLICE_CHARS), "base64"))
     })()
   )
 }
@@ -33,7 +35,11 @@ const fromBase64 = (text: string): Stream.Stream<Uint8Array, HeraldError> => {
 /** A local file as a stream (stdio only: the server runs on the agent's own machine). */
 const fromPath = (path: string): Stream.Stream<Uint8Array, HeraldError> =>
   Stream.fromAsyncIterable(createReadStream(path) as AsyncIterable<Uint8Array>, (error) =>
-    fail("validation_failed", { fields: ["path"] }, `Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`)
+    fail(
+      "validation_failed",
+      { fields: ["path"] },
+      `Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`
+    )
   )
 
 const description = (transport: CallContext["transport"]) =>
@@ -42,7 +48,9 @@ const description = (transport: CallContext["transport"]) =>
     "The type is read from the bytes, not the name. Returns media.id for create_post's mediaIds (several ids make a carousel) and a preview with get_media_preview.",
     `Uploads expire after ${MEDIA_LIFETIME_MS / DAY_MS} days (using one later gives media_expired: upload again).`,
     `An unclaimed workspace holds at most ${planLimits.free.uploadsWhileUnclaimed} uploads (claim_required).`,
-    transport === "stdio" ? "Give either path (a local file) or filename with dataBase64." : "Send the file as dataBase64 with its filename."
+    transport === "stdio"
+      ? "Give either path (a local file) or filename with dataBase64."
+      : "Send the file as dataBase64 with its filename."
   ].join(" ")
 
 const described = (description: string) => Schema.String.annotate({ description })
@@ -72,7 +80,9 @@ export const uploadMediaTool = (transport: CallContext["transport"]) =>
         description: description(transport),
         annotations,
         input: Schema.Struct({
-          path: Schema.optional(described("A local file to upload (absolute, or relative to the server's working directory)")),
+          path: Schema.optional(
+            described("A local file to upload (absolute, or relative to the server's working directory)")
+          ),
           filename: Schema.optional(described("The file's name; defaults to the path's last part")),
           dataBase64: Schema.optional(base64Fields.dataBase64),
           contentType: base64Fields.contentType
@@ -81,8 +91,10 @@ export const uploadMediaTool = (transport: CallContext["transport"]) =>
         run: (args, call) => {
           if ((args.path === undefined) === (args.dataBase64 === undefined))
             return Effect.fail(invalidFields(["path", "dataBase64"], "Give either path or dataBase64 (with filename)."))
-          if (args.path !== undefined) return uploadMedia(call.actor, args.filename ?? basename(args.path), fromPath(args.path), MCP_UPLOAD_LIMIT)
-          if (args.filename === undefined) return Effect.fail(invalidFields(["filename"], "filename is required with dataBase64."))
+          if (args.path !== undefined)
+            return uploadMedia(call.actor, args.filename ?? basename(args.path), fromPath(args.path), MCP_UPLOAD_LIMIT)
+          if (args.filename === undefined)
+            return Effect.fail(invalidFields(["filename"], "filename is required with dataBase64."))
           return uploadMedia(call.actor, args.filename, fromBase64(args.dataBase64!), MCP_UPLOAD_LIMIT)
         }
       })

@@ -40,27 +40,37 @@ export const createPostTool = tool({
   input: createInput,
   output: Schema.Union([PostEnvelope, ReplayedPost, DryRunResult]),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  run: ({ idempotencyKey, ...body }, call) => Effect.map(createPost(call.actor, body, idempotencyKey ?? null), (result) => result.body)
+  run: ({ idempotencyKey, ...body }, call) =>
+    Effect.map(createPost(call.actor, body, idempotencyKey ?? null), (result) => result.body)
 })
 
 export const listPostsTool = tool({
   name: "list_posts",
   title: "List recent posts",
-  description: "Posts of this workspace, newest first, each with per-account targets. Filter by status; page with cursor (from nextCursor, null on the last page).",
+  description:
+    "Posts of this workspace, newest first, each with per-account targets. Filter by status; page with cursor (from nextCursor, null on the last page).",
   input: Schema.Struct({
-    status: Schema.optional(Schema.String.annotate({ description: "needs_approval, scheduled, publishing, published or failed" })),
+    status: Schema.optional(
+      Schema.String.annotate({ description: "needs_approval, scheduled, publishing, published or failed" })
+    ),
     limit: Schema.optional(Schema.Int.annotate({ description: "1-100, default 20" })),
     cursor: Schema.optional(Schema.String.annotate({ description: "nextCursor of the previous page" }))
   }),
   output: PostList,
   annotations: { readOnlyHint: true, openWorldHint: false },
-  run: (args, call) => listPosts(call.actor, { status: args.status, limit: args.limit === undefined ? undefined : String(args.limit), cursor: args.cursor })
+  run: (args, call) =>
+    listPosts(call.actor, {
+      status: args.status,
+      limit: args.limit === undefined ? undefined : String(args.limit),
+      cursor: args.cursor
+    })
 })
 
 export const getPostTool = tool({
   name: "get_post",
   title: "Read one post",
-  description: "One post with each account's status, the network's link once published, and any error. Cancelled and rejected posts are gone (post_not_found).",
+  description:
+    "One post with each account's status, the network's link once published, and any error. Cancelled and rejected posts are gone (post_not_found).",
   input: Schema.Struct({ postId }),
   output: PostEnvelope,
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -92,8 +102,12 @@ export const rejectPostTool = tool({
 export const reschedulePostTool = tool({
   name: "reschedule_post",
   title: "Change when a post goes out",
-  description: "Moves one of your own posts in needs_approval or scheduled to a new time. A post waiting for approval still waits; it goes out at the new time once approved.",
-  input: Schema.Struct({ postId, scheduledFor: Schema.String.annotate({ description: `The new time: ${time}. Future, under a year ahead` }) }),
+  description:
+    "Moves one of your own posts in needs_approval or scheduled to a new time. A post waiting for approval still waits; it goes out at the new time once approved.",
+  input: Schema.Struct({
+    postId,
+    scheduledFor: Schema.String.annotate({ description: `The new time: ${time}. Future, under a year ahead` })
+  }),
   output: PostEnvelope,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: (args, call) => Actions.reschedulePost(call.actor, args.postId, { scheduledFor: args.scheduledFor })

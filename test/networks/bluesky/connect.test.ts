@@ -21,7 +21,11 @@ beforeAll(async () => {
   // Sessions carry the DID document, as on bsky.social: Herald logs in at the service URL (127.0.0.1)
   // and then talks to the PDS the document names (localhost), as it would to an entryway and a PDS.
   pds = await startPds({ enableDidDocWithSession: true })
-  host = await startBlueskyHost({ serviceUrl: pds.url.replace("localhost", "127.0.0.1"), fetch: watched.fetch, linkCardsFromPrivateHosts: true })
+  host = await startBlueskyHost({
+    serviceUrl: pds.url.replace("localhost", "127.0.0.1"),
+    fetch: watched.fetch,
+    linkCardsFromPrivateHosts: true
+  })
   const png = await sharp({ create: { width: 600, height: 315, channels: 3, background: "#3366cc" } })
     .png()
     .toBuffer()
@@ -90,7 +94,10 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     expect(form.headers.get("cache-control")).toBe("no-store")
 
     // Sent from another site: refused before anything is used up.
-    const forged = await postForm({ state, handle: alice.handle, appPassword: alice.appPassword }, "https://evil.example")
+    const forged = await postForm(
+      { state, handle: alice.handle, appPassword: alice.appPassword },
+      "https://evil.example"
+    )
     expect(forged.status).toBe(403)
     expect(((await forged.json()) as any).error.code).toBe("csrf_failed")
 
@@ -103,35 +110,61 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     expect(mainError.message).toContain("main password")
     expect(watched.count("com.atproto.server.deleteSession")).toBe(1)
 
-    const wrong = await postForm({ state: new URL(await connectLink(apiKey)).searchParams.get("state")!, handle: alice.handle, appPassword: "aaaa-bbbb-cccc-dddd" })
+    const wrong = await postForm({
+      state: new URL(await connectLink(apiKey)).searchParams.get("state")!,
+      handle: alice.handle,
+      appPassword: "aaaa-bbbb-cccc-dddd"
+    })
     expect(wrong.status).toBe(400)
     const wrongError = ((await wrong.json()) as any).error
     expect(wrongError.details.fields).toEqual(["appPassword"])
     expect(wrongError.message).toContain("Invalid identifier or password")
 
-    const connected = await postForm({ state: new URL(await connectLink(apiKey)).searchParams.get("state")!, handle: `@${alice.handle}`, appPassword: alice.appPassword })
+    const connected = await postForm({
+      state: new URL(await connectLink(apiKey)).searchParams.get("state")!,
+      handle: `@${alice.handle}`,
+      appPassword: alice.appPassword
+    })
     expect(connected.status).toBe(200)
     const { account } = (await connected.json()) as any
-    expect(account).toMatchObject({ platform: "bluesky", username: alice.handle, name: "Alice Example", status: "connected" })
-    const stored = Option.getOrThrow(await host.run(Effect.flatMap(AccountRepo, (repo) => repo.findById(person.workspaceId, account.id))))
+    expect(account).toMatchObject({
+      platform: "bluesky",
+      username: alice.handle,
+      name: "Alice Example",
+      status: "connected"
+    })
+    const stored = Option.getOrThrow(
+      await host.run(Effect.flatMap(AccountRepo, (repo) => repo.findById(person.workspaceId, account.id)))
+    )
     expect(stored.externalId).toBe(alice.did)
-    const sealed = Option.getOrThrow(await host.run(Effect.flatMap(CredentialStore, (store) => store.get(account.id)))).sealed
+    const sealed = Option.getOrThrow(
+      await host.run(Effect.flatMap(CredentialStore, (store) => store.get(account.id)))
+    ).sealed
     expect(sealed).not.toContain(alice.appPassword)
     // The session's tokens are in the sealed text, and not readable in it.
-    const opened = JSON.parse(await host.run(Effect.flatMap(TokenVault, (vault) => vault.open(sealed)))) as { accessToken: string; refreshToken: string }
+    const opened = JSON.parse(await host.run(Effect.flatMap(TokenVault, (vault) => vault.open(sealed)))) as {
+      accessToken: string
+      refreshToken: string
+    }
     expect(opened.accessToken).toMatch(/^eyJ/)
     expect(sealed).not.toContain(opened.accessToken.slice(0, 24))
     expect(sealed).not.toContain(opened.refreshToken.slice(0, 24))
 
     // Reconnecting the same Bluesky account keeps its Herald id.
-    const again = await postForm({ state: new URL(await connectLink(apiKey)).searchParams.get("state")!, handle: alice.handle, appPassword: alice.appPassword })
+    const again = await postForm({
+      state: new URL(await connectLink(apiKey)).searchParams.get("state")!,
+      handle: alice.handle,
+      appPassword: alice.appPassword
+    })
     expect(((await again.json()) as any).account.id).toBe(account.id)
   })
 
   it("publishes through the pipeline: links, mentions and hashtags as facets, and a link card", async () => {
     const { apiKey } = await host.run(workspace)
     const state = new URL(await connectLink(apiKey)).searchParams.get("state")!
-    const { account } = (await (await postForm({ state, handle: alice.handle, appPassword: alice.appPassword })).json()) as any
+    const { account } = (await (
+      await postForm({ state, handle: alice.handle, appPassword: alice.appPassword })
+    ).json()) as any
     const sessionsBefore = watched.count("com.atproto.server.createSession")
 
     const link = `${page.origin}/article`
@@ -147,31 +180,43 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     expect(target.externalId).toBe(`at://${alice.did}/app.bsky.feed.post/${rkey}`)
     expect(target.url).toBe(`https://bsky.app/profile/${alice.handle}/post/${rkey}`)
 
-    const record = (await bob.owner.com.atproto.repo.getRecord({ repo: alice.did, collection: "app.bsky.feed.post", rkey })).data.value as any
+    const record = (
+      await bob.owner.com.atproto.repo.getRecord({ repo: alice.did, collection: "app.bsky.feed.post", rkey })
+    ).data.value as any
     expect(record.text).toBe(content)
     const bytes = Buffer.from(content)
-    const spans = record.facets.map((f: any) => ({ text: bytes.subarray(f.index.byteStart, f.index.byteEnd).toString(), feature: f.features[0] }))
+    const spans = record.facets.map((f: any) => ({
+      text: bytes.subarray(f.index.byteStart, f.index.byteEnd).toString(),
+      feature: f.features[0]
+    }))
     expect(spans).toEqual([
       { text: `@${bob.handle}`, feature: { $type: "app.bsky.richtext.facet#mention", did: bob.did } },
       { text: link, feature: { $type: "app.bsky.richtext.facet#link", uri: link } },
       { text: "#herald", feature: { $type: "app.bsky.richtext.facet#tag", tag: "herald" } }
     ])
     expect(record.embed.$type).toBe("app.bsky.embed.external")
-    expect(record.embed.external).toMatchObject({ uri: link, title: "Herald & Bluesky", description: "Posting from an API." })
+    expect(record.embed.external).toMatchObject({
+      uri: link,
+      title: "Herald & Bluesky",
+      description: "Posting from an API."
+    })
     expect(record.embed.external.thumb.mimeType).toBe("image/png")
     expect(record.embed.external.thumb.size).toBeLessThanOrEqual(1_000_000)
     // The stored session was used: no new log-in for the post.
     expect(watched.count("com.atproto.server.createSession")).toBe(sessionsBefore)
     // Logged in at the service; posted to the account's PDS, named by its DID document.
     const hostOf = (method: string) => [...new Set(watched.calls.filter((c) => c.method === method).map((c) => c.host))]
-    expect(hostOf("com.atproto.server.createSession")).toEqual([new URL(pds.url).host.replace("localhost", "127.0.0.1")])
+    expect(hostOf("com.atproto.server.createSession")).toEqual([
+      new URL(pds.url).host.replace("localhost", "127.0.0.1")
+    ])
     expect(hostOf("com.atproto.repo.createRecord")).toEqual([new URL(pds.url).host])
   })
 })
 
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 const browserAvailable = existsSync(executablePath)
-if (!browserAvailable && process.env.CI) throw new Error(`Chromium is missing at ${executablePath}: .ci/run installs Debian's chromium`)
+if (!browserAvailable && process.env.CI)
+  throw new Error(`Chromium is missing at ${executablePath}: .ci/run installs Debian's chromium`)
 
 describe.runIf(browserAvailable)("Bluesky's connect form in a real Chromium", () => {
   it("the form's POST carries Herald's Origin (the page's referrer policy keeps it), and the account connects", async () => {
@@ -179,7 +224,15 @@ describe.runIf(browserAvailable)("Bluesky's connect form in a real Chromium", ()
     const browser = await chromium.launch({
       executablePath,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run"
+      ]
     })
     try {
       const tab = await browser.newPage()

@@ -70,10 +70,19 @@ export const watchedFetch = () => {
 
 /** The in-memory test host with the Bluesky network on `options` (besides the sandbox). */
 export const blueskyCore = (options: BlueskyOptions, overrides: Partial<HeraldConfigShape> = {}) =>
-  networksLayer([Sandbox.network, Effect.map(BlobStore, (blobs) => Option.some(Bluesky.makeNetwork(options, blobs)))]).pipe(Layer.provideMerge(TestHost.layer(overrides)))
+  networksLayer([
+    Sandbox.network,
+    Effect.map(BlobStore, (blobs) => Option.some(Bluesky.makeNetwork(options, blobs)))
+  ]).pipe(Layer.provideMerge(TestHost.layer(overrides)))
 
 /** Short, round numbers (as the scheduler tests use). */
-export const pipelineOptions: PipelineOptions = { ...defaultPipelineOptions, leaseMs: 60_000, pollMs: 1_000, publishTimeoutMs: 30_000, firstCommentDelayMs: 10_000 }
+export const pipelineOptions: PipelineOptions = {
+  ...defaultPipelineOptions,
+  leaseMs: 60_000,
+  pollMs: 1_000,
+  publishTimeoutMs: 30_000,
+  firstCommentDelayMs: 10_000
+}
 
 /** A real listening Herald (HTTP host) on the in-memory core with Bluesky, its public URL its own address. */
 export const startBlueskyHost = async (options: BlueskyOptions) => {
@@ -81,7 +90,13 @@ export const startBlueskyHost = async (options: BlueskyOptions) => {
   const origin = `http://127.0.0.1:${port}`
   const core = blueskyCore(options, {
     publicUrl: origin,
-    limits: { signupPerIpPerHour: 1000, signupPerEmailPerDay: 100, claimLinksPerWorkspacePerHour: 100, signinLinksPerEmailPerHour: 100, signupsPerDay: 1000 }
+    limits: {
+      signupPerIpPerHour: 1000,
+      signupPerEmailPerDay: 100,
+      claimLinksPerWorkspacePerHour: 100,
+      signinLinksPerEmailPerHour: 100,
+      signupsPerDay: 1000
+    }
   })
   const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(nodeServerLayer({ port, host: "127.0.0.1" })),

@@ -8,7 +8,8 @@ import { fetchLimited, isPrivateAddress, parseCard } from "../../../adapters/net
 import { makeRateGate } from "../../../adapters/networks/bluesky/rateGate.ts"
 import sharp from "sharp"
 
-const xrpc = (status: number, error: string, message: string, headers: Record<string, string> = {}) => failureOf(new XRPCError(status, error, message, headers))
+const xrpc = (status: number, error: string, message: string, headers: Record<string, string> = {}) =>
+  failureOf(new XRPCError(status, error, message, headers))
 
 describe("Bluesky's answers, mapped once", () => {
   it("a publish: refused session -> renew, rate limit -> wait for the reset, bad record -> refused with Bluesky's words, 5xx -> retry", () => {
@@ -19,18 +20,30 @@ describe("Bluesky's answers, mapped once", () => {
     expect(publishErrorOf(xrpc(400, "AccountTakedown", "Account has been taken down")).revoked).toBe(true)
 
     const reset = Math.ceil(Date.now() / 1000) + 120
-    const limited = publishErrorOf(xrpc(429, "RateLimitExceeded", "Rate Limit Exceeded", { "ratelimit-reset": String(reset) }))
+    const limited = publishErrorOf(
+      xrpc(429, "RateLimitExceeded", "Rate Limit Exceeded", { "ratelimit-reset": String(reset) })
+    )
     expect([limited.code, limited.rateLimited, limited.retryable]).toEqual(["rate_limited", true, true])
     expect(limited.retryAfterMs).toBeGreaterThan(118_000)
     expect(limited.retryAfterMs).toBeLessThanOrEqual(121_000)
 
-    const invalid = publishErrorOf(xrpc(400, "InvalidRequest", "Invalid app.bsky.feed.post record: grapheme too big (maximum 300, got 301)"))
+    const invalid = publishErrorOf(
+      xrpc(400, "InvalidRequest", "Invalid app.bsky.feed.post record: grapheme too big (maximum 300, got 301)")
+    )
     expect([invalid.code, invalid.retryable]).toEqual(["upstream_rejected", false])
-    expect(invalid.message).toBe("Bluesky says: Invalid app.bsky.feed.post record: grapheme too big (maximum 300, got 301)")
+    expect(invalid.message).toBe(
+      "Bluesky says: Invalid app.bsky.feed.post record: grapheme too big (maximum 300, got 301)"
+    )
 
     for (const status of [500, 502, 503, 504])
-      expect(publishErrorOf(xrpc(status, "InternalServerError", "Internal Server Error"))).toMatchObject({ code: "upstream_unavailable", retryable: true })
-    expect(publishErrorOf(failureOf(new TypeError("fetch failed")))).toMatchObject({ code: "upstream_unavailable", retryable: true })
+      expect(publishErrorOf(xrpc(status, "InternalServerError", "Internal Server Error"))).toMatchObject({
+        code: "upstream_unavailable",
+        retryable: true
+      })
+    expect(publishErrorOf(failureOf(new TypeError("fetch failed")))).toMatchObject({
+      code: "upstream_unavailable",
+      retryable: true
+    })
   })
 
   it("a video still being processed is told apart from a refusal", () => {
@@ -43,12 +56,20 @@ describe("Bluesky's answers, mapped once", () => {
     const wrong = connectErrorOf(xrpc(401, "AuthenticationRequired", "Invalid identifier or password"))
     expect(wrong.code).toBe("validation_failed")
     expect(wrong.details).toEqual({ fields: ["appPassword"] })
-    expect(connectErrorOf(xrpc(429, "RateLimitExceeded", "Too many", { "retry-after": "60" }))).toMatchObject({ code: "rate_limited", details: { retryAfterSeconds: 60 } })
+    expect(connectErrorOf(xrpc(429, "RateLimitExceeded", "Too many", { "retry-after": "60" }))).toMatchObject({
+      code: "rate_limited",
+      details: { retryAfterSeconds: 60 }
+    })
     expect(connectErrorOf(failureOf(new Error("getaddrinfo ENOTFOUND"))).code).toBe("upstream_unavailable")
 
-    expect(renewalErrorOf(xrpc(401, "AuthenticationRequired", "Invalid identifier or password"))._tag).toBe("GrantRevoked")
+    expect(renewalErrorOf(xrpc(401, "AuthenticationRequired", "Invalid identifier or password"))._tag).toBe(
+      "GrantRevoked"
+    )
     expect(renewalErrorOf(xrpc(502, "UpstreamFailure", "Bad gateway"))._tag).toBe("NetworkUnavailable")
-    expect(renewalErrorOf(xrpc(429, "RateLimitExceeded", "Too many", { "retry-after": "30" }))).toMatchObject({ _tag: "NetworkUnavailable", retryAfterMs: 30_000 })
+    expect(renewalErrorOf(xrpc(429, "RateLimitExceeded", "Too many", { "retry-after": "30" }))).toMatchObject({
+      _tag: "NetworkUnavailable",
+      retryAfterMs: 30_000
+    })
   })
 
   it("the rate gate holds an account until its reset, and no other", () => {
@@ -68,25 +89,44 @@ describe("link cards", () => {
       "https://example.org/a/b"
     )
     expect(card).toEqual({ title: "Plain & simple", description: "About it", imageUrl: "https://example.org/pic.jpg" })
-    expect(parseCard(`<meta property="og:title" content="OG &#8211; title"><title>Other</title><meta property="og:image" content="javascript:alert(1)">`, "https://x.org")).toEqual(
-      { title: "OG – title", description: "", imageUrl: null }
-    )
+    expect(
+      parseCard(
+        `<meta property="og:title" content="OG &#8211; title"><title>Other</title><meta property="og:image" content="javascript:alert(1)">`,
+        "https://x.org"
+      )
+    ).toEqual({ title: "OG – title", description: "", imageUrl: null })
     expect(parseCard("<p>no title</p>", "https://x.org")).toBeNull()
   })
 
   it("never reads loopback, private or link-local addresses unless allowed", async () => {
-    for (const address of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1", "0.0.0.0"])
+    for (const address of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.20.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "::1",
+      "fd00::1",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+      "0.0.0.0"
+    ])
       expect(isPrivateAddress(address), address).toBe(true)
-    for (const address of ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]) expect(isPrivateAddress(address), address).toBe(false)
+    for (const address of ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"])
+      expect(isPrivateAddress(address), address).toBe(false)
 
-    const server = createServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end("<title>Internal</title>"))
+    const server = createServer((_, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<title>Internal</title>")
+    )
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     const port = (server.address() as { port: number }).port
     const limits = { timeoutMs: 2000, maxBytes: 1000, accept: /^text\/html/, truncate: true }
     try {
       expect(await fetchLimited(`http://127.0.0.1:${port}/`, { ...limits, allowPrivate: false })).toBeNull()
       expect(await fetchLimited(`http://localhost:${port}/`, { ...limits, allowPrivate: false })).toBeNull()
-      expect((await fetchLimited(`http://127.0.0.1:${port}/`, { ...limits, allowPrivate: true }))?.body.toString()).toBe("<title>Internal</title>")
+      expect(
+        (await fetchLimited(`http://127.0.0.1:${port}/`, { ...limits, allowPrivate: true }))?.body.toString()
+      ).toBe("<title>Internal</title>")
       expect(await fetchLimited(`file:///etc/passwd`, { ...limits, allowPrivate: true })).toBeNull()
     } finally {
       server.close()

@@ -34,9 +34,13 @@ const FIX =
  */
 export const startPds = async (pdsConfig: Record<string, unknown> = {}): Promise<LocalPds> => {
   // Its stdin is its lifeline: closed by close(), or by the end of this process, whatever ends it.
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./pdsServer.ts", import.meta.url)), JSON.stringify(pdsConfig)], {
-    stdio: ["pipe", "pipe", "pipe"]
-  })
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(new URL("./pdsServer.ts", import.meta.url)), JSON.stringify(pdsConfig)],
+    {
+      stdio: ["pipe", "pipe", "pipe"]
+    }
+  )
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
   let log = ""
   child.stderr.on("data", (chunk: Buffer) => (log = (log + chunk.toString()).slice(-2000)))
@@ -46,11 +50,15 @@ export const startPds = async (pdsConfig: Record<string, unknown> = {}): Promise
       out += chunk.toString()
       if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]!) as { url?: string; error?: string })
     })
-    void exited.then((code) => resolve({ error: `the PDS process exited (${code}): ${log.trim().split("\n").pop() ?? ""}` }))
+    void exited.then((code) =>
+      resolve({ error: `the PDS process exited (${code}): ${log.trim().split("\n").pop() ?? ""}` })
+    )
   })
   if (answer.url === undefined) {
     child.kill()
-    throw new Error(`The Bluesky tests need a local PDS (@atproto/dev-env), which could not start: ${answer.error}. ${FIX}`)
+    throw new Error(
+      `The Bluesky tests need a local PDS (@atproto/dev-env), which could not start: ${answer.error}. ${FIX}`
+    )
   }
   const url = answer.url
   const secret = "jwt-secret" // @atproto/dev-env's JWT_SECRET: the PDS signs sessions with it
@@ -63,7 +71,9 @@ export const startPds = async (pdsConfig: Record<string, unknown> = {}): Promise
       const owner = new AtpAgent({ service: url })
       await owner.createAccount({ handle, email: `${name}@herald.test`, password })
       const appPassword = (await owner.com.atproto.server.createAppPassword({ name: "Herald" })).data.password
-      serviceDid = (JSON.parse(Buffer.from(owner.session!.accessJwt.split(".")[1]!, "base64url").toString()) as { aud: string }).aud
+      serviceDid = (
+        JSON.parse(Buffer.from(owner.session!.accessJwt.split(".")[1]!, "base64url").toString()) as { aud: string }
+      ).aud
       return { did: owner.session!.did, handle, password, appPassword, owner }
     },
     expiredAccessJwt: (did) => {

@@ -45,7 +45,13 @@ describe("LinkedIn's configuration", () => {
           LINKEDIN_ORGANIZATIONS: "false"
         })
       )
-      assert.deepInclude(set, { authorizeUrl: "http://p/auth", tokenUrl: "http://p/token", apiUrl: "http://p/api", version: "202611", organizations: false })
+      assert.deepInclude(set, {
+        authorizeUrl: "http://p/auth",
+        tokenUrl: "http://p/token",
+        apiUrl: "http://p/api",
+        version: "202611",
+        organizations: false
+      })
     })
   )
 })

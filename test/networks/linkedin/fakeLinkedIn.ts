@@ -80,7 +80,11 @@ export const renderLittleText = (text: string): { rendered: string; hashtags: Ar
 
 const base64url = (bytes: Buffer) => bytes.toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 const token = (prefix: string) => `${prefix}_${base64url(randomBytes(24))}`
-const problem = (status: number, message: string, extra: Record<string, unknown> = {}) => ({ status, message, ...extra })
+const problem = (status: number, message: string, extra: Record<string, unknown> = {}) => ({
+  status,
+  message,
+  ...extra
+})
 
 const DURATIONS = new Set(["ONE_DAY", "THREE_DAYS", "SEVEN_DAYS", "FOURTEEN_DAYS"])
 
@@ -107,7 +111,10 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     ["5515715", { id: 5515715, localizedName: "Analytics Only Inc", vanityName: "analytics-only" }]
   ])
   const codes = new Map<string, { redirectUri: string; memberId: string; scope: string }>()
-  const accessTokens = new Map<string, { memberId: string; expiresAt: number; scope: ReadonlyArray<string>; revoked: boolean }>()
+  const accessTokens = new Map<
+    string,
+    { memberId: string; expiresAt: number; scope: ReadonlyArray<string>; revoked: boolean }
+  >()
   const refreshTokens = new Map<string, { memberId: string; expiresAt: number; scope: ReadonlyArray<string> }>()
   const posts: Array<FakePost> = []
   const comments: Array<FakeComment> = []
@@ -141,7 +148,11 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
 
   const send = sendJson
 
-  const issue = (memberId: string, scope: ReadonlyArray<string>, refresh: { token: string; expiresAt: number } | null) => {
+  const issue = (
+    memberId: string,
+    scope: ReadonlyArray<string>,
+    refresh: { token: string; expiresAt: number } | null
+  ) => {
     const access = token("AQV")
     everIssued.push(access)
     accessTokens.set(access, { memberId, expiresAt: now() + 5_184_000 * 1000, scope, revoked: false })
@@ -165,10 +176,30 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
   const bearer = (req: IncomingMessage, res: ServerResponse) => {
     const found = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")
     const access = found === null ? undefined : accessTokens.get(found[1])
-    if (access === undefined) return void send(res, 401, problem(401, "Invalid access token", { serviceErrorCode: 65600, code: "INVALID_ACCESS_TOKEN" }))
+    if (access === undefined)
+      return void send(
+        res,
+        401,
+        problem(401, "Invalid access token", { serviceErrorCode: 65600, code: "INVALID_ACCESS_TOKEN" })
+      )
     if (access.revoked)
-      return void send(res, 401, problem(401, "The token used in the request has been revoked by the user", { serviceErrorCode: 65601, code: "REVOKED_ACCESS_TOKEN" }))
-    if (access.expiresAt <= now()) return void send(res, 401, problem(401, "The token used in the request has expired", { serviceErrorCode: 65602, code: "EXPIRED_ACCESS_TOKEN" }))
+      return void send(
+        res,
+        401,
+        problem(401, "The token used in the request has been revoked by the user", {
+          serviceErrorCode: 65601,
+          code: "REVOKED_ACCESS_TOKEN"
+        })
+      )
+    if (access.expiresAt <= now())
+      return void send(
+        res,
+        401,
+        problem(401, "The token used in the request has expired", {
+          serviceErrorCode: 65602,
+          code: "EXPIRED_ACCESS_TOKEN"
+        })
+      )
     return access
   }
 
@@ -177,11 +208,18 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     if (author === `urn:li:person:${access.memberId}`) return !write || access.scope.includes("w_member_social")
     const acl = members.get(access.memberId)?.acls.find((a) => a.organization === author && a.state === "APPROVED")
     if (acl === undefined) return false
-    return write ? access.scope.includes("w_organization_social") && ["ADMINISTRATOR", "CONTENT_ADMINISTRATOR"].includes(acl.role) : access.scope.includes("r_organization_social")
+    return write
+      ? access.scope.includes("w_organization_social") && ["ADMINISTRATOR", "CONTENT_ADMINISTRATOR"].includes(acl.role)
+      : access.scope.includes("r_organization_social")
   }
   const forbidden = (res: ServerResponse, what: string) =>
-    send(res, 403, problem(403, `Not enough permissions to access: ${what}`, { serviceErrorCode: 100, code: "ACCESS_DENIED" }))
-  const invalid = (res: ServerResponse, message: string) => send(res, 400, problem(400, message, { errorDetailType: "com.linkedin.common.error.BadRequest" }))
+    send(
+      res,
+      403,
+      problem(403, `Not enough permissions to access: ${what}`, { serviceErrorCode: 100, code: "ACCESS_DENIED" })
+    )
+  const invalid = (res: ServerResponse, message: string) =>
+    send(res, 400, problem(400, message, { errorDetailType: "com.linkedin.common.error.BadRequest" }))
 
   const contentProblem = (author: string, content: any): string | null => {
     if (content === undefined) return null
@@ -189,8 +227,14 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     if (keys.length !== 1) return "content must have exactly one of media, multiImage, poll, article"
     if (content.poll !== undefined) {
       const p = content.poll
-      if (typeof p.question !== "string" || p.question.length === 0 || p.question.length > 140) return "/content/poll/question must be 1-140 characters"
-      if (!Array.isArray(p.options) || p.options.length < 2 || p.options.length > 4 || p.options.some((o: any) => typeof o?.text !== "string" || o.text.length > 30))
+      if (typeof p.question !== "string" || p.question.length === 0 || p.question.length > 140)
+        return "/content/poll/question must be 1-140 characters"
+      if (
+        !Array.isArray(p.options) ||
+        p.options.length < 2 ||
+        p.options.length > 4 ||
+        p.options.some((o: any) => typeof o?.text !== "string" || o.text.length > 30)
+      )
         return "/content/poll/options must be 2-4 options of at most 30 characters"
       if (!DURATIONS.has(p.settings?.duration)) return "/content/poll/settings/duration is invalid"
       return null
@@ -201,12 +245,16 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     }
     if (content.multiImage !== undefined) {
       const list = content.multiImage.images
-      if (!Array.isArray(list) || list.length < 2 || list.length > 20) return "/content/multiImage/images must have 2-20 images"
-      return list.every((i: any) => usableImage(i?.id)) ? null : "/content/multiImage/images contains an image that is not uploaded"
+      if (!Array.isArray(list) || list.length < 2 || list.length > 20)
+        return "/content/multiImage/images must have 2-20 images"
+      return list.every((i: any) => usableImage(i?.id))
+        ? null
+        : "/content/multiImage/images contains an image that is not uploaded"
     }
     if (content.media !== undefined) {
       const id = content.media.id
-      if (typeof id === "string" && id.startsWith("urn:li:image:")) return usableImage(id) ? null : "/content/media/id is not an uploaded image"
+      if (typeof id === "string" && id.startsWith("urn:li:image:"))
+        return usableImage(id) ? null : "/content/media/id is not an uploaded image"
       const video = videos.get(id)
       if (video === undefined || video.owner !== author) return "/content/media/id is not a video of the author"
       return video.status === "AVAILABLE" ? null : `/content/media/id: the video is ${video.status}`
@@ -214,28 +262,71 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     return `unsupported content ${keys[0]}`
   }
 
-  const createPost = (res: ServerResponse, req: IncomingMessage, access: { memberId: string; scope: ReadonlyArray<string> }, body: any, dropAnswer: boolean) => {
-    if (!mayActAs(access, body?.author, true)) return forbidden(res, `partnerApiPostsExternal.CREATE.20260701 for ${body?.author}`)
-    if (typeof body?.commentary !== "string" || body.visibility !== "PUBLIC" || body.lifecycleState !== "PUBLISHED" || body.distribution?.feedDistribution !== "MAIN_FEED")
+  const createPost = (
+    res: ServerResponse,
+    req: IncomingMessage,
+    access: { memberId: string; scope: ReadonlyArray<string> },
+    body: any,
+    dropAnswer: boolean
+  ) => {
+    if (!mayActAs(access, body?.author, true))
+      return forbidden(res, `partnerApiPostsExternal.CREATE.20260701 for ${body?.author}`)
+    if (
+      typeof body?.commentary !== "string" ||
+      body.visibility !== "PUBLIC" ||
+      body.lifecycleState !== "PUBLISHED" ||
+      body.distribution?.feedDistribution !== "MAIN_FEED"
+    )
       return send(
         res,
         422,
         problem(422, "ERROR :: /commentary or /visibility or /distribution or /lifecycleState is missing or invalid", {
-          errorDetails: { inputErrors: [{ description: "Missing or invalid field", input: {}, code: "FIELD_VALUE_INVALID" }] }
+          errorDetails: {
+            inputErrors: [{ description: "Missing or invalid field", input: {}, code: "FIELD_VALUE_INVALID" }]
+          }
         })
       )
-    if (body.commentary.length > 3000 * 2) return send(res, 422, problem(422, "ERROR :: /commentary :: text is too long"))
+    if (body.commentary.length > 3000 * 2)
+      return send(res, 422, problem(422, "ERROR :: /commentary :: text is too long"))
     const issue = contentProblem(body.author, body.content)
-    if (issue !== null) return send(res, 422, problem(422, `ERROR :: ${issue}`, { errorDetails: { inputErrors: [{ description: issue, code: "INVALID_CONTENT" }] } }))
-    const duplicate = posts.find((p) => p.author === body.author && p.commentary === body.commentary && JSON.stringify(p.content ?? null) === JSON.stringify(body.content ?? null))
+    if (issue !== null)
+      return send(
+        res,
+        422,
+        problem(422, `ERROR :: ${issue}`, {
+          errorDetails: { inputErrors: [{ description: issue, code: "INVALID_CONTENT" }] }
+        })
+      )
+    const duplicate = posts.find(
+      (p) =>
+        p.author === body.author &&
+        p.commentary === body.commentary &&
+        JSON.stringify(p.content ?? null) === JSON.stringify(body.content ?? null)
+    )
     if (duplicate !== undefined)
       return send(res, 422, {
         message: `ERROR :: /commentary :: Content is a duplicate of ${duplicate.urn}`,
-        errorDetails: { inputErrors: [{ description: "Duplicate post is detected", input: { inputPath: { fieldPath: "/commentary" } }, code: "DUPLICATE_POST" }] },
+        errorDetails: {
+          inputErrors: [
+            {
+              description: "Duplicate post is detected",
+              input: { inputPath: { fieldPath: "/commentary" } },
+              code: "DUPLICATE_POST"
+            }
+          ]
+        },
         status: 422
       })
     const { rendered, hashtags } = renderLittleText(body.commentary)
-    const post: FakePost = { urn: `urn:li:share:${newId()}`, author: body.author, commentary: body.commentary, rendered, hashtags, content: body.content, createdAt: now() }
+    const post: FakePost = {
+      urn: `urn:li:share:${newId()}`,
+      author: body.author,
+      commentary: body.commentary,
+      rendered,
+      hashtags,
+      content: body.content,
+      createdAt: now()
+    }
     posts.push(post)
     if (dropAnswer) return req.socket.destroy()
     send(res, 201, undefined, { "x-restli-id": post.urn, "x-linkedin-id": post.urn })
@@ -253,7 +344,10 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     if (route === "GET /oauth/v2/authorization") {
       const redirectUri = query.get("redirect_uri") ?? ""
       if (query.get("client_id") !== clientId || query.get("response_type") !== "code")
-        return send(res, 400, { error: "invalid_request", error_description: 'A required parameter "client_id" is missing or invalid' })
+        return send(res, 400, {
+          error: "invalid_request",
+          error_description: 'A required parameter "client_id" is missing or invalid'
+        })
       const back = new URL(redirectUri)
       back.searchParams.set("state", query.get("state") ?? "")
       const code = token("code")
@@ -271,7 +365,8 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
         if (grant === undefined || grant.redirectUri !== body.redirect_uri)
           return send(res, 400, {
             error: "invalid_request",
-            error_description: "Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired."
+            error_description:
+              "Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired."
           })
         return send(
           res,
@@ -286,9 +381,16 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       if (body.grant_type === "refresh_token") {
         const refresh = refreshTokens.get(body.refresh_token)
         if (refresh === undefined || refresh.expiresAt <= now())
-          return send(res, 400, { error: "invalid_request", error_description: "The provided authorization grant or refresh token is invalid, expired or revoked." })
+          return send(res, 400, {
+            error: "invalid_request",
+            error_description: "The provided authorization grant or refresh token is invalid, expired or revoked."
+          })
         // LinkedIn answers with the same refresh token, its end unchanged.
-        return send(res, 200, issue(refresh.memberId, refresh.scope, { token: body.refresh_token, expiresAt: refresh.expiresAt }))
+        return send(
+          res,
+          200,
+          issue(refresh.memberId, refresh.scope, { token: body.refresh_token, expiresAt: refresh.expiresAt })
+        )
       }
       return send(res, 400, { error: "unsupported_grant_type", error_description: "grant_type is not supported" })
     }
@@ -313,7 +415,14 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       const index = Number(part)
       const range = video.parts[index]
       if (range === undefined || raw.length !== range.lastByte - range.firstByte + 1)
-        return send(res, 400, problem(400, `Part ${part} must be ${range ? range.lastByte - range.firstByte + 1 : 0} bytes, got ${raw.length}`))
+        return send(
+          res,
+          400,
+          problem(
+            400,
+            `Part ${part} must be ${range ? range.lastByte - range.firstByte + 1 : 0} bytes, got ${raw.length}`
+          )
+        )
       const etag = `/ambry-video/${createHash("md5").update(raw).digest("hex")}-${index}`
       video.received.set(index, { bytes: raw.length, etag })
       return send(res, 200, undefined, { etag })
@@ -324,8 +433,14 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       if (access === undefined) return
       if (url.pathname.startsWith("/rest/")) {
         const version = String(req.headers["linkedin-version"] ?? "")
-        if (!state.activeVersions.includes(version)) return send(res, 426, problem(426, `Requested version ${version} is not active`, { code: "NONEXISTENT_VERSION" }))
-        if (req.headers["x-restli-protocol-version"] !== "2.0.0") return invalid(res, "X-Restli-Protocol-Version 2.0.0 is required for URNs in paths and queries")
+        if (!state.activeVersions.includes(version))
+          return send(
+            res,
+            426,
+            problem(426, `Requested version ${version} is not active`, { code: "NONEXISTENT_VERSION" })
+          )
+        if (req.headers["x-restli-protocol-version"] !== "2.0.0")
+          return invalid(res, "X-Restli-Protocol-Version 2.0.0 is required for URNs in paths and queries")
       }
       if (route === "GET /v2/userinfo") {
         if (!access.scope.includes("openid")) return forbidden(res, "userinfo")
@@ -343,34 +458,48 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       }
       if (route === "GET /rest/organizationAcls") {
         if (query.get("q") !== "roleAssignee") return invalid(res, "q must be roleAssignee")
-        if (!access.scope.includes("rw_organization_admin")) return forbidden(res, "organizationAcls.FINDER-roleAssignee")
+        if (!access.scope.includes("rw_organization_admin"))
+          return forbidden(res, "organizationAcls.FINDER-roleAssignee")
         const all = members
           .get(access.memberId)!
           .acls.filter((a) => query.get("state") === null || a.state === query.get("state"))
           .filter((a) => query.get("role") === null || a.role === query.get("role"))
         const start = Number(query.get("start") ?? "0")
         const count = Number(query.get("count") ?? "10")
-        const elements = all
-          .slice(start, start + count)
-          .map((a) => ({ roleAssignee: `urn:li:person:${access.memberId}`, state: a.state, role: a.role, organization: a.organization }))
+        const elements = all.slice(start, start + count).map((a) => ({
+          roleAssignee: `urn:li:person:${access.memberId}`,
+          state: a.state,
+          role: a.role,
+          organization: a.organization
+        }))
         return send(res, 200, { paging: { count, start, total: all.length, links: [] }, elements })
       }
       const org = /^\/rest\/organizations\/(\d+)$/.exec(url.pathname)
       if (req.method === "GET" && org !== null) {
         const found = organizations.get(org[1])
-        return found === undefined ? send(res, 404, problem(404, "Organization not found")) : send(res, 200, { ...found, localizedWebsite: "https://example.org" })
+        return found === undefined
+          ? send(res, 404, problem(404, "Organization not found"))
+          : send(res, 200, { ...found, localizedWebsite: "https://example.org" })
       }
       if (route === "POST /rest/images" && query.get("action") === "initializeUpload") {
         const owner = body?.initializeUploadRequest?.owner
         if (!mayActAs(access, owner, true)) return forbidden(res, `images.ACTION-initializeUpload for ${owner}`)
         const id = `D4E${newId()}`
         images.set(`urn:li:image:${id}`, { owner, bytes: null })
-        return send(res, 200, { value: { uploadUrlExpiresAt: now() + 86_400_000, uploadUrl: `${origin}/dms-uploads/image/${id}`, image: `urn:li:image:${id}` } })
+        return send(res, 200, {
+          value: {
+            uploadUrlExpiresAt: now() + 86_400_000,
+            uploadUrl: `${origin}/dms-uploads/image/${id}`,
+            image: `urn:li:image:${id}`
+          }
+        })
       }
       if (route === "POST /rest/videos" && query.get("action") === "initializeUpload") {
         const request = body?.initializeUploadRequest
-        if (!mayActAs(access, request?.owner, true)) return forbidden(res, `videos.ACTION-initializeUpload for ${request?.owner}`)
-        if (typeof request?.fileSizeBytes !== "number" || request.fileSizeBytes <= 0) return invalid(res, "fileSizeBytes is required")
+        if (!mayActAs(access, request?.owner, true))
+          return forbidden(res, `videos.ACTION-initializeUpload for ${request?.owner}`)
+        if (typeof request?.fileSizeBytes !== "number" || request.fileSizeBytes <= 0)
+          return invalid(res, "fileSizeBytes is required")
         const id = `C5F${newId()}`
         const parts: Array<{ firstByte: number; lastByte: number }> = []
         for (let first = 0; first < request.fileSizeBytes; first += state.videoPartBytes)
@@ -389,7 +518,11 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
           value: {
             uploadUrlsExpireAt: now() + 86_400_000,
             video: `urn:li:video:${id}`,
-            uploadInstructions: parts.map((p, i) => ({ uploadUrl: `${origin}/dms-uploads/video/${id}/part/${i}`, firstByte: p.firstByte, lastByte: p.lastByte })),
+            uploadInstructions: parts.map((p, i) => ({
+              uploadUrl: `${origin}/dms-uploads/video/${id}/part/${i}`,
+              firstByte: p.firstByte,
+              lastByte: p.lastByte
+            })),
             uploadToken: "",
             ...(request.uploadThumbnail === true ? { thumbnailUploadUrl: `${origin}/dms-uploads/thumbnail/${id}` } : {})
           }
@@ -400,7 +533,10 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
         const video = videos.get(request?.video)
         if (video === undefined || !mayActAs(access, video.owner, true)) return invalid(res, "Unknown video")
         const expected = video.parts.map((_, i) => video.received.get(i)?.etag)
-        if (expected.some((e) => e === undefined) || JSON.stringify(expected) !== JSON.stringify(request.uploadedPartIds))
+        if (
+          expected.some((e) => e === undefined) ||
+          JSON.stringify(expected) !== JSON.stringify(request.uploadedPartIds)
+        )
           return invalid(res, "uploadedPartIds do not match the uploaded parts")
         video.status = "PROCESSING"
         return send(res, 200, {})
@@ -408,7 +544,10 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       const videoRead = /^\/rest\/videos\/(.+)$/.exec(url.pathname)
       if (req.method === "GET" && videoRead !== null) {
         const video = videos.get(decodeURIComponent(videoRead[1]))
-        if (video === undefined || (!mayActAs(access, video.owner, false) && video.owner !== `urn:li:person:${access.memberId}`))
+        if (
+          video === undefined ||
+          (!mayActAs(access, video.owner, false) && video.owner !== `urn:li:person:${access.memberId}`)
+        )
           return send(res, 404, problem(404, "Video not found"))
         if (video.status === "PROCESSING") {
           video.pollsLeft--
@@ -429,9 +568,11 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
       }
       if (route === "POST /rest/posts") return createPost(res, req, access, body, reply?.dropAnswer === true)
       if (route === "GET /rest/posts") {
-        if (query.get("q") !== "author" || req.headers["x-restli-method"] !== "FINDER") return invalid(res, "q=author with X-RestLi-Method: FINDER")
+        if (query.get("q") !== "author" || req.headers["x-restli-method"] !== "FINDER")
+          return invalid(res, "q=author with X-RestLi-Method: FINDER")
         const author = query.get("author") ?? ""
-        if (!author.startsWith("urn:li:organization:") || !mayActAs(access, author, false)) return forbidden(res, `partnerApiPostsExternal.FINDER-author for ${author}`)
+        if (!author.startsWith("urn:li:organization:") || !mayActAs(access, author, false))
+          return forbidden(res, `partnerApiPostsExternal.FINDER-author for ${author}`)
         const mine = posts
           .filter((p) => p.author === author)
           .sort((a, b) => b.createdAt - a.createdAt)
@@ -458,18 +599,37 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
         if (post === undefined) return send(res, 404, problem(404, `Activity ${postUrn} not found`))
         if (req.method === "POST") {
           if (!mayActAs(access, body?.actor, true)) return forbidden(res, `comments.CREATE for ${body?.actor}`)
-          if (body?.object !== postUrn || typeof body?.message?.text !== "string" || body.message.text === "") return invalid(res, "actor, object and message.text are required")
+          if (body?.object !== postUrn || typeof body?.message?.text !== "string" || body.message.text === "")
+            return invalid(res, "actor, object and message.text are required")
           const urn = `urn:li:comment:(urn:li:activity:${post.urn.split(":").at(-1)},${newId()})`
           comments.push({ urn, post: postUrn, actor: body.actor, text: body.message.text })
           if (reply?.dropAnswer === true) return req.socket.destroy()
-          return send(res, 201, { actor: body.actor, object: postUrn, message: body.message, id: urn.split(",")[1].replace(")", ""), $URN: urn }, { "x-restli-id": urn })
+          return send(
+            res,
+            201,
+            {
+              actor: body.actor,
+              object: postUrn,
+              message: body.message,
+              id: urn.split(",")[1].replace(")", ""),
+              $URN: urn
+            },
+            { "x-restli-id": urn }
+          )
         }
         if (req.method === "GET") {
-          if (!post.author.startsWith("urn:li:organization:") || !mayActAs(access, post.author, false)) return forbidden(res, "comments.FINDER")
+          if (!post.author.startsWith("urn:li:organization:") || !mayActAs(access, post.author, false))
+            return forbidden(res, "comments.FINDER")
           const list = comments.filter((c) => c.post === postUrn)
           return send(res, 200, {
             paging: { start: 0, count: list.length },
-            elements: list.map((c) => ({ actor: c.actor, object: c.post, message: { text: c.text }, id: c.urn.split(",")[1].replace(")", ""), $URN: c.urn }))
+            elements: list.map((c) => ({
+              actor: c.actor,
+              object: c.post,
+              message: { text: c.text },
+              id: c.urn.split(",")[1].replace(")", ""),
+              $URN: c.urn
+            }))
           })
         }
       }
@@ -490,7 +650,15 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     posts,
     comments,
     images: images as ReadonlyMap<string, { readonly owner: string; readonly bytes: number | null }>,
-    videos: videos as ReadonlyMap<string, { readonly size: number; readonly thumbnail: number | null; readonly status: string; readonly parts: ReadonlyArray<unknown> }>,
+    videos: videos as ReadonlyMap<
+      string,
+      {
+        readonly size: number
+        readonly thumbnail: number | null
+        readonly status: string
+        readonly parts: ReadonlyArray<unknown>
+      }
+    >,
     requests: log.requests,
     /** The next request to `method path` gets this answer instead (or has its answer lost). */
     script: log.script,

@@ -15,7 +15,10 @@ describe("LinkedIn's little text", () => {
   it("#tags become hashtag templates; a # inside a word or a link stays text", () => {
     const text = "Launch day #Herald #open_source! See https://example.org/a#top or C#"
     const sent = toLittleText(text)
-    assert.strictEqual(sent, String.raw`Launch day {hashtag|\#|Herald} {hashtag|\#|open\_source}! See https://example.org/a\#top or C\#`)
+    assert.strictEqual(
+      sent,
+      String.raw`Launch day {hashtag|\#|Herald} {hashtag|\#|open\_source}! See https://example.org/a\#top or C\#`
+    )
     const shown = renderLittleText(sent)
     assert.strictEqual(shown.rendered, text)
     assert.deepStrictEqual(shown.hashtags, ["Herald", "open_source"])

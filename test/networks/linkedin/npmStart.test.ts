@@ -39,20 +39,39 @@ describe("npm start with LinkedIn configured", () => {
     })
     expect(poll.status, JSON.stringify(poll.body)).toBe(201)
     const images = [await herald.png("#284"), await herald.png("#842")]
-    const pictures = await herald.post({ accountIds: [member.id], content: "Two views of the harbour #travel", mediaIds: images, firstComment: "Shot on a phone (no filter)" })
+    const pictures = await herald.post({
+      accountIds: [member.id],
+      content: "Two views of the harbour #travel",
+      mediaIds: images,
+      firstComment: "Shot on a phone (no filter)"
+    })
     expect(pictures.status, JSON.stringify(pictures.body)).toBe(201)
 
     const pollDone = await herald.until(poll.body.post.id, (p) => p.status === "published")
     expect(pollDone.status, herald.log()).toBe("published")
-    const picturesDone = await herald.until(pictures.body.post.id, (p) => p.targets[0].firstComment?.status === "published")
+    const picturesDone = await herald.until(
+      pictures.body.post.id,
+      (p) => p.targets[0].firstComment?.status === "published"
+    )
     expect(picturesDone.targets[0].firstComment?.status, herald.log()).toBe("published")
 
     const pollPost = fake.posts.find((p) => p.urn === pollDone.targets[0].externalId)!
-    expect(pollPost.content.poll).toEqual({ question: "Pick a city", options: [{ text: "Berlin" }, { text: "Lisbon" }, { text: "Oslo" }], settings: { duration: "THREE_DAYS" } })
+    expect(pollPost.content.poll).toEqual({
+      question: "Pick a city",
+      options: [{ text: "Berlin" }, { text: "Lisbon" }, { text: "Oslo" }],
+      settings: { duration: "THREE_DAYS" }
+    })
     expect(pollPost.author).toBe("urn:li:organization:2414183")
     const picturesPost = fake.posts.find((p) => p.urn === picturesDone.targets[0].externalId)!
-    expect(picturesPost).toMatchObject({ author: "urn:li:person:m-alice", rendered: "Two views of the harbour #travel", hashtags: ["travel"] })
-    expect(picturesPost.content.multiImage.images.map((i: any) => fake.images.get(i.id)?.bytes)).toEqual([expect.any(Number), expect.any(Number)])
+    expect(picturesPost).toMatchObject({
+      author: "urn:li:person:m-alice",
+      rendered: "Two views of the harbour #travel",
+      hashtags: ["travel"]
+    })
+    expect(picturesPost.content.multiImage.images.map((i: any) => fake.images.get(i.id)?.bytes)).toEqual([
+      expect.any(Number),
+      expect.any(Number)
+    ])
     expect(fake.comments.at(-1)).toMatchObject({ post: picturesPost.urn, text: "Shot on a phone (no filter)" })
 
     await herald.stop()

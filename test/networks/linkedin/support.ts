@@ -25,14 +25,17 @@ export const settingsFor = (fake: FakeLinkedIn, over: Partial<LinkedInConfig> = 
   ...over
 })
 
-export const linkedInOn = (fake: FakeLinkedIn, over: Partial<LinkedInConfig> = {}) => Harness.onMemoryBlobs((blobs) => LinkedIn.make(settingsFor(fake, over), blobs))
+export const linkedInOn = (fake: FakeLinkedIn, over: Partial<LinkedInConfig> = {}) =>
+  Harness.onMemoryBlobs((blobs) => LinkedIn.make(settingsFor(fake, over), blobs))
 
 /** Connects the fake's approving member through the connector: the member, then the pages. */
 export const connect = (network: Network, state = "state-1") => Harness.connectAll(network, state)
 
-export const accountOf = (connection: Connection) => Harness.accountOf("linkedin", `acc_${connection.profile.externalId.split(":").at(-1)}`, connection)
+export const accountOf = (connection: Connection) =>
+  Harness.accountOf("linkedin", `acc_${connection.profile.externalId.split(":").at(-1)}`, connection)
 
-export const request = (account: Account, credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}) => Harness.publishRequest(account, credentials, fields)
+export const request = (account: Account, credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}) =>
+  Harness.publishRequest(account, credentials, fields)
 
 export const upload = (blobs: BlobStoreShape, type: "image" | "video", mimeType: string, bytes: number) =>
   Effect.map(Harness.upload(blobs, { type, mimeType, bytes }), ({ media }) => media)

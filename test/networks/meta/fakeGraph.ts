@@ -104,7 +104,15 @@ const DAY_MS = 24 * 60 * 60_000
 const LONG_LIVED_S = 60 * 24 * 60 * 60
 const graphError = (status: number, code: number, message: string, extra: Record<string, unknown> = {}) => ({
   status,
-  body: { error: { message, type: code === 190 ? "OAuthException" : "OAuthException", code, ...extra, fbtrace_id: `A${randomBytes(6).toString("hex")}` } }
+  body: {
+    error: {
+      message,
+      type: code === 190 ? "OAuthException" : "OAuthException",
+      code,
+      ...extra,
+      fbtrace_id: `A${randomBytes(6).toString("hex")}`
+    }
+  }
 })
 const invalidToken = (subcode?: number) =>
   graphError(
@@ -165,7 +173,17 @@ export const startFakeGraph = async () => {
         instagram: null
       }
     ],
-    ["101000000000004", { id: "101000000000004", name: "Herald Archive", username: "heraldarchive", roles: {}, business: "200000000000001", instagram: null }],
+    [
+      "101000000000004",
+      {
+        id: "101000000000004",
+        name: "Herald Archive",
+        username: "heraldarchive",
+        roles: {},
+        business: "200000000000001",
+        instagram: null
+      }
+    ],
     [
       "101000000000005",
       {
@@ -178,11 +196,22 @@ export const startFakeGraph = async () => {
       }
     ]
   ])
-  const businesses = new Map([["200000000000001", { id: "200000000000001", name: "Herald Group", members: ["10150000000000001"] }]])
+  const businesses = new Map([
+    ["200000000000001", { id: "200000000000001", name: "Herald Group", members: ["10150000000000001"] }]
+  ])
   const igUsers = new Map<string, FakeIgUser>([
-    ["17841400000000001", { id: "17841400000000001", username: "herald.bakery", name: "Herald Bakery IG", loginId: "26000000000000001" }],
-    ["17841400000000005", { id: "17841400000000005", username: "bos.page", name: "Bo IG", loginId: "26000000000000005" }],
-    ["17841400000000099", { id: "17841400000000099", username: "herald.solo", name: "Herald Solo", loginId: "26000000000000099" }]
+    [
+      "17841400000000001",
+      { id: "17841400000000001", username: "herald.bakery", name: "Herald Bakery IG", loginId: "26000000000000001" }
+    ],
+    [
+      "17841400000000005",
+      { id: "17841400000000005", username: "bos.page", name: "Bo IG", loginId: "26000000000000005" }
+    ],
+    [
+      "17841400000000099",
+      { id: "17841400000000099", username: "herald.solo", name: "Herald Solo", loginId: "26000000000000099" }
+    ]
   ])
   const threadsUsers = new Map([
     ["7000000000000001", { id: "7000000000000001", username: "herald.threads", name: "Herald on Threads" }],
@@ -225,10 +254,15 @@ export const startFakeGraph = async () => {
   const newId = () => String(++nextId)
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) =>
-    sendJson(res, status, body, { "x-app-usage": JSON.stringify({ call_count: 1, total_cputime: 1, total_time: 1 }), ...headers })
+    sendJson(res, status, body, {
+      "x-app-usage": JSON.stringify({ call_count: 1, total_cputime: 1, total_time: 1 }),
+      ...headers
+    })
   const sendError = (res: ServerResponse, e: { status: number; body: unknown }) => send(res, e.status, e.body)
 
-  const readBody = async (req: IncomingMessage): Promise<{ fields: Record<string, unknown>; files: Record<string, Blob> }> => {
+  const readBody = async (
+    req: IncomingMessage
+  ): Promise<{ fields: Record<string, unknown>; files: Record<string, Blob> }> => {
     const { raw, type, parsed } = await readRequestBody(req, () => ({}))
     if (type.startsWith("multipart/form-data")) {
       const form = await new Response(raw, { headers: { "content-type": type } }).formData()
@@ -261,9 +295,22 @@ export const startFakeGraph = async () => {
     }
   }
 
-  const issue = (kind: TokenKind, subject: string, lifetimeS: number | null, scopes: ReadonlyArray<string>, user: string) => {
+  const issue = (
+    kind: TokenKind,
+    subject: string,
+    lifetimeS: number | null,
+    scopes: ReadonlyArray<string>,
+    user: string
+  ) => {
     const t = tokenString(kind === "page" ? "EAAP" : kind === "fb-user" ? "EAAU" : kind === "ig-user" ? "IGAA" : "THAA")
-    tokens.set(t, { kind, subject, issuedAt: now(), expiresAt: lifetimeS === null ? null : now() + lifetimeS * 1000, scopes, user })
+    tokens.set(t, {
+      kind,
+      subject,
+      issuedAt: now(),
+      expiresAt: lifetimeS === null ? null : now() + lifetimeS * 1000,
+      scopes,
+      user
+    })
     return t
   }
 
@@ -286,11 +333,17 @@ export const startFakeGraph = async () => {
     if (fields.includes("username")) row.username = page.username
     if (fields.includes("tasks") && tasks !== undefined) row.tasks = tasks
     // A Page token from a long-lived user token does not expire; from a short-lived one, it ends with it.
-    if (fields.includes("access_token") && tasks !== undefined) row.access_token = issue("page", page.id, longLived ? null : 3600, [], user)
+    if (fields.includes("access_token") && tasks !== undefined)
+      row.access_token = issue("page", page.id, longLived ? null : 3600, [], user)
     if (fields.includes("picture")) row.picture = { data: { url: `https://scontent.example/${page.id}.jpg` } }
     if (fields.includes("instagram_business_account") && page.instagram !== null) {
       const ig = igUsers.get(page.instagram)!
-      row.instagram_business_account = { id: ig.id, username: ig.username, name: ig.name, profile_picture_url: `https://scontent.example/${ig.id}.jpg` }
+      row.instagram_business_account = {
+        id: ig.id,
+        username: ig.username,
+        name: ig.name,
+        profile_picture_url: `https://scontent.example/${ig.id}.jpg`
+      }
     }
     return row
   }
@@ -302,7 +355,10 @@ export const startFakeGraph = async () => {
     const more = offset + limit < rows.length
     return {
       data: page,
-      paging: { cursors: { before: String(offset), after: String(offset + page.length) }, ...(more ? { next: `https://graph.example/next?after=${offset + page.length}` } : {}) }
+      paging: {
+        cursors: { before: String(offset), after: String(offset + page.length) },
+        ...(more ? { next: `https://graph.example/next?after=${offset + page.length}` } : {})
+      }
     }
   }
 
@@ -312,21 +368,33 @@ export const startFakeGraph = async () => {
     (token.kind === "page" && pages.get(token.subject)?.instagram === owner) ||
     (token.kind === "ig-user" && igUsers.get(owner)?.loginId === token.subject)
 
-  const createContainer = async (res: ServerResponse, app: "instagram" | "threads", owner: string, fields: Record<string, string>) => {
+  const createContainer = async (
+    res: ServerResponse,
+    app: "instagram" | "threads",
+    owner: string,
+    fields: Record<string, string>
+  ) => {
     const url = fields.image_url ?? fields.video_url
     const isCarousel = fields.media_type === "CAROUSEL"
-    if (app === "instagram" && !isCarousel && url === undefined) return sendError(res, badParam("(#100) The parameter image_url is required."))
-    if (app === "threads" && fields.media_type === undefined) return sendError(res, badParam("(#100) The parameter media_type is required."))
-    if (app === "threads" && fields.media_type === "TEXT" && (fields.text ?? "") === "") return sendError(res, badParam("(#100) The parameter text is required."))
-    if (app === "threads" && (fields.text?.length ?? 0) > 500) return sendError(res, badParam("Param text must be at most 500 characters long."))
-    if (app === "instagram" && (fields.caption?.length ?? 0) > 2200) return sendError(res, badParam("The caption is too long.", { error_subcode: 2_207_010 }))
+    if (app === "instagram" && !isCarousel && url === undefined)
+      return sendError(res, badParam("(#100) The parameter image_url is required."))
+    if (app === "threads" && fields.media_type === undefined)
+      return sendError(res, badParam("(#100) The parameter media_type is required."))
+    if (app === "threads" && fields.media_type === "TEXT" && (fields.text ?? "") === "")
+      return sendError(res, badParam("(#100) The parameter text is required."))
+    if (app === "threads" && (fields.text?.length ?? 0) > 500)
+      return sendError(res, badParam("Param text must be at most 500 characters long."))
+    if (app === "instagram" && (fields.caption?.length ?? 0) > 2200)
+      return sendError(res, badParam("The caption is too long.", { error_subcode: 2_207_010 }))
     if (isCarousel) {
       const children = (fields.children ?? "").split(",").filter((c) => c !== "")
       const max = app === "instagram" ? 10 : 20
-      if (children.length < 2 || children.length > max) return sendError(res, badParam(`(#100) A carousel takes 2 to ${max} children.`))
+      if (children.length < 2 || children.length > max)
+        return sendError(res, badParam(`(#100) A carousel takes 2 to ${max} children.`))
       for (const id of children) {
         const child = containers.get(id)
-        if (child === undefined || child.owner !== owner || child.params.is_carousel_item !== "true") return sendError(res, badParam(`(#100) Invalid child ${id}.`))
+        if (child === undefined || child.owner !== owner || child.params.is_carousel_item !== "true")
+          return sendError(res, badParam(`(#100) Invalid child ${id}.`))
         if (child.status !== "FINISHED")
           return sendError(
             res,
@@ -338,7 +406,8 @@ export const startFakeGraph = async () => {
           )
       }
     }
-    if (fields.reply_to_id !== undefined && !posts.some((p) => p.id === fields.reply_to_id)) return sendError(res, badParam("(#100) The reply_to_id does not exist."))
+    if (fields.reply_to_id !== undefined && !posts.some((p) => p.id === fields.reply_to_id))
+      return sendError(res, badParam("(#100) The reply_to_id does not exist."))
     const isVideo = fields.media_type === "VIDEO" || fields.media_type === "REELS"
     const container: Container = {
       id: newId(),
@@ -355,11 +424,16 @@ export const startFakeGraph = async () => {
       if (fetched.status !== 200 || fetched.bytes === 0) {
         container.status = "ERROR"
         container.error =
-          app === "instagram" ? "Error: Media download has failed. The media URI doesn't meet our requirements." : isVideo ? "FAILED_DOWNLOADING_VIDEO" : "FAILED_DOWNLOADING_IMAGE"
+          app === "instagram"
+            ? "Error: Media download has failed. The media URI doesn't meet our requirements."
+            : isVideo
+              ? "FAILED_DOWNLOADING_VIDEO"
+              : "FAILED_DOWNLOADING_IMAGE"
       } else if (app === "instagram" && fields.image_url !== undefined && fetched.type !== "image/jpeg") {
         // Instagram's content publishing takes JPEG only.
         container.status = "ERROR"
-        container.error = "Error: Only photo or video can be accepted as media type. The image format is not supported: use JPEG."
+        container.error =
+          "Error: Only photo or video can be accepted as media type. The image format is not supported: use JPEG."
       }
     }
     if (fields.cover_url !== undefined) {
@@ -389,9 +463,17 @@ export const startFakeGraph = async () => {
     if (c.pollsLeft <= 0) c.status = "FINISHED"
   }
 
-  const publishContainer = (res: ServerResponse, req: IncomingMessage, app: "instagram" | "threads", owner: string, creationId: string | undefined, dropAnswer: boolean) => {
+  const publishContainer = (
+    res: ServerResponse,
+    req: IncomingMessage,
+    app: "instagram" | "threads",
+    owner: string,
+    creationId: string | undefined,
+    dropAnswer: boolean
+  ) => {
     const c = creationId === undefined ? undefined : containers.get(creationId)
-    if (c === undefined || c.owner !== owner) return sendError(res, badParam("(#100) Param creation_id must be a valid container id."))
+    if (c === undefined || c.owner !== owner)
+      return sendError(res, badParam("(#100) Param creation_id must be a valid container id."))
     if (c.status === "PUBLISHED")
       return sendError(
         res,
@@ -418,7 +500,8 @@ export const startFakeGraph = async () => {
           graphError(400, 9, "Application request limit reached", {
             error_subcode: 2_207_042,
             error_user_title: "Reached publishing limit",
-            error_user_msg: "You reached the maximum number of posts that is allowed to be published by Content Publishing API."
+            error_user_msg:
+              "You reached the maximum number of posts that is allowed to be published by Content Publishing API."
           })
         )
       publishedPerDay.set(owner, [...day, now()])
@@ -463,7 +546,8 @@ export const startFakeGraph = async () => {
     if (reply !== null && reply.dropAnswer !== true) return send(res, reply.status, reply.body, { ...reply.headers })
     const dropAnswer = reply?.dropAnswer === true
     const fields = parsed as Record<string, string>
-    const param = (name: string): string | undefined => query.get(name) ?? (typeof fields[name] === "string" ? fields[name] : undefined)
+    const param = (name: string): string | undefined =>
+      query.get(name) ?? (typeof fields[name] === "string" ? fields[name] : undefined)
     const method = req.method ?? "GET"
 
     // Logins: the dialogs, then the token endpoints.
@@ -477,8 +561,14 @@ export const startFakeGraph = async () => {
     if (method === "GET" && dialog !== null) {
       const app = apps[dialog]
       const redirectUri = query.get("redirect_uri") ?? ""
-      if (query.get("client_id") !== app.clientId || query.get("response_type") !== "code" || !/^https?:\/\//.test(redirectUri))
-        return send(res, 400, { error: { message: "Invalid App ID or redirect_uri", type: "OAuthException", code: 191 } })
+      if (
+        query.get("client_id") !== app.clientId ||
+        query.get("response_type") !== "code" ||
+        !/^https?:\/\//.test(redirectUri)
+      )
+        return send(res, 400, {
+          error: { message: "Invalid App ID or redirect_uri", type: "OAuthException", code: 191 }
+        })
       const back = new URL(redirectUri)
       back.searchParams.set("state", query.get("state") ?? "")
       if (state.deny) {
@@ -487,9 +577,19 @@ export const startFakeGraph = async () => {
         back.searchParams.set("error_description", "Permissions error")
       } else {
         const asked = (query.get("scope") ?? "").split(",").filter((s) => s !== "")
-        const subject = dialog === "facebook" ? state.facebookUser : dialog === "instagram" ? igUsers.get(state.instagramUser)!.loginId : state.threadsUser
+        const subject =
+          dialog === "facebook"
+            ? state.facebookUser
+            : dialog === "instagram"
+              ? igUsers.get(state.instagramUser)!.loginId
+              : state.threadsUser
         const code = tokenString("AQ")
-        codes.set(code, { app: dialog, redirectUri, subject, scopes: dialog === "facebook" ? (state.grantedFacebookScopes ?? asked) : asked })
+        codes.set(code, {
+          app: dialog,
+          redirectUri,
+          subject,
+          scopes: dialog === "facebook" ? (state.grantedFacebookScopes ?? asked) : asked
+        })
         back.searchParams.set("code", code)
       }
       res.writeHead(302, { location: `${back.toString()}${dialog === "instagram" ? "#_" : ""}` })
@@ -502,12 +602,22 @@ export const startFakeGraph = async () => {
         return sendError(res, graphError(400, 101, "Error validating client secret."))
       if (grant === undefined || grant.app !== app || grant.redirectUri !== param("redirect_uri"))
         return sendError(res, graphError(400, 100, "Invalid verification code format.", { error_subcode: 36_007 }))
-      if (app === "facebook") return send(res, 200, { access_token: issue("fb-user", grant.subject, 5400, grant.scopes, grant.subject), token_type: "bearer", expires_in: 5400 })
+      if (app === "facebook")
+        return send(res, 200, {
+          access_token: issue("fb-user", grant.subject, 5400, grant.scopes, grant.subject),
+          token_type: "bearer",
+          expires_in: 5400
+        })
       if (app === "instagram") {
         const t = issue("ig-user", grant.subject, 3600, grant.scopes, grant.subject)
-        return send(res, 200, { data: [{ access_token: t, user_id: grant.subject, permissions: grant.scopes.join(",") }] })
+        return send(res, 200, {
+          data: [{ access_token: t, user_id: grant.subject, permissions: grant.scopes.join(",") }]
+        })
       }
-      return send(res, 200, { access_token: issue("threads-user", grant.subject, 3600, grant.scopes, grant.subject), user_id: grant.subject })
+      return send(res, 200, {
+        access_token: issue("threads-user", grant.subject, 3600, grant.scopes, grant.subject),
+        user_id: grant.subject
+      })
     }
     if (/^\/v\d+\.\d+\/oauth\/access_token$/.test(url.pathname)) {
       if (param("grant_type") === "fb_exchange_token") {
@@ -523,7 +633,8 @@ export const startFakeGraph = async () => {
       }
       return codeExchange("facebook")
     }
-    if (method === "POST" && url.pathname === "/oauth/access_token") return codeExchange(param("client_id") === apps.threads.clientId ? "threads" : "instagram")
+    if (method === "POST" && url.pathname === "/oauth/access_token")
+      return codeExchange(param("client_id") === apps.threads.clientId ? "threads" : "instagram")
     if (method === "GET" && (url.pathname === "/access_token" || url.pathname === "/refresh_access_token")) {
       const grantType = param("grant_type")
       const app: App = grantType?.startsWith("th_") ? "threads" : "instagram"
@@ -532,15 +643,32 @@ export const startFakeGraph = async () => {
       const kind = app === "threads" ? "threads-user" : "ig-user"
       if (t.token.kind !== kind) return sendError(res, invalidToken())
       if (url.pathname === "/access_token") {
-        if (grantType !== (app === "threads" ? "th_exchange_token" : "ig_exchange_token") || param("client_secret") !== apps[app].clientSecret)
+        if (
+          grantType !== (app === "threads" ? "th_exchange_token" : "ig_exchange_token") ||
+          param("client_secret") !== apps[app].clientSecret
+        )
           return sendError(res, graphError(400, 101, "Error validating client secret."))
       } else {
-        if (grantType !== (app === "threads" ? "th_refresh_token" : "ig_refresh_token")) return sendError(res, badParam("Unsupported grant_type."))
+        if (grantType !== (app === "threads" ? "th_refresh_token" : "ig_refresh_token"))
+          return sendError(res, badParam("Unsupported grant_type."))
         // Only a long-lived token at least a day old can be renewed.
-        if (t.token.expiresAt === null || t.token.expiresAt - t.token.issuedAt < DAY_MS || now() - t.token.issuedAt < DAY_MS)
-          return sendError(res, graphError(400, 190, "Error validating access token: the token cannot be refreshed yet.", { error_subcode: 467 }))
+        if (
+          t.token.expiresAt === null ||
+          t.token.expiresAt - t.token.issuedAt < DAY_MS ||
+          now() - t.token.issuedAt < DAY_MS
+        )
+          return sendError(
+            res,
+            graphError(400, 190, "Error validating access token: the token cannot be refreshed yet.", {
+              error_subcode: 467
+            })
+          )
       }
-      return send(res, 200, { access_token: issue(kind, t.token.subject, LONG_LIVED_S, t.token.scopes, t.token.user), token_type: "bearer", expires_in: LONG_LIVED_S })
+      return send(res, 200, {
+        access_token: issue(kind, t.token.subject, LONG_LIVED_S, t.token.scopes, t.token.user),
+        token_type: "bearer",
+        expires_in: LONG_LIVED_S
+      })
     }
 
     // rupload.facebook.com: a reel's file, fetched by Meta from the file_url header, for the Page token's own reel.
@@ -549,9 +677,14 @@ export const startFakeGraph = async () => {
       const reel = videos.get(upload[1]!)
       const t = check(/^OAuth (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? null)
       if ("error" in t) return sendError(res, t.error)
-      if (reel === undefined || !reel.reel || t.token.kind !== "page" || t.token.subject !== reel.page) return sendError(res, graphError(403, 200, "(#200) Permissions error"))
+      if (reel === undefined || !reel.reel || t.token.kind !== "page" || t.token.subject !== reel.page)
+        return sendError(res, graphError(403, 200, "(#200) Permissions error"))
       const fileUrl = req.headers.file_url
-      if (typeof fileUrl !== "string") return sendError(res, badParam("(#100) A file_url header, or offset and file_size headers with the bytes, are required."))
+      if (typeof fileUrl !== "string")
+        return sendError(
+          res,
+          badParam("(#100) A file_url header, or offset and file_size headers with the bytes, are required.")
+        )
       const fetched = await fetchMedia(fileUrl)
       if (fetched.status !== 200 || fetched.bytes === 0) {
         reel.status = "error"
@@ -572,24 +705,45 @@ export const startFakeGraph = async () => {
     const token = checked.token
     const fieldList = query.get("fields") ?? ""
     const buc = (page: string) => ({
-      "x-business-use-case-usage": JSON.stringify({ [page]: [{ type: "pages", call_count: 2, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: 0 }] })
+      "x-business-use-case-usage": JSON.stringify({
+        [page]: [{ type: "pages", call_count: 2, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: 0 }]
+      })
     })
 
     // /me
     if (method === "GET" && parts.length === 1 && parts[0] === "me") {
       if (token.kind === "ig-user") {
         const ig = [...igUsers.values()].find((u) => u.loginId === token.subject)!
-        return send(res, 200, { id: ig.loginId, user_id: ig.id, username: ig.username, name: ig.name, profile_picture_url: `https://scontent.example/${ig.id}.jpg` })
+        return send(res, 200, {
+          id: ig.loginId,
+          user_id: ig.id,
+          username: ig.username,
+          name: ig.name,
+          profile_picture_url: `https://scontent.example/${ig.id}.jpg`
+        })
       }
       if (token.kind === "threads-user") {
         const u = threadsUsers.get(token.subject)!
-        return send(res, 200, { id: u.id, username: u.username, name: u.name, threads_profile_picture_url: `https://scontent.example/${u.id}.jpg` })
+        return send(res, 200, {
+          id: u.id,
+          username: u.username,
+          name: u.name,
+          threads_profile_picture_url: `https://scontent.example/${u.id}.jpg`
+        })
       }
       const u = fbUsers.get(token.subject)
-      return send(res, 200, u === undefined ? { id: token.subject, name: pages.get(token.subject)?.name } : { id: u.id, name: u.name })
+      return send(
+        res,
+        200,
+        u === undefined ? { id: token.subject, name: pages.get(token.subject)?.name } : { id: u.id, name: u.name }
+      )
     }
     if (method === "GET" && parts[0] === "me" && (parts[1] === "accounts" || parts[1] === "businesses")) {
-      if (token.kind !== "fb-user") return sendError(res, graphError(400, 100, "(#100) Tried accessing nonexisting field (accounts) on node type (Page)"))
+      if (token.kind !== "fb-user")
+        return sendError(
+          res,
+          graphError(400, 100, "(#100) Tried accessing nonexisting field (accounts) on node type (Page)")
+        )
       const longLived = token.expiresAt !== null && token.expiresAt - token.issuedAt > DAY_MS
       if (parts[1] === "accounts") {
         if (!token.scopes.includes("pages_show_list")) return send(res, 200, list([], query))
@@ -603,12 +757,18 @@ export const startFakeGraph = async () => {
           )
         )
       }
-      if (!token.scopes.includes("business_management")) return sendError(res, graphError(403, 200, "(#200) Requires business_management permission to manage the object"))
+      if (!token.scopes.includes("business_management"))
+        return sendError(
+          res,
+          graphError(403, 200, "(#200) Requires business_management permission to manage the object")
+        )
       return send(
         res,
         200,
         list(
-          [...businesses.values()].filter((b) => b.members.includes(token.subject)).map((b) => ({ id: b.id, name: b.name })),
+          [...businesses.values()]
+            .filter((b) => b.members.includes(token.subject))
+            .map((b) => ({ id: b.id, name: b.name })),
           query
         )
       )
@@ -634,21 +794,31 @@ export const startFakeGraph = async () => {
       if (method === "POST" && !pageToken)
         return sendError(
           res,
-          graphError(403, 200, "(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission")
+          graphError(
+            403,
+            200,
+            "(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission"
+          )
         )
       const headers = buc(page.id)
       if (method === "POST" && edge === "feed") {
         const message = param("message") ?? ""
-        const attached = param("attached_media") === undefined ? [] : (JSON.parse(param("attached_media")!) as Array<{ media_fbid: string }>).map((m) => m.media_fbid)
-        if (message === "" && param("link") === undefined && attached.length === 0) return sendError(res, badParam("(#100) Missing message or attachment."))
-        if (attached.some((id) => photos.get(id)?.page !== page.id)) return sendError(res, badParam("(#100) Invalid media_fbid."))
+        const attached =
+          param("attached_media") === undefined
+            ? []
+            : (JSON.parse(param("attached_media")!) as Array<{ media_fbid: string }>).map((m) => m.media_fbid)
+        if (message === "" && param("link") === undefined && attached.length === 0)
+          return sendError(res, badParam("(#100) Missing message or attachment."))
+        if (attached.some((id) => photos.get(id)?.page !== page.id))
+          return sendError(res, badParam("(#100) Invalid media_fbid."))
         if (message !== "" && posts.some((p) => p.owner === page.id && p.kind === "feed" && p.text === message))
           return send(
             res,
             400,
             graphError(400, 506, "Duplicate status message", {
               error_user_title: "Duplicate post",
-              error_user_msg: "This status update is identical to the last one you posted. Try posting something different, or delete your previous update."
+              error_user_msg:
+                "This status update is identical to the last one you posted. Try posting something different, or delete your previous update."
             }).body,
             headers
           )
@@ -680,7 +850,8 @@ export const startFakeGraph = async () => {
       }
       if (method === "POST" && edge === "videos") {
         const fileUrl = param("file_url")
-        if (fileUrl === undefined) return sendError(res, badParam("(#100) file_url, source or fbuploader_video_file_chunk is required."))
+        if (fileUrl === undefined)
+          return sendError(res, badParam("(#100) file_url, source or fbuploader_video_file_chunk is required."))
         const fetched = await fetchMedia(fileUrl)
         const id = newId()
         videos.set(id, {
@@ -717,12 +888,16 @@ export const startFakeGraph = async () => {
           if (dropAnswer) return req.socket.destroy()
           return send(res, 200, { video_id: id, upload_url: `${origin}/video-upload/${versioned[1]}/${id}` }, headers)
         }
-        if (phase !== "finish") return sendError(res, badParam("(#100) upload_phase must be one of start, transfer, finish."))
+        if (phase !== "finish")
+          return sendError(res, badParam("(#100) upload_phase must be one of start, transfer, finish."))
         const reel = videos.get(param("video_id") ?? "")
-        if (reel === undefined || !reel.reel || reel.page !== page.id) return sendError(res, badParam("(#100) Invalid video_id."))
-        if (reel.uploadedBytes === null || reel.status === "error") return sendError(res, badParam("(#100) The video has not been uploaded."))
+        if (reel === undefined || !reel.reel || reel.page !== page.id)
+          return sendError(res, badParam("(#100) Invalid video_id."))
+        if (reel.uploadedBytes === null || reel.status === "error")
+          return sendError(res, badParam("(#100) The video has not been uploaded."))
         if (reel.finished) return sendError(res, badParam("(#100) This reel was already finished."))
-        if (param("video_state") !== "PUBLISHED") return sendError(res, badParam("(#100) video_state must be PUBLISHED, DRAFT or SCHEDULED."))
+        if (param("video_state") !== "PUBLISHED")
+          return sendError(res, badParam("(#100) video_state must be PUBLISHED, DRAFT or SCHEDULED."))
         reel.finished = true
         reel.description = param("description") ?? ""
         if (dropAnswer) return req.socket.destroy()
@@ -734,11 +909,21 @@ export const startFakeGraph = async () => {
             ? [...videos.values()]
                 .filter((v) => v.page === page.id)
                 .sort((a, b) => b.createdAt - a.createdAt)
-                .map((v) => ({ id: v.id, description: v.description, created_time: time(v.createdAt), permalink_url: `/${page.id}/videos/${v.id}/` }))
+                .map((v) => ({
+                  id: v.id,
+                  description: v.description,
+                  created_time: time(v.createdAt),
+                  permalink_url: `/${page.id}/videos/${v.id}/`
+                }))
             : posts
                 .filter((p) => p.owner === page.id && p.kind === "feed")
                 .sort((a, b) => b.createdAt - a.createdAt)
-                .map((p) => ({ id: p.id, message: p.text, created_time: time(p.createdAt), permalink_url: permalinkOf(p) }))
+                .map((p) => ({
+                  id: p.id,
+                  message: p.text,
+                  created_time: time(p.createdAt),
+                  permalink_url: permalinkOf(p)
+                }))
         return send(res, 200, list(rows, query), headers)
       }
     }
@@ -746,9 +931,11 @@ export const startFakeGraph = async () => {
     // Instagram users (Facebook Login: a Page token of the linked Page; Instagram Login: the user's token)
     const ig = igUsers.get(parts[0] ?? "")
     if (ig !== undefined && parts.length === 2) {
-      if (!actsFor(token, ig.id)) return sendError(res, graphError(400, 10, "(#10) Application does not have permission for this action"))
+      if (!actsFor(token, ig.id))
+        return sendError(res, graphError(400, 10, "(#10) Application does not have permission for this action"))
       if (method === "POST" && parts[1] === "media") return createContainer(res, "instagram", ig.id, fields)
-      if (method === "POST" && parts[1] === "media_publish") return publishContainer(res, req, "instagram", ig.id, param("creation_id"), dropAnswer)
+      if (method === "POST" && parts[1] === "media_publish")
+        return publishContainer(res, req, "instagram", ig.id, param("creation_id"), dropAnswer)
       if (method === "GET" && parts[1] === "media")
         return send(
           res,
@@ -763,23 +950,29 @@ export const startFakeGraph = async () => {
         )
       if (method === "GET" && parts[1] === "content_publishing_limit") {
         const used = (publishedPerDay.get(ig.id) ?? []).filter((t) => t > now() - DAY_MS).length
-        return send(res, 200, { data: [{ quota_usage: used, config: { quota_total: state.instagramDailyCap, quota_duration: 86_400 } }] })
+        return send(res, 200, {
+          data: [{ quota_usage: used, config: { quota_total: state.instagramDailyCap, quota_duration: 86_400 } }]
+        })
       }
     }
 
     // Threads users
     const th = threadsUsers.get(parts[0] ?? "")
     if (th !== undefined && parts.length === 2) {
-      if (token.kind !== "threads-user" || token.subject !== th.id) return sendError(res, graphError(400, 10, "(#10) Application does not have permission for this action"))
+      if (token.kind !== "threads-user" || token.subject !== th.id)
+        return sendError(res, graphError(400, 10, "(#10) Application does not have permission for this action"))
       if (method === "POST" && parts[1] === "threads") return createContainer(res, "threads", th.id, fields)
-      if (method === "POST" && parts[1] === "threads_publish") return publishContainer(res, req, "threads", th.id, param("creation_id"), dropAnswer)
+      if (method === "POST" && parts[1] === "threads_publish")
+        return publishContainer(res, req, "threads", th.id, param("creation_id"), dropAnswer)
       if (method === "GET" && (parts[1] === "threads" || parts[1] === "replies"))
         return send(
           res,
           200,
           list(
             posts
-              .filter((p) => p.owner === th.id && p.kind === "thread" && (parts[1] === "replies") === (p.replyTo !== null))
+              .filter(
+                (p) => p.owner === th.id && p.kind === "thread" && (parts[1] === "replies") === (p.replyTo !== null)
+              )
               .sort((a, b) => b.createdAt - a.createdAt)
               .map((p) => ({ id: p.id, text: p.text, timestamp: time(p.createdAt), permalink: permalinkOf(p) })),
             query
@@ -804,7 +997,8 @@ export const startFakeGraph = async () => {
     const id = parts[0] ?? ""
     const container = containers.get(id)
     if (method === "GET" && parts.length === 1 && container !== undefined) {
-      if (!actsFor(token, container.owner)) return sendError(res, graphError(400, 10, "(#10) Application does not have permission for this action"))
+      if (!actsFor(token, container.owner))
+        return sendError(res, graphError(400, 10, "(#10) Application does not have permission for this action"))
       pollContainer(container)
       return send(
         res,
@@ -812,17 +1006,26 @@ export const startFakeGraph = async () => {
         container.app === "instagram"
           ? {
               status_code: container.status,
-              ...(container.error !== null ? { status: container.error } : { status: `${container.status}: ${container.status === "FINISHED" ? "Media is ready" : "Processing"}` }),
+              ...(container.error !== null
+                ? { status: container.error }
+                : {
+                    status: `${container.status}: ${container.status === "FINISHED" ? "Media is ready" : "Processing"}`
+                  }),
               id: container.id
             }
-          : { status: container.status, ...(container.error !== null ? { error_message: container.error } : {}), id: container.id }
+          : {
+              status: container.status,
+              ...(container.error !== null ? { error_message: container.error } : {}),
+              id: container.id
+            }
       )
     }
     const video = videos.get(id)
     if (method === "GET" && parts.length === 1 && video?.reel === true) {
       // A reel is processed and published once its finish arrived; each status read after that is one poll.
       if (video.status === "processing" && video.finished && --video.pollsLeft <= 0) video.status = "ready"
-      const phase = (done: boolean, started: boolean) => (video.status === "error" ? "error" : done ? "complete" : started ? "in_progress" : "not_started")
+      const phase = (done: boolean, started: boolean) =>
+        video.status === "error" ? "error" : done ? "complete" : started ? "in_progress" : "not_started"
       const uploaded = video.uploadedBytes !== null
       return send(res, 200, {
         id: video.id,
@@ -830,7 +1033,9 @@ export const startFakeGraph = async () => {
           video_status: video.status === "processing" && uploaded && !video.finished ? "upload_complete" : video.status,
           uploading_phase: {
             status: video.status === "error" ? "error" : uploaded ? "complete" : "not_started",
-            ...(video.status === "error" ? { error: { message: "The video file could not be downloaded." } } : { bytes_transferred: video.uploadedBytes ?? 0 })
+            ...(video.status === "error"
+              ? { error: { message: "The video file could not be downloaded." } }
+              : { bytes_transferred: video.uploadedBytes ?? 0 })
           },
           processing_phase: { status: uploaded ? phase(video.status === "ready", video.finished) : "not_started" },
           publishing_phase: {
@@ -855,10 +1060,12 @@ export const startFakeGraph = async () => {
       })
     }
     const post = posts.find((p) => p.id === id)
-    if (method === "GET" && parts.length === 1 && post !== undefined) return send(res, 200, { id: post.id, permalink: permalinkOf(post), permalink_url: permalinkOf(post) })
+    if (method === "GET" && parts.length === 1 && post !== undefined)
+      return send(res, 200, { id: post.id, permalink: permalinkOf(post), permalink_url: permalinkOf(post) })
     if (parts.length === 2 && parts[1] === "comments" && (post !== undefined || video !== undefined)) {
       const owner = post?.owner ?? video!.page
-      const allowed = post?.app === "instagram" ? actsFor(token, owner) : token.kind === "page" && token.subject === owner
+      const allowed =
+        post?.app === "instagram" ? actsFor(token, owner) : token.kind === "page" && token.subject === owner
       if (!allowed) return sendError(res, graphError(403, 200, "(#200) Permissions error"))
       if (method === "POST") {
         const message = param("message") ?? ""
@@ -885,7 +1092,11 @@ export const startFakeGraph = async () => {
       const rows = posts
         .filter((p) => p.kind === "comment" && p.replyTo === id)
         .sort((a, b) => b.createdAt - a.createdAt)
-        .map((p) => (post?.app === "instagram" ? { id: p.id, text: p.text, timestamp: time(p.createdAt) } : { id: p.id, message: p.text, created_time: time(p.createdAt) }))
+        .map((p) =>
+          post?.app === "instagram"
+            ? { id: p.id, text: p.text, timestamp: time(p.createdAt) }
+            : { id: p.id, message: p.text, created_time: time(p.createdAt) }
+        )
       return send(res, 200, list(rows, query))
     }
     sendError(
@@ -899,7 +1110,9 @@ export const startFakeGraph = async () => {
     )
   }
 
-  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, { error: { message: String(e), type: "FacebookApiException", code: 1, is_transient: true } }))
+  const { origin, close } = await listenLocally(handle, (res, e) =>
+    send(res, 500, { error: { message: String(e), type: "FacebookApiException", code: 1, is_transient: true } })
+  )
 
   return {
     origin,

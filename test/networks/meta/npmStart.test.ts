@@ -18,7 +18,9 @@ const filesUnder = (dir: string): Array<string> =>
 const startCommand = () => {
   const script: string = JSON.parse(readFileSync("package.json", "utf8")).scripts.start
   const words = script.split(/\s+/)
-  const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split("=", 2) as [string, string]))
+  const env = Object.fromEntries(
+    words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split("=", 2) as [string, string])
+  )
   return { env, args: words.slice(words.indexOf("node") + 1) }
 }
 
@@ -106,16 +108,30 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
   it("connects, publishes to all three as asked, stops at a revoked token, and keeps every token sealed on disk", async () => {
     const api = `${origin}/api/v1`
     const json = { "content-type": "application/json" }
-    const signup = await fetch(`${api}/signup`, { method: "POST", headers: json, body: JSON.stringify({ email: "owner@herald-customer.org", agentName: "Agent" }) })
+    const signup = await fetch(`${api}/signup`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ email: "owner@herald-customer.org", agentName: "Agent" })
+    })
     expect(signup.status, await signup.clone().text()).toBe(201)
     const eml = readFileSync(filesUnder(join(dataDir, "outbox"))[0]!, "utf8")
     const text = Buffer.from(eml.split("\r\n\r\n")[1]!.replace(/\s/g, ""), "base64").toString("utf8")
     const token = /claim\?token=([A-Za-z0-9]+)/.exec(text)![1]!
-    const claimed = await fetch(`${origin}/claim`, { method: "POST", body: new URLSearchParams({ token, locale: "en" }), redirect: "manual" })
+    const claimed = await fetch(`${origin}/claim`, {
+      method: "POST",
+      body: new URLSearchParams({ token, locale: "en" }),
+      redirect: "manual"
+    })
     const cookie = claimed.headers.get("set-cookie")!.split(";")[0]!
-    const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(`${origin}/app`, { headers: { cookie } })).text())![1]!
+    const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(
+      await (await fetch(`${origin}/app`, { headers: { cookie } })).text()
+    )![1]!
     const created = (await (
-      await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })
+      await fetch(`${api}/keys`, {
+        method: "POST",
+        headers: { ...json, cookie, "x-csrf-token": csrf },
+        body: JSON.stringify({ name: "bot", requireApproval: false })
+      })
     ).json()) as any
     const auth = { authorization: `Bearer ${created.apiKey}` }
 
@@ -136,7 +152,9 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
     const uploadFile = async (bytes: Buffer, type: string, name: string) => {
       const form = new FormData()
       form.append("file", new Blob([bytes], { type }), name)
-      const { media } = (await (await fetch(`${api}/media`, { method: "POST", headers: auth, body: form })).json()) as any
+      const { media } = (await (
+        await fetch(`${api}/media`, { method: "POST", headers: auth, body: form })
+      ).json()) as any
       return media.id as string
     }
     const jpeg = (color: string) =>
@@ -144,11 +162,16 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
         .jpeg()
         .toBuffer()
     const post = async (body: Record<string, unknown>) => {
-      const reply = await fetch(`${api}/posts`, { method: "POST", headers: { ...auth, ...json }, body: JSON.stringify(body) })
+      const reply = await fetch(`${api}/posts`, {
+        method: "POST",
+        headers: { ...auth, ...json },
+        body: JSON.stringify(body)
+      })
       expect(reply.status, await reply.clone().text()).toBe(201)
       return ((await reply.json()) as any).post.id as string
     }
-    const view = async (id: string) => ((await (await fetch(`${api}/posts/${id}`, { headers: auth })).json()) as any).post
+    const view = async (id: string) =>
+      ((await (await fetch(`${api}/posts/${id}`, { headers: auth })).json()) as any).post
     const settled = async (ids: ReadonlyArray<string>, done: (p: any) => boolean) => {
       let posts: Array<any> = []
       // The scheduler in the process publishes them; a generous bound, not a timing assertion.
@@ -160,18 +183,37 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
       return posts
     }
 
-    const images = [await uploadFile(await jpeg("#123"), "image/jpeg", "1.jpg"), await uploadFile(await jpeg("#456"), "image/jpeg", "2.jpg")]
+    const images = [
+      await uploadFile(await jpeg("#123"), "image/jpeg", "1.jpg"),
+      await uploadFile(await jpeg("#456"), "image/jpeg", "2.jpg")
+    ]
     const video = await uploadFile(mp4, "video/mp4", "reel.mp4")
     const cover = await uploadFile(await jpeg("#fc0"), "image/jpeg", "cover.jpg")
     const ids = [
-      await post({ accountIds: [igAccount.id], content: "Two loaves #bakery", mediaIds: images, firstComment: "Open 7 to 7" }),
-      await post({ accountIds: [igAccount.id], content: "Behind the oven", mediaIds: [video], cover: { mediaId: cover } }),
+      await post({
+        accountIds: [igAccount.id],
+        content: "Two loaves #bakery",
+        mediaIds: images,
+        firstComment: "Open 7 to 7"
+      }),
+      await post({
+        accountIds: [igAccount.id],
+        content: "Behind the oven",
+        mediaIds: [video],
+        cover: { mediaId: cover }
+      }),
       await post({ accountIds: [pageAccount.id], content: "New menu: https://bakery.example/menu" }),
-      await post({ accountIds: [threadsAccount.id], content: "Bread, a thread", thread: ["First, the flour", "Then, the oven"] })
+      await post({
+        accountIds: [threadsAccount.id],
+        content: "Bread, a thread",
+        thread: ["First, the flour", "Then, the oven"]
+      })
     ]
     const [carousel, reel, page, thread] = await settled(
       ids,
-      (p) => p.status === "published" && (p.targets[0].firstComment === null || p.targets[0].firstComment.status === "published")
+      (p) =>
+        p.status === "published" &&
+        (p.targets[0].firstComment === null || p.targets[0].firstComment.status === "published")
     )
     expect(
       [carousel, reel, page, thread].map((p) => p.status),
@@ -181,9 +223,13 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
     const carouselMedia = fake.posts.find((p) => p.id === carousel.targets[0].externalId)!
     expect(carouselMedia).toMatchObject({ mediaType: "CAROUSEL", text: "Two loaves #bakery" })
     // Published once, from a carousel whose items had all finished; the comment on it.
-    const publishes = fake.calls("POST", "/v26.0/17841400000000001/media_publish").filter((r) => r.body.creation_id === carouselMedia.container)
+    const publishes = fake
+      .calls("POST", "/v26.0/17841400000000001/media_publish")
+      .filter((r) => r.body.creation_id === carouselMedia.container)
     expect(publishes).toHaveLength(1)
-    expect(fake.posts.find((p) => p.kind === "comment" && p.replyTo === carouselMedia.id)).toMatchObject({ text: "Open 7 to 7" })
+    expect(fake.posts.find((p) => p.kind === "comment" && p.replyTo === carouselMedia.id)).toMatchObject({
+      text: "Open 7 to 7"
+    })
     expect(carousel.targets[0].firstComment.status).toBe("published")
     const reelMedia = fake.posts.find((p) => p.id === reel.targets[0].externalId)!
     expect(reelMedia).toMatchObject({ mediaType: "REELS", text: "Behind the oven" })
@@ -191,8 +237,13 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
     // Meta fetched every upload from Herald's own signed links.
     for (const f of fake.fetches) expect(f, f.url).toMatchObject({ status: 200 })
     expect(fake.fetches.map((f) => new URL(f.url).origin)).toEqual(fake.fetches.map(() => origin))
-    expect(fake.posts.find((p) => p.id === page.targets[0].externalId)).toMatchObject({ kind: "feed", link: "https://bakery.example/menu" })
-    const chain = [thread.targets[0].externalId, ...thread.targets[0].thread.map((r: any) => r.externalId)].map((id: string) => fake.posts.find((p) => p.id === id)!)
+    expect(fake.posts.find((p) => p.id === page.targets[0].externalId)).toMatchObject({
+      kind: "feed",
+      link: "https://bakery.example/menu"
+    })
+    const chain = [thread.targets[0].externalId, ...thread.targets[0].thread.map((r: any) => r.externalId)].map(
+      (id: string) => fake.posts.find((p) => p.id === id)!
+    )
     expect(chain.map((p) => [p.text, p.replyTo])).toEqual([
       ["Bread, a thread", null],
       ["First, the flour", chain[0]!.id],
@@ -202,12 +253,17 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
     // Meta ends the grant (a password change): one refused call, then needs_reconnection, and no further calls.
     fake.revoke("10150000000000001")
     const before = fake.requests.length
-    const [revoked] = await settled([await post({ accountIds: [pageAccount.id], content: "After the password change" })], (p) => p.status === "failed")
+    const [revoked] = await settled(
+      [await post({ accountIds: [pageAccount.id], content: "After the password change" })],
+      (p) => p.status === "failed"
+    )
     expect(revoked.targets[0].error.code, log).toBe("account_needs_reconnection")
     const accounts = ((await (await fetch(`${api}/accounts`, { headers: auth })).json()) as any).accounts
     expect(accounts.find((a: any) => a.id === pageAccount.id).status).toBe("needs_reconnection")
     await new Promise((r) => setTimeout(r, 1500))
-    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v26.0/101000000000001/feed"])
+    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /v26.0/101000000000001/feed"
+    ])
 
     child.kill("SIGTERM")
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)))

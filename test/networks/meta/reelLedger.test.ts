@@ -20,7 +20,8 @@ reelLedgerSuite(
 )
 
 // SQL: each "process" builds its own ledger (its own table check) on the one database.
-const onSql = (sql: () => Context.Context<SqlClient.SqlClient>) => () => SqlReelLedger.layer.pipe(Layer.provide(Layer.effectContext(Effect.sync(sql))))
+const onSql = (sql: () => Context.Context<SqlClient.SqlClient>) => () =>
+  SqlReelLedger.layer.pipe(Layer.provide(Layer.effectContext(Effect.sync(sql))))
 
 const dataDir = join(mkdtempSync(join(tmpdir(), "herald-pglite-reels-")), "db")
 let pglite: Context.Context<SqlClient.SqlClient> | undefined

@@ -11,7 +11,16 @@ import type { Platform } from "../../../domain/platforms.ts"
 import * as Harness from "../shared/harness.ts"
 import type { FakeGraph } from "./fakeGraph.ts"
 
-export { authorize, callbackFor, connectAll as connect, processingOf, publishedOf, publishRequest as requestFor, setNow, T0 } from "../shared/harness.ts"
+export {
+  authorize,
+  callbackFor,
+  connectAll as connect,
+  processingOf,
+  publishedOf,
+  publishRequest as requestFor,
+  setNow,
+  T0
+} from "../shared/harness.ts"
 
 export const VERSION = "v26.0"
 
@@ -30,11 +39,17 @@ export const appFor = (fake: FakeGraph, app: "facebook" | "instagram" | "threads
 }
 
 /** Herald's uploads as Meta fetches them, links checked against the fake's clock (Herald's own route is exercised end to end). */
-export const startFiles = (fake: FakeGraph) => Harness.serveBlobs(HmacFileLinks.make("meta adapter tests"), () => fake.state.clock ?? Date.now())
+export const startFiles = (fake: FakeGraph) =>
+  Harness.serveBlobs(HmacFileLinks.make("meta adapter tests"), () => fake.state.clock ?? Date.now())
 export type Files = Harness.ServedBlobs
 
-export const facebookOn = (fake: FakeGraph, files: Files) => Facebook.make(appFor(fake, "facebook"), files.blobs, ReelLedger.makeMemory())
-export const instagramOn = (fake: FakeGraph, files: Files, logins: { instagram?: boolean; facebook?: boolean } = { instagram: true, facebook: true }) =>
+export const facebookOn = (fake: FakeGraph, files: Files) =>
+  Facebook.make(appFor(fake, "facebook"), files.blobs, ReelLedger.makeMemory())
+export const instagramOn = (
+  fake: FakeGraph,
+  files: Files,
+  logins: { instagram?: boolean; facebook?: boolean } = { instagram: true, facebook: true }
+) =>
   Instagram.make(
     {
       instagram: logins.instagram === false ? Option.none() : Option.some(appFor(fake, "instagram")),
@@ -45,7 +60,9 @@ export const instagramOn = (fake: FakeGraph, files: Files, logins: { instagram?:
 export const threadsOn = (fake: FakeGraph, files: Files) => Threads.make(appFor(fake, "threads"), files.blobs)
 
 export const accountOf = (platform: Platform, connection: Connection) =>
-  Harness.accountOf(platform, `acc_${platform}_${connection.profile.externalId}`, connection, { avatarUrl: connection.profile.avatarUrl })
+  Harness.accountOf(platform, `acc_${platform}_${connection.profile.externalId}`, connection, {
+    avatarUrl: connection.profile.avatarUrl
+  })
 
 /** An upload stored in `blobs`, as the post's media; its key ends in the file's extension, as Meta's fetches see. */
 export const upload = (blobs: BlobStoreShape, type: "image" | "video", bytes = 2048) =>

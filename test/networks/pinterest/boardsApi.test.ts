@@ -22,7 +22,13 @@ describe("GET /accounts/{id}/boards", () => {
     host = await startHttpHost()
     const { email } = await signUp(host)
     const { cookie, csrf } = await claim(host, email)
-    key = (await call(host, "POST", "/keys", { cookie, headers: { "x-csrf-token": csrf }, body: { name: "Pins", requireApproval: false } })).body.apiKey
+    key = (
+      await call(host, "POST", "/keys", {
+        cookie,
+        headers: { "x-csrf-token": csrf },
+        body: { name: "Pins", requireApproval: false }
+      })
+    ).body.apiKey
   }, 60_000)
   afterAll(async () => {
     await host?.close()
@@ -32,11 +38,18 @@ describe("GET /accounts/{id}/boards", () => {
   it("lists a Pinterest account's boards; another network's account is boards_unsupported; an unknown id is account_not_found; a revoked grant needs reconnection", async () => {
     const link = await call(host, "GET", "/connect/pinterest", { key })
     const atPinterest = await fetch(link.body.url, { redirect: "manual" })
-    const back = await fetch(host.local(atPinterest.headers.get("location")!), { headers: { accept: "application/json" } })
+    const back = await fetch(host.local(atPinterest.headers.get("location")!), {
+      headers: { accept: "application/json" }
+    })
     const { account } = (await back.json()) as any
     const boards = await call(host, "GET", `/accounts/${account.id}/boards`, { key })
     expect(boards.status).toBe(200)
-    expect(boards.body.boards[0]).toEqual({ id: "549755885175", name: "Recipes", description: "Things to cook", privacy: "PUBLIC" })
+    expect(boards.body.boards[0]).toEqual({
+      id: "549755885175",
+      name: "Recipes",
+      description: "Things to cook",
+      privacy: "PUBLIC"
+    })
     const sandbox = await call(host, "GET", `/accounts/${await connectSandbox(host, key)}/boards`, { key })
     expect(sandbox.status).toBe(400)
     expect(sandbox.body.error).toMatchObject({ code: "boards_unsupported", details: { platform: "sandbox" } })

@@ -41,7 +41,15 @@ const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex")
 export const startFakePinterest = async (options: { clientId?: string; clientSecret?: string } = {}) => {
   const clientId = options.clientId ?? "1509999"
   const clientSecret = options.clientSecret ?? "pinterest-app-secret-0123"
-  const users = new Map<string, { id: string; username: string; businessName: string | null; boards: Array<{ id: string; name: string; description: string; privacy: string }> }>([
+  const users = new Map<
+    string,
+    {
+      id: string
+      username: string
+      businessName: string | null
+      boards: Array<{ id: string; name: string; description: string; privacy: string }>
+    }
+  >([
     [
       "p-alice",
       {
@@ -118,7 +126,8 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     return access !== undefined && access.expiresAt > now() ? access.user : null
   }
   const image = (contentType: unknown, data: unknown): { type: string; sha256: string } | string => {
-    if (contentType !== "image/jpeg" && contentType !== "image/png") return "content_type must be image/jpeg or image/png"
+    if (contentType !== "image/jpeg" && contentType !== "image/png")
+      return "content_type must be image/jpeg or image/png"
     if (typeof data !== "string" || !/^[A-Za-z0-9+/]+=*$/.test(data)) return "data must be base64"
     return { type: contentType, sha256: sha(Buffer.from(data, "base64")) }
   }
@@ -129,7 +138,9 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     title: p.title ?? "",
     description: p.description ?? "",
     link: p.link,
-    media: { media_type: p.source === "video_id" ? "video" : p.source === "multiple_image_base64" ? "multiple_images" : "image" }
+    media: {
+      media_type: p.source === "video_id" ? "video" : p.source === "multiple_image_base64" ? "multiple_images" : "image"
+    }
   })
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -142,34 +153,43 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     const body = parsed as any
 
     if (route === "GET /oauth/") {
-      if (query.get("client_id") !== clientId || query.get("response_type") !== "code") return send(res, 400, problem(1, "Invalid client_id or response_type."))
+      if (query.get("client_id") !== clientId || query.get("response_type") !== "code")
+        return send(res, 400, problem(1, "Invalid client_id or response_type."))
       const back = new URL(query.get("redirect_uri") ?? "")
       const code = randomBytes(20).toString("hex")
-      codes.set(code, { redirectUri: query.get("redirect_uri") ?? "", user: state.authorizeAs, scope: query.get("scope") ?? "" })
+      codes.set(code, {
+        redirectUri: query.get("redirect_uri") ?? "",
+        user: state.authorizeAs,
+        scope: query.get("scope") ?? ""
+      })
       back.searchParams.set("code", code)
       back.searchParams.set("state", query.get("state") ?? "")
       res.writeHead(302, { location: back.toString() })
       return res.end()
     }
     if (route === "POST /v5/oauth/token") {
-      if (req.headers.authorization !== `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`) return send(res, 401, problem(2, "Authentication failed."))
+      if (req.headers.authorization !== `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`)
+        return send(res, 401, problem(2, "Authentication failed."))
       if (body?.grant_type === "authorization_code") {
         const grant = codes.get(body.code)
         codes.delete(body.code)
-        if (grant === undefined || grant.redirectUri !== body.redirect_uri) return send(res, 400, problem(1, "Invalid authorization code or redirect_uri."))
+        if (grant === undefined || grant.redirectUri !== body.redirect_uri)
+          return send(res, 400, problem(1, "Invalid authorization code or redirect_uri."))
         return send(res, 200, issue(grant.user, grant.scope))
       }
       if (body?.grant_type === "refresh_token") {
         const refresh = refreshTokens.get(body.refresh_token)
         refreshTokens.delete(body.refresh_token)
-        if (refresh === undefined || refresh.expiresAt <= now()) return send(res, 400, problem(1, "Invalid refresh token."))
+        if (refresh === undefined || refresh.expiresAt <= now())
+          return send(res, 400, problem(1, "Invalid refresh token."))
         return send(res, 200, issue(refresh.user, "boards:read,pins:read,pins:write,user_accounts:read"))
       }
       return send(res, 400, problem(1, "Unsupported grant_type."))
     }
     if (route === "POST /s3-upload") {
       const upload = [...media.values()].find((m) => m.parameters.key === body?.key)
-      if (upload === undefined || Object.entries(upload.parameters).some(([k, v]) => body?.[k] !== v) || file === null) return send(res, 403, undefined)
+      if (upload === undefined || Object.entries(upload.parameters).some(([k, v]) => body?.[k] !== v) || file === null)
+        return send(res, 403, undefined)
       upload.sha256 = sha(file)
       upload.status = "processing"
       return send(res, 204)
@@ -191,7 +211,9 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     if (route === "GET /v5/boards") {
       const size = Math.min(Number(query.get("page_size") ?? "25"), state.boardPageSize)
       const start = Number(query.get("bookmark") ?? "0")
-      const items = account.boards.slice(start, start + size).map((b) => ({ ...b, owner: { username: account.username } }))
+      const items = account.boards
+        .slice(start, start + size)
+        .map((b) => ({ ...b, owner: { username: account.username } }))
       return send(res, 200, { items, bookmark: start + size < account.boards.length ? String(start + size) : null })
     }
     const boardPins = /^\/v5\/boards\/([^/]+)\/pins$/.exec(url.pathname)
@@ -218,7 +240,12 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
         "x-amz-signature": randomBytes(16).toString("hex")
       }
       media.set(id, { id, user, parameters, status: "registered", pollsLeft: state.mediaPolls, sha256: null })
-      return send(res, 201, { media_id: id, media_type: "video", upload_url: `${origin}/s3-upload`, upload_parameters: parameters })
+      return send(res, 201, {
+        media_id: id,
+        media_type: "video",
+        upload_url: `${origin}/s3-upload`,
+        upload_parameters: parameters
+      })
     }
     const mediaRead = /^\/v5\/media\/([^/]+)$/.exec(url.pathname)
     if (req.method === "GET" && mediaRead !== null) {
@@ -243,7 +270,8 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
         if (typeof one === "string") return send(res, 400, problem(1, one))
         items = [one]
       } else if (source.source_type === "multiple_image_base64") {
-        if (!Array.isArray(source.items) || source.items.length < 2 || source.items.length > 5) return send(res, 400, problem(1, "Invalid Pin: constraint: maxItems=5, minItems=2"))
+        if (!Array.isArray(source.items) || source.items.length < 2 || source.items.length > 5)
+          return send(res, 400, problem(1, "Invalid Pin: constraint: maxItems=5, minItems=2"))
         for (const item of source.items) {
           const one = image(item?.content_type, item?.data)
           if (typeof one === "string") return send(res, 400, problem(1, one))
@@ -251,14 +279,21 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
         }
       } else if (source.source_type === "video_id") {
         const m = media.get(source.media_id)
-        if (m === undefined || m.user !== user || m.status !== "succeeded") return send(res, 400, problem(1, "The video is not ready or not found."))
+        if (m === undefined || m.user !== user || m.status !== "succeeded")
+          return send(res, 400, problem(1, "The video is not ready or not found."))
         if (source.cover_image_data !== undefined) {
           const c = image(source.cover_image_content_type, source.cover_image_data)
           if (typeof c === "string") return send(res, 400, problem(1, c))
           cover = `image:${c.sha256}`
-        } else if (Number.isInteger(source.cover_image_key_frame_time)) cover = `frame:${source.cover_image_key_frame_time}`
+        } else if (Number.isInteger(source.cover_image_key_frame_time))
+          cover = `frame:${source.cover_image_key_frame_time}`
         else if (typeof source.cover_image_url === "string") cover = `url:${source.cover_image_url}`
-        else return send(res, 400, problem(1, "A video Pin needs a cover: cover_image_url, cover_image_data or cover_image_key_frame_time."))
+        else
+          return send(
+            res,
+            400,
+            problem(1, "A video Pin needs a cover: cover_image_url, cover_image_data or cover_image_key_frame_time.")
+          )
         items = [{ type: "video", sha256: m.sha256! }]
       } else return send(res, 400, problem(1, `Unsupported media_source.source_type ${source.source_type}.`))
       const pin: FakePin = {

@@ -61,11 +61,19 @@ describe("npm start with Pinterest configured", () => {
     const pinned = await herald.until(pin.body.post.id, (p) => p.status === "published" || p.status === "failed")
     expect(pinned.status, `${JSON.stringify(pinned)}\n${herald.log()}`).toBe("published")
     const made = fake.pins.find((p) => p.id === pinned.targets[0].externalId)!
-    expect(made).toMatchObject({ boardId: chosen.id, title: "Lemon tart", description: "Lemon tart, the easy way", link: "https://alices.kitchen/tart" })
+    expect(made).toMatchObject({
+      boardId: chosen.id,
+      title: "Lemon tart",
+      description: "Lemon tart, the easy way",
+      link: "https://alices.kitchen/tart"
+    })
     expect(pinned.targets[0].url).toBe(`https://www.pinterest.com/pin/${made.id}/`)
     const three = await herald.until(carousel.body.post.id, (p) => p.status === "published" || p.status === "failed")
     expect(three.status, JSON.stringify(three)).toBe("published")
-    expect(fake.pins.find((p) => p.id === three.targets[0].externalId)).toMatchObject({ boardId: boards[0].id, source: "multiple_image_base64" })
+    expect(fake.pins.find((p) => p.id === three.targets[0].externalId)).toMatchObject({
+      boardId: boards[0].id,
+      source: "multiple_image_base64"
+    })
 
     await herald.stop()
     for (const file of filesUnder(herald.dataDir)) {

@@ -21,7 +21,8 @@ export const settingsFor = (fake: FakePinterest): PinterestConfig => ({
   apiUrl: fake.origin
 })
 
-export const pinterestOn = (fake: FakePinterest) => Harness.onMemoryBlobs((blobs) => Pinterest.make(settingsFor(fake), blobs))
+export const pinterestOn = (fake: FakePinterest) =>
+  Harness.onMemoryBlobs((blobs) => Pinterest.make(settingsFor(fake), blobs))
 
 export const connect = (fake: FakePinterest, network: Network, as = "p-alice") => Harness.connectAs(fake, network, as)
 
@@ -32,4 +33,9 @@ export const request = (account: Account, credentials: NetworkCredentials, field
 
 /** Pins are portrait: 2:3 images, 8 s videos. */
 export const upload = (blobs: BlobStoreShape, type: "image" | "video", mimeType: string, bytes: number) =>
-  Harness.upload(blobs, { type, mimeType, bytes, fields: () => ({ width: 600, height: 900, durationMs: type === "video" ? 8000 : null }) })
+  Harness.upload(blobs, {
+    type,
+    mimeType,
+    bytes,
+    fields: () => ({ width: 600, height: 900, durationMs: type === "video" ? 8000 : null })
+  })

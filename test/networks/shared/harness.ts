@@ -29,7 +29,10 @@ export const setNow = (fake: { readonly state: { clock: number | null } }, ms: n
 
 /** A fresh network (its own rate gate) made by `make`, with a memory blob store for uploads. */
 export const onMemoryBlobs = <N>(make: (blobs: BlobStoreShape) => N) =>
-  Effect.map(MemoryBlobStore.make("http://herald.test", HmacFileLinks.make("test")), ({ store }) => ({ network: make(store), blobs: store }))
+  Effect.map(MemoryBlobStore.make("http://herald.test", HmacFileLinks.make("test")), ({ store }) => ({
+    network: make(store),
+    blobs: store
+  }))
 
 /** The browser part of connecting: opens the authorize URL; the fake answers with a redirect to the callback, whose parameters come back. */
 export const authorize = (url: string) =>
@@ -40,7 +43,11 @@ export const authorize = (url: string) =>
   })
 
 /** Connects through a network's connector as Herald's callback does: every account it gives. */
-export const connectAll = (network: { readonly platform: Platform; readonly connector: Connector }, state = "state-1", formUrl = "") =>
+export const connectAll = (
+  network: { readonly platform: Platform; readonly connector: Connector },
+  state = "state-1",
+  formUrl = ""
+) =>
   Effect.gen(function* () {
     const callbackUrl = callbackFor(network.platform)
     const begun = yield* network.connector.begin({ state, callbackUrl, formUrl })
@@ -73,7 +80,9 @@ export const serveBlobs = async (links: FileLinksShape, nowMs?: () => number) =>
       const bytes = await Effect.runPromise(Effect.option(Stream.runCollect(blobs!.get(key))))
       if (Option.isNone(bytes)) return void res.writeHead(404).end()
       const info = await Effect.runPromise(blobs!.stat(key))
-      res.writeHead(200, { "content-type": info.contentType }).end(Buffer.concat(bytes.value.map((c) => Buffer.from(c))))
+      res
+        .writeHead(200, { "content-type": info.contentType })
+        .end(Buffer.concat(bytes.value.map((c) => Buffer.from(c))))
     },
     (res) => void res.writeHead(500).end()
   )
@@ -83,7 +92,9 @@ export const serveBlobs = async (links: FileLinksShape, nowMs?: () => number) =>
 export type ServedBlobs = Awaited<ReturnType<typeof serveBlobs>>
 
 /** A connected account in workspace ws_1, as Herald stores it. */
-export const connectedAccount = (fields: Pick<Account, "id" | "platform" | "name" | "username" | "externalId"> & Partial<Account>): Account => ({
+export const connectedAccount = (
+  fields: Pick<Account, "id" | "platform" | "name" | "username" | "externalId"> & Partial<Account>
+): Account => ({
   workspaceId: "ws_1",
   avatarUrl: null,
   status: "connected",
@@ -92,11 +103,27 @@ export const connectedAccount = (fields: Pick<Account, "id" | "platform" | "name
 })
 
 /** The account Herald stores for a connection's profile. */
-export const accountOf = (platform: Platform, id: string, connection: Connection, fields: Partial<Account> = {}): Account =>
-  connectedAccount({ id, platform, name: connection.profile.name, username: connection.profile.username, externalId: connection.profile.externalId, ...fields })
+export const accountOf = (
+  platform: Platform,
+  id: string,
+  connection: Connection,
+  fields: Partial<Account> = {}
+): Account =>
+  connectedAccount({
+    id,
+    platform,
+    name: connection.profile.name,
+    username: connection.profile.username,
+    externalId: connection.profile.externalId,
+    ...fields
+  })
 
 /** A publish request for post_1 with nothing but text; `fields` adds what a test needs. */
-export const publishRequest = (account: Account, credentials: NetworkCredentials | null, fields: Partial<PublishRequest> = {}): PublishRequest => ({
+export const publishRequest = (
+  account: Account,
+  credentials: NetworkCredentials | null,
+  fields: Partial<PublishRequest> = {}
+): PublishRequest => ({
   account,
   credentials,
   postId: "post_1",
@@ -126,9 +153,12 @@ let uploads = 0
 export const upload = (blobs: BlobStoreShape, spec: UploadSpec) =>
   Effect.gen(function* () {
     const n = ++uploads
-    const data = typeof spec.bytes === "number" ? new Uint8Array(spec.bytes).map((_, i) => (i * 7 + n) % 251) : spec.bytes
+    const data =
+      typeof spec.bytes === "number" ? new Uint8Array(spec.bytes).map((_, i) => (i * 7 + n) % 251) : spec.bytes
     const pieceBytes = spec.pieceBytes ?? 1_000_000
-    const pieces = Array.from({ length: Math.max(1, Math.ceil(data.length / pieceBytes)) }, (_, i) => data.subarray(i * pieceBytes, (i + 1) * pieceBytes))
+    const pieces = Array.from({ length: Math.max(1, Math.ceil(data.length / pieceBytes)) }, (_, i) =>
+      data.subarray(i * pieceBytes, (i + 1) * pieceBytes)
+    )
     const media: Media = {
       id: `med_${n}`,
       workspaceId: "ws_1",
@@ -169,7 +199,8 @@ export const publishedOf = (outcome: PublishOutcome) => {
 }
 
 export const processingOf = (outcome: PublishOutcome) => {
-  if (outcome._tag !== "Processing") throw new Error(`expected Processing, got Published ${outcome.published.externalId}`)
+  if (outcome._tag !== "Processing")
+    throw new Error(`expected Processing, got Published ${outcome.published.externalId}`)
   return outcome
 }
 
@@ -196,23 +227,34 @@ export interface Scripted {
 export const requestLog = <Body = unknown>() => {
   const requests: Array<RecordedRequest<Body>> = []
   const scripted: Array<{ readonly method: string; readonly path: string | RegExp; readonly reply: Scripted }> = []
-  const matches = (path: string | RegExp, actual: string) => (typeof path === "string" ? path === actual : path.test(actual))
+  const matches = (path: string | RegExp, actual: string) =>
+    typeof path === "string" ? path === actual : path.test(actual)
   return {
     requests,
     /** Records the request; the answer a test scripted for it, or null. */
     record: (req: IncomingMessage, url: URL, body: Body): Scripted | null => {
-      requests.push({ method: req.method ?? "", path: url.pathname, query: Object.fromEntries(url.searchParams), headers: { ...req.headers } as Record<string, string>, body })
+      requests.push({
+        method: req.method ?? "",
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: { ...req.headers } as Record<string, string>,
+        body
+      })
       const index = scripted.findIndex((s) => s.method === req.method && matches(s.path, url.pathname))
       return index >= 0 ? scripted.splice(index, 1)[0]!.reply : null
     },
     /** The next request to `method path` gets this answer instead (or has its answer lost). */
     script: (method: string, path: string | RegExp, reply: Scripted) => void scripted.push({ method, path, reply }),
-    calls: (method: string, path: string | RegExp) => requests.filter((r) => r.method === method && matches(path, r.path))
+    calls: (method: string, path: string | RegExp) =>
+      requests.filter((r) => r.method === method && matches(path, r.path))
   }
 }
 
 /** Serves `handle` on a free local port; an error it throws answers 500 in the fake's own shape. */
-export const listenLocally = async (handle: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>, onError: (res: ServerResponse, e: unknown) => void) => {
+export const listenLocally = async (
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>,
+  onError: (res: ServerResponse, e: unknown) => void
+) => {
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => onError(res, e))
   })
@@ -228,18 +270,28 @@ export const listenLocally = async (handle: (req: IncomingMessage, res: ServerRe
 }
 
 /** Answers with `body` as JSON (no body: no content type either); `contentType` for an API that names its charset. */
-export const sendJson = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}, contentType = "application/json") => {
+export const sendJson = (
+  res: ServerResponse,
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  contentType = "application/json"
+) => {
   res.writeHead(status, { ...(body === undefined ? {} : { "content-type": contentType }), ...headers })
   res.end(body === undefined ? undefined : JSON.stringify(body))
 }
 
 /** A request's whole body, with a form or JSON parsed; any other body as `unparsed` records it (by default its size). */
-export const readRequestBody = async (req: IncomingMessage, unparsed = (raw: Buffer, _type: string): unknown => (raw.length > 0 ? { bytes: raw.length } : undefined)) => {
+export const readRequestBody = async (
+  req: IncomingMessage,
+  unparsed = (raw: Buffer, _type: string): unknown => (raw.length > 0 ? { bytes: raw.length } : undefined)
+) => {
   const chunks: Array<Buffer> = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   const raw = Buffer.concat(chunks)
   const type = req.headers["content-type"] ?? ""
-  if (type.startsWith("application/x-www-form-urlencoded")) return { raw, type, parsed: Object.fromEntries(new URLSearchParams(raw.toString())) as unknown }
+  if (type.startsWith("application/x-www-form-urlencoded"))
+    return { raw, type, parsed: Object.fromEntries(new URLSearchParams(raw.toString())) as unknown }
   if (type.startsWith("application/json")) return { raw, type, parsed: JSON.parse(raw.toString() || "null") as unknown }
   return { raw, type, parsed: unparsed(raw, type) }
 }

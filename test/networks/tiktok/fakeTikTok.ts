@@ -148,7 +148,11 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
   const checkPostInfo = (creator: FakeCreator, info: any, photo: boolean): string | null => {
     if (!creator.privacyLevels.includes(info?.privacy_level)) return "privacy_level_option_mismatch"
     if (creator.commentDisabled && info.disable_comment !== true) return "invalid_params"
-    if (!photo && ((creator.duetDisabled && info.disable_duet !== true) || (creator.stitchDisabled && info.disable_stitch !== true))) return "invalid_params"
+    if (
+      !photo &&
+      ((creator.duetDisabled && info.disable_duet !== true) || (creator.stitchDisabled && info.disable_stitch !== true))
+    )
+      return "invalid_params"
     if (typeof info.title !== "string" || [...info.title].length > (photo ? 90 : 2200)) return "invalid_params"
     if (info.brand_content_toggle === true && info.privacy_level === "SELF_ONLY") return "invalid_params"
     return null
@@ -168,7 +172,11 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
         return send(res, 400, { error: "invalid_client", error_description: "client_key is invalid" })
       const back = new URL(query.get("redirect_uri") ?? "")
       const code = randomBytes(16).toString("hex")
-      codes.set(code, { redirectUri: query.get("redirect_uri") ?? "", user: state.authorizeAs, scope: query.get("scope") ?? "" })
+      codes.set(code, {
+        redirectUri: query.get("redirect_uri") ?? "",
+        user: state.authorizeAs,
+        scope: query.get("scope") ?? ""
+      })
       back.searchParams.set("code", code)
       back.searchParams.set("scopes", query.get("scope") ?? "")
       back.searchParams.set("state", query.get("state") ?? "")
@@ -178,12 +186,20 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     if (route === "POST /v2/oauth/token/") {
       // TikTok's OAuth errors: {error, error_description, log_id}, here with a 200 as some of TikTok's answers come.
       if (body?.client_key !== clientKey || body?.client_secret !== clientSecret)
-        return send(res, 200, { error: "invalid_client", error_description: "Client key or secret is incorrect.", log_id: logId() })
+        return send(res, 200, {
+          error: "invalid_client",
+          error_description: "Client key or secret is incorrect.",
+          log_id: logId()
+        })
       if (body.grant_type === "authorization_code") {
         const grant = codes.get(body.code)
         codes.delete(body.code)
         if (grant === undefined || grant.redirectUri !== body.redirect_uri)
-          return send(res, 200, { error: "invalid_grant", error_description: "Authorization code is expired.", log_id: logId() })
+          return send(res, 200, {
+            error: "invalid_grant",
+            error_description: "Authorization code is expired.",
+            log_id: logId()
+          })
         return send(res, 200, issue(grant.user, grant.scope, null))
       }
       if (body.grant_type === "refresh_token") {
@@ -191,23 +207,45 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
         // Rotation: a refresh token works once.
         refreshTokens.delete(body.refresh_token)
         if (refresh === undefined || refresh.expiresAt <= now())
-          return send(res, 200, { error: "invalid_grant", error_description: "Refresh token is invalid or expired.", log_id: logId() })
+          return send(res, 200, {
+            error: "invalid_grant",
+            error_description: "Refresh token is invalid or expired.",
+            log_id: logId()
+          })
         return send(res, 200, issue(refresh.user, "user.info.basic,video.publish", refresh.expiresAt))
       }
-      return send(res, 200, { error: "unsupported_grant_type", error_description: "grant_type is not supported", log_id: logId() })
+      return send(res, 200, {
+        error: "unsupported_grant_type",
+        error_description: "grant_type is not supported",
+        log_id: logId()
+      })
     }
 
     const upload = /^\/upload\/([^/]+)$/.exec(url.pathname)
     if (req.method === "PUT" && upload !== null) {
       const publish = publishes.get(decodeURIComponent(upload[1]))
-      if (publish === undefined || publish.status !== "PROCESSING_UPLOAD") return send(res, 404, failure("invalid_params", "Upload not found or finished"))
+      if (publish === undefined || publish.status !== "PROCESSING_UPLOAD")
+        return send(res, 404, failure("invalid_params", "Upload not found or finished"))
       const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(req.headers["content-range"] ?? ""))
-      if (range === null || Number(range[3]) !== publish.videoSize) return send(res, 400, failure("invalid_file_upload", "Content-Range is missing or names another size."))
+      if (range === null || Number(range[3]) !== publish.videoSize)
+        return send(res, 400, failure("invalid_file_upload", "Content-Range is missing or names another size."))
       const [first, last] = [Number(range[1]), Number(range[2])]
       const index = Math.floor(first / publish.chunkSize)
       const expectedLast = index === publish.chunkCount - 1 ? publish.videoSize - 1 : first + publish.chunkSize - 1
-      if (first !== publish.received || first % publish.chunkSize !== 0 || last !== expectedLast || raw.length !== last - first + 1)
-        return send(res, 400, failure("invalid_file_upload", `Expected bytes ${publish.received}-${expectedLast}, got ${first}-${last} (${raw.length} bytes).`))
+      if (
+        first !== publish.received ||
+        first % publish.chunkSize !== 0 ||
+        last !== expectedLast ||
+        raw.length !== last - first + 1
+      )
+        return send(
+          res,
+          400,
+          failure(
+            "invalid_file_upload",
+            `Expected bytes ${publish.received}-${expectedLast}, got ${first}-${last} (${raw.length} bytes).`
+          )
+        )
       publish.hash.update(raw)
       publish.received += raw.length
       const complete = publish.received === publish.videoSize
@@ -220,14 +258,26 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     }
 
     const user = userOf(req)
-    if (user === null) return send(res, 401, failure("access_token_invalid", "The access token is invalid or not found in the request."))
+    if (user === null)
+      return send(res, 401, failure("access_token_invalid", "The access token is invalid or not found in the request."))
     const creator = creators.get(user)!
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")![1]
 
     if (route === "GET /v2/user/info/")
-      return send(res, 200, ok({ user: { open_id: creator.openId, display_name: creator.displayName, avatar_url: `https://p16.tiktokcdn.com/${creator.username}.jpeg` } }))
+      return send(
+        res,
+        200,
+        ok({
+          user: {
+            open_id: creator.openId,
+            display_name: creator.displayName,
+            avatar_url: `https://p16.tiktokcdn.com/${creator.username}.jpeg`
+          }
+        })
+      )
     if (route === "POST /v2/post/publish/creator_info/query/") {
-      if (creator.cannotPost !== null) return send(res, 403, failure(creator.cannotPost, "The creator cannot post right now."))
+      if (creator.cannotPost !== null)
+        return send(res, 403, failure(creator.cannotPost, "The creator cannot post right now."))
       return send(
         res,
         200,
@@ -247,7 +297,16 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
       if (!metered(res, token, "init")) return
       const problem = checkPostInfo(creator, body?.post_info, false)
       if (problem !== null)
-        return send(res, 400, failure(problem, problem === "privacy_level_option_mismatch" ? "privacy_level is not one of the creator's options." : "post_info is invalid."))
+        return send(
+          res,
+          400,
+          failure(
+            problem,
+            problem === "privacy_level_option_mismatch"
+              ? "privacy_level is not one of the creator's options."
+              : "post_info is invalid."
+          )
+        )
       const source = body?.source_info ?? {}
       const size = source.video_size
       const goodChunks =
@@ -260,7 +319,12 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
             source.chunk_size <= MB64 &&
             source.total_chunk_count === Math.floor(size / source.chunk_size) &&
             size - source.chunk_size * (source.total_chunk_count - 1) <= 2 * MB64)
-      if (!goodChunks) return send(res, 400, failure("invalid_params", "The chunk size or count does not follow the media transfer guide."))
+      if (!goodChunks)
+        return send(
+          res,
+          400,
+          failure("invalid_params", "The chunk size or count does not follow the media transfer guide.")
+        )
       const publishId = newPublishId("v")
       publishes.set(publishId, {
         publishId,
@@ -279,7 +343,14 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
         postId: null
       })
       if (reply?.dropAnswer === true) return req.socket.destroy()
-      return send(res, 200, ok({ publish_id: publishId, upload_url: `${origin}/upload/${encodeURIComponent(publishId)}?upload_token=${randomBytes(8).toString("hex")}` }))
+      return send(
+        res,
+        200,
+        ok({
+          publish_id: publishId,
+          upload_url: `${origin}/upload/${encodeURIComponent(publishId)}?upload_token=${randomBytes(8).toString("hex")}`
+        })
+      )
     }
     if (route === "POST /v2/post/publish/content/init/") {
       if (!metered(res, token, "init")) return
@@ -313,7 +384,11 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
       // TikTok pulls the photos at once.
       for (const photoUrl of urls) {
         const got = await fetch(state.fetchVia(photoUrl)).then(
-          async (r) => ({ ok: r.ok, type: r.headers.get("content-type") ?? "", bytes: (await r.arrayBuffer()).byteLength }),
+          async (r) => ({
+            ok: r.ok,
+            type: r.headers.get("content-type") ?? "",
+            bytes: (await r.arrayBuffer()).byteLength
+          }),
           () => null
         )
         if (got === null || !got.ok || !/^image\/(jpeg|webp)/.test(got.type)) {
@@ -328,7 +403,8 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     if (route === "POST /v2/post/publish/status/fetch/") {
       if (!metered(res, token, "status")) return
       const publish = publishes.get(body?.publish_id)
-      if (publish === undefined || publish.openId !== creator.openId) return send(res, 400, failure("invalid_params", "publish_id is invalid."))
+      if (publish === undefined || publish.openId !== creator.openId)
+        return send(res, 400, failure("invalid_params", "publish_id is invalid."))
       if (publish.status === "PROCESSING_DOWNLOAD" && --publish.pollsLeft <= 0) {
         if (state.failNext !== null) {
           publish.status = "FAILED"
@@ -343,7 +419,9 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
         ok({
           status: publish.status,
           ...(publish.failReason ? { fail_reason: publish.failReason } : {}),
-          ...(publish.kind === "video" ? { uploaded_bytes: publish.received } : { downloaded_bytes: publish.photos.reduce((n, p) => n + p.bytes, 0) }),
+          ...(publish.kind === "video"
+            ? { uploaded_bytes: publish.received }
+            : { downloaded_bytes: publish.photos.reduce((n, p) => n + p.bytes, 0) }),
           ...(publish.postId !== null ? { publicaly_available_post_id: ["POST_ID"] } : {})
         })
       )
@@ -354,7 +432,9 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     send(res, 404, failure("invalid_params", `No route for ${route}`))
   }
 
-  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, failure("internal_error", String(e))))
+  const { origin, close } = await listenLocally(handle, (res, e) =>
+    send(res, 500, failure("internal_error", String(e)))
+  )
 
   return {
     origin,

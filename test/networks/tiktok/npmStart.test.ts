@@ -70,7 +70,12 @@ describe("npm start with TikTok configured", () => {
       tiktok: { privacyLevel: "MUTUAL_FOLLOW_FRIENDS" }
     })
     expect(allowed.status, JSON.stringify(allowed.body)).toBe(201)
-    const conflict = await herald.post({ accountIds: [creator.id], content: "For followers only", mediaIds: [video], tiktok: { privacyLevel: "FOLLOWER_OF_CREATOR" } })
+    const conflict = await herald.post({
+      accountIds: [creator.id],
+      content: "For followers only",
+      mediaIds: [video],
+      tiktok: { privacyLevel: "FOLLOWER_OF_CREATOR" }
+    })
     expect(conflict.status, JSON.stringify(conflict.body)).toBe(201)
     const photos = [
       await herald.upload(
@@ -88,7 +93,12 @@ describe("npm start with TikTok configured", () => {
         "b.jpg"
       )
     ]
-    const photoPost = await herald.post({ accountIds: [creator.id], content: "Two colours\nA photo post.", mediaIds: photos, tiktok: { privacyLevel: "PUBLIC_TO_EVERYONE" } })
+    const photoPost = await herald.post({
+      accountIds: [creator.id],
+      content: "Two colours\nA photo post.",
+      mediaIds: photos,
+      tiktok: { privacyLevel: "PUBLIC_TO_EVERYONE" }
+    })
     expect(photoPost.status, JSON.stringify(photoPost.body)).toBe(201)
 
     const done = await herald.until(allowed.body.post.id, (p) => p.status === "published" || p.status === "failed")
@@ -96,12 +106,20 @@ describe("npm start with TikTok configured", () => {
     const refused = await herald.until(conflict.body.post.id, (p) => p.status === "failed")
     expect(refused.targets[0].error).toMatchObject({ code: "tiktok_privacy_conflict", retryable: false })
     expect(refused.targets[0].error.message).toContain("PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, SELF_ONLY")
-    const pictures = await herald.until(photoPost.body.post.id, (p) => p.status === "published" || p.status === "failed")
+    const pictures = await herald.until(
+      photoPost.body.post.id,
+      (p) => p.status === "published" || p.status === "failed"
+    )
     expect(pictures.status, JSON.stringify(pictures)).toBe("published")
 
     const videoPublish = [...fake.publishes.values()].find((p) => p.kind === "video")!
     expect(videoPublish.sha256).toBe(createHash("sha256").update(mp4).digest("hex"))
-    expect(videoPublish.postInfo).toMatchObject({ privacy_level: "MUTUAL_FOLLOW_FRIENDS", title: "Morning run #fitness", video_cover_timestamp_ms: 500, disable_duet: true })
+    expect(videoPublish.postInfo).toMatchObject({
+      privacy_level: "MUTUAL_FOLLOW_FRIENDS",
+      title: "Morning run #fitness",
+      video_cover_timestamp_ms: 500,
+      disable_duet: true
+    })
     expect(done.targets[0].url).toBe(`https://www.tiktok.com/@alice.makes/video/${videoPublish.postId}`)
     expect(fake.calls("POST", "/v2/post/publish/video/init/")).toHaveLength(1)
     const photoPublish = [...fake.publishes.values()].find((p) => p.kind === "photo")!

@@ -1,7 +1,19 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type FakeTikTok, startFakeTikTok } from "./fakeTikTok.ts"
-import { accountOf, connect, MB5, photo, publishedOf, publishThrough, request, setNow, T0, tiktokOn, video } from "./support.ts"
+import {
+  accountOf,
+  connect,
+  MB5,
+  photo,
+  publishedOf,
+  publishThrough,
+  request,
+  setNow,
+  T0,
+  tiktokOn,
+  video
+} from "./support.ts"
 
 let fake: FakeTikTok
 beforeAll(async () => void (fake = await startFakeTikTok()))
@@ -14,11 +26,22 @@ const connected = (as = "u-alice") =>
     fake.state.downloadPolls = 2
     const { network, blobs } = yield* tiktokOn(fake)
     const connection = yield* connect(fake, network, as)
-    return { network, blobs, publisher: network.publisher, credentials: connection.credentials!, account: accountOf(connection) }
+    return {
+      network,
+      blobs,
+      publisher: network.publisher,
+      credentials: connection.credentials!,
+      account: accountOf(connection)
+    }
   })
 
 const paths = (since: number) =>
-  fake.requests.slice(since).map((r) => `${r.method} ${r.path.replace(/\/upload\/.+$/, "/upload/:id")}${r.headers["content-range"] ? ` ${r.headers["content-range"]}` : ""}`)
+  fake.requests
+    .slice(since)
+    .map(
+      (r) =>
+        `${r.method} ${r.path.replace(/\/upload\/.+$/, "/upload/:id")}${r.headers["content-range"] ? ` ${r.headers["content-range"]}` : ""}`
+    )
 
 describe("TikTok publisher against the fake TikTok", () => {
   it.effect(
@@ -40,9 +63,16 @@ describe("TikTok publisher against the fake TikTok", () => {
         const first = yield* publisher.publish(req, handle)
         assert.strictEqual(first._tag, "Processing")
         if (first._tag !== "Processing") return
-        assert.deepStrictEqual(paths(start), ["POST /v2/post/publish/creator_info/query/", "POST /v2/post/publish/video/init/"])
+        assert.deepStrictEqual(paths(start), [
+          "POST /v2/post/publish/creator_info/query/",
+          "POST /v2/post/publish/video/init/"
+        ])
         const publishId = JSON.parse(first.handle).publishId
-        assert.strictEqual(fake.publishes.get(publishId)?.received, 0, "the publish_id is the checkpoint before any byte")
+        assert.strictEqual(
+          fake.publishes.get(publishId)?.received,
+          0,
+          "the publish_id is the checkpoint before any byte"
+        )
         assert.deepStrictEqual(fake.calls("POST", "/v2/post/publish/video/init/").at(-1)!.body, {
           post_info: {
             privacy_level: "MUTUAL_FOLLOW_FRIENDS",
@@ -84,68 +114,92 @@ describe("TikTok publisher against the fake TikTok", () => {
         const { publisher, credentials, account, blobs } = yield* connected()
         const clip = (yield* video(blobs, 3000)).media
         const inits = fake.calls("POST", "/v2/post/publish/video/init/").length
-        const conflict = yield* Effect.flip(publisher.publish(request(account, credentials, { media: [clip], options: { tiktok: { privacyLevel: "FOLLOWER_OF_CREATOR" } } })))
+        const conflict = yield* Effect.flip(
+          publisher.publish(
+            request(account, credentials, {
+              media: [clip],
+              options: { tiktok: { privacyLevel: "FOLLOWER_OF_CREATOR" } }
+            })
+          )
+        )
         assert.deepInclude(conflict, { code: "tiktok_privacy_conflict", retryable: false })
         assert.include(conflict.message, "PUBLIC_TO_EVERYONE, MUTUAL_FOLLOW_FRIENDS, SELF_ONLY")
         assert.strictEqual(fake.calls("POST", "/v2/post/publish/video/init/").length, inits)
         yield* publisher.publish(request(account, credentials, { media: [clip] }))
-        assert.strictEqual((fake.calls("POST", "/v2/post/publish/video/init/").at(-1)!.body as any).post_info.privacy_level, "PUBLIC_TO_EVERYONE")
+        assert.strictEqual(
+          (fake.calls("POST", "/v2/post/publish/video/init/").at(-1)!.body as any).post_info.privacy_level,
+          "PUBLIC_TO_EVERYONE"
+        )
         const branded = yield* Effect.flip(
-          publisher.publish(request(account, credentials, { media: [clip], options: { tiktok: { privacyLevel: "SELF_ONLY", brandedContent: true } } }))
+          publisher.publish(
+            request(account, credentials, {
+              media: [clip],
+              options: { tiktok: { privacyLevel: "SELF_ONLY", brandedContent: true } }
+            })
+          )
         )
         assert.strictEqual(branded.code, "tiktok_privacy_conflict")
       })
   )
 
-  it.effect("a creator with comments, duets and stitches off and 60 s videos: the settings follow, a longer video is refused before init", () =>
-    Effect.gen(function* () {
-      const { publisher, credentials, account, blobs } = yield* connected("u-private")
-      yield* publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 3000, 30_000)).media] }))
-      assert.deepInclude((fake.calls("POST", "/v2/post/publish/video/init/").at(-1)!.body as any).post_info, {
-        privacy_level: "FOLLOWER_OF_CREATOR",
-        disable_comment: true,
-        disable_duet: true,
-        disable_stitch: true
+  it.effect(
+    "a creator with comments, duets and stitches off and 60 s videos: the settings follow, a longer video is refused before init",
+    () =>
+      Effect.gen(function* () {
+        const { publisher, credentials, account, blobs } = yield* connected("u-private")
+        yield* publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 3000, 30_000)).media] }))
+        assert.deepInclude((fake.calls("POST", "/v2/post/publish/video/init/").at(-1)!.body as any).post_info, {
+          privacy_level: "FOLLOWER_OF_CREATOR",
+          disable_comment: true,
+          disable_duet: true,
+          disable_stitch: true
+        })
+        const inits = fake.calls("POST", "/v2/post/publish/video/init/").length
+        const long = yield* Effect.flip(
+          publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 3000, 90_000)).media] }))
+        )
+        assert.deepInclude(long, { code: "upstream_rejected" })
+        assert.include(long.message, "up to 60 s")
+        assert.strictEqual(fake.calls("POST", "/v2/post/publish/video/init/").length, inits)
       })
-      const inits = fake.calls("POST", "/v2/post/publish/video/init/").length
-      const long = yield* Effect.flip(publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 3000, 90_000)).media] })))
-      assert.deepInclude(long, { code: "upstream_rejected" })
-      assert.include(long.message, "up to 60 s")
-      assert.strictEqual(fake.calls("POST", "/v2/post/publish/video/init/").length, inits)
-    })
   )
 
-  it.effect("a lost answer mid-upload keeps the publish_id: recovery goes through it, the upload resumes from the chunk TikTok lacks, one post", () =>
-    Effect.gen(function* () {
-      const { network, publisher, credentials, account, blobs } = yield* connected()
-      const size = 3 * MB5 + 10
-      const clip = yield* video(blobs, size)
-      const req = request(account, credentials, { media: [clip.media] })
-      const started = yield* publisher.publish(req, yield* publisher.prepare!(req))
-      if (started._tag !== "Processing") return assert.fail("expected Processing")
-      fake.script("PUT", /^\/upload\//, { status: 206, dropAnswer: true })
-      const lost = yield* publisher.publish(req, started.handle)
-      assert.deepStrictEqual(lost, { _tag: "Processing", handle: started.handle, checkAfterMs: 30_000 })
-      assert.deepStrictEqual(yield* publisher.recover!(req, started.handle), { _tag: "NotPublished" })
-      const before = fake.requests.length
-      const outcomes = yield* publishThrough(network, req, started.handle)
-      assert.deepStrictEqual(paths(before).slice(0, 3), [
-        "POST /v2/post/publish/status/fetch/",
-        `PUT /upload/:id bytes ${MB5}-${2 * MB5 - 1}/${size}`,
-        `PUT /upload/:id bytes ${2 * MB5}-${size - 1}/${size}`
-      ])
-      publishedOf(outcomes.at(-1)!)
-      const publishId = JSON.parse(started.handle).publishId
-      assert.strictEqual(fake.publishes.get(publishId)?.sha256, clip.sha256)
-      assert.strictEqual([...fake.publishes.values()].filter((p) => p.sha256 === clip.sha256).length, 1)
-    })
+  it.effect(
+    "a lost answer mid-upload keeps the publish_id: recovery goes through it, the upload resumes from the chunk TikTok lacks, one post",
+    () =>
+      Effect.gen(function* () {
+        const { network, publisher, credentials, account, blobs } = yield* connected()
+        const size = 3 * MB5 + 10
+        const clip = yield* video(blobs, size)
+        const req = request(account, credentials, { media: [clip.media] })
+        const started = yield* publisher.publish(req, yield* publisher.prepare!(req))
+        if (started._tag !== "Processing") return assert.fail("expected Processing")
+        fake.script("PUT", /^\/upload\//, { status: 206, dropAnswer: true })
+        const lost = yield* publisher.publish(req, started.handle)
+        assert.deepStrictEqual(lost, { _tag: "Processing", handle: started.handle, checkAfterMs: 30_000 })
+        assert.deepStrictEqual(yield* publisher.recover!(req, started.handle), { _tag: "NotPublished" })
+        const before = fake.requests.length
+        const outcomes = yield* publishThrough(network, req, started.handle)
+        assert.deepStrictEqual(paths(before).slice(0, 3), [
+          "POST /v2/post/publish/status/fetch/",
+          `PUT /upload/:id bytes ${MB5}-${2 * MB5 - 1}/${size}`,
+          `PUT /upload/:id bytes ${2 * MB5}-${size - 1}/${size}`
+        ])
+        publishedOf(outcomes.at(-1)!)
+        const publishId = JSON.parse(started.handle).publishId
+        assert.strictEqual(fake.publishes.get(publishId)?.sha256, clip.sha256)
+        assert.strictEqual([...fake.publishes.values()].filter((p) => p.sha256 === clip.sha256).length, 1)
+      })
   )
 
   it.effect("photos: JPEGs TikTok pulls from Herald's URLs, title and description, then status to the photo post", () =>
     Effect.gen(function* () {
       const { network, publisher, credentials, account, blobs } = yield* connected()
       const photos = [yield* photo(blobs), yield* photo(blobs)]
-      const req = request(account, credentials, { content: "Weekend in the hills\nTwo photos from the top.", media: photos })
+      const req = request(account, credentials, {
+        content: "Weekend in the hills\nTwo photos from the top.",
+        media: photos
+      })
       const outcomes = yield* publishThrough(network, req, yield* publisher.prepare!(req))
       const init = fake.calls("POST", "/v2/post/publish/content/init/").at(-1)!.body as any
       assert.deepStrictEqual(init.post_info, {
@@ -166,7 +220,10 @@ describe("TikTok publisher against the fake TikTok", () => {
       )
       assert.strictEqual(publishedOf(outcomes.at(-1)!).url, `https://www.tiktok.com/@alice.makes/photo/${made.postId}`)
       // The AI label is for videos only.
-      assert.strictEqual((yield* Effect.flip(publisher.publish({ ...req, tiktokAiGenerated: true }))).code, "tiktok_ai_unsupported")
+      assert.strictEqual(
+        (yield* Effect.flip(publisher.publish({ ...req, tiktokAiGenerated: true }))).code,
+        "tiktok_ai_unsupported"
+      )
       // A photo init whose answer was lost may have posted: a person decides.
       assert.deepStrictEqual(yield* publisher.recover!(req, yield* publisher.prepare!(req)), { _tag: "Unknown" })
     })
@@ -177,27 +234,43 @@ describe("TikTok publisher against the fake TikTok", () => {
     () =>
       Effect.gen(function* () {
         const { network, publisher, credentials, account, blobs } = yield* connected()
-        const png = yield* Effect.flip(publishThrough(network, request(account, credentials, { media: [yield* photo(blobs, "png")] })))
+        const png = yield* Effect.flip(
+          publishThrough(network, request(account, credentials, { media: [yield* photo(blobs, "png")] }))
+        )
         assert.deepInclude(png, { code: "upstream_rejected" })
         assert.include(png.message, "file_format_check_failed")
         const privately = yield* publishThrough(
           network,
-          request(account, credentials, { media: [(yield* video(blobs, 2000)).media], options: { tiktok: { privacyLevel: "SELF_ONLY" } } })
+          request(account, credentials, {
+            media: [(yield* video(blobs, 2000)).media],
+            options: { tiktok: { privacyLevel: "SELF_ONLY" } }
+          })
         )
         assert.deepStrictEqual(publishedOf(privately.at(-1)!).url, null)
         assert.match(publishedOf(privately.at(-1)!).externalId, /^v_pub_file/)
         fake.creators.get("u-alice")!.cannotPost = "spam_risk_too_many_posts"
-        const busy = yield* Effect.flip(publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] })))
+        const busy = yield* Effect.flip(
+          publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+        )
         fake.creators.get("u-alice")!.cannotPost = null
         assert.deepInclude(busy, { code: "tiktok_cannot_post", retryable: true, retryAfterMs: 3600_000 })
         fake.script("POST", "/v2/post/publish/video/init/", {
           status: 429,
-          body: { data: {}, error: { code: "rate_limit_exceeded", message: "API rate limit was exceeded.", log_id: "x" } }
+          body: {
+            data: {},
+            error: { code: "rate_limit_exceeded", message: "API rate limit was exceeded.", log_id: "x" }
+          }
         })
-        const limited = yield* Effect.flip(publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] })))
+        const limited = yield* Effect.flip(
+          publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+        )
         assert.deepInclude(limited, { code: "rate_limited", rateLimited: true, retryAfterMs: 60_000 })
         const inits = fake.calls("POST", "/v2/post/publish/video/init/").length
-        assert.isTrue((yield* Effect.flip(publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] })))).rateLimited)
+        assert.isTrue(
+          (yield* Effect.flip(
+            publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+          )).rateLimited
+        )
         assert.strictEqual(fake.calls("POST", "/v2/post/publish/video/init/").length, inits)
       })
   )
@@ -206,23 +279,42 @@ describe("TikTok publisher against the fake TikTok", () => {
     Effect.gen(function* () {
       const { network, publisher, credentials, account, blobs } = yield* connected()
       fake.state.failNext = "duration_check_failed"
-      const failed = yield* Effect.flip(publishThrough(network, request(account, credentials, { media: [(yield* video(blobs, 2000)).media] })))
+      const failed = yield* Effect.flip(
+        publishThrough(network, request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+      )
       assert.deepInclude(failed, { code: "upstream_rejected", retryable: false })
       assert.include(failed.message, "duration_check_failed")
       fake.script("POST", "/v2/post/publish/creator_info/query/", {
         status: 401,
-        body: { data: {}, error: { code: "scope_not_authorized", message: "The user did not authorize the scope required.", log_id: "y" } }
+        body: {
+          data: {},
+          error: {
+            code: "scope_not_authorized",
+            message: "The user did not authorize the scope required.",
+            log_id: "y"
+          }
+        }
       })
-      assert.deepInclude(yield* Effect.flip(publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))), {
-        unauthorized: true,
-        revoked: true
-      })
+      assert.deepInclude(
+        yield* Effect.flip(
+          publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+        ),
+        {
+          unauthorized: true,
+          revoked: true
+        }
+      )
       fake.expireAccess("u-alice")
-      assert.deepInclude(yield* Effect.flip(publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))), {
-        code: "account_needs_reconnection",
-        unauthorized: true,
-        revoked: false
-      })
+      assert.deepInclude(
+        yield* Effect.flip(
+          publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+        ),
+        {
+          code: "account_needs_reconnection",
+          unauthorized: true,
+          revoked: false
+        }
+      )
     })
   )
 })

@@ -50,7 +50,14 @@ export const video = (blobs: BlobStoreShape, bytes: number, durationMs = 20_000)
     type: "video",
     mimeType: "video/mp4",
     bytes,
-    fields: (n) => ({ id: `med_v${n}`, blobKey: `media/v${n}`, filename: "v.mp4", width: 1080, height: 1920, durationMs })
+    fields: (n) => ({
+      id: `med_v${n}`,
+      blobKey: `media/v${n}`,
+      filename: "v.mp4",
+      width: 1080,
+      height: 1920,
+      durationMs
+    })
   })
 
 /** A real (decodable) portrait image, since TikTok fetches and checks photos. */
@@ -65,7 +72,13 @@ export const photo = (blobs: BlobStoreShape, format: "jpeg" | "png" = "jpeg") =>
       type: "image",
       mimeType: `image/${format}`,
       bytes: new Uint8Array(bytes),
-      fields: (n) => ({ id: `med_p${n}`, blobKey: `media/p${n}.${format}`, filename: `p.${format}`, width: 108, height: 192 })
+      fields: (n) => ({
+        id: `med_p${n}`,
+        blobKey: `media/p${n}.${format}`,
+        filename: `p.${format}`,
+        width: 108,
+        height: 192
+      })
     })
     return media
   })

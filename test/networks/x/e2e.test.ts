@@ -72,7 +72,11 @@ describe.each([
     host = await startHttpHost()
     const { email } = await signUp(host)
     const { cookie, csrf } = await claim(host, email)
-    const created = await call(host, "POST", "/keys", { cookie, headers: { "x-csrf-token": csrf }, body: { name: "X agent", requireApproval: false } })
+    const created = await call(host, "POST", "/keys", {
+      cookie,
+      headers: { "x-csrf-token": csrf },
+      body: { name: "X agent", requireApproval: false }
+    })
     key = created.body.apiKey
   }, 60_000)
   afterAll(() => host?.close())
@@ -126,7 +130,10 @@ describe.each([
     expect(open.refreshToken).toMatch(/^rt_/)
     for (const token of fake.issuedTokens()) expect(sealed).not.toContain(token)
     const exchange = fake.calls("POST", "/2/oauth2/token").at(-1)!
-    expect(exchange.body).toMatchObject({ grant_type: "authorization_code", redirect_uri: "http://herald.test/connect/x/callback" })
+    expect(exchange.body).toMatchObject({
+      grant_type: "authorization_code",
+      redirect_uri: "http://herald.test/connect/x/callback"
+    })
   })
 
   it("reconnecting the same X user keeps the account id, and a refresh token X does not send again is kept", async () => {
@@ -150,7 +157,11 @@ describe.each([
     expect(published.status).toBe("published")
     const target = published.targets[0]
     const [root, second, third] = fake.tweets.slice(tweetsBefore)
-    expect(target).toMatchObject({ status: "published", externalId: root.id, url: `https://x.com/${user.username}/status/${root.id}` })
+    expect(target).toMatchObject({
+      status: "published",
+      externalId: root.id,
+      url: `https://x.com/${user.username}/status/${root.id}`
+    })
     expect(target.thread.map((r: any) => r.externalId)).toEqual([second.id, third.id])
     expect([root.replyTo, second.replyTo, third.replyTo]).toEqual([null, root.id, second.id])
     later(10_000)
@@ -164,13 +175,20 @@ describe.each([
     const id = await post({ content: "Which one?", poll: { options: ["This", "That"], durationMinutes: 60 } })
     await pass()
     expect((await view(id)).status).toBe("published")
-    expect(fake.calls("POST", "/2/tweets").at(-1)!.body).toEqual({ text: "Which one?", poll: { options: ["This", "That"], duration_minutes: 60 } })
+    expect(fake.calls("POST", "/2/tweets").at(-1)!.body).toEqual({
+      text: "Which one?",
+      poll: { options: ["This", "That"], duration_minutes: 60 }
+    })
   })
 
   it("a video: uploaded, then X's processing polled pass by pass with the worker free between polls, then posted", async () => {
     const form = new FormData()
     form.append("file", new Blob([mp4], { type: "video/mp4" }), "clip.mp4")
-    const uploaded = await fetch(`${host.base}/media`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
+    const uploaded = await fetch(`${host.base}/media`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}` },
+      body: form
+    })
     expect(uploaded.status).toBe(201)
     const mediaId = ((await uploaded.json()) as any).media.id
     fake.state.statusPolls = 3
@@ -185,7 +203,9 @@ describe.each([
     }
     const published = await view(id)
     expect(published.status).toBe("published")
-    const calls = fake.requests.slice(start).map((r) => `${r.method} ${r.path.replace(/\d{10,}/, ":id")}${r.query.command ? `?${r.query.command}` : ""}`)
+    const calls = fake.requests
+      .slice(start)
+      .map((r) => `${r.method} ${r.path.replace(/\d{10,}/, ":id")}${r.query.command ? `?${r.query.command}` : ""}`)
     expect(calls).toEqual([
       "POST /2/media/upload/initialize",
       "POST /2/media/upload/:id/append",
@@ -249,10 +269,16 @@ describe.each([
     const failed = (await view(id)).targets[0]
     expect(failed).toMatchObject({ status: "failed", error: { code: "account_needs_reconnection" } })
     expect(failed.error.message).toContain("Value passed for the token was invalid.")
-    expect(fake.requests.slice(requests).map((r) => `${r.method} ${r.path}`)).toEqual(["POST /2/tweets", "POST /2/oauth2/token"])
+    expect(fake.requests.slice(requests).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /2/tweets",
+      "POST /2/oauth2/token"
+    ])
     const accounts = await call(host, "GET", "/accounts", { key })
     expect(accounts.body.accounts.find((a: any) => a.id === accountId).status).toBe("needs_reconnection")
-    const refused = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "Refused at once" } })
+    const refused = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "Refused at once" }
+    })
     expect(refused.status).toBe(409)
     expect(refused.body.error.code).toBe("account_needs_reconnection")
     later(3600_000)
@@ -269,12 +295,17 @@ describe.each([
     const sandbox = await connectSandbox(host, key)
     const long = `${"A longer text, for the sandbox network only. ".repeat(8)}(${backend})`
     const short = `Short, for X (${backend})`
-    const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId, sandbox], content: long, overrides: { x: { content: short } } } })
+    const reply = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId, sandbox], content: long, overrides: { x: { content: short } } }
+    })
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
     const tweetsBefore = fake.tweets.length
     expect(await pass()).toBe(2)
     expect(fake.tweets.slice(tweetsBefore).map((t) => t.text)).toEqual([short])
-    const sandboxed = await host.run(Effect.map(SandboxPublished, (s) => s.all().filter((r) => r.postId === reply.body.post.id)))
+    const sandboxed = await host.run(
+      Effect.map(SandboxPublished, (s) => s.all().filter((r) => r.postId === reply.body.post.id))
+    )
     expect(sandboxed.map((r) => r.content)).toEqual([long])
     expect((await view(reply.body.post.id)).status).toBe("published")
   })

@@ -46,7 +46,12 @@ interface Window {
 const WINDOW_MS = 15 * 60_000
 const DAY_MS = 24 * 60 * 60_000
 
-const problem = (status: number, title: string, detail: string, type = "about:blank") => ({ title, type, status, detail })
+const problem = (status: number, title: string, detail: string, type = "about:blank") => ({
+  title,
+  type,
+  status,
+  detail
+})
 const unauthorized = problem(401, "Unauthorized", "Unauthorized")
 const invalidRequest = (message: string) => ({
   errors: [{ parameters: {}, message }],
@@ -74,8 +79,24 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
   // X's secrets carry - and _: they must reach X unchanged in the Basic header.
   const clientSecret = options.clientSecret ?? "s3cr-et_with-dashes_and_underscores"
   const users = new Map<string, FakeUser>([
-    ["1001", { id: "1001", name: "Alice Example", username: "alice", profile_image_url: "https://pbs.twimg.com/profile_images/1/alice_normal.jpg" }],
-    ["1002", { id: "1002", name: "Bob Example", username: "bob", profile_image_url: "https://pbs.twimg.com/profile_images/2/bob_normal.jpg" }]
+    [
+      "1001",
+      {
+        id: "1001",
+        name: "Alice Example",
+        username: "alice",
+        profile_image_url: "https://pbs.twimg.com/profile_images/1/alice_normal.jpg"
+      }
+    ],
+    [
+      "1002",
+      {
+        id: "1002",
+        name: "Bob Example",
+        username: "bob",
+        profile_image_url: "https://pbs.twimg.com/profile_images/2/bob_normal.jpg"
+      }
+    ]
   ])
   const codes = new Map<string, { redirectUri: string; challenge: string; userId: string; scope: string }>()
   const accessTokens = new Map<string, { userId: string; expiresAt: number }>()
@@ -142,7 +163,8 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     if (!type.startsWith("multipart/form-data")) return { raw, parsed, form: null }
     const form = await new Response(raw, { headers: { "content-type": type } }).formData()
     const fields: Record<string, unknown> = {}
-    for (const [name, value] of form.entries()) fields[name] = typeof value === "string" ? value : { bytes: value.size, type: value.type }
+    for (const [name, value] of form.entries())
+      fields[name] = typeof value === "string" ? value : { bytes: value.size, type: value.type }
     return { raw, parsed: fields, form }
   }
 
@@ -177,12 +199,19 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     }
     if (!window.allowed || !day.allowed) return send(res, 429, tooMany, headers)
     const text = typeof body?.text === "string" ? body.text : ""
-    if (text === "" && body?.media === undefined) return send(res, 400, invalidRequest("You must provide text or media."), headers)
+    if (text === "" && body?.media === undefined)
+      return send(res, 400, invalidRequest("You must provide text or media."), headers)
     const replyTo: string | null = body?.reply?.in_reply_to_tweet_id ?? null
     if (replyTo !== null && !tweets.some((t) => t.id === replyTo))
-      return send(res, 403, problem(403, "Forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you."), headers)
+      return send(
+        res,
+        403,
+        problem(403, "Forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you."),
+        headers
+      )
     const mediaIds: Array<string> = body?.media?.media_ids ?? []
-    if (mediaIds.length > 4) return send(res, 400, invalidRequest("Your media IDs are invalid. The maximum of 4 items was exceeded."), headers)
+    if (mediaIds.length > 4)
+      return send(res, 400, invalidRequest("Your media IDs are invalid. The maximum of 4 items was exceeded."), headers)
     if (
       mediaIds.some((id) => {
         const m = media.get(id)
@@ -204,7 +233,12 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
       if (!ok) return send(res, 400, invalidRequest("The poll is invalid."), headers)
     }
     if (tweets.some((t) => t.authorId === userId && t.text === text))
-      return send(res, 403, problem(403, "Forbidden", "You are not allowed to create a Tweet with duplicate content."), headers)
+      return send(
+        res,
+        403,
+        problem(403, "Forbidden", "You are not allowed to create a Tweet with duplicate content."),
+        headers
+      )
     const tweet: FakeTweet = { id: newId(), authorId: userId, text, createdAt: now(), replyTo, mediaIds, poll }
     tweets.push(tweet)
     if (dropAnswer) return req.socket.destroy()
@@ -212,13 +246,31 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
   }
 
   const startUpload = (userId: string, mediaType: string, totalBytes: number, category: string): FakeMedia => {
-    const m: FakeMedia = { id: newId(), owner: userId, category, mediaType, totalBytes, segments: new Map(), finalized: false, pollsLeft: state.statusPolls, state: "pending" }
+    const m: FakeMedia = {
+      id: newId(),
+      owner: userId,
+      category,
+      mediaType,
+      totalBytes,
+      segments: new Map(),
+      finalized: false,
+      pollsLeft: state.statusPolls,
+      state: "pending"
+    }
     media.set(m.id, m)
     return m
   }
   const uploaded = (m: FakeMedia) => ({ id: m.id, media_key: `7_${m.id}`, expires_after_secs: 86_400 })
-  const append = (res: ServerResponse, userId: string, m: FakeMedia | undefined, index: string | null, file: unknown, headers: Record<string, string>) => {
-    if (m === undefined || m.owner !== userId || m.finalized) return send(res, 400, invalidRequest("The media_id is invalid."), headers)
+  const append = (
+    res: ServerResponse,
+    userId: string,
+    m: FakeMedia | undefined,
+    index: string | null,
+    file: unknown,
+    headers: Record<string, string>
+  ) => {
+    if (m === undefined || m.owner !== userId || m.finalized)
+      return send(res, 400, invalidRequest("The media_id is invalid."), headers)
     if (!(file instanceof Blob) || index === null || !/^\d+$/.test(index) || Number(index) > 999)
       return send(res, 400, invalidRequest("segment_index and media are required."), headers)
     if (file.size > 5 * 1024 * 1024) return send(res, 400, invalidRequest("The segment is larger than 5 MB."), headers)
@@ -226,16 +278,29 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     send(res, 200, { data: { expires_at: Math.ceil((now() + DAY_MS) / 1000) } }, headers)
   }
   const finalize = (res: ServerResponse, userId: string, m: FakeMedia | undefined, headers: Record<string, string>) => {
-    if (m === undefined || m.owner !== userId) return send(res, 400, invalidRequest("The media_id is invalid."), headers)
+    if (m === undefined || m.owner !== userId)
+      return send(res, 400, invalidRequest("The media_id is invalid."), headers)
     const received = [...m.segments.values()].reduce((a, b) => a + b, 0)
     const contiguous = [...m.segments.keys()].sort((a, b) => a - b).every((k, i) => k === i)
-    if (received !== m.totalBytes || !contiguous) return send(res, 400, invalidRequest(`File size mismatch: ${received} bytes received, ${m.totalBytes} declared.`), headers)
+    if (received !== m.totalBytes || !contiguous)
+      return send(
+        res,
+        400,
+        invalidRequest(`File size mismatch: ${received} bytes received, ${m.totalBytes} declared.`),
+        headers
+      )
     m.finalized = true
     m.state = "pending"
-    send(res, 200, { data: { ...uploaded(m), size: m.totalBytes, processing_info: { state: "pending", check_after_secs: 1 } } }, headers)
+    send(
+      res,
+      200,
+      { data: { ...uploaded(m), size: m.totalBytes, processing_info: { state: "pending", check_after_secs: 1 } } },
+      headers
+    )
   }
   const status = (res: ServerResponse, userId: string, m: FakeMedia | undefined, headers: Record<string, string>) => {
-    if (m === undefined || m.owner !== userId || !m.finalized) return send(res, 400, invalidRequest("The media_id is invalid."), headers)
+    if (m === undefined || m.owner !== userId || !m.finalized)
+      return send(res, 400, invalidRequest("The media_id is invalid."), headers)
     if (m.state === "pending" || m.state === "in_progress") {
       m.pollsLeft--
       if (state.failProcessing) {
@@ -245,7 +310,11 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     }
     const info =
       m.state === "failed"
-        ? { state: "failed", progress_percent: 40, error: { code: 1, name: "InvalidMedia", message: "Invalid or Unsupported media, Reason: UnsupportedMedia." } }
+        ? {
+            state: "failed",
+            progress_percent: 40,
+            error: { code: 1, name: "InvalidMedia", message: "Invalid or Unsupported media, Reason: UnsupportedMedia." }
+          }
         : m.state === "succeeded"
           ? { state: "succeeded", progress_percent: 100 }
           : { state: "in_progress", check_after_secs: 5, progress_percent: 50 }
@@ -254,11 +323,15 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
 
   const timeline = (res: ServerResponse, authorId: string, query: URLSearchParams, headers: Record<string, string>) => {
     const max = Number(query.get("max_results") ?? "10")
-    if (!Number.isInteger(max) || max < 5 || max > 100) return send(res, 400, invalidRequest("max_results must be between 5 and 100."), headers)
+    if (!Number.isInteger(max) || max < 5 || max > 100)
+      return send(res, 400, invalidRequest("max_results must be between 5 and 100."), headers)
     const start = query.get("start_time")
-    if (start !== null && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(start)) return send(res, 400, invalidRequest("start_time must be YYYY-MM-DDTHH:mm:ssZ."), headers)
+    if (start !== null && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(start))
+      return send(res, 400, invalidRequest("start_time must be YYYY-MM-DDTHH:mm:ssZ."), headers)
     const since = start === null ? 0 : Date.parse(start)
-    const all = tweets.filter((t) => t.authorId === authorId && t.createdAt >= since).sort((a, b) => b.createdAt - a.createdAt || (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
+    const all = tweets
+      .filter((t) => t.authorId === authorId && t.createdAt >= since)
+      .sort((a, b) => b.createdAt - a.createdAt || (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
     const offset = Number(query.get("pagination_token") ?? "0")
     const page = all.slice(offset, offset + max)
     const data = page.map((t) => ({
@@ -268,7 +341,10 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
       edit_history_tweet_ids: [t.id],
       ...(t.replyTo !== null ? { referenced_tweets: [{ type: "replied_to", id: t.replyTo }] } : {})
     }))
-    const meta = { result_count: data.length, ...(offset + max < all.length ? { next_token: String(offset + max) } : {}) }
+    const meta = {
+      result_count: data.length,
+      ...(offset + max < all.length ? { next_token: String(offset + max) } : {})
+    }
     send(res, 200, data.length > 0 ? { data, meta } : { meta }, headers)
   }
 
@@ -283,10 +359,23 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
 
     if (route === "GET /i/oauth2/authorize") {
       const redirectUri = query.get("redirect_uri") ?? ""
-      if (query.get("client_id") !== clientId || query.get("response_type") !== "code" || query.get("code_challenge_method") !== "S256" || !query.get("code_challenge"))
-        return send(res, 400, { error: "invalid_request", error_description: "Something went wrong. You weren't able to give access to the App." })
+      if (
+        query.get("client_id") !== clientId ||
+        query.get("response_type") !== "code" ||
+        query.get("code_challenge_method") !== "S256" ||
+        !query.get("code_challenge")
+      )
+        return send(res, 400, {
+          error: "invalid_request",
+          error_description: "Something went wrong. You weren't able to give access to the App."
+        })
       const code = token("code")
-      codes.set(code, { redirectUri, challenge: query.get("code_challenge")!, userId: state.authorizeAs, scope: query.get("scope") ?? "" })
+      codes.set(code, {
+        redirectUri,
+        challenge: query.get("code_challenge")!,
+        userId: state.authorizeAs,
+        scope: query.get("scope") ?? ""
+      })
       const back = new URL(redirectUri)
       back.searchParams.set("state", query.get("state") ?? "")
       back.searchParams.set("code", code)
@@ -299,16 +388,26 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
       if (body?.grant_type === "authorization_code") {
         const grant = codes.get(body.code)
         codes.delete(body.code)
-        const proof = typeof body.code_verifier === "string" ? base64url(createHash("sha256").update(body.code_verifier).digest()) : null
+        const proof =
+          typeof body.code_verifier === "string"
+            ? base64url(createHash("sha256").update(body.code_verifier).digest())
+            : null
         if (grant === undefined || grant.redirectUri !== body.redirect_uri || proof !== grant.challenge)
-          return send(res, 400, { error: "invalid_request", error_description: "Value passed for the authorization code was invalid." })
+          return send(res, 400, {
+            error: "invalid_request",
+            error_description: "Value passed for the authorization code was invalid."
+          })
         return send(res, 200, issue(grant.userId, grant.scope))
       }
       if (body?.grant_type === "refresh_token") {
         const userId = refreshTokens.get(body.refresh_token)
         // Rotation: a refresh token works once.
         refreshTokens.delete(body.refresh_token)
-        if (userId === undefined) return send(res, 400, { error: "invalid_request", error_description: "Value passed for the token was invalid." })
+        if (userId === undefined)
+          return send(res, 400, {
+            error: "invalid_request",
+            error_description: "Value passed for the token was invalid."
+          })
         return send(res, 200, issue(userId, "tweet.read tweet.write users.read offline.access media.write"))
       }
       return send(res, 400, { error: "unsupported_grant_type", error_description: "grant_type is not supported." })
@@ -326,7 +425,14 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
       return send(
         res,
         200,
-        { data: { id: user.id, name: user.name, username: user.username, ...(fields.includes("profile_image_url") ? { profile_image_url: user.profile_image_url } : {}) } },
+        {
+          data: {
+            id: user.id,
+            name: user.name,
+            username: user.username,
+            ...(fields.includes("profile_image_url") ? { profile_image_url: user.profile_image_url } : {})
+          }
+        },
         headers
       )
     }
@@ -343,11 +449,25 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
       if (req.method === "POST" && url.pathname === "/2/media/upload/initialize") {
         if (typeof body?.total_bytes !== "number" || typeof body?.media_type !== "string")
           return send(res, 400, invalidRequest("total_bytes and media_type are required."), headers)
-        return send(res, 200, { data: uploaded(startUpload(userId, body.media_type, body.total_bytes, body.media_category ?? "tweet_video")) }, headers)
+        return send(
+          res,
+          200,
+          {
+            data: uploaded(startUpload(userId, body.media_type, body.total_bytes, body.media_category ?? "tweet_video"))
+          },
+          headers
+        )
       }
       if (req.method === "POST" && byPath !== null)
         return byPath[2] === "append"
-          ? append(res, userId, media.get(byPath[1]), form?.get("segment_index") as string | null, form?.get("media"), headers)
+          ? append(
+              res,
+              userId,
+              media.get(byPath[1]),
+              form?.get("segment_index") as string | null,
+              form?.get("media"),
+              headers
+            )
           : finalize(res, userId, media.get(byPath[1]), headers)
       if (req.method === "GET" && url.pathname === "/2/media/upload" && query.get("command") === "STATUS")
         return status(res, userId, media.get(query.get("media_id") ?? ""), headers)
@@ -356,8 +476,23 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
         const field = (name: string): string => String(body?.[name] ?? query.get(name) ?? "")
         const command = field("command")
         if (command === "INIT")
-          return send(res, 200, { data: uploaded(startUpload(userId, field("media_type"), Number(field("total_bytes")), field("media_category") || "tweet_video")) }, headers)
-        if (command === "APPEND") return append(res, userId, media.get(field("media_id")), field("segment_index"), form?.get("media"), headers)
+          return send(
+            res,
+            200,
+            {
+              data: uploaded(
+                startUpload(
+                  userId,
+                  field("media_type"),
+                  Number(field("total_bytes")),
+                  field("media_category") || "tweet_video"
+                )
+              )
+            },
+            headers
+          )
+        if (command === "APPEND")
+          return append(res, userId, media.get(field("media_id")), field("segment_index"), form?.get("media"), headers)
         if (command === "FINALIZE") return finalize(res, userId, media.get(field("media_id")), headers)
         const file = form?.get("media")
         if (!(file instanceof Blob) || form?.get("media_category") !== "tweet_image")
@@ -366,13 +501,20 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
         m.segments.set(0, file.size)
         m.finalized = true
         m.state = "succeeded"
-        return send(res, 200, { data: { ...uploaded(m), size: file.size, image: { image_type: file.type, w: 1, h: 1 } } }, headers)
+        return send(
+          res,
+          200,
+          { data: { ...uploaded(m), size: file.size, image: { image_type: file.type, w: 1, h: 1 } } },
+          headers
+        )
       }
     }
     send(res, 404, problem(404, "Not Found Error", `No route for ${route}.`))
   }
 
-  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, problem(500, "Internal Error", String(e))))
+  const { origin, close } = await listenLocally(handle, (res, e) =>
+    send(res, 500, problem(500, "Internal Error", String(e)))
+  )
 
   return {
     origin,
@@ -384,7 +526,10 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     users,
     tweets,
     /** Uploads as X holds them, by media id. */
-    media: media as ReadonlyMap<string, { readonly totalBytes: number; readonly category: string; readonly state: string }>,
+    media: media as ReadonlyMap<
+      string,
+      { readonly totalBytes: number; readonly category: string; readonly state: string }
+    >,
     requests: log.requests,
     /** The next request to `method path` gets this answer instead (or has its answer lost). */
     script: log.script,

@@ -44,7 +44,10 @@ describe("npm start with X configured", () => {
     }
     delete env.DATABASE_URL
     delete env.HERALD_SECRET
-    child = spawn(process.execPath, ["--import", "tsx", "hosts/embedded/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] })
+    child = spawn(process.execPath, ["--import", "tsx", "hosts/embedded/main.ts"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     child.stdout!.on("data", (d) => (log += d))
     child.stderr!.on("data", (d) => (log += d))
     for (let i = 0; i < 300; i++) {
@@ -73,17 +76,31 @@ describe("npm start with X configured", () => {
   it("connects, publishes an image and a thread, and keeps every token sealed on disk", async () => {
     const api = `${origin}/api/v1`
     const json = { "content-type": "application/json" }
-    const signup = await fetch(`${api}/signup`, { method: "POST", headers: json, body: JSON.stringify({ email: "owner@herald-customer.org", agentName: "Agent" }) })
+    const signup = await fetch(`${api}/signup`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ email: "owner@herald-customer.org", agentName: "Agent" })
+    })
     expect(signup.status, await signup.clone().text()).toBe(201)
     // The claim link is in the outbox (no SMTP configured).
     const eml = readFileSync(filesUnder(join(dataDir, "outbox"))[0], "utf8")
     const text = Buffer.from(eml.split("\r\n\r\n")[1].replace(/\s/g, ""), "base64").toString("utf8")
     const token = /claim\?token=([A-Za-z0-9]+)/.exec(text)![1]
-    const claimed = await fetch(`${origin}/claim`, { method: "POST", body: new URLSearchParams({ token, locale: "en" }), redirect: "manual" })
+    const claimed = await fetch(`${origin}/claim`, {
+      method: "POST",
+      body: new URLSearchParams({ token, locale: "en" }),
+      redirect: "manual"
+    })
     const cookie = claimed.headers.get("set-cookie")!.split(";")[0]
-    const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(await (await fetch(`${origin}/app`, { headers: { cookie } })).text())![1]
+    const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(
+      await (await fetch(`${origin}/app`, { headers: { cookie } })).text()
+    )![1]
     const created = (await (
-      await fetch(`${api}/keys`, { method: "POST", headers: { ...json, cookie, "x-csrf-token": csrf }, body: JSON.stringify({ name: "bot", requireApproval: false }) })
+      await fetch(`${api}/keys`, {
+        method: "POST",
+        headers: { ...json, cookie, "x-csrf-token": csrf },
+        body: JSON.stringify({ name: "bot", requireApproval: false })
+      })
     ).json()) as any
     const auth = { authorization: `Bearer ${created.apiKey}` }
 
@@ -110,7 +127,12 @@ describe("npm start with X configured", () => {
     const posted = await fetch(`${api}/posts`, {
       method: "POST",
       headers: { ...auth, ...json },
-      body: JSON.stringify({ accountIds: [account.id], content: "From npm start", mediaIds: [media.id], thread: ["And a reply"] })
+      body: JSON.stringify({
+        accountIds: [account.id],
+        content: "From npm start",
+        mediaIds: [media.id],
+        thread: ["And a reply"]
+      })
     })
     expect(posted.status, await posted.clone().text()).toBe(201)
     const id = ((await posted.json()) as any).post.id

@@ -30,7 +30,9 @@ describe("X publisher against the fake X", () => {
       const { publisher, credentials } = yield* connected
       const before = fake.calls("POST", "/2/tweets").length
       const handle = yield* publisher.prepare!(request(credentials, { content: "First post & more <3" }))
-      const { externalId, url } = publishedOf(yield* publisher.publish(request(credentials, { content: "First post & more <3" }), handle))
+      const { externalId, url } = publishedOf(
+        yield* publisher.publish(request(credentials, { content: "First post & more <3" }), handle)
+      )
       assert.strictEqual(url, `https://x.com/alice/status/${externalId}`)
       const [call] = fake.calls("POST", "/2/tweets").slice(before)
       assert.deepStrictEqual(call.body, { text: "First post & more <3" })
@@ -44,9 +46,30 @@ describe("X publisher against the fake X", () => {
       const { publisher, credentials } = yield* connected
       const before = fake.calls("POST", "/2/tweets").length
       const root = publishedOf(yield* publisher.publish(request(credentials, { content: "Thread 1/3" })))
-      const second = publishedOf(yield* publisher.publish(request(credentials, { content: "Thread 2/3", replyTo: { rootId: root.externalId, parentId: root.externalId } })))
-      const third = publishedOf(yield* publisher.publish(request(credentials, { content: "Thread 3/3", replyTo: { rootId: root.externalId, parentId: second.externalId } })))
-      const comment = publishedOf(yield* publisher.publish(request(credentials, { content: "First comment", replyTo: { rootId: root.externalId, parentId: root.externalId } })))
+      const second = publishedOf(
+        yield* publisher.publish(
+          request(credentials, {
+            content: "Thread 2/3",
+            replyTo: { rootId: root.externalId, parentId: root.externalId }
+          })
+        )
+      )
+      const third = publishedOf(
+        yield* publisher.publish(
+          request(credentials, {
+            content: "Thread 3/3",
+            replyTo: { rootId: root.externalId, parentId: second.externalId }
+          })
+        )
+      )
+      const comment = publishedOf(
+        yield* publisher.publish(
+          request(credentials, {
+            content: "First comment",
+            replyTo: { rootId: root.externalId, parentId: root.externalId }
+          })
+        )
+      )
       assert.deepStrictEqual(tweetBodies(before), [
         { text: "Thread 1/3" },
         { text: "Thread 2/3", reply: { in_reply_to_tweet_id: root.externalId } },
@@ -62,8 +85,17 @@ describe("X publisher against the fake X", () => {
     Effect.gen(function* () {
       const { publisher, credentials } = yield* connected
       const before = fake.calls("POST", "/2/tweets").length
-      publishedOf(yield* publisher.publish(request(credentials, { content: "Tabs or spaces?", poll: { options: ["Tabs", "Spaces"], durationMinutes: 1440 } })))
-      assert.deepStrictEqual(tweetBodies(before), [{ text: "Tabs or spaces?", poll: { options: ["Tabs", "Spaces"], duration_minutes: 1440 } }])
+      publishedOf(
+        yield* publisher.publish(
+          request(credentials, {
+            content: "Tabs or spaces?",
+            poll: { options: ["Tabs", "Spaces"], durationMinutes: 1440 }
+          })
+        )
+      )
+      assert.deepStrictEqual(tweetBodies(before), [
+        { text: "Tabs or spaces?", poll: { options: ["Tabs", "Spaces"], duration_minutes: 1440 } }
+      ])
     })
   )
 
@@ -96,90 +128,109 @@ describe("X publisher against the fake X", () => {
     })
   )
 
-  it.effect("a video: chunked upload in 4 MiB segments, three STATUS polls as Processing outcomes from one handle, then the post", () =>
-    Effect.gen(function* () {
-      const { publisher, credentials, blobs } = yield* connected
-      fake.state.statusPolls = 3
-      const video = yield* upload(blobs, "video", "video/mp4", 9 * 1024 * 1024 + 123)
-      const req = request(credentials, { content: "A video", media: [video] })
-      const start = fake.requests.length
-      const handle = yield* publisher.prepare!(req)
-      const first = yield* publisher.publish(req, handle)
-      assert.strictEqual(first._tag, "Processing")
-      if (first._tag !== "Processing") return
-      assert.strictEqual(first.checkAfterMs, 1000)
-      const sent = fake.requests.slice(start)
-      assert.deepStrictEqual(
-        sent.map((r) => `${r.method} ${r.path.replace(/\d{10,}/, ":id")}`),
-        [
-          "POST /2/media/upload/initialize",
-          "POST /2/media/upload/:id/append",
-          "POST /2/media/upload/:id/append",
-          "POST /2/media/upload/:id/append",
-          "POST /2/media/upload/:id/finalize"
-        ]
-      )
-      assert.deepStrictEqual(sent[0].body, { media_type: "video/mp4", total_bytes: 9 * 1024 * 1024 + 123, media_category: "tweet_video" })
-      assert.deepStrictEqual(
-        sent.slice(1, 4).map((r) => [(r.body as any).segment_index, (r.body as any).media.bytes]),
-        [
-          ["0", 4 * 1024 * 1024],
-          ["1", 4 * 1024 * 1024],
-          ["2", 1024 * 1024 + 123]
-        ]
-      )
-      // While X processes, a lost attempt needs no call to tell that nothing was posted.
-      const beforeRecover = fake.requests.length
-      assert.deepStrictEqual(yield* publisher.recover!(req, first.handle), { _tag: "NotPublished" })
-      assert.strictEqual(fake.requests.length, beforeRecover)
-      const outcomes: Array<PublishOutcome> = [first]
-      while (outcomes.at(-1)!._tag === "Processing") {
-        const last = outcomes.at(-1)!
-        outcomes.push(yield* publisher.publish(req, last._tag === "Processing" ? last.handle : undefined))
-        assert.isBelow(outcomes.length, 10)
-      }
-      const statuses = fake.calls("GET", "/2/media/upload").slice(-3)
-      assert.deepStrictEqual(
-        statuses.map((s) => s.query.command),
-        ["STATUS", "STATUS", "STATUS"]
-      )
-      assert.deepStrictEqual(
-        outcomes.map((o) => (o._tag === "Processing" ? o.checkAfterMs : o._tag)),
-        [1000, 5000, 5000, 0, "Published"]
-      )
-      const videoId = sent[4].path.split("/")[4]
-      assert.deepStrictEqual(fake.calls("POST", "/2/tweets").at(-1)!.body, { text: "A video", media: { media_ids: [videoId] } })
-      assert.strictEqual(fake.requests.slice(start).filter((r) => r.path === "/2/media/upload/initialize").length, 1, "uploaded once")
-    })
+  it.effect(
+    "a video: chunked upload in 4 MiB segments, three STATUS polls as Processing outcomes from one handle, then the post",
+    () =>
+      Effect.gen(function* () {
+        const { publisher, credentials, blobs } = yield* connected
+        fake.state.statusPolls = 3
+        const video = yield* upload(blobs, "video", "video/mp4", 9 * 1024 * 1024 + 123)
+        const req = request(credentials, { content: "A video", media: [video] })
+        const start = fake.requests.length
+        const handle = yield* publisher.prepare!(req)
+        const first = yield* publisher.publish(req, handle)
+        assert.strictEqual(first._tag, "Processing")
+        if (first._tag !== "Processing") return
+        assert.strictEqual(first.checkAfterMs, 1000)
+        const sent = fake.requests.slice(start)
+        assert.deepStrictEqual(
+          sent.map((r) => `${r.method} ${r.path.replace(/\d{10,}/, ":id")}`),
+          [
+            "POST /2/media/upload/initialize",
+            "POST /2/media/upload/:id/append",
+            "POST /2/media/upload/:id/append",
+            "POST /2/media/upload/:id/append",
+            "POST /2/media/upload/:id/finalize"
+          ]
+        )
+        assert.deepStrictEqual(sent[0].body, {
+          media_type: "video/mp4",
+          total_bytes: 9 * 1024 * 1024 + 123,
+          media_category: "tweet_video"
+        })
+        assert.deepStrictEqual(
+          sent.slice(1, 4).map((r) => [(r.body as any).segment_index, (r.body as any).media.bytes]),
+          [
+            ["0", 4 * 1024 * 1024],
+            ["1", 4 * 1024 * 1024],
+            ["2", 1024 * 1024 + 123]
+          ]
+        )
+        // While X processes, a lost attempt needs no call to tell that nothing was posted.
+        const beforeRecover = fake.requests.length
+        assert.deepStrictEqual(yield* publisher.recover!(req, first.handle), { _tag: "NotPublished" })
+        assert.strictEqual(fake.requests.length, beforeRecover)
+        const outcomes: Array<PublishOutcome> = [first]
+        while (outcomes.at(-1)!._tag === "Processing") {
+          const last = outcomes.at(-1)!
+          outcomes.push(yield* publisher.publish(req, last._tag === "Processing" ? last.handle : undefined))
+          assert.isBelow(outcomes.length, 10)
+        }
+        const statuses = fake.calls("GET", "/2/media/upload").slice(-3)
+        assert.deepStrictEqual(
+          statuses.map((s) => s.query.command),
+          ["STATUS", "STATUS", "STATUS"]
+        )
+        assert.deepStrictEqual(
+          outcomes.map((o) => (o._tag === "Processing" ? o.checkAfterMs : o._tag)),
+          [1000, 5000, 5000, 0, "Published"]
+        )
+        const videoId = sent[4].path.split("/")[4]
+        assert.deepStrictEqual(fake.calls("POST", "/2/tweets").at(-1)!.body, {
+          text: "A video",
+          media: { media_ids: [videoId] }
+        })
+        assert.strictEqual(
+          fake.requests.slice(start).filter((r) => r.path === "/2/media/upload/initialize").length,
+          1,
+          "uploaded once"
+        )
+      })
   )
 
-  it.effect("processed media waits out a 429 on its post with the uploads kept (a Processing answer, not a new upload)", () =>
-    Effect.gen(function* () {
-      const { publisher, credentials, blobs } = yield* connected
-      fake.state.statusPolls = 1
-      const video = yield* upload(blobs, "video", "video/mp4", 2000)
-      const req = request(credentials, { content: "Video in a busy window", media: [video] })
-      const initializes = fake.calls("POST", "/2/media/upload/initialize").length
-      const processed = yield* publisher.publish(req)
-      const ready = processed._tag === "Processing" ? yield* publisher.publish(req, processed.handle) : processed
-      assert.strictEqual(ready._tag, "Processing")
-      if (ready._tag !== "Processing") return
-      const now = fake.state.clock!
-      fake.script("POST", "/2/tweets", {
-        status: 429,
-        body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
-        headers: {
-          "x-rate-limit-limit": "100",
-          "x-rate-limit-remaining": "0",
-          "x-rate-limit-reset": String(Math.ceil(now / 1000) + 300)
-        }
+  it.effect(
+    "processed media waits out a 429 on its post with the uploads kept (a Processing answer, not a new upload)",
+    () =>
+      Effect.gen(function* () {
+        const { publisher, credentials, blobs } = yield* connected
+        fake.state.statusPolls = 1
+        const video = yield* upload(blobs, "video", "video/mp4", 2000)
+        const req = request(credentials, { content: "Video in a busy window", media: [video] })
+        const initializes = fake.calls("POST", "/2/media/upload/initialize").length
+        const processed = yield* publisher.publish(req)
+        const ready = processed._tag === "Processing" ? yield* publisher.publish(req, processed.handle) : processed
+        assert.strictEqual(ready._tag, "Processing")
+        if (ready._tag !== "Processing") return
+        const now = fake.state.clock!
+        fake.script("POST", "/2/tweets", {
+          status: 429,
+          body: { title: "Too Many Requests", detail: "Too Many Requests", type: "about:blank", status: 429 },
+          headers: {
+            "x-rate-limit-limit": "100",
+            "x-rate-limit-remaining": "0",
+            "x-rate-limit-reset": String(Math.ceil(now / 1000) + 300)
+          }
+        })
+        const throttled = yield* publisher.publish(req, ready.handle)
+        assert.deepStrictEqual(throttled, {
+          _tag: "Processing",
+          handle: ready.handle,
+          checkAfterMs: Math.ceil(now / 1000) * 1000 + 300_000 - now
+        })
+        yield* setNow(fake, Math.ceil(now / 1000) * 1000 + 300_000)
+        publishedOf(yield* publisher.publish(req, ready.handle))
+        assert.strictEqual(fake.calls("POST", "/2/media/upload/initialize").length, initializes + 1, "uploaded once")
       })
-      const throttled = yield* publisher.publish(req, ready.handle)
-      assert.deepStrictEqual(throttled, { _tag: "Processing", handle: ready.handle, checkAfterMs: Math.ceil(now / 1000) * 1000 + 300_000 - now })
-      yield* setNow(fake, Math.ceil(now / 1000) * 1000 + 300_000)
-      publishedOf(yield* publisher.publish(req, ready.handle))
-      assert.strictEqual(fake.calls("POST", "/2/media/upload/initialize").length, initializes + 1, "uploaded once")
-    })
   )
 
   it.effect("a GIF goes up chunked as tweet_gif", () =>
@@ -188,9 +239,13 @@ describe("X publisher against the fake X", () => {
       fake.state.statusPolls = 1
       const gif = yield* upload(blobs, "image", "image/gif", 300_000)
       let outcome = yield* publisher.publish(request(credentials, { content: "A GIF", media: [gif] }))
-      while (outcome._tag === "Processing") outcome = yield* publisher.publish(request(credentials, { content: "A GIF", media: [gif] }), outcome.handle)
+      while (outcome._tag === "Processing")
+        outcome = yield* publisher.publish(request(credentials, { content: "A GIF", media: [gif] }), outcome.handle)
       assert.strictEqual(outcome._tag, "Published")
-      assert.deepInclude(fake.calls("POST", "/2/media/upload/initialize").at(-1)!.body as object, { media_type: "image/gif", media_category: "tweet_gif" })
+      assert.deepInclude(fake.calls("POST", "/2/media/upload/initialize").at(-1)!.body as object, {
+        media_type: "image/gif",
+        media_category: "tweet_gif"
+      })
     })
   )
 
@@ -207,26 +262,40 @@ describe("X publisher against the fake X", () => {
     })
   )
 
-  it.effect("duplicate text is duplicate_content; another 403 is upstream_rejected with X's message; 401 is unauthorized", () =>
-    Effect.gen(function* () {
-      const { publisher, credentials } = yield* connected
-      publishedOf(yield* publisher.publish(request(credentials, { content: "Said once" })))
-      const duplicate = yield* Effect.flip(publisher.publish(request(credentials, { content: "Said once" })))
-      assert.strictEqual(duplicate.code, "duplicate_content")
-      assert.strictEqual(duplicate.message, "You are not allowed to create a Tweet with duplicate content.")
-      assert.isFalse(duplicate.retryable)
-      fake.script("POST", "/2/tweets", { status: 403, body: { title: "Forbidden", type: "about:blank", status: 403, detail: "You are not permitted to perform this action." } })
-      const forbidden = yield* Effect.flip(publisher.publish(request(credentials, { content: "Not allowed" })))
-      assert.strictEqual(forbidden.code, "upstream_rejected")
-      assert.strictEqual(forbidden.message, "You are not permitted to perform this action.")
-      const invalid = yield* Effect.flip(publisher.publish(request(credentials, { content: "Bad poll", poll: { options: ["only one"], durationMinutes: 60 } })))
-      assert.strictEqual(invalid.code, "upstream_rejected")
-      assert.include(invalid.message, "The poll is invalid.")
-      fake.expireAccess("1001")
-      const expired = yield* Effect.flip(publisher.publish(request(credentials, { content: "With an old token" })))
-      assert.isTrue(expired.unauthorized)
-      assert.isFalse(expired.revoked)
-    })
+  it.effect(
+    "duplicate text is duplicate_content; another 403 is upstream_rejected with X's message; 401 is unauthorized",
+    () =>
+      Effect.gen(function* () {
+        const { publisher, credentials } = yield* connected
+        publishedOf(yield* publisher.publish(request(credentials, { content: "Said once" })))
+        const duplicate = yield* Effect.flip(publisher.publish(request(credentials, { content: "Said once" })))
+        assert.strictEqual(duplicate.code, "duplicate_content")
+        assert.strictEqual(duplicate.message, "You are not allowed to create a Tweet with duplicate content.")
+        assert.isFalse(duplicate.retryable)
+        fake.script("POST", "/2/tweets", {
+          status: 403,
+          body: {
+            title: "Forbidden",
+            type: "about:blank",
+            status: 403,
+            detail: "You are not permitted to perform this action."
+          }
+        })
+        const forbidden = yield* Effect.flip(publisher.publish(request(credentials, { content: "Not allowed" })))
+        assert.strictEqual(forbidden.code, "upstream_rejected")
+        assert.strictEqual(forbidden.message, "You are not permitted to perform this action.")
+        const invalid = yield* Effect.flip(
+          publisher.publish(
+            request(credentials, { content: "Bad poll", poll: { options: ["only one"], durationMinutes: 60 } })
+          )
+        )
+        assert.strictEqual(invalid.code, "upstream_rejected")
+        assert.include(invalid.message, "The poll is invalid.")
+        fake.expireAccess("1001")
+        const expired = yield* Effect.flip(publisher.publish(request(credentials, { content: "With an old token" })))
+        assert.isTrue(expired.unauthorized)
+        assert.isFalse(expired.revoked)
+      })
   )
 
   it.effect("a 429 is rateLimited, waiting until x-rate-limit-reset; a spent 24-hour cap waits for its own reset", () =>
@@ -278,7 +347,13 @@ describe("X publisher against the fake X", () => {
       const now = fake.state.clock!
       // Media for a post that cannot go out is not uploaded either.
       const uploads = fake.calls("POST", /\/2\/media\/upload/).length
-      assert.isTrue((yield* Effect.flip(publisher.publish(request(credentials, { content: "three", media: [yield* upload(blobs, "image", "image/png", 10)] })))).rateLimited)
+      assert.isTrue(
+        (yield* Effect.flip(
+          publisher.publish(
+            request(credentials, { content: "three", media: [yield* upload(blobs, "image", "image/png", 10)] })
+          )
+        )).rateLimited
+      )
       assert.strictEqual(fake.calls("POST", /\/2\/media\/upload/).length, uploads)
       yield* setNow(fake, now + refused.retryAfterMs! - 1)
       assert.isTrue((yield* Effect.flip(publisher.publish(request(credentials, { content: "three" })))).rateLimited)
@@ -294,22 +369,36 @@ describe("X publisher against the fake X", () => {
       const { publisher, credentials } = yield* connected
       const root = publishedOf(yield* publisher.publish(request(credentials, { content: "Root of a thread" })))
       yield* setNow(fake, fake.state.clock! + 1000)
-      const req = request(credentials, { content: "Reply & a link https://example.org/a?b=c&d=e", replyTo: { rootId: root.externalId, parentId: root.externalId } })
+      const req = request(credentials, {
+        content: "Reply & a link https://example.org/a?b=c&d=e",
+        replyTo: { rootId: root.externalId, parentId: root.externalId }
+      })
       const handle = yield* publisher.prepare!(req)
       fake.script("POST", "/2/tweets", { status: 201, dropAnswer: true })
       const lost = yield* Effect.exit(publisher.publish(req, handle))
-      assert.isTrue(Exit.isFailure(lost) && Cause.hasDies(lost.cause), "an unknown outcome is a defect for the pipeline")
+      assert.isTrue(
+        Exit.isFailure(lost) && Cause.hasDies(lost.cause),
+        "an unknown outcome is a defect for the pipeline"
+      )
       const made = fake.tweets.at(-1)!
       assert.strictEqual(made.text, req.content)
       const tweetsBefore = fake.calls("POST", "/2/tweets").length
       const recovered = yield* publisher.recover!(req, handle)
-      assert.deepStrictEqual(recovered, { _tag: "Published", published: { externalId: made.id, url: `https://x.com/alice/status/${made.id}` } })
+      assert.deepStrictEqual(recovered, {
+        _tag: "Published",
+        published: { externalId: made.id, url: `https://x.com/alice/status/${made.id}` }
+      })
       assert.strictEqual(fake.calls("POST", "/2/tweets").length, tweetsBefore)
       const read = fake.calls("GET", "/2/users/1001/tweets").at(-1)!
       assert.strictEqual(read.query.max_results, "5")
-      assert.strictEqual(read.query.start_time, new Date(Math.floor((fake.state.clock! - 120_000) / 1000) * 1000).toISOString().replace(".000Z", "Z"))
+      assert.strictEqual(
+        read.query.start_time,
+        new Date(Math.floor((fake.state.clock! - 120_000) / 1000) * 1000).toISOString().replace(".000Z", "Z")
+      )
       // The same text replying to another post is not it.
-      assert.deepStrictEqual(yield* publisher.recover!({ ...req, replyTo: { rootId: "1", parentId: "1" } }, handle), { _tag: "NotPublished" })
+      assert.deepStrictEqual(yield* publisher.recover!({ ...req, replyTo: { rootId: "1", parentId: "1" } }, handle), {
+        _tag: "NotPublished"
+      })
     })
   )
 
@@ -318,7 +407,10 @@ describe("X publisher against the fake X", () => {
       const { publisher, credentials } = yield* connected
       const req = request(credentials, { content: "Sent while X was down" })
       const handle = yield* publisher.prepare!(req)
-      fake.script("POST", "/2/tweets", { status: 503, body: { title: "Service Unavailable", detail: "Service Unavailable", type: "about:blank", status: 503 } })
+      fake.script("POST", "/2/tweets", {
+        status: 503,
+        body: { title: "Service Unavailable", detail: "Service Unavailable", type: "about:blank", status: 503 }
+      })
       assert.isTrue(Exit.isFailure(yield* Effect.exit(publisher.publish(req, handle))))
       assert.deepStrictEqual(yield* publisher.recover!(req, handle), { _tag: "NotPublished" })
       const { externalId } = publishedOf(yield* publisher.publish(req, handle))

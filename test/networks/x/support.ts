@@ -26,11 +26,14 @@ export const settingsFor = (fake: FakeX): XConfig => ({
 export const xOn = (fake: FakeX) => Harness.onMemoryBlobs((blobs) => X.make(settingsFor(fake), blobs))
 
 /** Connects the fake's approving user through the connector (X's connect starts from a form). */
-export const connect = (network: Network, state = "state-1") => Effect.map(Harness.connectAll(network, state, "http://herald.test/connect/x/form"), ([connection]) => connection)
+export const connect = (network: Network, state = "state-1") =>
+  Effect.map(Harness.connectAll(network, state, "http://herald.test/connect/x/form"), ([connection]) => connection)
 
-export const account = (externalId = "1001", username = "alice"): Account => Harness.connectedAccount({ id: "acc_x1", platform: "x", name: "Alice Example", username, externalId })
+export const account = (externalId = "1001", username = "alice"): Account =>
+  Harness.connectedAccount({ id: "acc_x1", platform: "x", name: "Alice Example", username, externalId })
 
-export const request = (credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}) => Harness.publishRequest(account(), credentials, fields)
+export const request = (credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}) =>
+  Harness.publishRequest(account(), credentials, fields)
 
 export const upload = (blobs: BlobStoreShape, type: "image" | "video", mimeType: string, bytes: number) =>
   Effect.map(Harness.upload(blobs, { type, mimeType, bytes }), ({ media }) => media)

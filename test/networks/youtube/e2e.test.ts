@@ -64,114 +64,155 @@ beforeAll(async () => {
 })
 afterAll(() => fake?.close())
 
-describe.each([{ backend: "memory" }, { backend: "postgres" }])("YouTube end to end on the $backend host", ({ backend }) => {
-  let host: HttpHost
-  let ahead = 0
-  let key = ""
-  let accountId = ""
+describe.each([{ backend: "memory" }, { backend: "postgres" }])(
+  "YouTube end to end on the $backend host",
+  ({ backend }) => {
+    let host: HttpHost
+    let ahead = 0
+    let key = ""
+    let accountId = ""
 
-  beforeAll(async () => {
-    if (backend === "postgres") process.env.HERALD_TEST_BACKEND = "postgres"
-    else delete process.env.HERALD_TEST_BACKEND
-    host = await startHttpHost()
-    const { email } = await signUp(host)
-    const { cookie, csrf } = await claim(host, email)
-    key = (await call(host, "POST", "/keys", { cookie, headers: { "x-csrf-token": csrf }, body: { name: "YouTube agent", requireApproval: false } })).body.apiKey
-  }, 60_000)
-  afterAll(() => host?.close())
+    beforeAll(async () => {
+      if (backend === "postgres") process.env.HERALD_TEST_BACKEND = "postgres"
+      else delete process.env.HERALD_TEST_BACKEND
+      host = await startHttpHost()
+      const { email } = await signUp(host)
+      const { cookie, csrf } = await claim(host, email)
+      key = (
+        await call(host, "POST", "/keys", {
+          cookie,
+          headers: { "x-csrf-token": csrf },
+          body: { name: "YouTube agent", requireApproval: false }
+        })
+      ).body.apiKey
+    }, 60_000)
+    afterAll(() => host?.close())
 
-  const later = (ms: number) => {
-    ahead += ms
-    fake.state.offsetMs = ahead
-  }
-  const pass = () =>
-    host.run(
-      Effect.gen(function* () {
-        yield* TestClock.setTime(Date.now() + ahead)
-        return yield* publishDueTargets(defaultPipelineOptions, 50)
-      }).pipe(Effect.provide(TestClock.layer()))
-    )
-  const view = async (id: string) => (await call(host, "GET", `/posts/${id}`, { key })).body.post
-  const uploadFile = async (bytes: Buffer, type: string, name: string) => {
-    const form = new FormData()
-    form.append("file", new Blob([bytes], { type }), name)
-    const reply = await fetch(`${host.base}/media`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
-    expect(reply.status).toBe(201)
-    return ((await reply.json()) as any).media.id as string
-  }
-
-  it("connects the channel through the browser flow", async () => {
-    fake.state.authorizeAs = "g-alice"
-    const link = await call(host, "GET", "/connect/youtube", { key })
-    const atGoogle = await fetch(link.body.url, { redirect: "manual" })
-    expect(atGoogle.status).toBe(302)
-    const back = await fetch(host.local(atGoogle.headers.get("location")!), { headers: { accept: "application/json" } })
-    const body = (await back.json()) as any
-    expect(back.status, JSON.stringify(body)).toBe(200)
-    expect(body.account).toMatchObject({ platform: "youtube", name: "Alice Makes Things", username: "@alicemakes", status: "connected" })
-    accountId = body.account.id
-  })
-
-  it("publishes a video with its thumbnail and options, resuming after an answer lost mid-upload; then the first comment", async () => {
-    const video = await uploadFile(mp4, "video/mp4", "clip.mp4")
-    const cover = await uploadFile(jpeg, "image/jpeg", "cover.jpg")
-    const body = {
-      accountIds: [accountId],
-      content: `Launch trailer (${backend})\nEverything we shipped this year.`,
-      mediaIds: [video],
-      cover: { mediaId: cover },
-      youtube: { privacyStatus: "unlisted", tags: ["launch", "trailer"] },
-      firstComment: "Chapters: 0:00 intro"
+    const later = (ms: number) => {
+      ahead += ms
+      fake.state.offsetMs = ahead
     }
-    const dry = await call(host, "POST", "/posts", { key, body: { ...body, dryRun: true } })
-    expect(dry.status).toBe(200)
-    expect(dry.body.warnings.some((w: string) => /^YouTube: this server has used \d+ of 100 uploads and \d+ of 10000 quota units today/.test(w))).toBe(true)
-    const created = await call(host, "POST", "/posts", { key, body })
-    expect(created.status, JSON.stringify(created.body)).toBe(201)
-    const id = created.body.post.id
-    const start = fake.requests.length
-    const videosBefore = fake.videos.size
-    // The answer to the third chunk is lost: the pass keeps the session and comes back.
-    fake.state.dropAnswerAtByte = 2 * CHUNK
-    expect(await pass()).toBe(1)
-    let sessionCalls = fake.requests.slice(start)
-    expect(sessionCalls[0]).toMatchObject({ method: "POST", path: "/upload/youtube/v3/videos", query: { uploadType: "resumable" } })
-    expect(sessionCalls[0].body).toEqual({
-      snippet: { title: `Launch trailer (${backend})`, description: `Launch trailer (${backend})\nEverything we shipped this year.`, tags: ["launch", "trailer"] },
-      status: { privacyStatus: "unlisted", selfDeclaredMadeForKids: false }
+    const pass = () =>
+      host.run(
+        Effect.gen(function* () {
+          yield* TestClock.setTime(Date.now() + ahead)
+          return yield* publishDueTargets(defaultPipelineOptions, 50)
+        }).pipe(Effect.provide(TestClock.layer()))
+      )
+    const view = async (id: string) => (await call(host, "GET", `/posts/${id}`, { key })).body.post
+    const uploadFile = async (bytes: Buffer, type: string, name: string) => {
+      const form = new FormData()
+      form.append("file", new Blob([bytes], { type }), name)
+      const reply = await fetch(`${host.base}/media`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}` },
+        body: form
+      })
+      expect(reply.status).toBe(201)
+      return ((await reply.json()) as any).media.id as string
+    }
+
+    it("connects the channel through the browser flow", async () => {
+      fake.state.authorizeAs = "g-alice"
+      const link = await call(host, "GET", "/connect/youtube", { key })
+      const atGoogle = await fetch(link.body.url, { redirect: "manual" })
+      expect(atGoogle.status).toBe(302)
+      const back = await fetch(host.local(atGoogle.headers.get("location")!), {
+        headers: { accept: "application/json" }
+      })
+      const body = (await back.json()) as any
+      expect(back.status, JSON.stringify(body)).toBe(200)
+      expect(body.account).toMatchObject({
+        platform: "youtube",
+        name: "Alice Makes Things",
+        username: "@alicemakes",
+        status: "connected"
+      })
+      accountId = body.account.id
     })
-    for (let i = 0; i < 8 && (await view(id)).status !== "published"; i++) {
-      later(30_000)
-      await pass()
-    }
-    const published = await view(id)
-    expect(published.status).toBe("published")
-    const made = fake.videos.get(published.targets[0].externalId)!
-    expect(made.sha256).toBe(createHash("sha256").update(mp4).digest("hex"))
-    expect(made.thumbnail).toEqual({ bytes: jpeg.length, type: "image/jpeg" })
-    expect(published.targets[0].url).toBe(`https://www.youtube.com/watch?v=${made.id}`)
-    expect(fake.videos.size, "one video").toBe(videosBefore + 1)
-    sessionCalls = fake.requests.slice(start)
-    expect(sessionCalls.filter((r) => r.method === "POST" && r.path === "/upload/youtube/v3/videos")).toHaveLength(1)
-    // Asked where it stood at the start and after the lost answer; the third chunk went once, the fourth after the probe.
-    expect(sessionCalls.filter((r) => r.headers["content-range"]?.startsWith("bytes */"))).toHaveLength(2)
-    expect(sessionCalls.filter((r) => r.headers["content-range"]?.startsWith(`bytes ${2 * CHUNK}-`))).toHaveLength(1)
-    later(10_000)
-    expect(await pass()).toBe(1)
-    expect(fake.comments.at(-1)).toMatchObject({ videoId: made.id, text: "Chapters: 0:00 intro" })
-    expect((await view(id)).targets[0].firstComment).toMatchObject({ status: "published", externalId: fake.comments.at(-1)!.id })
-  })
 
-  it("a revoked grant (401, then invalid_grant) marks the account needs_reconnection with no retry loop", async () => {
-    fake.revoke("g-alice")
-    later(3600_000)
-    const video = await uploadFile(mp4, "video/mp4", "again.mp4")
-    const created = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: `After revocation (${backend})`, mediaIds: [video] } })
-    const requests = fake.requests.length
-    await pass()
-    expect((await view(created.body.post.id)).targets[0]).toMatchObject({ status: "failed", error: { code: "account_needs_reconnection" } })
-    expect(fake.requests.slice(requests).map((r) => `${r.method} ${r.path}`)).toEqual(["POST /token"])
-    const accounts = await call(host, "GET", "/accounts", { key })
-    expect(accounts.body.accounts.find((a: any) => a.id === accountId).status).toBe("needs_reconnection")
-  })
-})
+    it("publishes a video with its thumbnail and options, resuming after an answer lost mid-upload; then the first comment", async () => {
+      const video = await uploadFile(mp4, "video/mp4", "clip.mp4")
+      const cover = await uploadFile(jpeg, "image/jpeg", "cover.jpg")
+      const body = {
+        accountIds: [accountId],
+        content: `Launch trailer (${backend})\nEverything we shipped this year.`,
+        mediaIds: [video],
+        cover: { mediaId: cover },
+        youtube: { privacyStatus: "unlisted", tags: ["launch", "trailer"] },
+        firstComment: "Chapters: 0:00 intro"
+      }
+      const dry = await call(host, "POST", "/posts", { key, body: { ...body, dryRun: true } })
+      expect(dry.status).toBe(200)
+      expect(
+        dry.body.warnings.some((w: string) =>
+          /^YouTube: this server has used \d+ of 100 uploads and \d+ of 10000 quota units today/.test(w)
+        )
+      ).toBe(true)
+      const created = await call(host, "POST", "/posts", { key, body })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const id = created.body.post.id
+      const start = fake.requests.length
+      const videosBefore = fake.videos.size
+      // The answer to the third chunk is lost: the pass keeps the session and comes back.
+      fake.state.dropAnswerAtByte = 2 * CHUNK
+      expect(await pass()).toBe(1)
+      let sessionCalls = fake.requests.slice(start)
+      expect(sessionCalls[0]).toMatchObject({
+        method: "POST",
+        path: "/upload/youtube/v3/videos",
+        query: { uploadType: "resumable" }
+      })
+      expect(sessionCalls[0].body).toEqual({
+        snippet: {
+          title: `Launch trailer (${backend})`,
+          description: `Launch trailer (${backend})\nEverything we shipped this year.`,
+          tags: ["launch", "trailer"]
+        },
+        status: { privacyStatus: "unlisted", selfDeclaredMadeForKids: false }
+      })
+      for (let i = 0; i < 8 && (await view(id)).status !== "published"; i++) {
+        later(30_000)
+        await pass()
+      }
+      const published = await view(id)
+      expect(published.status).toBe("published")
+      const made = fake.videos.get(published.targets[0].externalId)!
+      expect(made.sha256).toBe(createHash("sha256").update(mp4).digest("hex"))
+      expect(made.thumbnail).toEqual({ bytes: jpeg.length, type: "image/jpeg" })
+      expect(published.targets[0].url).toBe(`https://www.youtube.com/watch?v=${made.id}`)
+      expect(fake.videos.size, "one video").toBe(videosBefore + 1)
+      sessionCalls = fake.requests.slice(start)
+      expect(sessionCalls.filter((r) => r.method === "POST" && r.path === "/upload/youtube/v3/videos")).toHaveLength(1)
+      // Asked where it stood at the start and after the lost answer; the third chunk went once, the fourth after the probe.
+      expect(sessionCalls.filter((r) => r.headers["content-range"]?.startsWith("bytes */"))).toHaveLength(2)
+      expect(sessionCalls.filter((r) => r.headers["content-range"]?.startsWith(`bytes ${2 * CHUNK}-`))).toHaveLength(1)
+      later(10_000)
+      expect(await pass()).toBe(1)
+      expect(fake.comments.at(-1)).toMatchObject({ videoId: made.id, text: "Chapters: 0:00 intro" })
+      expect((await view(id)).targets[0].firstComment).toMatchObject({
+        status: "published",
+        externalId: fake.comments.at(-1)!.id
+      })
+    })
+
+    it("a revoked grant (401, then invalid_grant) marks the account needs_reconnection with no retry loop", async () => {
+      fake.revoke("g-alice")
+      later(3600_000)
+      const video = await uploadFile(mp4, "video/mp4", "again.mp4")
+      const created = await call(host, "POST", "/posts", {
+        key,
+        body: { accountIds: [accountId], content: `After revocation (${backend})`, mediaIds: [video] }
+      })
+      const requests = fake.requests.length
+      await pass()
+      expect((await view(created.body.post.id)).targets[0]).toMatchObject({
+        status: "failed",
+        error: { code: "account_needs_reconnection" }
+      })
+      expect(fake.requests.slice(requests).map((r) => `${r.method} ${r.path}`)).toEqual(["POST /token"])
+      const accounts = await call(host, "GET", "/accounts", { key })
+      expect(accounts.body.accounts.find((a: any) => a.id === accountId).status).toBe("needs_reconnection")
+    })
+  }
+)

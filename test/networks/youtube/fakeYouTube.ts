@@ -47,12 +47,40 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
   const clientId = options.clientId ?? "1234-herald.apps.googleusercontent.com"
   const clientSecret = options.clientSecret ?? "GOCSPX-fake_secret-123"
   /** Google accounts and their channel (none: no YouTube channel). */
-  const users = new Map<string, { channel: { id: string; title: string; customUrl: string; avatar: string } | null; verified: boolean }>([
-    ["g-alice", { channel: { id: "UCalice0000000000000000a", title: "Alice Makes Things", customUrl: "@alicemakes", avatar: "https://yt3.ggpht.com/alice=s88" }, verified: true }],
-    ["g-bob", { channel: { id: "UCbob00000000000000000000", title: "Bob Unverified", customUrl: "@bobnew", avatar: "https://yt3.ggpht.com/bob=s88" }, verified: false }],
+  const users = new Map<
+    string,
+    { channel: { id: string; title: string; customUrl: string; avatar: string } | null; verified: boolean }
+  >([
+    [
+      "g-alice",
+      {
+        channel: {
+          id: "UCalice0000000000000000a",
+          title: "Alice Makes Things",
+          customUrl: "@alicemakes",
+          avatar: "https://yt3.ggpht.com/alice=s88"
+        },
+        verified: true
+      }
+    ],
+    [
+      "g-bob",
+      {
+        channel: {
+          id: "UCbob00000000000000000000",
+          title: "Bob Unverified",
+          customUrl: "@bobnew",
+          avatar: "https://yt3.ggpht.com/bob=s88"
+        },
+        verified: false
+      }
+    ],
     ["g-nochannel", { channel: null, verified: false }]
   ])
-  const codes = new Map<string, { redirectUri: string; challenge: string; user: string; scope: string; offline: boolean }>()
+  const codes = new Map<
+    string,
+    { redirectUri: string; challenge: string; user: string; scope: string; offline: boolean }
+  >()
   const accessTokens = new Map<string, { user: string; expiresAt: number }>()
   const refreshTokens = new Map<string, string>()
   const sessions = new Map<string, Session>()
@@ -81,7 +109,8 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) =>
     sendJson(res, status, body, headers, "application/json; charset=UTF-8")
   // A video's bytes are recorded as their size and type.
-  const readBody = (req: IncomingMessage) => readRequestBody(req, (raw, type) => (raw.length > 0 ? { bytes: raw.length, type } : undefined))
+  const readBody = (req: IncomingMessage) =>
+    readRequestBody(req, (raw, type) => (raw.length > 0 ? { bytes: raw.length, type } : undefined))
   const bearer = (req: IncomingMessage) => {
     const found = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")
     const access = found === null ? undefined : accessTokens.get(found[1])
@@ -110,8 +139,15 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     kind: "youtube#video",
     id: v.id,
     snippet: { ...v.metadata.snippet, channelId: v.channel },
-    status: { uploadStatus: v.uploadStatus, privacyStatus: v.metadata.status?.privacyStatus, ...(v.rejectionReason ? { rejectionReason: v.rejectionReason } : {}) },
-    processingDetails: { processingStatus: v.uploadStatus === "uploaded" ? "processing" : v.uploadStatus === "failed" ? "failed" : "succeeded" }
+    status: {
+      uploadStatus: v.uploadStatus,
+      privacyStatus: v.metadata.status?.privacyStatus,
+      ...(v.rejectionReason ? { rejectionReason: v.rejectionReason } : {})
+    },
+    processingDetails: {
+      processingStatus:
+        v.uploadStatus === "uploaded" ? "processing" : v.uploadStatus === "failed" ? "failed" : "succeeded"
+    }
   })
   const finish = (s: Session) => {
     const video: FakeVideo = {
@@ -140,7 +176,13 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     const stallAt = /^bytes (\d+)-\d+\/\d+$/.exec(String(req.headers["content-range"] ?? ""))
     if (req.method === "PUT" && stallAt !== null && Number(stallAt[1]) === state.stallAtByte) {
       state.stallAtByte = null
-      log.requests.push({ method: "PUT", path: url.pathname, query: Object.fromEntries(query), headers: { ...req.headers } as Record<string, string>, body: { stalled: true } })
+      log.requests.push({
+        method: "PUT",
+        path: url.pathname,
+        query: Object.fromEntries(query),
+        headers: { ...req.headers } as Record<string, string>,
+        body: { stalled: true }
+      })
       req.resume()
       await new Promise<void>((resolve) => stalled.push(resolve))
       return req.socket.destroy()
@@ -152,8 +194,15 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     const body = parsed as any
 
     if (route === "GET /o/oauth2/v2/auth") {
-      if (query.get("client_id") !== clientId || query.get("response_type") !== "code" || query.get("code_challenge_method") !== "S256")
-        return send(res, 400, { error: "invalid_request", error_description: "Missing required parameter: client_id or code_challenge" })
+      if (
+        query.get("client_id") !== clientId ||
+        query.get("response_type") !== "code" ||
+        query.get("code_challenge_method") !== "S256"
+      )
+        return send(res, 400, {
+          error: "invalid_request",
+          error_description: "Missing required parameter: client_id or code_challenge"
+        })
       const back = new URL(query.get("redirect_uri") ?? "")
       back.searchParams.set("state", query.get("state") ?? "")
       const code = `4/${base64url(randomBytes(20))}`
@@ -175,26 +224,42 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
       if (body.grant_type === "authorization_code") {
         const grant = codes.get(body.code)
         codes.delete(body.code)
-        const proof = typeof body.code_verifier === "string" ? createHash("sha256").update(body.code_verifier).digest("base64url") : null
+        const proof =
+          typeof body.code_verifier === "string"
+            ? createHash("sha256").update(body.code_verifier).digest("base64url")
+            : null
         if (grant === undefined || grant.redirectUri !== body.redirect_uri || proof !== grant.challenge)
           return send(res, 400, { error: "invalid_grant", error_description: "Bad Request" })
         return send(res, 200, issue(grant.user, grant.scope, grant.offline))
       }
       if (body.grant_type === "refresh_token") {
         const user = refreshTokens.get(body.refresh_token)
-        if (user === undefined) return send(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." })
+        if (user === undefined)
+          return send(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." })
         // Google's refresh tokens do not rotate: no new one in the answer.
-        return send(res, 200, issue(user, "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.force-ssl", false))
+        return send(
+          res,
+          200,
+          issue(
+            user,
+            "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.force-ssl",
+            false
+          )
+        )
       }
       return send(res, 400, { error: "unsupported_grant_type", error_description: "Invalid grant_type" })
     }
 
     const user = bearer(req)
-    if (user === null) return send(res, 401, unauthenticated, { "www-authenticate": 'Bearer realm="https://accounts.google.com/", error="invalid_token"' })
+    if (user === null)
+      return send(res, 401, unauthenticated, {
+        "www-authenticate": 'Bearer realm="https://accounts.google.com/", error="invalid_token"'
+      })
     const channel = users.get(user)?.channel ?? null
 
     if (route === "GET /youtube/v3/channels") {
-      if (query.get("mine") !== "true") return send(res, 400, googleError(400, "No filter selected.", "missingRequiredParameter", "INVALID_ARGUMENT"))
+      if (query.get("mine") !== "true")
+        return send(res, 400, googleError(400, "No filter selected.", "missingRequiredParameter", "INVALID_ARGUMENT"))
       return send(res, 200, {
         kind: "youtube#channelListResponse",
         pageInfo: { totalResults: channel === null ? 0 : 1 },
@@ -202,33 +267,98 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
           ? {}
           : {
               items: [
-                { kind: "youtube#channel", id: channel.id, snippet: { title: channel.title, customUrl: channel.customUrl, thumbnails: { default: { url: channel.avatar } } } }
+                {
+                  kind: "youtube#channel",
+                  id: channel.id,
+                  snippet: {
+                    title: channel.title,
+                    customUrl: channel.customUrl,
+                    thumbnails: { default: { url: channel.avatar } }
+                  }
+                }
               ]
             })
       })
     }
-    if (channel === null) return send(res, 403, googleError(403, "The user is not connected to a YouTube channel.", "youtubeSignupRequired", "PERMISSION_DENIED"))
+    if (channel === null)
+      return send(
+        res,
+        403,
+        googleError(
+          403,
+          "The user is not connected to a YouTube channel.",
+          "youtubeSignupRequired",
+          "PERMISSION_DENIED"
+        )
+      )
 
-    if (route === "POST /upload/youtube/v3/videos" && query.get("uploadType") === "resumable" && !query.has("upload_id")) {
+    if (
+      route === "POST /upload/youtube/v3/videos" &&
+      query.get("uploadType") === "resumable" &&
+      !query.has("upload_id")
+    ) {
       const total = Number(req.headers["x-upload-content-length"])
       const type = String(req.headers["x-upload-content-type"] ?? "")
       const title = body?.snippet?.title
       if (!Number.isInteger(total) || total <= 0 || !type.startsWith("video/"))
         return send(res, 400, googleError(400, "Media type or length is missing.", "badContent", "INVALID_ARGUMENT"))
       if (typeof title !== "string" || title.length === 0 || title.length > 100 || /[<>]/.test(title))
-        return send(res, 400, googleError(400, "The request metadata specifies an invalid video title.", "invalidTitle", "INVALID_ARGUMENT", "youtube.video"))
+        return send(
+          res,
+          400,
+          googleError(
+            400,
+            "The request metadata specifies an invalid video title.",
+            "invalidTitle",
+            "INVALID_ARGUMENT",
+            "youtube.video"
+          )
+        )
       if (/[<>]/.test(body?.snippet?.description ?? ""))
-        return send(res, 400, googleError(400, "The request metadata specifies an invalid video description.", "invalidDescription", "INVALID_ARGUMENT", "youtube.video"))
-      if (!["public", "unlisted", "private"].includes(body?.status?.privacyStatus) || typeof body?.status?.selfDeclaredMadeForKids !== "boolean")
-        return send(res, 400, googleError(400, "Invalid status.", "invalidVideoMetadata", "INVALID_ARGUMENT", "youtube.video"))
+        return send(
+          res,
+          400,
+          googleError(
+            400,
+            "The request metadata specifies an invalid video description.",
+            "invalidDescription",
+            "INVALID_ARGUMENT",
+            "youtube.video"
+          )
+        )
+      if (
+        !["public", "unlisted", "private"].includes(body?.status?.privacyStatus) ||
+        typeof body?.status?.selfDeclaredMadeForKids !== "boolean"
+      )
+        return send(
+          res,
+          400,
+          googleError(400, "Invalid status.", "invalidVideoMetadata", "INVALID_ARGUMENT", "youtube.video")
+        )
       const id = base64url(randomBytes(18))
-      sessions.set(id, { id, channel: channel.id, total, type, metadata: body, hash: createHash("sha256"), received: 0, videoId: null })
-      return send(res, 200, undefined, { location: `${origin}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status&upload_id=${id}`, "x-guploader-uploadid": id })
+      sessions.set(id, {
+        id,
+        channel: channel.id,
+        total,
+        type,
+        metadata: body,
+        hash: createHash("sha256"),
+        received: 0,
+        videoId: null
+      })
+      return send(res, 200, undefined, {
+        location: `${origin}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status&upload_id=${id}`,
+        "x-guploader-uploadid": id
+      })
     }
     if (req.method === "PUT" && url.pathname === "/upload/youtube/v3/videos" && query.has("upload_id")) {
       const session = sessions.get(query.get("upload_id")!)
       if (session === undefined || session.channel !== channel.id)
-        return send(res, 404, googleError(404, "The upload session was not found or has expired.", "notFound", "NOT_FOUND"))
+        return send(
+          res,
+          404,
+          googleError(404, "The upload session was not found or has expired.", "notFound", "NOT_FOUND")
+        )
       const range = String(req.headers["content-range"] ?? "")
       const done = () => send(res, 200, videoResource(videos.get(session.videoId!)!))
       const probe = /^bytes \*\/(\d+)$/.exec(range)
@@ -237,14 +367,23 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
         return send(res, 308, undefined, session.received > 0 ? { range: `bytes=0-${session.received - 1}` } : {})
       }
       const chunk = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(range)
-      if (chunk === null || Number(chunk[3]) !== session.total) return send(res, 400, googleError(400, "Invalid Content-Range.", "badRequest", "INVALID_ARGUMENT"))
+      if (chunk === null || Number(chunk[3]) !== session.total)
+        return send(res, 400, googleError(400, "Invalid Content-Range.", "badRequest", "INVALID_ARGUMENT"))
       const [first, last] = [Number(chunk[1]), Number(chunk[2])]
       if (session.videoId !== null) return done()
       if (first !== session.received || last - first + 1 !== raw.length)
-        return send(res, 400, googleError(400, `Expected the bytes from ${session.received}.`, "badRequest", "INVALID_ARGUMENT"))
+        return send(
+          res,
+          400,
+          googleError(400, `Expected the bytes from ${session.received}.`, "badRequest", "INVALID_ARGUMENT")
+        )
       const isLast = last + 1 === session.total
       if (!isLast && raw.length % KIB_256 !== 0)
-        return send(res, 400, googleError(400, "Chunks other than the last must be multiples of 256 KiB.", "badRequest", "INVALID_ARGUMENT"))
+        return send(
+          res,
+          400,
+          googleError(400, "Chunks other than the last must be multiples of 256 KiB.", "badRequest", "INVALID_ARGUMENT")
+        )
       session.hash.update(raw)
       session.received += raw.length
       if (isLast) finish(session)
@@ -252,27 +391,53 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
         state.dropAnswerAtByte = null
         return req.socket.destroy()
       }
-      return isLast ? send(res, 201, videoResource(videos.get(session.videoId!)!)) : send(res, 308, undefined, { range: `bytes=0-${session.received - 1}` })
+      return isLast
+        ? send(res, 201, videoResource(videos.get(session.videoId!)!))
+        : send(res, 308, undefined, { range: `bytes=0-${session.received - 1}` })
     }
     if (route === "POST /upload/youtube/v3/thumbnails/set") {
       const video = videos.get(query.get("videoId") ?? "")
       if (video === undefined || video.channel !== channel.id)
-        return send(res, 404, googleError(404, "The video that you are trying to update cannot be found.", "videoNotFound", "NOT_FOUND", "youtube.thumbnail"))
+        return send(
+          res,
+          404,
+          googleError(
+            404,
+            "The video that you are trying to update cannot be found.",
+            "videoNotFound",
+            "NOT_FOUND",
+            "youtube.thumbnail"
+          )
+        )
       if (!users.get(user)!.verified)
         return send(
           res,
           403,
-          googleError(403, "The authenticated user doesn't have permissions to upload and set custom video thumbnails.", "forbidden", "PERMISSION_DENIED", "youtube.thumbnail")
+          googleError(
+            403,
+            "The authenticated user doesn't have permissions to upload and set custom video thumbnails.",
+            "forbidden",
+            "PERMISSION_DENIED",
+            "youtube.thumbnail"
+          )
         )
       const type = String(req.headers["content-type"] ?? "")
       if (!["image/jpeg", "image/png"].includes(type) || raw.length > 2 * 1024 * 1024)
-        return send(res, 400, googleError(400, "The thumbnail image is invalid.", "invalidImage", "INVALID_ARGUMENT", "youtube.thumbnail"))
+        return send(
+          res,
+          400,
+          googleError(400, "The thumbnail image is invalid.", "invalidImage", "INVALID_ARGUMENT", "youtube.thumbnail")
+        )
       video.thumbnail = { bytes: raw.length, type }
-      return send(res, 200, { kind: "youtube#thumbnailSetResponse", items: [{ default: { url: `https://i.ytimg.com/vi/${video.id}/default.jpg` } }] })
+      return send(res, 200, {
+        kind: "youtube#thumbnailSetResponse",
+        items: [{ default: { url: `https://i.ytimg.com/vi/${video.id}/default.jpg` } }]
+      })
     }
     if (route === "GET /youtube/v3/videos") {
       const video = videos.get(query.get("id") ?? "")
-      if (video !== undefined && video.uploadStatus === "uploaded" && --video.pollsLeft <= 0) video.uploadStatus = video.rejectionReason !== undefined ? "rejected" : "processed"
+      if (video !== undefined && video.uploadStatus === "uploaded" && --video.pollsLeft <= 0)
+        video.uploadStatus = video.rejectionReason !== undefined ? "rejected" : "processed"
       return send(res, 200, {
         kind: "youtube#videoListResponse",
         items: video === undefined ? [] : [videoResource(video)],
@@ -283,16 +448,34 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
       const videoId = body?.snippet?.videoId
       const text = body?.snippet?.topLevelComment?.snippet?.textOriginal
       if (!videos.has(videoId))
-        return send(res, 404, googleError(404, "The video identified by the videoId parameter could not be found.", "videoNotFound", "NOT_FOUND", "youtube.commentThread"))
+        return send(
+          res,
+          404,
+          googleError(
+            404,
+            "The video identified by the videoId parameter could not be found.",
+            "videoNotFound",
+            "NOT_FOUND",
+            "youtube.commentThread"
+          )
+        )
       if (typeof text !== "string" || text === "")
-        return send(res, 400, googleError(400, "The comment is empty.", "commentTextRequired", "INVALID_ARGUMENT", "youtube.commentThread"))
+        return send(
+          res,
+          400,
+          googleError(400, "The comment is empty.", "commentTextRequired", "INVALID_ARGUMENT", "youtube.commentThread")
+        )
       const id = `Ug${base64url(randomBytes(12))}`
       comments.push({ id, videoId, channel: channel.id, text })
       if (reply?.dropAnswer === true) return req.socket.destroy()
       return send(res, 200, {
         kind: "youtube#commentThread",
         id,
-        snippet: { videoId, channelId: videos.get(videoId)!.channel, topLevelComment: { id, snippet: { textOriginal: text, authorChannelId: { value: channel.id } } } }
+        snippet: {
+          videoId,
+          channelId: videos.get(videoId)!.channel,
+          topLevelComment: { id, snippet: { textOriginal: text, authorChannelId: { value: channel.id } } }
+        }
       })
     }
     if (route === "GET /youtube/v3/commentThreads") {
@@ -301,14 +484,19 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
         kind: "youtube#commentThreadListResponse",
         items: list.map((c) => ({
           id: c.id,
-          snippet: { videoId: c.videoId, topLevelComment: { id: c.id, snippet: { textOriginal: c.text, authorChannelId: { value: c.channel } } } }
+          snippet: {
+            videoId: c.videoId,
+            topLevelComment: { id: c.id, snippet: { textOriginal: c.text, authorChannelId: { value: c.channel } } }
+          }
         }))
       })
     }
     send(res, 404, googleError(404, `No route for ${route}`, "notFound", "NOT_FOUND"))
   }
 
-  const { origin, close } = await listenLocally(handle, (res, e) => send(res, 500, googleError(500, String(e), "backendError", "INTERNAL")))
+  const { origin, close } = await listenLocally(handle, (res, e) =>
+    send(res, 500, googleError(500, String(e), "backendError", "INTERNAL"))
+  )
 
   return {
     origin,
@@ -320,7 +508,10 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     users,
     videos: videos as ReadonlyMap<string, FakeVideo>,
     comments,
-    sessions: sessions as ReadonlyMap<string, { readonly received: number; readonly total: number; readonly videoId: string | null }>,
+    sessions: sessions as ReadonlyMap<
+      string,
+      { readonly received: number; readonly total: number; readonly videoId: string | null }
+    >,
     requests: log.requests,
     script: log.script,
     calls: log.calls,

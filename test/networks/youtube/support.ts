@@ -27,7 +27,8 @@ export const settingsFor = (fake: FakeYouTube, over: Partial<YouTubeConfig> = {}
   ...over
 })
 
-export const youTubeOn = (fake: FakeYouTube, over: Partial<YouTubeConfig> = {}) => Harness.onMemoryBlobs((blobs) => YouTube.make(settingsFor(fake, over), blobs))
+export const youTubeOn = (fake: FakeYouTube, over: Partial<YouTubeConfig> = {}) =>
+  Harness.onMemoryBlobs((blobs) => YouTube.make(settingsFor(fake, over), blobs))
 
 export const connect = (fake: FakeYouTube, network: Network, as = "g-alice") => Harness.connectAs(fake, network, as)
 

@@ -22,14 +22,26 @@ class Html {
 const escapes = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
 const escapeText = (value) => String(value).replace(/[&<>"']/g, (c) => escapes[c])
 const show = (value) =>
-  value === null || value === undefined || value === false ? "" : value instanceof Html ? value.text : Array.isArray(value) ? value.map(show).join("") : escapeText(value)
-const html = (parts, ...values) => new Html(parts.reduce((out, part, i) => out + part + (i < values.length ? show(values[i]) : ""), ""))
+  value === null || value === undefined || value === false
+    ? ""
+    : value instanceof Html
+      ? value.text
+      : Array.isArray(value)
+        ? value.map(show).join("")
+        : escapeText(value)
+const html = (parts, ...values) =>
+  new Html(parts.reduce((out, part, i) => out + part + (i < values.length ? show(values[i]) : ""), ""))
 
 // ---- The API ----
 const api = async (path, { method = "GET", body } = {}) => {
   const headers = { accept: "application/json", "x-csrf-token": csrf }
   if (method !== "GET") headers["content-type"] = "application/json"
-  const response = await fetch(`/api/v1${path}`, { method, headers, credentials: "same-origin", body: method === "GET" ? undefined : JSON.stringify(body ?? {}) })
+  const response = await fetch(`/api/v1${path}`, {
+    method,
+    headers,
+    credentials: "same-origin",
+    body: method === "GET" ? undefined : JSON.stringify(body ?? {})
+  })
   if (response.status === 401) location.assign("/signin")
   const data = await response.json().catch(() => null)
   return { ok: response.ok, status: response.status, data }
@@ -51,14 +63,34 @@ const say = (message, kind = "info") => {
 const when = (iso) =>
   iso === null
     ? ""
-    : new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }).format(new Date(iso))
+    : new Intl.DateTimeFormat(lang, {
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+        hour: "numeric",
+        minute: "2-digit",
+        timeZone,
+        timeZoneName: "short"
+      }).format(new Date(iso))
 const zoneOffset = (ms) => {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit"
+    })
       .formatToParts(new Date(ms))
       .map((p) => [p.type, p.value])
   )
-  return Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second) - Math.floor(ms / 1000) * 1000
+  return (
+    Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second) -
+    Math.floor(ms / 1000) * 1000
+  )
 }
 /** "2026-11-25T10:30" in the workspace's zone, as an ISO time in UTC. */
 const fromZoned = (local) => {
@@ -154,7 +186,8 @@ const drawQueue = (focusId) => {
   const { items } = queue
   main.innerHTML =
     items.length === 0
-      ? html`<h1>${t("queue.title")}</h1><div class="empty"><p><strong>${t("queue.empty")}</strong></p><p>${t("queue.emptyHelp")}</p></div>`.text
+      ? html`<h1>${t("queue.title")}</h1><div class="empty"><p><strong>${t("queue.empty")}</strong></p><p>${t("queue.emptyHelp")}</p></div>`
+          .text
       : html`<h1>${t("queue.title")} <span class="muted">(${items.length})</span></h1>
 <p class="muted" id="shortcuts">${t("queue.shortcuts")}</p>
 <div class="bulk" role="group" aria-label="${t("queue.selectAll")}"><label><input type="checkbox" id="select-all"> ${t("queue.selectAll")}</label>
@@ -194,7 +227,10 @@ const updateSelection = () => {
 const approve = async (article) => {
   const id = article.dataset.id
   const focusAfter = nextFocus(article)
-  const result = await api(`/posts/${encodeURIComponent(id)}/approve`, { method: "POST", body: { version: article.dataset.version } })
+  const result = await api(`/posts/${encodeURIComponent(id)}/approve`, {
+    method: "POST",
+    body: { version: article.dataset.version }
+  })
   if (result.ok) {
     delete queue.notes[id]
     say(t("queue.approved"))
@@ -209,14 +245,20 @@ const approve = async (article) => {
 
 const reject = async (article, reason) => {
   const focusAfter = nextFocus(article)
-  const result = await api(`/posts/${encodeURIComponent(article.dataset.id)}/reject`, { method: "POST", body: reason ? { reason } : {} })
+  const result = await api(`/posts/${encodeURIComponent(article.dataset.id)}/reject`, {
+    method: "POST",
+    body: reason ? { reason } : {}
+  })
   if (!result.ok) return say(problem(result), "error")
   say(t("queue.rejected"))
   return loadQueue(focusAfter)
 }
 
 const reschedule = async (article, local) => {
-  const result = await api(`/posts/${encodeURIComponent(article.dataset.id)}/reschedule`, { method: "POST", body: { scheduledFor: fromZoned(local) } })
+  const result = await api(`/posts/${encodeURIComponent(article.dataset.id)}/reschedule`, {
+    method: "POST",
+    body: { scheduledFor: fromZoned(local) }
+  })
   if (!result.ok) return say(problem(result), "error")
   say(t("queue.rescheduled"))
   return loadQueue(article.dataset.id)
@@ -230,13 +272,17 @@ const bulk = async (action) => {
   if (!result.ok) return say(problem(result), "error")
   const failed = result.data.results.filter((r) => !r.ok)
   for (const f of failed) if (f.error?.code === "post_changed") queue.notes[f.id] = t("queue.changed")
-  say(t("queue.bulkDone", { ok: result.data.results.length - failed.length, failed: failed.length }), failed.length > 0 ? "error" : "info")
+  say(
+    t("queue.bulkDone", { ok: result.data.results.length - failed.length, failed: failed.length }),
+    failed.length > 0 ? "error" : "info"
+  )
   return loadQueue(failed[0]?.id)
 }
 
 const openForm = (article, name) => {
   for (const form of article.querySelectorAll("form")) form.hidden = !form.classList.contains(name)
-  for (const b of article.querySelectorAll("[aria-expanded]")) b.setAttribute("aria-expanded", String(b.dataset.act === `${name}-open`))
+  for (const b of article.querySelectorAll("[aria-expanded]"))
+    b.setAttribute("aria-expanded", String(b.dataset.act === `${name}-open`))
   article.querySelector(`form.${name} textarea, form.${name} input`)?.focus()
 }
 const closeForms = (article) => {
@@ -266,7 +312,8 @@ const queueView = () => {
     else if (form.classList.contains("schedule")) reschedule(article, form.elements.when.value)
   })
   main.addEventListener("change", (event) => {
-    if (event.target.id === "select-all") for (const box of main.querySelectorAll(".pick")) box.checked = event.target.checked
+    if (event.target.id === "select-all")
+      for (const box of main.querySelectorAll(".pick")) box.checked = event.target.checked
     if (event.target.matches(".pick, #select-all")) updateSelection()
   })
   document.addEventListener("keydown", (event) => {
@@ -326,11 +373,14 @@ ${
 const postsView = async () => {
   const accounts = new Map(((await api("/accounts")).data?.accounts ?? []).map((a) => [a.id, a]))
   const draw = () => {
-    main.innerHTML = html`<h1>${t("posts.title")}</h1>${postsState.posts.length === 0 ? html`<p>${t("posts.empty")}</p>` : postsState.posts.map((p) => postRow(p, accounts))}
+    main.innerHTML =
+      html`<h1>${t("posts.title")}</h1>${postsState.posts.length === 0 ? html`<p>${t("posts.empty")}</p>` : postsState.posts.map((p) => postRow(p, accounts))}
 ${postsState.cursor ? html`<p><button class="secondary" data-act="more">${t("posts.more")}</button></p>` : ""}`.text
   }
   const load = async (more) => {
-    const result = await api(`/posts?limit=50${more && postsState.cursor ? `&cursor=${encodeURIComponent(postsState.cursor)}` : ""}`)
+    const result = await api(
+      `/posts?limit=50${more && postsState.cursor ? `&cursor=${encodeURIComponent(postsState.cursor)}` : ""}`
+    )
     if (!result.ok) return say(problem(result), "error")
     postsState.posts = more ? [...postsState.posts, ...result.data.posts] : result.data.posts
     postsState.cursor = result.data.nextCursor
@@ -342,7 +392,10 @@ ${postsState.cursor ? html`<p><button class="secondary" data-act="more">${t("pos
     if (button.dataset.act === "more") return load(true)
     const id = button.closest("article")?.dataset.id
     if (!id) return
-    const path = button.dataset.act === "retry" ? `/posts/${encodeURIComponent(id)}/retry` : `/posts/${encodeURIComponent(id)}/first-comment/retry`
+    const path =
+      button.dataset.act === "retry"
+        ? `/posts/${encodeURIComponent(id)}/retry`
+        : `/posts/${encodeURIComponent(id)}/first-comment/retry`
     const result = await api(path, { method: "POST", body: {} })
     if (!result.ok) return say(problem(result), "error")
     say(t("posts.retried"))
@@ -363,7 +416,9 @@ const accountsView = async () => {
 ${broken.length > 0 ? html`<div class="notice" role="alert"><p><strong>${t("accounts.reconnectAlert", { n: broken.length })}</strong></p></div>` : ""}
 ${list.length === 0 ? html`<p>${t("accounts.empty")}</p>` : ""}
 <ul class="rows">${[...broken, ...list.filter((a) => a.status !== "needs_reconnection")].map(
-      (a) => html`<li class="row${a.status === "needs_reconnection" ? " broken" : ""}" data-id="${a.id}" data-platform="${a.platform}">
+      (
+        a
+      ) => html`<li class="row${a.status === "needs_reconnection" ? " broken" : ""}" data-id="${a.id}" data-platform="${a.platform}">
 <div><strong>${networkName(a.platform)}</strong> ${a.name} <span class="muted">@${a.username}</span><br>
 <span class="badge ${a.status}">${a.status === "needs_reconnection" ? t("accounts.needsReconnection") : t("accounts.connected")}</span>
 <span class="muted">${t("accounts.since", { when: when(a.connectedAt) })}${grantEnd.get(a.id) ? ` · ${t("accounts.grantEnds", { when: when(grantEnd.get(a.id)) })}` : ""}</span></div>
@@ -382,7 +437,10 @@ ${list.length === 0 ? html`<p>${t("accounts.empty")}</p>` : ""}
     } else if (button.dataset.act === "disconnect") {
       const row = button.closest("li")
       if (!confirm(t("accounts.confirmDisconnect", { name: row.querySelector("strong").textContent }))) return
-      const result = await api(`/accounts/${encodeURIComponent(row.dataset.id)}/disconnect`, { method: "POST", body: {} })
+      const result = await api(`/accounts/${encodeURIComponent(row.dataset.id)}/disconnect`, {
+        method: "POST",
+        body: {}
+      })
       if (!result.ok) return say(problem(result), "error")
       return load()
     }
@@ -395,10 +453,14 @@ const keysView = async () => {
   const load = async () => {
     const [keys, hooks] = await Promise.all([api("/keys"), api("/webhooks")])
     if (!keys.ok) return say(problem(keys), "error")
-    const deliveries = await Promise.all((hooks.data?.webhooks ?? []).map((w) => api(`/webhooks/${encodeURIComponent(w.id)}/deliveries?limit=5`)))
+    const deliveries = await Promise.all(
+      (hooks.data?.webhooks ?? []).map((w) => api(`/webhooks/${encodeURIComponent(w.id)}/deliveries?limit=5`))
+    )
     main.innerHTML = html`<h1>${t("keys.title")}</h1>
 <ul class="rows" id="keys">${keys.data.keys.map(
-      (k) => html`<li class="row${k.revokedAt ? " revoked" : ""}" data-id="${k.id}"><div><strong>${k.name}</strong> <code>${k.prefix}…</code><br>
+      (
+        k
+      ) => html`<li class="row${k.revokedAt ? " revoked" : ""}" data-id="${k.id}"><div><strong>${k.name}</strong> <code>${k.prefix}…</code><br>
 <span class="muted">${k.requireApproval ? t("keys.asks") : t("keys.direct")} · ${t("keys.created", { when: when(k.createdAt) })}${"lastUsedAt" in k ? ` · ${k.lastUsedAt ? t("keys.lastUsed", { when: when(k.lastUsedAt) }) : t("keys.neverUsed")}` : ""}${k.revokedAt ? ` · ${t("keys.revoked", { when: when(k.revokedAt) })}` : ""}</span></div>
 ${k.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-label="${t("keys.revoke")} ${k.name}">${t("keys.revoke")}</button></div>`}</li>`
     )}</ul>
@@ -409,7 +471,10 @@ ${k.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-
       (hooks.data?.webhooks ?? []).length === 0
         ? html`<p>${t("hooks.none")}</p>`
         : hooks.data.webhooks.map(
-            (w, i) => html`<div class="post"><p><code>${w.url}</code> ${w.enabled ? "" : html`<strong>off</strong> ${w.disabledReason ?? ""}`}</p>
+            (
+              w,
+              i
+            ) => html`<div class="post"><p><code>${w.url}</code> ${w.enabled ? "" : html`<strong>off</strong> ${w.disabledReason ?? ""}`}</p>
 <p class="muted">${w.eventTypes.length === 0 ? t("hooks.every") : w.eventTypes.join(", ")}</p>
 <ul>${(deliveries[i].data?.deliveries ?? []).map((d) => html`<li>${d.eventType} · ${d.status} · ${d.responseCode ?? d.error ?? ""} · ${when(d.lastAttemptAt ?? d.createdAt)}</li>`)}</ul></div>`
           )
@@ -421,7 +486,10 @@ ${k.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-
     event.preventDefault()
     const form = new FormData(event.target)
     if (event.target.id === "newkey") {
-      const result = await api("/keys", { method: "POST", body: { name: form.get("name"), requireApproval: form.get("asks") === "on" } })
+      const result = await api("/keys", {
+        method: "POST",
+        body: { name: form.get("name"), requireApproval: form.get("asks") === "on" }
+      })
       if (!result.ok) return say(problem(result), "error")
       await load()
       main.querySelector("#secret").innerHTML = html`${t("keys.shownOnce")} <code>${result.data.apiKey}</code>`.text
@@ -453,7 +521,8 @@ const settingsView = async () => {
     const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [ws.timeZone]
     if (!zones.includes(ws.timeZone)) zones.unshift(ws.timeZone)
     if (!zones.includes("UTC")) zones.unshift("UTC")
-    const option = (value, label, selected) => html`<option value="${value}"${selected ? " selected" : ""}>${label}</option>`
+    const option = (value, label, selected) =>
+      html`<option value="${value}"${selected ? " selected" : ""}>${label}</option>`
     main.innerHTML = html`<h1>${t("settings.title")}</h1>
 <form id="workspace" class="stack"><label>${t("settings.name")} <input name="name" required maxlength="100" value="${ws.name}"></label>
 <label>${t("settings.language")} <select name="locale">${option("en", "English", ws.locale === "en")}${option("ja", "日本語", ws.locale === "ja")}</select></label>
@@ -476,7 +545,12 @@ ${s.current ? "" : html`<div><button class="secondary" data-act="end-session">${
     const form = new FormData(event.target)
     const result = await api("/workspace", {
       method: "PATCH",
-      body: { name: form.get("name"), locale: form.get("locale"), timeZone: form.get("timeZone"), approvalMail: form.get("approvalMail") }
+      body: {
+        name: form.get("name"),
+        locale: form.get("locale"),
+        timeZone: form.get("timeZone"),
+        approvalMail: form.get("approvalMail")
+      }
     })
     if (!result.ok) return say(problem(result), "error")
     // A new language or time zone is the page's own: draw it again from the server.
@@ -486,7 +560,10 @@ ${s.current ? "" : html`<div><button class="secondary" data-act="end-session">${
   main.addEventListener("click", async (event) => {
     const button = event.target.closest("button[data-act=end-session]")
     if (!button) return
-    const result = await api(`/sessions/${encodeURIComponent(button.closest("li").dataset.id)}/revoke`, { method: "POST", body: {} })
+    const result = await api(`/sessions/${encodeURIComponent(button.closest("li").dataset.id)}/revoke`, {
+      method: "POST",
+      body: {}
+    })
     if (!result.ok) return say(problem(result), "error")
     return load()
   })
