@@ -6,122 +6,184 @@
 
 export interface paths {
   "/api/v1/signup": {
+    /** Sign up a workspace for a human owner */
     post: operations["signup.signup"];
   };
   "/api/v1/claim-link": {
+    /** Send the owner a fresh claim link */
     post: operations["claim.claimLink"];
   };
   "/api/v1/accounts": {
+    /** List connected accounts */
     get: operations["accounts.list"];
   };
   "/api/v1/connect/{platform}": {
+    /** Get a link that connects an account */
     get: operations["accounts.connect"];
   };
   "/api/v1/accounts/{id}": {
-    /** @description Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected. */
+    /**
+     * Disconnect an account
+     * @description Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected.
+     */
     delete: operations["accounts.disconnect"];
   };
   "/api/v1/accounts/{id}/boards": {
-    /** @description The boards a Pinterest account can pin to: a post's pinterest.boardId. */
+    /**
+     * List a Pinterest account's boards
+     * @description The boards a Pinterest account can pin to: a post's pinterest.boardId.
+     */
     get: operations["accounts.boards"];
   };
   "/api/v1/media": {
-    /** @description Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64. */
+    /**
+     * Upload an image or a video
+     * @description Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64.
+     */
     post: operations["media.upload"];
   };
   "/api/v1/media/{id}": {
+    /** Get an upload */
     get: operations["media.get"];
   };
   "/api/v1/media/{id}/preview": {
-    /** @description A JPEG about 480 px wide; 404 preview_not_found when the upload has none. */
+    /**
+     * Get an upload's preview image
+     * @description A JPEG about 480 px wide; 404 preview_not_found when the upload has none.
+     */
     get: operations["media.preview"];
   };
   "/api/v1/posts": {
+    /** List posts, newest first */
     get: operations["posts.list"];
+    /** Create a post (now, scheduled, or a dry run) */
     post: operations["posts.create"];
   };
   "/api/v1/posts/{id}": {
+    /** Get a post */
     get: operations["posts.get"];
   };
   "/api/v1/posts/{id}/approve": {
-    /** @description Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one. */
+    /**
+     * Approve a post waiting for approval
+     * @description Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.
+     */
     post: operations["posts.approve"];
   };
   "/api/v1/posts/{id}/reject": {
-    /** @description Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...). */
+    /**
+     * Reject a post waiting for approval
+     * @description Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).
+     */
     post: operations["posts.reject"];
   };
   "/api/v1/posts/{id}/cancel": {
+    /** Cancel a waiting or scheduled post */
     post: operations["posts.cancel"];
   };
   "/api/v1/posts/{id}/reschedule": {
+    /** Move a post to another time */
     post: operations["posts.reschedule"];
   };
   "/api/v1/posts/{id}/retry": {
+    /** Retry a failed post */
     post: operations["posts.retry"];
   };
   "/api/v1/posts/{id}/first-comment/retry": {
+    /** Retry a failed first comment */
     post: operations["posts.retryFirstComment"];
   };
   "/api/v1/posts/bulk-approve": {
+    /** Approve several posts */
     post: operations["posts.bulkApprove"];
   };
   "/api/v1/posts/bulk-reject": {
+    /** Reject several posts */
     post: operations["posts.bulkReject"];
   };
   "/api/v1/keys": {
+    /** List API keys */
     get: operations["keys.list"];
+    /** Create an API key */
     post: operations["keys.create"];
   };
   "/api/v1/keys/{id}/revoke": {
+    /** Revoke an API key */
     post: operations["keys.revoke"];
   };
   "/api/v1/webhooks": {
+    /** List webhook endpoints */
     get: operations["webhooks.list"];
+    /** Register a webhook endpoint */
     post: operations["webhooks.create"];
   };
   "/api/v1/webhooks/{id}": {
+    /** Get a webhook endpoint */
     get: operations["webhooks.get"];
+    /** Delete a webhook endpoint */
     delete: operations["webhooks.remove"];
+    /** Change a webhook endpoint */
     patch: operations["webhooks.update"];
   };
   "/api/v1/webhooks/{id}/test": {
-    /** @description Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed. */
+    /**
+     * Send a test event to a webhook endpoint
+     * @description Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed.
+     */
     post: operations["webhooks.test"];
   };
   "/api/v1/webhooks/{id}/deliveries": {
+    /** List a webhook endpoint's deliveries */
     get: operations["webhooks.deliveries"];
   };
   "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
-    /** @description Sends the delivery again from the start of its retry schedule, with the same event id. */
+    /**
+     * Send a delivery again
+     * @description Sends the delivery again from the start of its retry schedule, with the same event id.
+     */
     post: operations["webhooks.redeliver"];
   };
   "/api/v1/events": {
+    /** List (or wait for) the workspace's events */
     get: operations["events.list"];
   };
   "/api/v1/approvals": {
-    /** @description The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve. */
+    /**
+     * List the posts waiting for approval
+     * @description The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve.
+     */
     get: operations["app.approvals"];
   };
   "/api/v1/networks": {
-    /** @description The networks this Herald connects: GET /connect/{platform} for each. */
+    /**
+     * List the networks this Herald connects
+     * @description The networks this Herald connects: GET /connect/{platform} for each.
+     */
     get: operations["app.networks"];
   };
   "/api/v1/account-grants": {
-    /** @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows. */
+    /**
+     * List when each account's grant ends
+     * @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows.
+     */
     get: operations["app.accountGrants"];
   };
   "/api/v1/accounts/{id}/disconnect": {
+    /** Disconnect an account (people's app) */
     post: operations["app.disconnect"];
   };
   "/api/v1/workspace": {
+    /** Get the workspace's settings */
     get: operations["app.workspace"];
+    /** Change the workspace's settings */
     patch: operations["app.updateWorkspace"];
   };
   "/api/v1/sessions": {
+    /** List the person's sessions */
     get: operations["app.sessions"];
   };
   "/api/v1/sessions/{id}/revoke": {
+    /** Sign a session out */
     post: operations["app.revokeSession"];
   };
 }
@@ -132,551 +194,133 @@ export interface webhooks {
      * post.created
      * @description A post was stored (published now, scheduled, or waiting for approval).
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostCreatedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostCreated"];
   };
   "post.needs_approval": {
     /**
      * post.needs_approval
      * @description A post waits for a person's approval.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostNeedsApprovalEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostNeedsApproval"];
   };
   "post.approved": {
     /**
      * post.approved
      * @description A person approved a post; it is scheduled or publishing.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostApprovedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostApproved"];
   };
   "post.rejected": {
     /**
      * post.rejected
      * @description A person rejected a post; it is gone from the API.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostRejectedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostRejected"];
   };
   "post.cancelled": {
     /**
      * post.cancelled
      * @description A post was cancelled before it went out; it is gone from the API.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostCancelledEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostCancelled"];
   };
   "post.rescheduled": {
     /**
      * post.rescheduled
      * @description A post's scheduledFor changed.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostRescheduledEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostRescheduled"];
   };
   "post.published": {
     /**
      * post.published
      * @description Every target of a post was published.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostPublishedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostPublished"];
   };
   "post.partially_published": {
     /**
      * post.partially_published
      * @description A post finished with some targets published and some failed.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostPartiallyPublishedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostPartiallyPublished"];
   };
   "post.failed": {
     /**
      * post.failed
      * @description A post finished with every target failed.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostFailedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostFailed"];
   };
   "target.published": {
     /**
      * target.published
      * @description One target (account) of a post was published.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TargetPublishedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onTargetPublished"];
   };
   "target.failed": {
     /**
      * target.failed
      * @description One target of a post failed for good.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TargetFailedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onTargetFailed"];
   };
   "first_comment.published": {
     /**
      * first_comment.published
      * @description A target's first comment was published.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["FirstCommentPublishedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onFirstCommentPublished"];
   };
   "first_comment.failed": {
     /**
      * first_comment.failed
      * @description A target's first comment failed for good.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["FirstCommentFailedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onFirstCommentFailed"];
   };
   "account.connected": {
     /**
      * account.connected
      * @description An account was connected or reconnected.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["AccountConnectedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onAccountConnected"];
   };
   "account.needs_reconnection": {
     /**
      * account.needs_reconnection
      * @description An account's grant is gone; a person must reconnect it.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["AccountNeedsReconnectionEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onAccountNeedsReconnection"];
   };
   "account.disconnected": {
     /**
      * account.disconnected
      * @description An account was disconnected.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["AccountDisconnectedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onAccountDisconnected"];
   };
   "workspace.claimed": {
     /**
      * workspace.claimed
      * @description The owner claimed the workspace.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["WorkspaceClaimedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onWorkspaceClaimed"];
   };
   "usage.limit_reached": {
     /**
      * usage.limit_reached
      * @description The workspace used the last post of its monthly limit.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["UsageLimitReachedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onUsageLimitReached"];
   };
   "webhook.test": {
     /**
      * webhook.test
      * @description Sent by POST /webhooks/{id}/test.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["WebhookTestEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onWebhookTest"];
   };
 }
 
@@ -685,7 +329,10 @@ export interface components {
     /** @description 500 InternalServerError: internal_error */
     InternalServerErrorError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "internal_error";
         message: string;
         /** @description What to do about it */
@@ -699,7 +346,10 @@ export interface components {
     /** @description 415 UnsupportedMediaType: unsupported_content_type */
     UnsupportedMediaTypeError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "unsupported_content_type";
         message: string;
         /** @description What to do about it */
@@ -764,7 +414,10 @@ export interface components {
     /** @description 401 Unauthorized: unauthorized */
     UnauthorizedError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "unauthorized";
         message: string;
         /** @description What to do about it */
@@ -792,6 +445,19 @@ export interface components {
         details?: Record<string, never>;
       };
     };
+    RevokedSession: {
+      id: string;
+      revoked: boolean;
+    };
+    SessionList: {
+      sessions: components["schemas"]["Session"][];
+    };
+    Session: {
+      id: string;
+      createdAt: string;
+      expiresAt: string;
+      current: boolean;
+    };
     WorkspaceSettings: {
       workspace: {
         id: string;
@@ -815,54 +481,62 @@ export interface components {
       timeZone?: string | null;
       approvalMail?: ("each" | "digest" | "off") | null;
     };
+    DisconnectedAccount: {
+      id: string;
+      /** @enum {boolean} */
+      disconnected: true;
+    };
+    AccountGrantList: {
+      grants: components["schemas"]["AccountGrant"][];
+    };
+    AccountGrant: {
+      accountId: string;
+      endsAt: string | null;
+    };
+    NetworkList: {
+      networks: components["schemas"]["Network"][];
+    };
+    Network: {
+      platform: string;
+      name: string;
+    };
+    ApprovalList: {
+      items: components["schemas"]["ApprovalItem"][];
+    };
     ApprovalItem: {
       post: components["schemas"]["Post"];
       /** @description Send it back with approve: a post changed since is refused with post_changed */
       version: string;
-      networks: ({
-          accountId: string;
-          platform: string;
-          accountName: string | null;
-          username: string | null;
-          accountStatus: string | null;
-          text: {
-            length: number | ("Infinity" | "-Infinity" | "NaN");
-            limit: number | ("Infinity" | "-Infinity" | "NaN");
-            fits: boolean;
-            /** @description The longest start of the text within the limit */
-            shown: string;
-            /** @description What the cut leaves out; empty when the text fits */
-            rest: string;
-          };
-          /** @description The media this network gets (its override's, else the post's), in order */
-          mediaIds: string[];
-          thread: ({
-              length: number | ("Infinity" | "-Infinity" | "NaN");
-              limit: number | ("Infinity" | "-Infinity" | "NaN");
-              fits: boolean;
-              /** @description The longest start of the text within the limit */
-              shown: string;
-              /** @description What the cut leaves out; empty when the text fits */
-              rest: string;
-            })[];
-          firstComment: ({
-            length: number | ("Infinity" | "-Infinity" | "NaN");
-            limit: number | ("Infinity" | "-Infinity" | "NaN");
-            fits: boolean;
-            /** @description The longest start of the text within the limit */
-            shown: string;
-            /** @description What the cut leaves out; empty when the text fits */
-            rest: string;
-          }) | null;
-          poll: components["schemas"]["Poll"] | null;
-          maxImages: number | ("Infinity" | "-Infinity" | "NaN");
-        })[];
+      networks: components["schemas"]["ApprovalNetwork"][];
+    };
+    ApprovalNetwork: {
+      accountId: string;
+      platform: string;
+      accountName: string | null;
+      username: string | null;
+      accountStatus: string | null;
+      text: components["schemas"]["TextOnNetwork"];
+      /** @description The media this network gets (its override's, else the post's), in order */
+      mediaIds: string[];
+      thread: components["schemas"]["TextOnNetwork"][];
+      firstComment: components["schemas"]["TextOnNetwork"] | null;
+      poll: components["schemas"]["Poll"] | null;
+      maxImages: number | ("Infinity" | "-Infinity" | "NaN");
     };
     Poll: {
       options: string[];
       durationMinutes: number;
       question?: string | null;
       [key: string]: unknown;
+    };
+    TextOnNetwork: {
+      length: number | ("Infinity" | "-Infinity" | "NaN");
+      limit: number | ("Infinity" | "-Infinity" | "NaN");
+      fits: boolean;
+      /** @description The longest start of the text within the limit */
+      shown: string;
+      /** @description What the cut leaves out; empty when the text fits */
+      rest: string;
     };
     Post: {
       id: string;
@@ -910,12 +584,13 @@ export interface components {
         [key: string]: unknown;
       }) | null;
       /** @description Replies of the thread already published, in order */
-      thread: ({
-          index: number;
-          externalId: string;
-          url: string | null;
-          [key: string]: unknown;
-        })[];
+      thread: components["schemas"]["PublishedReply"][];
+      [key: string]: unknown;
+    };
+    PublishedReply: {
+      index: number;
+      externalId: string;
+      url: string | null;
       [key: string]: unknown;
     };
     TargetError: {
@@ -1520,14 +1195,15 @@ export interface components {
       keys: components["schemas"]["Key"][];
     };
     BulkResult: {
-      results: ({
-          id: string;
-          ok: boolean;
-          error: {
-            code: string;
-            details: unknown;
-          } | null;
-        })[];
+      results: components["schemas"]["BulkOutcome"][];
+    };
+    BulkOutcome: {
+      id: string;
+      ok: boolean;
+      error: {
+        code: string;
+        details: unknown;
+      } | null;
     };
     BulkRequest: {
       /** @description 1-100 post ids */
@@ -1566,7 +1242,10 @@ export interface components {
     /** @description 422 UnprocessableContent: idempotency_key_reused */
     UnprocessableContentError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "idempotency_key_reused";
         message: string;
         /** @description What to do about it */
@@ -1599,11 +1278,7 @@ export interface components {
         cover: components["schemas"]["Cover"] | null;
         tiktokAiGenerated: boolean;
         overrides: components["schemas"]["Overrides"];
-        targets: {
-            accountId: string;
-            platform: string;
-            username: string;
-          }[];
+        targets: components["schemas"]["DryRunAccount"][];
         usage: {
           month: string;
           used: number;
@@ -1629,6 +1304,11 @@ export interface components {
       };
       /** @description What this network would do or refuse: length, media, reconnection, the grant's end, quotas */
       warnings: string[];
+    };
+    DryRunAccount: {
+      accountId: string;
+      platform: string;
+      username: string;
     };
     ReplayedPost: {
       post: components["schemas"]["Post"];
@@ -1732,7 +1412,10 @@ export interface components {
     /** @description 502 BadGateway: upstream_storage_failed */
     BadGatewayError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "upstream_storage_failed";
         message: string;
         /** @description What to do about it */
@@ -1769,7 +1452,10 @@ export interface components {
     /** @description 429 TooManyRequests: rate_limited */
     TooManyRequestsError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "rate_limited";
         message: string;
         /** @description What to do about it */
@@ -1788,11 +1474,6 @@ export interface components {
       name: string;
       description: string | null;
       privacy: string | null;
-    };
-    DisconnectedAccount: {
-      id: string;
-      /** @enum {boolean} */
-      disconnected: true;
     };
     ConnectLink: {
       /** @description Open it in a browser to connect (or reconnect) an account */
@@ -1853,6 +1534,7 @@ export type external = Record<string, never>;
 
 export interface operations {
 
+  /** Sign up a workspace for a human owner */
   "signup.signup": {
     requestBody: {
       content: {
@@ -1928,6 +1610,7 @@ export interface operations {
       };
     };
   };
+  /** Send the owner a fresh claim link */
   "claim.claimLink": {
     responses: {
       /** @description ClaimLink */
@@ -1992,6 +1675,7 @@ export interface operations {
       };
     };
   };
+  /** List connected accounts */
   "accounts.list": {
     responses: {
       /** @description AccountList */
@@ -2041,6 +1725,7 @@ export interface operations {
       };
     };
   };
+  /** Get a link that connects an account */
   "accounts.connect": {
     parameters: {
       path: {
@@ -2095,7 +1780,10 @@ export interface operations {
       };
     };
   };
-  /** @description Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected. */
+  /**
+   * Disconnect an account
+   * @description Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected.
+   */
   "accounts.disconnect": {
     parameters: {
       path: {
@@ -2150,7 +1838,10 @@ export interface operations {
       };
     };
   };
-  /** @description The boards a Pinterest account can pin to: a post's pinterest.boardId. */
+  /**
+   * List a Pinterest account's boards
+   * @description The boards a Pinterest account can pin to: a post's pinterest.boardId.
+   */
   "accounts.boards": {
     parameters: {
       path: {
@@ -2241,7 +1932,10 @@ export interface operations {
       };
     };
   };
-  /** @description Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64. */
+  /**
+   * Upload an image or a video
+   * @description Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64.
+   */
   "media.upload": {
     requestBody: {
       content: {
@@ -2328,6 +2022,7 @@ export interface operations {
       };
     };
   };
+  /** Get an upload */
   "media.get": {
     parameters: {
       path: {
@@ -2388,7 +2083,10 @@ export interface operations {
       };
     };
   };
-  /** @description A JPEG about 480 px wide; 404 preview_not_found when the upload has none. */
+  /**
+   * Get an upload's preview image
+   * @description A JPEG about 480 px wide; 404 preview_not_found when the upload has none.
+   */
   "media.preview": {
     parameters: {
       path: {
@@ -2464,6 +2162,7 @@ export interface operations {
       };
     };
   };
+  /** List posts, newest first */
   "posts.list": {
     parameters: {
       query?: {
@@ -2526,6 +2225,7 @@ export interface operations {
       };
     };
   };
+  /** Create a post (now, scheduled, or a dry run) */
   "posts.create": {
     parameters: {
       header?: {
@@ -2609,6 +2309,7 @@ export interface operations {
       };
     };
   };
+  /** Get a post */
   "posts.get": {
     parameters: {
       path: {
@@ -2663,7 +2364,10 @@ export interface operations {
       };
     };
   };
-  /** @description Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one. */
+  /**
+   * Approve a post waiting for approval
+   * @description Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.
+   */
   "posts.approve": {
     parameters: {
       path: {
@@ -2735,7 +2439,10 @@ export interface operations {
       };
     };
   };
-  /** @description Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...). */
+  /**
+   * Reject a post waiting for approval
+   * @description Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).
+   */
   "posts.reject": {
     parameters: {
       path: {
@@ -2807,6 +2514,7 @@ export interface operations {
       };
     };
   };
+  /** Cancel a waiting or scheduled post */
   "posts.cancel": {
     parameters: {
       path: {
@@ -2867,6 +2575,7 @@ export interface operations {
       };
     };
   };
+  /** Move a post to another time */
   "posts.reschedule": {
     parameters: {
       path: {
@@ -2938,6 +2647,7 @@ export interface operations {
       };
     };
   };
+  /** Retry a failed post */
   "posts.retry": {
     parameters: {
       path: {
@@ -2998,6 +2708,7 @@ export interface operations {
       };
     };
   };
+  /** Retry a failed first comment */
   "posts.retryFirstComment": {
     parameters: {
       path: {
@@ -3069,6 +2780,7 @@ export interface operations {
       };
     };
   };
+  /** Approve several posts */
   "posts.bulkApprove": {
     requestBody: {
       content: {
@@ -3129,6 +2841,7 @@ export interface operations {
       };
     };
   };
+  /** Reject several posts */
   "posts.bulkReject": {
     requestBody: {
       content: {
@@ -3189,6 +2902,7 @@ export interface operations {
       };
     };
   };
+  /** List API keys */
   "keys.list": {
     responses: {
       /** @description KeyList */
@@ -3238,6 +2952,7 @@ export interface operations {
       };
     };
   };
+  /** Create an API key */
   "keys.create": {
     requestBody: {
       content: {
@@ -3298,6 +3013,7 @@ export interface operations {
       };
     };
   };
+  /** Revoke an API key */
   "keys.revoke": {
     parameters: {
       path: {
@@ -3358,6 +3074,7 @@ export interface operations {
       };
     };
   };
+  /** List webhook endpoints */
   "webhooks.list": {
     responses: {
       /** @description WebhookList */
@@ -3407,6 +3124,7 @@ export interface operations {
       };
     };
   };
+  /** Register a webhook endpoint */
   "webhooks.create": {
     requestBody: {
       content: {
@@ -3473,6 +3191,7 @@ export interface operations {
       };
     };
   };
+  /** Get a webhook endpoint */
   "webhooks.get": {
     parameters: {
       path: {
@@ -3527,6 +3246,7 @@ export interface operations {
       };
     };
   };
+  /** Delete a webhook endpoint */
   "webhooks.remove": {
     parameters: {
       path: {
@@ -3581,6 +3301,7 @@ export interface operations {
       };
     };
   };
+  /** Change a webhook endpoint */
   "webhooks.update": {
     parameters: {
       path: {
@@ -3646,7 +3367,10 @@ export interface operations {
       };
     };
   };
-  /** @description Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed. */
+  /**
+   * Send a test event to a webhook endpoint
+   * @description Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed.
+   */
   "webhooks.test": {
     parameters: {
       path: {
@@ -3701,6 +3425,7 @@ export interface operations {
       };
     };
   };
+  /** List a webhook endpoint's deliveries */
   "webhooks.deliveries": {
     parameters: {
       query?: {
@@ -3766,7 +3491,10 @@ export interface operations {
       };
     };
   };
-  /** @description Sends the delivery again from the start of its retry schedule, with the same event id. */
+  /**
+   * Send a delivery again
+   * @description Sends the delivery again from the start of its retry schedule, with the same event id.
+   */
   "webhooks.redeliver": {
     parameters: {
       path: {
@@ -3822,6 +3550,7 @@ export interface operations {
       };
     };
   };
+  /** List (or wait for) the workspace's events */
   "events.list": {
     parameters: {
       query?: {
@@ -3886,15 +3615,16 @@ export interface operations {
       };
     };
   };
-  /** @description The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve. */
+  /**
+   * List the posts waiting for approval
+   * @description The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve.
+   */
   "app.approvals": {
     responses: {
-      /** @description Success */
+      /** @description ApprovalList */
       200: {
         content: {
-          "application/json": {
-            items: components["schemas"]["ApprovalItem"][];
-          };
+          "application/json": components["schemas"]["ApprovalList"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -3938,18 +3668,16 @@ export interface operations {
       };
     };
   };
-  /** @description The networks this Herald connects: GET /connect/{platform} for each. */
+  /**
+   * List the networks this Herald connects
+   * @description The networks this Herald connects: GET /connect/{platform} for each.
+   */
   "app.networks": {
     responses: {
-      /** @description Success */
+      /** @description NetworkList */
       200: {
         content: {
-          "application/json": {
-            networks: {
-                platform: string;
-                name: string;
-              }[];
-          };
+          "application/json": components["schemas"]["NetworkList"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -3993,18 +3721,16 @@ export interface operations {
       };
     };
   };
-  /** @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows. */
+  /**
+   * List when each account's grant ends
+   * @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows.
+   */
   "app.accountGrants": {
     responses: {
-      /** @description Success */
+      /** @description AccountGrantList */
       200: {
         content: {
-          "application/json": {
-            grants: ({
-                accountId: string;
-                endsAt: string | null;
-              })[];
-          };
+          "application/json": components["schemas"]["AccountGrantList"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -4048,6 +3774,7 @@ export interface operations {
       };
     };
   };
+  /** Disconnect an account (people's app) */
   "app.disconnect": {
     parameters: {
       path: {
@@ -4055,13 +3782,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Success */
+      /** @description DisconnectedAccount */
       200: {
         content: {
-          "application/json": {
-            id: string;
-            disconnected: boolean;
-          };
+          "application/json": components["schemas"]["DisconnectedAccount"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -4105,6 +3829,7 @@ export interface operations {
       };
     };
   };
+  /** Get the workspace's settings */
   "app.workspace": {
     responses: {
       /** @description WorkspaceSettings */
@@ -4154,6 +3879,7 @@ export interface operations {
       };
     };
   };
+  /** Change the workspace's settings */
   "app.updateWorkspace": {
     requestBody: {
       content: {
@@ -4214,19 +3940,13 @@ export interface operations {
       };
     };
   };
+  /** List the person's sessions */
   "app.sessions": {
     responses: {
-      /** @description Success */
+      /** @description SessionList */
       200: {
         content: {
-          "application/json": {
-            sessions: {
-                id: string;
-                createdAt: string;
-                expiresAt: string;
-                current: boolean;
-              }[];
-          };
+          "application/json": components["schemas"]["SessionList"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -4270,6 +3990,7 @@ export interface operations {
       };
     };
   };
+  /** Sign a session out */
   "app.revokeSession": {
     parameters: {
       path: {
@@ -4277,13 +3998,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Success */
+      /** @description RevokedSession */
       200: {
         content: {
-          "application/json": {
-            id: string;
-            revoked: boolean;
-          };
+          "application/json": components["schemas"]["RevokedSession"];
         };
       };
       /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
@@ -4330,6 +4048,519 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["InternalServerErrorError"];
         };
+      };
+    };
+  };
+  /**
+   * post.created
+   * @description A post was stored (published now, scheduled, or waiting for approval).
+   */
+  onPostCreated: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostCreatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.needs_approval
+   * @description A post waits for a person's approval.
+   */
+  onPostNeedsApproval: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostNeedsApprovalEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.approved
+   * @description A person approved a post; it is scheduled or publishing.
+   */
+  onPostApproved: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostApprovedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.rejected
+   * @description A person rejected a post; it is gone from the API.
+   */
+  onPostRejected: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostRejectedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.cancelled
+   * @description A post was cancelled before it went out; it is gone from the API.
+   */
+  onPostCancelled: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostCancelledEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.rescheduled
+   * @description A post's scheduledFor changed.
+   */
+  onPostRescheduled: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostRescheduledEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.published
+   * @description Every target of a post was published.
+   */
+  onPostPublished: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostPublishedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.partially_published
+   * @description A post finished with some targets published and some failed.
+   */
+  onPostPartiallyPublished: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostPartiallyPublishedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.failed
+   * @description A post finished with every target failed.
+   */
+  onPostFailed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.published
+   * @description One target (account) of a post was published.
+   */
+  onTargetPublished: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetPublishedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.failed
+   * @description One target of a post failed for good.
+   */
+  onTargetFailed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * first_comment.published
+   * @description A target's first comment was published.
+   */
+  onFirstCommentPublished: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FirstCommentPublishedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * first_comment.failed
+   * @description A target's first comment failed for good.
+   */
+  onFirstCommentFailed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FirstCommentFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * account.connected
+   * @description An account was connected or reconnected.
+   */
+  onAccountConnected: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountConnectedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * account.needs_reconnection
+   * @description An account's grant is gone; a person must reconnect it.
+   */
+  onAccountNeedsReconnection: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountNeedsReconnectionEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * account.disconnected
+   * @description An account was disconnected.
+   */
+  onAccountDisconnected: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountDisconnectedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * workspace.claimed
+   * @description The owner claimed the workspace.
+   */
+  onWorkspaceClaimed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WorkspaceClaimedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * usage.limit_reached
+   * @description The workspace used the last post of its monthly limit.
+   */
+  onUsageLimitReached: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UsageLimitReachedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * webhook.test
+   * @description Sent by POST /webhooks/{id}/test.
+   */
+  onWebhookTest: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookTestEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
       };
     };
   };
