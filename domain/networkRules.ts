@@ -55,7 +55,7 @@ const MB = 1024 * 1024
 
 /**
  * The per-network rules table. Sources: each network's public API documentation and the
- * validation of Postiz, Ayrshare and Late, gathered 2026-11-21 (shared/notes/networks.md).
+ * validation of Postiz, Ayrshare and Late, gathered 2026-11-21 (docs/networks/, one page per network).
  * Spec overrides: threads only for X, Threads and Bluesky; polls only for X and LinkedIn.
  */
 export const networkRules: Record<Platform, NetworkRules> = {
