@@ -49,12 +49,19 @@ export const make = Effect.gen(function* () {
       publishes integer NOT NULL DEFAULT 1
     )`
   )
-  // Ledgers made before publish calls were counted.
-  yield* ensureOwnTable(
-    sql,
-    "herald_sandbox_ledger",
-    "ALTER TABLE sandbox_ledger ADD COLUMN IF NOT EXISTS publishes integer NOT NULL DEFAULT 1"
+  // Ledgers made before publish calls were counted gain the column; looked up first, since ALTER TABLE
+  // locks the table against every insert even when the column is there (schedulers start often).
+  const counted = yield* sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM information_schema.columns
+    WHERE table_name = 'sandbox_ledger' AND column_name = 'publishes' AND table_schema = current_schema()`.pipe(
+    Effect.orDie
   )
+  if (counted[0]?.n === 0)
+    yield* ensureOwnTable(
+      sql,
+      "herald_sandbox_ledger",
+      "ALTER TABLE sandbox_ledger ADD COLUMN IF NOT EXISTS publishes integer NOT NULL DEFAULT 1"
+    )
   type Waiting = { readonly record: SandboxRecord; readonly stored: Deferred.Deferred<boolean> }
   const insertAll = (group: ReadonlyArray<Waiting>) => {
     const records = group.map((b) => b.record)
