@@ -2,28 +2,31 @@ import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { Cause, Effect, Exit, Schema } from "effect"
 import { HttpApiError } from "effect/http-api"
 import { HttpSettings } from "../../application/config.ts"
-import type { authenticateKey } from "../../application/usecases/auth.ts"
+import type { admitRequest, authenticateKey } from "../../application/usecases/auth.ts"
 import type { createPost } from "../../application/usecases/posts/create.ts"
 import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
 import { fail, type HeraldError } from "../../domain/errors.ts"
 import { type ApiFailure, defectFailure, toApiFailure } from "./errors.ts"
 import { schemaFailure } from "./errorMiddleware.ts"
 import { answerCreatePost } from "./handlers/createPost.ts"
-import { actorForKey, bearerCredential, SESSION_COOKIE } from "./security.ts"
+import { admittedActorForKey, bearerCredential, SESSION_COOKIE } from "./security.ts"
 import { SECURITY_HEADERS } from "./securityHeaders.ts"
 
 /*
  * POST /api/v1/posts with an API key, answered from Node's `request` event. Creating posts is the hot
  * path of a publishing API, and Effect's router and HttpApi layers took about a third of a create's
  * server CPU (0.64 -> 0.44 ms without them; README, "Benchmarks"). This runs the same steps in the same
- * order, through the same code: the key's authentication (actorForKey), the endpoint's payload schema
- * with its parse options, the endpoint's handler (answerCreatePost), the envelope, the defect answer
- * and the security headers. `test/http/fastPaths.test.ts` checks it answers exactly as
+ * order, through the same code: the key's authentication and request limits (admittedActorForKey),
+ * the endpoint's payload schema with its parse options, the endpoint's handler (answerCreatePost),
+ * the envelope, the defect answer and the security headers. `test/http/fastPaths.test.ts` checks it answers exactly as
  * the router does. A request it does not take (a session cookie, another content type, a query
  * string, a chunked or large body, `Expect: 100-continue`) goes on to the router unchanged.
  */
 
-type Services = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof createPost>>
+type Services =
+  | Effect.Services<ReturnType<typeof authenticateKey>>
+  | Effect.Services<ReturnType<typeof admitRequest>>
+  | Effect.Services<ReturnType<typeof createPost>>
 
 const PATH = "/api/v1/posts"
 // As the router decodes it: the schema itself with the endpoint's parse options (api.ts).
@@ -63,7 +66,7 @@ const takenKey = (req: IncomingMessage, maxBodyBytes: number): string | undefine
 /** Authenticate, decode, create: the create endpoint's steps, in the router's order. */
 const answer = (key: string, idempotencyKey: string | null, text: string) =>
   Effect.gen(function* () {
-    const actor = yield* actorForKey(key)
+    const actor = yield* admittedActorForKey(key)
     let json: unknown
     try {
       json = JSON.parse(text)

@@ -3,8 +3,8 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
-import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
-import { apiErrors } from "./errors.ts"
+import { admitRequest, authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
+import { apiErrors, errorResponse, toApiFailure } from "./errors.ts"
 
 export const SESSION_COOKIE = "herald_session"
 export const CSRF_HEADER = "x-csrf-token"
@@ -19,6 +19,9 @@ export const bearerCredential = (authorization: string | undefined): string | un
 /** The actor of an API key; any failure is 401 unauthorized (the router's middleware and the fast path). */
 export const actorForKey = (key: string) => Effect.catch(authenticateKey(key), () => Effect.fail(fail("unauthorized")))
 
+/** An API key's actor admitted by its request limits: 401 unauthorized, or 429 rate_limited (the fast path). */
+export const admittedActorForKey = (key: string) => Effect.tap(actorForKey(key), (actor) => admitRequest(actor))
+
 /** The caller of the current request. */
 export class CurrentActor extends Context.Service<CurrentActor, Actor>()("herald/http/CurrentActor") {}
 
@@ -28,12 +31,13 @@ export class Authentication extends HttpApiMiddleware.Service<
   { provides: CurrentActor; requires: never }
 >()("herald/http/Authentication", {
   security: { bearer: HttpApiSecurity.bearer, session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" }) },
-  error: apiErrors(401, 403)
+  error: apiErrors(401, 403, 429)
 }) {}
 
 type AuthServices =
   | Effect.Services<ReturnType<typeof authenticateKey>>
   | Effect.Services<ReturnType<typeof authenticateSession>>
+  | Effect.Services<ReturnType<typeof admitRequest>>
 
 // A failure (not a defect) so the next scheme is tried; the last one's failure is the answer.
 const unauthorized = () => Effect.fail(fail("unauthorized"))
@@ -52,7 +56,15 @@ export const layer = Layer.effect(Authentication)(
           if (key === undefined) return unauthorized()
           return inGroupContext(actorForKey(key)).pipe(
             Effect.catch(() => unauthorized()),
-            Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
+            Effect.flatMap((actor) =>
+              inGroupContext(admitRequest(actor)).pipe(
+                Effect.matchEffect({
+                  // Answered, not failed: a failure here would let the session scheme's 401 be the answer.
+                  onFailure: (limited) => Effect.succeed(errorResponse(toApiFailure(limited))),
+                  onSuccess: () => Effect.provideService(httpEffect, CurrentActor, actor)
+                })
+              )
+            )
           )
         }),
       session: (httpEffect, { credential, endpoint }) => {
@@ -65,7 +77,7 @@ export const layer = Layer.effect(Authentication)(
               Effect.andThen(
                 endpoint.method !== "GET" && request.headers[CSRF_HEADER] !== csrf
                   ? Effect.fail(fail("csrf_failed"))
-                  : Effect.void,
+                  : inGroupContext(admitRequest(actor)), // a person's requests count against the workspace
                 Effect.provideService(httpEffect, CurrentActor, actor)
               )
             )

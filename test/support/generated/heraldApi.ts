@@ -744,6 +744,20 @@ export interface components {
         details?: Record<string, never>;
       };
     };
+    /** @description 429 TooManyRequests: rate_limited */
+    TooManyRequestsError: {
+      error: {
+        /** @description What went wrong; clients branch on it */
+        code: "rate_limited";
+        message: string;
+        /** @description What to do about it */
+        hint: string;
+        /** @description Whether the same request may succeed later */
+        retryable: boolean;
+        /** @description Fields, limits, retry times: the occurrence's particulars */
+        details?: Record<string, never>;
+      };
+    };
     /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
     ForbiddenError: {
       error: {
@@ -1766,20 +1780,6 @@ export interface components {
       /** @description 7 days after the upload; then media_expired when used */
       expiresAt: string;
     };
-    /** @description 429 TooManyRequests: rate_limited */
-    TooManyRequestsError: {
-      error: {
-        /** @description What went wrong; clients branch on it */
-        code: "rate_limited";
-        message: string;
-        /** @description What to do about it */
-        hint: string;
-        /** @description Whether the same request may succeed later */
-        retryable: boolean;
-        /** @description Fields, limits, retry times: the occurrence's particulars */
-        details?: Record<string, never>;
-      };
-    };
     BoardList: {
       boards: components["schemas"]["Board"][];
     };
@@ -2033,6 +2033,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2085,6 +2094,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2140,6 +2158,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2305,6 +2332,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2380,6 +2416,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2439,6 +2484,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2516,6 +2570,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2601,6 +2664,15 @@ export interface operations {
           "application/json": components["schemas"]["UnprocessableContentError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2653,6 +2725,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2727,6 +2808,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2799,6 +2889,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2857,6 +2956,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2930,6 +3038,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2988,6 +3105,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3061,6 +3187,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3119,6 +3254,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3181,6 +3325,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3228,6 +3381,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3290,6 +3452,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3350,6 +3521,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3397,6 +3577,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3465,6 +3654,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3519,6 +3717,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3571,6 +3778,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3638,6 +3854,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3691,6 +3916,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3758,6 +3992,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3812,6 +4055,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3878,6 +4130,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3928,6 +4189,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3985,6 +4255,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4038,6 +4317,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4097,6 +4385,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4144,6 +4441,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4206,6 +4512,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4260,6 +4575,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4323,6 +4647,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
