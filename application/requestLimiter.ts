@@ -13,6 +13,12 @@ export interface RequestLimiterShape {
    * key's budget and its workspace's (a person: the workspace's only); fails with `rate_limited`.
    */
   readonly admit: (actor: Actor, cost?: number) => Effect.Effect<void, HeraldError>
+  /**
+   * The same, counted when called: undefined when the budgets held in memory admitted the request,
+   * else the effect that leases more and counts again, or refuses. For the hot path, where a lazy
+   * effect of its own cost more than the count (call it inside the request's effect).
+   */
+  readonly admitNow: (actor: Actor, cost?: number) => Effect.Effect<void, HeraldError> | undefined
 }
 
 /**
@@ -36,6 +42,8 @@ interface Budget {
   spentUntil: number
   /** The lease in flight, which the budget's other requests wait for. */
   lease: Deferred.Deferred<void> | undefined
+  /** The last refusal, kept for the rest of its second: an error's stack costs far more than the count. */
+  refused: HeraldError | undefined
 }
 
 /** Budgets held at most; past it, those of windows gone by are forgotten. */
@@ -59,7 +67,14 @@ class Scope {
     let budget = this.budgets.get(id)
     if (budget === undefined) {
       if (this.budgets.size >= CAPACITY) this.forgetBefore(windowStart)
-      budget = { bucket: `request:${this.name}:${id}`, windowStart, tokens: 0, spentUntil: 0, lease: undefined }
+      budget = {
+        bucket: `request:${this.name}:${id}`,
+        windowStart,
+        tokens: 0,
+        spentUntil: 0,
+        lease: undefined,
+        refused: undefined
+      }
       this.budgets.set(id, budget)
     } else if (budget.windowStart !== windowStart) {
       budget.windowStart = windowStart
@@ -74,17 +89,15 @@ class Scope {
   }
 
   refusal(budget: Budget, now: number): HeraldError {
+    const retryAfterSeconds = Math.max(1, Math.ceil((budget.spentUntil - now) / 1000))
+    if (budget.refused?.details?.retryAfterSeconds === retryAfterSeconds) return budget.refused
     const who = this.name === "key" ? "This API key" : "This workspace"
-    return fail(
+    budget.refused = fail(
       "rate_limited",
-      {
-        retryAfterSeconds: Math.max(1, Math.ceil((budget.spentUntil - now) / 1000)),
-        limit: this.limit,
-        windowSeconds: REQUEST_WINDOW_MS / 1000,
-        scope: this.name
-      },
+      { retryAfterSeconds, limit: this.limit, windowSeconds: REQUEST_WINDOW_MS / 1000, scope: this.name },
       `${who} is over its limit of ${this.limit} requests a minute.`
     )
+    return budget.refused
   }
 }
 
@@ -94,15 +107,22 @@ const isSpent = (budget: Budget | undefined, cost: number, now: number): boolean
 export const make = (settings: RequestLimits) =>
   Effect.gen(function* () {
     const rates = yield* RateLimiter
+    // Read once: the hot path reads the time without an effect of its own (the tests' TestClock when built in a test).
+    const clock = yield* Clock.Clock
     const keys = settings.perKeyPerMinute > 0 ? new Scope("key", settings.perKeyPerMinute, settings.leasePercent) : null
     const workspaces =
       settings.perWorkspacePerMinute > 0
         ? new Scope("workspace", settings.perWorkspacePerMinute, settings.leasePercent)
         : null
-    return { admit: admitWith(rates, keys, workspaces) } satisfies RequestLimiterShape
+    const admitNow = admitWith(rates, clock, keys, workspaces)
+    const shape: RequestLimiterShape = {
+      admit: (actor, cost) => Effect.suspend(() => admitNow(actor, cost) ?? Effect.void),
+      admitNow
+    }
+    return shape
   })
 
-const admitWith = (rates: RateLimiterShape, keys: Scope | null, workspaces: Scope | null) => {
+const admitWith = (rates: RateLimiterShape, clock: Clock.Clock, keys: Scope | null, workspaces: Scope | null) => {
   /** Leases more of a budget; the budget's other requests wait for the same lease. */
   const lease = (scope: Scope, budget: Budget, cost: number, now: number): Effect.Effect<void> => {
     if (budget.lease !== undefined) return Deferred.await(budget.lease)
@@ -125,24 +145,32 @@ const admitWith = (rates: RateLimiterShape, keys: Scope | null, workspaces: Scop
     )
   }
 
-  const admit = (actor: Actor, cost = 1): Effect.Effect<void, HeraldError> =>
-    Clock.clockWith((clock) => {
-      const now = clock.currentTimeMillisUnsafe()
-      const windowStart = now - (now % REQUEST_WINDOW_MS)
-      const key = keys !== null && actor.kind === "key" ? keys.budget(actor.keyId, windowStart) : undefined
-      const workspace = workspaces?.budget(actor.workspaceId, windowStart)
-      // A spent budget refuses before anything is taken from the other.
-      if (isSpent(key, cost, now)) return Effect.fail(keys!.refusal(key!, now))
-      if (isSpent(workspace, cost, now)) return Effect.fail(workspaces!.refusal(workspace!, now))
-      if (key !== undefined && key.tokens < cost)
-        return Effect.andThen(lease(keys!, key, cost, now), admit(actor, cost))
-      if (workspace !== undefined && workspace.tokens < cost)
-        return Effect.andThen(lease(workspaces!, workspace, cost, now), admit(actor, cost))
-      if (key !== undefined) key.tokens -= cost
-      if (workspace !== undefined) workspace.tokens -= cost
-      return Effect.void
-    })
-  return admit
+  const admitNow = (actor: Actor, cost = 1): Effect.Effect<void, HeraldError> | undefined => {
+    const now = clock.currentTimeMillisUnsafe()
+    const windowStart = now - (now % REQUEST_WINDOW_MS)
+    const key = keys !== null && actor.kind === "key" ? keys.budget(actor.keyId, windowStart) : undefined
+    const workspace = workspaces?.budget(actor.workspaceId, windowStart)
+    // A spent budget refuses before anything is taken from the other.
+    if (isSpent(key, cost, now)) return Effect.fail(keys!.refusal(key!, now))
+    if (isSpent(workspace, cost, now)) return Effect.fail(workspaces!.refusal(workspace!, now))
+    if (key !== undefined && key.tokens < cost) return leaseThenAdmit(keys!, key, actor, cost, now)
+    if (workspace !== undefined && workspace.tokens < cost)
+      return leaseThenAdmit(workspaces!, workspace, actor, cost, now)
+    if (key !== undefined) key.tokens -= cost
+    if (workspace !== undefined) workspace.tokens -= cost
+    return undefined
+  }
+
+  // Lazy: the lease starts (and other requests wait for it) only once the caller runs this.
+  const leaseThenAdmit = (scope: Scope, budget: Budget, actor: Actor, cost: number, now: number) =>
+    Effect.suspend(() =>
+      Effect.andThen(
+        lease(scope, budget, cost, now),
+        Effect.suspend(() => admitNow(actor, cost) ?? Effect.void)
+      )
+    )
+
+  return admitNow
 }
 
 export const layer = (settings: RequestLimits) => Layer.effect(RequestLimiter)(make(settings))

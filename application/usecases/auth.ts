@@ -4,7 +4,6 @@ import { fail } from "../../domain/errors.ts"
 import { isExpiredUnclaimed } from "../../domain/workspace.ts"
 import { HeraldConfig } from "../config.ts"
 import { readCache } from "../readCache.ts"
-import { RequestLimiter } from "../requestLimiter.ts"
 import { Crypto } from "../ports/Crypto.ts"
 import { TokenRepo } from "../ports/TokenRepo.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
@@ -43,13 +42,6 @@ export const authenticateKey = Effect.fnUntraced(function* (keyText: string) {
   }
   return actor
 })
-
-/**
- * Counts a request of an authenticated caller against its key's and its workspace's request limits
- * (a person's session: its workspace's); `rate_limited` past them. In memory but for a lease now and then.
- */
-export const admitRequest = (actor: Actor, cost = 1) =>
-  Effect.flatMap(RequestLimiter, (limiter) => limiter.admit(actor, cost))
 
 /** Resolves a session cookie to the signed-in person, with the session's CSRF secret. */
 export const authenticateSession = Effect.fn("authenticateSession")(function* (sessionToken: string) {

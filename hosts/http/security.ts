@@ -3,7 +3,8 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
-import { admitRequest, authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
+import { RequestLimiter } from "../../application/requestLimiter.ts"
+import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
 import { apiErrors, errorResponse, toApiFailure } from "./errors.ts"
 
 export const SESSION_COOKIE = "herald_session"
@@ -18,9 +19,6 @@ export const bearerCredential = (authorization: string | undefined): string | un
 
 /** The actor of an API key; any failure is 401 unauthorized (the router's middleware and the fast path). */
 export const actorForKey = (key: string) => Effect.catch(authenticateKey(key), () => Effect.fail(fail("unauthorized")))
-
-/** An API key's actor admitted by its request limits: 401 unauthorized, or 429 rate_limited (the fast path). */
-export const admittedActorForKey = (key: string) => Effect.tap(actorForKey(key), (actor) => admitRequest(actor))
 
 /** The caller of the current request. */
 export class CurrentActor extends Context.Service<CurrentActor, Actor>()("herald/http/CurrentActor") {}
@@ -37,7 +35,6 @@ export class Authentication extends HttpApiMiddleware.Service<
 type AuthServices =
   | Effect.Services<ReturnType<typeof authenticateKey>>
   | Effect.Services<ReturnType<typeof authenticateSession>>
-  | Effect.Services<ReturnType<typeof admitRequest>>
 
 // A failure (not a defect) so the next scheme is tried; the last one's failure is the answer.
 const unauthorized = () => Effect.fail(fail("unauthorized"))
@@ -47,6 +44,7 @@ export const layer = Layer.effect(Authentication)(
     // Required here so the layer is only built where the use cases' services exist; at request time
     // the middleware runs in its group's context (HttpApiBuilder provides it), which holds them.
     yield* Effect.context<AuthServices>()
+    const limiter = yield* RequestLimiter
     const inGroupContext = <A, E>(effect: Effect.Effect<A, E, AuthServices>) => effect as Effect.Effect<A, E>
     return {
       // The header is read with bearerCredential, as MCP and the fast path read it, not with the platform's own reading.
@@ -56,15 +54,17 @@ export const layer = Layer.effect(Authentication)(
           if (key === undefined) return unauthorized()
           return inGroupContext(actorForKey(key)).pipe(
             Effect.catch(() => unauthorized()),
-            Effect.flatMap((actor) =>
-              inGroupContext(admitRequest(actor)).pipe(
-                Effect.matchEffect({
-                  // Answered, not failed: a failure here would let the session scheme's 401 be the answer.
-                  onFailure: (limited) => Effect.succeed(errorResponse(toApiFailure(limited))),
-                  onSuccess: () => Effect.provideService(httpEffect, CurrentActor, actor)
-                })
-              )
-            )
+            Effect.flatMap((actor) => {
+              const handled = Effect.provideService(httpEffect, CurrentActor, actor)
+              const pending = limiter.admitNow(actor)
+              return pending === undefined
+                ? handled
+                : Effect.matchEffect(pending, {
+                    // Answered, not failed: a failure here would let the session scheme's 401 be the answer.
+                    onFailure: (limited) => Effect.succeed(errorResponse(toApiFailure(limited))),
+                    onSuccess: () => handled
+                  })
+            })
           )
         }),
       session: (httpEffect, { credential, endpoint }) => {
@@ -77,7 +77,7 @@ export const layer = Layer.effect(Authentication)(
               Effect.andThen(
                 endpoint.method !== "GET" && request.headers[CSRF_HEADER] !== csrf
                   ? Effect.fail(fail("csrf_failed"))
-                  : inGroupContext(admitRequest(actor)), // a person's requests count against the workspace
+                  : limiter.admit(actor), // a person's requests count against the workspace
                 Effect.provideService(httpEffect, CurrentActor, actor)
               )
             )
