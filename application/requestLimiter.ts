@@ -49,6 +49,9 @@ interface Budget {
 /** Budgets held at most; past it, those of windows gone by are forgotten. */
 const CAPACITY = 50_000
 
+/** Counts are 32-bit in the database: a larger limit is as good as none. */
+const MAX_LIMIT = 2 ** 31 - 1
+
 /** The budgets of one scope (keys, or workspaces) with their limit and lease size. */
 class Scope {
   readonly budgets = new Map<string, Budget>()
@@ -58,8 +61,8 @@ class Scope {
   readonly lease: number
   constructor(name: "key" | "workspace", limit: number, leasePercent: number) {
     this.name = name
-    this.limit = limit
-    this.lease = Math.max(1, Math.floor((limit * Math.min(100, Math.max(0, leasePercent))) / 100))
+    this.limit = Math.min(limit, MAX_LIMIT)
+    this.lease = Math.max(1, Math.floor((this.limit * Math.min(100, Math.max(0, leasePercent))) / 100))
   }
 
   /** The budget of `id` in the window starting at `windowStart`: leases of an earlier window are dropped. */

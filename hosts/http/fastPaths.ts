@@ -19,8 +19,8 @@ import { SECURITY_HEADERS } from "./securityHeaders.ts"
  * server CPU (0.64 -> 0.44 ms without them; README, "Benchmarks"). This runs the same steps in the same
  * order, through the same code: the key's authentication (actorForKey) and request limits (admitNow),
  * the endpoint's payload schema with its parse options, the endpoint's handler (answerCreatePost),
- * the envelope, the defect answer and the security headers. `test/http/fastPaths.test.ts` checks it answers exactly as
- * the router does. A request it does not take (a session cookie, another content type, a query
+ * the envelope, the defect answer and the security headers. `test/http/fastPaths.test.ts` checks it
+ * answers exactly as the router does. A request it does not take (a session cookie, another content type, a query
  * string, a chunked or large body, `Expect: 100-continue`) goes on to the router unchanged.
  */
 
