@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { platforms } from "../platforms.ts"
 import { CommentStatus, Cover, Poll, PostStatus, TargetError, Time } from "./postParts.ts"
+import { ScheduledForInput } from "./planning.ts"
 import { Overrides } from "./postRequest.ts"
 
 // A post as the API, MCP and webhook events show it, and the answers that carry it.
@@ -87,7 +88,10 @@ export const RejectRequest = Schema.Struct({
 }).annotate({ identifier: "RejectRequest" })
 const BULK_IDS_MESSAGE = "postIds must be an array of 1-100 post ids."
 export const RescheduleRequest = Schema.Struct({
-  scheduledFor: Str.annotate({ description: "The new time: ISO 8601 with a timezone offset, in the future" })
+  scheduledFor: ScheduledForInput.annotate({
+    description:
+      "The new time: ISO 8601 with a timezone offset, or a local time {local, timeZone} (timeZone required here); in the future"
+  })
 }).annotate({
   identifier: "RescheduleRequest"
 })
