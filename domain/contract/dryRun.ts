@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Planned } from "./planning.ts"
 import { Cover, Poll } from "./postParts.ts"
 import { Overrides } from "./postRequest.ts"
 
@@ -52,6 +53,11 @@ export const DryRunResult = Schema.Struct({
   }).annotate({ description: "The post as it would be created, with the month's usage" }),
   targets: Schema.Array(DryRunTarget).annotate({
     description: "Each target as its network would get it, in accountIds order"
-  })
+  }),
+  planned: Schema.optionalKey(
+    Planned.annotate({
+      description: "A local or queued time: when, in UTC and in its zone (the queue's slot it would take)"
+    })
+  )
 }).annotate({ identifier: "DryRunResult" })
 export type DryRunResult = typeof DryRunResult.Type

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { platforms } from "../platforms.ts"
 import { CommentStatus, Cover, Poll, PostStatus, TargetError, Time } from "./postParts.ts"
-import { ScheduledForInput } from "./planning.ts"
+import { Planned, ScheduledForInput } from "./planning.ts"
 import { Overrides } from "./postRequest.ts"
 
 // A post as the API, MCP and webhook events show it, and the answers that carry it.
@@ -48,7 +48,14 @@ export const Post = Schema.Struct({
 }).annotate({ identifier: "Post" })
 export type Post = typeof Post.Type
 
-export const PostEnvelope = Schema.Struct({ post: Post }).annotate({ identifier: "PostEnvelope" })
+export const PostEnvelope = Schema.Struct({
+  post: Post,
+  planned: Schema.optionalKey(
+    Planned.annotate({
+      description: "On a create with a local time or queue: true, when the post goes out, in UTC and in its zone"
+    })
+  )
+}).annotate({ identifier: "PostEnvelope" })
 export type PostEnvelope = typeof PostEnvelope.Type
 
 /** POST /posts's answer to a retry with the same Idempotency-Key and body: the original post. */

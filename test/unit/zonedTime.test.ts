@@ -140,14 +140,17 @@ describe("local times over a whole year, against the platform's Intl", () => {
     for (const zone of zones) {
       const shown = forward.get(zone)!
       // The days Intl shows a change on: a local time repeated, or one missing.
-      const changeDays = new Set([...shown].filter(([, instants]) => instants.length > 1).map(([text]) => text.slice(0, 10)))
+      const changeDays = new Set(
+        [...shown].filter(([, instants]) => instants.length > 1).map(([text]) => text.slice(0, 10))
+      )
       for (let naive = Date.UTC(2027, 0, 1); naive < Date.UTC(2028, 0, 1); naive += QUARTER) {
         const text = new Date(naive).toISOString().slice(0, 19)
         if (!shown.has(text)) changeDays.add(text.slice(0, 10))
       }
       for (let day = Date.UTC(2027, 0, 1); day < Date.UTC(2028, 0, 1); day += 24 * 3600 * 1000) {
         const date = new Date(day).toISOString().slice(0, 10)
-        if (changeDays.has(date)) for (let q = 0; q < 96; q++) queries.push([zone, new Date(day + q * QUARTER).toISOString().slice(0, 19)])
+        if (changeDays.has(date))
+          for (let q = 0; q < 96; q++) queries.push([zone, new Date(day + q * QUARTER).toISOString().slice(0, 19)])
         else queries.push([zone, `${date}T09:00:00`], [zone, `${date}T21:30:00`])
       }
     }
