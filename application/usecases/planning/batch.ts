@@ -1,6 +1,7 @@
 import { Effect, Option, Result } from "effect"
 import type { Actor } from "../../../domain/apiKey.ts"
-import type { BatchResult, BatchRow } from "../../../domain/contract/batch.ts"
+import { rowsOfCsv } from "../../../domain/batch.ts"
+import type { BatchRequest, BatchResult, BatchRow } from "../../../domain/contract/batch.ts"
 import type { DryRunResult } from "../../../domain/contract/dryRun.ts"
 import type { Planned } from "../../../domain/contract/planning.ts"
 import type { Post } from "../../../domain/contract/post.ts"
@@ -10,7 +11,7 @@ import { IdempotencyStore } from "../../ports/IdempotencyStore.ts"
 import { ScheduleRepo } from "../../ports/ScheduleRepo.ts"
 import { Store } from "../../ports/Store.ts"
 import { Crypto } from "../../ports/Crypto.ts"
-import { now } from "../common.ts"
+import { canonicalJson, fromResult, now } from "../common.ts"
 import { createPost } from "../posts/create.ts"
 import { queueSession } from "./placement.ts"
 
@@ -54,6 +55,29 @@ const rowOf = (row: number, outcome: RowOutcome): BatchRow => ({
 /** Whether a raw row asks for the queue (decided before decoding, so the lock is taken first). */
 const wantsQueue = (row: unknown) =>
   typeof row === "object" && row !== null && (row as { queue?: unknown }).queue === true
+
+/** A JSON batch: its rows, and its options (the body's, else the query's). */
+export const batchFromJson = (
+  body: BatchRequest,
+  query: { readonly atomic?: boolean | undefined; readonly dryRun?: boolean | undefined } = {}
+): BatchInput => ({
+  rows: body.posts,
+  atomic: body.atomic ?? query.atomic ?? false,
+  dryRun: body.dryRun ?? query.dryRun ?? false,
+  canonical: canonicalJson(body)
+})
+
+/** A CSV batch: its rows as create-post objects (domain/batch.ts), its options from the query. */
+export const batchFromCsv = (
+  text: string,
+  query: { readonly atomic?: boolean | undefined; readonly dryRun?: boolean | undefined }
+) =>
+  Effect.map(fromResult(rowsOfCsv(text)), (rows) => ({
+    rows,
+    atomic: query.atomic ?? false,
+    dryRun: query.dryRun ?? false,
+    canonical: canonicalJson({ csv: text, atomic: query.atomic ?? false })
+  }))
 
 /** Creates (or dry-runs) the rows; answers each row's post or error. */
 export const createBatch = Effect.fn("createBatch")(function* (
