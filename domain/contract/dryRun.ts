@@ -54,10 +54,6 @@ export const DryRunResult = Schema.Struct({
   targets: Schema.Array(DryRunTarget).annotate({
     description: "Each target as its network would get it, in accountIds order"
   }),
-  planned: Schema.optionalKey(
-    Planned.annotate({
-      description: "A local or queued time: when, in UTC and in its zone (the queue's slot it would take)"
-    })
-  )
+  planned: Schema.optionalKey(Planned)
 }).annotate({ identifier: "DryRunResult" })
 export type DryRunResult = typeof DryRunResult.Type

@@ -44,7 +44,10 @@ export const Planned = Schema.Struct({
   scheduleId: Schema.NullOr(Str).annotate({
     description: "The schedule whose queue slot the post took; null: not queued"
   })
-}).annotate({ identifier: "Planned" })
+}).annotate({
+  identifier: "Planned",
+  description: "When a post planned in a zone goes out (a local time, or the queue's slot it took), in UTC and there"
+})
 export type Planned = typeof Planned.Type
 
 export const Weekday = Schema.Literals(weekdays).annotate({ identifier: "Weekday" })

@@ -50,11 +50,7 @@ export type Post = typeof Post.Type
 
 export const PostEnvelope = Schema.Struct({
   post: Post,
-  planned: Schema.optionalKey(
-    Planned.annotate({
-      description: "On a create with a local time or queue: true, when the post goes out, in UTC and in its zone"
-    })
-  )
+  planned: Schema.optionalKey(Planned)
 }).annotate({ identifier: "PostEnvelope" })
 export type PostEnvelope = typeof PostEnvelope.Type
 
