@@ -37,7 +37,7 @@ export interface QueueEntry {
   readonly slotAt: number
 }
 
-export const MAX_SLOTS = 168
+export const MAX_SLOTS = 336
 export const MAX_SCHEDULES = 50
 const HOUR_MS = 60 * 60 * 1000
 const DAY_MS = 24 * HOUR_MS

@@ -13,6 +13,8 @@ import { Store } from "../../ports/Store.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { canonicalJson, fromResult, now } from "../common.ts"
 import { createPost } from "../posts/create.ts"
+import { cachedWorkspace } from "../auth.ts"
+import { planLimits } from "../../../domain/workspace.ts"
 import { queueSession } from "./placement.ts"
 
 // POST /posts/batch (and MCP's create_posts): many posts, each row decoded and checked by the create
@@ -116,7 +118,10 @@ export const createBatch = Effect.fn("createBatch")(function* (
     })
 
   const run = Effect.gen(function* () {
-    if (queued) yield* (yield* ScheduleRepo).lockQueue(actor.workspaceId)
+    if (queued && needsTransaction) {
+      yield* (yield* ScheduleRepo).lockQueue(actor.workspaceId)
+      session.locked = true
+    }
     if (idempotencyKey !== null && !input.dryRun) yield* claimBatch(actor, idempotencyKey, input.canonical)
     const outcomes: Array<RowOutcome> = []
     if (input.atomic) {
@@ -132,10 +137,16 @@ export const createBatch = Effect.fn("createBatch")(function* (
         return yield* Effect.fail(fail("batch_rejected", { rows, refused: rows.length, total: input.rows.length }))
       }
     } else if (queued) for (const [i, raw] of input.rows.entries()) outcomes.push(yield* runRow(raw, i, false))
-    else
-      outcomes.push(
-        ...(yield* Effect.forEach(input.rows, (raw, i) => runRow(raw, i, false), { concurrency: ROW_CONCURRENCY }))
-      )
+    else {
+      // Under a monthly cap, rows go in order, so the rows past it are the last ones.
+      const workspace = yield* cachedWorkspace(actor.workspaceId)
+      const capped = Option.match(workspace, {
+        onNone: () => true,
+        onSome: (w) => planLimits[w.plan].postsPerMonth !== null
+      })
+      const concurrency = capped ? 1 : ROW_CONCURRENCY
+      outcomes.push(...(yield* Effect.forEach(input.rows, (raw, i) => runRow(raw, i, false), { concurrency })))
+    }
     return outcomes
   })
   const outcomes = needsTransaction ? yield* (yield* Store).transaction(run) : yield* run

@@ -80,6 +80,12 @@ export const plannedView = (at: number, zone: string, scheduleId: string | null)
  * other. A batch holds the queue lock throughout.
  */
 export interface QueueSession {
+  /** The workspace's zones and schedules, read once for the session. */
+  readonly context: (
+    workspaceId: string
+  ) => Effect.Effect<PlanningContext, never, Effect.Services<ReturnType<typeof planningContext>>>
+  /** Set by a caller that holds the queue's lock for the whole session (a batch). */
+  locked: boolean
   /** The schedule's book, read once. */
   readonly book: (schedule: Schedule, now: number) => Effect.Effect<QueueBook, never, ScheduleRepo>
   /** The next slot free for every target, noted in the book (nothing is stored here); queue_full when none. */
@@ -107,7 +113,13 @@ export const queueSession = (): QueueSession => {
       books.set(schedule.id, fresh)
       return fresh
     })
+  let context: PlanningContext | undefined
   return {
+    locked: false,
+    context: (workspaceId) =>
+      context !== undefined
+        ? Effect.succeed(context)
+        : Effect.tap(planningContext(workspaceId), (read) => Effect.sync(() => (context = read))),
     book,
     take: (schedule, targets, now) =>
       Effect.gen(function* () {

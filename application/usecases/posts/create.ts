@@ -79,7 +79,9 @@ export const createPost = Effect.fnUntraced(function* (
   const media = mediaIds.length === 0 ? [] : yield* (yield* MediaRepo).findByIds(actor.workspaceId, mediaIds)
   // A local time or the queue needs the workspace's zones and schedules; a plain create reads nothing more.
   const planning =
-    request.queue === true || isLocalTime(request.scheduledFor) ? yield* planningContext(actor.workspaceId) : null
+    request.queue === true || isLocalTime(request.scheduledFor)
+      ? yield* session === undefined ? planningContext(actor.workspaceId) : session.context(actor.workspaceId)
+      : null
   const timeZone = planning === null ? undefined : zoneOfTargets(planning, request.accountIds)
   const checked = yield* fromResult(checkPost(request, { now: at, accounts, media, timeZone }))
   const schedule =
@@ -135,7 +137,7 @@ export const createPost = Effect.fnUntraced(function* (
     const targets = queueTargets(checked.targets)
     return yield* (yield* Store).transaction(
       Effect.gen(function* () {
-        yield* (yield* ScheduleRepo).lockQueue(actor.workspaceId)
+        if (!queue.locked) yield* (yield* ScheduleRepo).lockQueue(actor.workspaceId)
         const slot = yield* queue.take(schedule, targets, at)
         const answer = yield* Effect.onError(
           storePost({ ...stored, scheduledFor: slot, enqueue: schedule.pausedAt === null }),
