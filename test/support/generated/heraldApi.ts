@@ -1998,7 +1998,7 @@ export interface components {
       accountIds: string[];
       /** @description An IANA time zone, e.g. Europe/Berlin, America/New_York, Asia/Kolkata or UTC. Default: the one account's own zone, else the workspace's */
       timeZone?: string;
-      /** @description 1-168 weekly slots */
+      /** @description 1-336 weekly slots */
       slots: components["schemas"]["WeeklySlot"][];
       /** @description true: queued posts keep their order but do not go out */
       paused?: boolean;
