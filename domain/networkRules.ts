@@ -47,6 +47,8 @@ export interface NetworkRules {
   /** Larger images are refused, where the network's limit is below Herald's own upload limit (bytes; Herald resizes Bluesky's itself). */
   readonly imageMaxBytes?: number
   readonly reel?: ReelRules
+  /** Posts one account may publish in any 24 hours, where the network documents a cap (posting queues keep under it). */
+  readonly postsPer24Hours?: number
   readonly source: string
 }
 
@@ -104,8 +106,9 @@ export const networkRules: Record<Platform, NetworkRules> = {
     cover: false,
     videoMaxSeconds: 300,
     imageMaxBytes: 8 * MB,
+    postsPer24Hours: 250,
     source:
-      "Threads API posts reference (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
+      "Threads API posts reference (250 posts a moving 24 h) (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
   },
   linkedin: {
     textLimit: 3000,
@@ -143,7 +146,8 @@ export const networkRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 2196,
     cover: true,
     videoMaxSeconds: 90,
-    source: "Instagram Graph API content publishing; 2026-11-21"
+    postsPer24Hours: 50,
+    source: "Instagram Graph API content publishing (50 API-published posts a moving 24 h); 2026-11-21"
   },
   facebook: {
     textLimit: 63_206,
@@ -177,7 +181,8 @@ export const networkRules: Record<Platform, NetworkRules> = {
     coverKinds: ["offset"],
     videoMaxSeconds: 600,
     videoMinSeconds: 3,
-    source: "TikTok Content Posting API; 2026-11-21"
+    postsPer24Hours: 15,
+    source: "TikTok Content Posting API (about 15 posts a day per creator, third-party figure); 2026-11-21"
   },
   youtube: {
     textLimit: 5000,

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
+import { planningStatements } from "./planningMigration.ts"
 import { rateLeasesStatements } from "./rateLeasesMigration.ts"
 import { webhooksStatements } from "./webhooksMigration.ts"
 
@@ -143,6 +144,9 @@ const storage = statements([
 
 /** Tables of the storage ports, children first (tests empty them between suites). */
 export const storageTables = [
+  "queue_entries",
+  "schedules",
+  "account_time_zones",
   "webhook_deliveries",
   "webhooks",
   "events",
@@ -226,7 +230,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `DROP INDEX events_created_at_idx`,
     `CREATE INDEX events_created_at_brin ON events USING brin (created_at)`
   ]),
-  "0030_rate_window_grants": statements(rateLeasesStatements) // leases of request budgets (rateLeasesMigration.ts)
+  "0030_rate_window_grants": statements(rateLeasesStatements), // leases of request budgets (rateLeasesMigration.ts)
+  "0060_planning": statements(planningStatements) // posting schedules, queue entries, accounts' zones
 }
 
 export const loader = Migrator.fromRecord(migrations)

@@ -3,6 +3,7 @@ import { MEDIA_LIFETIME_MS } from "../media.ts"
 import { requestLimits } from "../networkRules.ts"
 import { DAY_MS } from "../time.ts"
 import { decoderFor, requestParseOptions } from "./issues.ts"
+import { ScheduledForInput } from "./planning.ts"
 
 export { requestParseOptions }
 
@@ -214,7 +215,15 @@ export const createPostFields = {
     })
   ),
   scheduledFor: nullable(
-    Str.annotate({ description: `When to publish: ${time}. Future, under a year ahead. Omit to post now` })
+    ScheduledForInput.annotate({
+      description: `When to publish: ${time}, or a local time {local, timeZone}. Future, under a year ahead. Omit to post now`
+    })
+  ),
+  queue: nullable(
+    Schema.Boolean.annotate({
+      description:
+        "true: take the next slot free for every target in their schedule's queue (GET /schedules) instead of scheduledFor"
+    })
   ),
   requireApproval: nullable(
     Schema.Boolean.annotate({
