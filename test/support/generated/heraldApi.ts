@@ -3820,6 +3820,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3882,6 +3891,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3947,6 +3965,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4018,6 +4045,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4076,6 +4112,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4132,6 +4177,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4224,6 +4278,15 @@ export interface operations {
       422: {
         content: {
           "application/json": components["schemas"]["UnprocessableContentError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
