@@ -15,6 +15,7 @@ export interface HeraldConfigShape {
   readonly keyPrefix: string
   readonly signupEnabled: boolean
   readonly limits: RateLimits
+  readonly requestLimits: RequestLimits
 }
 
 export class HeraldConfig extends Context.Service<HeraldConfig, HeraldConfigShape>()("herald/HeraldConfig") {}
@@ -25,6 +26,27 @@ export const defaultLimits: RateLimits = {
   claimLinksPerWorkspacePerHour: 3,
   signinLinksPerEmailPerHour: 5,
   signupsPerDay: 500
+}
+
+/**
+ * Request limits of REST and MCP (application/requestLimiter.ts): every authenticated request counts
+ * against its key's budget and its workspace's (a person's session against the workspace's only), in
+ * fixed windows of a minute shared through the database. A process leases a share of a budget at a
+ * time and spends it in memory, so no request waits on the database for its count.
+ */
+export interface RequestLimits {
+  /** Requests a minute per API key (MCP tool calls included); 0 turns the limit off. */
+  readonly perKeyPerMinute: number
+  /** Requests a minute per workspace, all its keys and people together; 0 turns the limit off. */
+  readonly perWorkspacePerMinute: number
+  /** The share of a minute's budget a process leases at a time, in percent (0: one request a lease). */
+  readonly leasePercent: number
+}
+
+export const defaultRequestLimits: RequestLimits = {
+  perKeyPerMinute: 600,
+  perWorkspacePerMinute: 1200,
+  leasePercent: 10
 }
 
 /** The largest request body each kind of route reads, in bytes (media uploads keep their own limits). */
@@ -93,7 +115,17 @@ export const heraldConfig = Config.all({
   mcpBodyLimit: Config.Int("HERALD_MCP_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.mcp)),
   batchBodyLimit: Config.Int("HERALD_BATCH_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.batch)),
   trustProxy: Config.String("HERALD_TRUST_PROXY").pipe(Config.withDefault(defaultHttpSettings.trustProxy)),
-  ipv6Prefix: Config.Int("HERALD_IPV6_PREFIX").pipe(Config.withDefault(defaultHttpSettings.ipv6Prefix))
+  ipv6Prefix: Config.Int("HERALD_IPV6_PREFIX").pipe(Config.withDefault(defaultHttpSettings.ipv6Prefix)),
+  // Request limits of REST and MCP (RequestLimits above).
+  keyRequestsPerMinute: Config.Int("HERALD_KEY_REQUESTS_PER_MINUTE").pipe(
+    Config.withDefault(defaultRequestLimits.perKeyPerMinute)
+  ),
+  workspaceRequestsPerMinute: Config.Int("HERALD_WORKSPACE_REQUESTS_PER_MINUTE").pipe(
+    Config.withDefault(defaultRequestLimits.perWorkspacePerMinute)
+  ),
+  requestLeasePercent: Config.Int("HERALD_REQUEST_LEASE_PERCENT").pipe(
+    Config.withDefault(defaultRequestLimits.leasePercent)
+  )
 })
 
 export type HeraldEnv = Config.Success<typeof heraldConfig>
@@ -108,6 +140,11 @@ export const fromEnv = (env: HeraldEnv): HeraldConfigShape => ({
     claimLinksPerWorkspacePerHour: env.claimLinksPerWorkspacePerHour,
     signinLinksPerEmailPerHour: env.signinLinksPerEmailPerHour,
     signupsPerDay: env.signupsPerDay
+  },
+  requestLimits: {
+    perKeyPerMinute: env.keyRequestsPerMinute,
+    perWorkspacePerMinute: env.workspaceRequestsPerMinute,
+    leasePercent: env.requestLeasePercent
   }
 })
 

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
 import { planningStatements } from "./planningMigration.ts"
+import { rateLeasesStatements } from "./rateLeasesMigration.ts"
 import { webhooksStatements } from "./webhooksMigration.ts"
 
 /** Runs statements one by one: the extended protocol takes a single statement per query. */
@@ -229,6 +230,7 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `DROP INDEX events_created_at_idx`,
     `CREATE INDEX events_created_at_brin ON events USING brin (created_at)`
   ]),
+  "0030_rate_window_grants": statements(rateLeasesStatements), // leases of request budgets (rateLeasesMigration.ts)
   "0060_planning": statements(planningStatements) // posting schedules, queue entries, accounts' zones
 }
 

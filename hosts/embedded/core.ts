@@ -3,6 +3,7 @@ import { join, resolve } from "node:path"
 import { Config, Effect, Layer, Option, References } from "effect"
 import { HeraldConfig, HttpSettings, loadConfig } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
+import * as RequestLimiter from "../../application/requestLimiter.ts"
 import type { BlobError, BlobStore } from "../../application/ports/BlobStore.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
@@ -94,6 +95,7 @@ export const embeddedCore = Effect.gen(function* () {
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs),
+    RequestLimiter.layer(config.requestLimits),
     HttpWebhookSender.layerConfig
   ).pipe(Layer.provideMerge(storage))
   const described = [

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
-import { defaultLimits, HeraldConfig, type HeraldConfigShape } from "../../application/config.ts"
+import { defaultLimits, defaultRequestLimits, HeraldConfig, type HeraldConfigShape } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
+import * as RequestLimiter from "../../application/requestLimiter.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
@@ -29,6 +30,7 @@ export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldCo
   keyPrefix: "hrld",
   signupEnabled: true,
   limits: defaultLimits,
+  requestLimits: defaultRequestLimits,
   ...overrides
 })
 
@@ -72,6 +74,7 @@ export const layerOn = <E, R>(
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000),
+    RequestLimiter.layer(testConfig(overrides).requestLimits),
     // Tests receive webhooks on loopback: what the setting is for.
     HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 })
   ).pipe(Layer.provideMerge(storage))

@@ -904,6 +904,20 @@ export interface components {
         details?: Record<string, never>;
       };
     };
+    /** @description 429 TooManyRequests: rate_limited */
+    TooManyRequestsError: {
+      error: {
+        /** @description What went wrong; clients branch on it */
+        code: "rate_limited";
+        message: string;
+        /** @description What to do about it */
+        hint: string;
+        /** @description Whether the same request may succeed later */
+        retryable: boolean;
+        /** @description Fields, limits, retry times: the occurrence's particulars */
+        details?: Record<string, never>;
+      };
+    };
     /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
     ForbiddenError: {
       error: {
@@ -2198,20 +2212,6 @@ export interface components {
       /** @description 7 days after the upload; then media_expired when used */
       expiresAt: string;
     };
-    /** @description 429 TooManyRequests: rate_limited */
-    TooManyRequestsError: {
-      error: {
-        /** @description What went wrong; clients branch on it */
-        code: "rate_limited";
-        message: string;
-        /** @description What to do about it */
-        hint: string;
-        /** @description Whether the same request may succeed later */
-        retryable: boolean;
-        /** @description Fields, limits, retry times: the occurrence's particulars */
-        details?: Record<string, never>;
-      };
-    };
     BoardList: {
       boards: components["schemas"]["Board"][];
     };
@@ -2466,6 +2466,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2518,6 +2527,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2573,6 +2591,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2738,6 +2765,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2813,6 +2849,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -2872,6 +2917,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2949,6 +3003,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3034,6 +3097,15 @@ export interface operations {
           "application/json": components["schemas"]["UnprocessableContentError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3086,6 +3158,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3160,6 +3241,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3232,6 +3322,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3290,6 +3389,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3363,6 +3471,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3421,6 +3538,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3494,6 +3620,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3552,6 +3687,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3614,6 +3758,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3665,6 +3818,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3731,6 +3893,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3794,6 +3965,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3865,6 +4045,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3923,6 +4112,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -3979,6 +4177,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4073,6 +4280,15 @@ export interface operations {
           "application/json": components["schemas"]["UnprocessableContentError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4120,6 +4336,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4182,6 +4407,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4242,6 +4476,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4289,6 +4532,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4357,6 +4609,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4411,6 +4672,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4463,6 +4733,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4530,6 +4809,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4583,6 +4871,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4650,6 +4947,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4704,6 +5010,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4770,6 +5085,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4820,6 +5144,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4877,6 +5210,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -4930,6 +5272,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4989,6 +5340,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -5036,6 +5396,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -5098,6 +5467,15 @@ export interface operations {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
       /** @description 500 InternalServerError: internal_error */
       500: {
         content: {
@@ -5152,6 +5530,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -5215,6 +5602,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
