@@ -1,4 +1,4 @@
-import { facebookApp } from "../shared/metaConfig.ts"
+import { facebookApp } from "../meta/config.ts"
 
 /**
  * Facebook is offered when FACEBOOK_CLIENT_ID and FACEBOOK_CLIENT_SECRET are set; its hosts can be

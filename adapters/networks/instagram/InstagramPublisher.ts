@@ -19,10 +19,10 @@ import {
   freshHandle,
   recover,
   step
-} from "../shared/metaContainers.ts"
-import { createdId, type Graph } from "../shared/metaGraph.ts"
+} from "../meta/containers.ts"
+import { createdId, type Graph } from "../meta/graph.ts"
 import { fetchableUrl } from "../shared/media.ts"
-import { findByText } from "../shared/metaPosts.ts"
+import { findByText } from "../meta/posts.ts"
 import { type Acting, api, type Quota } from "./api.ts"
 
 /** Which Graph host an account's token belongs to: Instagram Login's, or Facebook Login's (a Page token). */
@@ -130,7 +130,7 @@ const containerApi = (a: Acting, request: PublishRequest): ContainerApi => ({
 
 /**
  * Publishes to Instagram: one image, one reel (cover image or frame offset), or a carousel of 2 to
- * 10, through containers polled until FINISHED one step per call (shared/metaContainers.ts); first
+ * 10, through containers polled until FINISHED one step per call (meta/containers.ts); first
  * comments are comments on the media. Recovery goes through the container id (PUBLISHED means it
  * went out) or, for a comment, the media's comments.
  */

@@ -1,5 +1,5 @@
 import { Config } from "effect"
-import { facebookApp, instagramApp } from "../shared/metaConfig.ts"
+import { facebookApp, instagramApp } from "../meta/config.ts"
 
 /**
  * Instagram is offered when INSTAGRAM_CLIENT_ID and INSTAGRAM_CLIENT_SECRET are set (Instagram API

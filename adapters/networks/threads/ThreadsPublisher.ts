@@ -13,9 +13,9 @@ import {
   freshHandle,
   recover,
   step
-} from "../shared/metaContainers.ts"
+} from "../meta/containers.ts"
 import { fetchableUrl } from "../shared/media.ts"
-import { findByText } from "../shared/metaPosts.ts"
+import { findByText } from "../meta/posts.ts"
 import type { Acting, Quota, ThreadsApi } from "./api.ts"
 
 const actingOf = (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Acting, PublishError> =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { publishErrorOf, usageWaitMs } from "../../../adapters/networks/shared/metaErrors.ts"
+import { publishErrorOf, usageWaitMs } from "../../../adapters/networks/meta/errors.ts"
 
 const reply = (status: number, error: Record<string, unknown>, headers: Record<string, string> = {}) => ({
   status,

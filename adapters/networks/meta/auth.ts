@@ -1,7 +1,7 @@
 import { Effect, Redacted } from "effect"
-import { isSuccess, jsonOf, type HttpReply, retryAfterMs, send } from "./http.ts"
-import { isThrottled, metaProblem } from "./metaErrors.ts"
-import { makeOAuth2Client, OAuthRefused, OAuthUnavailable } from "./oauth2.ts"
+import { isSuccess, jsonOf, type HttpReply, retryAfterMs, send } from "../shared/http.ts"
+import { isThrottled, metaProblem } from "./errors.ts"
+import { makeOAuth2Client, OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
 
 /**
  * Meta's logins (Facebook, Instagram, Threads). The authorize URL is plain OAuth 2.0 (no PKCE,

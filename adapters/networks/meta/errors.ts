@@ -2,8 +2,8 @@ import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Con
 import { PublishError } from "../../../application/ports/Publishers.ts"
 import { fail, type HeraldError } from "../../../domain/errors.ts"
 import type { Platform } from "../../../domain/platforms.ts"
-import { type HttpReply, jsonOf, type NoAnswer } from "./http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "./oauth2.ts"
+import { type HttpReply, jsonOf, type NoAnswer } from "../shared/http.ts"
+import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
 
 /**
  * Meta's errors (Facebook, Instagram, Threads share one shape), mapped here once:

@@ -5,7 +5,7 @@ import {
   type Published,
   type Recovery
 } from "../../../application/ports/Publishers.ts"
-import type { CreateResult } from "./metaGraph.ts"
+import type { CreateResult } from "./graph.ts"
 
 /**
  * Instagram's and Threads' two-step publishing: containers are created (carousel items first, then

@@ -1,8 +1,8 @@
 import { Clock, Effect, Option, Schema } from "effect"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { type HttpReply, isSuccess, jsonOf, type NoAnswer, send } from "./http.ts"
-import { isThrottled, metaProblem, noAnswerError, publishErrorOf, throttleWaitMs, usageWaitMs } from "./metaErrors.ts"
-import type { RateGate } from "./rateGate.ts"
+import { type HttpReply, isSuccess, jsonOf, type NoAnswer, send } from "../shared/http.ts"
+import { isThrottled, metaProblem, noAnswerError, publishErrorOf, throttleWaitMs, usageWaitMs } from "./errors.ts"
+import type { RateGate } from "../shared/rateGate.ts"
 
 /** Meta said (on this call or an earlier one) that the account or the app must wait. */
 export class GraphThrottled extends Schema.TaggedError<GraphThrottled>()("GraphThrottled", {
