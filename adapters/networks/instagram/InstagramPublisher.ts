@@ -31,8 +31,7 @@ export interface Hosts {
   readonly facebook: Graph | null
 }
 
-const reconnect = (message: string) =>
-  new PublishError({ code: "account_needs_reconnection", message, retryable: false, revoked: true })
+const reconnect = (message: string) => PublishError.revoked({ message })
 
 export const actingOf = (
   hosts: Hosts,
@@ -44,9 +43,8 @@ export const actingOf = (
   const graph = viaFacebook ? hosts.facebook : hosts.instagram
   if (graph === null)
     return Effect.fail(
-      new PublishError({
+      PublishError.refused({
         code: "platform_unavailable",
-        retryable: false,
         message: `This Instagram account was connected through ${viaFacebook ? "Facebook Login, which is no longer configured (FACEBOOK_CLIENT_ID)" : "Instagram Login, which is no longer configured (INSTAGRAM_CLIENT_ID)"}.`
       })
     )
@@ -59,11 +57,7 @@ const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Ef
     const media = request.media
     if (media.length === 0)
       return yield* Effect.fail(
-        new PublishError({
-          code: "media_required",
-          message: "Instagram posts need an image or a video.",
-          retryable: false
-        })
+        PublishError.refused({ code: "media_required", message: "Instagram posts need an image or a video." })
       )
     const urlOf = (m: Media) => fetchableUrl(blobs, m.blobKey)
     if (media.length === 1) {

@@ -121,13 +121,7 @@ export const makeGraph = (settings: {
     })
 
   const throttledError = (e: GraphThrottled) =>
-    new PublishError({
-      code: "rate_limited",
-      message: e.message,
-      retryable: true,
-      rateLimited: true,
-      retryAfterMs: e.retryAfterMs
-    })
+    PublishError.rateLimited({ message: e.message, retryAfterMs: e.retryAfterMs })
   const asPublishError = (e: GraphThrottled | NoAnswer) =>
     e._tag === "GraphThrottled" ? throttledError(e) : noAnswerError(network, e)
 
@@ -143,13 +137,7 @@ export const makeGraph = (settings: {
         if (!isSuccess(r)) return Effect.fail(publishErrorOf(network, r))
         return Option.match(read(r), {
           onNone: () =>
-            Effect.fail(
-              new PublishError({
-                code: "upstream_unavailable",
-                message: `${network}'s answer to ${what} could not be read.`,
-                retryable: true
-              })
-            ),
+            Effect.fail(PublishError.unavailable({ message: `${network}'s answer to ${what} could not be read.` })),
           onSome: Effect.succeed
         })
       })
@@ -197,6 +185,8 @@ export const createdId =
       case "Refused":
         return Effect.fail(result.error)
       case "Unknown":
-        return Effect.die(new Error(`The outcome of the ${network} ${what} is unknown: ${result.why}`))
+        return Effect.fail(
+          PublishError.outcomeUnknown({ message: `The outcome of the ${network} ${what} is unknown: ${result.why}` })
+        )
     }
   }

@@ -19,6 +19,7 @@ import {
   upload,
   VERSION
 } from "./support.ts"
+import { viewOf } from "../shared/reason.ts"
 
 let fake: FakeGraph
 let files: Files
@@ -314,9 +315,9 @@ describe("Facebook publisher against the fake Graph API", () => {
         const throttled = yield* Effect.flip(
           network.publisher.publish(requestFor(account, credentials, { content: "Busy page" }))
         )
-        assert.deepInclude(throttled, {
+        assert.deepInclude(viewOf(throttled), {
           code: "rate_limited",
-          rateLimited: true,
+          reason: "RateLimited",
           retryable: true,
           retryAfterMs: 17 * 60_000
         })
@@ -324,7 +325,7 @@ describe("Facebook publisher against the fake Graph API", () => {
         const again = yield* Effect.flip(
           network.publisher.publish(requestFor(account, credentials, { content: "Busy page" }))
         )
-        assert.isTrue(again.rateLimited)
+        assert.strictEqual(again.reason._tag, "RateLimited")
         assert.strictEqual(since(), start)
         yield* setNow(fake, fake.state.clock! + 17 * 60_000 + 1)
         assert.strictEqual(
@@ -343,7 +344,7 @@ describe("Facebook publisher against the fake Graph API", () => {
       const error = yield* Effect.flip(
         network.publisher.publish(requestFor(account, credentials, { content: "After the password change" }))
       )
-      assert.deepInclude(error, { code: "account_needs_reconnection", revoked: true, retryable: false })
+      assert.deepInclude(viewOf(error), { code: "account_needs_reconnection", reason: "Revoked", retryable: false })
       assert.include(error.message, "Error validating access token")
     })
   )
@@ -557,9 +558,9 @@ describe("Facebook reels against the fake Graph API", () => {
             yield* network.publisher.prepare!(requestFor(account, credentials))
           )
         )
-        assert.deepInclude(capped, {
+        assert.deepInclude(viewOf(capped), {
           code: "rate_limited",
-          rateLimited: true,
+          reason: "RateLimited",
           retryable: true,
           retryAfterMs: t0 + 86_400_000 - last
         })

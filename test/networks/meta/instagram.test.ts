@@ -17,6 +17,7 @@ import {
   upload,
   VERSION
 } from "./support.ts"
+import { viewOf } from "../shared/reason.ts"
 
 let fake: FakeGraph
 let files: Files
@@ -387,7 +388,7 @@ describe("Instagram publisher against the fake Graph API", () => {
       const first = processingOf(yield* network.publisher.publish(request, yield* network.publisher.prepare!(request)))
       fake.revoke(fake.tokenInfo(credentials.accessToken)!.subject)
       const error = yield* Effect.flip(network.publisher.publish(request, first.handle))
-      assert.deepInclude(error, { code: "account_needs_reconnection", revoked: true })
+      assert.deepInclude(viewOf(error), { code: "account_needs_reconnection", reason: "Revoked" })
     })
   )
 })
