@@ -6,7 +6,7 @@ export const network = declareNetwork({
   platform: "linkedin",
   label: "LinkedIn",
   describe:
-    "LinkedIn: a member and the pages they administer, OAuth with LINKEDIN_CLIENT_ID/LINKEDIN_CLIENT_SECRET; 3,000 characters, images, one video or a document, polls, first comments.",
+    "LinkedIn: a member and the pages they administer, OAuth with LINKEDIN_CLIENT_ID/LINKEDIN_CLIENT_SECRET; 3,000 characters, up to 20 images or one video, polls, first comments.",
   rules: {
     textLimit: 3000,
     textCounting: "chars",
