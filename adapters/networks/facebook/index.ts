@@ -1,5 +1,5 @@
 import { declareNetwork } from "../shared/declaration.ts"
-import { config } from "./config.ts"
+import { enabled } from "./config.ts"
 import { reelsMigration } from "./reelsMigration.ts"
 
 /** Facebook: see config.ts for its settings, adapter.ts for how it connects and publishes. */
@@ -25,7 +25,7 @@ export const network = declareNetwork({
     source:
       "Facebook Pages API; reels: Video API Reels Publishing guide (3-90 s, 9:16, 30 API-published reels a moving 24 h); 2026-11-21"
   },
-  config,
+  config: enabled,
   renews: false,
   migrations: { "0041_facebook_reels": reelsMigration },
   load: () => import("./adapter.ts")

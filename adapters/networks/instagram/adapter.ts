@@ -22,8 +22,14 @@ export const make = (settings: InstagramSettings, blobs: BlobStoreShape) => {
   const gate = makeRateGate()
   const ig = Option.getOrNull(settings.instagram)
   const fb = Option.getOrNull(settings.facebook)
-  const igGraph = ig === null ? null : makeGraph({ network: "Instagram", apiUrl: ig.apiUrl, version: ig.version, gate })
-  const fbGraph = fb === null ? null : makeGraph({ network: "Instagram", apiUrl: fb.apiUrl, version: fb.version, gate })
+  const igGraph =
+    ig === null
+      ? null
+      : makeGraph({ network: "Instagram", apiUrl: ig.apiUrl, version: ig.version, gate, appSecret: ig.clientSecret })
+  const fbGraph =
+    fb === null
+      ? null
+      : makeGraph({ network: "Instagram", apiUrl: fb.apiUrl, version: fb.version, gate, appSecret: fb.clientSecret })
   const connector = InstagramConnector.make({
     instagram:
       ig === null

@@ -16,6 +16,8 @@ export interface MetaLogin {
   readonly tokenUrl: string
   readonly scopes: ReadonlyArray<string>
   readonly timeoutMs: number
+  /** Facebook Login for Business: a saved configuration whose permissions the dialog asks for, sent instead of scope. */
+  readonly configId?: string | undefined
 }
 
 /** What a Meta token endpoint gave. */
@@ -86,7 +88,15 @@ export const makeMetaLogin = (network: string, login: MetaLogin) => {
   const secret = () => Redacted.value(login.clientSecret)
 
   return {
-    authorizationUrl: oauth.authorizationUrl,
+    authorizationUrl: (input: { readonly state: string; readonly callbackUrl: string }) =>
+      login.configId === undefined
+        ? oauth.authorizationUrl(input)
+        : Effect.map(oauth.authorizationUrl(input), (begun) => {
+            const url = new URL(begun.url)
+            url.searchParams.delete("scope")
+            url.searchParams.set("config_id", login.configId!)
+            return { ...begun, url: url.toString() }
+          }),
 
     /** The callback's code for a (short-lived) token; the person's refusal comes back as Meta's words. */
     exchangeCode: (

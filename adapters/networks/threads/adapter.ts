@@ -13,7 +13,13 @@ import * as ThreadsPublisher from "./ThreadsPublisher.ts"
 /** The Threads network on this app, its uploads fetched by Meta from `blobs`' URLs. */
 export const make = (settings: MetaAppConfig, blobs: BlobStoreShape) => {
   const api = makeApi(
-    makeGraph({ network: "Threads", apiUrl: settings.apiUrl, version: settings.version, gate: makeRateGate() })
+    makeGraph({
+      network: "Threads",
+      apiUrl: settings.apiUrl,
+      version: settings.version,
+      gate: makeRateGate(),
+      appSecret: settings.clientSecret
+    })
   )
   const login = makeMetaLogin("Threads", { ...settings, scopes, timeoutMs: GRAPH_TIMEOUT_MS })
   return {

@@ -294,7 +294,10 @@ describe.each([
         message: `New menu at https://bakery.example/menu/${backend}`,
         link: `https://bakery.example/menu/${backend}`
       })
-      expect(fake.tokenInfo(String(feed.body.access_token))).toMatchObject({ kind: "page", subject: page })
+      expect(fake.tokenInfo(String(feed.headers.authorization).replace(/^Bearer /, ""))).toMatchObject({
+        kind: "page",
+        subject: page
+      })
       expect(published.targets[0]).toMatchObject({
         externalId: expect.stringMatching(new RegExp(`^${page}_`)),
         url: `https://www.facebook.com/${published.targets[0].externalId}`

@@ -163,8 +163,9 @@ describe("Facebook publisher against the fake Graph API", () => {
         assert.deepStrictEqual(fake.requests[start]!.body, {
           message: "Fresh bread today: https://bakery.example/menu.",
           link: "https://bakery.example/menu",
-          access_token: credentials.accessToken
+          appsecret_proof: fake.proofOf("facebook", credentials.accessToken)
         })
+        assert.strictEqual(fake.requests[start]!.headers.authorization, `Bearer ${credentials.accessToken}`)
         assert.match(post.externalId, /^101000000000001_\d+$/)
         assert.strictEqual(post.url, `https://www.facebook.com/${post.externalId}`)
       })
@@ -397,8 +398,9 @@ describe("Facebook reels against the fake Graph API", () => {
         assert.deepStrictEqual(reelCalls(start), [`POST /${VERSION}/:id/video_reels`])
         assert.deepStrictEqual(fake.requests[start]!.body, {
           upload_phase: "start",
-          access_token: credentials.accessToken
+          appsecret_proof: fake.proofOf("facebook", credentials.accessToken)
         })
+        assert.strictEqual(fake.requests[start]!.headers.authorization, `Bearer ${credentials.accessToken}`)
         const { videoId, uploadUrl } = JSON.parse(started.handle)
         assert.strictEqual(uploadUrl, `${fake.origin}/video-upload/${VERSION}/${videoId}`)
 
@@ -424,8 +426,9 @@ describe("Facebook reels against the fake Graph API", () => {
           video_id: videoId,
           video_state: "PUBLISHED",
           description: "Behind the oven, as a reel",
-          access_token: credentials.accessToken
+          appsecret_proof: fake.proofOf("facebook", credentials.accessToken)
         })
+        assert.strictEqual(finish!.headers.authorization, `Bearer ${credentials.accessToken}`)
         assert.deepInclude(JSON.parse(finished.handle), { stage: "video", videoId, reel: true })
         assert.strictEqual(finished.checkAfterMs, 10_000)
 

@@ -373,7 +373,7 @@ describe("Instagram publisher against the fake Graph API", () => {
         yield* network.publisher.prepare!(request)
       )
       const publish = fake.calls("POST", `/${VERSION}/17841400000000001/media_publish`).at(-1)!
-      assert.strictEqual(publish.body.access_token, connection!.credentials!.accessToken)
+      assert.strictEqual(publish.headers.authorization, `Bearer ${connection!.credentials!.accessToken}`)
       assert.strictEqual(fake.posts.find((p) => p.id === published.externalId)!.owner, "17841400000000001")
     })
   )
