@@ -47,6 +47,10 @@ export interface NetworkRules {
   readonly videoMinSeconds?: number
   /** Larger images are refused, where the network's limit is below Herald's own upload limit (bytes; Herald resizes Bluesky's itself). */
   readonly imageMaxBytes?: number
+  /** Image types the network takes; any other is sent as a converted copy in the first (Instagram: JPEG only). Any, when absent. */
+  readonly imageFormats?: ReadonlyArray<string>
+  /** Image shapes the network takes, width over height; an image outside is refused at create (no padding or cropping). */
+  readonly imageAspect?: { readonly min: number; readonly max: number }
   readonly reel?: ReelRules
   readonly source: string
 }

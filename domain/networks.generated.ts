@@ -93,6 +93,11 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     firstCommentLimit: 2196,
     cover: true,
     videoMaxSeconds: 90,
+    imageFormats: ["image/jpeg"],
+    imageAspect: {
+      min: 0.8,
+      max: 1.91
+    },
     source: "Instagram Graph API content publishing; 2026-11-21"
   },
   facebook: {

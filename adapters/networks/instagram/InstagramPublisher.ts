@@ -24,6 +24,8 @@ import { createdId, type Graph } from "../meta/graph.ts"
 import { fetchableUrl } from "../shared/media.ts"
 import { findByText } from "../meta/posts.ts"
 import { type Acting, api, type Quota } from "./api.ts"
+import { networkRules } from "../../../domain/networkRules.ts"
+import { inAcceptedFormat } from "../shared/images.ts"
 
 /** Which Graph host an account's token belongs to: Instagram Login's, or Facebook Login's (a Page token). */
 export interface Hosts {
@@ -59,7 +61,9 @@ const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Ef
       return yield* Effect.fail(
         PublishError.refused({ code: "media_required", message: "Instagram posts need an image or a video." })
       )
-    const urlOf = (m: Media) => fetchableUrl(blobs, m.blobKey)
+    // Instagram takes JPEG only: other images go as a converted copy (its rules row names the formats).
+    const urlOf = (m: Media) =>
+      Effect.flatMap(inAcceptedFormat(blobs, networkRules.instagram, m), (key) => fetchableUrl(blobs, key))
     if (media.length === 1) {
       const only = media[0]!
       if (only.type === "image")

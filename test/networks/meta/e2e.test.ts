@@ -204,7 +204,9 @@ describe.each([
       expect(dry.body.warnings.join(" ")).toContain(
         "Instagram download media from Herald by URL, but herald.test is a name that only resolves"
       )
-      expect(dry.body.warnings.join(" ")).toContain("Instagram publishes JPEG images only")
+      expect(dry.body.warnings.join(" ")).toContain(
+        "Instagram takes JPEG images only: Herald sends the others as converted copies."
+      )
     })
 
     it("a carousel to Instagram with a first comment: published only after every container finished, the comment 10 s later", async () => {

@@ -18,6 +18,9 @@ import {
   VERSION
 } from "./support.ts"
 import { viewOf } from "../shared/reason.ts"
+import sharp from "sharp"
+import { readAll } from "../../../adapters/networks/shared/media.ts"
+import * as Harness from "../shared/harness.ts"
 
 let fake: FakeGraph
 let files: Files
@@ -354,6 +357,38 @@ describe("Instagram publisher against the fake Graph API", () => {
         const made = fake.posts.filter((p) => p.kind === "comment" && p.replyTo === published.externalId)
         assert.deepStrictEqual(recovered, { _tag: "Published", published: { externalId: made[0]!.id, url: null } })
         assert.lengthOf(made, 1)
+      })
+  )
+
+  it.effect(
+    "a PNG (Instagram takes JPEG only) goes as a converted JPEG copy that Meta fetches, and the post is published",
+    () =>
+      Effect.gen(function* () {
+        const { network, account, credentials } = yield* connected
+        const png = yield* Effect.promise(() =>
+          sharp({ create: { width: 1080, height: 1350, channels: 4, background: "#3a6" } })
+            .png()
+            .toBuffer()
+        )
+        const { media } = yield* Harness.upload(files.blobs, {
+          type: "image",
+          mimeType: "image/png",
+          bytes: new Uint8Array(png),
+          fields: (n) => ({ id: `med_png${n}`, blobKey: `media/med_png${n}/f.png`, width: 1080, height: 1350 })
+        })
+        const request = requestFor(account, credentials, { content: "A PNG", media: [media] })
+        const { published } = yield* untilPublished(
+          network.publisher,
+          request,
+          yield* network.publisher.prepare!(request)
+        )
+        assert.isTrue(fake.posts.some((p) => p.id === published.externalId))
+        const container = fake.calls("POST", /\/media$/).at(-1)!
+        const fetched = fake.fetches.find((f) => f.url === container.body.image_url)!
+        assert.strictEqual(fetched.type, "image/jpeg")
+        assert.isAbove(fetched.bytes, 0)
+        const copy = yield* readAll(files.blobs, `${media.blobKey}.converted.jpg`)
+        assert.strictEqual((yield* Effect.promise(() => sharp(copy).metadata())).format, "jpeg")
       })
   )
 
