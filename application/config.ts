@@ -37,6 +37,8 @@ export interface BodyLimits {
   readonly forms: number
   /** MCP over HTTP: JSON-RPC carrying upload_media's base64 (10 MB files). */
   readonly mcp: number
+  /** POST /api/v1/posts/batch: up to 1,000 posts, JSON or CSV. */
+  readonly batch: number
 }
 
 /** How the HTTP host reads requests: body limits and where the client's address comes from. */
@@ -50,7 +52,7 @@ export interface HttpSettingsShape {
 
 const KiB = 1024
 export const defaultHttpSettings: HttpSettingsShape = {
-  bodyLimits: { json: 64 * KiB, posts: 1024 * KiB, forms: 16 * KiB, mcp: 20 * 1024 * KiB },
+  bodyLimits: { json: 64 * KiB, posts: 1024 * KiB, forms: 16 * KiB, mcp: 20 * 1024 * KiB, batch: 8 * 1024 * KiB },
   trustProxy: "false",
   ipv6Prefix: 64
 }
@@ -89,6 +91,7 @@ export const heraldConfig = Config.all({
   postsBodyLimit: Config.Int("HERALD_POSTS_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.posts)),
   formBodyLimit: Config.Int("HERALD_FORM_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.forms)),
   mcpBodyLimit: Config.Int("HERALD_MCP_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.mcp)),
+  batchBodyLimit: Config.Int("HERALD_BATCH_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.batch)),
   trustProxy: Config.String("HERALD_TRUST_PROXY").pipe(Config.withDefault(defaultHttpSettings.trustProxy)),
   ipv6Prefix: Config.Int("HERALD_IPV6_PREFIX").pipe(Config.withDefault(defaultHttpSettings.ipv6Prefix))
 })
@@ -109,7 +112,13 @@ export const fromEnv = (env: HeraldEnv): HeraldConfigShape => ({
 })
 
 export const httpSettingsFromEnv = (env: HeraldEnv): HttpSettingsShape => ({
-  bodyLimits: { json: env.jsonBodyLimit, posts: env.postsBodyLimit, forms: env.formBodyLimit, mcp: env.mcpBodyLimit },
+  bodyLimits: {
+    json: env.jsonBodyLimit,
+    posts: env.postsBodyLimit,
+    forms: env.formBodyLimit,
+    mcp: env.mcpBodyLimit,
+    batch: env.batchBodyLimit
+  },
   trustProxy: env.trustProxy,
   ipv6Prefix: env.ipv6Prefix
 })

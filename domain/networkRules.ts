@@ -52,6 +52,8 @@ export interface NetworkRules {
   /** Image shapes the network takes, width over height; an image outside is refused at create (no padding or cropping). */
   readonly imageAspect?: { readonly min: number; readonly max: number }
   readonly reel?: ReelRules
+  /** Posts one account may publish in any 24 hours, where the network documents a cap (posting queues keep under it). */
+  readonly postsPer24Hours?: number
   readonly source: string
 }
 

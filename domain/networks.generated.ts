@@ -98,7 +98,8 @@ export const declaredRules: Record<Platform, NetworkRules> = {
       min: 0.8,
       max: 1.91
     },
-    source: "Instagram Graph API content publishing; 2026-11-21"
+    postsPer24Hours: 50,
+    source: "Instagram Graph API content publishing (50 API-published posts a moving 24 h); 2026-11-21"
   },
   facebook: {
     textLimit: 63206,
@@ -139,8 +140,9 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     cover: false,
     videoMaxSeconds: 300,
     imageMaxBytes: 8388608,
+    postsPer24Hours: 250,
     source:
-      "Threads API posts reference (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
+      "Threads API posts reference (250 posts a moving 24 h) (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
   },
   bluesky: {
     textLimit: 300,
@@ -172,7 +174,8 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     coverKinds: ["offset"],
     videoMaxSeconds: 600,
     videoMinSeconds: 3,
-    source: "TikTok Content Posting API; 2026-11-21"
+    postsPer24Hours: 15,
+    source: "TikTok Content Posting API (about 15 posts a day per creator, third-party figure); 2026-11-21"
   },
   youtube: {
     textLimit: 5000,

@@ -1,4 +1,4 @@
-import { Option, Result } from "effect"
+import { Result } from "effect"
 import type { Account } from "./account.ts"
 import { fail, type HeraldError, invalidFields } from "./errors.ts"
 import { isExpired, type Media } from "./media.ts"
@@ -15,7 +15,8 @@ import {
 import { platformNames } from "./platforms.ts"
 import type { CreatePostRequest } from "./postRequest.ts"
 import { countUpTo } from "./text.ts"
-import { oneYearAfter, parseOffsetTime } from "./time.ts"
+import type { ScheduledForInput } from "./contract/planning.ts"
+import { checkScheduledFor } from "./scheduledFor.ts"
 
 export interface RulesContext {
   readonly now: number
@@ -23,6 +24,8 @@ export interface RulesContext {
   readonly accounts: ReadonlyArray<Account>
   /** The media named by the request that exist in the workspace (missing ones are absent). */
   readonly media: ReadonlyArray<Media>
+  /** The zone a local `scheduledFor` without its own is read in (the targets'); absent: it must name one. */
+  readonly timeZone?: string | undefined
 }
 
 /** One target as it would be published: its account and its final content and media. */
@@ -72,17 +75,15 @@ const collectWarnings = () => {
   return { warnings, all, of: (target: PlannedTarget) => byAccount.get(target.account.id) ?? [] }
 }
 
-/** Parses `scheduledFor`: strict ISO 8601 with an offset, in the future, under one year ahead. */
-export const checkSchedule = (value: string | null, now: number): Result.Result<number | null, HeraldError> => {
-  if (value === null) return Result.succeed(null)
-  // No real time is this long; the parser never sees a huge string.
-  const parsed = value.length > 64 ? Option.none() : parseOffsetTime(value)
-  if (Option.isNone(parsed)) return Result.fail(fail("invalid_date", { fields: ["scheduledFor"], value }))
-  if (parsed.value <= now) return Result.fail(fail("scheduled_in_past", { fields: ["scheduledFor"], value }))
-  if (parsed.value >= oneYearAfter(now))
-    return Result.fail(fail("scheduled_too_far", { fields: ["scheduledFor"], value }))
-  return Result.succeed(parsed.value)
-}
+/**
+ * Parses `scheduledFor`: strict ISO 8601 with an offset, or a local time in a zone (scheduledFor.ts);
+ * in the future, under one year ahead.
+ */
+export const checkSchedule = (
+  value: ScheduledForInput | null,
+  now: number,
+  defaultZone?: string
+): Result.Result<number | null, HeraldError> => checkScheduledFor(value, now, defaultZone)
 
 const idsOf = (accounts: ReadonlyArray<Account>) => accounts.map((a) => a.id)
 
@@ -217,7 +218,7 @@ const videosOf = (t: PlannedTarget) => t.media.filter((m) => m.type === "video")
 
 /** Every rule of the spec and of the per-network table, in a fixed order; first failure wins. Each target is checked on its final content. */
 export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result.Result<CheckedPost, HeraldError> => {
-  const schedule = checkSchedule(request.scheduledFor, ctx.now)
+  const schedule = checkSchedule(request.scheduledFor, ctx.now, ctx.timeZone)
   if (Result.isFailure(schedule)) return Result.fail(schedule.failure)
   const scheduledFor = schedule.success
 

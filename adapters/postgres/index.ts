@@ -12,6 +12,7 @@ import * as PostgresJobQueue from "./PostgresJobQueue.ts"
 import * as PostgresPostCreator from "./PostgresPostCreator.ts"
 import * as PostgresPostRepo from "./PostgresPostRepo.ts"
 import * as PostgresRateLimiter from "./PostgresRateLimiter.ts"
+import * as PostgresScheduleRepo from "./PostgresScheduleRepo.ts"
 import * as PostgresStore from "./PostgresStore.ts"
 import * as PostgresTokenRepo from "./PostgresTokenRepo.ts"
 import * as PostgresUsageCounter from "./PostgresUsageCounter.ts"
@@ -36,7 +37,8 @@ export const storageLayer = Layer.mergeAll(
   PostgresRateLimiter.layer,
   PostgresEventOutbox.layer,
   PostgresWebhookRepo.layer,
-  PostgresWebhookDeliveries.layer
+  PostgresWebhookDeliveries.layer,
+  PostgresScheduleRepo.layer
 )
 
 /** A pooled client for a PostgreSQL server, e.g. from `DATABASE_URL`. */

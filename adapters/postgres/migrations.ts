@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
+import { planningStatements } from "./planningMigration.ts"
 import { webhooksStatements } from "./webhooksMigration.ts"
 
 /** Runs statements one by one: the extended protocol takes a single statement per query. */
@@ -142,6 +143,9 @@ const storage = statements([
 
 /** Tables of the storage ports, children first (tests empty them between suites). */
 export const storageTables = [
+  "queue_entries",
+  "schedules",
+  "account_time_zones",
   "webhook_deliveries",
   "webhooks",
   "events",
@@ -224,7 +228,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `DROP INDEX events_seq_key`,
     `DROP INDEX events_created_at_idx`,
     `CREATE INDEX events_created_at_brin ON events USING brin (created_at)`
-  ])
+  ]),
+  "0060_planning": statements(planningStatements) // posting schedules, queue entries, accounts' zones
 }
 
 export const loader = Migrator.fromRecord(migrations)

@@ -4,6 +4,7 @@ import { requestLimits } from "../networkRules.ts"
 import { type Platform, platforms } from "../platforms.ts"
 import { DAY_MS } from "../time.ts"
 import { decoderFor, requestParseOptions } from "./issues.ts"
+import { ScheduledForInput } from "./planning.ts"
 
 export { requestParseOptions }
 
@@ -207,7 +208,15 @@ export const createPostFields = {
     })
   ),
   scheduledFor: nullable(
-    Str.annotate({ description: `When to publish: ${time}. Future, under a year ahead. Omit to post now` })
+    ScheduledForInput.annotate({
+      description: `When to publish: ${time}, or a local time {local, timeZone}. Future, under a year ahead. Omit to post now`
+    })
+  ),
+  queue: nullable(
+    Schema.Boolean.annotate({
+      description:
+        "true: take the next slot free for every target in their schedule's queue (GET /schedules) instead of scheduledFor"
+    })
   ),
   requireApproval: nullable(
     Schema.Boolean.annotate({

@@ -22,7 +22,8 @@ export const network = declareNetwork({
     videoMaxSeconds: 90,
     imageFormats: ["image/jpeg"],
     imageAspect: { min: 0.8, max: 1.91 },
-    source: "Instagram Graph API content publishing; 2026-11-21"
+    postsPer24Hours: 50,
+    source: "Instagram Graph API content publishing (50 API-published posts a moving 24 h); 2026-11-21"
   },
   config: enabled,
   renews: true,

@@ -21,8 +21,9 @@ export const network = declareNetwork({
     cover: false,
     videoMaxSeconds: 300,
     imageMaxBytes: 8 * 1024 * 1024,
+    postsPer24Hours: 250,
     source:
-      "Threads API posts reference (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
+      "Threads API posts reference (250 posts a moving 24 h) (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
   },
   config,
   renews: true,

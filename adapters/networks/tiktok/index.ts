@@ -21,7 +21,8 @@ export const network = declareNetwork({
     coverKinds: ["offset"],
     videoMaxSeconds: 600,
     videoMinSeconds: 3,
-    source: "TikTok Content Posting API; 2026-11-21"
+    postsPer24Hours: 15,
+    source: "TikTok Content Posting API (about 15 posts a day per creator, third-party figure); 2026-11-21"
   },
   config,
   renews: true,
