@@ -494,8 +494,25 @@ const checkTargetLimits = (
   }
   if (account.platform === "instagram" && (target.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)
     warn("Instagram refuses captions with more than 30 hashtags.")
-  // Instagram's content publishing takes JPEG images only; Meta's container fails on anything else.
-  if (account.platform === "instagram" && images.some((m) => m.mimeType !== "image/jpeg"))
-    warn("Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post.")
+  // A format the network refuses goes as a converted copy (its publisher makes it); a shape is refused here, never failed later.
+  const formats = rules.imageFormats
+  if (formats !== undefined && images.some((m) => !formats.includes(m.mimeType)))
+    warn(
+      `${name} takes ${formats.map((f) => f.replace("image/", "").toUpperCase()).join(" or ")} images only: Herald sends the others as converted copies.`
+    )
+  const shape = rules.imageAspect
+  const misshapen =
+    shape === undefined
+      ? undefined
+      : images.find((m) => m.width !== null && m.height !== null && !within(m.width / m.height, shape))
+  if (shape !== undefined && misshapen !== undefined)
+    return invalidFields(
+      ["mediaIds"],
+      `${name} takes images from ${shape.min} to ${shape.max} wide for 1 high; ${misshapen.id} is ${misshapen.width}x${misshapen.height}: crop it to that shape.`
+    )
   return null
 }
+
+/** Whether a ratio is within a network's range, allowing the rounding of a pixel. */
+const within = (ratio: number, range: { readonly min: number; readonly max: number }) =>
+  ratio >= range.min - 0.005 && ratio <= range.max + 0.005

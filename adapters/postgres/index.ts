@@ -18,7 +18,7 @@ import * as PostgresTokenRepo from "./PostgresTokenRepo.ts"
 import * as PostgresUsageCounter from "./PostgresUsageCounter.ts"
 import * as PostgresWorkspaceRepo from "./PostgresWorkspaceRepo.ts"
 
-export { loader, migrate, migrations, storageTables } from "./migrations.ts"
+export { loader, migrate, migrateWith, migrations, storageTables } from "./migrations.ts"
 
 /** Every storage port, the publish queue included, on one SqlClient (a PostgreSQL server, or PGlite through adapters/pglite). */
 export const storageLayer = Layer.mergeAll(

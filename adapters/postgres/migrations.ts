@@ -238,3 +238,15 @@ export const loader = Migrator.fromRecord(migrations)
 
 /** Brings the schema up to date; the Migrator locks its table, so concurrent runs apply each migration once. */
 export const migrate = Migrator.make({})({ loader })
+
+/**
+ * Herald's schema, then the tables networks keep for themselves (their declarations' migrations,
+ * ids 0040-0049) in a migrations table of their own: the Migrator runs only ids above the latest it
+ * recorded, so sharing Herald's table would let a network's id hide a later one of Herald's.
+ */
+export const migrateWith = (networkMigrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>) =>
+  Effect.zipWith(
+    migrate,
+    Migrator.make({})({ loader: Migrator.fromRecord(networkMigrations), table: "herald_network_migrations" }),
+    (herald, networks) => [...herald, ...networks]
+  )
