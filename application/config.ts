@@ -15,6 +15,7 @@ export interface HeraldConfigShape {
   readonly keyPrefix: string
   readonly signupEnabled: boolean
   readonly limits: RateLimits
+  readonly requestLimits: RequestLimits
 }
 
 export class HeraldConfig extends Context.Service<HeraldConfig, HeraldConfigShape>()("herald/HeraldConfig") {}
@@ -27,6 +28,27 @@ export const defaultLimits: RateLimits = {
   signupsPerDay: 500
 }
 
+/**
+ * Request limits of REST and MCP (application/requestLimiter.ts): every authenticated request counts
+ * against its key's budget and its workspace's (a person's session against the workspace's only), in
+ * fixed windows of a minute shared through the database. A process leases a share of a budget at a
+ * time and spends it in memory, so no request waits on the database for its count.
+ */
+export interface RequestLimits {
+  /** Requests a minute per API key (MCP tool calls included); 0 turns the limit off. */
+  readonly perKeyPerMinute: number
+  /** Requests a minute per workspace, all its keys and people together; 0 turns the limit off. */
+  readonly perWorkspacePerMinute: number
+  /** The share of a minute's budget a process leases at a time, in percent (0: one request a lease). */
+  readonly leasePercent: number
+}
+
+export const defaultRequestLimits: RequestLimits = {
+  perKeyPerMinute: 600,
+  perWorkspacePerMinute: 1200,
+  leasePercent: 10
+}
+
 /** The largest request body each kind of route reads, in bytes (media uploads keep their own limits). */
 export interface BodyLimits {
   /** JSON API routes other than POST /posts: sign-up, keys, actions, claim-link. */
@@ -37,6 +59,8 @@ export interface BodyLimits {
   readonly forms: number
   /** MCP over HTTP: JSON-RPC carrying upload_media's base64 (10 MB files). */
   readonly mcp: number
+  /** POST /api/v1/posts/batch: up to 1,000 posts, JSON or CSV. */
+  readonly batch: number
 }
 
 /** How the HTTP host reads requests: body limits and where the client's address comes from. */
@@ -50,7 +74,7 @@ export interface HttpSettingsShape {
 
 const KiB = 1024
 export const defaultHttpSettings: HttpSettingsShape = {
-  bodyLimits: { json: 64 * KiB, posts: 1024 * KiB, forms: 16 * KiB, mcp: 20 * 1024 * KiB },
+  bodyLimits: { json: 64 * KiB, posts: 1024 * KiB, forms: 16 * KiB, mcp: 20 * 1024 * KiB, batch: 8 * 1024 * KiB },
   trustProxy: "false",
   ipv6Prefix: 64
 }
@@ -89,8 +113,19 @@ export const heraldConfig = Config.all({
   postsBodyLimit: Config.Int("HERALD_POSTS_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.posts)),
   formBodyLimit: Config.Int("HERALD_FORM_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.forms)),
   mcpBodyLimit: Config.Int("HERALD_MCP_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.mcp)),
+  batchBodyLimit: Config.Int("HERALD_BATCH_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.batch)),
   trustProxy: Config.String("HERALD_TRUST_PROXY").pipe(Config.withDefault(defaultHttpSettings.trustProxy)),
-  ipv6Prefix: Config.Int("HERALD_IPV6_PREFIX").pipe(Config.withDefault(defaultHttpSettings.ipv6Prefix))
+  ipv6Prefix: Config.Int("HERALD_IPV6_PREFIX").pipe(Config.withDefault(defaultHttpSettings.ipv6Prefix)),
+  // Request limits of REST and MCP (RequestLimits above).
+  keyRequestsPerMinute: Config.Int("HERALD_KEY_REQUESTS_PER_MINUTE").pipe(
+    Config.withDefault(defaultRequestLimits.perKeyPerMinute)
+  ),
+  workspaceRequestsPerMinute: Config.Int("HERALD_WORKSPACE_REQUESTS_PER_MINUTE").pipe(
+    Config.withDefault(defaultRequestLimits.perWorkspacePerMinute)
+  ),
+  requestLeasePercent: Config.Int("HERALD_REQUEST_LEASE_PERCENT").pipe(
+    Config.withDefault(defaultRequestLimits.leasePercent)
+  )
 })
 
 export type HeraldEnv = Config.Success<typeof heraldConfig>
@@ -105,11 +140,22 @@ export const fromEnv = (env: HeraldEnv): HeraldConfigShape => ({
     claimLinksPerWorkspacePerHour: env.claimLinksPerWorkspacePerHour,
     signinLinksPerEmailPerHour: env.signinLinksPerEmailPerHour,
     signupsPerDay: env.signupsPerDay
+  },
+  requestLimits: {
+    perKeyPerMinute: env.keyRequestsPerMinute,
+    perWorkspacePerMinute: env.workspaceRequestsPerMinute,
+    leasePercent: env.requestLeasePercent
   }
 })
 
 export const httpSettingsFromEnv = (env: HeraldEnv): HttpSettingsShape => ({
-  bodyLimits: { json: env.jsonBodyLimit, posts: env.postsBodyLimit, forms: env.formBodyLimit, mcp: env.mcpBodyLimit },
+  bodyLimits: {
+    json: env.jsonBodyLimit,
+    posts: env.postsBodyLimit,
+    forms: env.formBodyLimit,
+    mcp: env.mcpBodyLimit,
+    batch: env.batchBodyLimit
+  },
   trustProxy: env.trustProxy,
   ipv6Prefix: env.ipv6Prefix
 })

@@ -7,7 +7,9 @@ const benches: Record<string, () => Promise<unknown>> = {
   media: () => import("./media.ts").then((m) => m.run()),
   posts: () => import("./posts.ts").then((m) => m.run()),
   webhooks: () => import("./webhooks.ts").then((m) => m.run()),
-  embedded: () => import("./embedded.ts").then((m) => m.run())
+  embedded: () => import("./embedded.ts").then((m) => m.run()),
+  planning: () => import("./planning.ts").then((m) => m.run()),
+  limits: () => import("./limits.ts").then((m) => m.run())
 }
 
 const name = process.argv[2]

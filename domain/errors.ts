@@ -259,6 +259,43 @@ export const catalogue = {
     "Send a future time, or omit scheduledFor to post now."
   ),
   scheduled_too_far: entry(400, false, "scheduledFor is a year or more ahead.", "Schedule less than one year ahead."),
+  local_time_skipped: entry(
+    400,
+    false,
+    "That local time does not exist in its time zone: a daylight-saving change skips it.",
+    "Send another time; details.suggestion is the instant just past the skipped hour, which you may send as it is."
+  ),
+  unknown_time_zone: entry(
+    400,
+    false,
+    "The time zone is not an IANA time zone this server knows.",
+    "Send a name such as Europe/Berlin, America/New_York or UTC."
+  ),
+  // Posting queues and batches
+  queue_not_set_up: entry(
+    409,
+    false,
+    "The post's accounts do not share a posting schedule, so there is no queue to join.",
+    "Put the accounts in one schedule (PUT /schedules), or send scheduledFor instead of queue."
+  ),
+  queue_full: entry(
+    409,
+    false,
+    "The queue has no free slot within the next year.",
+    "Add slots to the schedule (PUT /schedules), or send scheduledFor instead of queue."
+  ),
+  schedule_not_found: entry(
+    404,
+    false,
+    "There is no schedule with this id in the workspace.",
+    "List schedules with GET /schedules."
+  ),
+  batch_rejected: entry(
+    400,
+    false,
+    "Rows of an all-or-nothing batch were refused, so nothing was stored.",
+    "Fix the rows listed in details.rows (each with its own error) and send the batch again, or send atomic: false to store the valid rows."
+  ),
   media_required: entry(
     400,
     false,

@@ -19,7 +19,11 @@ export const eventTypes = [
   "account.needs_reconnection",
   "account.disconnected",
   "workspace.claimed",
-  "usage.limit_reached"
+  "usage.limit_reached",
+  "schedules.updated",
+  "queue.paused",
+  "queue.resumed",
+  "queue.reordered"
 ] as const
 
 export type EventType = (typeof eventTypes)[number]
@@ -29,7 +33,7 @@ export const TEST_EVENT_TYPE = "webhook.test"
 
 export const isEventType = (value: string): value is EventType => (eventTypes as ReadonlyArray<string>).includes(value)
 
-export type ResourceKind = "post" | "account" | "workspace" | "webhook"
+export type ResourceKind = "post" | "account" | "workspace" | "webhook" | "schedule"
 
 /**
  * One event as stored in the outbox and sent on the wire. `body` is the JSON delivered (the

@@ -1,4 +1,5 @@
 import twitterText from "twitter-text"
+import { declaredRules } from "./networks.generated.ts"
 import type { Platform } from "./platforms.ts"
 import { countUpTo, maxTextUnits, segmenter, utf8BytesUpTo } from "./text.ts"
 
@@ -46,186 +47,23 @@ export interface NetworkRules {
   readonly videoMinSeconds?: number
   /** Larger images are refused, where the network's limit is below Herald's own upload limit (bytes; Herald resizes Bluesky's itself). */
   readonly imageMaxBytes?: number
+  /** Image types the network takes; any other is sent as a converted copy in the first (Instagram: JPEG only). Any, when absent. */
+  readonly imageFormats?: ReadonlyArray<string>
+  /** Image shapes the network takes, width over height; an image outside is refused at create (no padding or cropping). */
+  readonly imageAspect?: { readonly min: number; readonly max: number }
   readonly reel?: ReelRules
+  /** Posts one account may publish in any 24 hours, where the network documents a cap (posting queues keep under it). */
+  readonly postsPer24Hours?: number
   readonly source: string
 }
 
-const days = (n: number) => n * 24 * 60
-const MB = 1024 * 1024
-
 /**
- * The per-network rules table. Sources: each network's public API documentation and the
- * validation of Postiz, Ayrshare and Late, gathered 2026-11-21 (docs/networks/, one page per network).
- * Spec overrides: threads only for X, Threads and Bluesky; polls only for X and LinkedIn.
+ * The per-network rules table: each row declared by its network's folder (its `rules`), gathered in
+ * networks.generated.ts. Sources: each network's public API documentation and the validation of
+ * Postiz, Ayrshare and Late, gathered 2026-11-21 (docs/networks/, one page per network). Spec overrides: threads
+ * only for X, Threads and Bluesky; polls only for X and LinkedIn.
  */
-export const networkRules: Record<Platform, NetworkRules> = {
-  x: {
-    textLimit: 280,
-    textCounting: "x-weighted",
-    mediaRequired: false,
-    maxImages: 4,
-    maxVideos: 1,
-    mixedMedia: false,
-    maxThreadReplies: 25,
-    firstComment: true,
-    firstCommentLimit: 280,
-    cover: false,
-    videoMaxSeconds: 140,
-    videoMinSeconds: 0.5,
-    poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 25, durationMinutes: { min: 5, max: 10_080 } },
-    source: "X API v2 POST /2/tweets, twitter-text weighting; 2026-11-21"
-  },
-  bluesky: {
-    textLimit: 300,
-    textCounting: "graphemes",
-    mediaRequired: false,
-    maxImages: 4,
-    maxVideos: 1,
-    mixedMedia: false,
-    maxThreadReplies: 25,
-    poll: null,
-    firstComment: true,
-    firstCommentLimit: 300,
-    cover: false,
-    videoMaxSeconds: 180,
-    source: "AT Protocol app.bsky.feed.post lexicon (300 graphemes); 2026-11-21"
-  },
-  threads: {
-    textLimit: 500,
-    textCounting: "threads",
-    mediaRequired: false,
-    maxImages: 20,
-    maxVideos: 20,
-    mixedMedia: true,
-    maxThreadReplies: 25,
-    poll: null,
-    firstComment: true,
-    firstCommentLimit: 500,
-    cover: false,
-    videoMaxSeconds: 300,
-    imageMaxBytes: 8 * MB,
-    source:
-      "Threads API posts reference (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
-  },
-  linkedin: {
-    textLimit: 3000,
-    textCounting: "chars",
-    mediaRequired: false,
-    maxImages: 20,
-    maxVideos: 1,
-    mixedMedia: false,
-    maxThreadReplies: 0,
-    firstComment: true,
-    firstCommentLimit: 1250,
-    cover: true,
-    coverKinds: ["image"],
-    videoMaxSeconds: 1800,
-    videoMinSeconds: 3,
-    poll: {
-      minOptions: 2,
-      maxOptions: 4,
-      maxOptionLength: 30,
-      durationMinutes: [days(1), days(3), days(7), days(14)],
-      maxQuestionLength: 140
-    },
-    source: "LinkedIn Posts API (community management); 2026-11-21"
-  },
-  instagram: {
-    textLimit: 2200,
-    textCounting: "chars",
-    mediaRequired: true,
-    maxImages: 10,
-    maxVideos: 10,
-    mixedMedia: true,
-    maxThreadReplies: 0,
-    poll: null,
-    firstComment: true,
-    firstCommentLimit: 2196,
-    cover: true,
-    videoMaxSeconds: 90,
-    source: "Instagram Graph API content publishing; 2026-11-21"
-  },
-  facebook: {
-    textLimit: 63_206,
-    textCounting: "chars",
-    mediaRequired: false,
-    maxImages: 10,
-    maxVideos: 1,
-    mixedMedia: false,
-    maxThreadReplies: 0,
-    poll: null,
-    firstComment: true,
-    firstCommentLimit: 8000,
-    cover: true,
-    videoMaxSeconds: 90,
-    reel: { minSeconds: 3, maxSeconds: 90, aspect: { width: 9, height: 16 }, perDay: 30 },
-    source:
-      "Facebook Pages API; reels: Video API Reels Publishing guide (3-90 s, 9:16, 30 API-published reels a moving 24 h); 2026-11-21"
-  },
-  tiktok: {
-    textLimit: 2200,
-    textCounting: "chars",
-    mediaRequired: true,
-    maxImages: 35,
-    maxVideos: 1,
-    mixedMedia: false,
-    maxThreadReplies: 0,
-    poll: null,
-    firstComment: false,
-    firstCommentLimit: 0,
-    cover: true,
-    coverKinds: ["offset"],
-    videoMaxSeconds: 600,
-    videoMinSeconds: 3,
-    source: "TikTok Content Posting API; 2026-11-21"
-  },
-  youtube: {
-    textLimit: 5000,
-    textCounting: "chars",
-    mediaRequired: true,
-    maxImages: 0,
-    maxVideos: 1,
-    mixedMedia: false,
-    maxThreadReplies: 0,
-    poll: null,
-    firstComment: true,
-    firstCommentLimit: 10_000,
-    cover: true,
-    coverKinds: ["image"],
-    videoMaxSeconds: 900,
-    source: "YouTube Data API v3 videos.insert; 2026-11-21"
-  },
-  pinterest: {
-    textLimit: 500,
-    textCounting: "chars",
-    mediaRequired: true,
-    maxImages: 5,
-    maxVideos: 1,
-    mixedMedia: false,
-    maxThreadReplies: 0,
-    poll: null,
-    firstComment: false,
-    firstCommentLimit: 0,
-    cover: true,
-    videoMaxSeconds: null,
-    source: "Pinterest API v5 pins; 2026-11-21"
-  },
-  sandbox: {
-    textLimit: 10_000,
-    textCounting: "chars",
-    mediaRequired: false,
-    maxImages: 20,
-    maxVideos: 20,
-    mixedMedia: true,
-    maxThreadReplies: 25,
-    firstComment: true,
-    firstCommentLimit: 10_000,
-    cover: true,
-    videoMaxSeconds: null,
-    poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 30, durationMinutes: { min: 5, max: days(14) } },
-    source: "Herald's built-in sandbox: accepts every capability"
-  }
-}
+export const networkRules: Record<Platform, NetworkRules> = declaredRules
 
 const whitespace = /\s/g
 

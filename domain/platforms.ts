@@ -1,31 +1,15 @@
-/** The networks Herald publishes to. `sandbox` is Herald's own built-in network for trying the flow. */
-export const platforms = [
-  "x",
-  "linkedin",
-  "instagram",
-  "facebook",
-  "threads",
-  "bluesky",
-  "tiktok",
-  "youtube",
-  "pinterest",
-  "sandbox"
-] as const
+import { platformLabels, platforms } from "./networks.generated.ts"
+
+/**
+ * The networks Herald publishes to, in display order, as the network folders declare them
+ * (adapters/networks/<network>/index.ts, listed in hosts/networks.ts; `npm run networks` derives
+ * networks.generated.ts, as the domain imports no adapter).
+ */
+export { platforms }
 
 export type Platform = (typeof platforms)[number]
 
 export const isPlatform = (value: string): value is Platform => (platforms as ReadonlyArray<string>).includes(value)
 
 /** Display names, for messages. */
-export const platformNames: Record<Platform, string> = {
-  x: "X",
-  linkedin: "LinkedIn",
-  instagram: "Instagram",
-  facebook: "Facebook",
-  threads: "Threads",
-  bluesky: "Bluesky",
-  tiktok: "TikTok",
-  youtube: "YouTube",
-  pinterest: "Pinterest",
-  sandbox: "Sandbox"
-}
+export const platformNames: Record<Platform, string> = platformLabels

@@ -14,6 +14,8 @@ import {
   type TiktokOptions,
   type YoutubeOptions
 } from "./contract/postRequest.ts"
+import type { ScheduledForInput } from "./contract/planning.ts"
+import { isLocalTime } from "./scheduledFor.ts"
 
 // The rules of a create-post request beyond its shape (domain/contract/postRequest.ts): texts,
 // aliases, ids. Dates, accounts, media and per-network limits are postRules.ts's.
@@ -24,7 +26,10 @@ export interface CreatePostRequest {
   readonly content: string
   readonly mediaIds: ReadonlyArray<string>
   readonly dryRun: boolean
-  readonly scheduledFor: string | null
+  /** An instant with an offset, or a local time in a zone (scheduledFor.ts resolves both). */
+  readonly scheduledFor: ScheduledForInput | null
+  /** Take the next free slot of the targets' posting queue instead of a time. */
+  readonly queue?: boolean | undefined
   readonly requireApproval: boolean | null
   readonly firstComment: string | null
   readonly thread: ReadonlyArray<string>
@@ -121,12 +126,22 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
   if (bad.length === 0 && !overridden && blank(content) && mediaIds.length === 0 && poll === null)
     refuse(["content"], "A post needs content, media or a poll.")
   const scheduledFor = body.scheduledFor ?? null
+  const queue = body.queue ?? false
+  if (queue && scheduledFor !== null)
+    refuse(["queue", "scheduledFor"], "Send queue: true or scheduledFor, not both: the queue picks the time.")
   const firstComment = body.firstComment ?? null
   const texts: Array<[string, string | null | undefined, TextRule]> = [
     ["content", content, prose(requestLimits.text)],
     ["firstComment", firstComment, prose(requestLimits.firstComment)],
     ["poll.question", poll?.question, prose(requestLimits.pollQuestion)],
-    ["scheduledFor", scheduledFor, { kind: "label", max: 64 }],
+    ...(isLocalTime(scheduledFor)
+      ? ([
+          ["scheduledFor.local", scheduledFor.local, { kind: "label", max: 64 }],
+          ["scheduledFor.timeZone", scheduledFor.timeZone, { kind: "label", max: 64 }]
+        ] satisfies Array<[string, string | undefined, TextRule]>)
+      : ([["scheduledFor", scheduledFor, { kind: "label", max: 64 }]] satisfies Array<
+          [string, string | null, TextRule]
+        >)),
     ...thread.map((t, i): [string, string, TextRule] => [`thread[${i}]`, t, prose(requestLimits.text)]),
     ...(poll?.options ?? []).map((o): [string, string, TextRule] => [
       "poll.options",
@@ -146,6 +161,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     mediaIds,
     dryRun: body.dryRun ?? false,
     scheduledFor,
+    queue,
     requireApproval: body.requireApproval ?? null,
     firstComment: firstComment !== null && !blank(firstComment) ? firstComment : null,
     thread,

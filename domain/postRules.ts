@@ -1,4 +1,4 @@
-import { Option, Result } from "effect"
+import { Result } from "effect"
 import type { Account } from "./account.ts"
 import { fail, type HeraldError, invalidFields } from "./errors.ts"
 import { isExpired, type Media } from "./media.ts"
@@ -15,7 +15,8 @@ import {
 import { platformNames } from "./platforms.ts"
 import type { CreatePostRequest } from "./postRequest.ts"
 import { countUpTo } from "./text.ts"
-import { oneYearAfter, parseOffsetTime } from "./time.ts"
+import type { ScheduledForInput } from "./contract/planning.ts"
+import { checkScheduledFor } from "./scheduledFor.ts"
 
 export interface RulesContext {
   readonly now: number
@@ -23,6 +24,8 @@ export interface RulesContext {
   readonly accounts: ReadonlyArray<Account>
   /** The media named by the request that exist in the workspace (missing ones are absent). */
   readonly media: ReadonlyArray<Media>
+  /** The zone a local `scheduledFor` without its own is read in (the targets'); absent: it must name one. */
+  readonly timeZone?: string | undefined
 }
 
 /** One target as it would be published: its account and its final content and media. */
@@ -72,17 +75,15 @@ const collectWarnings = () => {
   return { warnings, all, of: (target: PlannedTarget) => byAccount.get(target.account.id) ?? [] }
 }
 
-/** Parses `scheduledFor`: strict ISO 8601 with an offset, in the future, under one year ahead. */
-export const checkSchedule = (value: string | null, now: number): Result.Result<number | null, HeraldError> => {
-  if (value === null) return Result.succeed(null)
-  // No real time is this long; the parser never sees a huge string.
-  const parsed = value.length > 64 ? Option.none() : parseOffsetTime(value)
-  if (Option.isNone(parsed)) return Result.fail(fail("invalid_date", { fields: ["scheduledFor"], value }))
-  if (parsed.value <= now) return Result.fail(fail("scheduled_in_past", { fields: ["scheduledFor"], value }))
-  if (parsed.value >= oneYearAfter(now))
-    return Result.fail(fail("scheduled_too_far", { fields: ["scheduledFor"], value }))
-  return Result.succeed(parsed.value)
-}
+/**
+ * Parses `scheduledFor`: strict ISO 8601 with an offset, or a local time in a zone (scheduledFor.ts);
+ * in the future, under one year ahead.
+ */
+export const checkSchedule = (
+  value: ScheduledForInput | null,
+  now: number,
+  defaultZone?: string
+): Result.Result<number | null, HeraldError> => checkScheduledFor(value, now, defaultZone)
 
 const idsOf = (accounts: ReadonlyArray<Account>) => accounts.map((a) => a.id)
 
@@ -217,7 +218,7 @@ const videosOf = (t: PlannedTarget) => t.media.filter((m) => m.type === "video")
 
 /** Every rule of the spec and of the per-network table, in a fixed order; first failure wins. Each target is checked on its final content. */
 export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result.Result<CheckedPost, HeraldError> => {
-  const schedule = checkSchedule(request.scheduledFor, ctx.now)
+  const schedule = checkSchedule(request.scheduledFor, ctx.now, ctx.timeZone)
   if (Result.isFailure(schedule)) return Result.fail(schedule.failure)
   const scheduledFor = schedule.success
 
@@ -493,8 +494,25 @@ const checkTargetLimits = (
   }
   if (account.platform === "instagram" && (target.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)
     warn("Instagram refuses captions with more than 30 hashtags.")
-  // Instagram's content publishing takes JPEG images only; Meta's container fails on anything else.
-  if (account.platform === "instagram" && images.some((m) => m.mimeType !== "image/jpeg"))
-    warn("Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post.")
+  // A format the network refuses goes as a converted copy (its publisher makes it); a shape is refused here, never failed later.
+  const formats = rules.imageFormats
+  if (formats !== undefined && images.some((m) => !formats.includes(m.mimeType)))
+    warn(
+      `${name} takes ${formats.map((f) => f.replace("image/", "").toUpperCase()).join(" or ")} images only: Herald sends the others as converted copies.`
+    )
+  const shape = rules.imageAspect
+  const misshapen =
+    shape === undefined
+      ? undefined
+      : images.find((m) => m.width !== null && m.height !== null && !within(m.width / m.height, shape))
+  if (shape !== undefined && misshapen !== undefined)
+    return invalidFields(
+      ["mediaIds"],
+      `${name} takes images from ${shape.min} to ${shape.max} wide for 1 high; ${misshapen.id} is ${misshapen.width}x${misshapen.height}: crop it to that shape.`
+    )
   return null
 }
+
+/** Whether a ratio is within a network's range, allowing the rounding of a pixel. */
+const within = (ratio: number, range: { readonly min: number; readonly max: number }) =>
+  ratio >= range.min - 0.005 && ratio <= range.max + 0.005

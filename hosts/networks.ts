@@ -1,26 +1,105 @@
-import { type Config, Context, Effect, Layer, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../application/ports/BlobStore.ts"
+import { Context, Effect, Layer, Option } from "effect"
 import { Connectors } from "../application/ports/Connectors.ts"
 import { connectorsOf, type Network, publishersOf } from "../application/ports/Network.ts"
 import { Publishers } from "../application/ports/Publishers.ts"
+import * as Bluesky from "../adapters/networks/bluesky/index.ts"
+import * as Facebook from "../adapters/networks/facebook/index.ts"
+import * as Instagram from "../adapters/networks/instagram/index.ts"
+import * as LinkedIn from "../adapters/networks/linkedin/index.ts"
+import * as Pinterest from "../adapters/networks/pinterest/index.ts"
+import * as Sandbox from "../adapters/networks/sandbox/index.ts"
+import type { NetworkDeclaration } from "../adapters/networks/shared/declaration.ts"
+import * as Threads from "../adapters/networks/threads/index.ts"
+import * as TikTok from "../adapters/networks/tiktok/index.ts"
+import * as X from "../adapters/networks/x/index.ts"
+import * as YouTube from "../adapters/networks/youtube/index.ts"
 
 /**
- * The Connectors and Publishers registries over the networks a host enables. Each entry is one
- * network folder's `network`: none when its configuration leaves it off. Adding a network is its
- * folder plus one line in the host's list (each may need its own services: the list is a tuple).
+ * Every network Herald knows, in display order: adding one is its folder plus one line here. Every
+ * host builds its registries from this list; `npm run networks` derives the domain's names and rules
+ * and the README's list from it.
  */
-export const networksLayer = <const Networks extends ReadonlyArray<Effect.Effect<Option.Option<Network>, any, any>>>(
-  networks: Networks
-): Layer.Layer<Connectors | Publishers, Effect.Error<Networks[number]>, Effect.Services<Networks[number]>> =>
+export const networks = [
+  X.network,
+  LinkedIn.network,
+  Instagram.network,
+  Facebook.network,
+  Threads.network,
+  Bluesky.network,
+  TikTok.network,
+  YouTube.network,
+  Pinterest.network,
+  Sandbox.network
+] as const
+
+/** The services the listed networks need from their host (blob storage, the sandbox's and reels' ledgers). */
+export type NetworkServices = (typeof networks)[number] extends NetworkDeclaration<any, infer R> ? R : never
+
+/** The networks' own tables, for the Postgres migrator. */
+export const networkMigrations = Object.assign({}, ...networks.map((n) => n.migrations ?? {})) as NonNullable<
+  NetworkDeclaration["migrations"]
+>
+
+/**
+ * A declared network, if its settings turn it on. Its adapter module loads on the first call that
+ * needs it (connect, refresh, publish), once, so a host pays the start-up cost only of the networks
+ * it uses: until then the declaration answers for it.
+ */
+export const enable = <Settings, R>(declaration: NetworkDeclaration<Settings, R>) =>
+  Effect.gen(function* () {
+    const settings = yield* declaration.config
+    if (Option.isNone(settings)) return Option.none<Network>()
+    const services = yield* Effect.context<R>()
+    const adapter = yield* Effect.cached(
+      Effect.flatMap(Effect.promise(declaration.load), (module) =>
+        Effect.provideContext(module.build(settings.value), services)
+      )
+    )
+    const platform = declaration.platform
+    return Option.some<Network>({
+      platform,
+      connector: {
+        platform,
+        begin: (input) => Effect.flatMap(adapter, (n) => n.connector.begin(input)),
+        complete: (input) => Effect.flatMap(adapter, (n) => n.connector.complete(input)),
+        refresh: declaration.renews
+          ? (credentials) => Effect.flatMap(adapter, (n) => n.connector.refresh!(credentials))
+          : undefined
+      },
+      publisher: {
+        platform,
+        prepare: (request) => Effect.flatMap(adapter, (n) => n.publisher.prepare(request)),
+        publish: (request, handle) => Effect.flatMap(adapter, (n) => n.publisher.publish(request, handle)),
+        recover: (request, handle) =>
+          Effect.flatMap(adapter, (n) =>
+            n.publisher.recover === undefined
+              ? Effect.succeed({ _tag: "Unknown" as const })
+              : n.publisher.recover(request, handle)
+          ),
+        advise: (account, dueAt, post) =>
+          Effect.flatMap(adapter, (n) =>
+            n.publisher.advise === undefined ? Effect.succeed([]) : n.publisher.advise(account, dueAt, post)
+          ),
+        boards: declaration.boards
+          ? (account, credentials) => Effect.flatMap(adapter, (n) => n.publisher.boards!(account, credentials))
+          : undefined
+      }
+    })
+  })
+
+/** The Connectors and Publishers registries over these networks (each none when its settings leave it off). */
+export const networksLayer = <const Found extends ReadonlyArray<Effect.Effect<Option.Option<Network>, any, any>>>(
+  found: Found
+): Layer.Layer<Connectors | Publishers, Effect.Error<Found[number]>, Effect.Services<Found[number]>> =>
   Layer.effectContext(
     Effect.map(
       Effect.all(
-        networks as ReadonlyArray<
-          Effect.Effect<Option.Option<Network>, Effect.Error<Networks[number]>, Effect.Services<Networks[number]>>
+        found as ReadonlyArray<
+          Effect.Effect<Option.Option<Network>, Effect.Error<Found[number]>, Effect.Services<Found[number]>>
         >
       ),
-      (found) => {
-        const enabled = found.flatMap((n) => (Option.isSome(n) ? [n.value] : []))
+      (all) => {
+        const enabled = all.flatMap((n) => (Option.isSome(n) ? [n.value] : []))
         return Context.make(Connectors, connectorsOf(enabled.map((n) => n.connector))).pipe(
           Context.add(Publishers, publishersOf(enabled.map((n) => n.publisher)))
         )
@@ -28,18 +107,5 @@ export const networksLayer = <const Networks extends ReadonlyArray<Effect.Effect
     )
   )
 
-/**
- * A network whose adapter is loaded only when its configuration turns it on: reading the settings
- * needs only the folder's config.ts, so a host pays the start-up cost (its modules, their libraries)
- * of the networks it offers, not of every network Herald knows.
- */
-export const lazyNetwork = <Settings>(
-  settings: Effect.Effect<Option.Option<Settings>, Config.ConfigError>,
-  load: () => Promise<{ readonly make: (settings: Settings, blobs: BlobStoreShape) => Network }>
-) =>
-  Effect.gen(function* () {
-    const found = yield* settings
-    if (Option.isNone(found)) return Option.none<Network>()
-    const adapter = yield* Effect.promise(load)
-    return Option.some(adapter.make(found.value, yield* BlobStore))
-  })
+/** The registries over every listed network its settings turn on: what hosts provide. */
+export const layer = networksLayer(networks.map((n) => enable(n as NetworkDeclaration<unknown, NetworkServices>)))

@@ -11,7 +11,9 @@ const layers = ["domain", "application", "adapters", "hosts"]
 const allowedCross = new Set(["pglite->postgres"])
 // Pure libraries the domain may use: text rules with no I/O, no globals, no state (X's own length counting).
 const domainLibraries = new Set(["twitter-text"])
-// Each network is its own technology (adapters/networks/<network>/); networks/shared holds what they share.
+// Each network is its own technology (adapters/networks/<network>/); networks/shared holds what they all share,
+// and a family's folder what its networks share (Meta's Graph API, login and containers).
+const families = new Map([["networks/meta", new Set(["networks/facebook", "networks/instagram", "networks/threads"])]])
 const technologyOf = (parts) => (parts[1] === "networks" ? `networks/${parts[2]}` : parts[1])
 
 const files = (dir) =>
@@ -53,7 +55,8 @@ for (const layer of layers) {
         if (isRelative && targetLayer === "adapters") {
           const from = technologyOf(rel.split(sep)),
             to = technologyOf(target.split(sep))
-          if (from !== to && to !== "networks/shared" && !allowedCross.has(`${from}->${to}`))
+          const inFamily = families.get(to)?.has(from) === true
+          if (from !== to && to !== "networks/shared" && !inFamily && !allowedCross.has(`${from}->${to}`))
             say(`adapter ${from} imports adapter ${to}`)
         }
         if (isRelative && (targetLayer === "test" || targetLayer === "bench")) say("adapters never import tests")

@@ -10,6 +10,7 @@ import type { StoredToken } from "../../application/ports/TokenRepo.ts"
 import type { StoredCredentials } from "../../application/ports/CredentialStore.ts"
 import type { HeraldEvent } from "../../domain/events.ts"
 import type { Delivery, Webhook } from "../../domain/webhooks.ts"
+import type { QueueEntry, Schedule } from "../../domain/schedule.ts"
 
 /** Everything the memory adapters hold; a transaction undoes its own changes on failure (JournaledMap). */
 export interface Tables {
@@ -29,6 +30,11 @@ export interface Tables {
   webhooks: Map<string, Webhook>
   /** Deliveries; `availableAt` is the next try or the lease's end, `seq` their event's. */
   deliveries: Map<string, Delivery & { availableAt: number; seq: number; orderingKey: string }>
+  schedules: Map<string, Schedule>
+  /** Queue entries by `accountId|slotAt`: one post per account and slot. */
+  queueEntries: Map<string, QueueEntry>
+  /** Accounts' own time zones, by account id. */
+  accountZones: Map<string, { workspaceId: string; timeZone: string }>
 }
 
 /** One change to undo: the map, the key, and what it held before (absent when `had` is false). */
@@ -103,7 +109,10 @@ const empty = (): Tables => ({
   jobs: new JournaledMap(),
   events: new JournaledMap(),
   webhooks: new JournaledMap(),
-  deliveries: new JournaledMap()
+  deliveries: new JournaledMap(),
+  schedules: new JournaledMap(),
+  queueEntries: new JournaledMap(),
+  accountZones: new JournaledMap()
 })
 
 export interface MemoryStateShape {

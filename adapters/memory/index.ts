@@ -11,6 +11,7 @@ import * as MemoryJobQueue from "./MemoryJobQueue.ts"
 import * as MemoryMediaRepo from "./MemoryMediaRepo.ts"
 import * as MemoryPostRepo from "./MemoryPostRepo.ts"
 import * as MemoryRateLimiter from "./MemoryRateLimiter.ts"
+import * as MemoryScheduleRepo from "./MemoryScheduleRepo.ts"
 import * as MemoryState from "./MemoryState.ts"
 import * as MemoryStore from "./MemoryStore.ts"
 import * as MemoryTokenRepo from "./MemoryTokenRepo.ts"
@@ -33,5 +34,6 @@ export const storageLayer = Layer.mergeAll(
   MemoryJobQueue.layer,
   MemoryEventOutbox.layer,
   MemoryWebhookRepo.layer,
-  MemoryWebhookDeliveries.layer
+  MemoryWebhookDeliveries.layer,
+  MemoryScheduleRepo.layer
 ).pipe((ports) => Layer.provideMerge(ComposedPostCreator.layer, ports), Layer.provide(MemoryState.layer))

@@ -12,12 +12,13 @@ import * as PostgresJobQueue from "./PostgresJobQueue.ts"
 import * as PostgresPostCreator from "./PostgresPostCreator.ts"
 import * as PostgresPostRepo from "./PostgresPostRepo.ts"
 import * as PostgresRateLimiter from "./PostgresRateLimiter.ts"
+import * as PostgresScheduleRepo from "./PostgresScheduleRepo.ts"
 import * as PostgresStore from "./PostgresStore.ts"
 import * as PostgresTokenRepo from "./PostgresTokenRepo.ts"
 import * as PostgresUsageCounter from "./PostgresUsageCounter.ts"
 import * as PostgresWorkspaceRepo from "./PostgresWorkspaceRepo.ts"
 
-export { loader, migrate, migrations, storageTables } from "./migrations.ts"
+export { loader, migrate, migrateWith, migrations, storageTables } from "./migrations.ts"
 
 /** Every storage port, the publish queue included, on one SqlClient (a PostgreSQL server, or PGlite through adapters/pglite). */
 export const storageLayer = Layer.mergeAll(
@@ -36,7 +37,8 @@ export const storageLayer = Layer.mergeAll(
   PostgresRateLimiter.layer,
   PostgresEventOutbox.layer,
   PostgresWebhookRepo.layer,
-  PostgresWebhookDeliveries.layer
+  PostgresWebhookDeliveries.layer,
+  PostgresScheduleRepo.layer
 )
 
 /** A pooled client for a PostgreSQL server, e.g. from `DATABASE_URL`. */

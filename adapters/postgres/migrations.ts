@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
+import { planningStatements } from "./planningMigration.ts"
+import { rateLeasesStatements } from "./rateLeasesMigration.ts"
 import { webhooksStatements } from "./webhooksMigration.ts"
 
 /** Runs statements one by one: the extended protocol takes a single statement per query. */
@@ -142,6 +144,9 @@ const storage = statements([
 
 /** Tables of the storage ports, children first (tests empty them between suites). */
 export const storageTables = [
+  "queue_entries",
+  "schedules",
+  "account_time_zones",
   "webhook_deliveries",
   "webhooks",
   "events",
@@ -224,10 +229,24 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `DROP INDEX events_seq_key`,
     `DROP INDEX events_created_at_idx`,
     `CREATE INDEX events_created_at_brin ON events USING brin (created_at)`
-  ])
+  ]),
+  "0030_rate_window_grants": statements(rateLeasesStatements), // leases of request budgets (rateLeasesMigration.ts)
+  "0060_planning": statements(planningStatements) // posting schedules, queue entries, accounts' zones
 }
 
 export const loader = Migrator.fromRecord(migrations)
 
 /** Brings the schema up to date; the Migrator locks its table, so concurrent runs apply each migration once. */
 export const migrate = Migrator.make({})({ loader })
+
+/**
+ * Herald's schema, then the tables networks keep for themselves (their declarations' migrations,
+ * ids 0040-0049) in a migrations table of their own: the Migrator runs only ids above the latest it
+ * recorded, so sharing Herald's table would let a network's id hide a later one of Herald's.
+ */
+export const migrateWith = (networkMigrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>) =>
+  Effect.zipWith(
+    migrate,
+    Migrator.make({})({ loader: Migrator.fromRecord(networkMigrations), table: "herald_network_migrations" }),
+    (herald, networks) => [...herald, ...networks]
+  )

@@ -127,36 +127,22 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
         switch (behaviour._tag) {
           case "fail":
             return yield* Effect.fail(
-              new PublishError({
-                code: behaviour.code,
-                message: `Scripted failure (${behaviour.code}).`,
-                retryable: behaviour.retryable,
-                retryAfterMs: behaviour.retryAfterMs
-              })
+              behaviour.retryable
+                ? PublishError.unavailable({
+                    code: behaviour.code,
+                    message: `Scripted failure (${behaviour.code}).`,
+                    retryAfterMs: behaviour.retryAfterMs
+                  })
+                : PublishError.refused({ code: behaviour.code, message: `Scripted failure (${behaviour.code}).` })
             )
           case "rateLimited":
             return yield* Effect.fail(
-              new PublishError({
-                code: "rate_limited",
-                message: "Scripted rate limit.",
-                retryable: true,
-                rateLimited: true,
-                retryAfterMs: behaviour.retryAfterMs
-              })
+              PublishError.rateLimited({ message: "Scripted rate limit.", retryAfterMs: behaviour.retryAfterMs })
             )
           case "unauthorized":
-            return yield* Effect.fail(
-              new PublishError({ code: "unauthorized", message: "Scripted 401.", retryable: false, unauthorized: true })
-            )
+            return yield* Effect.fail(PublishError.unauthorized({ message: "Scripted 401." }))
           case "revoked":
-            return yield* Effect.fail(
-              new PublishError({
-                code: "account_needs_reconnection",
-                message: "Scripted revoked grant.",
-                retryable: false,
-                revoked: true
-              })
-            )
+            return yield* Effect.fail(PublishError.revoked({ message: "Scripted revoked grant." }))
           case "processing":
             return { _tag: "Processing" as const, handle: externalId, checkAfterMs: behaviour.checkAfterMs }
           case "hang":

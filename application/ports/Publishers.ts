@@ -1,4 +1,5 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, type Option, Schema } from "effect"
+import type { ErrorCode } from "../../domain/errors.ts"
 import type { Account } from "../../domain/account.ts"
 import type { Media } from "../../domain/media.ts"
 import type { Cover, Poll } from "../../domain/post.ts"
@@ -39,40 +40,129 @@ export type PublishOutcome =
   | { readonly _tag: "Published"; readonly published: Published }
   | { readonly _tag: "Processing"; readonly handle: string; readonly checkAfterMs: number }
 
-export interface PublishErrorOptions {
-  /** A catalogue code: upstream_rejected, duplicate_content, upstream_unavailable... */
-  readonly code: string
-  /** The network's own words, for the person. */
-  readonly message: string
-  readonly retryable: boolean
-  /** When to try again, from the network (Retry-After, a rate limit's reset). */
-  readonly retryAfterMs?: number | undefined
-  /** The network throttled the call (429 or its own code): wait `retryAfterMs`, not counted as a failure. */
-  readonly rateLimited?: boolean | undefined
-  /** The network refused the credentials (401): renew them and try once more, else reconnect. */
-  readonly unauthorized?: boolean | undefined
-  /** The network says the grant is gone for good (revoked, account suspended): reconnect. */
-  readonly revoked?: boolean | undefined
+const message = Schema.String.annotate({ description: "The network's own words, for the person" })
+const retryAfterMs = Schema.optional(Schema.Number).annotate({ description: "When to try again, from the network" })
+
+/** The network throttled the call (429 or its own code): wait `retryAfterMs`; not counted as a failure. */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", { message, retryAfterMs }) {
+  get code(): ErrorCode {
+    return "rate_limited"
+  }
+  get retryable() {
+    return true
+  }
 }
 
-/** A network's refusal; nothing was published by the call that failed. */
-export class PublishError {
-  readonly _tag = "PublishError"
-  readonly code: string
-  readonly message: string
-  readonly retryable: boolean
-  readonly retryAfterMs: number | undefined
-  readonly rateLimited: boolean
-  readonly unauthorized: boolean
-  readonly revoked: boolean
-  constructor(options: PublishErrorOptions) {
-    this.code = options.code
-    this.message = options.message
-    this.retryable = options.retryable
-    this.retryAfterMs = options.retryAfterMs
-    this.rateLimited = options.rateLimited === true
-    this.unauthorized = options.unauthorized === true
-    this.revoked = options.revoked === true
+/** The network refused the credentials (401, an expired or unknown token): renew them and try once more. */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", { message }) {
+  get code(): ErrorCode {
+    return "account_needs_reconnection"
+  }
+  get retryable() {
+    return false
+  }
+}
+
+/** The network says the grant is gone for good (revoked, a scope withdrawn, the account suspended): reconnect. */
+export class Revoked extends Schema.TaggedError<Revoked>()("Revoked", { message }) {
+  get code(): ErrorCode {
+    return "account_needs_reconnection"
+  }
+  get retryable() {
+    return false
+  }
+}
+
+/** The network refused the post for good (its rules, a duplicate, a bad file): `code` from the catalogue, its own code beside. */
+export class Refused extends Schema.TaggedError<Refused>()("Refused", {
+  code: Schema.String,
+  message,
+  networkCode: Schema.optional(Schema.String).annotate({ description: "The network's own error code, for logs" })
+}) {
+  get retryable() {
+    return false
+  }
+}
+
+/** The network could not take the call now (down, timed out before anything was sent, still busy): try again later. */
+export class Unavailable extends Schema.TaggedError<Unavailable>()("Unavailable", {
+  code: Schema.optional(Schema.String).annotate({ description: "upstream_unavailable unless the network says more" }),
+  message,
+  retryAfterMs
+}) {
+  get retryable() {
+    return true
+  }
+}
+
+/** The call may or may not have reached the network (no answer after sending): ask it before sending again. */
+export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("OutcomeUnknown", { message }) {
+  get code(): ErrorCode {
+    return "upstream_unavailable"
+  }
+  /** Not blindly: the pipeline keeps the checkpoint and asks the network (`recover`) before any new call. */
+  get retryable() {
+    return false
+  }
+}
+
+export const PublishErrorReason = Schema.Union([
+  RateLimited,
+  Unauthorized,
+  Revoked,
+  Refused,
+  Unavailable,
+  OutcomeUnknown
+])
+export type PublishErrorReason = typeof PublishErrorReason.Type
+
+/**
+ * A network's refusal of a call, for one reason callers branch on; `code`, `message`, `retryable`
+ * and `retryAfterMs` come from the reason. Only OutcomeUnknown may have reached the network; a retryable
+ * reason is safe to try again as it is.
+ */
+export class PublishError extends Schema.TaggedError<PublishError>()("PublishError", { reason: PublishErrorReason }) {
+  override get message(): string {
+    return this.reason.message
+  }
+  /** A catalogue code: upstream_rejected, duplicate_content, upstream_unavailable... */
+  get code(): string {
+    return this.reason._tag === "Unavailable" ? (this.reason.code ?? "upstream_unavailable") : this.reason.code
+  }
+  get retryable(): boolean {
+    return this.reason.retryable
+  }
+  get retryAfterMs(): number | undefined {
+    return this.reason._tag === "RateLimited" || this.reason._tag === "Unavailable"
+      ? this.reason.retryAfterMs
+      : undefined
+  }
+
+  static rateLimited(fields: { readonly message: string; readonly retryAfterMs?: number | undefined }) {
+    return new PublishError({ reason: new RateLimited(fields) })
+  }
+  static unauthorized(fields: { readonly message: string }) {
+    return new PublishError({ reason: new Unauthorized(fields) })
+  }
+  static revoked(fields: { readonly message: string }) {
+    return new PublishError({ reason: new Revoked(fields) })
+  }
+  static refused(fields: {
+    readonly code: string
+    readonly message: string
+    readonly networkCode?: string | undefined
+  }) {
+    return new PublishError({ reason: new Refused(fields) })
+  }
+  static unavailable(fields: {
+    readonly message: string
+    readonly code?: string | undefined
+    readonly retryAfterMs?: number | undefined
+  }) {
+    return new PublishError({ reason: new Unavailable(fields) })
+  }
+  static outcomeUnknown(fields: { readonly message: string }) {
+    return new PublishError({ reason: new OutcomeUnknown(fields) })
   }
 }
 
@@ -87,13 +177,13 @@ export type Recovery =
  * Herald post twice: `prepare` returns a handle the network can be asked about later (Bluesky: a
  * record key chosen up front; YouTube: the resumable session URI; TikTok: the publish_id;
  * Instagram/Threads: the container id); Herald stores it before calling `publish`, and after a lost
- * attempt asks `recover`. Networks without such a handle omit `prepare` and have `recover` look
- * through the account's recent posts; without `recover` the outcome is unknown and a person decides.
+ * attempt asks `recover`. Networks without such a handle return one naming when the attempt began, for
+ * `recover` to look through the account's recent posts from; without `recover` the outcome is unknown and a person decides.
  * `publish` with a handle from an earlier `Processing` outcome continues from there.
  */
 export interface Publisher {
   readonly platform: Platform
-  readonly prepare?: (request: PublishRequest) => Effect.Effect<string, PublishError>
+  readonly prepare: (request: PublishRequest) => Effect.Effect<string, PublishError>
   /** Posts. `handle` is what `prepare` (or an earlier Processing outcome) gave; absent without one. */
   readonly publish: (request: PublishRequest, handle?: string) => Effect.Effect<PublishOutcome, PublishError>
   readonly recover?: (request: PublishRequest, handle: string | null) => Effect.Effect<Recovery, PublishError>

@@ -4,15 +4,20 @@ import { fail } from "../../domain/errors.ts"
 import { isWellFormedId } from "../../domain/ids.ts"
 import { AccountRepo } from "../ports/AccountRepo.ts"
 import { type PublishError, Publishers } from "../ports/Publishers.ts"
-import { credentialsFor } from "./credentials.ts"
+import type { NetworkUnavailable } from "../ports/Connectors.ts"
+import { authorized, credentialsFor, type NeedsReconnection } from "./credentials.ts"
 
 /** The network's refusal of a boards read, as the caller sees it. */
-const upstream = (e: PublishError) =>
-  e.rateLimited
-    ? fail("rate_limited", { retryAfterMs: e.retryAfterMs }, e.message)
-    : e.unauthorized
-      ? fail("account_needs_reconnection", {}, e.message)
-      : fail(e.retryable ? "upstream_unavailable" : "upstream_rejected", {}, e.message)
+const upstream = (e: PublishError | NeedsReconnection | NetworkUnavailable) =>
+  e._tag === "NeedsReconnection"
+    ? fail("account_needs_reconnection", {}, e.message)
+    : e._tag === "NetworkUnavailable" || e.reason._tag !== "RateLimited"
+      ? fail(
+          e._tag === "NetworkUnavailable" || e.retryable ? "upstream_unavailable" : "upstream_rejected",
+          {},
+          e.message
+        )
+      : fail("rate_limited", { retryAfterMs: e.retryAfterMs }, e.message)
 
 /**
  * GET /accounts/{id}/boards: the boards a Pinterest account can pin to, read from Pinterest with the
@@ -28,6 +33,7 @@ export const listBoards = Effect.fn("listBoards")(function* (actor: Actor, accou
     return yield* Effect.fail(fail("account_needs_reconnection", { accountIds: [account.id] }))
   const boards = Option.flatMap((yield* Publishers).get(account.platform), (p) => Option.fromNullishOr(p.boards))
   if (Option.isNone(boards)) return yield* Effect.fail(fail("boards_unsupported", { platform: account.platform }))
+  const list = boards.value
   const credentials = yield* credentialsFor(account).pipe(
     Effect.mapError((e) =>
       e._tag === "NeedsReconnection"
@@ -35,5 +41,9 @@ export const listBoards = Effect.fn("listBoards")(function* (actor: Actor, accou
         : fail("upstream_unavailable", {}, e.message)
     )
   )
-  return { boards: yield* Effect.mapError(boards.value(account, Option.getOrNull(credentials)), upstream) }
+  return {
+    boards: yield* authorized(account, Option.getOrNull(credentials), (fresh) => list(account, fresh)).pipe(
+      Effect.mapError(upstream)
+    )
+  }
 })

@@ -1,7 +1,8 @@
-import { Clock, Data, Effect, Option } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import type { Account } from "../../domain/account.ts"
 import { AccountRepo } from "../ports/AccountRepo.ts"
 import { Connectors, type GrantRevoked, type NetworkCredentials } from "../ports/Connectors.ts"
+import type { PublishError } from "../ports/Publishers.ts"
 import {
   CredentialStore,
   type GrantLifetime,
@@ -42,7 +43,9 @@ export const grantEndsAt = (
 ): number | null => (!renewable || !lifetime.refreshable ? lifetime.expiresAt : lifetime.refreshExpiresAt)
 
 /** The account's grant is gone (refused refresh, revoked, no refresh token left): a person must reconnect it. */
-export class NeedsReconnection extends Data.TaggedError("NeedsReconnection")<{ readonly message: string }> {}
+export class NeedsReconnection extends Schema.TaggedError<NeedsReconnection>()("NeedsReconnection", {
+  message: Schema.String
+}) {}
 
 const open = (stored: StoredCredentials) =>
   Effect.flatMap(TokenVault, (vault) =>
@@ -217,3 +220,33 @@ export const grantEnds = Effect.fn("grantEnds")(function* (accounts: ReadonlyArr
   }
   return ends as ReadonlyMap<string, number>
 })
+
+/**
+ * The one place a network's "unauthorized" is handled, for every network and every call that acts
+ * as an account: `call` runs with `credentials` (fresh from `credentialsFor`, renewed ahead of
+ * expiry); refused (Unauthorized), they are renewed at once and the call made once more; refused
+ * again, or Revoked outright, the account needs reconnecting and no further call is made.
+ */
+export const authorized = <A, R>(
+  account: Account,
+  credentials: NetworkCredentials | null,
+  call: (credentials: NetworkCredentials | null) => Effect.Effect<A, PublishError, R>
+) => {
+  const reconnect = (e: PublishError) => Effect.flatMap(markNeedsReconnection(account, e.message), Effect.fail)
+  return call(credentials).pipe(
+    Effect.catchReasons("PublishError", {
+      Revoked: (_, e) => reconnect(e),
+      Unauthorized: (_, e) =>
+        credentials === null
+          ? reconnect(e)
+          : Effect.flatMap(credentialsFor(account, { force: true }), (renewed) =>
+              call(Option.getOrNull(renewed)).pipe(
+                Effect.catchReasons("PublishError", {
+                  Revoked: (_, again) => reconnect(again),
+                  Unauthorized: (_, again) => reconnect(again)
+                })
+              )
+            )
+    })
+  )
+}

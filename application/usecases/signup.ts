@@ -22,6 +22,7 @@ import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
 import { fromResult, now, rateLimited } from "./common.ts"
 import { trySend } from "./mail.ts"
 import { issueSignInLink } from "./signin.ts"
+import { isKnownZone } from "../../domain/zonedTime.ts"
 
 export interface SignUpInput {
   /** Decoded by the caller through the contract's SignUpRequest (REST payload, MCP arguments). */
@@ -84,6 +85,9 @@ export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
   const workspaceName = yield* fromResult(checkName("workspaceName", body.workspaceName))
   const agentName = yield* fromResult(checkName("agentName", body.agentName))
   const locale = yield* fromResult(chooseLocale(body.locale, input.acceptLanguage))
+  const timeZone = body.timeZone ?? "UTC"
+  if (!isKnownZone(timeZone))
+    return yield* Effect.fail(fail("unknown_time_zone", { fields: ["timeZone"], timeZone: timeZone.slice(0, 64) }))
 
   const limiter = yield* RateLimiter
   const at = yield* now
@@ -108,7 +112,7 @@ export const signUp = Effect.fn("signUp")(function* (input: SignUpInput) {
     plan: "free",
     claimed: false,
     locale,
-    timeZone: "UTC",
+    timeZone,
     approvalMail: "each",
     createdAt: at,
     expiresAt: at + UNCLAIMED_LIFETIME_MS

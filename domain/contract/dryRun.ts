@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Planned } from "./planning.ts"
 import { Cover, Poll } from "./postParts.ts"
 import { Overrides } from "./postRequest.ts"
 
@@ -54,6 +55,7 @@ export const DryRunResult = Schema.Struct({
   }).annotate({ description: "The post as it would be created, with the month's usage" }),
   targets: Schema.Array(DryRunTarget).annotate({
     description: "Each target as its network would get it, in accountIds order"
-  })
+  }),
+  planned: Schema.optionalKey(Planned)
 }).annotate({ identifier: "DryRunResult" })
 export type DryRunResult = typeof DryRunResult.Type

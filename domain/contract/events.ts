@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { type EventType, eventTypes, TEST_EVENT_TYPE } from "../events.ts"
 import { Account } from "./account.ts"
+import { Planned, QueueMove, ScheduleView } from "./planning.ts"
 import { Post, Target } from "./post.ts"
 import { Time } from "./postParts.ts"
 
@@ -11,7 +12,22 @@ const Str = Schema.String
 
 // The post (target, account) as GET /posts/{id} (GET /accounts) showed it when the event happened.
 const PostData = Schema.Struct({ post: Post })
-const RescheduledData = Schema.Struct({ post: Post, previousScheduledFor: Schema.NullOr(Time) })
+const RescheduledData = Schema.Struct({
+  post: Post,
+  previousScheduledFor: Schema.NullOr(Time),
+  reason: Schema.optionalKey(
+    Schema.Literals(["queue_reordered", "slots_changed", "queue_resumed"]).annotate({
+      description: "Set when the posting queue moved the post (absent: a reschedule)"
+    })
+  ),
+  planned: Schema.optionalKey(Planned)
+})
+const SchedulesData = Schema.Struct({
+  schedules: Schema.Array(ScheduleView),
+  moved: Schema.Array(QueueMove),
+  released: Schema.Array(QueueMove)
+})
+const QueueData = Schema.Struct({ schedule: ScheduleView, moved: Schema.Array(QueueMove) })
 const TargetData = Schema.Struct({ postId: Str, target: Target })
 const AccountData = Schema.Struct({ account: Account })
 const WorkspaceData = Schema.Struct({
@@ -44,6 +60,10 @@ const dataOf = {
   "account.disconnected": AccountData,
   "workspace.claimed": WorkspaceData,
   "usage.limit_reached": UsageData,
+  "schedules.updated": SchedulesData,
+  "queue.paused": QueueData,
+  "queue.resumed": QueueData,
+  "queue.reordered": QueueData,
   [TEST_EVENT_TYPE]: TestData
 } as const
 
@@ -66,6 +86,11 @@ const descriptions: Record<EventType | typeof TEST_EVENT_TYPE, string> = {
   "account.disconnected": "An account was disconnected.",
   "workspace.claimed": "The owner claimed the workspace.",
   "usage.limit_reached": "The workspace used the last post of its monthly limit.",
+  "schedules.updated":
+    "The posting schedules were replaced (PUT /schedules); queued posts moved or released are listed.",
+  "queue.paused": "A posting queue was paused: its posts keep their order but do not go out.",
+  "queue.resumed": "A posting queue resumed: its posts were laid again on the slots from now on.",
+  "queue.reordered": "A posting queue's posts were put in a new order.",
   [TEST_EVENT_TYPE]: "Sent by POST /webhooks/{id}/test."
 }
 
@@ -82,7 +107,10 @@ const envelope = <T extends keyof typeof dataOf>(type: T) =>
     type: Schema.Literal(type),
     timestamp: Time,
     workspaceId: Str,
-    resource: Schema.Struct({ type: Schema.Literals(["post", "account", "workspace", "webhook"]), id: Str }),
+    resource: Schema.Struct({
+      type: Schema.Literals(["post", "account", "workspace", "webhook", "schedule"]),
+      id: Str
+    }),
     data: dataOf[type]
   }).annotate({ identifier: identifierOf(type), description: descriptions[type] })
 

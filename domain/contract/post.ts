@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { platforms } from "../platforms.ts"
 import { CommentStatus, Cover, Poll, PostStatus, TargetError, Time } from "./postParts.ts"
+import { Planned, ScheduledForInput } from "./planning.ts"
 import { Overrides } from "./postRequest.ts"
 
 // A post as the API, MCP and webhook events show it, and the answers that carry it.
@@ -51,7 +52,10 @@ export const Post = Schema.Struct({
 }).annotate({ identifier: "Post" })
 export type Post = typeof Post.Type
 
-export const PostEnvelope = Schema.Struct({ post: Post }).annotate({ identifier: "PostEnvelope" })
+export const PostEnvelope = Schema.Struct({
+  post: Post,
+  planned: Schema.optionalKey(Planned)
+}).annotate({ identifier: "PostEnvelope" })
 export type PostEnvelope = typeof PostEnvelope.Type
 
 /** POST /posts's answer to a retry with the same Idempotency-Key and body: the original post. */
@@ -91,7 +95,10 @@ export const RejectRequest = Schema.Struct({
 }).annotate({ identifier: "RejectRequest" })
 const BULK_IDS_MESSAGE = "postIds must be an array of 1-100 post ids."
 export const RescheduleRequest = Schema.Struct({
-  scheduledFor: Str.annotate({ description: "The new time: ISO 8601 with a timezone offset, in the future" })
+  scheduledFor: ScheduledForInput.annotate({
+    description:
+      "The new time: ISO 8601 with a timezone offset, or a local time {local, timeZone} (timeZone required here); in the future"
+  })
 }).annotate({
   identifier: "RescheduleRequest"
 })

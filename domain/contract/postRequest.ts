@@ -1,8 +1,10 @@
 import { Schema, SchemaTransformation } from "effect"
 import { MEDIA_LIFETIME_MS } from "../media.ts"
 import { requestLimits } from "../networkRules.ts"
+import { type Platform, platforms } from "../platforms.ts"
 import { DAY_MS } from "../time.ts"
 import { decoderFor, requestParseOptions } from "./issues.ts"
+import { ScheduledForInput } from "./planning.ts"
 
 export { requestParseOptions }
 
@@ -171,18 +173,10 @@ export type ContentOverride = typeof ContentOverride.Type
 
 const overrideFor = optional(ContentOverride)
 /** Per-network content, keyed by platform: each target publishes the post's fields with its network's override applied. */
-export const Overrides = Schema.Struct({
-  x: overrideFor,
-  linkedin: overrideFor,
-  instagram: overrideFor,
-  facebook: overrideFor,
-  threads: overrideFor,
-  bluesky: overrideFor,
-  tiktok: overrideFor,
-  youtube: overrideFor,
-  pinterest: overrideFor,
-  sandbox: overrideFor
-}).annotate({
+export const Overrides = Schema.Struct(
+  // One optional field per network, from the networks' own list.
+  Object.fromEntries(platforms.map((p) => [p, overrideFor])) as { readonly [P in Platform]: typeof overrideFor }
+).annotate({
   identifier: "Overrides",
   description:
     "Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content"
@@ -214,7 +208,15 @@ export const createPostFields = {
     })
   ),
   scheduledFor: nullable(
-    Str.annotate({ description: `When to publish: ${time}. Future, under a year ahead. Omit to post now` })
+    ScheduledForInput.annotate({
+      description: `When to publish: ${time}, or a local time {local, timeZone}. Future, under a year ahead. Omit to post now`
+    })
+  ),
+  queue: nullable(
+    Schema.Boolean.annotate({
+      description:
+        "true: take the next slot free for every target in their schedule's queue (GET /schedules) instead of scheduledFor"
+    })
   ),
   requireApproval: nullable(
     Schema.Boolean.annotate({

@@ -9,7 +9,13 @@ export const SignUpRequest = Schema.Struct({
   email: Str.annotate({ description: "The human owner's real address" }),
   workspaceName: Schema.optional(Str),
   agentName: Schema.optional(Str.annotate({ description: "Name given to the created key, shown on its posts" })),
-  locale: Schema.optional(Schema.Literals(["en", "ja"]))
+  locale: Schema.optional(Schema.Literals(["en", "ja"])),
+  timeZone: Schema.optional(
+    Str.annotate({
+      description:
+        "The owner's IANA time zone (e.g. Europe/Berlin), for local times and posting schedules; default UTC. The owner can change it in Settings"
+    })
+  )
 }).annotate({ identifier: "SignUpRequest" })
 
 const SignUpWorkspace = Schema.Struct({ id: Str, name: Str, plan: Str, claimed: Schema.Boolean, expiresAt: Time })

@@ -10,6 +10,7 @@ import {
 } from "../../application/usecases/operator.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import { fail, HeraldError, toEnvelope } from "../../domain/errors.ts"
+import { networkMigrations } from "../networks.ts"
 
 export const usage = `Usage: npm run herald -- <command>
   migrate                                            bring the database schema up to date
@@ -94,7 +95,11 @@ const execute = ({ command, postId, values }: Parsed) =>
   Effect.gen(function* () {
     switch (command) {
       case "migrate":
-        return { migrated: (yield* Postgres.migrate).map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`) }
+        return {
+          migrated: (yield* Postgres.migrateWith(networkMigrations)).map(
+            ([id, name]) => `${String(id).padStart(4, "0")}_${name}`
+          )
+        }
       case "workspace create": {
         const ws = yield* createWorkspaceAsOperator({ email: values.email!, name: values.name, plan: values.plan })
         return {

@@ -9,6 +9,7 @@ import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
 import { describeFailure, type Outcome, parse, type Parsed, run } from "./commands.ts"
 import * as OperatorSocket from "./operatorSocket.ts"
+import { networkMigrations } from "../networks.ts"
 
 /*
  * `npm run herald -- <command>`: operator commands (see commands.ts). On DATABASE_URL, or on the
@@ -27,7 +28,8 @@ const show = (outcome: Outcome) =>
 const runHere = <E>(parsed: Parsed, database: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E>) =>
   Effect.gen(function* () {
     const { config } = yield* loadConfig
-    const migrated = parsed.command === "migrate" ? Layer.empty : Layer.effectDiscard(Postgres.migrate)
+    const migrated =
+      parsed.command === "migrate" ? Layer.empty : Layer.effectDiscard(Postgres.migrateWith(networkMigrations))
     const core = Layer.mergeAll(Postgres.storageLayer, migrated).pipe(
       Layer.provideMerge(database),
       Layer.merge(NodeCrypto.layer),

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path"
 import { Config, Effect, Layer, Option, References } from "effect"
 import { HeraldConfig, HttpSettings, loadConfig } from "../../application/config.ts"
 import * as ReadCache from "../../application/readCache.ts"
+import * as RequestLimiter from "../../application/requestLimiter.ts"
 import type { BlobError, BlobStore } from "../../application/ports/BlobStore.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
@@ -12,17 +13,7 @@ import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
-import { config as pinterestConfig } from "../../adapters/networks/pinterest/config.ts"
-import * as Sandbox from "../../adapters/networks/sandbox/index.ts"
-import { config as linkedinConfig } from "../../adapters/networks/linkedin/config.ts"
-import { config as tiktokConfig } from "../../adapters/networks/tiktok/config.ts"
-import * as X from "../../adapters/networks/x/index.ts"
-import { config as youtubeConfig } from "../../adapters/networks/youtube/config.ts"
-import * as Facebook from "../../adapters/networks/facebook/index.ts"
-import * as Instagram from "../../adapters/networks/instagram/index.ts"
-import * as Threads from "../../adapters/networks/threads/index.ts"
-import * as Bluesky from "../../adapters/networks/bluesky/index.ts"
-import { lazyNetwork, networksLayer } from "../networks.ts"
+import * as Networks from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import * as SqlReelLedger from "../../adapters/networks/facebook/SqlReelLedger.ts"
@@ -50,7 +41,7 @@ export const embeddedCore = Effect.gen(function* () {
     onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
   })
   const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(
-    Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
+    Layer.provideMerge(Layer.effectDiscard(Postgres.migrateWith(Networks.networkMigrations))),
     Layer.provideMerge(sql)
   )
   const s3Bucket = yield* Config.option(Config.String("S3_BUCKET"))
@@ -78,22 +69,11 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    networksLayer([
-      Sandbox.network,
-      X.network,
-      Bluesky.network,
-      Facebook.network,
-      Instagram.network,
-      Threads.network,
-      // Loaded only when configured: a host starts as fast with them off as without them.
-      lazyNetwork(linkedinConfig, () => import("../../adapters/networks/linkedin/index.ts")),
-      lazyNetwork(youtubeConfig, () => import("../../adapters/networks/youtube/index.ts")),
-      lazyNetwork(tiktokConfig, () => import("../../adapters/networks/tiktok/index.ts")),
-      lazyNetwork(pinterestConfig, () => import("../../adapters/networks/pinterest/index.ts"))
-    ]).pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
+    Networks.layer.pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs),
+    RequestLimiter.layer(config.requestLimits),
     HttpWebhookSender.layerConfig
   ).pipe(Layer.provideMerge(storage))
   const described = [

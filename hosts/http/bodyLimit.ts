@@ -25,11 +25,13 @@ export const routeLimit = (method: string, url: string, limits: BodyLimits): Rou
   const bytes =
     method === "POST" && path === "/api/v1/posts"
       ? limits.posts
-      : path === "/mcp"
-        ? limits.mcp
-        : formPaths.has(path)
-          ? limits.forms
-          : limits.json
+      : method === "POST" && path === "/api/v1/posts/batch"
+        ? limits.batch
+        : path === "/mcp"
+          ? limits.mcp
+          : formPaths.has(path)
+            ? limits.forms
+            : limits.json
   return { bytes, error: fail("payload_too_large", { limitBytes: bytes }) }
 }
 

@@ -1,7 +1,8 @@
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
-import { Cause, Effect, Exit, Schema } from "effect"
+import { Cause, Context, Effect, Exit, Schema } from "effect"
 import { HttpApiError } from "effect/http-api"
 import { HttpSettings } from "../../application/config.ts"
+import { RequestLimiter, type RequestLimiterShape } from "../../application/requestLimiter.ts"
 import type { authenticateKey } from "../../application/usecases/auth.ts"
 import type { createPost } from "../../application/usecases/posts/create.ts"
 import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
@@ -16,14 +17,17 @@ import { SECURITY_HEADERS } from "./securityHeaders.ts"
  * POST /api/v1/posts with an API key, answered from Node's `request` event. Creating posts is the hot
  * path of a publishing API, and Effect's router and HttpApi layers took about a third of a create's
  * server CPU (0.64 -> 0.44 ms without them; README, "Benchmarks"). This runs the same steps in the same
- * order, through the same code: the key's authentication (actorForKey), the endpoint's payload schema
- * with its parse options, the endpoint's handler (answerCreatePost), the envelope, the defect answer
- * and the security headers. `test/http/fastPaths.test.ts` checks it answers exactly as
- * the router does. A request it does not take (a session cookie, another content type, a query
+ * order, through the same code: the key's authentication (actorForKey) and request limits (admitNow),
+ * the endpoint's payload schema with its parse options, the endpoint's handler (answerCreatePost),
+ * the envelope, the defect answer and the security headers. `test/http/fastPaths.test.ts` checks it
+ * answers exactly as the router does. A request it does not take (a session cookie, another content type, a query
  * string, a chunked or large body, `Expect: 100-continue`) goes on to the router unchanged.
  */
 
-type Services = Effect.Services<ReturnType<typeof authenticateKey>> | Effect.Services<ReturnType<typeof createPost>>
+type Services =
+  | Effect.Services<ReturnType<typeof authenticateKey>>
+  | RequestLimiter
+  | Effect.Services<ReturnType<typeof createPost>>
 
 const PATH = "/api/v1/posts"
 // As the router decodes it: the schema itself with the endpoint's parse options (api.ts).
@@ -61,9 +65,11 @@ const takenKey = (req: IncomingMessage, maxBodyBytes: number): string | undefine
 }
 
 /** Authenticate, decode, create: the create endpoint's steps, in the router's order. */
-const answer = (key: string, idempotencyKey: string | null, text: string) =>
+const answer = (limiter: RequestLimiterShape, key: string, idempotencyKey: string | null, text: string) =>
   Effect.gen(function* () {
     const actor = yield* actorForKey(key)
+    const limited = limiter.admitNow(actor) // in memory but for a lease now and then
+    if (limited !== undefined) yield* limited
     let json: unknown
     try {
       json = JSON.parse(text)
@@ -97,6 +103,7 @@ const send = (res: ServerResponse, reply: Reply) => {
  */
 export const make = Effect.gen(function* () {
   const context = yield* Effect.context<Services>()
+  const limiter = Context.get(context, RequestLimiter)
   const maxBodyBytes = (yield* HttpSettings).bodyLimits.posts
   const run = Effect.runForkWith(context)
   const accessLog = (req: IncomingMessage, status: number) =>
@@ -113,7 +120,7 @@ export const make = Effect.gen(function* () {
       req.on("end", () => {
         const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")
         const idempotencyKey = req.headers["idempotency-key"]
-        const answered = answer(key, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
+        const answered = answer(limiter, key, typeof idempotencyKey === "string" ? idempotencyKey : null, text).pipe(
           // A defect: the router's answer to one.
           Effect.catchCause((cause) => Effect.map(defectFailure(cause, "POST", PATH), fromFailure)),
           Effect.tap((reply) => Effect.sync(() => send(res, reply)))

@@ -3,8 +3,9 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
+import { RequestLimiter } from "../../application/requestLimiter.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
-import { apiErrors } from "./errors.ts"
+import { apiErrors, errorResponse, toApiFailure } from "./errors.ts"
 
 export const SESSION_COOKIE = "herald_session"
 export const CSRF_HEADER = "x-csrf-token"
@@ -28,7 +29,7 @@ export class Authentication extends HttpApiMiddleware.Service<
   { provides: CurrentActor; requires: never }
 >()("herald/http/Authentication", {
   security: { bearer: HttpApiSecurity.bearer, session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" }) },
-  error: apiErrors(401, 403)
+  error: apiErrors(401, 403, 429)
 }) {}
 
 type AuthServices =
@@ -43,6 +44,7 @@ export const layer = Layer.effect(Authentication)(
     // Required here so the layer is only built where the use cases' services exist; at request time
     // the middleware runs in its group's context (HttpApiBuilder provides it), which holds them.
     yield* Effect.context<AuthServices>()
+    const limiter = yield* RequestLimiter
     const inGroupContext = <A, E>(effect: Effect.Effect<A, E, AuthServices>) => effect as Effect.Effect<A, E>
     return {
       // The header is read with bearerCredential, as MCP and the fast path read it, not with the platform's own reading.
@@ -52,7 +54,17 @@ export const layer = Layer.effect(Authentication)(
           if (key === undefined) return unauthorized()
           return inGroupContext(actorForKey(key)).pipe(
             Effect.catch(() => unauthorized()),
-            Effect.flatMap((actor) => Effect.provideService(httpEffect, CurrentActor, actor))
+            Effect.flatMap((actor) => {
+              const handled = Effect.provideService(httpEffect, CurrentActor, actor)
+              const pending = limiter.admitNow(actor)
+              return pending === undefined
+                ? handled
+                : Effect.matchEffect(pending, {
+                    // Answered, not failed: a failure here would let the session scheme's 401 be the answer.
+                    onFailure: (limited) => Effect.succeed(errorResponse(toApiFailure(limited))),
+                    onSuccess: () => handled
+                  })
+            })
           )
         }),
       session: (httpEffect, { credential, endpoint }) => {
@@ -65,7 +77,7 @@ export const layer = Layer.effect(Authentication)(
               Effect.andThen(
                 endpoint.method !== "GET" && request.headers[CSRF_HEADER] !== csrf
                   ? Effect.fail(fail("csrf_failed"))
-                  : Effect.void,
+                  : limiter.admit(actor), // a person's requests count against the workspace
                 Effect.provideService(httpEffect, CurrentActor, actor)
               )
             )

@@ -13,6 +13,7 @@ import * as App from "./handlers/app.ts"
 import * as Claim from "./handlers/claim.ts"
 import * as Keys from "./handlers/keys.ts"
 import * as Media from "./handlers/media.ts"
+import * as Planning from "./handlers/planning.ts"
 import * as Posts from "./handlers/posts.ts"
 import * as Signup from "./handlers/signup.ts"
 import * as Webhooks from "./handlers/webhooks.ts"
@@ -73,6 +74,7 @@ export const routesLayer = Layer.mergeAll(
       Claim.layer,
       Accounts.layer,
       Posts.layer,
+      Planning.layer,
       Keys.layer,
       Media.layer,
       Webhooks.layer,

@@ -1,6 +1,7 @@
 import { type Context, Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpSettings } from "../../application/config.ts"
+import { RequestLimiter, type RequestLimiterShape } from "../../application/requestLimiter.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
@@ -60,8 +61,18 @@ const authenticate = (request: HttpServerRequest.HttpServerRequest, services: Co
   )
 }
 
+/** Counts the request against the key's and workspace's request limits: a 429 answer when over them. */
+const admit = (limiter: RequestLimiterShape, actor: Actor | null, cost: number) =>
+  actor === null || cost <= 0
+    ? Effect.succeed(undefined)
+    : limiter.admit(actor, cost).pipe(
+        Effect.as(undefined),
+        Effect.catch((limited) => Effect.succeed(errorResponse(toApiFailure(limited))))
+      )
+
 const handle = (
   services: Context.Context<McpServices>,
+  limiter: RequestLimiterShape,
   client: (request: HttpServerRequest.HttpServerRequest) => string
 ) =>
   Effect.gen(function* () {
@@ -74,6 +85,9 @@ const handle = (
     const auth = yield* authenticate(request, services)
     if (Result.isFailure(auth)) return auth.failure
     const actor = auth.success
+    // Counted before the body is read, so a caller over its limit costs no more than that.
+    const refused = yield* admit(limiter, actor, 1)
+    if (refused !== undefined) return refused
 
     // Read within the route's body limit (bodyLimit.ts answers a larger body with 413).
     const text = yield* Effect.result(request.text)
@@ -91,6 +105,9 @@ const handle = (
       return unauthorized(
         "This MCP call needs an API key: send Authorization: Bearer <key>. Without a key only sign_up is available."
       )
+    // A JSON-RPC batch counts each of its messages (tool calls included) as a request.
+    const refusedBatch = yield* admit(limiter, actor, Array.isArray(body) ? body.length - 1 : 0)
+    if (refusedBatch !== undefined) return refusedBatch
 
     const session: McpSession = {
       run: Effect.runPromiseExitWith(services),
@@ -125,6 +142,7 @@ const handle = (
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const services = yield* Effect.context<McpServices>()
-    return [HttpRouter.route("*", MCP_PATH, handle(services, clientBucket(yield* HttpSettings)))]
+    const limiter = yield* RequestLimiter
+    return [HttpRouter.route("*", MCP_PATH, handle(services, limiter, clientBucket(yield* HttpSettings)))]
   })
 )

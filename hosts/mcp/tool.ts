@@ -11,6 +11,9 @@ import type { createPost } from "../../application/usecases/posts/create.ts"
 import type { getPost, listPosts } from "../../application/usecases/posts/query.ts"
 import type { getPreview, uploadMedia } from "../../application/usecases/media/index.ts"
 import type { waitForPost } from "../../application/usecases/webhooks/feed.ts"
+import type { createBatch } from "../../application/usecases/planning/batch.ts"
+import type { listQueue, reorderQueue } from "../../application/usecases/planning/queue.ts"
+import type { getSchedules, putSchedules, setQueuePaused } from "../../application/usecases/planning/schedules.ts"
 
 type ServicesOf<F extends (...args: any) => Effect.Effect<any, any, any>> = Effect.Services<ReturnType<F>>
 
@@ -31,6 +34,12 @@ export type McpServices =
   | ServicesOf<typeof uploadMedia>
   | ServicesOf<typeof getPreview>
   | ServicesOf<typeof waitForPost>
+  | ServicesOf<typeof createBatch>
+  | ServicesOf<typeof getSchedules>
+  | ServicesOf<typeof putSchedules>
+  | ServicesOf<typeof setQueuePaused>
+  | ServicesOf<typeof listQueue>
+  | ServicesOf<typeof reorderQueue>
 
 /** Runs a use case on the host's services; the host decides how (HTTP request fiber, stdio process). */
 export type Runner = <A>(effect: Effect.Effect<A, HeraldError, McpServices>) => Promise<Exit.Exit<A, HeraldError>>

@@ -8,6 +8,7 @@ import type { MediaRepo } from "../../application/ports/MediaRepo.ts"
 import type { PostCreator } from "../../application/ports/PostCreator.ts"
 import type { PostRepo } from "../../application/ports/PostRepo.ts"
 import type { RateLimiter } from "../../application/ports/RateLimiter.ts"
+import type { ScheduleRepo } from "../../application/ports/ScheduleRepo.ts"
 import type { Store } from "../../application/ports/Store.ts"
 import type { TokenRepo } from "../../application/ports/TokenRepo.ts"
 import type { UsageCounter } from "../../application/ports/UsageCounter.ts"
@@ -21,6 +22,7 @@ import { mediaRepoContract } from "./mediaRepo.ts"
 import { postCreatorContract } from "./postCreator.ts"
 import { postRepoContract } from "./postRepo.ts"
 import { rateLimiterContract } from "./rateLimiter.ts"
+import { scheduleRepoContract } from "./scheduleRepo.ts"
 import { storeContract } from "./store.ts"
 import { tokenRepoContract } from "./tokenRepo.ts"
 import { usageCounterContract } from "./usageCounter.ts"
@@ -40,6 +42,7 @@ export type StoragePorts =
   | RateLimiter
   | JobQueue
   | PostCreator
+  | ScheduleRepo
 
 /** Runs every storage contract; `ports()` must give a layer whose every build starts empty. */
 export const storageContracts = (
@@ -59,4 +62,5 @@ export const storageContracts = (
   rateLimiterContract(name, ports(), options)
   storeContract(name, ports(), options)
   postCreatorContract(name, ports(), options)
+  scheduleRepoContract(name, ports(), options)
 }

@@ -158,21 +158,26 @@ describe("request body limits, per route, enforced while reading", () => {
 })
 
 describe("body limit settings", () => {
-  it("are read from HERALD_JSON_BODY_LIMIT, HERALD_POSTS_BODY_LIMIT, HERALD_FORM_BODY_LIMIT, HERALD_MCP_BODY_LIMIT", async () => {
+  it("are read from HERALD_JSON_BODY_LIMIT, HERALD_POSTS_BODY_LIMIT, HERALD_FORM_BODY_LIMIT, HERALD_MCP_BODY_LIMIT, HERALD_BATCH_BODY_LIMIT", async () => {
     const env = {
       HERALD_JSON_BODY_LIMIT: "1000",
       HERALD_POSTS_BODY_LIMIT: "2000",
       HERALD_FORM_BODY_LIMIT: "300",
-      HERALD_MCP_BODY_LIMIT: "4000"
+      HERALD_MCP_BODY_LIMIT: "4000",
+      HERALD_BATCH_BODY_LIMIT: "5000"
     }
     const { http } = await Effect.runPromise(
       Effect.provideService(loadConfig, ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
     )
-    expect(http.bodyLimits).toEqual({ json: 1000, posts: 2000, forms: 300, mcp: 4000 })
+    expect(http.bodyLimits).toEqual({ json: 1000, posts: 2000, forms: 300, mcp: 4000, batch: 5000 })
   })
 
   it("a host with smaller limits refuses accordingly", async () => {
-    const small = await startHttpHost({}, {}, { bodyLimits: { json: 100, posts: 200, forms: 50, mcp: 300 } })
+    const small = await startHttpHost(
+      {},
+      {},
+      { bodyLimits: { json: 100, posts: 200, forms: 50, mcp: 300, batch: 400 } }
+    )
     try {
       refused(await sendBody(`${small.base}/signup`, { size: 101 }), 100)
       expect((await sendBody(`${small.base}/signup`, { head: '{"email":"', size: 80, tail: '"}' })).status).not.toBe(

@@ -25,7 +25,13 @@ const keyedTools = [
   "wait_for_post",
   "reschedule_post",
   "cancel_post",
-  "reject_post"
+  "reject_post",
+  "create_posts",
+  "get_schedules",
+  "set_schedules",
+  "get_queue",
+  "reorder_queue",
+  "pause_queue"
 ]
 
 /** Signs up over MCP without a key, then connects again with the key it got. */

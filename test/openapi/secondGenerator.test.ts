@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { get } from "node:http"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -28,7 +29,16 @@ let client: Record<string, (...args: Array<any>) => Promise<{ status: number; da
 beforeAll(async () => {
   host = await startHttpHost()
   dir = mkdtempSync(join(tmpdir(), "herald-orval-"))
-  const served = await (await fetch(`${host.base}/openapi.json`)).text()
+  // Read on a connection of its own: a pooled one would sit idle through the generation, and the host
+  // may close it (keep-alive timeout) just as the first call takes it again (ECONNRESET).
+  const served = await new Promise<string>((resolve, reject) =>
+    get(`${host.base}/openapi.json`, { agent: false }, (res) => {
+      let text = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk: string) => (text += chunk))
+      res.on("end", () => resolve(text))
+    }).on("error", reject)
+  )
   document = JSON.parse(served)
   writeFileSync(join(dir, "openapi.json"), served)
   await generate({
@@ -49,27 +59,6 @@ afterAll(async () => {
 })
 
 describe("a client orval generates from the served document", () => {
-  it("type-checks under strict settings", () => {
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          target: "ES2024",
-          module: "NodeNext",
-          lib: ["ES2024", "DOM"],
-          types: [],
-          noEmit: true
-        },
-        files: ["herald.ts"]
-      })
-    )
-    // Throws with tsc's diagnostics when the generated code does not compile.
-    execFileSync(tsc, ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" })
-  }, 60_000)
-
   it("names every operation and schema after the document, not after a position", () => {
     const functions = [...source.matchAll(/^export const (\w+) = async/gm)].map((m) => m[1])
     expect(functions).toEqual(expect.arrayContaining(["signupSignup", "postsCreate", "postsGet", "webhooksCreate"]))
@@ -101,4 +90,25 @@ describe("a client orval generates from the served document", () => {
     expect(missing.status).toBe(404)
     expect(missing.data.error.code).toBe("post_not_found")
   })
+
+  it("type-checks under strict settings", () => {
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          target: "ES2024",
+          module: "NodeNext",
+          lib: ["ES2024", "DOM"],
+          types: [],
+          noEmit: true
+        },
+        files: ["herald.ts"]
+      })
+    )
+    // Throws with tsc's diagnostics when the generated code does not compile.
+    execFileSync(tsc, ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" })
+  }, 60_000)
 })

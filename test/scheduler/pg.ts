@@ -17,6 +17,7 @@ import { completeConnect, connectUrl } from "../../application/usecases/accounts
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { asOwner, createKeyAsOperator, createWorkspaceAsOperator } from "../../application/usecases/operator.ts"
 import { sandboxConnectors, testConfig } from "../../hosts/test/TestHost.ts"
+import { networkMigrations } from "../../hosts/networks.ts"
 
 /** A fresh, unmigrated database `<prefix>_<random>` on the test server (the schedulers migrate it); `drop` removes it. */
 export const freshDatabase = (prefix: string) => createDatabaseForProcesses({ prefix, migrated: false })
@@ -25,7 +26,7 @@ export const freshDatabase = (prefix: string) => createDatabaseForProcesses({ pr
 export const pgCore = (url: string, maxConnections = 10) => {
   const sql = PgClient.layer({ url: Redacted.make(url), maxConnections })
   return Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(
-    Layer.provideMerge(Layer.effectDiscard(Postgres.migrate)),
+    Layer.provideMerge(Layer.effectDiscard(Postgres.migrateWith(networkMigrations))),
     Layer.provideMerge(sql),
     Layer.merge(NodeCrypto.layer),
     Layer.merge(AesGcmVault.layer("herald test secret")),

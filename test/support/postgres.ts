@@ -3,7 +3,11 @@ import { describe, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { migrate } from "../../adapters/postgres/index.ts"
+import { migrateWith } from "../../adapters/postgres/index.ts"
+import { networkMigrations } from "../../hosts/networks.ts"
+
+/** Herald's schema and the networks' own tables, as the hosts migrate. */
+const migrate = migrateWith(networkMigrations)
 
 /** The server tests run against; each run gets its own database on it. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"

@@ -29,7 +29,9 @@ describe("the layering check", () => {
       "domain/networkRules.ts": `import twitterText from "twitter-text"`,
       "application/usecases/a.ts": `import { Effect } from "effect"\nimport { y } from "../../domain/post.ts"`,
       "adapters/postgres/A.ts": `import { PgClient } from "@effect/sql-pg"\nimport { z } from "../../application/ports/P.ts"`,
-      "hosts/http/main.ts": `import { a } from "../../adapters/postgres/A.ts"`
+      "hosts/http/main.ts": `import { a } from "../../adapters/postgres/A.ts"`,
+      // A family's networks share its folder (Meta's Graph helpers).
+      "adapters/networks/instagram/I.ts": `import { g } from "../meta/graph.ts"\nimport { h } from "../shared/http.ts"`
     })
     expect(result.ok, result.output).toBe(true)
   })
@@ -48,6 +50,11 @@ describe("the layering check", () => {
       "adapters/networks/x/X.ts",
       `import { x } from "../bluesky/B.ts"`,
       "adapter networks/x imports adapter networks/bluesky"
+    ],
+    [
+      "adapters/networks/x/Y.ts",
+      `import { g } from "../meta/graph.ts"`,
+      "adapter networks/x imports adapter networks/meta"
     ],
     ["domain/g.ts", `export const size = (b: Uint8Array) => Buffer.byteLength(b)`, "uses Node's Buffer"],
     ["application/h.ts", `export const env = () => process.env.X`, "uses Node's process"]

@@ -187,10 +187,7 @@ describe("dry run, per target", () => {
       })
       assert.deepStrictEqual(result.targets[0].warnings, [])
       const [jpeg, reach] = result.targets[1].warnings
-      assert.strictEqual(
-        jpeg,
-        "Instagram publishes JPEG images only: upload the other images as JPEG, or Instagram will refuse the post."
-      )
+      assert.strictEqual(jpeg, "Instagram takes JPEG images only: Herald sends the others as converted copies.")
       // Instagram downloads the media by URL, and the test host's public URL is not on the internet.
       assert.match(reach!, /^Instagram download media from Herald by URL, but herald.test is/)
       assert.strictEqual(result.targets[1].warnings.length, 2)

@@ -11,6 +11,8 @@ import { createPost } from "../../application/usecases/posts/create.ts"
 import { publishDueTargets } from "../../application/usecases/publishing/worker.ts"
 import { signUp } from "../../application/usecases/signup.ts"
 import { listEvents } from "../../application/usecases/webhooks/feed.ts"
+import { reorderQueue } from "../../application/usecases/planning/queue.ts"
+import { putSchedules, setQueuePaused } from "../../application/usecases/planning/schedules.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { eventSchemas } from "../../domain/contract/events.ts"
 import { eventTypes } from "../../domain/events.ts"
@@ -49,7 +51,7 @@ const allEvents = (actor: Actor) =>
   })
 
 describe("events: every type comes from its flow, in the outbox with its change", () => {
-  it.effect("sign-up to usage limit: each of the 18 event types, each body matching its schema", () =>
+  it.effect("sign-up to usage limit: each of the 22 event types, each body matching its schema", () =>
     Effect.gen(function* () {
       const net = yield* ScriptedNetwork
       const email = "events@herald-customer.org"
@@ -96,6 +98,18 @@ describe("events: every type comes from its flow, in the outbox with its change"
       yield* post(person, { accountIds: [c], content: "revoked" }) // account.needs_reconnection
       yield* publishDueTargets(testOptions, 10)
       yield* disconnectAccount(person, b) // account.disconnected
+
+      // Posting queues: schedules.updated, queue.paused, queue.resumed, queue.reordered.
+      const days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const
+      const put = yield* putSchedules(person, {
+        schedules: [{ accountIds: [a], slots: days.map((day) => ({ day, time: "09:00" })) }]
+      })
+      const scheduleId = put.schedules[0]!.id
+      const q1 = yield* post(person, { accountIds: [a], content: "queued 1", queue: true })
+      const q2 = yield* post(person, { accountIds: [a], content: "queued 2", queue: true })
+      yield* setQueuePaused(person, scheduleId, true)
+      yield* setQueuePaused(person, scheduleId, false)
+      yield* reorderQueue(person, scheduleId, [q2, q1])
 
       // A Free workspace: the post that takes the month to 30 reports it, once.
       for (let i = 0; i < 40; i++)

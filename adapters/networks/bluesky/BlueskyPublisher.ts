@@ -54,7 +54,7 @@ export const postUrl = (handle: string, rkey: string) => `https://bsky.app/profi
 export const isStillProcessing = (f: XrpcFailure) =>
   f.answered && f.status < 500 && /processing|not ready/i.test(`${f.error} ${f.message}`)
 
-const rejected = (message: string) => new PublishError({ code: "upstream_rejected", message, retryable: false })
+const rejected = (message: string) => PublishError.refused({ code: "upstream_rejected", message })
 
 export interface PublisherDeps {
   readonly client: BlueskyClient
@@ -132,11 +132,7 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       Effect.mapError((e) =>
         e._tag === "BlobNotFound"
           ? rejected(`The upload ${media.id} is gone from storage; upload it again.`)
-          : new PublishError({
-              code: "upstream_unavailable",
-              message: `Herald could not read the upload ${media.id}: ${e.reason}`,
-              retryable: true
-            })
+          : PublishError.unavailable({ message: `Herald could not read the upload ${media.id}: ${e.reason}` })
       )
     )
 
@@ -298,10 +294,10 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       Effect.flatMap((found) =>
         Option.isSome(found)
           ? Effect.succeed(found.value)
-          : Effect.die(
-              new Error(
-                `Bluesky's answer to the post was lost (${failure.message}); record key ${rkey} is checked next time.`
-              )
+          : Effect.fail(
+              PublishError.outcomeUnknown({
+                message: `Bluesky's answer to the post was lost (${failure.message}); record key ${rkey} is checked next time.`
+              })
             )
       )
     )
@@ -310,12 +306,7 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
     const account = accountOf(request.credentials)
     return account === null || request.credentials === null
       ? Effect.fail(
-          new PublishError({
-            code: "account_needs_reconnection",
-            message: "Herald holds no Bluesky session for this account; reconnect it.",
-            retryable: false,
-            revoked: true
-          })
+          PublishError.revoked({ message: "Herald holds no Bluesky session for this account; reconnect it." })
         )
       : Effect.succeed({ account, token: request.credentials.accessToken })
   }

@@ -58,38 +58,21 @@ const said = (f: XrpcFailure) => `Bluesky says: ${f.message || f.error}`
 /** One mapping of Bluesky's answers to a publish call, for the pipeline. */
 export const publishErrorOf = (f: XrpcFailure): PublishError => {
   if (isRateLimited(f))
-    return new PublishError({
-      code: "rate_limited",
+    return PublishError.rateLimited({
       message: said(f),
-      retryable: true,
-      rateLimited: true,
       retryAfterMs: waitFromHeaders(f.headers, Date.now()) ?? 60_000
     })
-  if (isAccountGone(f))
-    return new PublishError({ code: "account_needs_reconnection", message: said(f), retryable: false, revoked: true })
-  if (isSessionRefused(f))
-    return new PublishError({
-      code: "account_needs_reconnection",
-      message: said(f),
-      retryable: false,
-      unauthorized: true
-    })
+  if (isAccountGone(f)) return PublishError.revoked({ message: said(f) })
+  if (isSessionRefused(f)) return PublishError.unauthorized({ message: said(f) })
   if (!f.answered || f.status >= 500)
-    return new PublishError({
-      code: "upstream_unavailable",
-      message: f.answered ? said(f) : `Bluesky did not answer: ${f.message}`,
-      retryable: true
-    })
-  return new PublishError({ code: "upstream_rejected", message: said(f), retryable: false })
+    return PublishError.unavailable({ message: f.answered ? said(f) : `Bluesky did not answer: ${f.message}` })
+  return PublishError.refused({ code: "upstream_rejected", message: said(f) })
 }
 
 /** The gate says this account is throttled for `waitMs` more: no call is made. */
 export const throttled = (waitMs: number) =>
-  new PublishError({
-    code: "rate_limited",
+  PublishError.rateLimited({
     message: `Bluesky asked Herald to slow down for this account; trying again in ${Math.ceil(waitMs / 1000)} s.`,
-    retryable: true,
-    rateLimited: true,
     retryAfterMs: waitMs
   })
 

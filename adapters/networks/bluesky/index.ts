@@ -1,34 +1,35 @@
-import { Effect, Option } from "effect"
-import { BlobStore } from "../../../application/ports/BlobStore.ts"
-import type { Network } from "../../../application/ports/Network.ts"
+import { Config, Option } from "effect"
+import { declareNetwork } from "../shared/declaration.ts"
 import { blueskyConfig } from "./config.ts"
 
 /**
  * Bluesky, unless BLUESKY_ENABLED=false; handles log in at BLUESKY_SERVICE_URL (https://bsky.social).
- * On by default, so its adapter (network.ts, with @atproto/api: ~0.5 s and ~60 MB for a host) loads
- * on the first connect or publish rather than at start; until then this shell stands in for it.
+ * On by default; its adapter (with @atproto/api: ~0.5 s and ~60 MB for a host) loads on the first
+ * connect or publish, like every network's.
  */
-export const network = Effect.gen(function* () {
-  const config = yield* blueskyConfig
-  if (!config.enabled) return Option.none<Network>()
-  const blobs = yield* BlobStore
-  let loading: Promise<Network> | undefined
-  const adapter = Effect.promise(
-    () => (loading ??= import("./network.ts").then((m) => m.makeNetwork({ serviceUrl: config.serviceUrl }, blobs)))
-  )
-  return Option.some<Network>({
-    platform: "bluesky",
-    connector: {
-      platform: "bluesky",
-      begin: (input) => Effect.flatMap(adapter, (n) => n.connector.begin(input)),
-      complete: (input) => Effect.flatMap(adapter, (n) => n.connector.complete(input)),
-      refresh: (credentials) => Effect.flatMap(adapter, (n) => n.connector.refresh!(credentials))
-    },
-    publisher: {
-      platform: "bluesky",
-      prepare: (request) => Effect.flatMap(adapter, (n) => n.publisher.prepare!(request)),
-      publish: (request, handle) => Effect.flatMap(adapter, (n) => n.publisher.publish(request, handle)),
-      recover: (request, handle) => Effect.flatMap(adapter, (n) => n.publisher.recover!(request, handle))
-    }
-  })
+export const network = declareNetwork({
+  platform: "bluesky",
+  label: "Bluesky",
+  describe:
+    "Bluesky: a handle and an app password (no app to register), offered unless BLUESKY_ENABLED=false; 300 graphemes, up to 4 images or one video, link cards, threads, first comments.",
+  rules: {
+    textLimit: 300,
+    textCounting: "graphemes",
+    mediaRequired: false,
+    maxImages: 4,
+    maxVideos: 1,
+    mixedMedia: false,
+    maxThreadReplies: 25,
+    poll: null,
+    firstComment: true,
+    firstCommentLimit: 300,
+    cover: false,
+    videoMaxSeconds: 180,
+    source: "AT Protocol app.bsky.feed.post lexicon (300 graphemes); 2026-11-21"
+  },
+  config: blueskyConfig.pipe(
+    Config.map((c) => (c.enabled ? Option.some({ serviceUrl: c.serviceUrl }) : Option.none()))
+  ),
+  renews: true,
+  load: () => import("./adapter.ts")
 })

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import type { Connection, Connector } from "../../../application/ports/Connectors.ts"
 import { fail } from "../../../domain/errors.ts"
-import { connectError } from "../shared/metaErrors.ts"
-import { type FacebookLogin, linkedInstagramConnection, noPagesMessage, pageConnection } from "../shared/metaPages.ts"
+import { connectError } from "../meta/errors.ts"
+import { type FacebookLogin, linkedInstagramConnection, noPagesMessage, pageConnection } from "../meta/pages.ts"
 
 /**
  * Connects Facebook Pages. The person chooses the Pages (and their linked Instagram accounts) in

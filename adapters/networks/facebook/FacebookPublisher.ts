@@ -10,10 +10,10 @@ import {
 } from "../../../application/ports/Publishers.ts"
 import type { Media } from "../../../domain/media.ts"
 import { formatUtc } from "../../../domain/time.ts"
-import { createdId } from "../shared/metaGraph.ts"
+import { createdId } from "../meta/graph.ts"
 import { fetchableUrl, readAll } from "../shared/media.ts"
-import { MAX_PROCESSING_MS } from "../shared/metaContainers.ts"
-import { findByText } from "../shared/metaPosts.ts"
+import { MAX_PROCESSING_MS } from "../meta/containers.ts"
+import { findByText } from "../meta/posts.ts"
 import type { Acting, FacebookApi, PagePost, VideoPhase, VideoStatus } from "./api.ts"
 import { decodeHandle, encodeHandle, type FacebookHandle, sending } from "./handle.ts"
 import type { ReelLedgerShape } from "./reelLedger.ts"
@@ -31,14 +31,7 @@ type Processing = Extract<FacebookHandle, { stage: "video" }>
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(
-        new PublishError({
-          code: "account_needs_reconnection",
-          message: "The Facebook Page has no stored access.",
-          retryable: false,
-          revoked: true
-        })
-      )
+    ? Effect.fail(PublishError.revoked({ message: "The Facebook Page has no stored access." }))
     : Effect.succeed({ pageId: request.account.externalId, token: request.credentials.accessToken })
 
 /** The first web link in a text, without the punctuation that ends a sentence: Meta builds its preview card. */
@@ -126,11 +119,8 @@ export const make = (deps: {
       const free = yield* reels.freeAt(a.pageId, now)
       if (free > now)
         return yield* Effect.fail(
-          new PublishError({
-            code: "rate_limited",
+          PublishError.rateLimited({
             message: `Facebook Pages take ${reels.perDay} reels in 24 hours and this Page has had them; the reel waits until ${formatUtc(free)}.`,
-            retryable: true,
-            rateLimited: true,
             retryAfterMs: free - now
           })
         )
@@ -171,10 +161,9 @@ export const make = (deps: {
       // The video exists on the Page: starting over would post it twice, so a person checks.
       if ((yield* Clock.currentTimeMillis) - handle.startedAt > MAX_PROCESSING_MS)
         return yield* Effect.fail(
-          new PublishError({
+          PublishError.refused({
             code: "publish_outcome_unknown",
-            message: `Facebook has not finished processing ${reel ? "reel" : "video"} ${handle.videoId} after an hour; check the Page.`,
-            retryable: false
+            message: `Facebook has not finished processing ${reel ? "reel" : "video"} ${handle.videoId} after an hour; check the Page.`
           })
         )
       return processing(
@@ -188,7 +177,7 @@ export const make = (deps: {
     (handle: Reel | Processing) =>
     (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        e.retryable && !e.unauthorized && now - handle.startedAt < KEEP_HANDLE_MS
+        e.retryable && now - handle.startedAt < KEEP_HANDLE_MS
           ? Effect.succeed(processing(handle, e.retryAfterMs ?? TROUBLE_WAIT_MS))
           : Effect.fail(e)
       )
@@ -300,16 +289,14 @@ export const make = (deps: {
 
 /** Meta could not take the video or reel, in its own words when it gave them. */
 const processingFailed = (what: "video" | "reel", phase: VideoPhase) =>
-  new PublishError({
+  PublishError.refused({
     code: "upstream_rejected",
-    message: `Facebook could not process the ${what}: ${phase.error?.message ?? "processing failed"}`,
-    retryable: false
+    message: `Facebook could not process the ${what}: ${phase.error?.message ?? "processing failed"}`
   })
 
 /** A reel handle for a post that is no longer a reel (its options changed): a person decides, nothing is sent. */
 const notAReel = () =>
-  new PublishError({
+  PublishError.refused({
     code: "publish_outcome_unknown",
-    message: "This post's reel upload was started, but the post no longer asks for a reel; check the Page.",
-    retryable: false
+    message: "This post's reel upload was started, but the post no longer asks for a reel; check the Page."
   })

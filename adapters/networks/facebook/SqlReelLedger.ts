@@ -1,21 +1,15 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { DAY_MS } from "../../../domain/time.ts"
-import { ensureOwnTable } from "../shared/ownTable.ts"
 import { ReelLedger, type ReelLedgerShape } from "./reelLedger.ts"
 
 /**
  * The reels ledger in Herald's database, shared by every HTTP host and scheduler on it. The table
- * belongs to the Facebook adapter, like the sandbox's ledger, so it is made on first use (under a
- * lock: schedulers start at once). A reel older than 24 hours no longer counts and goes.
+ * belongs to the Facebook network: its declaration's migration (reelsMigration.ts) makes it. A reel
+ * older than 24 hours no longer counts and goes.
  */
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  yield* ensureOwnTable(
-    sql,
-    "herald_facebook_reels",
-    `CREATE TABLE IF NOT EXISTS facebook_reels (page_id text NOT NULL, video_id text NOT NULL, at bigint NOT NULL, PRIMARY KEY (page_id, video_id))`
-  )
   return {
     record: (page, videoId, at) =>
       sql

@@ -1,6 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
-import { type CreateResult, decoder, type Graph } from "../shared/metaGraph.ts"
+import { type CreateResult, decoder, type Graph } from "../meta/graph.ts"
 
 /** The Facebook Pages endpoints Herald uses (graph.facebook.com/{version}), their answers decoded. */
 

@@ -1,4 +1,5 @@
-import { facebookApp } from "../shared/metaConfig.ts"
+import { Config, Option } from "effect"
+import { facebookApp, type MetaAppConfig } from "../meta/config.ts"
 
 /**
  * Facebook is offered when FACEBOOK_CLIENT_ID and FACEBOOK_CLIENT_SECRET are set; its hosts can be
@@ -21,3 +22,18 @@ export const scopes = [
   "instagram_content_publish",
   "instagram_manage_comments"
 ] as const
+
+/** Facebook's app, with FACEBOOK_CONFIG_ID when set: Facebook Login for Business asks for that saved configuration instead of scopes. */
+export interface FacebookSettings extends MetaAppConfig {
+  readonly configId?: string | undefined
+}
+
+/** Facebook's settings, when its app is set. */
+export const enabled = Config.all({ app: config, configId: Config.option(Config.String("FACEBOOK_CONFIG_ID")) }).pipe(
+  Config.map(({ app, configId }) =>
+    Option.map(app, (settings): FacebookSettings => {
+      const id = Option.getOrElse(configId, () => "").trim()
+      return id === "" ? settings : { ...settings, configId: id }
+    })
+  )
+)

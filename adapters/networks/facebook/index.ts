@@ -1,34 +1,32 @@
-import { Effect, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import type { Network } from "../../../application/ports/Network.ts"
-import type { MetaAppConfig } from "../shared/metaConfig.ts"
-import { GRAPH_TIMEOUT_MS, makeGraph } from "../shared/metaGraph.ts"
-import { makeFacebookLogin } from "../shared/metaPages.ts"
-import { makeRateGate } from "../shared/rateGate.ts"
-import { makeApi } from "./api.ts"
-import { config, scopes } from "./config.ts"
-import * as FacebookConnector from "./FacebookConnector.ts"
-import * as FacebookPublisher from "./FacebookPublisher.ts"
-import { ReelLedger, type ReelLedgerShape } from "./reelLedger.ts"
+import { declareNetwork } from "../shared/declaration.ts"
+import { enabled } from "./config.ts"
+import { reelsMigration } from "./reelsMigration.ts"
 
-/** The Facebook Pages network on this app, its uploads fetched by Meta from `blobs`' URLs, its reels counted in `reels`. */
-export const make = (settings: MetaAppConfig, blobs: BlobStoreShape, reels: ReelLedgerShape) => {
-  const graph = makeGraph({
-    network: "Facebook",
-    apiUrl: settings.apiUrl,
-    version: settings.version,
-    gate: makeRateGate()
-  })
-  return {
-    platform: "facebook",
-    connector: FacebookConnector.make({ login: makeFacebookLogin(settings, graph, scopes, GRAPH_TIMEOUT_MS) }),
-    publisher: FacebookPublisher.make({ api: makeApi(graph), blobs, reels })
-  } satisfies Network
-}
-
-/** Facebook, when FACEBOOK_CLIENT_ID and FACEBOOK_CLIENT_SECRET are set (see config.ts). */
-export const network = Effect.gen(function* () {
-  const settings = yield* config
-  if (Option.isNone(settings)) return Option.none<Network>()
-  return Option.some<Network>(make(settings.value, yield* BlobStore, yield* ReelLedger))
+/** Facebook: see config.ts for its settings, adapter.ts for how it connects and publishes. */
+export const network = declareNetwork({
+  platform: "facebook",
+  label: "Facebook",
+  describe:
+    "Facebook Pages, Facebook Login with FACEBOOK_CLIENT_ID/FACEBOOK_CLIENT_SECRET (or FACEBOOK_CONFIG_ID for Login for Business); text, links, up to 10 images or one video or reel, first comments.",
+  rules: {
+    textLimit: 63_206,
+    textCounting: "chars",
+    mediaRequired: false,
+    maxImages: 10,
+    maxVideos: 1,
+    mixedMedia: false,
+    maxThreadReplies: 0,
+    poll: null,
+    firstComment: true,
+    firstCommentLimit: 8000,
+    cover: true,
+    videoMaxSeconds: 90,
+    reel: { minSeconds: 3, maxSeconds: 90, aspect: { width: 9, height: 16 }, perDay: 30 },
+    source:
+      "Facebook Pages API; reels: Video API Reels Publishing guide (3-90 s, 9:16, 30 API-published reels a moving 24 h); 2026-11-21"
+  },
+  config: enabled,
+  renews: false,
+  migrations: { "0041_facebook_reels": reelsMigration },
+  load: () => import("./adapter.ts")
 })

@@ -1,10 +1,10 @@
 import { Clock, Effect } from "effect"
 import type { Connection, Connector } from "../../../application/ports/Connectors.ts"
 import { fail } from "../../../domain/errors.ts"
-import { longLivedCredentials, type MetaLoginClient } from "../shared/metaAuth.ts"
-import { connectError, refreshError } from "../shared/metaErrors.ts"
-import type { Graph } from "../shared/metaGraph.ts"
-import { type FacebookLogin, linkedInstagramConnection, noPagesMessage } from "../shared/metaPages.ts"
+import { longLivedCredentials, type MetaLoginClient } from "../meta/auth.ts"
+import { connectError, refreshError } from "../meta/errors.ts"
+import type { Graph } from "../meta/graph.ts"
+import { type FacebookLogin, linkedInstagramConnection, noPagesMessage } from "../meta/pages.ts"
 import { api } from "./api.ts"
 
 /** Instagram Login: its app's login client and graph.instagram.com. */

@@ -19,11 +19,13 @@ import {
   freshHandle,
   recover,
   step
-} from "../shared/metaContainers.ts"
-import { createdId, type Graph } from "../shared/metaGraph.ts"
+} from "../meta/containers.ts"
+import { createdId, type Graph } from "../meta/graph.ts"
 import { fetchableUrl } from "../shared/media.ts"
-import { findByText } from "../shared/metaPosts.ts"
+import { findByText } from "../meta/posts.ts"
 import { type Acting, api, type Quota } from "./api.ts"
+import { networkRules } from "../../../domain/networkRules.ts"
+import { inAcceptedFormat } from "../shared/images.ts"
 
 /** Which Graph host an account's token belongs to: Instagram Login's, or Facebook Login's (a Page token). */
 export interface Hosts {
@@ -31,8 +33,7 @@ export interface Hosts {
   readonly facebook: Graph | null
 }
 
-const reconnect = (message: string) =>
-  new PublishError({ code: "account_needs_reconnection", message, retryable: false, revoked: true })
+const reconnect = (message: string) => PublishError.revoked({ message })
 
 export const actingOf = (
   hosts: Hosts,
@@ -44,9 +45,8 @@ export const actingOf = (
   const graph = viaFacebook ? hosts.facebook : hosts.instagram
   if (graph === null)
     return Effect.fail(
-      new PublishError({
+      PublishError.refused({
         code: "platform_unavailable",
-        retryable: false,
         message: `This Instagram account was connected through ${viaFacebook ? "Facebook Login, which is no longer configured (FACEBOOK_CLIENT_ID)" : "Instagram Login, which is no longer configured (INSTAGRAM_CLIENT_ID)"}.`
       })
     )
@@ -59,13 +59,11 @@ const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Ef
     const media = request.media
     if (media.length === 0)
       return yield* Effect.fail(
-        new PublishError({
-          code: "media_required",
-          message: "Instagram posts need an image or a video.",
-          retryable: false
-        })
+        PublishError.refused({ code: "media_required", message: "Instagram posts need an image or a video." })
       )
-    const urlOf = (m: Media) => fetchableUrl(blobs, m.blobKey)
+    // Instagram takes JPEG only: other images go as a converted copy (its rules row names the formats).
+    const urlOf = (m: Media) =>
+      Effect.flatMap(inAcceptedFormat(blobs, networkRules.instagram, m), (key) => fetchableUrl(blobs, key))
     if (media.length === 1) {
       const only = media[0]!
       if (only.type === "image")
@@ -130,7 +128,7 @@ const containerApi = (a: Acting, request: PublishRequest): ContainerApi => ({
 
 /**
  * Publishes to Instagram: one image, one reel (cover image or frame offset), or a carousel of 2 to
- * 10, through containers polled until FINISHED one step per call (shared/metaContainers.ts); first
+ * 10, through containers polled until FINISHED one step per call (meta/containers.ts); first
  * comments are comments on the media. Recovery goes through the container id (PUBLISHED means it
  * went out) or, for a comment, the media's comments.
  */

@@ -1,7 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
-import type { ContainerStatus } from "../shared/metaContainers.ts"
-import { type CreateResult, decoder, type Graph } from "../shared/metaGraph.ts"
+import type { ContainerStatus } from "../meta/containers.ts"
+import { type CreateResult, decoder, type Graph } from "../meta/graph.ts"
 
 /** The Instagram endpoints Herald uses (the same paths on graph.instagram.com and graph.facebook.com), their answers decoded. */
 

@@ -1,5 +1,5 @@
-import { Config } from "effect"
-import { facebookApp, instagramApp } from "../shared/metaConfig.ts"
+import { Config, Option } from "effect"
+import { facebookApp, instagramApp } from "../meta/config.ts"
 
 /**
  * Instagram is offered when INSTAGRAM_CLIENT_ID and INSTAGRAM_CLIENT_SECRET are set (Instagram API
@@ -8,6 +8,13 @@ import { facebookApp, instagramApp } from "../shared/metaConfig.ts"
  * and accounts connected through Facebook keep publishing through graph.facebook.com.
  */
 export const config = Config.all({ instagram: instagramApp, facebook: facebookApp })
+
+/** Both apps, when at least one is set. */
+export const enabled = config.pipe(
+  Config.map((apps) =>
+    Option.isNone(apps.instagram) && Option.isNone(apps.facebook) ? Option.none() : Option.some(apps)
+  )
+)
 
 /** Instagram Login: publish, read the profile and media (recovery), comment (first comment). */
 export const instagramScopes = [

@@ -1,46 +1,31 @@
-import { Effect, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import type { Network } from "../../../application/ports/Network.ts"
-import { makeMetaLogin } from "../shared/metaAuth.ts"
-import type { MetaAppConfig } from "../shared/metaConfig.ts"
-import { GRAPH_TIMEOUT_MS, makeGraph } from "../shared/metaGraph.ts"
-import { makeFacebookLogin } from "../shared/metaPages.ts"
-import { makeRateGate } from "../shared/rateGate.ts"
-import { config, facebookScopes, instagramScopes } from "./config.ts"
-import * as InstagramConnector from "./InstagramConnector.ts"
-import * as InstagramPublisher from "./InstagramPublisher.ts"
+import { declareNetwork } from "../shared/declaration.ts"
+import { enabled } from "./config.ts"
 
-export interface InstagramSettings {
-  /** Instagram Login's app (INSTAGRAM_*), if configured. */
-  readonly instagram: Option.Option<MetaAppConfig>
-  /** Facebook Login's app (FACEBOOK_*), if configured: accounts linked to Pages. */
-  readonly facebook: Option.Option<MetaAppConfig>
-}
-
-/** The Instagram network on these apps (at least one), its uploads fetched by Meta from `blobs`' URLs. */
-export const make = (settings: InstagramSettings, blobs: BlobStoreShape) => {
-  const gate = makeRateGate()
-  const ig = Option.getOrNull(settings.instagram)
-  const fb = Option.getOrNull(settings.facebook)
-  const igGraph = ig === null ? null : makeGraph({ network: "Instagram", apiUrl: ig.apiUrl, version: ig.version, gate })
-  const fbGraph = fb === null ? null : makeGraph({ network: "Instagram", apiUrl: fb.apiUrl, version: fb.version, gate })
-  const connector = InstagramConnector.make({
-    instagram:
-      ig === null
-        ? null
-        : {
-            login: makeMetaLogin("Instagram", { ...ig, scopes: instagramScopes, timeoutMs: GRAPH_TIMEOUT_MS }),
-            graph: igGraph!
-          },
-    facebook: fb === null ? null : makeFacebookLogin(fb, fbGraph!, facebookScopes, GRAPH_TIMEOUT_MS)
-  })
-  const publisher = InstagramPublisher.make({ hosts: { instagram: igGraph, facebook: fbGraph }, blobs })
-  return { platform: "instagram", connector, publisher } satisfies Network
-}
-
-/** Instagram, when INSTAGRAM_* or FACEBOOK_* is set (see config.ts). */
-export const network = Effect.gen(function* () {
-  const settings = yield* config
-  if (Option.isNone(settings.instagram) && Option.isNone(settings.facebook)) return Option.none<Network>()
-  return Option.some<Network>(make(settings, yield* BlobStore))
+/** Instagram: see config.ts for its settings, adapter.ts for how it connects and publishes. */
+export const network = declareNetwork({
+  platform: "instagram",
+  label: "Instagram",
+  describe:
+    "Instagram professional accounts, through Instagram Login (INSTAGRAM_*) or the Pages of Facebook Login (FACEBOOK_*); media required (JPEG images, converted if need be; aspect 4:5 to 1.91:1), carousels, reels, first comments.",
+  rules: {
+    textLimit: 2200,
+    textCounting: "chars",
+    mediaRequired: true,
+    maxImages: 10,
+    maxVideos: 10,
+    mixedMedia: true,
+    maxThreadReplies: 0,
+    poll: null,
+    firstComment: true,
+    firstCommentLimit: 2196,
+    cover: true,
+    videoMaxSeconds: 90,
+    imageFormats: ["image/jpeg"],
+    imageAspect: { min: 0.8, max: 1.91 },
+    postsPer24Hours: 50,
+    source: "Instagram Graph API content publishing (50 API-published posts a moving 24 h); 2026-11-21"
+  },
+  config: enabled,
+  renews: true,
+  load: () => import("./adapter.ts")
 })

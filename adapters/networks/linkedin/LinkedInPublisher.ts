@@ -32,14 +32,7 @@ const isPage = (author: string) => author.startsWith("urn:li:organization:")
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(
-        new PublishError({
-          code: "account_needs_reconnection",
-          message: "The LinkedIn account has no stored access.",
-          retryable: false,
-          unauthorized: true
-        })
-      )
+    ? Effect.fail(PublishError.unauthorized({ message: "The LinkedIn account has no stored access." }))
     : Effect.succeed({ author: request.account.externalId, accessToken: request.credentials.accessToken })
 
 const processing = (handle: LinkedInHandle, checkAfterMs: number): PublishOutcome => ({
@@ -107,7 +100,9 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
         return Effect.fail(result.error)
       case "Unknown":
         // LinkedIn may have made it: the pipeline keeps the checkpoint and asks `recover` before any new call.
-        return Effect.die(new Error(`The outcome of the LinkedIn call is unknown: ${result.why}`))
+        return Effect.fail(
+          PublishError.outcomeUnknown({ message: `The outcome of the LinkedIn call is unknown: ${result.why}` })
+        )
     }
   }
 
@@ -148,10 +143,9 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
         )
       if (state.status === "PROCESSING_FAILED")
         return Effect.fail(
-          new PublishError({
+          PublishError.refused({
             code: "upstream_rejected",
-            message: `LinkedIn could not process the video: ${state.processingFailureReason ?? "processing failed"}`,
-            retryable: false
+            message: `LinkedIn could not process the video: ${state.processingFailureReason ?? "processing failed"}`
           })
         )
       return Effect.succeed(processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls + 1)))
@@ -210,12 +204,7 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
       return made === undefined
         ? ({ _tag: "NotPublished" } satisfies Recovery)
         : ({ _tag: "Published", published: { externalId: made.id, url: postUrl(made.id) } } satisfies Recovery)
-    }).pipe(
-      // Refused credentials while looking are renewed before the next look: try again, do not give up on the post.
-      Effect.mapError((e) =>
-        e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e
-      )
-    )
+    })
 
   return {
     platform: "linkedin",

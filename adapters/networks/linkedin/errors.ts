@@ -50,49 +50,31 @@ export const publishErrorOf = (reply: HttpReply): PublishError => {
   const body = problemOf(reply)
   if (reply.status === 401) {
     const revoked = body.serviceErrorCode === REVOKED || body.code === "REVOKED_ACCESS_TOKEN"
-    return new PublishError({
-      code: "account_needs_reconnection",
-      message: `LinkedIn refused the account's access token: ${message}`,
-      retryable: false,
-      unauthorized: true,
-      revoked
-    })
+    const said = `LinkedIn refused the account's access token: ${message}`
+    return revoked ? PublishError.revoked({ message: said }) : PublishError.unauthorized({ message: said })
   }
-  if (duplicateOf(reply) !== null) return new PublishError({ code: "duplicate_content", message, retryable: false })
+  if (duplicateOf(reply) !== null) return PublishError.refused({ code: "duplicate_content", message })
   if (reply.status === 426)
-    return new PublishError({
+    return PublishError.refused({
       code: "upstream_rejected",
-      message: `${message} (LinkedIn sunsets API versions after about a year: set LINKEDIN_VERSION to a current YYYYMM).`,
-      retryable: false
+      message: `${message} (LinkedIn sunsets API versions after about a year: set LINKEDIN_VERSION to a current YYYYMM).`
     })
-  if (reply.status >= 400 && reply.status < 500)
-    return new PublishError({ code: "upstream_rejected", message, retryable: false })
-  return new PublishError({
-    code: "upstream_unavailable",
-    message: `LinkedIn is unavailable: ${message}`,
-    retryable: true
-  })
+  if (reply.status >= 400 && reply.status < 500) return PublishError.refused({ code: "upstream_rejected", message })
+  return PublishError.unavailable({ message: `LinkedIn is unavailable: ${message}` })
 }
 
 export const rateLimitedError = (retryAfterMs: number, said: string | null) =>
-  new PublishError({
-    code: "rate_limited",
+  PublishError.rateLimited({
     message: `LinkedIn's daily limit for this account is used up${said === null ? "" : ` (${said})`}; Herald waits for its reset at midnight UTC.`,
-    retryable: true,
-    rateLimited: true,
     retryAfterMs
   })
 
 export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `LinkedIn did not answer: ${e.message}`, retryable: true })
+  PublishError.unavailable({ message: `LinkedIn did not answer: ${e.message}` })
 
 /** A 2xx whose body is not what LinkedIn documents: try again later. */
 export const unreadable = (what: string) =>
-  new PublishError({
-    code: "upstream_unavailable",
-    message: `LinkedIn's answer to ${what} could not be read.`,
-    retryable: true
-  })
+  PublishError.unavailable({ message: `LinkedIn's answer to ${what} could not be read.` })
 
 /** A refresh LinkedIn refused means the grant is gone (reconnect); anything else is for later. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>

@@ -1,38 +1,36 @@
-import { Effect, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import type { Network } from "../../../application/ports/Network.ts"
-import { makeOAuth2Client } from "../shared/oauth2.ts"
-import { makeRateGate } from "../shared/rateGate.ts"
-import { makeLinkedInApi } from "./api.ts"
-import { CALL_TIMEOUT_MS, makeLinkedInClient } from "./client.ts"
-import { config, type LinkedInConfig, scopesOf } from "./config.ts"
-import * as LinkedInConnector from "./LinkedInConnector.ts"
-import * as LinkedInPublisher from "./LinkedInPublisher.ts"
+import { declareNetwork } from "../shared/declaration.ts"
+import { config } from "./config.ts"
 
-/** The LinkedIn network on this configuration, its uploads read from `blobs`. */
-export const make = (settings: LinkedInConfig, blobs: BlobStoreShape): Network => {
-  const api = makeLinkedInApi(settings, makeLinkedInClient(makeRateGate(), settings.version))
-  const oauth = makeOAuth2Client({
-    clientId: settings.clientId,
-    clientSecret: settings.clientSecret,
-    authorizeUrl: settings.authorizeUrl,
-    tokenUrl: settings.tokenUrl,
-    scopes: scopesOf(settings),
-    pkce: false,
-    clientAuthentication: "post",
-    timeoutMs: CALL_TIMEOUT_MS,
-    lenientTokenResponse: true
-  })
-  return {
-    platform: "linkedin",
-    connector: LinkedInConnector.make({ oauth, api, organizations: settings.organizations }),
-    publisher: LinkedInPublisher.make({ api, blobs })
-  }
-}
-
-/** LinkedIn, when LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET are set (see config.ts for the hosts and the API version). */
-export const network = Effect.gen(function* () {
-  const settings = yield* config
-  if (Option.isNone(settings)) return Option.none<Network>()
-  return Option.some(make(settings.value, yield* BlobStore))
+/** LinkedIn: see config.ts for its settings, adapter.ts for how it connects and publishes. */
+export const network = declareNetwork({
+  platform: "linkedin",
+  label: "LinkedIn",
+  describe:
+    "LinkedIn: a member and the pages they administer, OAuth with LINKEDIN_CLIENT_ID/LINKEDIN_CLIENT_SECRET; 3,000 characters, up to 20 images or one video, polls, first comments.",
+  rules: {
+    textLimit: 3000,
+    textCounting: "chars",
+    mediaRequired: false,
+    maxImages: 20,
+    maxVideos: 1,
+    mixedMedia: false,
+    maxThreadReplies: 0,
+    firstComment: true,
+    firstCommentLimit: 1250,
+    cover: true,
+    coverKinds: ["image"],
+    videoMaxSeconds: 1800,
+    videoMinSeconds: 3,
+    poll: {
+      minOptions: 2,
+      maxOptions: 4,
+      maxOptionLength: 30,
+      durationMinutes: [1 * 24 * 60, 3 * 24 * 60, 7 * 24 * 60, 14 * 24 * 60],
+      maxQuestionLength: 140
+    },
+    source: "LinkedIn Posts API (community management); 2026-11-21"
+  },
+  config,
+  renews: true,
+  load: () => import("./adapter.ts")
 })

@@ -42,11 +42,7 @@ export const uploadVideo = (
         Effect.flatMap(api.put(acting, parts[index].uploadUrl, bytes), (etag) =>
           etag === null
             ? Effect.fail(
-                new PublishError({
-                  code: "upstream_unavailable",
-                  message: "LinkedIn took a video part without naming it (no ETag).",
-                  retryable: true
-                })
+                PublishError.unavailable({ message: "LinkedIn took a video part without naming it (no ETag)." })
               )
             : Effect.sync(() => void etags.push(etag))
         )

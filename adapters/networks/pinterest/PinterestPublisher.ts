@@ -28,14 +28,7 @@ export const pinUrl = (id: string) => `https://www.pinterest.com/pin/${id}/`
 
 const actingOf = (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Acting, PublishError> =>
   credentials === null
-    ? Effect.fail(
-        new PublishError({
-          code: "account_needs_reconnection",
-          message: "The Pinterest account has no stored access.",
-          retryable: false,
-          unauthorized: true
-        })
-      )
+    ? Effect.fail(PublishError.unauthorized({ message: "The Pinterest account has no stored access." }))
     : Effect.succeed({ user: account.externalId, accessToken: credentials.accessToken })
 
 const processing = (handle: PinterestHandle, checkAfterMs: number): PublishOutcome => ({
@@ -71,10 +64,9 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
       const boards = yield* deps.api.boards(acting)
       if (boards.length === 0)
         return yield* Effect.fail(
-          new PublishError({
+          PublishError.refused({
             code: "upstream_rejected",
-            message: "The Pinterest account has no board: create one on Pinterest, or set pinterest.boardId.",
-            retryable: false
+            message: "The Pinterest account has no board: create one on Pinterest, or set pinterest.boardId."
           })
         )
       return boards[0].id
@@ -98,7 +90,9 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
       case "Refused":
         return Effect.fail(result.error)
       case "Unknown":
-        return Effect.die(new Error(`The outcome of the Pinterest pin is unknown: ${result.why}`))
+        return Effect.fail(
+          PublishError.outcomeUnknown({ message: `The outcome of the Pinterest pin is unknown: ${result.why}` })
+        )
     }
   }
 
@@ -150,11 +144,7 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
           )
         if (status === "failed")
           return Effect.fail(
-            new PublishError({
-              code: "upstream_rejected",
-              message: "Pinterest could not process the video.",
-              retryable: false
-            })
+            PublishError.refused({ code: "upstream_rejected", message: "Pinterest could not process the video." })
           )
         return Effect.succeed(processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls + 1)))
       }
@@ -179,10 +169,9 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
     Effect.gen(function* () {
       if (request.replyTo !== null)
         return yield* Effect.fail(
-          new PublishError({
+          PublishError.refused({
             code: "first_comment_unsupported",
-            message: "Pinterest takes no comments through its API.",
-            retryable: false
+            message: "Pinterest takes no comments through its API."
           })
         )
       const acting = yield* actingOf(request.account, request.credentials)
@@ -229,11 +218,7 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
       return made === undefined
         ? ({ _tag: "NotPublished" } satisfies Recovery)
         : ({ _tag: "Published", published: { externalId: made.id, url: pinUrl(made.id) } } satisfies Recovery)
-    }).pipe(
-      Effect.mapError((e) =>
-        e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e
-      )
-    )
+    })
 
   return {
     platform: "pinterest",

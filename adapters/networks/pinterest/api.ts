@@ -86,11 +86,8 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
       const closed = acting.user === null ? 0 : yield* gate.waitFor([acting.user])
       if (closed > 0)
         return yield* Effect.fail(
-          new PublishError({
-            code: "rate_limited",
+          PublishError.rateLimited({
             message: `Pinterest's limit for this account is used up; Herald waits ${Math.ceil(closed / 1000)} s.`,
-            retryable: true,
-            rateLimited: true,
             retryAfterMs: closed
           })
         )
@@ -186,11 +183,14 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
         )
         if (!isSuccess(reply))
           return yield* Effect.fail(
-            new PublishError({
-              code: "upstream_rejected",
-              message: `Pinterest's upload store refused the video (HTTP ${reply.status}).`,
-              retryable: reply.status >= 500
-            })
+            reply.status >= 500
+              ? PublishError.unavailable({
+                  message: `Pinterest's upload store could not take the video (HTTP ${reply.status}).`
+                })
+              : PublishError.refused({
+                  code: "upstream_rejected",
+                  message: `Pinterest's upload store refused the video (HTTP ${reply.status}).`
+                })
           )
       }),
 

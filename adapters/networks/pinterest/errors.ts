@@ -20,38 +20,18 @@ const MINUTE_MS = 60_000
 export const publishErrorOf = (reply: HttpReply, nowMs: number): PublishError => {
   const message = pinterestMessage(reply)
   if (reply.status === 401)
-    return new PublishError({
-      code: "account_needs_reconnection",
-      message: `Pinterest refused the account's access token: ${message}`,
-      retryable: false,
-      unauthorized: true
-    })
+    return PublishError.unauthorized({ message: `Pinterest refused the account's access token: ${message}` })
   if (reply.status === 429)
-    return new PublishError({
-      code: "rate_limited",
-      message,
-      retryable: true,
-      rateLimited: true,
-      retryAfterMs: retryAfterMs(reply.headers, nowMs) ?? MINUTE_MS
-    })
-  if (reply.status >= 400 && reply.status < 500)
-    return new PublishError({ code: "upstream_rejected", message, retryable: false })
-  return new PublishError({
-    code: "upstream_unavailable",
-    message: `Pinterest is unavailable: ${message}`,
-    retryable: true
-  })
+    return PublishError.rateLimited({ message, retryAfterMs: retryAfterMs(reply.headers, nowMs) ?? MINUTE_MS })
+  if (reply.status >= 400 && reply.status < 500) return PublishError.refused({ code: "upstream_rejected", message })
+  return PublishError.unavailable({ message: `Pinterest is unavailable: ${message}` })
 }
 
 export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `Pinterest did not answer: ${e.message}`, retryable: true })
+  PublishError.unavailable({ message: `Pinterest did not answer: ${e.message}` })
 
 export const unreadable = (what: string) =>
-  new PublishError({
-    code: "upstream_unavailable",
-    message: `Pinterest's answer to ${what} could not be read.`,
-    retryable: true
-  })
+  PublishError.unavailable({ message: `Pinterest's answer to ${what} could not be read.` })
 
 /** A refused refresh means the grant is gone (reconnect); anything else is for later. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>

@@ -1,39 +1,29 @@
-import { Effect, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import type { Network } from "../../../application/ports/Network.ts"
-import { makeOAuth2Client } from "../shared/oauth2.ts"
-import { makeRateGate } from "../shared/rateGate.ts"
-import { CALL_TIMEOUT_MS, makePinterestApi } from "./api.ts"
-import { config, type PinterestConfig, scopes } from "./config.ts"
-import * as PinterestConnector from "./PinterestConnector.ts"
-import * as PinterestPublisher from "./PinterestPublisher.ts"
+import { declareNetwork } from "../shared/declaration.ts"
+import { config } from "./config.ts"
 
-/** The Pinterest network on this configuration, its uploads read from `blobs`. */
-export const make = (settings: PinterestConfig, blobs: BlobStoreShape): Network => {
-  const api = makePinterestApi(settings, makeRateGate())
-  const oauth = makeOAuth2Client({
-    clientId: settings.clientId,
-    clientSecret: settings.clientSecret,
-    authorizeUrl: settings.authorizeUrl,
-    tokenUrl: settings.tokenUrl,
-    scopes,
-    scopeSeparator: ",",
-    pkce: false,
-    clientAuthentication: "basic",
-    timeoutMs: CALL_TIMEOUT_MS,
-    // Apps made before 2025-09-25 get continuous (renewable) refresh tokens only when they ask.
-    tokenParams: { continuous_refresh: "true" }
-  })
-  return {
-    platform: "pinterest",
-    connector: PinterestConnector.make({ oauth, api }),
-    publisher: PinterestPublisher.make({ api, blobs })
-  }
-}
-
-/** Pinterest, when PINTEREST_CLIENT_ID and PINTEREST_CLIENT_SECRET are set (see config.ts for the hosts). */
-export const network = Effect.gen(function* () {
-  const settings = yield* config
-  if (Option.isNone(settings)) return Option.none<Network>()
-  return Option.some(make(settings.value, yield* BlobStore))
+/** Pinterest: see config.ts for its settings, adapter.ts for how it connects and publishes. */
+export const network = declareNetwork({
+  platform: "pinterest",
+  label: "Pinterest",
+  describe:
+    "Pinterest: OAuth with PINTEREST_CLIENT_ID/PINTEREST_CLIENT_SECRET; a pin of up to 5 images or one video, to a board (GET /accounts/{id}/boards).",
+  rules: {
+    textLimit: 500,
+    textCounting: "chars",
+    mediaRequired: true,
+    maxImages: 5,
+    maxVideos: 1,
+    mixedMedia: false,
+    maxThreadReplies: 0,
+    poll: null,
+    firstComment: false,
+    firstCommentLimit: 0,
+    cover: true,
+    videoMaxSeconds: null,
+    source: "Pinterest API v5 pins; 2026-11-21"
+  },
+  config,
+  renews: true,
+  boards: true,
+  load: () => import("./adapter.ts")
 })

@@ -103,47 +103,28 @@ export const makePublisherWith = (options: SandboxOptions) =>
         const text = request.content
         if (text.includes("#fail"))
           return Effect.fail(
-            new PublishError({
-              code: "upstream_rejected",
-              message: "The sandbox refused the content (#fail).",
-              retryable: false
-            })
+            PublishError.refused({ code: "upstream_rejected", message: "The sandbox refused the content (#fail)." })
           )
         if (text.includes("#duplicate"))
           return Effect.fail(
-            new PublishError({
+            PublishError.refused({
               code: "duplicate_content",
-              message: "The sandbox says this text was just posted (#duplicate).",
-              retryable: false
+              message: "The sandbox says this text was just posted (#duplicate)."
             })
           )
         if (text.includes("#expired"))
           return Effect.fail(
-            new PublishError({
-              code: "account_needs_reconnection",
-              message: "The sandbox says the account's access was revoked (#expired).",
-              retryable: false,
-              revoked: true
-            })
+            PublishError.revoked({ message: "The sandbox says the account's access was revoked (#expired)." })
           )
         if (text.includes("#ratelimit") && firstTime("ratelimit", request))
           return Effect.fail(
-            new PublishError({
-              code: "rate_limited",
+            PublishError.rateLimited({
               message: "The sandbox is rate limiting this account (#ratelimit); the window resets in 5 s.",
-              retryable: true,
-              rateLimited: true,
               retryAfterMs: 5000
             })
           )
         if (text.includes("#flaky") && firstTime("flaky", request))
-          return Effect.fail(
-            new PublishError({
-              code: "upstream_unavailable",
-              message: "The sandbox is briefly unavailable (#flaky).",
-              retryable: true
-            })
-          )
+          return Effect.fail(PublishError.unavailable({ message: "The sandbox is briefly unavailable (#flaky)." }))
         const externalId = handle ?? newId()
         const record: SandboxRecord = {
           externalId,

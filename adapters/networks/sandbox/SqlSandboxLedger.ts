@@ -1,6 +1,5 @@
 import { Cause, Deferred, Effect, Exit, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { ensureOwnTable } from "../shared/ownTable.ts"
 import { SandboxLedger, type SandboxLedgerShape, type SandboxRecord } from "./SandboxPublisher.ts"
 
 interface Row {
@@ -29,39 +28,11 @@ const fromRow = (row: Row): SandboxRecord => ({
 
 /**
  * The sandbox network's posts in Herald's own database, so that several processes (HTTP hosts,
- * schedulers) share one sandbox. The table belongs to the sandbox "network", not to Herald's
- * schema, so it is created here on first use (under a lock: schedulers start at once).
+ * schedulers) share one sandbox. The table belongs to the sandbox network: its declaration's
+ * migration (ledgerMigration.ts) makes it.
  */
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  yield* ensureOwnTable(
-    sql,
-    "herald_sandbox_ledger",
-    `CREATE TABLE IF NOT EXISTS sandbox_ledger (
-      external_id text PRIMARY KEY,
-      account_id text NOT NULL,
-      post_id text NOT NULL,
-      content text NOT NULL,
-      reply_to jsonb,
-      media_ids jsonb NOT NULL,
-      extra jsonb NOT NULL,
-      at bigint NOT NULL,
-      publishes integer NOT NULL DEFAULT 1
-    )`
-  )
-  // Ledgers made before publish calls were counted gain the column; looked up first, since ALTER TABLE
-  // locks the table against every insert even when the column is there (schedulers start often).
-  const counted = yield* sql<{ n: number }>`
-    SELECT count(*)::int AS n FROM information_schema.columns
-    WHERE table_name = 'sandbox_ledger' AND column_name = 'publishes' AND table_schema = current_schema()`.pipe(
-    Effect.orDie
-  )
-  if (counted[0]?.n === 0)
-    yield* ensureOwnTable(
-      sql,
-      "herald_sandbox_ledger",
-      "ALTER TABLE sandbox_ledger ADD COLUMN IF NOT EXISTS publishes integer NOT NULL DEFAULT 1"
-    )
   type Waiting = { readonly record: SandboxRecord; readonly stored: Deferred.Deferred<boolean> }
   const insertAll = (group: ReadonlyArray<Waiting>) => {
     const records = group.map((b) => b.record)

@@ -1,12 +1,31 @@
-import { Effect, Option } from "effect"
-import type { Network } from "../../../application/ports/Network.ts"
-import { connector } from "./SandboxConnector.ts"
-import { SandboxPublisherTag } from "./SandboxPublisher.ts"
+import { Config, Option } from "effect"
+import { declareNetwork } from "../shared/declaration.ts"
+import { ledgerMigration, ledgerPublishesMigration } from "./ledgerMigration.ts"
 
-/** The sandbox network, with whichever sandbox publisher the host provides (ledger in memory or SQL). */
-export const network = Effect.map(
-  SandboxPublisherTag,
-  (publisher): Option.Option<Network> => Option.some({ platform: "sandbox", connector, publisher })
-)
-
-export { connector }
+/** Herald's own network for trying the whole flow: always on, its posts kept in Herald's database. */
+export const network = declareNetwork({
+  platform: "sandbox",
+  label: "Sandbox",
+  describe:
+    "Herald's built-in test network, always on: connecting is one GET, posts are 'published' inside Herald, and content with #fail fails.",
+  rules: {
+    textLimit: 10_000,
+    textCounting: "chars",
+    mediaRequired: false,
+    maxImages: 20,
+    maxVideos: 20,
+    mixedMedia: true,
+    maxThreadReplies: 25,
+    firstComment: true,
+    firstCommentLimit: 10_000,
+    cover: true,
+    videoMaxSeconds: null,
+    poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 30, durationMinutes: { min: 5, max: 14 * 24 * 60 } },
+    source: "Herald's built-in sandbox: accepts every capability"
+  },
+  config: Config.succeed(Option.some({})),
+  renews: false,
+  migrations: { "0040_sandbox_ledger": ledgerMigration, "0042_sandbox_ledger_publishes": ledgerPublishesMigration },
+  load: () => import("./adapter.ts")
+})
+export { connector } from "./SandboxConnector.ts"

@@ -5,15 +5,10 @@ import { PublishError } from "../../../application/ports/Publishers.ts"
 /** A storage failure while reading an upload for a network: gone for good, or storage down (try again). */
 export const blobFailure = (e: BlobError | BlobNotFound): PublishError =>
   e instanceof BlobNotFound
-    ? new PublishError({
-        code: "media_not_found",
-        message: "An upload of this post is no longer in storage.",
-        retryable: false
-      })
-    : new PublishError({
+    ? PublishError.refused({ code: "media_not_found", message: "An upload of this post is no longer in storage." })
+    : PublishError.unavailable({
         code: e.unavailable ? "upstream_storage_unavailable" : "upstream_storage_failed",
-        message: `Reading an upload failed: ${e.reason}`,
-        retryable: true
+        message: `Reading an upload failed: ${e.reason}`
       })
 
 /** An upload's bytes in one piece (images: a few MB at most). */
@@ -94,10 +89,9 @@ export const inParts = <E>(
     let filled = 0
     let skip = from
     const mismatch = () =>
-      new PublishError({
+      PublishError.refused({
         code: "upstream_rejected",
-        message: `The network's upload parts (${sizes.reduce((a, b) => a + b, 0)} bytes) do not match the upload's size.`,
-        retryable: false
+        message: `The network's upload parts (${sizes.reduce((a, b) => a + b, 0)} bytes) do not match the upload's size.`
       })
     const take = (chunk: Uint8Array) =>
       Effect.gen(function* () {

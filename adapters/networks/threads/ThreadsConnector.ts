@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import type { Connection, Connector } from "../../../application/ports/Connectors.ts"
-import { longLivedCredentials, type MetaLoginClient } from "../shared/metaAuth.ts"
-import { connectError, refreshError } from "../shared/metaErrors.ts"
+import { longLivedCredentials, type MetaLoginClient } from "../meta/auth.ts"
+import { connectError, refreshError } from "../meta/errors.ts"
 import type { ThreadsApi } from "./api.ts"
 
 /**

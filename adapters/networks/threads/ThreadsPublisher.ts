@@ -13,21 +13,14 @@ import {
   freshHandle,
   recover,
   step
-} from "../shared/metaContainers.ts"
+} from "../meta/containers.ts"
 import { fetchableUrl } from "../shared/media.ts"
-import { findByText } from "../shared/metaPosts.ts"
+import { findByText } from "../meta/posts.ts"
 import type { Acting, Quota, ThreadsApi } from "./api.ts"
 
 const actingOf = (account: Account, credentials: NetworkCredentials | null): Effect.Effect<Acting, PublishError> =>
   credentials === null
-    ? Effect.fail(
-        new PublishError({
-          code: "account_needs_reconnection",
-          message: "The Threads account has no stored access.",
-          retryable: false,
-          revoked: true
-        })
-      )
+    ? Effect.fail(PublishError.revoked({ message: "The Threads account has no stored access." }))
     : Effect.succeed({ userId: account.externalId, token: credentials.accessToken })
 
 const pollOptions = ["option_a", "option_b", "option_c", "option_d"] as const

@@ -1,7 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
-import type { ContainerStatus } from "../shared/metaContainers.ts"
-import { type CreateResult, decoder, type Graph } from "../shared/metaGraph.ts"
+import type { ContainerStatus } from "../meta/containers.ts"
+import { type CreateResult, decoder, type Graph } from "../meta/graph.ts"
 
 /** The Threads API endpoints Herald uses (graph.threads.net/v1.0), their answers decoded. */
 

@@ -1,4 +1,4 @@
-import { threadsApp } from "../shared/metaConfig.ts"
+import { threadsApp } from "../meta/config.ts"
 
 /** Threads is offered when THREADS_CLIENT_ID and THREADS_CLIENT_SECRET are set; its hosts can be overridden (THREADS_AUTHORIZE_URL, THREADS_TOKEN_URL, THREADS_API_URL). */
 export const config = threadsApp

@@ -1,31 +1,31 @@
-import { Effect, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import type { Network } from "../../../application/ports/Network.ts"
-import { makeMetaLogin } from "../shared/metaAuth.ts"
-import type { MetaAppConfig } from "../shared/metaConfig.ts"
-import { GRAPH_TIMEOUT_MS, makeGraph } from "../shared/metaGraph.ts"
-import { makeRateGate } from "../shared/rateGate.ts"
-import { makeApi } from "./api.ts"
-import { config, scopes } from "./config.ts"
-import * as ThreadsConnector from "./ThreadsConnector.ts"
-import * as ThreadsPublisher from "./ThreadsPublisher.ts"
+import { declareNetwork } from "../shared/declaration.ts"
+import { config } from "./config.ts"
 
-/** The Threads network on this app, its uploads fetched by Meta from `blobs`' URLs. */
-export const make = (settings: MetaAppConfig, blobs: BlobStoreShape) => {
-  const api = makeApi(
-    makeGraph({ network: "Threads", apiUrl: settings.apiUrl, version: settings.version, gate: makeRateGate() })
-  )
-  const login = makeMetaLogin("Threads", { ...settings, scopes, timeoutMs: GRAPH_TIMEOUT_MS })
-  return {
-    platform: "threads",
-    connector: ThreadsConnector.make({ login, api }),
-    publisher: ThreadsPublisher.make({ api, blobs })
-  } satisfies Network
-}
-
-/** Threads, when THREADS_CLIENT_ID and THREADS_CLIENT_SECRET are set (see config.ts). */
-export const network = Effect.gen(function* () {
-  const settings = yield* config
-  if (Option.isNone(settings)) return Option.none<Network>()
-  return Option.some<Network>(make(settings.value, yield* BlobStore))
+/** Threads: see config.ts for its settings, adapter.ts for how it connects and publishes. */
+export const network = declareNetwork({
+  platform: "threads",
+  label: "Threads",
+  describe:
+    "Threads: Threads Login with THREADS_CLIENT_ID/THREADS_CLIENT_SECRET; 500 characters, up to 20 images and videos, threads, first comments.",
+  rules: {
+    textLimit: 500,
+    textCounting: "threads",
+    mediaRequired: false,
+    maxImages: 20,
+    maxVideos: 20,
+    mixedMedia: true,
+    maxThreadReplies: 25,
+    poll: null,
+    firstComment: true,
+    firstCommentLimit: 500,
+    cover: false,
+    videoMaxSeconds: 300,
+    imageMaxBytes: 8 * 1024 * 1024,
+    postsPer24Hours: 250,
+    source:
+      "Threads API posts reference (250 posts a moving 24 h) (500 characters, emojis counted as their UTF-8 bytes); polls withheld by the spec (X or LinkedIn only); 2026-11-21"
+  },
+  config,
+  renews: true,
+  load: () => import("./adapter.ts")
 })

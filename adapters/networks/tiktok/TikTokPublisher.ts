@@ -29,14 +29,7 @@ export const postUrl = (username: string, id: string, photo: boolean) =>
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(
-        new PublishError({
-          code: "account_needs_reconnection",
-          message: "The TikTok account has no stored access.",
-          retryable: false,
-          unauthorized: true
-        })
-      )
+    ? Effect.fail(PublishError.unauthorized({ message: "The TikTok account has no stored access." }))
     : Effect.succeed({ openId: request.account.externalId, accessToken: request.credentials.accessToken })
 
 const processing = (handle: TikTokHandle, checkAfterMs: number): PublishOutcome => ({
@@ -75,10 +68,9 @@ export const make = (deps: {
       if (video !== undefined) {
         if (video.durationMs !== null && video.durationMs > info.max_video_post_duration_sec * 1000)
           return yield* Effect.fail(
-            new PublishError({
+            PublishError.refused({
               code: "upstream_rejected",
-              message: `TikTok lets @${info.creator_username} post videos of up to ${info.max_video_post_duration_sec} s; this one is ${Math.ceil(video.durationMs / 1000)} s.`,
-              retryable: false
+              message: `TikTok lets @${info.creator_username} post videos of up to ${info.max_video_post_duration_sec} s; this one is ${Math.ceil(video.durationMs / 1000)} s.`
             })
           )
         const postInfo = yield* postInfoOf(request, info, false)
@@ -104,11 +96,7 @@ export const make = (deps: {
       }
       if (request.media.length === 0)
         return yield* Effect.fail(
-          new PublishError({
-            code: "media_required",
-            message: "TikTok posts need a video or photos.",
-            retryable: false
-          })
+          PublishError.refused({ code: "media_required", message: "TikTok posts need a video or photos." })
         )
       const postInfo = yield* postInfoOf(request, info, true)
       // Signed links valid for an hour: long enough for TikTok to fetch, not a standing public URL.
@@ -126,11 +114,7 @@ export const make = (deps: {
       const video = request.media.find((m) => m.type === "video")
       if (video === undefined)
         return yield* Effect.fail(
-          new PublishError({
-            code: "media_required",
-            message: "The TikTok post's video is gone from the post.",
-            retryable: false
-          })
+          PublishError.refused({ code: "media_required", message: "The TikTok post's video is gone from the post." })
         )
       const status = yield* deps.api.status(acting, handle.publishId)
       const toProcessing = processing(
@@ -148,10 +132,8 @@ export const make = (deps: {
       if (status.status === "FAILED")
         // The upload never completed (its URL expired, or TikTok gave up): nothing was posted, start again with a new publish_id.
         return yield* Effect.fail(
-          new PublishError({
-            code: "upstream_unavailable",
+          PublishError.unavailable({
             message: `TikTok dropped the unfinished upload (${status.fail_reason ?? "no reason given"}); Herald starts it again.`,
-            retryable: true,
             retryAfterMs: 1000
           })
         )
@@ -189,10 +171,9 @@ export const make = (deps: {
     Effect.gen(function* () {
       if (request.replyTo !== null)
         return yield* Effect.fail(
-          new PublishError({
+          PublishError.refused({
             code: "first_comment_unsupported",
-            message: "TikTok takes no comments through its API.",
-            retryable: false
+            message: "TikTok takes no comments through its API."
           })
         )
       const acting = yield* actingOf(request)

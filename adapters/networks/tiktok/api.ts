@@ -91,11 +91,8 @@ export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
       const closed = key === null ? 0 : yield* gate.waitFor([key])
       if (closed > 0)
         return yield* Effect.fail(
-          new PublishError({
-            code: "rate_limited",
+          PublishError.rateLimited({
             message: `TikTok's per-minute limit for this creator is used up; Herald waits ${Math.ceil(closed / 1000)} s.`,
-            retryable: true,
-            rateLimited: true,
             retryAfterMs: closed
           })
         )

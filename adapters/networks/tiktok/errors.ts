@@ -30,78 +30,41 @@ export const MINUTE_MS = 60_000
 const LATER_MS = 3600_000
 
 /** TikTok refuses the privacy level: it is not one the creator allows (or the app is not audited for it). */
-export const privacyConflict = (message: string) =>
-  new PublishError({ code: "tiktok_privacy_conflict", message, retryable: false })
+export const privacyConflict = (message: string) => PublishError.refused({ code: "tiktok_privacy_conflict", message })
 
 /** A refusal of an API call (a non-2xx, or an error code other than ok). */
 export const publishErrorOf = (reply: HttpReply): PublishError => {
   const message = tiktokMessage(reply)
   switch (codeOf(reply)) {
     case "access_token_invalid":
-      return new PublishError({
-        code: "account_needs_reconnection",
-        message: `TikTok refused the account's access token: ${message}`,
-        retryable: false,
-        unauthorized: true
-      })
+      return PublishError.unauthorized({ message: `TikTok refused the account's access token: ${message}` })
     case "scope_not_authorized":
     case "scope_permission_missed":
-      return new PublishError({
-        code: "account_needs_reconnection",
-        message: `The TikTok account did not allow what posting needs: ${message}`,
-        retryable: false,
-        unauthorized: true,
-        revoked: true
-      })
+      return PublishError.revoked({ message: `The TikTok account did not allow what posting needs: ${message}` })
     case "rate_limit_exceeded":
-      return new PublishError({
-        code: "rate_limited",
-        message,
-        retryable: true,
-        rateLimited: true,
-        retryAfterMs: MINUTE_MS
-      })
+      return PublishError.rateLimited({ message, retryAfterMs: MINUTE_MS })
     case "spam_risk_too_many_posts":
     case "spam_risk_too_many_pending_share":
     case "reached_active_user_cap":
-      return new PublishError({
+      return PublishError.unavailable({
         code: "tiktok_cannot_post",
         message: `TikTok says the creator cannot post now: ${message}`,
-        retryable: true,
         retryAfterMs: LATER_MS
       })
     case "privacy_level_option_mismatch":
     case "unaudited_client_can_only_post_to_private_accounts":
       return privacyConflict(message)
     case "url_ownership_unverified":
-      return new PublishError({
+      return PublishError.refused({
         code: "upstream_rejected",
-        message: `${message}: verify the domain of HERALD_PUBLIC_URL (where TikTok fetches photos) in TikTok's developer portal.`,
-        retryable: false
+        message: `${message}: verify the domain of HERALD_PUBLIC_URL (where TikTok fetches photos) in TikTok's developer portal.`
       })
   }
   if (reply.status === 401)
-    return new PublishError({
-      code: "account_needs_reconnection",
-      message: `TikTok refused the account's access token: ${message}`,
-      retryable: false,
-      unauthorized: true
-    })
-  if (reply.status === 429)
-    return new PublishError({
-      code: "rate_limited",
-      message,
-      retryable: true,
-      rateLimited: true,
-      retryAfterMs: MINUTE_MS
-    })
-  if (reply.status >= 400 && reply.status < 500)
-    return new PublishError({ code: "upstream_rejected", message, retryable: false })
-  return new PublishError({
-    code: "upstream_unavailable",
-    message: `TikTok is unavailable: ${message}`,
-    retryable: true
-  })
+    return PublishError.unauthorized({ message: `TikTok refused the account's access token: ${message}` })
+  if (reply.status === 429) return PublishError.rateLimited({ message, retryAfterMs: MINUTE_MS })
+  if (reply.status >= 400 && reply.status < 500) return PublishError.refused({ code: "upstream_rejected", message })
+  return PublishError.unavailable({ message: `TikTok is unavailable: ${message}` })
 }
 
 /** What a FAILED status's fail_reason means, in words a person can act on. */
@@ -116,22 +79,20 @@ const FAIL_REASONS: Readonly<Record<string, string>> = {
   internal: "TikTok failed on its side"
 }
 
-export const failedError = (reason: string | undefined) =>
-  new PublishError({
-    code: reason === "spam_risk_too_many_posts" ? "tiktok_cannot_post" : "upstream_rejected",
-    message: `TikTok did not publish the post: ${FAIL_REASONS[reason ?? ""] ?? reason ?? "no reason given"}${reason === undefined ? "" : ` (${reason})`}.`,
-    retryable: reason === "spam_risk_too_many_posts" || reason === "internal"
-  })
+export const failedError = (reason: string | undefined) => {
+  const code = reason === "spam_risk_too_many_posts" ? "tiktok_cannot_post" : "upstream_rejected"
+  const message = `TikTok did not publish the post: ${FAIL_REASONS[reason ?? ""] ?? reason ?? "no reason given"}${reason === undefined ? "" : ` (${reason})`}.`
+  // Too many posts today and TikTok's own trouble pass; the rest are refusals of this post.
+  return reason === "spam_risk_too_many_posts" || reason === "internal"
+    ? PublishError.unavailable({ code, message })
+    : PublishError.refused({ code, message, networkCode: reason })
+}
 
 export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `TikTok did not answer: ${e.message}`, retryable: true })
+  PublishError.unavailable({ message: `TikTok did not answer: ${e.message}` })
 
 export const unreadable = (what: string) =>
-  new PublishError({
-    code: "upstream_unavailable",
-    message: `TikTok's answer to ${what} could not be read.`,
-    retryable: true
-  })
+  PublishError.unavailable({ message: `TikTok's answer to ${what} could not be read.` })
 
 /** A refused refresh (invalid_grant: a rotated-out or expired refresh token) means the grant is gone. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>

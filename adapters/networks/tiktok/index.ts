@@ -1,41 +1,30 @@
-import { Effect, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import type { Network } from "../../../application/ports/Network.ts"
-import { makeOAuth2Client } from "../shared/oauth2.ts"
-import { makeRateGate } from "../shared/rateGate.ts"
-import { CALL_TIMEOUT_MS, makeTikTokApi } from "./api.ts"
-import { config, scopes, type TikTokConfig } from "./config.ts"
-import * as TikTokConnector from "./TikTokConnector.ts"
-import * as TikTokPublisher from "./TikTokPublisher.ts"
+import { declareNetwork } from "../shared/declaration.ts"
+import { config } from "./config.ts"
 
-/** The TikTok network on this configuration, its uploads read from `blobs` (photos are fetched by TikTok from `blobs.url`). */
-export const make = (settings: TikTokConfig, blobs: BlobStoreShape): Network => {
-  const api = makeTikTokApi(settings, makeRateGate())
-  const oauth = makeOAuth2Client({
-    clientId: settings.clientKey,
-    clientSecret: settings.clientSecret,
-    authorizeUrl: settings.authorizeUrl,
-    tokenUrl: settings.tokenUrl,
-    scopes,
-    scopeSeparator: ",",
-    pkce: false,
-    clientAuthentication: "post",
-    timeoutMs: CALL_TIMEOUT_MS,
-    lenientTokenResponse: true,
-    // TikTok names the client id client_key, on the authorize page and at the token endpoint.
-    authorizeParams: { client_key: settings.clientKey },
-    tokenParams: { client_key: settings.clientKey }
-  })
-  return {
-    platform: "tiktok",
-    connector: TikTokConnector.make({ oauth, api }),
-    publisher: TikTokPublisher.make({ api, blobs, chunkBytes: settings.chunkBytes })
-  }
-}
-
-/** TikTok, when TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET are set (see config.ts for the hosts and chunk size). */
-export const network = Effect.gen(function* () {
-  const settings = yield* config
-  if (Option.isNone(settings)) return Option.none<Network>()
-  return Option.some(make(settings.value, yield* BlobStore))
+/** TikTok: see config.ts for its settings, adapter.ts for how it connects and publishes. */
+export const network = declareNetwork({
+  platform: "tiktok",
+  label: "TikTok",
+  describe: `TikTok: Login Kit with TIKTOK_CLIENT_KEY/TIKTOK_CLIENT_SECRET; one video or up to 35 photos, Direct Post with the creator's privacy and interaction settings.`,
+  rules: {
+    textLimit: 2200,
+    textCounting: "chars",
+    mediaRequired: true,
+    maxImages: 35,
+    maxVideos: 1,
+    mixedMedia: false,
+    maxThreadReplies: 0,
+    poll: null,
+    firstComment: false,
+    firstCommentLimit: 0,
+    cover: true,
+    coverKinds: ["offset"],
+    videoMaxSeconds: 600,
+    videoMinSeconds: 3,
+    postsPer24Hours: 15,
+    source: "TikTok Content Posting API (about 15 posts a day per creator, third-party figure); 2026-11-21"
+  },
+  config,
+  renews: true,
+  load: () => import("./adapter.ts")
 })

@@ -39,10 +39,9 @@ export const postInfoOf = (
     return Effect.fail(privacyConflict("Branded content cannot be posted as SELF_ONLY (private) on TikTok."))
   if (photo && request.tiktokAiGenerated)
     return Effect.fail(
-      new PublishError({
+      PublishError.refused({
         code: "tiktok_ai_unsupported",
-        message: "TikTok's AI-generated label applies to videos only.",
-        retryable: false
+        message: "TikTok's AI-generated label applies to videos only."
       })
     )
   const shared = {

@@ -29,14 +29,7 @@ const xTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(
-        new PublishError({
-          code: "account_needs_reconnection",
-          message: "The X account has no stored access.",
-          retryable: false,
-          unauthorized: true
-        })
-      )
+    ? Effect.fail(PublishError.unauthorized({ message: "The X account has no stored access." }))
     : Effect.succeed({ userId: request.account.externalId, accessToken: request.credentials.accessToken })
 
 const processing = (handle: XHandle, checkAfterMs: number): PublishOutcome => ({
@@ -77,7 +70,9 @@ export const make = (deps: {
             return Effect.fail(result.error)
           case "Unknown":
             // X may have made the post: the pipeline keeps the checkpoint and asks `recover` before any new call.
-            return Effect.die(new Error(`The outcome of the X post is unknown: ${result.why}`))
+            return Effect.fail(
+              PublishError.outcomeUnknown({ message: `The outcome of the X post is unknown: ${result.why}` })
+            )
         }
       }
     )
@@ -86,7 +81,7 @@ export const make = (deps: {
   const keepUploads =
     (handle: XHandle) =>
     (e: PublishError): Effect.Effect<PublishOutcome, PublishError> =>
-      e.rateLimited && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_UPLOADS_MS
+      e.reason._tag === "RateLimited" && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_UPLOADS_MS
         ? Effect.succeed(processing(handle, e.retryAfterMs))
         : Effect.fail(e)
 
@@ -163,12 +158,7 @@ export const make = (deps: {
         if (next === null) return { _tag: "NotPublished" } satisfies Recovery
       }
       return { _tag: "Unknown" } satisfies Recovery
-    }).pipe(
-      // Refused credentials while looking are renewed before the next look: try again, do not give up on the post.
-      Effect.mapError((e) =>
-        e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e
-      )
-    )
+    })
 
   return {
     platform: "x",

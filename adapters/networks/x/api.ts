@@ -83,12 +83,7 @@ export type CreateResult =
 const asPublishError = (e: Throttled | NoAnswer) => (e._tag === "Throttled" ? throttledError(e) : noAnswerError(e))
 
 /** A 2xx whose body is not what X documents: X is misbehaving, try again later. */
-const unreadable = (what: string) =>
-  new PublishError({
-    code: "upstream_unavailable",
-    message: `X's answer to ${what} could not be read.`,
-    retryable: true
-  })
+const unreadable = (what: string) => PublishError.unavailable({ message: `X's answer to ${what} could not be read.` })
 
 export type XApi = ReturnType<typeof makeXApi>
 

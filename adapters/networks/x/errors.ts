@@ -40,30 +40,17 @@ const isUnsupportedAuthentication = (message: string) => /unsupported authentica
 export const publishErrorOf = (reply: HttpReply): PublishError => {
   const message = xMessage(reply)
   if (reply.status === 401 || (reply.status === 403 && isUnsupportedAuthentication(message)))
-    return new PublishError({
-      code: "account_needs_reconnection",
-      message: `X refused the account's access token: ${message}`,
-      retryable: false,
-      unauthorized: true
-    })
-  if (reply.status === 403 && isDuplicate(message))
-    return new PublishError({ code: "duplicate_content", message, retryable: false })
-  if (reply.status >= 400 && reply.status < 500)
-    return new PublishError({ code: "upstream_rejected", message, retryable: false })
-  return new PublishError({ code: "upstream_unavailable", message: `X is unavailable: ${message}`, retryable: true })
+    return PublishError.unauthorized({ message: `X refused the account's access token: ${message}` })
+  if (reply.status === 403 && isDuplicate(message)) return PublishError.refused({ code: "duplicate_content", message })
+  if (reply.status >= 400 && reply.status < 500) return PublishError.refused({ code: "upstream_rejected", message })
+  return PublishError.unavailable({ message: `X is unavailable: ${message}` })
 }
 
 export const throttledError = (e: Throttled): PublishError =>
-  new PublishError({
-    code: "rate_limited",
-    message: e.message,
-    retryable: true,
-    rateLimited: true,
-    retryAfterMs: e.retryAfterMs
-  })
+  PublishError.rateLimited({ message: e.message, retryAfterMs: e.retryAfterMs })
 
 export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `X did not answer: ${e.message}`, retryable: true })
+  PublishError.unavailable({ message: `X did not answer: ${e.message}` })
 
 /** A refresh X refused means the grant is gone (reconnect); anything else is for later. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>

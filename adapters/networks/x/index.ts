@@ -1,38 +1,29 @@
-import { Effect, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import type { Network } from "../../../application/ports/Network.ts"
-import { makeOAuth2Client } from "../shared/oauth2.ts"
-import { makeRateGate } from "../shared/rateGate.ts"
-import { makeXApi } from "./api.ts"
-import { CALL_TIMEOUT_MS, makeXClient } from "./client.ts"
-import { config, scopes, type XConfig } from "./config.ts"
-import * as XConnector from "./XConnector.ts"
-import * as XPublisher from "./XPublisher.ts"
+import { declareNetwork } from "../shared/declaration.ts"
+import { config } from "./config.ts"
 
-/** The X network on this configuration, its uploads read from `blobs`. */
-export const make = (settings: XConfig, blobs: BlobStoreShape): Network => {
-  const client = makeXClient(makeRateGate())
-  const api = makeXApi(settings, client)
-  const oauth = makeOAuth2Client({
-    clientId: settings.clientId,
-    clientSecret: settings.clientSecret,
-    authorizeUrl: settings.authorizeUrl,
-    tokenUrl: settings.tokenUrl,
-    scopes,
-    pkce: true,
-    clientAuthentication: "basic",
-    timeoutMs: CALL_TIMEOUT_MS
-  })
-  return {
-    platform: "x",
-    connector: XConnector.make({ oauth, api }),
-    publisher: XPublisher.make({ api, client, blobs })
-  }
-}
-
-/** X, when X_CLIENT_ID and X_CLIENT_SECRET are set (see config.ts for the hosts it can be pointed at). */
-export const network = Effect.gen(function* () {
-  const settings = yield* config
-  if (Option.isNone(settings)) return Option.none<Network>()
-  return Option.some(make(settings.value, yield* BlobStore))
+/** X: see config.ts for its settings, adapter.ts for how it connects and publishes. */
+export const network = declareNetwork({
+  platform: "x",
+  label: "X",
+  describe:
+    "X (Twitter): OAuth 2.0 with X_CLIENT_ID/X_CLIENT_SECRET; 280 weighted characters, up to 4 images or one video, threads, polls, first comments.",
+  rules: {
+    textLimit: 280,
+    textCounting: "x-weighted",
+    mediaRequired: false,
+    maxImages: 4,
+    maxVideos: 1,
+    mixedMedia: false,
+    maxThreadReplies: 25,
+    firstComment: true,
+    firstCommentLimit: 280,
+    cover: false,
+    videoMaxSeconds: 140,
+    videoMinSeconds: 0.5,
+    poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 25, durationMinutes: { min: 5, max: 10_080 } },
+    source: "X API v2 POST /2/tweets, twitter-text weighting; 2026-11-21"
+  },
+  config,
+  renews: true,
+  load: () => import("./adapter.ts")
 })

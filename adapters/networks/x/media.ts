@@ -18,10 +18,9 @@ export interface Uploaded {
 export const checkAfterMs = (info: ProcessingInfo) => Math.max(1, info.check_after_secs ?? 5) * 1000
 
 export const processingFailed = (info: ProcessingInfo) =>
-  new PublishError({
+  PublishError.refused({
     code: "upstream_rejected",
-    message: `X could not process the media: ${info.error?.message ?? info.error?.name ?? "processing failed"}`,
-    retryable: false
+    message: `X could not process the media: ${info.error?.message ?? info.error?.name ?? "processing failed"}`
   })
 
 /** Images go up in one request each; a video or an (animated) GIF goes in 4 MiB segments, then X processes it. */

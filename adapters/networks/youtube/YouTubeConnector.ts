@@ -22,10 +22,9 @@ export const make = (deps: { readonly oauth: OAuth2Client; readonly api: YouTube
       const channel = yield* deps.api.myChannel(tokens.accessToken)
       if (Option.isNone(channel))
         return yield* Effect.fail(
-          new PublishError({
+          PublishError.refused({
             code: "upstream_rejected",
-            message: "This Google account has no YouTube channel: create one on YouTube, then connect again.",
-            retryable: false
+            message: "This Google account has no YouTube channel: create one on YouTube, then connect again."
           })
         )
       const { id, snippet } = channel.value

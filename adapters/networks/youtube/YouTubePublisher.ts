@@ -31,22 +31,13 @@ const TROUBLE_WAIT_MS = 30_000
 export const videoUrl = (id: string) => `https://www.youtube.com/watch?v=${id}`
 
 /** The session is gone with the video incomplete: the only trouble that drops the handle (a new session, from the start). */
-const SESSION_EXPIRED = new PublishError({
-  code: "upstream_unavailable",
-  message: "YouTube's upload session expired before the video was complete; Herald starts the upload again.",
-  retryable: true
+const SESSION_EXPIRED = PublishError.unavailable({
+  message: "YouTube's upload session expired before the video was complete; Herald starts the upload again."
 })
 
 const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
-    ? Effect.fail(
-        new PublishError({
-          code: "account_needs_reconnection",
-          message: "The YouTube account has no stored access.",
-          retryable: false,
-          unauthorized: true
-        })
-      )
+    ? Effect.fail(PublishError.unauthorized({ message: "The YouTube account has no stored access." }))
     : Effect.succeed({ channel: request.account.externalId, accessToken: request.credentials.accessToken })
 
 const processing = (handle: YouTubeHandle, checkAfterMs: number): PublishOutcome => ({
@@ -58,9 +49,7 @@ const processing = (handle: YouTubeHandle, checkAfterMs: number): PublishOutcome
 const videoOf = (request: PublishRequest) => {
   const video = request.media.find((m) => m.type === "video")
   return video === undefined
-    ? Effect.fail(
-        new PublishError({ code: "media_required", message: "YouTube takes exactly one video.", retryable: false })
-      )
+    ? Effect.fail(PublishError.refused({ code: "media_required", message: "YouTube takes exactly one video." }))
     : Effect.succeed(video)
 }
 
@@ -124,10 +113,8 @@ export const make = (deps: {
               if (after._tag === "Complete") videoId = after.videoId
               else if (after._tag === "Expired" || after.next !== start + bytes.length)
                 return Effect.fail(
-                  new PublishError({
-                    code: "upstream_unavailable",
+                  PublishError.unavailable({
                     message: "YouTube holds fewer bytes than were sent; Herald resumes from where it stands.",
-                    retryable: true,
                     retryAfterMs: 1000
                   })
                 )
@@ -151,7 +138,7 @@ export const make = (deps: {
           deps.api.setThumbnail(acting, handle.videoId, bytes, cover.mimeType)
         )
       )
-      if (Result.isFailure(set) && (set.failure.retryable || set.failure.unauthorized))
+      if (Result.isFailure(set) && (set.failure.retryable || set.failure.reason._tag === "Unauthorized"))
         return yield* Effect.fail(set.failure)
       if (Result.isFailure(set))
         yield* Effect.logWarning("YouTube refused the thumbnail; the video keeps its own").pipe(
@@ -167,10 +154,9 @@ export const make = (deps: {
       const found = yield* deps.api.videoState(acting, handle.videoId)
       if (Option.isNone(found))
         return yield* Effect.fail(
-          new PublishError({
+          PublishError.refused({
             code: "upstream_rejected",
-            message: `YouTube no longer has the video ${handle.videoId} (deleted on YouTube?).`,
-            retryable: false
+            message: `YouTube no longer has the video ${handle.videoId} (deleted on YouTube?).`
           })
         )
       const status = found.value.status
@@ -178,23 +164,20 @@ export const make = (deps: {
       if (status?.uploadStatus === "rejected")
         return yield* Effect.fail(
           status.rejectionReason === "duplicate"
-            ? new PublishError({
+            ? PublishError.refused({
                 code: "duplicate_content",
-                message: "YouTube rejected the video as a duplicate of one already uploaded.",
-                retryable: false
+                message: "YouTube rejected the video as a duplicate of one already uploaded."
               })
-            : new PublishError({
+            : PublishError.refused({
                 code: "upstream_rejected",
-                message: `YouTube rejected the video (${status.rejectionReason ?? "no reason given"}).`,
-                retryable: false
+                message: `YouTube rejected the video (${status.rejectionReason ?? "no reason given"}).`
               })
         )
       if (status?.uploadStatus === "failed" || found.value.processingDetails?.processingStatus === "failed")
         return yield* Effect.fail(
-          new PublishError({
+          PublishError.refused({
             code: "upstream_rejected",
-            message: `YouTube could not process the video (${status?.failureReason ?? "no reason given"}).`,
-            retryable: false
+            message: `YouTube could not process the video (${status?.failureReason ?? "no reason given"}).`
           })
         )
       if ((yield* Clock.currentTimeMillis) - handle.uploadedAt > PROCESSING_LIMIT_MS)
@@ -233,7 +216,9 @@ export const make = (deps: {
           case "Refused":
             return Effect.fail(r.error)
           case "Unknown":
-            return Effect.die(new Error(`The outcome of the YouTube comment is unknown: ${r.why}`))
+            return Effect.fail(
+              PublishError.outcomeUnknown({ message: `The outcome of the YouTube comment is unknown: ${r.why}` })
+            )
         }
       }
     )
@@ -264,11 +249,7 @@ export const make = (deps: {
         onNone: (): Recovery => ({ _tag: "NotPublished" }),
         onSome: (externalId): Recovery => ({ _tag: "Published", published: { externalId, url: null } })
       })
-    }).pipe(
-      Effect.mapError((e) =>
-        e.unauthorized ? new PublishError({ code: e.code, message: e.message, retryable: true }) : e
-      )
-    )
+    })
 
   /** The project's quota as this server counted it today, and whether the account's upload would wait for the reset. */
   const advise = (account: Account, dueAt: number) =>

@@ -40,47 +40,23 @@ export const SHORT_WAIT_MS = 60_000
 export const publishErrorOf = (reply: HttpReply): PublishError => {
   const message = youtubeMessage(reply)
   if (reply.status === 401)
-    return new PublishError({
-      code: "account_needs_reconnection",
-      message: `YouTube refused the account's access token: ${message}`,
-      retryable: false,
-      unauthorized: true
-    })
-  if (reply.status === 429)
-    return new PublishError({
-      code: "rate_limited",
-      message,
-      retryable: true,
-      rateLimited: true,
-      retryAfterMs: SHORT_WAIT_MS
-    })
-  if (reply.status >= 400 && reply.status < 500)
-    return new PublishError({ code: "upstream_rejected", message, retryable: false })
-  return new PublishError({
-    code: "upstream_unavailable",
-    message: `YouTube is unavailable: ${message}`,
-    retryable: true
-  })
+    return PublishError.unauthorized({ message: `YouTube refused the account's access token: ${message}` })
+  if (reply.status === 429) return PublishError.rateLimited({ message, retryAfterMs: SHORT_WAIT_MS })
+  if (reply.status >= 400 && reply.status < 500) return PublishError.refused({ code: "upstream_rejected", message })
+  return PublishError.unavailable({ message: `YouTube is unavailable: ${message}` })
 }
 
 export const quotaError = (retryAfterMs: number, said: string) =>
-  new PublishError({
-    code: "rate_limited",
+  PublishError.rateLimited({
     message: `YouTube's quota is used up (${said}); Herald waits ${Math.ceil(retryAfterMs / 1000)} s for it to come back.`,
-    retryable: true,
-    rateLimited: true,
     retryAfterMs
   })
 
 export const noAnswerError = (e: NoAnswer): PublishError =>
-  new PublishError({ code: "upstream_unavailable", message: `YouTube did not answer: ${e.message}`, retryable: true })
+  PublishError.unavailable({ message: `YouTube did not answer: ${e.message}` })
 
 export const unreadable = (what: string) =>
-  new PublishError({
-    code: "upstream_unavailable",
-    message: `YouTube's answer to ${what} could not be read.`,
-    retryable: true
-  })
+  PublishError.unavailable({ message: `YouTube's answer to ${what} could not be read.` })
 
 /** invalid_grant (revoked, expired, a consent screen in testing after 7 days) means the grant is gone; anything else is for later. */
 export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked | NetworkUnavailable =>

@@ -1,41 +1,28 @@
-import { Effect, Option } from "effect"
-import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
-import type { Network } from "../../../application/ports/Network.ts"
-import { makeOAuth2Client } from "../shared/oauth2.ts"
-import { makeRateGate } from "../shared/rateGate.ts"
-import { makeYouTubeApi } from "./api.ts"
-import { CALL_TIMEOUT_MS, makeYouTubeClient } from "./client.ts"
-import { config, scopes, type YouTubeConfig } from "./config.ts"
-import { makeQuota } from "./quota.ts"
-import * as YouTubeConnector from "./YouTubeConnector.ts"
-import * as YouTubePublisher from "./YouTubePublisher.ts"
+import { declareNetwork } from "../shared/declaration.ts"
+import { config } from "./config.ts"
 
-/** The YouTube network on this configuration, its uploads read from `blobs`. */
-export const make = (settings: YouTubeConfig, blobs: BlobStoreShape): Network => {
-  const quota = makeQuota(makeRateGate(), { uploads: settings.dailyUploads, units: settings.dailyUnits })
-  const api = makeYouTubeApi(settings, makeYouTubeClient(quota))
-  const oauth = makeOAuth2Client({
-    clientId: settings.clientId,
-    clientSecret: settings.clientSecret,
-    authorizeUrl: settings.authorizeUrl,
-    tokenUrl: settings.tokenUrl,
-    scopes,
-    pkce: true,
-    clientAuthentication: "post",
-    timeoutMs: CALL_TIMEOUT_MS,
-    // A refresh token needs offline access, and Google sends one again only when consent is asked again.
-    authorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" }
-  })
-  return {
-    platform: "youtube",
-    connector: YouTubeConnector.make({ oauth, api }),
-    publisher: YouTubePublisher.make({ api, blobs, quota, chunkBytes: settings.chunkBytes })
-  }
-}
-
-/** YouTube, when YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET are set (see config.ts for the hosts, chunk size and daily quota). */
-export const network = Effect.gen(function* () {
-  const settings = yield* config
-  if (Option.isNone(settings)) return Option.none<Network>()
-  return Option.some(make(settings.value, yield* BlobStore))
+/** YouTube: see config.ts for its settings, adapter.ts for how it connects and publishes. */
+export const network = declareNetwork({
+  platform: "youtube",
+  label: "YouTube",
+  describe: `YouTube: Google OAuth with YOUTUBE_CLIENT_ID/YOUTUBE_CLIENT_SECRET; one video with title, description, thumbnail and first comment, within the project's daily quota.`,
+  rules: {
+    textLimit: 5000,
+    textCounting: "chars",
+    mediaRequired: true,
+    maxImages: 0,
+    maxVideos: 1,
+    mixedMedia: false,
+    maxThreadReplies: 0,
+    poll: null,
+    firstComment: true,
+    firstCommentLimit: 10_000,
+    cover: true,
+    coverKinds: ["image"],
+    videoMaxSeconds: 900,
+    source: "YouTube Data API v3 videos.insert; 2026-11-21"
+  },
+  config,
+  renews: true,
+  load: () => import("./adapter.ts")
 })

@@ -4,11 +4,11 @@ import { creatorOf } from "../../../domain/apiKey.ts"
 import { fail } from "../../../domain/errors.ts"
 import type { Post, Target } from "../../../domain/post.ts"
 import type { CreatePostBody } from "../../../domain/contract/postRequest.ts"
-import { checkCreatePost, networkOptionsOf } from "../../../domain/postRequest.ts"
+import { checkCreatePost, type CreatePostRequest, networkOptionsOf } from "../../../domain/postRequest.ts"
 import { overrideMediaIds } from "../../../domain/overrides.ts"
-import { checkPost } from "../../../domain/postRules.ts"
+import { type CheckedPost, checkPost } from "../../../domain/postRules.ts"
 import { DAY_MS, monthOf } from "../../../domain/time.ts"
-import { planLimits } from "../../../domain/workspace.ts"
+import { planLimits, type Workspace } from "../../../domain/workspace.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { MediaRepo } from "../../ports/MediaRepo.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
@@ -17,6 +17,19 @@ import { readCache } from "../../readCache.ts"
 import { canonicalJson, fromResult, now } from "../common.ts"
 import { dryRunResult } from "./dryRun.ts"
 import { publishJobsFor } from "./jobs.ts"
+import { isLocalTime } from "../../../domain/scheduledFor.ts"
+import { ScheduleRepo } from "../../ports/ScheduleRepo.ts"
+import { Store } from "../../ports/Store.ts"
+import {
+  entriesAt,
+  planningContext,
+  plannedView,
+  type QueueSession,
+  queueOfTargets,
+  queueSession,
+  queueTargets,
+  zoneOfTargets
+} from "../planning/placement.ts"
 import { postView } from "./view.ts"
 import { PostCreator } from "../../ports/PostCreator.ts"
 import { tellOwnerPostWaits } from "../inboxApproval.ts"
@@ -46,7 +59,9 @@ const maxIdempotencyKeyLength = 255
 export const createPost = Effect.fnUntraced(function* (
   actor: Actor,
   body: CreatePostBody,
-  idempotencyKey: string | null
+  idempotencyKey: string | null,
+  /** A batch's queue state (its rows see each other's slots); a single create starts its own. */
+  session?: QueueSession
 ) {
   const request = yield* fromResult(checkCreatePost(body))
   if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > maxIdempotencyKeyLength))
@@ -62,24 +77,117 @@ export const createPost = Effect.fnUntraced(function* (
   const coverId = request.cover && "mediaId" in request.cover ? [request.cover.mediaId] : []
   const mediaIds = [...new Set([...request.mediaIds, ...overrideMediaIds(request.overrides), ...coverId])]
   const media = mediaIds.length === 0 ? [] : yield* (yield* MediaRepo).findByIds(actor.workspaceId, mediaIds)
-  const checked = yield* fromResult(checkPost(request, { now: at, accounts, media }))
+  // A local time or the queue needs the workspace's zones and schedules; a plain create reads nothing more.
+  const planning =
+    request.queue === true || isLocalTime(request.scheduledFor)
+      ? yield* session === undefined ? planningContext(actor.workspaceId) : session.context(actor.workspaceId)
+      : null
+  const timeZone = planning === null ? undefined : zoneOfTargets(planning, request.accountIds)
+  const checked = yield* fromResult(checkPost(request, { now: at, accounts, media, timeZone }))
+  const schedule =
+    planning !== null && request.queue === true ? yield* queueOfTargets(planning, request.accountIds) : null
+  const plannedZone =
+    (request.scheduledFor !== null && isLocalTime(request.scheduledFor) ? request.scheduledFor.timeZone : undefined) ??
+    timeZone
   const keyAsksFirst = actor.kind === "key" && actor.requireApproval
   const requireApproval = keyAsksFirst || request.requireApproval === true
   const workspace = Option.getOrThrow(yield* cachedWorkspace(actor.workspaceId))
   const monthlyLimit = planLimits[workspace.plan].postsPerMonth
   const month = monthOf(at)
 
-  if (request.dryRun)
-    return {
-      kind: "dryRun" as const,
-      body: yield* dryRunResult({ actor, request, checked, workspace, requireApproval, monthlyLimit, month, at })
-    }
+  if (request.dryRun) {
+    const queue = session ?? queueSession()
+    const slot = schedule === null ? null : yield* queue.take(schedule, queueTargets(checked.targets), at)
+    const result = yield* dryRunResult({
+      actor,
+      request,
+      checked: slot === null ? checked : { ...checked, scheduledFor: slot },
+      workspace,
+      requireApproval,
+      monthlyLimit,
+      month,
+      at
+    })
+    const planned =
+      schedule !== null && slot !== null
+        ? plannedView(slot, schedule.timeZone, schedule.id)
+        : checked.scheduledFor !== null && plannedZone !== undefined && isLocalTime(request.scheduledFor)
+          ? plannedView(checked.scheduledFor, plannedZone, null)
+          : undefined
+    return { kind: "dryRun" as const, body: planned === undefined ? result : { ...result, planned } }
+  }
 
+  const postId = yield* (yield* Crypto).id("post")
+  const stored = {
+    actor,
+    body,
+    request,
+    checked,
+    requireApproval,
+    workspace,
+    monthlyLimit,
+    month,
+    at,
+    idempotencyKey,
+    postId
+  }
+  if (schedule !== null) {
+    // The slot is read and taken under the queue's lock, in the transaction that stores the post.
+    const queue = session ?? queueSession()
+    const targets = queueTargets(checked.targets)
+    return yield* (yield* Store).transaction(
+      Effect.gen(function* () {
+        if (!queue.locked) yield* (yield* ScheduleRepo).lockQueue(actor.workspaceId)
+        const slot = yield* queue.take(schedule, targets, at)
+        const answer = yield* Effect.onError(
+          storePost({ ...stored, scheduledFor: slot, enqueue: schedule.pausedAt === null }),
+          () => Effect.sync(() => queue.giveBack(schedule, targets, slot))
+        )
+        if (answer.kind !== "created") {
+          queue.giveBack(schedule, targets, slot)
+          return answer
+        }
+        yield* (yield* ScheduleRepo).place(entriesAt(schedule, postId, request.accountIds, slot))
+        return { ...answer, body: { ...answer.body, planned: plannedView(slot, schedule.timeZone, schedule.id) } }
+      })
+    )
+  }
+  const answer = yield* storePost({ ...stored, scheduledFor: checked.scheduledFor, enqueue: true })
+  return answer.kind === "created" &&
+    plannedZone !== undefined &&
+    checked.scheduledFor !== null &&
+    isLocalTime(request.scheduledFor)
+    ? { ...answer, body: { ...answer.body, planned: plannedView(checked.scheduledFor, plannedZone, null) } }
+    : answer
+})
+
+/** A create past its rules, ready to store. */
+interface StoreInput {
+  readonly actor: Actor
+  readonly body: CreatePostBody
+  readonly request: CreatePostRequest
+  readonly checked: CheckedPost
+  readonly requireApproval: boolean
+  readonly workspace: Workspace
+  readonly monthlyLimit: number | null
+  readonly month: string
+  readonly at: number
+  readonly idempotencyKey: string | null
+  readonly postId: string
+  /** When it goes out; null: now. */
+  readonly scheduledFor: number | null
+  /** False leaves its jobs to a paused queue's resume. */
+  readonly enqueue: boolean
+}
+
+/** Stores the post, its jobs, usage, key claim and events in one atomic write; answers created or replayed. */
+const storePost = Effect.fnUntraced(function* (input: StoreInput) {
+  const { actor, body, request, checked, requireApproval, workspace, monthlyLimit, month, at, idempotencyKey } = input
+  const { postId, scheduledFor, enqueue } = input
   const crypto = yield* Crypto
-  const postId = yield* crypto.id("post")
   const status: Target["status"] = requireApproval
     ? "needs_approval"
-    : checked.scheduledFor !== null
+    : scheduledFor !== null
       ? "scheduled"
       : "publishing"
   const post: Post = {
@@ -95,7 +203,7 @@ export const createPost = Effect.fnUntraced(function* (
     tiktokAiGenerated: request.tiktokAiGenerated,
     networkOptions: networkOptionsOf(request),
     overrides: checked.overrides,
-    scheduledFor: checked.scheduledFor,
+    scheduledFor,
     requireApproval,
     createdBy: creatorOf(actor),
     createdAt: at,
@@ -116,7 +224,7 @@ export const createPost = Effect.fnUntraced(function* (
       attempts: 0
     }))
   }
-  const newJobs = status !== "needs_approval" ? yield* publishJobsFor(post, checked.scheduledFor ?? at) : []
+  const newJobs = status !== "needs_approval" && enqueue ? yield* publishJobsFor(post, scheduledFor ?? at) : []
   // With a key, its claim is part of the same atomic write; a key already held stores nothing.
   const claim =
     idempotencyKey === null

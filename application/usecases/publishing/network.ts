@@ -12,9 +12,11 @@ import {
   type Publisher,
   type PublishOutcome,
   type PublishRequest,
-  Publishers
+  Publishers,
+  type Recovery
 } from "../../ports/Publishers.ts"
-import { credentialsFor, markNeedsReconnection, type NeedsReconnection } from "../credentials.ts"
+import type { NetworkUnavailable } from "../../ports/Connectors.ts"
+import { authorized, credentialsFor, type NeedsReconnection } from "../credentials.ts"
 import { findAccount } from "./accountCache.ts"
 import type { PipelineOptions } from "./options.ts"
 import { FinalFailure, LeaseLost, RetryLater } from "./outcomes.ts"
@@ -48,9 +50,7 @@ export const networkFor = Effect.fnUntraced(function* (job: LeasedJob) {
   if (account.value.status !== "connected") return yield* final("account_needs_reconnection")
   const publisher = (yield* Publishers).get(account.value.platform)
   if (Option.isNone(publisher)) return yield* final("platform_unavailable")
-  const credentials = yield* credentialsFor(account.value).pipe(
-    Effect.mapError((e) => (e._tag === "NeedsReconnection" ? reconnect(e) : unavailable(e.message, e.retryAfterMs)))
-  )
+  const credentials = yield* credentialsFor(account.value).pipe(Effect.mapError(outcomeOf))
   return {
     account: account.value,
     publisher: publisher.value,
@@ -83,25 +83,43 @@ const fromNetwork = (e: PublishError): TargetError => ({
   retryable: e.retryable
 })
 
-/** A network refusal: throttling waits for the window (not a failure), retryable ones (nothing was posted) try again, others are final. */
-const refused = (e: PublishError) =>
-  e.rateLimited
-    ? new RetryLater({
+/**
+ * A network's refusal as the job's outcome: throttling waits for the window (not a failure); trouble
+ * that may pass tries again; an answer lost after sending keeps the checkpoint, to ask the network
+ * next time; a refusal is final. Unauthorized and Revoked never get here (`authorized` took them).
+ */
+const refused = (e: PublishError) => {
+  switch (e.reason._tag) {
+    case "RateLimited":
+      return new RetryLater({
         error: fromNetwork(e),
         retryAfterMs: e.retryAfterMs,
         clearCheckpoint: true,
         countsAsFailure: false
       })
-    : e.retryable
-      ? new RetryLater({
-          error: fromNetwork(e),
-          retryAfterMs: e.retryAfterMs,
-          clearCheckpoint: true,
-          countsAsFailure: true
-        })
-      : new FinalFailure({ error: fromNetwork(e) })
+    case "Unavailable":
+      return new RetryLater({
+        error: fromNetwork(e),
+        retryAfterMs: e.retryAfterMs,
+        clearCheckpoint: true,
+        countsAsFailure: true
+      })
+    case "OutcomeUnknown":
+      return unknownOutcome(e.message)
+    default:
+      return new FinalFailure({ error: fromNetwork(e) })
+  }
+}
 
-/** The outcome of the call is not known (timeout, crash inside the call): keep the checkpoint, check next time. */
+/** What a call acting as the account failed with, as the job's outcome. */
+const outcomeOf = (e: PublishError | NeedsReconnection | NetworkUnavailable) =>
+  e._tag === "PublishError"
+    ? refused(e)
+    : e._tag === "NeedsReconnection"
+      ? reconnect(e)
+      : unavailable(e.message, e.retryAfterMs)
+
+/** The outcome of the call is not known (timeout, an answer lost after sending): keep the checkpoint, check next time. */
 const unknownOutcome = (message: string) =>
   new RetryLater({
     error: targetError("upstream_unavailable", message),
@@ -110,56 +128,52 @@ const unknownOutcome = (message: string) =>
     countsAsFailure: true
   })
 
-/** One call to the network, bounded by the publish timeout; what it achieved, or why it failed. */
-const call = (publisher: Publisher, request: PublishRequest, handle: string | null, options: PipelineOptions) =>
-  publisher.publish(request, handle ?? undefined).pipe(
+/** One call to the network, bounded by the publish timeout: past it, the outcome is unknown. */
+const bounded = <A>(call: Effect.Effect<A, PublishError>, options: PipelineOptions) =>
+  call.pipe(
     Effect.timeoutOption(options.publishTimeoutMs),
-    Effect.catchDefect(() => Effect.fail(unknownOutcome("The network call stopped without an answer."))),
     Effect.flatMap(
       Option.match({
-        onNone: () => Effect.fail(unknownOutcome(`The network did not answer within ${options.publishTimeoutMs} ms.`)),
+        onNone: () =>
+          Effect.fail(
+            PublishError.outcomeUnknown({
+              message: `The network did not answer within ${options.publishTimeoutMs} ms.`
+            })
+          ),
         onSome: (outcome) => Effect.succeed(outcome)
       })
     )
   )
 
-/**
- * Sends and maps the network's answer. Credentials the network refuses (401) are renewed and the
- * call made once more; refused again, or revoked outright, the account needs reconnecting and no
- * further call is made.
- */
+/** Sends and maps the network's answer; refused credentials are handled by `authorized` (renew once, else reconnect). */
 export const send = (publisher: Publisher, request: PublishRequest, handle: string | null, options: PipelineOptions) =>
-  call(publisher, request, handle, options).pipe(
-    Effect.catch((e) => {
-      if (!(e instanceof PublishError)) return Effect.fail(e)
-      if (e.revoked)
-        return Effect.flatMap(markNeedsReconnection(request.account, e.message), (n) => Effect.fail(reconnect(n)))
-      if (!e.unauthorized || request.credentials === null) return Effect.fail(refused(e))
-      return Effect.gen(function* () {
-        const renewed = yield* credentialsFor(request.account, { force: true }).pipe(
-          Effect.mapError((r) =>
-            r._tag === "NeedsReconnection" ? reconnect(r) : unavailable(r.message, r.retryAfterMs)
-          )
-        )
-        return yield* call(publisher, { ...request, credentials: Option.getOrNull(renewed) }, handle, options).pipe(
-          Effect.catch((again) =>
-            again instanceof PublishError && (again.unauthorized || again.revoked)
-              ? Effect.flatMap(markNeedsReconnection(request.account, again.message), (n) => Effect.fail(reconnect(n)))
-              : Effect.fail(again instanceof PublishError ? refused(again) : again)
-          )
-        )
-      })
-    })
-  )
+  authorized(request.account, request.credentials, (credentials) =>
+    bounded(publisher.publish({ ...request, credentials }, handle ?? undefined), options)
+  ).pipe(Effect.mapError(outcomeOf))
 
-/** The publisher's recovery handle for a fresh attempt (null when its network has none). */
+/** The publisher's recovery handle for a fresh attempt, stored before any call that may post. */
 export const prepare = (publisher: Publisher, request: PublishRequest) =>
-  publisher.prepare === undefined
-    ? Effect.succeed(null)
-    : publisher.prepare(request).pipe(
-        Effect.mapError(refused),
-        Effect.catchDefect(() => Effect.fail(unavailable(catalogue.upstream_unavailable.message)))
+  authorized(request.account, request.credentials, (credentials) =>
+    publisher.prepare({ ...request, credentials })
+  ).pipe(Effect.mapError(outcomeOf))
+
+/** What the network says about an earlier attempt; an answer it cannot give now is asked again later. */
+const recover = (publisher: Publisher, request: PublishRequest, handle: string | null) => {
+  const recoverWith = publisher.recover
+  return recoverWith === undefined
+    ? Effect.succeed<Recovery>({ _tag: "Unknown" })
+    : authorized(request.account, request.credentials, (credentials) =>
+        recoverWith({ ...request, credentials }, handle)
+      ).pipe(
+        Effect.mapError((e) =>
+          e._tag !== "PublishError"
+            ? outcomeOf(e)
+            : e.retryable
+              ? unknownOutcome(e.message)
+              : new FinalFailure({ error: targetError("publish_outcome_unknown") })
+        )
       )
+}
 
 /**
  * Publishes step `step` (0: the post, n: thread reply n) without ever calling blindly twice. If the
@@ -177,17 +191,7 @@ export const publishStep = Effect.fnUntraced(function* (
   const earlier = job.checkpoint
   let outcome: PublishOutcome
   if (earlier !== null && earlier.step === step) {
-    const recovery =
-      publisher.recover === undefined
-        ? { _tag: "Unknown" as const }
-        : yield* publisher.recover(request, earlier.handle).pipe(
-            Effect.mapError((e) =>
-              e.retryable
-                ? unknownOutcome(e.message)
-                : new FinalFailure({ error: targetError("publish_outcome_unknown") })
-            ),
-            Effect.catchDefect(() => Effect.fail(unknownOutcome("Asking the network about an earlier attempt failed.")))
-          )
+    const recovery = yield* recover(publisher, request, earlier.handle)
     if (recovery._tag === "Published") return recovery.published satisfies Published
     if (recovery._tag === "Unknown" || earlier.handle === null) return yield* final("publish_outcome_unknown")
     // Nothing is live yet: send again (or go on processing) with the stored handle, so the network can tell it is one post.

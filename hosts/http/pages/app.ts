@@ -2,6 +2,10 @@ import { HttpServerResponse } from "effect/http"
 import type { Locale } from "../../../domain/workspace.ts"
 import { escapeHtml } from "./html.ts"
 import { strings } from "./assets.ts"
+import { platformNames } from "../../../domain/platforms.ts"
+
+/** The networks' names for the app's labels, from their folders' declarations. */
+const networkNames = JSON.stringify(platformNames).replace(/</g, "\\u003c")
 
 /** The app's views: each its own address, one shell, drawn by app.js from the /api/v1 endpoints. */
 export const views = ["queue", "posts", "accounts", "keys", "settings"] as const
@@ -49,7 +53,8 @@ export const appShell = (shell: Shell) => {
 <form method="post" action="/signout"><span class="muted">${escapeHtml(t.signedInAs ?? "")} ${escapeHtml(shell.email)}</span> <button class="secondary">${escapeHtml(t["nav.signout"] ?? "")}</button></form></header>
 <main id="main" tabindex="-1"><p>${escapeHtml(t.loading ?? "")}</p></main>
 <div id="status" role="status" aria-live="polite" class="toast"></div>
-<script type="application/json" id="strings">${data}</script></body></html>`,
+<script type="application/json" id="strings">${data}</script>
+<script type="application/json" id="networks">${networkNames}</script></body></html>`,
     {
       contentType: "text/html; charset=utf-8",
       headers: { "content-security-policy": policy, "cache-control": "no-store" }

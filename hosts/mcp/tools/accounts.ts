@@ -7,6 +7,7 @@ import { AccountList, BoardList, ConnectLink, DisconnectedAccount } from "../../
 import { ClaimLink, SignUpRequest, SignUpResponse } from "../../../domain/contract/signup.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { keylessTool, tool } from "../tool.ts"
+import { networks } from "../../networks.ts"
 
 const freePosts = planLimits.free.postsPerMonth
 
@@ -72,8 +73,7 @@ export const connectAccountTool = tool({
   ].join(" "),
   input: Schema.Struct({
     platform: Schema.String.annotate({
-      description:
-        "Network: sandbox, x, linkedin, instagram, facebook, threads, bluesky, tiktok, youtube or pinterest (what this server offers)"
+      description: `Network, one of (what this server offers): ${networks.map((n) => `${n.platform} (${n.describe})`).join("; ")}`
     })
   }),
   output: ConnectLink,

@@ -9,6 +9,7 @@ import {
 } from "./accounts.ts"
 import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
+import { planningTools } from "./planning.ts"
 import {
   cancelPostTool,
   createPostTool,
@@ -34,5 +35,6 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   waitForPostTool,
   reschedulePostTool,
   cancelPostTool,
-  rejectPostTool
+  rejectPostTool,
+  ...planningTools
 ]

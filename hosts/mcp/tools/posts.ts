@@ -4,6 +4,7 @@ import { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
 import { DryRunResult } from "../../../domain/contract/dryRun.ts"
 import { PostEnvelope, PostList, RemovedPost, ReplayedPost } from "../../../domain/contract/post.ts"
+import { ScheduledForInput } from "../../../domain/contract/planning.ts"
 import { createPostFields } from "../../../domain/contract/postRequest.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { tool } from "../tool.ts"
@@ -33,6 +34,7 @@ export const createPostTool = tool({
     "it waits until the human approves it in the Herald app; tell them. You can read, reschedule, reject or cancel your own posts, never approve them.",
     `Free workspaces may create ${freePosts} posts a calendar month (UTC); more gives post_limit_reached. Dry runs never count.`,
     "Instagram, TikTok, YouTube and Pinterest need media (upload_media first). Set idempotencyKey so a retry after a lost answer never posts twice.",
+    "To post at a local time send scheduledFor: {local: '2027-03-28T09:00', timeZone: 'Europe/Berlin'}; to take the next free slot of the accounts' posting schedule send queue: true (get_schedules); the answer's planned shows the time in UTC and local time.",
     "To say different things on different networks, add overrides keyed by platform, e.g. overrides: {x: {content: 'short'}, linkedin: {content: 'long', firstComment: 'link'}}; each network's rules apply to its own final content.",
     "The answer is {post} (or {post, replayed: true} on a retry) with status needs_approval, scheduled, publishing, published or failed and one target per account; for a dry run it is {dryRun, valid, warnings, requireApproval, wouldPost, targets}, targets giving each account's final content, its length as its network counts it, and its own warnings.",
     "Errors name the problem in error.code, e.g. validation_failed (details.fields), scheduled_in_past, media_required, media_expired, account_not_found."
@@ -106,7 +108,9 @@ export const reschedulePostTool = tool({
     "Moves one of your own posts in needs_approval or scheduled to a new time. A post waiting for approval still waits; it goes out at the new time once approved.",
   input: Schema.Struct({
     postId,
-    scheduledFor: Schema.String.annotate({ description: `The new time: ${time}. Future, under a year ahead` })
+    scheduledFor: ScheduledForInput.annotate({
+      description: `The new time: ${time}, or a local time {local, timeZone}. Future, under a year ahead`
+    })
   }),
   output: PostEnvelope,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

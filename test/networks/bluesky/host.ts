@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { HttpRouter } from "effect/http"
-import * as Bluesky from "../../../adapters/networks/bluesky/network.ts"
+import * as Bluesky from "../../../adapters/networks/bluesky/adapter.ts"
 import type { BlueskyOptions } from "../../../adapters/networks/bluesky/config.ts"
 import * as Sandbox from "../../../adapters/networks/sandbox/index.ts"
 import { BlobStore } from "../../../application/ports/BlobStore.ts"
@@ -13,7 +13,7 @@ import { createKey } from "../../../application/usecases/keys.ts"
 import { signUp } from "../../../application/usecases/signup.ts"
 import { defaultPipelineOptions, type PipelineOptions } from "../../../application/usecases/publishing/options.ts"
 import { nodeServerLayer, routesLayer } from "../../../hosts/http/server.ts"
-import { networksLayer } from "../../../hosts/networks.ts"
+import { enable, networksLayer } from "../../../hosts/networks.ts"
 import * as TestHost from "../../../hosts/test/TestHost.ts"
 import { freePort } from "../../support/freePort.ts"
 
@@ -71,7 +71,7 @@ export const watchedFetch = () => {
 /** The in-memory test host with the Bluesky network on `options` (besides the sandbox). */
 export const blueskyCore = (options: BlueskyOptions, overrides: Partial<HeraldConfigShape> = {}) =>
   networksLayer([
-    Sandbox.network,
+    enable(Sandbox.network),
     Effect.map(BlobStore, (blobs) => Option.some(Bluesky.makeNetwork(options, blobs)))
   ]).pipe(Layer.provideMerge(TestHost.layer(overrides)))
 

@@ -14,16 +14,18 @@ const xrpc = (status: number, error: string, message: string, headers: Record<st
 describe("Bluesky's answers, mapped once", () => {
   it("a publish: refused session -> renew, rate limit -> wait for the reset, bad record -> refused with Bluesky's words, 5xx -> retry", () => {
     const expired = publishErrorOf(xrpc(400, "ExpiredToken", "Token has expired"))
-    expect([expired.unauthorized, expired.revoked, expired.retryable]).toEqual([true, false, false])
-    expect(publishErrorOf(xrpc(401, "AuthenticationRequired", "Authentication Required")).unauthorized).toBe(true)
-    expect(publishErrorOf(xrpc(400, "InvalidToken", "Bad token")).unauthorized).toBe(true)
-    expect(publishErrorOf(xrpc(400, "AccountTakedown", "Account has been taken down")).revoked).toBe(true)
+    expect([expired.reason._tag, expired.retryable]).toEqual(["Unauthorized", false])
+    expect(publishErrorOf(xrpc(401, "AuthenticationRequired", "Authentication Required")).reason._tag).toBe(
+      "Unauthorized"
+    )
+    expect(publishErrorOf(xrpc(400, "InvalidToken", "Bad token")).reason._tag).toBe("Unauthorized")
+    expect(publishErrorOf(xrpc(400, "AccountTakedown", "Account has been taken down")).reason._tag).toBe("Revoked")
 
     const reset = Math.ceil(Date.now() / 1000) + 120
     const limited = publishErrorOf(
       xrpc(429, "RateLimitExceeded", "Rate Limit Exceeded", { "ratelimit-reset": String(reset) })
     )
-    expect([limited.code, limited.rateLimited, limited.retryable]).toEqual(["rate_limited", true, true])
+    expect([limited.code, limited.reason._tag, limited.retryable]).toEqual(["rate_limited", "RateLimited", true])
     expect(limited.retryAfterMs).toBeGreaterThan(118_000)
     expect(limited.retryAfterMs).toBeLessThanOrEqual(121_000)
 

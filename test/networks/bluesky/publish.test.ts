@@ -12,6 +12,7 @@ import { afterAll, beforeAll } from "vitest"
 import * as HmacFileLinks from "../../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../../adapters/memory/MemoryBlobStore.ts"
 import { network as blueskyNetwork } from "../../../adapters/networks/bluesky/index.ts"
+import { enable } from "../../../hosts/networks.ts"
 import { AccountRepo } from "../../../application/ports/AccountRepo.ts"
 import { JobQueue } from "../../../application/ports/JobQueue.ts"
 import { Publishers, type PublishRequest } from "../../../application/ports/Publishers.ts"
@@ -119,7 +120,7 @@ const replaceAccessToken = (person: Actor, accountId: string, accessToken: strin
 
 describe("Bluesky's configuration", () => {
   const networkWith = (env: Record<string, string>) =>
-    blueskyNetwork.pipe(
+    enable(blueskyNetwork).pipe(
       Effect.provide(
         MemoryBlobStore.layer("http://herald.test").pipe(Layer.provide(HmacFileLinks.layer("herald test secret")))
       ),

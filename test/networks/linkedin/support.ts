@@ -1,6 +1,6 @@
 import { Effect, Redacted } from "effect"
 import type { LinkedInConfig } from "../../../adapters/networks/linkedin/config.ts"
-import * as LinkedIn from "../../../adapters/networks/linkedin/index.ts"
+import * as LinkedIn from "../../../adapters/networks/linkedin/adapter.ts"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { Connection, NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import type { Network } from "../../../application/ports/Network.ts"

@@ -204,7 +204,9 @@ describe.each([
       expect(dry.body.warnings.join(" ")).toContain(
         "Instagram download media from Herald by URL, but herald.test is a name that only resolves"
       )
-      expect(dry.body.warnings.join(" ")).toContain("Instagram publishes JPEG images only")
+      expect(dry.body.warnings.join(" ")).toContain(
+        "Instagram takes JPEG images only: Herald sends the others as converted copies."
+      )
     })
 
     it("a carousel to Instagram with a first comment: published only after every container finished, the comment 10 s later", async () => {
@@ -294,7 +296,10 @@ describe.each([
         message: `New menu at https://bakery.example/menu/${backend}`,
         link: `https://bakery.example/menu/${backend}`
       })
-      expect(fake.tokenInfo(String(feed.body.access_token))).toMatchObject({ kind: "page", subject: page })
+      expect(fake.tokenInfo(String(feed.headers.authorization).replace(/^Bearer /, ""))).toMatchObject({
+        kind: "page",
+        subject: page
+      })
       expect(published.targets[0]).toMatchObject({
         externalId: expect.stringMatching(new RegExp(`^${page}_`)),
         url: `https://www.facebook.com/${published.targets[0].externalId}`

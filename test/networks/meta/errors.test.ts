@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { publishErrorOf, usageWaitMs } from "../../../adapters/networks/shared/metaErrors.ts"
+import { publishErrorOf, usageWaitMs } from "../../../adapters/networks/meta/errors.ts"
 
 const reply = (status: number, error: Record<string, unknown>, headers: Record<string, string> = {}) => ({
   status,
@@ -11,9 +11,7 @@ const mapped = (status: number, error: Record<string, unknown>, headers?: Record
   return {
     code: e.code,
     retryable: e.retryable,
-    rateLimited: e.rateLimited,
-    revoked: e.revoked,
-    unauthorized: e.unauthorized,
+    reason: e.reason._tag,
     retryAfterMs: e.retryAfterMs,
     message: e.message
   }
@@ -30,22 +28,21 @@ describe("the Meta error mapper", () => {
       })
       expect(e, String(subcode)).toMatchObject({
         code: "account_needs_reconnection",
-        revoked: true,
-        unauthorized: false,
+        reason: "Revoked",
         retryable: false
       })
       expect(e.message).toContain("Error validating access token")
     }
     expect(
       mapped(400, { code: 368, error_subcode: 1_404_078, message: "Page publishing authorization required" })
-    ).toMatchObject({ revoked: true })
+    ).toMatchObject({ reason: "Revoked" })
   })
 
   it("throttling codes are rate limited, waiting what X-Business-Use-Case-Usage or X-App-Usage names, else five minutes", () => {
     for (const code of [4, 17, 32, 613, 80_001, 80_014])
       expect(mapped(400, { code, message: "limit" }), String(code)).toMatchObject({
         code: "rate_limited",
-        rateLimited: true,
+        reason: "RateLimited",
         retryable: true,
         retryAfterMs: 300_000
       })
@@ -73,7 +70,7 @@ describe("the Meta error mapper", () => {
     ).toBe(7 * 60_000)
     expect(
       mapped(400, { code: 9, error_subcode: 2_207_042, message: "Application request limit reached" })
-    ).toMatchObject({ rateLimited: true, retryAfterMs: 3_600_000 })
+    ).toMatchObject({ reason: "RateLimited", retryAfterMs: 3_600_000 })
     expect(usageWaitMs(new Headers({ "x-business-use-case-usage": "not json" }))).toBeUndefined()
   })
 
@@ -118,7 +115,7 @@ describe("the Meta error mapper", () => {
       publishErrorOf("Threads", { status: 502, headers: new Headers(), text: "<html>Bad gateway</html>" })
     ).toMatchObject({ code: "upstream_unavailable", retryable: true })
     const permission = mapped(403, { code: 200, message: "(#200) Permissions error" })
-    expect(permission).toMatchObject({ code: "upstream_rejected", revoked: false })
+    expect(permission).toMatchObject({ code: "upstream_rejected", reason: "Refused" })
     expect(permission.message).toContain("a permission may be missing")
   })
 })

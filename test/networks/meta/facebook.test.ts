@@ -19,6 +19,7 @@ import {
   upload,
   VERSION
 } from "./support.ts"
+import { viewOf } from "../shared/reason.ts"
 
 let fake: FakeGraph
 let files: Files
@@ -162,8 +163,9 @@ describe("Facebook publisher against the fake Graph API", () => {
         assert.deepStrictEqual(fake.requests[start]!.body, {
           message: "Fresh bread today: https://bakery.example/menu.",
           link: "https://bakery.example/menu",
-          access_token: credentials.accessToken
+          appsecret_proof: fake.proofOf("facebook", credentials.accessToken)
         })
+        assert.strictEqual(fake.requests[start]!.headers.authorization, `Bearer ${credentials.accessToken}`)
         assert.match(post.externalId, /^101000000000001_\d+$/)
         assert.strictEqual(post.url, `https://www.facebook.com/${post.externalId}`)
       })
@@ -314,9 +316,9 @@ describe("Facebook publisher against the fake Graph API", () => {
         const throttled = yield* Effect.flip(
           network.publisher.publish(requestFor(account, credentials, { content: "Busy page" }))
         )
-        assert.deepInclude(throttled, {
+        assert.deepInclude(viewOf(throttled), {
           code: "rate_limited",
-          rateLimited: true,
+          reason: "RateLimited",
           retryable: true,
           retryAfterMs: 17 * 60_000
         })
@@ -324,7 +326,7 @@ describe("Facebook publisher against the fake Graph API", () => {
         const again = yield* Effect.flip(
           network.publisher.publish(requestFor(account, credentials, { content: "Busy page" }))
         )
-        assert.isTrue(again.rateLimited)
+        assert.strictEqual(again.reason._tag, "RateLimited")
         assert.strictEqual(since(), start)
         yield* setNow(fake, fake.state.clock! + 17 * 60_000 + 1)
         assert.strictEqual(
@@ -343,7 +345,7 @@ describe("Facebook publisher against the fake Graph API", () => {
       const error = yield* Effect.flip(
         network.publisher.publish(requestFor(account, credentials, { content: "After the password change" }))
       )
-      assert.deepInclude(error, { code: "account_needs_reconnection", revoked: true, retryable: false })
+      assert.deepInclude(viewOf(error), { code: "account_needs_reconnection", reason: "Revoked", retryable: false })
       assert.include(error.message, "Error validating access token")
     })
   )
@@ -396,8 +398,9 @@ describe("Facebook reels against the fake Graph API", () => {
         assert.deepStrictEqual(reelCalls(start), [`POST /${VERSION}/:id/video_reels`])
         assert.deepStrictEqual(fake.requests[start]!.body, {
           upload_phase: "start",
-          access_token: credentials.accessToken
+          appsecret_proof: fake.proofOf("facebook", credentials.accessToken)
         })
+        assert.strictEqual(fake.requests[start]!.headers.authorization, `Bearer ${credentials.accessToken}`)
         const { videoId, uploadUrl } = JSON.parse(started.handle)
         assert.strictEqual(uploadUrl, `${fake.origin}/video-upload/${VERSION}/${videoId}`)
 
@@ -423,8 +426,9 @@ describe("Facebook reels against the fake Graph API", () => {
           video_id: videoId,
           video_state: "PUBLISHED",
           description: "Behind the oven, as a reel",
-          access_token: credentials.accessToken
+          appsecret_proof: fake.proofOf("facebook", credentials.accessToken)
         })
+        assert.strictEqual(finish!.headers.authorization, `Bearer ${credentials.accessToken}`)
         assert.deepInclude(JSON.parse(finished.handle), { stage: "video", videoId, reel: true })
         assert.strictEqual(finished.checkAfterMs, 10_000)
 
@@ -557,9 +561,9 @@ describe("Facebook reels against the fake Graph API", () => {
             yield* network.publisher.prepare!(requestFor(account, credentials))
           )
         )
-        assert.deepInclude(capped, {
+        assert.deepInclude(viewOf(capped), {
           code: "rate_limited",
-          rateLimited: true,
+          reason: "RateLimited",
           retryable: true,
           retryAfterMs: t0 + 86_400_000 - last
         })

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto"
+import { createHmac, randomBytes } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
 
@@ -229,6 +229,8 @@ export const startFakeGraph = async () => {
   let nextId = 18_000_000_000_000_000n
 
   const state = {
+    /** Meta's "Require App Secret" app setting: every API call must carry appsecret_proof (HMAC-SHA256 of its token). */
+    requireProof: false,
     clock: null as number | null,
     offsetMs: 0,
     /** Who approves on each login's dialog. */
@@ -700,9 +702,18 @@ export const startFakeGraph = async () => {
     if (versioned === null) return sendError(res, graphError(400, 2500, `Unknown path components: ${url.pathname}`))
     const [, , rest] = versioned
     const parts = rest!.split("/").filter((p) => p !== "")
-    const checked = check(tokenOf(req, query, fields))
+    const presented = tokenOf(req, query, fields)
+    const checked = check(presented)
     if ("error" in checked) return sendError(res, checked.error)
     const token = checked.token
+    // developers.facebook.com/docs/graph-api/securing-requests: appsecret_proof = hex HMAC-SHA256(app secret, token).
+    const proof =
+      query.get("appsecret_proof") ?? (typeof fields.appsecret_proof === "string" ? fields.appsecret_proof : null)
+    const app: App = token.kind === "ig-user" ? "instagram" : token.kind === "threads-user" ? "threads" : "facebook"
+    if (proof === null && state.requireProof)
+      return sendError(res, graphError(400, 100, "API calls from the server require an appsecret_proof argument"))
+    if (proof !== null && proof !== createHmac("sha256", apps[app].clientSecret).update(presented!).digest("hex"))
+      return sendError(res, graphError(400, 100, "Invalid appsecret_proof provided in the API argument"))
     const fieldList = query.get("fields") ?? ""
     const buc = (page: string) => ({
       "x-business-use-case-usage": JSON.stringify({
@@ -1144,6 +1155,8 @@ export const startFakeGraph = async () => {
     videos: videos as ReadonlyMap<string, Readonly<Video>>,
     fetches,
     requests: log.requests,
+    /** The appsecret_proof Meta expects with `token` on `app`'s calls. */
+    proofOf: (app: App, token: string) => createHmac("sha256", apps[app].clientSecret).update(token).digest("hex"),
     /** The token's kind and subject, or undefined when the fake never issued it. */
     tokenInfo: (t: string) => {
       const found = tokens.get(t)

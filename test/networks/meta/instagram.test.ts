@@ -17,6 +17,10 @@ import {
   upload,
   VERSION
 } from "./support.ts"
+import { viewOf } from "../shared/reason.ts"
+import sharp from "sharp"
+import { readAll } from "../../../adapters/networks/shared/media.ts"
+import * as Harness from "../shared/harness.ts"
 
 let fake: FakeGraph
 let files: Files
@@ -356,6 +360,38 @@ describe("Instagram publisher against the fake Graph API", () => {
       })
   )
 
+  it.effect(
+    "a PNG (Instagram takes JPEG only) goes as a converted JPEG copy that Meta fetches, and the post is published",
+    () =>
+      Effect.gen(function* () {
+        const { network, account, credentials } = yield* connected
+        const png = yield* Effect.promise(() =>
+          sharp({ create: { width: 1080, height: 1350, channels: 4, background: "#3a6" } })
+            .png()
+            .toBuffer()
+        )
+        const { media } = yield* Harness.upload(files.blobs, {
+          type: "image",
+          mimeType: "image/png",
+          bytes: new Uint8Array(png),
+          fields: (n) => ({ id: `med_png${n}`, blobKey: `media/med_png${n}/f.png`, width: 1080, height: 1350 })
+        })
+        const request = requestFor(account, credentials, { content: "A PNG", media: [media] })
+        const { published } = yield* untilPublished(
+          network.publisher,
+          request,
+          yield* network.publisher.prepare!(request)
+        )
+        assert.isTrue(fake.posts.some((p) => p.id === published.externalId))
+        const container = fake.calls("POST", /\/media$/).at(-1)!
+        const fetched = fake.fetches.find((f) => f.url === container.body.image_url)!
+        assert.strictEqual(fetched.type, "image/jpeg")
+        assert.isAbove(fetched.bytes, 0)
+        const copy = yield* readAll(files.blobs, `${media.blobKey}.converted.jpg`)
+        assert.strictEqual((yield* Effect.promise(() => sharp(copy).metadata())).format, "jpeg")
+      })
+  )
+
   it.effect("an account connected through Facebook publishes on graph.facebook.com's paths with its Page token", () =>
     Effect.gen(function* () {
       yield* setNow(fake, T0 + ++day * 86_400_000)
@@ -372,7 +408,7 @@ describe("Instagram publisher against the fake Graph API", () => {
         yield* network.publisher.prepare!(request)
       )
       const publish = fake.calls("POST", `/${VERSION}/17841400000000001/media_publish`).at(-1)!
-      assert.strictEqual(publish.body.access_token, connection!.credentials!.accessToken)
+      assert.strictEqual(publish.headers.authorization, `Bearer ${connection!.credentials!.accessToken}`)
       assert.strictEqual(fake.posts.find((p) => p.id === published.externalId)!.owner, "17841400000000001")
     })
   )
@@ -387,7 +423,7 @@ describe("Instagram publisher against the fake Graph API", () => {
       const first = processingOf(yield* network.publisher.publish(request, yield* network.publisher.prepare!(request)))
       fake.revoke(fake.tokenInfo(credentials.accessToken)!.subject)
       const error = yield* Effect.flip(network.publisher.publish(request, first.handle))
-      assert.deepInclude(error, { code: "account_needs_reconnection", revoked: true })
+      assert.deepInclude(viewOf(error), { code: "account_needs_reconnection", reason: "Revoked" })
     })
   )
 })

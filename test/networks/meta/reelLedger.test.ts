@@ -6,6 +6,7 @@ import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as ReelLedger from "../../../adapters/networks/facebook/reelLedger.ts"
 import * as SqlReelLedger from "../../../adapters/networks/facebook/SqlReelLedger.ts"
+import { reelsMigration } from "../../../adapters/networks/facebook/reelsMigration.ts"
 import * as Pglite from "../../../adapters/pglite/index.ts"
 import { testDatabase, withTestServer } from "../../support/postgres.ts"
 import { reelLedgerSuite } from "./reelLedgerSuite.ts"
@@ -19,7 +20,7 @@ reelLedgerSuite(
   () => shared
 )
 
-// SQL: each "process" builds its own ledger (its own table check) on the one database.
+// SQL: each "process" builds its own ledger on the one database.
 const onSql = (sql: () => Context.Context<SqlClient.SqlClient>) => () =>
   SqlReelLedger.layer.pipe(Layer.provide(Layer.effectContext(Effect.sync(sql))))
 
@@ -28,6 +29,8 @@ let pglite: Context.Context<SqlClient.SqlClient> | undefined
 const pgliteScope = Scope.makeUnsafe()
 beforeAll(async () => {
   pglite = await Effect.runPromise(Layer.buildWithScope(Pglite.layer(dataDir), pgliteScope))
+  // The table is the Facebook network's migration (run by the host's migrator).
+  await Effect.runPromise(Effect.provideContext(reelsMigration, pglite))
 }, 60_000)
 afterAll(async () => {
   await Effect.runPromise(Scope.close(pgliteScope, Exit.void))

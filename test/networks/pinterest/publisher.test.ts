@@ -1,7 +1,8 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit } from "effect"
+import { Effect } from "effect"
 import { type FakePinterest, startFakePinterest } from "./fakePinterest.ts"
 import { accountOf, connect, pinterestOn, publishedOf, publishThrough, request, setNow, T0, upload } from "./support.ts"
+import { outcomeUnknown, viewOf } from "../shared/reason.ts"
 
 let fake: FakePinterest
 beforeAll(async () => void (fake = await startFakePinterest()))
@@ -155,7 +156,7 @@ describe("Pinterest publisher against the fake Pinterest", () => {
         const handle = yield* publisher.prepare!(req)
         fake.script("POST", "/v5/pins", { status: 201, dropAnswer: true })
         const lost = yield* Effect.exit(publisher.publish(req, handle))
-        assert.isTrue(Exit.isFailure(lost) && Cause.hasDies(lost.cause))
+        assert.isTrue(outcomeUnknown(lost))
         const creates = fake.calls("POST", "/v5/pins").length
         assert.deepStrictEqual(yield* publisher.recover!(req, handle), {
           _tag: "Published",
@@ -190,14 +191,14 @@ describe("Pinterest publisher against the fake Pinterest", () => {
             request(account, credentials, { media: [image], options: { pinterest: { boardId: "549755885175" } } })
           )
         )
-        assert.deepInclude(limited, { code: "rate_limited", rateLimited: true, retryAfterMs: 42_000 })
+        assert.deepInclude(viewOf(limited), { code: "rate_limited", reason: "RateLimited", retryAfterMs: 42_000 })
         const pins = fake.calls("POST", "/v5/pins").length
         assert.isTrue(
           (yield* Effect.flip(
             publisher.publish(
               request(account, credentials, { media: [image], options: { pinterest: { boardId: "549755885175" } } })
             )
-          )).rateLimited
+          )).reason._tag === "RateLimited"
         )
         assert.strictEqual(fake.calls("POST", "/v5/pins").length, pins)
         const empty = yield* connected("p-empty")
@@ -212,7 +213,7 @@ describe("Pinterest publisher against the fake Pinterest", () => {
             request(empty.account, empty.credentials, { media: [theirs], options: { pinterest: { boardId: "1" } } })
           )
         )
-        assert.deepInclude(expired, { unauthorized: true }, expired.message)
+        assert.deepInclude(viewOf(expired), { reason: "Unauthorized" }, expired.message)
       })
   )
 })

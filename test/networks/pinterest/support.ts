@@ -1,6 +1,6 @@
 import { Redacted } from "effect"
 import type { PinterestConfig } from "../../../adapters/networks/pinterest/config.ts"
-import * as Pinterest from "../../../adapters/networks/pinterest/index.ts"
+import * as Pinterest from "../../../adapters/networks/pinterest/adapter.ts"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { Connection, NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import type { Network } from "../../../application/ports/Network.ts"

@@ -14,6 +14,7 @@ import {
   tiktokOn,
   video
 } from "./support.ts"
+import { viewOf } from "../shared/reason.ts"
 
 let fake: FakeTikTok
 beforeAll(async () => void (fake = await startFakeTikTok()))
@@ -264,12 +265,12 @@ describe("TikTok publisher against the fake TikTok", () => {
         const limited = yield* Effect.flip(
           publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
         )
-        assert.deepInclude(limited, { code: "rate_limited", rateLimited: true, retryAfterMs: 60_000 })
+        assert.deepInclude(viewOf(limited), { code: "rate_limited", reason: "RateLimited", retryAfterMs: 60_000 })
         const inits = fake.calls("POST", "/v2/post/publish/video/init/").length
         assert.isTrue(
           (yield* Effect.flip(
             publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
-          )).rateLimited
+          )).reason._tag === "RateLimited"
         )
         assert.strictEqual(fake.calls("POST", "/v2/post/publish/video/init/").length, inits)
       })
@@ -296,24 +297,21 @@ describe("TikTok publisher against the fake TikTok", () => {
         }
       })
       assert.deepInclude(
-        yield* Effect.flip(
-          publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+        viewOf(
+          yield* Effect.flip(
+            publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+          )
         ),
-        {
-          unauthorized: true,
-          revoked: true
-        }
+        { reason: "Revoked" }
       )
       fake.expireAccess("u-alice")
       assert.deepInclude(
-        yield* Effect.flip(
-          publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+        viewOf(
+          yield* Effect.flip(
+            publisher.publish(request(account, credentials, { media: [(yield* video(blobs, 2000)).media] }))
+          )
         ),
-        {
-          code: "account_needs_reconnection",
-          unauthorized: true,
-          revoked: false
-        }
+        { code: "account_needs_reconnection", reason: "Unauthorized" }
       )
     })
   )

@@ -1,5 +1,5 @@
 import { Effect, Redacted } from "effect"
-import * as X from "../../../adapters/networks/x/index.ts"
+import * as X from "../../../adapters/networks/x/adapter.ts"
 import type { XConfig } from "../../../adapters/networks/x/config.ts"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"

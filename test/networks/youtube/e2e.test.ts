@@ -196,6 +196,30 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])(
       })
     })
 
+    it("an access token Google refuses before it ends (401) is renewed with the refresh token, and the upload goes on", async () => {
+      // Google's documented handling: on 401, refresh; only a refused refresh sends the person through OAuth again.
+      fake.expireAccess("g-alice")
+      const video = await uploadFile(mp4, "video/mp4", "after401.mp4")
+      const created = await call(host, "POST", "/posts", {
+        key,
+        body: { accountIds: [accountId], content: `After a 401 (${backend})`, mediaIds: [video] }
+      })
+      const requests = fake.requests.length
+      for (let i = 0; i < 20 && (await view(created.body.post.id)).targets[0].status !== "published"; i++) {
+        later(10_000)
+        await pass()
+      }
+      const after = fake.requests.slice(requests).map((r) => `${r.method} ${r.path}`)
+      expect(after.slice(0, 3)).toEqual([
+        "POST /upload/youtube/v3/videos",
+        "POST /token",
+        "POST /upload/youtube/v3/videos"
+      ])
+      expect((await view(created.body.post.id)).targets[0]).toMatchObject({ status: "published" })
+      const accounts = await call(host, "GET", "/accounts", { key })
+      expect(accounts.body.accounts.find((a: any) => a.id === accountId).status).toBe("connected")
+    })
+
     it("a revoked grant (401, then invalid_grant) marks the account needs_reconnection with no retry loop", async () => {
       fake.revoke("g-alice")
       later(3600_000)

@@ -15,6 +15,7 @@ import {
   upload,
   youTubeOn
 } from "./support.ts"
+import { viewOf } from "../shared/reason.ts"
 
 let fake: FakeYouTube
 beforeAll(async () => void (fake = await startFakeYouTube()))
@@ -314,7 +315,11 @@ describe("YouTube publisher against the fake YouTube", () => {
         yield* publisher.prepare!(req)
         const starts = fake.calls("POST", "/upload/youtube/v3/videos").length
         const capped = yield* Effect.flip(publisher.prepare!(req))
-        assert.deepInclude(capped, { code: "rate_limited", rateLimited: true, retryAfterMs: midnight - now })
+        assert.deepInclude(viewOf(capped), {
+          code: "rate_limited",
+          reason: "RateLimited",
+          retryAfterMs: midnight - now
+        })
         assert.strictEqual(fake.calls("POST", "/upload/youtube/v3/videos").length, starts, "not called")
         const advice = yield* publisher.advise!(account, now, { media: req.media, options: {} })
         assert.deepStrictEqual(advice, [
@@ -342,10 +347,13 @@ describe("YouTube publisher against the fake YouTube", () => {
         })
         const commentReq = request(account, credentials, { content: "c", replyTo: { rootId: "v1", parentId: "v1" } })
         const said = yield* Effect.flip(publisher.recover!(commentReq, yield* publisher.prepare!(commentReq)))
-        assert.deepInclude(said, { rateLimited: true, retryAfterMs: pacificMidnightAfter(midnight) - midnight })
+        assert.deepInclude(viewOf(said), {
+          reason: "RateLimited",
+          retryAfterMs: pacificMidnightAfter(midnight) - midnight
+        })
         assert.include(said.message, "exceeded your quota")
         const calls = fake.requests.length
-        assert.isTrue((yield* Effect.flip(publisher.publish(commentReq))).rateLimited)
+        assert.isTrue((yield* Effect.flip(publisher.publish(commentReq))).reason._tag === "RateLimited")
         assert.strictEqual(fake.requests.length, calls)
       })
   )
@@ -359,7 +367,7 @@ describe("YouTube publisher against the fake YouTube", () => {
       const error = yield* Effect.flip(
         publisher.publish(req, uploaded._tag === "Processing" ? uploaded.handle : undefined)
       )
-      assert.deepInclude(error, { code: "account_needs_reconnection", unauthorized: true })
+      assert.deepInclude(viewOf(error), { code: "account_needs_reconnection", reason: "Unauthorized" })
       assert.include(error.message, "invalid authentication credentials")
     })
   )

@@ -1,6 +1,6 @@
 import { Redacted } from "effect"
 import type { YouTubeConfig } from "../../../adapters/networks/youtube/config.ts"
-import * as YouTube from "../../../adapters/networks/youtube/index.ts"
+import * as YouTube from "../../../adapters/networks/youtube/adapter.ts"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { Connection, NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import type { Network } from "../../../application/ports/Network.ts"

@@ -101,6 +101,50 @@ export interface paths {
     /** Reject several posts */
     post: operations["posts.bulkReject"];
   };
+  "/api/v1/schedules": {
+    /**
+     * Posting schedules, the workspace's zone and accounts' own zones
+     * @description Each schedule is a weekly set of slots in its time zone for one or more accounts; POST /posts with queue: true takes the first slot free for every target. nextSlots shows the next slot times with their local time.
+     */
+    get: operations["planning.schedules"];
+    /**
+     * Replace the posting schedules (and set accounts' own time zones)
+     * @description Every schedule of the workspace: one left out is deleted. A schedule whose slots, zone or accounts change lays its queued posts again, in their order, each on the first slot free for all its accounts (moved); posts whose account left, or whose schedule was deleted, leave the queue keeping their times (released). An asks-first key cannot change schedules (403 approval_requires_human).
+     */
+    put: operations["planning.putSchedules"];
+  };
+  "/api/v1/schedules/{id}/queue": {
+    /** A schedule's queued posts from now on, in slot order, with local times */
+    get: operations["planning.queue"];
+  };
+  "/api/v1/schedules/{id}/queue/reorder": {
+    /**
+     * Put queued posts in another order
+     * @description The posts named are laid again in this order from the earliest slot any of them holds, each on the first slot free for all its accounts; other posts keep theirs. A key may reorder only its own posts.
+     */
+    post: operations["planning.reorder"];
+  };
+  "/api/v1/schedules/{id}/pause": {
+    /**
+     * Pause a queue: its posts keep their order but do not go out
+     * @description Queued posts keep their slots and order and are not published while paused (a person's approval still publishes a post by its time). New posts may still join the queue.
+     */
+    post: operations["planning.pause"];
+  };
+  "/api/v1/schedules/{id}/resume": {
+    /**
+     * Resume a queue: its posts are laid again on the slots from now on
+     * @description Posts whose slots passed while paused take the next free slots, in the queue's order; the posts behind them follow (moved).
+     */
+    post: operations["planning.resume"];
+  };
+  "/api/v1/posts/batch": {
+    /**
+     * Create, schedule, queue or dry-run many posts at once (JSON or CSV)
+     * @description Up to 1,000 posts, each checked by POST /posts's rules on its own and answered in results (its post or its error). atomic: true stores all rows or none (400 batch_rejected lists every refused row); otherwise each valid row is stored. Every stored row counts toward a Free month's 30 posts. One Idempotency-Key covers the batch: a retry replays the rows stored and tries the others; the key with another batch is 422 idempotency_key_reused. 201 when a post was created, else 200.
+     */
+    post: operations["planning.batch"];
+  };
   "/api/v1/keys": {
     /** List API keys */
     get: operations["keys.list"];
@@ -315,6 +359,34 @@ export interface webhooks {
      */
     post: operations["onUsageLimitReached"];
   };
+  "schedules.updated": {
+    /**
+     * schedules.updated
+     * @description The posting schedules were replaced (PUT /schedules); queued posts moved or released are listed.
+     */
+    post: operations["onSchedulesUpdated"];
+  };
+  "queue.paused": {
+    /**
+     * queue.paused
+     * @description A posting queue was paused: its posts keep their order but do not go out.
+     */
+    post: operations["onQueuePaused"];
+  };
+  "queue.resumed": {
+    /**
+     * queue.resumed
+     * @description A posting queue resumed: its posts were laid again on the slots from now on.
+     */
+    post: operations["onQueueResumed"];
+  };
+  "queue.reordered": {
+    /**
+     * queue.reordered
+     * @description A posting queue's posts were put in a new order.
+     */
+    post: operations["onQueueReordered"];
+  };
   "webhook.test": {
     /**
      * webhook.test
@@ -377,14 +449,31 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+    /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
     NotFoundError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "not_found" | "workspace_not_found" | "account_not_found" | "platform_unavailable" | "media_not_found" | "preview_not_found" | "post_not_found" | "webhook_not_found" | "delivery_not_found";
+        code: "not_found" | "workspace_not_found" | "account_not_found" | "platform_unavailable" | "media_not_found" | "preview_not_found" | "schedule_not_found" | "post_not_found" | "webhook_not_found" | "delivery_not_found";
+        message: string;
+        /** @description What to do about it */
+        hint: string;
+        /** @description Whether the same request may succeed later */
+        retryable: boolean;
+        /** @description Fields, limits, retry times: the occurrence's particulars */
+        details?: Record<string, never>;
+      };
+    };
+    /** @description 429 TooManyRequests: rate_limited */
+    TooManyRequestsError: {
+      error: {
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
+        code: "rate_limited";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -428,14 +517,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
     BadRequestError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
+        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "local_time_skipped" | "unknown_time_zone" | "batch_rejected" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -646,7 +735,7 @@ export interface components {
       /** @description Pass as after= to get the events after these */
       nextCursor: string;
     };
-    Event: components["schemas"]["PostCreatedEvent"] | components["schemas"]["PostNeedsApprovalEvent"] | components["schemas"]["PostApprovedEvent"] | components["schemas"]["PostRejectedEvent"] | components["schemas"]["PostCancelledEvent"] | components["schemas"]["PostRescheduledEvent"] | components["schemas"]["PostPublishedEvent"] | components["schemas"]["PostPartiallyPublishedEvent"] | components["schemas"]["PostFailedEvent"] | components["schemas"]["TargetPublishedEvent"] | components["schemas"]["TargetFailedEvent"] | components["schemas"]["FirstCommentPublishedEvent"] | components["schemas"]["FirstCommentFailedEvent"] | components["schemas"]["AccountConnectedEvent"] | components["schemas"]["AccountNeedsReconnectionEvent"] | components["schemas"]["AccountDisconnectedEvent"] | components["schemas"]["WorkspaceClaimedEvent"] | components["schemas"]["UsageLimitReachedEvent"] | components["schemas"]["WebhookTestEvent"];
+    Event: components["schemas"]["PostCreatedEvent"] | components["schemas"]["PostNeedsApprovalEvent"] | components["schemas"]["PostApprovedEvent"] | components["schemas"]["PostRejectedEvent"] | components["schemas"]["PostCancelledEvent"] | components["schemas"]["PostRescheduledEvent"] | components["schemas"]["PostPublishedEvent"] | components["schemas"]["PostPartiallyPublishedEvent"] | components["schemas"]["PostFailedEvent"] | components["schemas"]["TargetPublishedEvent"] | components["schemas"]["TargetFailedEvent"] | components["schemas"]["FirstCommentPublishedEvent"] | components["schemas"]["FirstCommentFailedEvent"] | components["schemas"]["AccountConnectedEvent"] | components["schemas"]["AccountNeedsReconnectionEvent"] | components["schemas"]["AccountDisconnectedEvent"] | components["schemas"]["WorkspaceClaimedEvent"] | components["schemas"]["UsageLimitReachedEvent"] | components["schemas"]["SchedulesUpdatedEvent"] | components["schemas"]["QueuePausedEvent"] | components["schemas"]["QueueResumedEvent"] | components["schemas"]["QueueReorderedEvent"] | components["schemas"]["WebhookTestEvent"];
     /** @description Sent by POST /webhooks/{id}/test. */
     WebhookTestEvent: {
       /** @description Stable event id; also the webhook-id header, for deduplication */
@@ -658,13 +747,151 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
       data: {
         webhookId: string;
         message: string;
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    /** @description A posting queue's posts were put in a new order. */
+    QueueReorderedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "queue.reordered";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        schedule: components["schemas"]["Schedule"];
+        moved: components["schemas"]["QueueMove"][];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    QueueMove: {
+      postId: string;
+      from: string | null;
+      to: string | null;
+      local: components["schemas"]["LocalView"] | null;
+      [key: string]: unknown;
+    };
+    LocalView: {
+      /** @description The wall-clock time there, YYYY-MM-DDTHH:MM:SS */
+      local: string;
+      timeZone: string;
+      /** @description The zone's offset at that instant, e.g. +02:00 */
+      utcOffset: string;
+      [key: string]: unknown;
+    };
+    Schedule: {
+      id: string;
+      name: string;
+      accountIds: string[];
+      timeZone: string;
+      slots: components["schemas"]["WeeklySlot"][];
+      paused: boolean;
+      pausedAt: string | null;
+      /** @description The next slot times (taken or not), up to 5 */
+      nextSlots: components["schemas"]["SlotView"][];
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      createdAt: string;
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      updatedAt: string;
+      [key: string]: unknown;
+    };
+    SlotView: {
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      at: string;
+      /** @description The wall-clock time there, YYYY-MM-DDTHH:MM:SS */
+      local: string;
+      timeZone: string;
+      /** @description The zone's offset at that instant, e.g. +02:00 */
+      utcOffset: string;
+      [key: string]: unknown;
+    };
+    WeeklySlot: {
+      day: components["schemas"]["Weekday"];
+      /** @description HH:MM, 24-hour, in the schedule's zone */
+      time: string;
+      [key: string]: unknown;
+    };
+    /** @enum {string} */
+    Weekday: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+    /** @description A posting queue resumed: its posts were laid again on the slots from now on. */
+    QueueResumedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "queue.resumed";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        schedule: components["schemas"]["Schedule"];
+        moved: components["schemas"]["QueueMove"][];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    /** @description A posting queue was paused: its posts keep their order but do not go out. */
+    QueuePausedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "queue.paused";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        schedule: components["schemas"]["Schedule"];
+        moved: components["schemas"]["QueueMove"][];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    /** @description The posting schedules were replaced (PUT /schedules); queued posts moved or released are listed. */
+    SchedulesUpdatedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "schedules.updated";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        schedules: components["schemas"]["Schedule"][];
+        moved: components["schemas"]["QueueMove"][];
+        released: components["schemas"]["QueueMove"][];
         [key: string]: unknown;
       };
       [key: string]: unknown;
@@ -680,7 +907,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -705,7 +932,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -732,7 +959,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -766,7 +993,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -787,7 +1014,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -808,7 +1035,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -830,7 +1057,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -852,7 +1079,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -874,7 +1101,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -896,7 +1123,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -917,7 +1144,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -938,7 +1165,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -959,15 +1186,34 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
       data: {
         post: components["schemas"]["Post"];
         previousScheduledFor: string | null;
+        /**
+         * @description Set when the posting queue moved the post (absent: a reschedule)
+         * @enum {string}
+         */
+        reason?: "queue_reordered" | "slots_changed" | "queue_resumed";
+        planned?: components["schemas"]["Planned"];
         [key: string]: unknown;
       };
+      [key: string]: unknown;
+    };
+    /** @description When a post planned in a zone goes out (a local time, or the queue's slot it took), in UTC and there */
+    Planned: {
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      scheduledFor: string;
+      /** @description The wall-clock time there, YYYY-MM-DDTHH:MM:SS */
+      local: string;
+      timeZone: string;
+      /** @description The zone's offset at that instant, e.g. +02:00 */
+      utcOffset: string;
+      /** @description The schedule whose queue slot the post took; null: not queued */
+      scheduleId: string | null;
       [key: string]: unknown;
     };
     /** @description A post was cancelled before it went out; it is gone from the API. */
@@ -981,7 +1227,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -1002,7 +1248,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -1023,7 +1269,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -1044,7 +1290,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -1065,7 +1311,7 @@ export interface components {
       workspaceId: string;
       resource: {
         /** @enum {string} */
-        type: "post" | "account" | "workspace" | "webhook";
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
         id: string;
         [key: string]: unknown;
       };
@@ -1125,7 +1371,7 @@ export interface components {
       updatedAt: string;
     };
     /** @enum {string} */
-    EventType: "post.created" | "post.needs_approval" | "post.approved" | "post.rejected" | "post.cancelled" | "post.rescheduled" | "post.published" | "post.partially_published" | "post.failed" | "target.published" | "target.failed" | "first_comment.published" | "first_comment.failed" | "account.connected" | "account.needs_reconnection" | "account.disconnected" | "workspace.claimed" | "usage.limit_reached";
+    EventType: "post.created" | "post.needs_approval" | "post.approved" | "post.rejected" | "post.cancelled" | "post.rescheduled" | "post.published" | "post.partially_published" | "post.failed" | "target.published" | "target.failed" | "first_comment.published" | "first_comment.failed" | "account.connected" | "account.needs_reconnection" | "account.disconnected" | "workspace.claimed" | "usage.limit_reached" | "schedules.updated" | "queue.paused" | "queue.resumed" | "queue.reordered";
     UpdateWebhookRequest: {
       url?: string | null;
       eventTypes?: components["schemas"]["EventType"][] | null;
@@ -1135,14 +1381,14 @@ export interface components {
     WebhookList: {
       webhooks: components["schemas"]["Webhook"][];
     };
-    /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+    /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
     ConflictError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "already_claimed" | "no_accounts_connected" | "account_needs_reconnection" | "account_disconnected" | "media_expired" | "duplicate_content" | "tiktok_cannot_post" | "post_changed" | "post_state_conflict" | "first_comment_not_failed" | "publish_outcome_unknown" | "webhook_limit_reached";
+        code: "already_claimed" | "no_accounts_connected" | "account_needs_reconnection" | "account_disconnected" | "media_expired" | "queue_not_set_up" | "queue_full" | "duplicate_content" | "tiktok_cannot_post" | "post_changed" | "post_state_conflict" | "first_comment_not_failed" | "publish_outcome_unknown" | "webhook_limit_reached";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -1194,51 +1440,6 @@ export interface components {
     KeyList: {
       keys: components["schemas"]["Key"][];
     };
-    BulkResult: {
-      results: components["schemas"]["BulkOutcome"][];
-    };
-    BulkOutcome: {
-      id: string;
-      ok: boolean;
-      error: {
-        code: string;
-        details: unknown;
-      } | null;
-    };
-    BulkRequest: {
-      /** @description 1-100 post ids */
-      postIds: string[];
-      versions?: {
-        [key: string]: string;
-      } | null;
-      reason?: string | null;
-    };
-    PostEnvelope: {
-      post: components["schemas"]["Post"];
-    };
-    FirstCommentRetryRequest: {
-      accountId?: string | null;
-    };
-    RescheduleRequest: {
-      /** @description The new time: ISO 8601 with a timezone offset, in the future */
-      scheduledFor: string;
-    };
-    RemovedPost: {
-      id: string;
-      cancelled?: true | null;
-      rejected?: true | null;
-    };
-    RejectRequest: {
-      reason?: string | null;
-    };
-    ApproveRequest: {
-      version?: string | null;
-    };
-    PostList: {
-      posts: components["schemas"]["Post"][];
-      /** @description Pass as cursor= for the next page; null on the last */
-      nextCursor: string | null;
-    };
     /** @description 422 UnprocessableContent: idempotency_key_reused */
     UnprocessableContentError: {
       error: {
@@ -1255,6 +1456,32 @@ export interface components {
         /** @description Fields, limits, retry times: the occurrence's particulars */
         details?: Record<string, never>;
       };
+    };
+    BatchResult: {
+      dryRun: boolean;
+      atomic: boolean;
+      created: number;
+      replayed: number;
+      failed: number;
+      results: components["schemas"]["BatchRow"][];
+    };
+    BatchRow: {
+      /** @description 1-based: the posts array's position, or the CSV's data row (after the header) */
+      row: number;
+      ok: boolean;
+      /** @description An earlier try of this batch (same Idempotency-Key) created it */
+      replayed: boolean;
+      post: components["schemas"]["Post"] | null;
+      planned: components["schemas"]["Planned"] | null;
+      dryRun: components["schemas"]["DryRunResult"] | null;
+      error: components["schemas"]["RowError"] | null;
+    };
+    RowError: {
+      code: string;
+      message: string;
+      hint: string;
+      retryable: boolean;
+      details?: Record<string, never>;
     };
     DryRunResult: {
       /** @enum {boolean} */
@@ -1287,6 +1514,7 @@ export interface components {
       };
       /** @description Each target as its network would get it, in accountIds order */
       targets: components["schemas"]["DryRunTarget"][];
+      planned?: components["schemas"]["Planned"];
     };
     DryRunTarget: {
       accountId: string;
@@ -1310,6 +1538,138 @@ export interface components {
       platform: string;
       username: string;
     };
+    BatchRequest: {
+      /** @description Each a POST /posts body (without dryRun: the batch's own says). Each row is checked on its own; its errors are its own */
+      posts: unknown[];
+      /** @description true: all rows or none (any refused row refuses the batch, 400 batch_rejected listing every row's error); false (default): each valid row is stored */
+      atomic?: boolean;
+      /** @description true: check every row and show what would be posted; nothing is stored */
+      dryRun?: boolean;
+    };
+    QueueChanged: {
+      schedule: components["schemas"]["Schedule"];
+      moved: components["schemas"]["QueueMove"][];
+    };
+    ReorderRequest: {
+      /** @description Queued posts of this schedule in the order wanted: they are laid again from the earliest slot any of them holds */
+      postIds: string[];
+    };
+    Queue: {
+      schedule: components["schemas"]["Schedule"];
+      /** @description Queued posts from now on, in slot order */
+      posts: components["schemas"]["QueuedPost"][];
+      nextCursor: string | null;
+    };
+    QueuedPost: {
+      postId: string;
+      status: string;
+      accountIds: string[];
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      scheduledFor: string;
+      /** @description The wall-clock time there, YYYY-MM-DDTHH:MM:SS */
+      local: string;
+      timeZone: string;
+      /** @description The zone's offset at that instant, e.g. +02:00 */
+      utcOffset: string;
+    };
+    SchedulesChanged: {
+      /** @description The workspace's time zone */
+      timeZone: string;
+      schedules: components["schemas"]["Schedule"][];
+      accounts: components["schemas"]["AccountZone"][];
+      /** @description Queued posts the change moved, each to its new slot */
+      moved: components["schemas"]["QueueMove"][];
+      /** @description Queued posts that left the queue (their schedule or account was removed): they keep their times */
+      released: components["schemas"]["QueueMove"][];
+    };
+    AccountZone: {
+      accountId: string;
+      /** @description The account's own zone; null: the workspace's */
+      timeZone: string | null;
+      effectiveTimeZone: string;
+      scheduleId: string | null;
+    };
+    PutSchedulesRequest: {
+      /** @description Every schedule of the workspace (at most 50); one left out is deleted, its queued posts keeping their times */
+      schedules: components["schemas"]["ScheduleInput"][];
+      /** @description Account id -> its own time zone (null: the workspace's). Accounts left out keep theirs. Used for local times and new schedules */
+      accountTimeZones?: {
+        [key: string]: string | null;
+      };
+    };
+    ScheduleInput: {
+      /** @description An existing schedule's id (sch_...); none: a new schedule */
+      id?: string;
+      /** @description A label for people, up to 100 characters */
+      name?: string;
+      /** @description The accounts that queue on this schedule; an account is in one schedule at most */
+      accountIds: string[];
+      /** @description An IANA time zone, e.g. Europe/Berlin, America/New_York, Asia/Kolkata or UTC. Default: the one account's own zone, else the workspace's */
+      timeZone?: string;
+      /** @description 1-336 weekly slots */
+      slots: components["schemas"]["WeeklySlot"][];
+      /** @description true: queued posts keep their order but do not go out */
+      paused?: boolean;
+    };
+    Schedules: {
+      /** @description The workspace's time zone */
+      timeZone: string;
+      schedules: components["schemas"]["Schedule"][];
+      accounts: components["schemas"]["AccountZone"][];
+    };
+    BulkResult: {
+      results: components["schemas"]["BulkOutcome"][];
+    };
+    BulkOutcome: {
+      id: string;
+      ok: boolean;
+      error: {
+        code: string;
+        details: unknown;
+      } | null;
+    };
+    BulkRequest: {
+      /** @description 1-100 post ids */
+      postIds: string[];
+      versions?: {
+        [key: string]: string;
+      } | null;
+      reason?: string | null;
+    };
+    PostEnvelope: {
+      post: components["schemas"]["Post"];
+      planned?: components["schemas"]["Planned"];
+    };
+    FirstCommentRetryRequest: {
+      accountId?: string | null;
+    };
+    RescheduleRequest: {
+      /** @description The new time: ISO 8601 with a timezone offset, or a local time {local, timeZone} (timeZone required here); in the future */
+      scheduledFor: string | components["schemas"]["LocalTime"];
+    };
+    /** @description A local time in a zone. A time a daylight-saving change repeats means its first occurrence; one it skips is refused with local_time_skipped */
+    LocalTime: {
+      /** @description Wall-clock time, YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS, without an offset */
+      local: string;
+      /** @description An IANA time zone, e.g. Europe/Berlin, America/New_York, Asia/Kolkata or UTC. On POST /posts it may be left out: the targets' zone is used (an account's own zone, else the workspace's) */
+      timeZone?: string;
+    };
+    RemovedPost: {
+      id: string;
+      cancelled?: true | null;
+      rejected?: true | null;
+    };
+    RejectRequest: {
+      reason?: string | null;
+    };
+    ApproveRequest: {
+      version?: string | null;
+    };
+    PostList: {
+      posts: components["schemas"]["Post"][];
+      /** @description Pass as cursor= for the next page; null on the last */
+      nextCursor: string | null;
+    };
     ReplayedPost: {
       post: components["schemas"]["Post"];
       /** @enum {boolean} */
@@ -1322,7 +1682,8 @@ export interface components {
       mediaIds?: string[] | null;
       mediaId?: string | null;
       dryRun?: boolean | null;
-      scheduledFor?: string | null;
+      scheduledFor?: (string | components["schemas"]["LocalTime"]) | null;
+      queue?: boolean | null;
       requireApproval?: boolean | null;
       firstComment?: string | null;
       thread?: string[] | null;
@@ -1449,23 +1810,6 @@ export interface components {
       /** @description 7 days after the upload; then media_expired when used */
       expiresAt: string;
     };
-    /** @description 429 TooManyRequests: rate_limited */
-    TooManyRequestsError: {
-      error: {
-        /**
-         * @description What went wrong; clients branch on it
-         * @enum {string}
-         */
-        code: "rate_limited";
-        message: string;
-        /** @description What to do about it */
-        hint: string;
-        /** @description Whether the same request may succeed later */
-        retryable: boolean;
-        /** @description Fields, limits, retry times: the occurrence's particulars */
-        details?: Record<string, never>;
-      };
-    };
     BoardList: {
       boards: components["schemas"]["Board"][];
     };
@@ -1519,6 +1863,7 @@ export interface components {
       workspaceName?: string | null;
       agentName?: string | null;
       locale?: ("en" | "ja") | null;
+      timeZone?: string | null;
     };
   };
   responses: never;
@@ -1554,7 +1899,7 @@ export interface operations {
           "application/json": components["schemas"]["SignUpResponse"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -1566,7 +1911,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -1634,13 +1979,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -1699,7 +2044,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -1715,6 +2060,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -1754,7 +2108,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -1770,6 +2124,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -1812,7 +2175,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -1828,6 +2191,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -1855,7 +2227,7 @@ export interface operations {
           "application/json": components["schemas"]["BoardList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -1876,13 +2248,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -1960,7 +2332,7 @@ export interface operations {
           "application/json": components["schemas"]["MediaEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -1981,7 +2353,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -1997,6 +2369,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2051,13 +2432,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2073,6 +2454,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2115,13 +2505,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2137,6 +2527,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2178,7 +2577,7 @@ export interface operations {
           "application/json": components["schemas"]["PostList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2199,7 +2598,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2215,6 +2614,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2250,7 +2658,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2271,13 +2679,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2299,6 +2707,15 @@ export interface operations {
       422: {
         content: {
           "application/json": components["schemas"]["UnprocessableContentError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2338,7 +2755,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2354,6 +2771,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2386,7 +2812,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2407,13 +2833,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2429,6 +2855,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2461,7 +2896,7 @@ export interface operations {
           "application/json": components["schemas"]["RemovedPost"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2482,13 +2917,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2504,6 +2939,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2543,13 +2987,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2565,6 +3009,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2594,7 +3047,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2615,13 +3068,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2637,6 +3090,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2676,13 +3138,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2698,6 +3160,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2727,7 +3198,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2748,13 +3219,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2770,6 +3241,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2794,7 +3274,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2815,7 +3295,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2831,6 +3311,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2855,7 +3344,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2876,7 +3365,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2892,6 +3381,537 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Posting schedules, the workspace's zone and accounts' own zones
+   * @description Each schedule is a weekly set of slots in its time zone for one or more accounts; POST /posts with queue: true takes the first slot free for every target. nextSlots shows the next slot times with their local time.
+   */
+  "planning.schedules": {
+    responses: {
+      /** @description Schedules */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Schedules"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Replace the posting schedules (and set accounts' own time zones)
+   * @description Every schedule of the workspace: one left out is deleted. A schedule whose slots, zone or accounts change lays its queued posts again, in their order, each on the first slot free for all its accounts (moved); posts whose account left, or whose schedule was deleted, leave the queue keeping their times (released). An asks-first key cannot change schedules (403 approval_requires_human).
+   */
+  "planning.putSchedules": {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PutSchedulesRequest"];
+      };
+    };
+    responses: {
+      /** @description SchedulesChanged */
+      200: {
+        content: {
+          "application/json": components["schemas"]["SchedulesChanged"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /** A schedule's queued posts from now on, in slot order, with local times */
+  "planning.queue": {
+    parameters: {
+      query?: {
+        limit?: string;
+        cursor?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Queue */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Queue"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Put queued posts in another order
+   * @description The posts named are laid again in this order from the earliest slot any of them holds, each on the first slot free for all its accounts; other posts keep theirs. A key may reorder only its own posts.
+   */
+  "planning.reorder": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ReorderRequest"];
+      };
+    };
+    responses: {
+      /** @description QueueChanged */
+      200: {
+        content: {
+          "application/json": components["schemas"]["QueueChanged"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Pause a queue: its posts keep their order but do not go out
+   * @description Queued posts keep their slots and order and are not published while paused (a person's approval still publishes a post by its time). New posts may still join the queue.
+   */
+  "planning.pause": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description QueueChanged */
+      200: {
+        content: {
+          "application/json": components["schemas"]["QueueChanged"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Resume a queue: its posts are laid again on the slots from now on
+   * @description Posts whose slots passed while paused take the next free slots, in the queue's order; the posts behind them follow (moved).
+   */
+  "planning.resume": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description QueueChanged */
+      200: {
+        content: {
+          "application/json": components["schemas"]["QueueChanged"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Create, schedule, queue or dry-run many posts at once (JSON or CSV)
+   * @description Up to 1,000 posts, each checked by POST /posts's rules on its own and answered in results (its post or its error). atomic: true stores all rows or none (400 batch_rejected lists every refused row); otherwise each valid row is stored. Every stored row counts toward a Free month's 30 posts. One Idempotency-Key covers the batch: a retry replays the rows stored and tries the others; the key with another batch is 422 idempotency_key_reused. 201 when a post was created, else 200.
+   */
+  "planning.batch": {
+    parameters: {
+      query?: {
+        atomic?: string;
+        dryRun?: string;
+      };
+      header?: {
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BatchRequest"];
+        "text/csv": string;
+      };
+    };
+    responses: {
+      /** @description BatchResult */
+      200: {
+        content: {
+          "application/json": components["schemas"]["BatchResult"];
+        };
+      };
+      /** @description BatchResult */
+      201: {
+        content: {
+          "application/json": components["schemas"]["BatchResult"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ConflictError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 422 UnprocessableContent: idempotency_key_reused */
+      422: {
+        content: {
+          "application/json": components["schemas"]["UnprocessableContentError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2926,7 +3946,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2942,6 +3962,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -2966,7 +3995,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2987,7 +4016,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3003,6 +4032,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3027,7 +4065,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3048,7 +4086,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3064,6 +4102,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3098,7 +4145,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3114,6 +4161,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3138,7 +4194,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedWebhook"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3159,13 +4215,13 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3181,6 +4237,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3220,7 +4285,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3236,6 +4301,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3275,7 +4349,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3291,6 +4365,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3320,7 +4403,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3341,7 +4424,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3357,6 +4440,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3399,7 +4491,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3415,6 +4507,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3444,7 +4545,7 @@ export interface operations {
           "application/json": components["schemas"]["DeliveryList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3465,7 +4566,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3481,6 +4582,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3524,7 +4634,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3540,6 +4650,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3568,7 +4687,7 @@ export interface operations {
           "application/json": components["schemas"]["EventList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3589,7 +4708,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3605,6 +4724,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3642,7 +4770,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3658,6 +4786,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3695,7 +4832,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3711,6 +4848,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3748,7 +4894,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3764,6 +4910,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3803,7 +4958,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3819,6 +4974,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3853,7 +5017,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3869,6 +5033,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3893,7 +5066,7 @@ export interface operations {
           "application/json": components["schemas"]["WorkspaceSettings"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3914,7 +5087,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3930,6 +5103,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -3964,7 +5146,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3980,6 +5162,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4004,7 +5195,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedSession"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4025,7 +5216,7 @@ export interface operations {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4041,6 +5232,15 @@ export interface operations {
       415: {
         content: {
           "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
         };
       };
       /** @description 500 InternalServerError: internal_error */
@@ -4528,6 +5728,114 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["UsageLimitReachedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * schedules.updated
+   * @description The posting schedules were replaced (PUT /schedules); queued posts moved or released are listed.
+   */
+  onSchedulesUpdated: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SchedulesUpdatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.paused
+   * @description A posting queue was paused: its posts keep their order but do not go out.
+   */
+  onQueuePaused: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QueuePausedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.resumed
+   * @description A posting queue resumed: its posts were laid again on the slots from now on.
+   */
+  onQueueResumed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QueueResumedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.reordered
+   * @description A posting queue's posts were put in a new order.
+   */
+  onQueueReordered: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QueueReorderedEvent"];
       };
     };
     responses: {

@@ -107,18 +107,8 @@ const toZoned = (iso) => {
   return new Date(ms + zoneOffset(ms)).toISOString().slice(0, 16)
 }
 
-const networkNames = {
-  x: "X",
-  linkedin: "LinkedIn",
-  instagram: "Instagram",
-  facebook: "Facebook",
-  threads: "Threads",
-  bluesky: "Bluesky",
-  tiktok: "TikTok",
-  youtube: "YouTube",
-  pinterest: "Pinterest",
-  sandbox: "Sandbox"
-}
+// The networks' names, from their folders' declarations (served with the page, never copied here).
+const networkNames = JSON.parse(document.getElementById("networks").textContent)
 const networkName = (platform) => networkNames[platform] ?? platform
 const badge = (status) => html`<span class="badge ${status}">${t(`status.${status}`)}</span>`
 

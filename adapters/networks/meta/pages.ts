@@ -1,11 +1,11 @@
 import { Effect, type Option, Schema } from "effect"
 import type { Connection } from "../../../application/ports/Connectors.ts"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
-import type { HttpReply } from "./http.ts"
-import type { MetaAppConfig } from "./metaConfig.ts"
-import { decoder, type Graph } from "./metaGraph.ts"
-import { makeMetaLogin, type MetaLoginClient } from "./metaAuth.ts"
-import type { OAuthRefused, OAuthUnavailable } from "./oauth2.ts"
+import type { HttpReply } from "../shared/http.ts"
+import type { MetaAppConfig } from "./config.ts"
+import { decoder, type Graph } from "./graph.ts"
+import { makeMetaLogin, type MetaLoginClient } from "./auth.ts"
+import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
 
 /** A Page the person can post to, with its own token, and the Instagram professional account linked to it. */
 export interface FacebookPage {

@@ -2,8 +2,8 @@ import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Con
 import { PublishError } from "../../../application/ports/Publishers.ts"
 import { fail, type HeraldError } from "../../../domain/errors.ts"
 import type { Platform } from "../../../domain/platforms.ts"
-import { type HttpReply, jsonOf, type NoAnswer } from "./http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "./oauth2.ts"
+import { type HttpReply, jsonOf, type NoAnswer } from "../shared/http.ts"
+import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
 
 /**
  * Meta's errors (Facebook, Instagram, Threads share one shape), mapped here once:
@@ -131,56 +131,34 @@ export const publishErrorOf = (network: string, reply: HttpReply): PublishError 
   const problem = metaProblem(reply)
   if (problem === null) {
     if (reply.status >= 500 || reply.status === 429)
-      return new PublishError({
-        code: "upstream_unavailable",
-        message: `${network} is unavailable (HTTP ${reply.status}).`,
-        retryable: true
-      })
-    return new PublishError({
+      return PublishError.unavailable({ message: `${network} is unavailable (HTTP ${reply.status}).` })
+    return PublishError.refused({
       code: "upstream_rejected",
-      message: `${network} refused the request (HTTP ${reply.status}).`,
-      retryable: false
+      message: `${network} refused the request (HTTP ${reply.status}).`
     })
   }
   const words = wordsOf(problem)
   if (isRevocation(problem))
-    return new PublishError({
-      code: "account_needs_reconnection",
-      message: `${network} no longer accepts this account's access: ${problem.message}`,
-      retryable: false,
-      revoked: true
-    })
-  if (isDuplicate(problem)) return new PublishError({ code: "duplicate_content", message: words, retryable: false })
+    return PublishError.revoked({ message: `${network} no longer accepts this account's access: ${problem.message}` })
+  if (isDuplicate(problem)) return PublishError.refused({ code: "duplicate_content", message: words })
   if (isThrottled(reply, problem))
-    return new PublishError({
-      code: "rate_limited",
+    return PublishError.rateLimited({
       message: `${network} is rate limiting this account: ${problem.message}`,
-      retryable: true,
-      rateLimited: true,
       retryAfterMs: throttleWaitMs(reply, problem)
     })
   if (problem.transient || isTransientMedia(problem) || reply.status >= 500 || problem.code === 1 || problem.code === 2)
-    return new PublishError({
-      code: "upstream_unavailable",
-      message: `${network} could not do it now: ${words}`,
-      retryable: true
-    })
+    return PublishError.unavailable({ message: `${network} could not do it now: ${words}` })
   // A permission the grant lacks (10, 200-299): said so, but the account is left connected (the post, not the grant, may be at fault).
   if (problem.code === 10 || (problem.code !== null && problem.code >= 200 && problem.code <= 299))
-    return new PublishError({
+    return PublishError.refused({
       code: "upstream_rejected",
-      message: `${words} (a permission may be missing: connecting the account again grants what Herald asks for)`,
-      retryable: false
+      message: `${words} (a permission may be missing: connecting the account again grants what Herald asks for)`
     })
-  return new PublishError({ code: "upstream_rejected", message: words, retryable: false })
+  return PublishError.refused({ code: "upstream_rejected", message: words })
 }
 
 export const noAnswerError = (network: string, e: NoAnswer): PublishError =>
-  new PublishError({
-    code: "upstream_unavailable",
-    message: `${network} did not answer: ${e.message}`,
-    retryable: true
-  })
+  PublishError.unavailable({ message: `${network} did not answer: ${e.message}` })
 
 /** A renewal Meta refused means the grant is gone (reconnect); anything else is for later. */
 export const refreshError =

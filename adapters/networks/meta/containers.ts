@@ -5,7 +5,7 @@ import {
   type Published,
   type Recovery
 } from "../../../application/ports/Publishers.ts"
-import type { CreateResult } from "./metaGraph.ts"
+import type { CreateResult } from "./graph.ts"
 
 /**
  * Instagram's and Threads' two-step publishing: containers are created (carousel items first, then
@@ -105,17 +105,14 @@ const processing = (handle: ContainerHandle, checkAfterMs: number): PublishOutco
 })
 
 export const processingFailed = (network: string, status: ContainerStatus) =>
-  new PublishError({
+  PublishError.refused({
     code: "upstream_rejected",
-    message: `${network} could not process the media: ${status.message ?? status.status}`,
-    retryable: false
+    message: `${network} could not process the media: ${status.message ?? status.status}`
   })
 
 const tooSlow = (network: string) =>
-  new PublishError({
-    code: "upstream_unavailable",
-    message: `${network} did not finish processing the media within ${MAX_PROCESSING_MS / 60_000} minutes; Herald starts over.`,
-    retryable: true
+  PublishError.unavailable({
+    message: `${network} did not finish processing the media within ${MAX_PROCESSING_MS / 60_000} minutes; Herald starts over.`
   })
 
 /** One step of publishing `plan` from `handle` at `now`: Processing with the next handle, or Published. */
@@ -184,10 +181,10 @@ export const step = (
             // Not by this attempt's calls (they never publish from here): read it back rather than make it again.
             const found = yield* api.findPublished(handle.startedAt)
             if (found !== null) return { _tag: "Published", published: found } satisfies PublishOutcome
-            return yield* Effect.die(
-              new Error(
-                `${api.network} says the container was published, but the post was not found among the account's recent posts.`
-              )
+            return yield* Effect.fail(
+              PublishError.outcomeUnknown({
+                message: `${api.network} says the container was published, but the post was not found among the account's recent posts.`
+              })
             )
           }
           case "ERROR":
@@ -215,13 +212,17 @@ const publishFinished = (api: ContainerApi, handle: Extract<ContainerHandle, { s
         }))
       case "Refused": {
         const e = result.error
-        return e.rateLimited && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_CONTAINER_MS
+        return e.reason._tag === "RateLimited" && e.retryAfterMs !== undefined && e.retryAfterMs <= KEEP_CONTAINER_MS
           ? Effect.succeed(processing(handle, e.retryAfterMs))
           : Effect.fail(e)
       }
       case "Unknown":
         // Meta may have published it: the checkpoint (this container) is kept and `recover` asks its status.
-        return Effect.die(new Error(`The outcome of the ${api.network} publish is unknown: ${result.why}`))
+        return Effect.fail(
+          PublishError.outcomeUnknown({
+            message: `The outcome of the ${api.network} publish is unknown: ${result.why}`
+          })
+        )
     }
   })
 

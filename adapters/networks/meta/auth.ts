@@ -1,7 +1,7 @@
 import { Effect, Redacted } from "effect"
-import { isSuccess, jsonOf, type HttpReply, retryAfterMs, send } from "./http.ts"
-import { isThrottled, metaProblem } from "./metaErrors.ts"
-import { makeOAuth2Client, OAuthRefused, OAuthUnavailable } from "./oauth2.ts"
+import { isSuccess, jsonOf, type HttpReply, retryAfterMs, send } from "../shared/http.ts"
+import { isThrottled, metaProblem } from "./errors.ts"
+import { makeOAuth2Client, OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
 
 /**
  * Meta's logins (Facebook, Instagram, Threads). The authorize URL is plain OAuth 2.0 (no PKCE,
@@ -16,6 +16,8 @@ export interface MetaLogin {
   readonly tokenUrl: string
   readonly scopes: ReadonlyArray<string>
   readonly timeoutMs: number
+  /** Facebook Login for Business: a saved configuration whose permissions the dialog asks for, sent instead of scope. */
+  readonly configId?: string | undefined
 }
 
 /** What a Meta token endpoint gave. */
@@ -86,7 +88,15 @@ export const makeMetaLogin = (network: string, login: MetaLogin) => {
   const secret = () => Redacted.value(login.clientSecret)
 
   return {
-    authorizationUrl: oauth.authorizationUrl,
+    authorizationUrl: (input: { readonly state: string; readonly callbackUrl: string }) =>
+      login.configId === undefined
+        ? oauth.authorizationUrl(input)
+        : Effect.map(oauth.authorizationUrl(input), (begun) => {
+            const url = new URL(begun.url)
+            url.searchParams.delete("scope")
+            url.searchParams.set("config_id", login.configId!)
+            return { ...begun, url: url.toString() }
+          }),
 
     /** The callback's code for a (short-lived) token; the person's refusal comes back as Meta's words. */
     exchangeCode: (

@@ -1,8 +1,9 @@
-import { Clock, Effect, Option, Schema } from "effect"
+import { createHmac } from "node:crypto"
+import { Clock, Effect, Option, Schema, Redacted } from "effect"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { type HttpReply, isSuccess, jsonOf, type NoAnswer, send } from "./http.ts"
-import { isThrottled, metaProblem, noAnswerError, publishErrorOf, throttleWaitMs, usageWaitMs } from "./metaErrors.ts"
-import type { RateGate } from "./rateGate.ts"
+import { type HttpReply, isSuccess, jsonOf, type NoAnswer, send } from "../shared/http.ts"
+import { isThrottled, metaProblem, noAnswerError, publishErrorOf, throttleWaitMs, usageWaitMs } from "./errors.ts"
+import type { RateGate } from "../shared/rateGate.ts"
 
 /** Meta said (on this call or an earlier one) that the account or the app must wait. */
 export class GraphThrottled extends Schema.TaggedError<GraphThrottled>()("GraphThrottled", {
@@ -17,11 +18,11 @@ export interface GraphCall {
   /** A path under `{apiUrl}/{version}` ("/me/accounts"), or an absolute URL Meta handed out (an upload URL). */
   readonly path: string
   readonly token: string
-  /** Query parameters (GET) or form fields (POST); `access_token` is added. */
+  /** Query parameters (GET) or form fields (POST); `appsecret_proof` is added. */
   readonly params?: Readonly<Record<string, string>>
-  /** A multipart body instead (a file among the fields); `access_token` is added. */
+  /** A multipart body instead (a file among the fields); `appsecret_proof` is added. */
   readonly form?: FormData
-  /** Sends the token as `Authorization: OAuth <token>` instead of a parameter (Meta's upload hosts). */
+  /** Sends the token as `Authorization: OAuth <token>` (Meta's upload hosts) rather than `Bearer`. */
   readonly tokenInHeader?: boolean
   readonly headers?: Readonly<Record<string, string>>
   /** The account the call acts for (its limits); null before it is known (connecting). */
@@ -62,8 +63,12 @@ export const makeGraph = (settings: {
   readonly apiUrl: string
   readonly version: string
   readonly gate: RateGate
+  /** The app's secret, for each call's appsecret_proof. */
+  readonly appSecret: Redacted.Redacted<string>
 }) => {
   const { network, gate } = settings
+  const appSecretProof = (token: string) =>
+    createHmac("sha256", Redacted.value(settings.appSecret)).update(token).digest("hex")
   const url = (path: string, unversioned = false) =>
     /^https?:\/\//.test(path) ? path : `${settings.apiUrl}${unversioned ? "" : `/${settings.version}`}${path}`
   const keysOf = (acting: string | null) => (acting === null ? [APP] : [APP, acting])
@@ -94,11 +99,16 @@ export const makeGraph = (settings: {
           message: `${network}'s rate limit for this account is used up; Herald waits ${Math.ceil(closed / 1000)} s before calling again.`,
           retryAfterMs: closed
         })
-      const headers: Record<string, string> = { ...c.headers }
+      // The token rides in the Authorization header, never in a URL (proxy logs keep URLs); the proof
+      // that Herald holds the app secret goes with every call, as apps with "Require App Secret" need.
+      const headers: Record<string, string> = {
+        ...c.headers,
+        authorization: `${c.tokenInHeader === true ? "OAuth" : "Bearer"} ${c.token}`
+      }
       const params = new URLSearchParams(c.params)
-      if (c.tokenInHeader === true) headers.authorization = `OAuth ${c.token}`
-      else if (c.form !== undefined) c.form.set("access_token", c.token)
-      else params.set("access_token", c.token)
+      const proof = appSecretProof(c.token)
+      if (c.form !== undefined) c.form.set("appsecret_proof", proof)
+      else params.set("appsecret_proof", proof)
       const target = url(c.path, c.unversioned)
       const timeoutMs = c.timeoutMs ?? GRAPH_TIMEOUT_MS
       const reply = yield* c.method === "GET" || c.method === "DELETE"
@@ -121,13 +131,7 @@ export const makeGraph = (settings: {
     })
 
   const throttledError = (e: GraphThrottled) =>
-    new PublishError({
-      code: "rate_limited",
-      message: e.message,
-      retryable: true,
-      rateLimited: true,
-      retryAfterMs: e.retryAfterMs
-    })
+    PublishError.rateLimited({ message: e.message, retryAfterMs: e.retryAfterMs })
   const asPublishError = (e: GraphThrottled | NoAnswer) =>
     e._tag === "GraphThrottled" ? throttledError(e) : noAnswerError(network, e)
 
@@ -143,13 +147,7 @@ export const makeGraph = (settings: {
         if (!isSuccess(r)) return Effect.fail(publishErrorOf(network, r))
         return Option.match(read(r), {
           onNone: () =>
-            Effect.fail(
-              new PublishError({
-                code: "upstream_unavailable",
-                message: `${network}'s answer to ${what} could not be read.`,
-                retryable: true
-              })
-            ),
+            Effect.fail(PublishError.unavailable({ message: `${network}'s answer to ${what} could not be read.` })),
           onSome: Effect.succeed
         })
       })
@@ -197,6 +195,8 @@ export const createdId =
       case "Refused":
         return Effect.fail(result.error)
       case "Unknown":
-        return Effect.die(new Error(`The outcome of the ${network} ${what} is unknown: ${result.why}`))
+        return Effect.fail(
+          PublishError.outcomeUnknown({ message: `The outcome of the ${network} ${what} is unknown: ${result.why}` })
+        )
     }
   }

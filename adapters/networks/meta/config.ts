@@ -1,5 +1,5 @@
 import { Config, Option, Redacted } from "effect"
-import { baseUrl } from "./http.ts"
+import { baseUrl } from "../shared/http.ts"
 
 /**
  * The Graph API version Facebook and Instagram calls name, in ONE setting (META_GRAPH_VERSION):

@@ -1,4 +1,5 @@
-import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
+import { Effect } from "effect"
+import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { Network } from "../../../application/ports/Network.ts"
 import { makeConnector } from "./BlueskyConnector.ts"
 import { makePublisher } from "./BlueskyPublisher.ts"
@@ -20,3 +21,6 @@ export const makeNetwork = (options: BlueskyOptions, blobs: BlobStoreShape): Net
     })
   }
 }
+
+/** Bluesky from its settings, its uploads in the host's BlobStore. */
+export const build = (options: BlueskyOptions) => Effect.map(BlobStore, (blobs) => makeNetwork(options, blobs))

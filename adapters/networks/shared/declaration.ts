@@ -1,0 +1,35 @@
+import type { Config, Effect, Option } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { Network } from "../../../application/ports/Network.ts"
+import type { NetworkRules } from "../../../domain/networkRules.ts"
+import type { Platform } from "../../../domain/platforms.ts"
+
+/**
+ * What a network folder declares in its index.ts: everything Herald knows of the network before
+ * its adapter loads. Its platform, label, rules row and description are where Herald's names,
+ * rules table, MCP prose, the app's labels and the README's list come from (`npm run networks`
+ * writes domain/networks.generated.ts from them); its config turns it on; `load` brings the
+ * adapter (Connector and Publisher) on the network's first use.
+ */
+export interface NetworkDeclaration<Settings = any, R = any> {
+  readonly platform: Platform
+  /** The network's name, for people. */
+  readonly label: string
+  /** One line for agents and readers: how an account connects, what a post may carry. */
+  readonly describe: string
+  /** Its row of the rules table. */
+  readonly rules: NetworkRules
+  /** Its settings, read once: none when they leave it off. */
+  readonly config: Config.Config<Option.Option<Settings>>
+  /** Whether its connector renews a grant (Connector.refresh), known without loading it. */
+  readonly renews: boolean
+  /** Whether its posts go to boards (Publisher.boards). */
+  readonly boards?: boolean | undefined
+  /** Tables of its own, made by the Postgres migrator (ids 0040-0049, a table of their own). */
+  readonly migrations?: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> | undefined
+  /** Its adapter module: `build` makes the network from its settings and the services it needs. */
+  readonly load: () => Promise<{ readonly build: (settings: Settings) => Effect.Effect<Network, never, R> }>
+}
+
+/** A folder's declaration, its settings' and services' types kept. */
+export const declareNetwork = <Settings, R>(declaration: NetworkDeclaration<Settings, R>) => declaration
