@@ -60,7 +60,7 @@ export interface NetworkRules {
 /**
  * The per-network rules table: each row declared by its network's folder (its `rules`), gathered in
  * networks.generated.ts. Sources: each network's public API documentation and the validation of
- * Postiz, Ayrshare and Late, gathered 2026-11-21 (shared/notes/networks.md). Spec overrides: threads
+ * Postiz, Ayrshare and Late, gathered 2026-11-21 (docs/networks/, one page per network). Spec overrides: threads
  * only for X, Threads and Bluesky; polls only for X and LinkedIn.
  */
 export const networkRules: Record<Platform, NetworkRules> = declaredRules

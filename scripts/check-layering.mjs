@@ -1,7 +1,7 @@
 // The layering rule of DESIGN.md, checked on every test run:
 // domain imports only effect (and the pure, I/O-free text libraries listed below); application imports
 // domain and effect; adapters import application, domain, their own folder and their driver, never a
-// host or another technology's adapter; nothing outside hosts/, test/ and bench/ imports a host; HTTP and SQL never reach the core.
+// host or another technology's adapter; nothing outside hosts/, test/, bench/ and scripts/ imports a host; HTTP and SQL never reach the core.
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative, resolve, dirname, sep } from "node:path"
 

@@ -55,6 +55,8 @@ export interface ScriptedRecord {
   readonly replyTo: PublishRequest["replyTo"]
   readonly request: PublishRequest
   readonly at: number
+  /** Publish calls that reached the network with this id: the first stored the record, a repeat only counts. */
+  readonly publishes: number
 }
 
 export interface ScriptedCall {
@@ -71,7 +73,7 @@ export interface ScriptedNetworkShape {
   readonly setRecovery: (mode: "handle" | "unknown") => void
   /** Every call, in order. */
   readonly calls: () => ReadonlyArray<ScriptedCall>
-  /** What reached the network, in order. */
+  /** What reached the network, in order, each with the number of calls that reached it. */
   readonly published: () => ReadonlyArray<ScriptedRecord>
 }
 
@@ -84,7 +86,8 @@ export class ScriptedNetwork extends Context.Service<ScriptedNetwork, ScriptedNe
 export const make = (platforms: ReadonlyArray<Platform>) => {
   const scripts: Array<{ match: string; queue: Array<Behaviour> }> = []
   const calls: Array<ScriptedCall> = []
-  const records = new Map<string, ScriptedRecord>()
+  const records = new Map<string, Omit<ScriptedRecord, "publishes">>()
+  const publishes = new Map<string, number>()
   let recovery: "handle" | "unknown" = "handle"
   let seq = 0
   const next = (content: string): Behaviour => {
@@ -92,6 +95,8 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
     return script?.queue.shift() ?? Behaviour.ok
   }
   const record = (platform: Platform, request: PublishRequest, externalId: string, at: number) => {
+    // Like Bluesky with a prepared record key: a repeat posts nothing new, but it is a second call.
+    publishes.set(externalId, (publishes.get(externalId) ?? 0) + 1)
     if (records.has(externalId)) return
     records.set(externalId, {
       externalId,
@@ -169,7 +174,7 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
     script: (match, ...behaviours) => void scripts.push({ match, queue: [...behaviours] }),
     setRecovery: (mode) => void (recovery = mode),
     calls: () => [...calls],
-    published: () => [...records.values()]
+    published: () => [...records.values()].map((r) => ({ ...r, publishes: publishes.get(r.externalId) ?? 0 }))
   }
   return { registry, network }
 }

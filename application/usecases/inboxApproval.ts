@@ -108,7 +108,8 @@ const mailPosts = Effect.fnUntraced(function* (workspace: Workspace, posts: Read
   return yield* trySend(workspace.ownerEmail, { ...mail, inlineImages: images })
 })
 
-const digestMarker = (workspaceId: string) => `approval_digest:${workspaceId}`
+/** The token that holds a workspace's coming digest (tests wait for it: the waiting posts were seen). */
+export const digestMarker = (workspaceId: string) => `approval_digest:${workspaceId}`
 
 /**
  * A post started waiting: the owner hears of it by e-mail, as the workspace's setting says. With

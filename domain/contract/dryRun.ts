@@ -47,7 +47,9 @@ export const DryRunResult = Schema.Struct({
     tiktokAiGenerated: Schema.Boolean,
     overrides: Overrides,
     targets: Schema.Array(
-      Schema.Struct({ accountId: Schema.String, platform: Schema.String, username: Schema.String })
+      Schema.Struct({ accountId: Schema.String, platform: Schema.String, username: Schema.String }).annotate({
+        identifier: "DryRunAccount"
+      })
     ),
     usage: Schema.Struct({ month: Schema.String, used: Schema.Int, limit: Schema.NullOr(Schema.Int) })
   }).annotate({ description: "The post as it would be created, with the month's usage" }),

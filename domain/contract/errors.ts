@@ -26,7 +26,10 @@ const statusNames: Readonly<Record<number, string>> = {
 const envelopeOf = (codes: ReadonlyArray<ErrorCode>) =>
   Schema.Struct({
     error: Schema.Struct({
-      code: Schema.Literals(codes).annotate({ description: "What went wrong; clients branch on it" }),
+      // One code is a literal of its own: a union of one member is noise to linters and generators.
+      code: (codes.length === 1 ? Schema.Literal(codes[0]!) : Schema.Literals(codes)).annotate({
+        description: "What went wrong; clients branch on it"
+      }),
       message: Schema.String,
       hint: Schema.String.annotate({ description: "What to do about it" }),
       retryable: Schema.Boolean.annotate({ description: "Whether the same request may succeed later" }),

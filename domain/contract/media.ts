@@ -10,7 +10,7 @@ export const Media = Schema.Struct({
   sizeBytes: Schema.Int,
   width: Schema.NullOr(Schema.Int),
   height: Schema.NullOr(Schema.Int),
-  durationMs: Schema.optional(Schema.NullOr(Schema.Int)).annotate({ description: "Video only" }),
+  durationMs: Schema.optionalKey(Schema.NullOr(Schema.Int)).annotate({ description: "Video only" }),
   url: Schema.String.annotate({ description: "Absolute URL of the stored file" }),
   previewUrl: Schema.String.annotate({ description: "/api/v1/media/<id>/preview" }),
   createdAt: Time,

@@ -21,7 +21,11 @@ export const Target = Schema.Struct({
   firstComment: Schema.NullOr(
     Schema.Struct({ status: CommentStatus, externalId: Schema.NullOr(Str), error: Schema.NullOr(TargetError) })
   ),
-  thread: Schema.Array(Schema.Struct({ index: Schema.Int, externalId: Str, url: Schema.NullOr(Str) })).annotate({
+  thread: Schema.Array(
+    Schema.Struct({ index: Schema.Int, externalId: Str, url: Schema.NullOr(Str) }).annotate({
+      identifier: "PublishedReply"
+    })
+  ).annotate({
     description: "Replies of the thread already published, in order"
   })
 }).annotate({ identifier: "Target" })
@@ -116,7 +120,7 @@ export const BulkResult = Schema.Struct({
       id: Str,
       ok: Schema.Boolean,
       error: Schema.NullOr(Schema.Struct({ code: Str, details: Schema.Unknown }))
-    })
+    }).annotate({ identifier: "BulkOutcome" })
   )
 }).annotate({ identifier: "BulkResult" })
 export type BulkResult = typeof BulkResult.Type

@@ -41,7 +41,9 @@ export class SignupGroup extends HttpApiGroup.make("signup")
       payload: SignUpRequest,
       success: [SignUpResponse.pipe(HttpApiSchema.status(201)), SignUpResponse.pipe(HttpApiSchema.status(202))],
       error: e(400, 403, 429, 503)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions)
+    })
+      .annotate(OpenApi.Summary, "Sign up a workspace for a human owner")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions)
   )
   .annotate(
     OpenApi.Description,
@@ -49,33 +51,49 @@ export class SignupGroup extends HttpApiGroup.make("signup")
   ) {}
 
 export class ClaimGroup extends HttpApiGroup.make("claim")
-  .add(HttpApiEndpoint.post("claimLink", "/claim-link", { success: ClaimLink, error: e(401, 404, 409, 429) }))
+  .add(
+    HttpApiEndpoint.post("claimLink", "/claim-link", { success: ClaimLink, error: e(401, 404, 409, 429) }).annotate(
+      OpenApi.Summary,
+      "Send the owner a fresh claim link"
+    )
+  )
   .middleware(Authentication)
   .annotate(OpenApi.Description, "The workspace's key asks for a fresh claim e-mail to the owner's address on file.") {}
 
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(
-    HttpApiEndpoint.get("list", "/accounts", { success: AccountList, error: e(401) }),
+    HttpApiEndpoint.get("list", "/accounts", { success: AccountList, error: e(401) }).annotate(
+      OpenApi.Summary,
+      "List connected accounts"
+    ),
     HttpApiEndpoint.get("connect", "/connect/:platform", {
       params: { platform: Str },
       success: ConnectLink,
       error: e(401, 404)
-    }),
+    }).annotate(OpenApi.Summary, "Get a link that connects an account"),
     HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
       params: id,
       success: DisconnectedAccount,
       error: e(401, 404)
-    }).annotate(
-      OpenApi.Description,
-      "Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected."
-    ),
+    })
+      .annotate(OpenApi.Summary, "Disconnect an account")
+      .annotate(
+        OpenApi.Description,
+        "Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected."
+      ),
     HttpApiEndpoint.get("boards", "/accounts/:id/boards", {
       params: id,
       success: BoardList,
       error: e(400, 401, 404, 409, 429, 502, 503)
-    }).annotate(OpenApi.Description, "The boards a Pinterest account can pin to: a post's pinterest.boardId.")
+    })
+      .annotate(OpenApi.Summary, "List a Pinterest account's boards")
+      .annotate(OpenApi.Description, "The boards a Pinterest account can pin to: a post's pinterest.boardId.")
   )
-  .middleware(Authentication) {}
+  .middleware(Authentication)
+  .annotate(
+    OpenApi.Description,
+    "The workspace's social accounts: connect one through a link a person opens, list them, disconnect them."
+  ) {}
 
 export class PostsGroup extends HttpApiGroup.make("posts")
   .add(
@@ -86,13 +104,18 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       headers: { "idempotency-key": Schema.optional(Schema.String) },
       success: [PostEnvelope.pipe(HttpApiSchema.status(201)), ReplayedPost, DryRunResult],
       error: e(...common, 422)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    })
+      .annotate(OpenApi.Summary, "Create a post (now, scheduled, or a dry run)")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.get("list", "/posts", {
       query: { status: opt(Str), limit: opt(Str), cursor: opt(Str) },
       success: PostList,
       error: e(400, 401)
-    }),
-    HttpApiEndpoint.get("get", "/posts/:id", { params: id, success: PostEnvelope, error: e(401, 404) }),
+    }).annotate(OpenApi.Summary, "List posts, newest first"),
+    HttpApiEndpoint.get("get", "/posts/:id", { params: id, success: PostEnvelope, error: e(401, 404) }).annotate(
+      OpenApi.Summary,
+      "Get a post"
+    ),
     // Their bodies are optional: an empty body decodes as null, so a bare POST approves or rejects.
     HttpApiEndpoint.post("approve", "/posts/:id/approve", {
       params: id,
@@ -100,6 +123,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       success: PostEnvelope,
       error: e(400, 401, 403, 404, 409)
     })
+      .annotate(OpenApi.Summary, "Approve a post waiting for approval")
       .annotate(HttpApi.PayloadParseOptions, requestParseOptions)
       .annotate(
         OpenApi.Description,
@@ -111,6 +135,7 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       success: RemovedPost,
       error: e(400, 401, 403, 404, 409)
     })
+      .annotate(OpenApi.Summary, "Reject a post waiting for approval")
       .annotate(HttpApi.PayloadParseOptions, requestParseOptions)
       .annotate(
         OpenApi.Description,
@@ -120,46 +145,67 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       params: id,
       success: RemovedPost,
       error: e(401, 403, 404, 409)
-    }),
+    }).annotate(OpenApi.Summary, "Cancel a waiting or scheduled post"),
     HttpApiEndpoint.post("reschedule", "/posts/:id/reschedule", {
       params: id,
       payload: RescheduleRequest,
       success: PostEnvelope,
       error: e(400, 401, 403, 404, 409)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    })
+      .annotate(OpenApi.Summary, "Move a post to another time")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.post("retry", "/posts/:id/retry", {
       params: id,
       success: PostEnvelope,
       error: e(401, 403, 404, 409)
-    }),
+    }).annotate(OpenApi.Summary, "Retry a failed post"),
     HttpApiEndpoint.post("retryFirstComment", "/posts/:id/first-comment/retry", {
       params: id,
       payload: FirstCommentRetryRequest,
       success: PostEnvelope,
       error: e(400, 401, 403, 404, 409)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    })
+      .annotate(OpenApi.Summary, "Retry a failed first comment")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.post("bulkApprove", "/posts/bulk-approve", {
       payload: BulkRequest,
       success: BulkResult,
       error: e(400, 401, 403)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    })
+      .annotate(OpenApi.Summary, "Approve several posts")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.post("bulkReject", "/posts/bulk-reject", {
       payload: BulkRequest,
       success: BulkResult,
       error: e(400, 401, 403)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions)
+    })
+      .annotate(OpenApi.Summary, "Reject several posts")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions)
   )
-  .middleware(Authentication) {}
+  .middleware(Authentication)
+  .annotate(
+    OpenApi.Description,
+    "Posts to one or more accounts: now, scheduled or as a dry run; an asks-first key's posts wait for a person's approval."
+  ) {}
 
 export class KeysGroup extends HttpApiGroup.make("keys")
   .add(
-    HttpApiEndpoint.get("list", "/keys", { success: KeyList, error: e(401, 403) }),
+    HttpApiEndpoint.get("list", "/keys", { success: KeyList, error: e(401, 403) }).annotate(
+      OpenApi.Summary,
+      "List API keys"
+    ),
     HttpApiEndpoint.post("create", "/keys", {
       payload: CreateKeyRequest,
       success: CreatedKey.pipe(HttpApiSchema.status(201)),
       error: e(400, 401, 403)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
-    HttpApiEndpoint.post("revoke", "/keys/:id/revoke", { params: id, success: RevokedKey, error: e(400, 401, 403) })
+    })
+      .annotate(OpenApi.Summary, "Create an API key")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    HttpApiEndpoint.post("revoke", "/keys/:id/revoke", {
+      params: id,
+      success: RevokedKey,
+      error: e(400, 401, 403)
+    }).annotate(OpenApi.Summary, "Revoke an API key")
   )
   .middleware(Authentication)
   .annotate(OpenApi.Description, "API keys; a signed-in person manages them (keys get 403 approval_requires_human).") {}
@@ -170,38 +216,57 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       payload: W.CreateWebhookRequest,
       success: W.CreatedWebhook.pipe(HttpApiSchema.status(201)),
       error: e(400, 401, 409)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
-    HttpApiEndpoint.get("list", "/webhooks", { success: W.WebhookList, error: e(401) }),
-    HttpApiEndpoint.get("get", "/webhooks/:id", { params: id, success: W.WebhookEnvelope, error: e(401, 404) }),
+    })
+      .annotate(OpenApi.Summary, "Register a webhook endpoint")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    HttpApiEndpoint.get("list", "/webhooks", { success: W.WebhookList, error: e(401) }).annotate(
+      OpenApi.Summary,
+      "List webhook endpoints"
+    ),
+    HttpApiEndpoint.get("get", "/webhooks/:id", {
+      params: id,
+      success: W.WebhookEnvelope,
+      error: e(401, 404)
+    }).annotate(OpenApi.Summary, "Get a webhook endpoint"),
     HttpApiEndpoint.patch("update", "/webhooks/:id", {
       params: id,
       payload: W.UpdateWebhookRequest,
       success: W.WebhookEnvelope,
       error: e(400, 401, 404)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
-    HttpApiEndpoint.delete("remove", "/webhooks/:id", { params: id, success: W.DeletedWebhook, error: e(401, 404) }),
+    })
+      .annotate(OpenApi.Summary, "Change a webhook endpoint")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    HttpApiEndpoint.delete("remove", "/webhooks/:id", {
+      params: id,
+      success: W.DeletedWebhook,
+      error: e(401, 404)
+    }).annotate(OpenApi.Summary, "Delete a webhook endpoint"),
     HttpApiEndpoint.post("test", "/webhooks/:id/test", {
       params: id,
       success: W.DeliveryEnvelope,
       error: e(401, 404)
-    }).annotate(
-      OpenApi.Description,
-      "Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed."
-    ),
+    })
+      .annotate(OpenApi.Summary, "Send a test event to a webhook endpoint")
+      .annotate(
+        OpenApi.Description,
+        "Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed."
+      ),
     HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
       params: id,
       query: { limit: opt(Str), status: opt(Str), cursor: opt(Str) },
       success: W.DeliveryList,
       error: e(400, 401, 404)
-    }),
+    }).annotate(OpenApi.Summary, "List a webhook endpoint's deliveries"),
     HttpApiEndpoint.post("redeliver", "/webhooks/:id/deliveries/:deliveryId/redeliver", {
       params: { id: Str, deliveryId: Str },
       success: W.DeliveryEnvelope,
       error: e(401, 404)
-    }).annotate(
-      OpenApi.Description,
-      "Sends the delivery again from the start of its retry schedule, with the same event id."
-    )
+    })
+      .annotate(OpenApi.Summary, "Send a delivery again")
+      .annotate(
+        OpenApi.Description,
+        "Sends the delivery again from the start of its retry schedule, with the same event id."
+      )
   )
   .middleware(Authentication)
   .annotate(
@@ -215,13 +280,20 @@ export class EventsGroup extends HttpApiGroup.make("events")
       query: { after: opt(Str), limit: opt(Str), types: opt(Str), postId: opt(Str), waitSeconds: opt(Str) },
       success: EventList,
       error: e(400, 401)
-    })
+    }).annotate(OpenApi.Summary, "List (or wait for) the workspace's events")
   )
   .middleware(Authentication)
   .annotate(
     OpenApi.Description,
     "The workspace's events, oldest first, the same objects webhooks deliver. With waitSeconds (up to 60) the call waits for the next event: an agent without a URL learns in one call that its post was approved, rejected or published (postId=..., types=post.approved,post.rejected)."
   ) {}
+
+/** `post.needs_approval` -> `onPostNeedsApproval`: the name a generated client gives the receiver's handler. */
+const webhookOperationId = (type: string) =>
+  `on${type
+    .split(/[._]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join("")}`
 
 /**
  * Adds the events to an OpenAPI document as webhooks (OpenAPI 3.1): one entry per event type, the
@@ -240,6 +312,7 @@ export const addWebhooks = (spec: Record<string, any>): Record<string, any> => {
     Object.assign(components.schemas, document.definitions)
     webhooks[type] = {
       post: {
+        operationId: webhookOperationId(type),
         summary: type,
         description: (schema.ast.annotations?.description as string | undefined) ?? type,
         parameters: [
@@ -294,6 +367,8 @@ export class HeraldApi extends HttpApi.make("herald")
       version: "1.0.0",
       description:
         "Publish posts to connected social accounts. Errors use the envelope {error:{code,message,hint,retryable,details}}.",
+      // Relative to the document: every host serves the API at its own origin (HERALD_PUBLIC_URL).
+      servers: [{ url: "/", description: "The Herald that serves this document" }],
       // Events are documented as OpenAPI webhooks: what Herald POSTs to registered endpoints.
       transform: addWebhooks
     })

@@ -3,6 +3,7 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api
 import { apiErrors } from "./errors.ts"
 import { Poll } from "../../domain/contract/postParts.ts"
 import { Post } from "../../domain/contract/post.ts"
+import { DisconnectedAccount } from "../../domain/contract/account.ts"
 import { requestParseOptions } from "../../domain/contract/issues.ts"
 import { UpdateWorkspaceRequest } from "../../domain/contract/workspace.ts"
 import { Authentication } from "./security.ts"
@@ -18,7 +19,7 @@ const TextOnNetwork = Schema.Struct({
   fits: Schema.Boolean,
   shown: Str.annotate({ description: "The longest start of the text within the limit" }),
   rest: Str.annotate({ description: "What the cut leaves out; empty when the text fits" })
-})
+}).annotate({ identifier: "TextOnNetwork" })
 
 export const ApprovalItem = Schema.Struct({
   post: Post,
@@ -40,7 +41,7 @@ export const ApprovalItem = Schema.Struct({
       firstComment: Schema.NullOr(TextOnNetwork),
       poll: Schema.NullOr(Poll),
       maxImages: Schema.Number
-    })
+    }).annotate({ identifier: "ApprovalNetwork" })
   )
 }).annotate({ identifier: "ApprovalItem" })
 
@@ -58,49 +59,74 @@ const WorkspaceSettings = Schema.Struct({
   })
 }).annotate({ identifier: "WorkspaceSettings" })
 
-const Session = Schema.Struct({ id: Str, createdAt: Str, expiresAt: Str, current: Schema.Boolean })
+// Named, so the document and the clients generated from it call them by name.
+const ApprovalList = Schema.Struct({ items: Schema.Array(ApprovalItem) }).annotate({ identifier: "ApprovalList" })
+const NetworkList = Schema.Struct({
+  networks: Schema.Array(Schema.Struct({ platform: Str, name: Str }).annotate({ identifier: "Network" }))
+}).annotate({ identifier: "NetworkList" })
+const AccountGrantList = Schema.Struct({
+  grants: Schema.Array(
+    Schema.Struct({ accountId: Str, endsAt: Schema.NullOr(Str) }).annotate({ identifier: "AccountGrant" })
+  )
+}).annotate({ identifier: "AccountGrantList" })
+const Session = Schema.Struct({ id: Str, createdAt: Str, expiresAt: Str, current: Schema.Boolean }).annotate({
+  identifier: "Session"
+})
+const SessionList = Schema.Struct({ sessions: Schema.Array(Session) }).annotate({ identifier: "SessionList" })
+const RevokedSession = Schema.Struct({ id: Str, revoked: Schema.Boolean }).annotate({ identifier: "RevokedSession" })
 const id = { id: Str }
 
 export class AppGroup extends HttpApiGroup.make("app")
   .add(
     HttpApiEndpoint.get("approvals", "/approvals", {
-      success: Schema.Struct({ items: Schema.Array(ApprovalItem) }),
+      success: ApprovalList,
       error: e(401, 403)
-    }).annotate(
-      OpenApi.Description,
-      "The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve."
-    ),
+    })
+      .annotate(OpenApi.Summary, "List the posts waiting for approval")
+      .annotate(
+        OpenApi.Description,
+        "The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve."
+      ),
     HttpApiEndpoint.get("networks", "/networks", {
-      success: Schema.Struct({ networks: Schema.Array(Schema.Struct({ platform: Str, name: Str })) }),
+      success: NetworkList,
       error: e(401)
-    }).annotate(OpenApi.Description, "The networks this Herald connects: GET /connect/{platform} for each."),
+    })
+      .annotate(OpenApi.Summary, "List the networks this Herald connects")
+      .annotate(OpenApi.Description, "The networks this Herald connects: GET /connect/{platform} for each."),
     HttpApiEndpoint.get("accountGrants", "/account-grants", {
-      success: Schema.Struct({ grants: Schema.Array(Schema.Struct({ accountId: Str, endsAt: Schema.NullOr(Str) })) }),
+      success: AccountGrantList,
       error: e(401, 403)
-    }).annotate(
-      OpenApi.Description,
-      "When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows."
-    ),
+    })
+      .annotate(OpenApi.Summary, "List when each account's grant ends")
+      .annotate(
+        OpenApi.Description,
+        "When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows."
+      ),
     HttpApiEndpoint.post("disconnect", "/accounts/:id/disconnect", {
       params: id,
-      success: Schema.Struct({ id: Str, disconnected: Schema.Boolean }),
+      success: DisconnectedAccount,
       error: e(401, 404)
-    }),
-    HttpApiEndpoint.get("workspace", "/workspace", { success: WorkspaceSettings, error: e(401, 403) }),
+    }).annotate(OpenApi.Summary, "Disconnect an account (people's app)"),
+    HttpApiEndpoint.get("workspace", "/workspace", { success: WorkspaceSettings, error: e(401, 403) }).annotate(
+      OpenApi.Summary,
+      "Get the workspace's settings"
+    ),
     HttpApiEndpoint.patch("updateWorkspace", "/workspace", {
       payload: UpdateWorkspaceRequest,
       success: WorkspaceSettings,
       error: e(400, 401, 403)
-    }).annotate(HttpApi.PayloadParseOptions, requestParseOptions),
+    })
+      .annotate(OpenApi.Summary, "Change the workspace's settings")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions),
     HttpApiEndpoint.get("sessions", "/sessions", {
-      success: Schema.Struct({ sessions: Schema.Array(Session) }),
+      success: SessionList,
       error: e(401, 403)
-    }),
+    }).annotate(OpenApi.Summary, "List the person's sessions"),
     HttpApiEndpoint.post("revokeSession", "/sessions/:id/revoke", {
       params: id,
-      success: Schema.Struct({ id: Str, revoked: Schema.Boolean }),
+      success: RevokedSession,
       error: e(400, 401, 403)
-    })
+    }).annotate(OpenApi.Summary, "Sign a session out")
   )
   .middleware(Authentication)
   .annotate(

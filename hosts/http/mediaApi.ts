@@ -54,16 +54,27 @@ export class MediaGroup extends HttpApiGroup.make("media")
       success: MediaEnvelope.pipe(HttpApiSchema.status(201)),
       error: e(400, 401, 403, 404, 413, 502, 503)
     })
+      .annotate(OpenApi.Summary, "Upload an image or a video")
       .annotate(
         OpenApi.Description,
         "Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64."
       )
       .annotate(OpenApi.Transform, documentJsonForm),
-    HttpApiEndpoint.get("get", "/media/:id", { params: { id: Str }, success: MediaEnvelope, error: e(401, 404, 409) }),
+    HttpApiEndpoint.get("get", "/media/:id", {
+      params: { id: Str },
+      success: MediaEnvelope,
+      error: e(401, 404, 409)
+    }).annotate(OpenApi.Summary, "Get an upload"),
     HttpApiEndpoint.get("preview", "/media/:id/preview", {
       params: { id: Str },
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "image/jpeg" })),
       error: e(401, 404, 409, 502, 503)
-    }).annotate(OpenApi.Description, "A JPEG about 480 px wide; 404 preview_not_found when the upload has none.")
+    })
+      .annotate(OpenApi.Summary, "Get an upload's preview image")
+      .annotate(OpenApi.Description, "A JPEG about 480 px wide; 404 preview_not_found when the upload has none.")
   )
-  .middleware(Authentication) {}
+  .middleware(Authentication)
+  .annotate(
+    OpenApi.Description,
+    "Images and videos for posts: uploads are kept 7 days, and a post names them by id."
+  ) {}

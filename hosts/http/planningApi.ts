@@ -97,4 +97,8 @@ export class PlanningGroup extends HttpApiGroup.make("planning")
         "Up to 1,000 posts, each checked by POST /posts's rules on its own and answered in results (its post or its error). atomic: true stores all rows or none (400 batch_rejected lists every refused row); otherwise each valid row is stored. Every stored row counts toward a Free month's 30 posts. One Idempotency-Key covers the batch: a retry replays the rows stored and tries the others; the key with another batch is 422 idempotency_key_reused. 201 when a post was created, else 200."
       )
   )
-  .middleware(Authentication) {}
+  .middleware(Authentication)
+  .annotate(
+    OpenApi.Description,
+    "Planning in the workspace's time zone: weekly posting schedules, the queue that fills their slots, and many posts at once."
+  ) {}

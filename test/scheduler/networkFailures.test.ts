@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { connector as sandboxConnector } from "../../adapters/networks/sandbox/index.ts"
 import { Behaviour, ScriptedNetwork } from "../../adapters/testing/ScriptedPublisher.ts"
@@ -17,30 +17,39 @@ import type { Actor } from "../../domain/apiKey.ts"
 import { pipelineLayer, setUp, testOptions } from "./support.ts"
 import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 
-/** The scripted network's accounts hold credentials; its refresh answers as `refreshes` says, in turn. */
-const refreshes: Array<"ok" | "revoked"> = []
-const refreshed: Array<NetworkCredentials> = []
-const renewingConnectors = Layer.succeed(Connectors)(
-  connectorsOf([
-    {
-      ...sandboxConnector,
-      refresh: (credentials) =>
-        Effect.suspend(() => {
-          refreshed.push(credentials)
-          if (refreshes.shift() === "revoked")
-            return Effect.fail(new GrantRevoked({ message: "invalid_grant: the refresh token was revoked" }))
-          return Effect.succeed({
-            accessToken: `access-${refreshed.length + 1}`,
-            refreshToken: `refresh-${refreshed.length + 1}`,
-            expiresAt: null
-          })
-        })
-    }
-  ])
-)
+/** What the scripted network's refresh answers, in turn, and the credentials it was given: each test's own. */
+class Refreshes extends Context.Service<
+  Refreshes,
+  { readonly answers: Array<"ok" | "revoked">; readonly seen: Array<NetworkCredentials> }
+>()("test/networkFailures/Refreshes") {}
+
+/** The scripted network's accounts hold credentials; its refresh answers as Refreshes says. */
+const renewingConnectors = () =>
+  Layer.effectContext(
+    Effect.sync(() => {
+      const refreshes: Refreshes["Service"] = { answers: [], seen: [] }
+      const connectors = connectorsOf([
+        {
+          ...sandboxConnector,
+          refresh: (credentials) =>
+            Effect.suspend(() => {
+              refreshes.seen.push(credentials)
+              if (refreshes.answers.shift() === "revoked")
+                return Effect.fail(new GrantRevoked({ message: "invalid_grant: the refresh token was revoked" }))
+              return Effect.succeed({
+                accessToken: `access-${refreshes.seen.length + 1}`,
+                refreshToken: `refresh-${refreshes.seen.length + 1}`,
+                expiresAt: null
+              })
+            })
+        }
+      ])
+      return Context.make(Connectors, connectors).pipe(Context.add(Refreshes, refreshes))
+    })
+  )
 
 const run = <A, E>(effect: Effect.Effect<A, E, any>) =>
-  effect.pipe(Effect.provide(Layer.merge(pipelineLayer(), renewingConnectors)))
+  effect.pipe(Effect.provide(Layer.merge(pipelineLayer(), renewingConnectors())))
 
 const post = (actor: Actor, body: CreatePostBody) =>
   Effect.map(createPost(actor, body, null), (r) => {
@@ -108,18 +117,19 @@ describe("what real networks do (scripted, TestClock)", () => {
           refreshToken: "refresh-1",
           expiresAt: null
         })
-        refreshes.push("ok")
+        const refreshes = yield* Refreshes
+        refreshes.answers.push("ok")
         net.script("", Behaviour.unauthorized)
         const id = yield* post(f.agent, { accountIds: f.accountIds, content: "After a 401" })
         yield* startWorker(testOptions)
         yield* TestClock.adjust(testOptions.pollMs)
-        assert.deepStrictEqual(refreshed.at(-1), {
+        assert.deepStrictEqual(refreshes.seen.at(-1), {
           accessToken: "access-1",
           refreshToken: "refresh-1",
           expiresAt: null
         })
         assert.deepStrictEqual((yield* publishCalls).length, 2)
-        assert.strictEqual(net.published()[0].request.credentials?.accessToken, `access-${refreshed.length + 1}`)
+        assert.strictEqual(net.published()[0].request.credentials?.accessToken, `access-${refreshes.seen.length + 1}`)
         assert.strictEqual((yield* getPost(f.agent, id)).post.status, "published")
         const stored = Option.getOrThrow(yield* (yield* CredentialStore).get(f.accountIds[0]))
         assert.notInclude(stored.sealed, "refresh-", "stored sealed, never in clear")
@@ -133,7 +143,8 @@ describe("what real networks do (scripted, TestClock)", () => {
         const f = yield* setUp()
         const net = yield* ScriptedNetwork
         yield* storeCredentials(f.accountIds[0], { accessToken: "a", refreshToken: "r", expiresAt: null })
-        refreshes.push("revoked")
+        const refreshes = yield* Refreshes
+        refreshes.answers.push("revoked")
         net.script("", Behaviour.unauthorized)
         const first = yield* post(f.agent, { accountIds: f.accountIds, content: "One" })
         yield* startWorker(testOptions)

@@ -121,6 +121,7 @@ describe("retries and never posting twice", () => {
           yield* startWorker(testOptions)
           yield* TestClock.adjust("5 minutes")
           assert.strictEqual(net.published().length, 1)
+          assert.strictEqual(net.published()[0].publishes, 1, "one call reached the network with the handle")
           assert.deepStrictEqual(
             net.calls().map((c) => c.kind),
             ["prepare", "publish", "recover"]
@@ -149,6 +150,7 @@ describe("retries and never posting twice", () => {
         assert.strictEqual(calls[1].handle, calls[3].handle)
         assert.strictEqual(calls[3].at, testOptions.publishTimeoutMs + 15_000)
         assert.strictEqual(net.published().length, 1)
+        assert.strictEqual(net.published()[0].publishes, 1, "the hung call never reached the network")
         assert.strictEqual((yield* getPost(f.agent, id)).post.status, "published")
       })
     )
@@ -256,6 +258,7 @@ describe("retries and never posting twice", () => {
           )
           yield* TestClock.adjust(testOptions.pollMs)
           assert.strictEqual(net.published().length, 1)
+          assert.strictEqual(net.published()[0].publishes, 1, "recovered from the network, not sent again")
           assert.strictEqual((yield* storedPost(f.agent, id)).targets[0].externalId, handle)
           assert.isFalse(yield* queue.complete(job), "the dead worker's lease is void")
         })

@@ -40,6 +40,11 @@ describe("the worker loop", () => {
         assert.strictEqual(roots.length, 60)
         assert.strictEqual(new Set(roots.map((r) => `${r.postId}:${r.accountId}`)).size, 60)
         assert.strictEqual(net.published().length, 180)
+        assert.deepStrictEqual(
+          net.published().filter((r) => r.publishes !== 1),
+          [],
+          "exactly one call reached the network per handle"
+        )
         for (const id of ids) assert.strictEqual((yield* getPost(f.agent, id)).post.status, "published")
       })
     )
@@ -72,6 +77,10 @@ describe("the worker loop", () => {
           assert.strictEqual((yield* getPost(f.agent, stuck)).post.status, "published")
           assert.strictEqual(net.published().length, 7)
           assert.strictEqual(new Set(net.published().map((r) => `${r.postId}:${r.accountId}`)).size, 7)
+          assert.deepStrictEqual(
+            net.published().map((r) => r.publishes),
+            [1, 1, 1, 1, 1, 1, 1]
+          )
         })
       )
   )
@@ -115,6 +124,7 @@ describe("the worker loop", () => {
           ["prepare", "publish", "recover", "publish"]
         )
         assert.strictEqual(net.published().length, 1)
+        assert.strictEqual(net.published()[0].publishes, 1, "the stuck call never reached the network")
         assert.strictEqual((yield* getPost(f.agent, id)).post.status, "published")
       })
     )

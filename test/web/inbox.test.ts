@@ -4,7 +4,8 @@ import type { Browser } from "playwright-core"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
-import { DIGEST_WINDOW_MS, sendDueDigests } from "../../application/usecases/inboxApproval.ts"
+import { TokenRepo } from "../../application/ports/TokenRepo.ts"
+import { DIGEST_WINDOW_MS, digestMarker, sendDueDigests } from "../../application/usecases/inboxApproval.ts"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { claim, connectSandbox, signUp } from "../support/flows.ts"
 import { chromiumAvailable, expectAccessible, launch, mailTo, publishDue, screenshot } from "./browser.ts"
@@ -26,10 +27,10 @@ describe.runIf(chromiumAvailable)("approving from the inbox", () => {
 
   /** A claimed workspace (approval e-mails go to claimed owners), its agent's key and a sandbox account. */
   const owner = async () => {
-    const { email, key } = await signUp(host)
+    const { email, key, workspaceId } = await signUp(host)
     const accountId = await connectSandbox(host, key)
     const session = await claim(host, email)
-    return { email, key, accountId, session }
+    return { email, key, accountId, session, workspaceId }
   }
   const ask = (key: string, body: Record<string, unknown>) =>
     call(host, "POST", "/posts", { key, body }).then((r) => r.body.post.id as string)
@@ -124,7 +125,7 @@ describe.runIf(chromiumAvailable)("approving from the inbox", () => {
   }, 60_000)
 
   it("with the digest setting, posts arriving together wait for one e-mail listing them", async () => {
-    const { email, key, accountId, session } = await owner()
+    const { email, key, accountId, session, workspaceId } = await owner()
     const patched = await fetch(`${host.base}/workspace`, {
       method: "PATCH",
       headers: { cookie: session.cookie, "x-csrf-token": session.csrf, "content-type": "application/json" },
@@ -137,7 +138,19 @@ describe.runIf(chromiumAvailable)("approving from the inbox", () => {
     await mailTo(host, email, /burst one/)
     await ask(key, { accountIds: [accountId], content: "burst two" })
     await ask(key, { accountIds: [accountId], content: "burst three" })
-    await new Promise((r) => setTimeout(r, 200))
+    // Burst two was seen: its e-mail became the workspace's coming digest (burst three, later, joins it;
+    // an e-mail of its own would make three below).
+    const digestPending = () =>
+      host.run(
+        Effect.map(
+          Effect.flatMap(TokenRepo, (tokens) =>
+            tokens.find(digestMarker(workspaceId), "approval_digest", Number.NEGATIVE_INFINITY)
+          ),
+          (found) => found._tag === "Some"
+        )
+      )
+    for (let i = 0; i < 300 && !(await digestPending()); i++) await new Promise((r) => setTimeout(r, 10))
+    expect(await digestPending()).toBe(true)
     expect(await mailsTo()).toHaveLength(1)
     // Before the window ends nothing goes; after it, one digest with both.
     expect(await host.run(sendDueDigests(100))).toEqual({ digests: 0 })
@@ -158,9 +171,14 @@ describe.runIf(chromiumAvailable)("approving from the inbox", () => {
     const { email, key } = await signUp(host)
     const accountId = await connectSandbox(host, key)
     await ask(key, { accountIds: [accountId], content: "unclaimed" })
-    await new Promise((r) => setTimeout(r, 200))
-    expect(
-      await host.run(Effect.map(SentMail, (s) => s.all().filter((m) => m.to === email && /inbox\?token/.test(m.text))))
-    ).toHaveLength(0)
+    // Once claimed, the next post is e-mailed: when its e-mail is there, the first post's turn (earlier,
+    // on the same path) has long passed, and it sent nothing.
+    await claim(host, email)
+    await ask(key, { accountIds: [accountId], content: "after claiming" })
+    await mailTo(host, email, /after claiming/)
+    const approvalMails = await host.run(
+      Effect.map(SentMail, (s) => s.all().filter((m) => m.to === email && /inbox\?token/.test(m.text)))
+    )
+    expect(approvalMails.map((m) => m.text.includes("after claiming"))).toEqual([true])
   }, 60_000)
 })

@@ -9,7 +9,8 @@ import { approvePost, reschedulePost } from "../../application/usecases/posts/ac
 import { createPost } from "../../application/usecases/posts/create.ts"
 import { publishDueTargets } from "../../application/usecases/publishing/worker.ts"
 import { deliverDueWebhooks } from "../../application/usecases/webhooks/deliver.ts"
-import { listEvents } from "../../application/usecases/webhooks/feed.ts"
+import { listEvents, LOOK_EVERY_MS, waitForPost } from "../../application/usecases/webhooks/feed.ts"
+import { EventOutbox } from "../../application/ports/EventOutbox.ts"
 import { listDeliveries, redeliver, testWebhook, updateWebhook } from "../../application/usecases/webhooks/manage.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
@@ -88,15 +89,29 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
       }
     })
 
-  /** Steps the clock a quarter second at a time (in real time too) until the fiber is done. */
-  const joinStepping = <A, E>(fiber: Fiber.Fiber<A, E>) =>
-    Effect.gen(function* () {
-      for (let i = 0; i < 250 && fiber.pollUnsafe() === undefined; i++) {
-        yield* TestClock.adjust(250)
-        yield* Effect.promise(() => new Promise((r) => setTimeout(r, 20)))
-      }
-      return yield* Fiber.join(fiber)
-    })
+  /**
+   * Counts a long-poll's looks in flight. On PostgreSQL a look is real I/O, which TestClock does not
+   * wait for: the clock is moved only once the waiter is asleep between looks, so one step of the
+   * clock is one step of the waiter.
+   */
+  const looks = () => {
+    let inFlight = 0
+    return {
+      around: <A, E, R>(look: Effect.Effect<A, E, R>) =>
+        Effect.suspend(() => {
+          inFlight++
+          return Effect.ensuring(
+            look,
+            Effect.sync(() => void inFlight--)
+          )
+        }),
+      /** Until no look is in flight, then a real moment more for the waiter to go back to sleep. */
+      settled: Effect.promise(async () => {
+        for (let i = 0; i < 250 && inFlight > 0; i++) await new Promise((r) => setTimeout(r, 20))
+        await new Promise((r) => setTimeout(r, 20))
+      })
+    }
+  }
 
   /** The clock at a real moment, so signatures' timestamps are fresh for the library's check; times relative to it. */
   const startClock = Effect.gen(function* () {
@@ -313,12 +328,26 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
             seen.events.map((e) => (e as { type: string }).type),
             ["post.created", "post.needs_approval"]
           )
+          const watch = looks()
+          const outbox = yield* EventOutbox
           const waiting = yield* Effect.forkChild(
-            listEvents(f.asksFirst, { postId: id, after: seen.nextCursor, waitSeconds: "30" })
+            listEvents(f.asksFirst, { postId: id, after: seen.nextCursor, waitSeconds: "30" }).pipe(
+              Effect.provideService(EventOutbox, { ...outbox, list: (...args) => watch.around(outbox.list(...args)) })
+            )
           )
           yield* TestClock.adjust(10 * SECOND)
+          yield* watch.settled
+          assert.isUndefined(waiting.pollUnsafe(), "nothing yet: the call waits")
           yield* approvePost(f.person, id)
-          const answer = yield* joinStepping(waiting)
+          // A look begun before the approval may miss it; the next one, a polling step later, may not.
+          yield* watch.settled
+          yield* TestClock.adjust(LOOK_EVERY_MS)
+          yield* watch.settled
+          assert.isDefined(
+            waiting.pollUnsafe(),
+            "answered within one polling step of the approval, not at its deadline"
+          )
+          const answer = yield* Fiber.join(waiting)
           assert.deepStrictEqual(
             answer.events.map((e) => (e as { type: string }).type),
             ["post.approved"]
@@ -331,6 +360,40 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
           const empty = yield* Fiber.join(idle)
           assert.deepStrictEqual(empty.events, [])
           assert.strictEqual(empty.nextCursor, answer.nextCursor)
+        })
+      )
+    )
+
+    it.effect("wait_for_post answers within one polling step of the person's decision", () =>
+      run(
+        Effect.gen(function* () {
+          const inFuture = yield* startClock
+          const f = yield* setUp()
+          const id = yield* post(f.asksFirst, {
+            accountIds: f.accountIds,
+            content: "Approve me, agent waiting",
+            scheduledFor: inFuture(DAY)
+          })
+          const watch = looks()
+          const repo = yield* PostRepo
+          const waiting = yield* Effect.forkChild(
+            waitForPost(f.asksFirst, id, "decision", 30).pipe(
+              Effect.provideService(PostRepo, { ...repo, findById: (...args) => watch.around(repo.findById(...args)) })
+            )
+          )
+          yield* TestClock.adjust(10 * SECOND)
+          yield* watch.settled
+          assert.isUndefined(waiting.pollUnsafe(), "nothing yet: the call waits")
+          yield* approvePost(f.person, id)
+          yield* watch.settled
+          yield* TestClock.adjust(LOOK_EVERY_MS)
+          yield* watch.settled
+          assert.isDefined(
+            waiting.pollUnsafe(),
+            "answered within one polling step of the approval, not at its deadline"
+          )
+          const answer = yield* Fiber.join(waiting)
+          assert.deepStrictEqual([answer.settled, answer.status], [true, "scheduled"])
         })
       )
     )

@@ -25,8 +25,13 @@ export interface SandboxRecord {
  * crash test put it in PostgreSQL so that several scheduler processes share one network.
  */
 export interface SandboxLedgerShape {
-  /** Stores a record; false when its externalId is already there (the network's idempotency). */
+  /**
+   * Stores a record; false when its externalId is already there (the network's idempotency). Every
+   * call counts, stored or not, so a test can tell one call per handle from a repeat the id absorbed.
+   */
   readonly append: (record: SandboxRecord) => Effect.Effect<boolean>
+  /** How many publish calls named this externalId (0: none). */
+  readonly publishes: (externalId: string) => Effect.Effect<number>
   readonly find: (externalId: string) => Effect.Effect<Option.Option<SandboxRecord>>
   readonly all: () => Effect.Effect<ReadonlyArray<SandboxRecord>>
 }
@@ -49,15 +54,18 @@ export class SandboxPublisherTag extends Context.Service<SandboxPublisherTag, Pu
 export const makeMemoryLedger = (): SandboxLedgerShape & { readonly records: Array<SandboxRecord> } => {
   const records: Array<SandboxRecord> = []
   const byId = new Map<string, SandboxRecord>()
+  const calls = new Map<string, number>()
   return {
     records,
     append: (record) =>
       Effect.sync(() => {
+        calls.set(record.externalId, (calls.get(record.externalId) ?? 0) + 1)
         if (byId.has(record.externalId)) return false
         byId.set(record.externalId, record)
         records.push(record)
         return true
       }),
+    publishes: (externalId) => Effect.sync(() => calls.get(externalId) ?? 0),
     find: (externalId) => Effect.sync(() => Option.fromNullishOr(byId.get(externalId))),
     all: () => Effect.sync(() => [...records])
   }

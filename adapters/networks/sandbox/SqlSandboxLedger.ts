@@ -36,9 +36,11 @@ export const make = Effect.gen(function* () {
   type Waiting = { readonly record: SandboxRecord; readonly stored: Deferred.Deferred<boolean> }
   const insertAll = (group: ReadonlyArray<Waiting>) => {
     const records = group.map((b) => b.record)
-    return sql<{ external_id: string }>`
-      INSERT INTO sandbox_ledger (external_id, account_id, post_id, content, reply_to, media_ids, extra, at)
-      SELECT v.external_id, v.account_id, v.post_id, v.content, v.reply_to, v.media_ids, v.extra, v.at
+    // One row per id with the number of calls that named it; an id already there counts them and keeps its record.
+    return sql<{ external_id: string; inserted: boolean }>`
+      INSERT INTO sandbox_ledger (external_id, account_id, post_id, content, reply_to, media_ids, extra, at, publishes)
+      SELECT DISTINCT ON (v.external_id) v.external_id, v.account_id, v.post_id, v.content, v.reply_to, v.media_ids,
+        v.extra, v.at, count(*) OVER (PARTITION BY v.external_id)
       FROM jsonb_to_recordset(${JSON.stringify(
         records.map((r) => ({
           external_id: r.externalId,
@@ -51,11 +53,14 @@ export const make = Effect.gen(function* () {
           at: r.at
         }))
       )}::jsonb) AS v(external_id text, account_id text, post_id text, content text, reply_to jsonb, media_ids jsonb, extra jsonb, at bigint)
-      ON CONFLICT (external_id) DO NOTHING RETURNING external_id`.pipe(
+      ORDER BY v.external_id
+      ON CONFLICT (external_id) DO UPDATE SET publishes = sandbox_ledger.publishes + EXCLUDED.publishes
+      RETURNING external_id, (xmax = 0) AS inserted`.pipe(
       Effect.exit,
       Effect.flatMap((exit) =>
         Effect.sync(() => {
-          const inserted = exit._tag === "Success" ? new Set(exit.value.map((r) => r.external_id)) : null
+          const inserted =
+            exit._tag === "Success" ? new Set(exit.value.filter((r) => r.inserted).map((r) => r.external_id)) : null
           for (const w of group) {
             if (inserted === null)
               Deferred.doneUnsafe(w.stored, Exit.die(exit._tag === "Failure" ? Cause.squash(exit.cause) : undefined))
@@ -90,6 +95,11 @@ export const make = Effect.gen(function* () {
           Effect.andThen(Deferred.await(stored))
         )
       }),
+    publishes: (externalId) =>
+      sql<{ publishes: number }>`SELECT publishes FROM sandbox_ledger WHERE external_id = ${externalId}`.pipe(
+        Effect.map((rows) => rows[0]?.publishes ?? 0),
+        Effect.orDie
+      ),
     find: (externalId) =>
       sql<Row>`SELECT * FROM sandbox_ledger WHERE external_id = ${externalId}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),

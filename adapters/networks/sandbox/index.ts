@@ -1,6 +1,6 @@
 import { Config, Option } from "effect"
 import { declareNetwork } from "../shared/declaration.ts"
-import { ledgerMigration } from "./ledgerMigration.ts"
+import { ledgerMigration, ledgerPublishesMigration } from "./ledgerMigration.ts"
 
 /** Herald's own network for trying the whole flow: always on, its posts kept in Herald's database. */
 export const network = declareNetwork({
@@ -25,7 +25,7 @@ export const network = declareNetwork({
   },
   config: Config.succeed(Option.some({})),
   renews: false,
-  migrations: { "0040_sandbox_ledger": ledgerMigration },
+  migrations: { "0040_sandbox_ledger": ledgerMigration, "0042_sandbox_ledger_publishes": ledgerPublishesMigration },
   load: () => import("./adapter.ts")
 })
 export { connector } from "./SandboxConnector.ts"

@@ -15,3 +15,9 @@ export const ledgerMigration = Effect.flatMap(
     at bigint NOT NULL
   )`
 )
+
+/** Every publish call that named a record's id is counted (a repeat stores nothing new): tests assert one call per handle. */
+export const ledgerPublishesMigration = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql`ALTER TABLE sandbox_ledger ADD COLUMN IF NOT EXISTS publishes integer NOT NULL DEFAULT 1`
+)

@@ -10,7 +10,7 @@ import { postView } from "../posts/view.ts"
 
 export const MAX_WAIT_SECONDS = 60
 /** How often a waiting caller looks again: the feed is in the database, shared by every process. */
-const LOOK_EVERY_MS = 250
+export const LOOK_EVERY_MS = 250
 
 export interface EventFeedQuery {
   readonly after?: string | undefined

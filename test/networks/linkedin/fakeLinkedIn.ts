@@ -5,7 +5,7 @@ import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/
 /**
  * A local LinkedIn: the parts of its OAuth 2.0 and versioned REST API (Posts, Images, Videos, Social
  * Actions, organization ACLs, OpenID userinfo) that Herald uses, as LinkedIn documents them
- * (shared/notes/network-apis.md §2). It checks what LinkedIn checks (client_secret_post, the
+ * (docs/networks/linkedin.md). It checks what LinkedIn checks (client_secret_post, the
  * LinkedIn-Version and Rest.li headers, tokens that expire or are revoked, who may post as which
  * page, uploads and their ETags, video processing, poll shapes, duplicates), answers in LinkedIn's
  * shapes (201 with x-restli-id, 422 DUPLICATE_POST naming the post, 401 with serviceErrorCode),

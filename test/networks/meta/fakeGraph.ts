@@ -5,7 +5,7 @@ import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/
 /**
  * A local Meta: the parts of the Graph API (Facebook Pages, Instagram with Facebook Login or
  * Instagram Login) and of the Threads API that Herald uses, with their logins, as Meta documents
- * them (shared/notes/network-apis.md §3-5). One server plays every host (graph.facebook.com,
+ * them (docs/networks/facebook.md, instagram.md, threads.md). One server plays every host (graph.facebook.com,
  * www.facebook.com, graph.instagram.com, api.instagram.com, www.instagram.com, graph.threads.net,
  * threads.net): the apps' client ids tell the logins apart. It checks what Meta checks (client
  * secrets, redirect URIs, token kinds and expiry, Page tokens for Page calls, containers FINISHED

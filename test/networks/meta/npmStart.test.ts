@@ -257,16 +257,24 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
       [await post({ accountIds: [pageAccount.id], content: "After the password change" })],
       (p) => p.status === "failed"
     )
-    expect(revoked.targets[0].error.code, log).toBe("account_needs_reconnection")
+    expect(revoked.targets[0].error, log).toMatchObject({ code: "account_needs_reconnection", retryable: false })
     const accounts = ((await (await fetch(`${api}/accounts`, { headers: auth })).json()) as any).accounts
     expect(accounts.find((a: any) => a.id === pageAccount.id).status).toBe("needs_reconnection")
-    await new Promise((r) => setTimeout(r, 1500))
+    // A create for that account is refused up front, without a call to Meta.
+    const refused = await fetch(`${api}/posts`, {
+      method: "POST",
+      headers: { ...auth, ...json },
+      body: JSON.stringify({ accountIds: [pageAccount.id], content: "Still revoked" })
+    })
+    expect(refused.status).toBe(409)
+
+    // Everything the process did from the revocation to its exit (a graceful stop lets work in flight
+    // finish): Meta got the one refused call, nothing retried it.
+    child.kill("SIGTERM")
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)))
     expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
       "POST /v26.0/101000000000001/feed"
     ])
-
-    child.kill("SIGTERM")
-    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)))
     const tokens = fake.issuedTokens()
     expect(tokens.length).toBeGreaterThan(0)
     const files = filesUnder(dataDir)

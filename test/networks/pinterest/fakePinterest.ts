@@ -5,7 +5,7 @@ import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/
 /**
  * A local Pinterest: its OAuth 2.0 (Basic client authentication, continuous refresh tokens that
  * rotate) and the parts of API v5 Herald uses, as Pinterest's OpenAPI describes them
- * (shared/notes/network-apis.md §9): user_account, boards with bookmark paging, pins with
+ * (docs/networks/pinterest.md): user_account, boards with bookmark paging, pins with
  * image_base64, multiple_image_base64 (2-5) and video_id media sources (a cover required), a board's
  * pins, and video uploads (register, a multipart POST to the upload URL with every upload parameter,
  * then registered, processing, succeeded). Errors in Pinterest's shape ({code, message}); records

@@ -4,10 +4,11 @@ import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/
 
 /**
  * A local TikTok: Login Kit's OAuth 2.0 (client_key, rotating refresh tokens) and the Content Posting
- * API's Direct Post as TikTok documents it (shared/notes/network-apis.md §7): creator info, video
- * init with FILE_UPLOAD and the media transfer guide's chunk rules, chunked PUTs with Content-Range,
- * photo init with PULL_FROM_URL (the images are fetched, from verified URL prefixes only), and
- * status/fetch through PROCESSING_UPLOAD, PROCESSING_DOWNLOAD and PUBLISH_COMPLETE or FAILED. It
+ * API's Direct Post as TikTok documents it (docs/networks/tiktok.md): creator info, video init with
+ * FILE_UPLOAD and the media transfer guide's chunk rules (1-1000 chunks of 5-64 MB), chunked PUTs
+ * with Content-Range, photo init with PULL_FROM_URL (the images are fetched, from verified URL
+ * prefixes only), and status/fetch through PROCESSING_UPLOAD, PROCESSING_DOWNLOAD and
+ * PUBLISH_COMPLETE or FAILED, a public post's id showing only after moderation (moderationPolls). It
  * answers in TikTok's envelope ({data, error: {code, message, log_id}}), keeps its per-minute windows,
  * records every request and lets a test script failures.
  */
@@ -39,12 +40,15 @@ export interface FakePublish {
   photos: Array<{ url: string; bytes: number; type: string }>
   status: "PROCESSING_UPLOAD" | "PROCESSING_DOWNLOAD" | "PUBLISH_COMPLETE" | "FAILED"
   pollsLeft: number
+  /** Reads left before a public post's id shows (moderation). */
+  moderationLeft: number
   failReason?: string
   postId: string | null
 }
 
 const MB5 = 5 * 1024 * 1024
 const MB64 = 64 * 1024 * 1024
+export const MAX_CHUNKS = 1000
 const logId = () => `2026112${randomBytes(8).toString("hex").toUpperCase()}`
 const ok = (data: unknown) => ({ data, error: { code: "ok", message: "", log_id: logId() } })
 const failure = (code: string, message: string) => ({ data: {}, error: { code, message, log_id: logId() } })
@@ -97,6 +101,11 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     authorizeAs: "u-alice",
     /** status/fetch reads a post takes in PROCESSING_DOWNLOAD before PUBLISH_COMPLETE. */
     downloadPolls: 2,
+    /**
+     * status/fetch reads a public post takes after PUBLISH_COMPLETE before its id shows: TikTok gives
+     * publicaly_available_post_id only once moderation is done, minutes to hours later (docs/networks/tiktok.md).
+     */
+    moderationPolls: 0,
     /** The next post fails while processing, with this fail_reason. */
     failNext: null as string | null,
     /** URL prefixes verified in the developer portal (PULL_FROM_URL). */
@@ -309,10 +318,14 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
         )
       const source = body?.source_info ?? {}
       const size = source.video_size
+      // The media transfer guide: 1-1000 chunks of 5-64 MB, floor(size / chunk) of them, the last taking the rest.
       const goodChunks =
         source.source === "FILE_UPLOAD" &&
         Number.isInteger(size) &&
         size > 0 &&
+        Number.isInteger(source.total_chunk_count) &&
+        source.total_chunk_count >= 1 &&
+        source.total_chunk_count <= MAX_CHUNKS &&
         (size < MB5
           ? source.chunk_size === size && source.total_chunk_count === 1
           : source.chunk_size >= MB5 &&
@@ -340,6 +353,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
         photos: [],
         status: "PROCESSING_UPLOAD",
         pollsLeft: state.downloadPolls,
+        moderationLeft: state.moderationPolls,
         postId: null
       })
       if (reply?.dropAnswer === true) return req.socket.destroy()
@@ -378,6 +392,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
         photos: [],
         status: "PROCESSING_DOWNLOAD",
         pollsLeft: state.downloadPolls,
+        moderationLeft: state.moderationPolls,
         postId: null
       }
       publishes.set(publishId, publish)
@@ -405,6 +420,10 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
       const publish = publishes.get(body?.publish_id)
       if (publish === undefined || publish.openId !== creator.openId)
         return send(res, 400, failure("invalid_params", "publish_id is invalid."))
+      // Moderation ends after its reads; a private post never gets an id.
+      const moderated =
+        publish.status === "PUBLISH_COMPLETE" && publish.moderationLeft > 0 && --publish.moderationLeft === 0
+      if (moderated && publish.postInfo.privacy_level !== "SELF_ONLY") publish.postId = String(++postCounter)
       if (publish.status === "PROCESSING_DOWNLOAD" && --publish.pollsLeft <= 0) {
         if (state.failNext !== null) {
           publish.status = "FAILED"
@@ -412,7 +431,8 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
           state.failNext = null
         } else {
           publish.status = "PUBLISH_COMPLETE"
-          if (publish.postInfo.privacy_level !== "SELF_ONLY") publish.postId = String(++postCounter)
+          if (publish.moderationLeft === 0 && publish.postInfo.privacy_level !== "SELF_ONLY")
+            publish.postId = String(++postCounter)
         }
       }
       const answer = JSON.stringify(

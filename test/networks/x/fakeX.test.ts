@@ -1,6 +1,6 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { type FakeX, startFakeX } from "./fakeX.ts"
+import { type FakeX, startFakeX, TOO_LONG } from "./fakeX.ts"
 import { connect, setNow, T0, xOn } from "./support.ts"
 
 let fake: FakeX
@@ -80,6 +80,31 @@ describe("the fake X itself", () => {
         String(Math.ceil((T0 + 10_000_000 + 15 * 60_000) / 1000))
       )
       assert.match(me.headers.get("x-rate-limit-remaining") ?? "", /^\d+$/)
+    })
+  )
+
+  it.effect("refuses a text over 280 weighted characters as X does, and takes one of exactly 280", () =>
+    Effect.gen(function* () {
+      yield* setNow(fake, T0 + 20_000_000)
+      const { network } = yield* xOn(fake)
+      const { credentials } = yield* connect(network)
+      const tweet = (text: string) =>
+        Effect.promise(() =>
+          fetch(`${fake.origin}/2/tweets`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${credentials!.accessToken}`, "content-type": "application/json" },
+            body: JSON.stringify({ text })
+          }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
+        )
+      // 141 CJK characters weigh 282; a link weighs 23 whatever its length.
+      const cjk = yield* tweet("日".repeat(141))
+      assert.strictEqual(cjk.status, 400)
+      assert.deepStrictEqual(cjk.body.errors, [{ parameters: {}, message: TOO_LONG }])
+      assert.strictEqual(cjk.body.type, "https://api.twitter.com/2/problems/invalid-request")
+      const withLink = yield* tweet(`${"a".repeat(257)} https://example.org/${"x".repeat(200)}`)
+      assert.strictEqual(withLink.status, 400)
+      assert.strictEqual((yield* tweet(`${"b".repeat(256)} https://example.org/${"x".repeat(200)}`)).status, 201)
+      assert.strictEqual((yield* tweet("日".repeat(140))).status, 201)
     })
   )
 })

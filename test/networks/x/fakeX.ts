@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import twitterText from "twitter-text"
 import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
 
 /**
  * A local X: the parts of X API v2 and its OAuth 2.0 that Herald uses, as X documents them
- * (shared/notes/network-apis.md §1). It checks what X checks (PKCE S256, Basic client auth, bearer
- * tokens that expire, rotating refresh tokens, media state, duplicates, per-user windows), answers
+ * (docs/networks/x.md). It checks what X checks (PKCE S256, Basic client auth, bearer tokens that
+ * expire, rotating refresh tokens, media state, text over 280 weighted characters, duplicates,
+ * per-user windows), answers
  * in X's shapes and headers, records every request, and lets a test script failures.
  */
 
@@ -59,6 +61,12 @@ const invalidRequest = (message: string) => ({
   detail: "One or more parameters to your request was invalid.",
   type: "https://api.twitter.com/2/problems/invalid-request"
 })
+
+/** A post's text limit for accounts without a paid plan, in twitter-text's weighted characters. */
+export const MAX_WEIGHTED_LENGTH = 280
+/** X's refusal of a longer text: a 400 invalid-request problem with this message (docs/networks/x.md). */
+export const TOO_LONG =
+  "Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text."
 
 const base64url = (bytes: Buffer) => bytes.toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 const token = (prefix: string) => `${prefix}_${base64url(randomBytes(24))}`
@@ -201,6 +209,9 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     const text = typeof body?.text === "string" ? body.text : ""
     if (text === "" && body?.media === undefined)
       return send(res, 400, invalidRequest("You must provide text or media."), headers)
+    // X weighs the text with twitter-text (a link 23, CJK and emoji 2) and refuses more than 280 (docs/networks/x.md).
+    if (twitterText.parseTweet(text).weightedLength > MAX_WEIGHTED_LENGTH)
+      return send(res, 400, invalidRequest(TOO_LONG), headers)
     const replyTo: string | null = body?.reply?.in_reply_to_tweet_id ?? null
     if (replyTo !== null && !tweets.some((t) => t.id === replyTo))
       return send(

@@ -292,6 +292,10 @@ describe("X publisher against the fake X", () => {
         )
         assert.strictEqual(invalid.code, "upstream_rejected")
         assert.include(invalid.message, "The poll is invalid.")
+        // Herald refuses such a text at create; a publisher handed one gets X's refusal in X's words.
+        const tooLong = yield* Effect.flip(publisher.publish(request(credentials, { content: "日".repeat(141) })))
+        assert.deepStrictEqual([tooLong.code, tooLong.retryable], ["upstream_rejected", false])
+        assert.include(tooLong.message, "Your Tweet text is too long.")
         fake.expireAccess("1001")
         const expired = yield* Effect.flip(publisher.publish(request(credentials, { content: "With an old token" })))
         assert.strictEqual(expired.reason._tag, "Unauthorized")

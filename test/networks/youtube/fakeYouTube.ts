@@ -6,7 +6,7 @@ import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/
  * A local YouTube: Google's OAuth 2.0 endpoints and the parts of the YouTube Data API v3 Herald uses
  * (channels.list mine, resumable videos.insert with its session URI, 308 and Range, probes with
  * `bytes *\/total`, thumbnails.set, videos.list status and processingDetails, commentThreads), as
- * Google documents them (shared/notes/network-apis.md §8). It checks what Google checks (PKCE,
+ * Google documents them (docs/networks/youtube.md). It checks what Google checks (PKCE,
  * client_secret_post, offline access, chunk sizes in 256 KiB multiples and offsets that follow on,
  * titles, thumbnail size and channel verification), answers in Google's error shape, records every
  * request, and lets a test script failures, lose answers and stall an upload mid-way.

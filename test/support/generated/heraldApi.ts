@@ -6,67 +6,99 @@
 
 export interface paths {
   "/api/v1/signup": {
+    /** Sign up a workspace for a human owner */
     post: operations["signup.signup"];
   };
   "/api/v1/claim-link": {
+    /** Send the owner a fresh claim link */
     post: operations["claim.claimLink"];
   };
   "/api/v1/accounts": {
+    /** List connected accounts */
     get: operations["accounts.list"];
   };
   "/api/v1/connect/{platform}": {
+    /** Get a link that connects an account */
     get: operations["accounts.connect"];
   };
   "/api/v1/accounts/{id}": {
-    /** @description Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected. */
+    /**
+     * Disconnect an account
+     * @description Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected.
+     */
     delete: operations["accounts.disconnect"];
   };
   "/api/v1/accounts/{id}/boards": {
-    /** @description The boards a Pinterest account can pin to: a post's pinterest.boardId. */
+    /**
+     * List a Pinterest account's boards
+     * @description The boards a Pinterest account can pin to: a post's pinterest.boardId.
+     */
     get: operations["accounts.boards"];
   };
   "/api/v1/media": {
-    /** @description Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64. */
+    /**
+     * Upload an image or a video
+     * @description Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64.
+     */
     post: operations["media.upload"];
   };
   "/api/v1/media/{id}": {
+    /** Get an upload */
     get: operations["media.get"];
   };
   "/api/v1/media/{id}/preview": {
-    /** @description A JPEG about 480 px wide; 404 preview_not_found when the upload has none. */
+    /**
+     * Get an upload's preview image
+     * @description A JPEG about 480 px wide; 404 preview_not_found when the upload has none.
+     */
     get: operations["media.preview"];
   };
   "/api/v1/posts": {
+    /** List posts, newest first */
     get: operations["posts.list"];
+    /** Create a post (now, scheduled, or a dry run) */
     post: operations["posts.create"];
   };
   "/api/v1/posts/{id}": {
+    /** Get a post */
     get: operations["posts.get"];
   };
   "/api/v1/posts/{id}/approve": {
-    /** @description Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one. */
+    /**
+     * Approve a post waiting for approval
+     * @description Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.
+     */
     post: operations["posts.approve"];
   };
   "/api/v1/posts/{id}/reject": {
-    /** @description Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...). */
+    /**
+     * Reject a post waiting for approval
+     * @description Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).
+     */
     post: operations["posts.reject"];
   };
   "/api/v1/posts/{id}/cancel": {
+    /** Cancel a waiting or scheduled post */
     post: operations["posts.cancel"];
   };
   "/api/v1/posts/{id}/reschedule": {
+    /** Move a post to another time */
     post: operations["posts.reschedule"];
   };
   "/api/v1/posts/{id}/retry": {
+    /** Retry a failed post */
     post: operations["posts.retry"];
   };
   "/api/v1/posts/{id}/first-comment/retry": {
+    /** Retry a failed first comment */
     post: operations["posts.retryFirstComment"];
   };
   "/api/v1/posts/bulk-approve": {
+    /** Approve several posts */
     post: operations["posts.bulkApprove"];
   };
   "/api/v1/posts/bulk-reject": {
+    /** Reject several posts */
     post: operations["posts.bulkReject"];
   };
   "/api/v1/schedules": {
@@ -114,58 +146,88 @@ export interface paths {
     post: operations["planning.batch"];
   };
   "/api/v1/keys": {
+    /** List API keys */
     get: operations["keys.list"];
+    /** Create an API key */
     post: operations["keys.create"];
   };
   "/api/v1/keys/{id}/revoke": {
+    /** Revoke an API key */
     post: operations["keys.revoke"];
   };
   "/api/v1/webhooks": {
+    /** List webhook endpoints */
     get: operations["webhooks.list"];
+    /** Register a webhook endpoint */
     post: operations["webhooks.create"];
   };
   "/api/v1/webhooks/{id}": {
+    /** Get a webhook endpoint */
     get: operations["webhooks.get"];
+    /** Delete a webhook endpoint */
     delete: operations["webhooks.remove"];
+    /** Change a webhook endpoint */
     patch: operations["webhooks.update"];
   };
   "/api/v1/webhooks/{id}/test": {
-    /** @description Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed. */
+    /**
+     * Send a test event to a webhook endpoint
+     * @description Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed.
+     */
     post: operations["webhooks.test"];
   };
   "/api/v1/webhooks/{id}/deliveries": {
+    /** List a webhook endpoint's deliveries */
     get: operations["webhooks.deliveries"];
   };
   "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
-    /** @description Sends the delivery again from the start of its retry schedule, with the same event id. */
+    /**
+     * Send a delivery again
+     * @description Sends the delivery again from the start of its retry schedule, with the same event id.
+     */
     post: operations["webhooks.redeliver"];
   };
   "/api/v1/events": {
+    /** List (or wait for) the workspace's events */
     get: operations["events.list"];
   };
   "/api/v1/approvals": {
-    /** @description The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve. */
+    /**
+     * List the posts waiting for approval
+     * @description The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve.
+     */
     get: operations["app.approvals"];
   };
   "/api/v1/networks": {
-    /** @description The networks this Herald connects: GET /connect/{platform} for each. */
+    /**
+     * List the networks this Herald connects
+     * @description The networks this Herald connects: GET /connect/{platform} for each.
+     */
     get: operations["app.networks"];
   };
   "/api/v1/account-grants": {
-    /** @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows. */
+    /**
+     * List when each account's grant ends
+     * @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows.
+     */
     get: operations["app.accountGrants"];
   };
   "/api/v1/accounts/{id}/disconnect": {
+    /** Disconnect an account (people's app) */
     post: operations["app.disconnect"];
   };
   "/api/v1/workspace": {
+    /** Get the workspace's settings */
     get: operations["app.workspace"];
+    /** Change the workspace's settings */
     patch: operations["app.updateWorkspace"];
   };
   "/api/v1/sessions": {
+    /** List the person's sessions */
     get: operations["app.sessions"];
   };
   "/api/v1/sessions/{id}/revoke": {
+    /** Sign a session out */
     post: operations["app.revokeSession"];
   };
 }
@@ -176,667 +238,161 @@ export interface webhooks {
      * post.created
      * @description A post was stored (published now, scheduled, or waiting for approval).
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostCreatedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostCreated"];
   };
   "post.needs_approval": {
     /**
      * post.needs_approval
      * @description A post waits for a person's approval.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostNeedsApprovalEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostNeedsApproval"];
   };
   "post.approved": {
     /**
      * post.approved
      * @description A person approved a post; it is scheduled or publishing.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostApprovedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostApproved"];
   };
   "post.rejected": {
     /**
      * post.rejected
      * @description A person rejected a post; it is gone from the API.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostRejectedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostRejected"];
   };
   "post.cancelled": {
     /**
      * post.cancelled
      * @description A post was cancelled before it went out; it is gone from the API.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostCancelledEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostCancelled"];
   };
   "post.rescheduled": {
     /**
      * post.rescheduled
      * @description A post's scheduledFor changed.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostRescheduledEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostRescheduled"];
   };
   "post.published": {
     /**
      * post.published
      * @description Every target of a post was published.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostPublishedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostPublished"];
   };
   "post.partially_published": {
     /**
      * post.partially_published
      * @description A post finished with some targets published and some failed.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostPartiallyPublishedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostPartiallyPublished"];
   };
   "post.failed": {
     /**
      * post.failed
      * @description A post finished with every target failed.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["PostFailedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onPostFailed"];
   };
   "target.published": {
     /**
      * target.published
      * @description One target (account) of a post was published.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TargetPublishedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onTargetPublished"];
   };
   "target.failed": {
     /**
      * target.failed
      * @description One target of a post failed for good.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TargetFailedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onTargetFailed"];
   };
   "first_comment.published": {
     /**
      * first_comment.published
      * @description A target's first comment was published.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["FirstCommentPublishedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onFirstCommentPublished"];
   };
   "first_comment.failed": {
     /**
      * first_comment.failed
      * @description A target's first comment failed for good.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["FirstCommentFailedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onFirstCommentFailed"];
   };
   "account.connected": {
     /**
      * account.connected
      * @description An account was connected or reconnected.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["AccountConnectedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onAccountConnected"];
   };
   "account.needs_reconnection": {
     /**
      * account.needs_reconnection
      * @description An account's grant is gone; a person must reconnect it.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["AccountNeedsReconnectionEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onAccountNeedsReconnection"];
   };
   "account.disconnected": {
     /**
      * account.disconnected
      * @description An account was disconnected.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["AccountDisconnectedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onAccountDisconnected"];
   };
   "workspace.claimed": {
     /**
      * workspace.claimed
      * @description The owner claimed the workspace.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["WorkspaceClaimedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onWorkspaceClaimed"];
   };
   "usage.limit_reached": {
     /**
      * usage.limit_reached
      * @description The workspace used the last post of its monthly limit.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["UsageLimitReachedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onUsageLimitReached"];
   };
   "schedules.updated": {
     /**
      * schedules.updated
      * @description The posting schedules were replaced (PUT /schedules); queued posts moved or released are listed.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["SchedulesUpdatedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onSchedulesUpdated"];
   };
   "queue.paused": {
     /**
      * queue.paused
      * @description A posting queue was paused: its posts keep their order but do not go out.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["QueuePausedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onQueuePaused"];
   };
   "queue.resumed": {
     /**
      * queue.resumed
      * @description A posting queue resumed: its posts were laid again on the slots from now on.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["QueueResumedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onQueueResumed"];
   };
   "queue.reordered": {
     /**
      * queue.reordered
      * @description A posting queue's posts were put in a new order.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["QueueReorderedEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onQueueReordered"];
   };
   "webhook.test": {
     /**
      * webhook.test
      * @description Sent by POST /webhooks/{id}/test.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The event id: the same on every try, for deduplication */
-          "webhook-id": string;
-          /** @description Seconds since the epoch when this try was signed */
-          "webhook-timestamp": string;
-          /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
-          "webhook-signature": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["WebhookTestEvent"];
-        };
-      };
-      responses: {
-        /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
-        "2XX": {
-          content: never;
-        };
-      };
-    };
+    post: operations["onWebhookTest"];
   };
 }
 
@@ -845,7 +401,10 @@ export interface components {
     /** @description 500 InternalServerError: internal_error */
     InternalServerErrorError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "internal_error";
         message: string;
         /** @description What to do about it */
@@ -859,7 +418,10 @@ export interface components {
     /** @description 415 UnsupportedMediaType: unsupported_content_type */
     UnsupportedMediaTypeError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "unsupported_content_type";
         message: string;
         /** @description What to do about it */
@@ -907,7 +469,10 @@ export interface components {
     /** @description 429 TooManyRequests: rate_limited */
     TooManyRequestsError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "rate_limited";
         message: string;
         /** @description What to do about it */
@@ -938,7 +503,10 @@ export interface components {
     /** @description 401 Unauthorized: unauthorized */
     UnauthorizedError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "unauthorized";
         message: string;
         /** @description What to do about it */
@@ -966,6 +534,19 @@ export interface components {
         details?: Record<string, never>;
       };
     };
+    RevokedSession: {
+      id: string;
+      revoked: boolean;
+    };
+    SessionList: {
+      sessions: components["schemas"]["Session"][];
+    };
+    Session: {
+      id: string;
+      createdAt: string;
+      expiresAt: string;
+      current: boolean;
+    };
     WorkspaceSettings: {
       workspace: {
         id: string;
@@ -989,54 +570,62 @@ export interface components {
       timeZone?: string | null;
       approvalMail?: ("each" | "digest" | "off") | null;
     };
+    DisconnectedAccount: {
+      id: string;
+      /** @enum {boolean} */
+      disconnected: true;
+    };
+    AccountGrantList: {
+      grants: components["schemas"]["AccountGrant"][];
+    };
+    AccountGrant: {
+      accountId: string;
+      endsAt: string | null;
+    };
+    NetworkList: {
+      networks: components["schemas"]["Network"][];
+    };
+    Network: {
+      platform: string;
+      name: string;
+    };
+    ApprovalList: {
+      items: components["schemas"]["ApprovalItem"][];
+    };
     ApprovalItem: {
       post: components["schemas"]["Post"];
       /** @description Send it back with approve: a post changed since is refused with post_changed */
       version: string;
-      networks: ({
-          accountId: string;
-          platform: string;
-          accountName: string | null;
-          username: string | null;
-          accountStatus: string | null;
-          text: {
-            length: number | ("Infinity" | "-Infinity" | "NaN");
-            limit: number | ("Infinity" | "-Infinity" | "NaN");
-            fits: boolean;
-            /** @description The longest start of the text within the limit */
-            shown: string;
-            /** @description What the cut leaves out; empty when the text fits */
-            rest: string;
-          };
-          /** @description The media this network gets (its override's, else the post's), in order */
-          mediaIds: string[];
-          thread: ({
-              length: number | ("Infinity" | "-Infinity" | "NaN");
-              limit: number | ("Infinity" | "-Infinity" | "NaN");
-              fits: boolean;
-              /** @description The longest start of the text within the limit */
-              shown: string;
-              /** @description What the cut leaves out; empty when the text fits */
-              rest: string;
-            })[];
-          firstComment: ({
-            length: number | ("Infinity" | "-Infinity" | "NaN");
-            limit: number | ("Infinity" | "-Infinity" | "NaN");
-            fits: boolean;
-            /** @description The longest start of the text within the limit */
-            shown: string;
-            /** @description What the cut leaves out; empty when the text fits */
-            rest: string;
-          }) | null;
-          poll: components["schemas"]["Poll"] | null;
-          maxImages: number | ("Infinity" | "-Infinity" | "NaN");
-        })[];
+      networks: components["schemas"]["ApprovalNetwork"][];
+    };
+    ApprovalNetwork: {
+      accountId: string;
+      platform: string;
+      accountName: string | null;
+      username: string | null;
+      accountStatus: string | null;
+      text: components["schemas"]["TextOnNetwork"];
+      /** @description The media this network gets (its override's, else the post's), in order */
+      mediaIds: string[];
+      thread: components["schemas"]["TextOnNetwork"][];
+      firstComment: components["schemas"]["TextOnNetwork"] | null;
+      poll: components["schemas"]["Poll"] | null;
+      maxImages: number | ("Infinity" | "-Infinity" | "NaN");
     };
     Poll: {
       options: string[];
       durationMinutes: number;
       question?: string | null;
       [key: string]: unknown;
+    };
+    TextOnNetwork: {
+      length: number | ("Infinity" | "-Infinity" | "NaN");
+      limit: number | ("Infinity" | "-Infinity" | "NaN");
+      fits: boolean;
+      /** @description The longest start of the text within the limit */
+      shown: string;
+      /** @description What the cut leaves out; empty when the text fits */
+      rest: string;
     };
     Post: {
       id: string;
@@ -1084,12 +673,13 @@ export interface components {
         [key: string]: unknown;
       }) | null;
       /** @description Replies of the thread already published, in order */
-      thread: ({
-          index: number;
-          externalId: string;
-          url: string | null;
-          [key: string]: unknown;
-        })[];
+      thread: components["schemas"]["PublishedReply"][];
+      [key: string]: unknown;
+    };
+    PublishedReply: {
+      index: number;
+      externalId: string;
+      url: string | null;
       [key: string]: unknown;
     };
     TargetError: {
@@ -1853,7 +1443,10 @@ export interface components {
     /** @description 422 UnprocessableContent: idempotency_key_reused */
     UnprocessableContentError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "idempotency_key_reused";
         message: string;
         /** @description What to do about it */
@@ -1912,11 +1505,7 @@ export interface components {
         cover: components["schemas"]["Cover"] | null;
         tiktokAiGenerated: boolean;
         overrides: components["schemas"]["Overrides"];
-        targets: {
-            accountId: string;
-            platform: string;
-            username: string;
-          }[];
+        targets: components["schemas"]["DryRunAccount"][];
         usage: {
           month: string;
           used: number;
@@ -1943,6 +1532,11 @@ export interface components {
       };
       /** @description What this network would do or refuse: length, media, reconnection, the grant's end, quotas */
       warnings: string[];
+    };
+    DryRunAccount: {
+      accountId: string;
+      platform: string;
+      username: string;
     };
     BatchRequest: {
       /** @description Each a POST /posts body (without dryRun: the batch's own says). Each row is checked on its own; its errors are its own */
@@ -2024,14 +1618,15 @@ export interface components {
       accounts: components["schemas"]["AccountZone"][];
     };
     BulkResult: {
-      results: ({
-          id: string;
-          ok: boolean;
-          error: {
-            code: string;
-            details: unknown;
-          } | null;
-        })[];
+      results: components["schemas"]["BulkOutcome"][];
+    };
+    BulkOutcome: {
+      id: string;
+      ok: boolean;
+      error: {
+        code: string;
+        details: unknown;
+      } | null;
     };
     BulkRequest: {
       /** @description 1-100 post ids */
@@ -2178,7 +1773,10 @@ export interface components {
     /** @description 502 BadGateway: upstream_storage_failed */
     BadGatewayError: {
       error: {
-        /** @description What went wrong; clients branch on it */
+        /**
+         * @description What went wrong; clients branch on it
+         * @enum {string}
+         */
         code: "upstream_storage_failed";
         message: string;
         /** @description What to do about it */
@@ -2220,11 +1818,6 @@ export interface components {
       name: string;
       description: string | null;
       privacy: string | null;
-    };
-    DisconnectedAccount: {
-      id: string;
-      /** @enum {boolean} */
-      disconnected: true;
     };
     ConnectLink: {
       /** @description Open it in a browser to connect (or reconnect) an account */
@@ -2286,6 +1879,7 @@ export type external = Record<string, never>;
 
 export interface operations {
 
+  /** Sign up a workspace for a human owner */
   "signup.signup": {
     requestBody: {
       content: {
@@ -2361,6 +1955,7 @@ export interface operations {
       };
     };
   };
+  /** Send the owner a fresh claim link */
   "claim.claimLink": {
     responses: {
       /** @description ClaimLink */
@@ -2425,6 +2020,7 @@ export interface operations {
       };
     };
   };
+  /** List connected accounts */
   "accounts.list": {
     responses: {
       /** @description AccountList */
@@ -2483,6 +2079,7 @@ export interface operations {
       };
     };
   };
+  /** Get a link that connects an account */
   "accounts.connect": {
     parameters: {
       path: {
@@ -2546,7 +2143,10 @@ export interface operations {
       };
     };
   };
-  /** @description Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected. */
+  /**
+   * Disconnect an account
+   * @description Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected.
+   */
   "accounts.disconnect": {
     parameters: {
       path: {
@@ -2610,7 +2210,10 @@ export interface operations {
       };
     };
   };
-  /** @description The boards a Pinterest account can pin to: a post's pinterest.boardId. */
+  /**
+   * List a Pinterest account's boards
+   * @description The boards a Pinterest account can pin to: a post's pinterest.boardId.
+   */
   "accounts.boards": {
     parameters: {
       path: {
@@ -2701,7 +2304,10 @@ export interface operations {
       };
     };
   };
-  /** @description Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64. */
+  /**
+   * Upload an image or a video
+   * @description Upload one image or video (100 MB at most; the type comes from the bytes). Multipart field `file`, or JSON with base64.
+   */
   "media.upload": {
     requestBody: {
       content: {
@@ -2797,6 +2403,7 @@ export interface operations {
       };
     };
   };
+  /** Get an upload */
   "media.get": {
     parameters: {
       path: {
@@ -2866,7 +2473,10 @@ export interface operations {
       };
     };
   };
-  /** @description A JPEG about 480 px wide; 404 preview_not_found when the upload has none. */
+  /**
+   * Get an upload's preview image
+   * @description A JPEG about 480 px wide; 404 preview_not_found when the upload has none.
+   */
   "media.preview": {
     parameters: {
       path: {
@@ -2951,6 +2561,7 @@ export interface operations {
       };
     };
   };
+  /** List posts, newest first */
   "posts.list": {
     parameters: {
       query?: {
@@ -3022,6 +2633,7 @@ export interface operations {
       };
     };
   };
+  /** Create a post (now, scheduled, or a dry run) */
   "posts.create": {
     parameters: {
       header?: {
@@ -3114,6 +2726,7 @@ export interface operations {
       };
     };
   };
+  /** Get a post */
   "posts.get": {
     parameters: {
       path: {
@@ -3177,7 +2790,10 @@ export interface operations {
       };
     };
   };
-  /** @description Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one. */
+  /**
+   * Approve a post waiting for approval
+   * @description Optional body {"version": "..."} (from GET /approvals): a post changed since that version is refused with 409 post_changed, details.post being the new one.
+   */
   "posts.approve": {
     parameters: {
       path: {
@@ -3258,7 +2874,10 @@ export interface operations {
       };
     };
   };
-  /** @description Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...). */
+  /**
+   * Reject a post waiting for approval
+   * @description Optional body {"reason": "..."} (at most 1000 characters): the agent reads it in the post.rejected event (GET /events?postId=...).
+   */
   "posts.reject": {
     parameters: {
       path: {
@@ -3339,6 +2958,7 @@ export interface operations {
       };
     };
   };
+  /** Cancel a waiting or scheduled post */
   "posts.cancel": {
     parameters: {
       path: {
@@ -3408,6 +3028,7 @@ export interface operations {
       };
     };
   };
+  /** Move a post to another time */
   "posts.reschedule": {
     parameters: {
       path: {
@@ -3488,6 +3109,7 @@ export interface operations {
       };
     };
   };
+  /** Retry a failed post */
   "posts.retry": {
     parameters: {
       path: {
@@ -3557,6 +3179,7 @@ export interface operations {
       };
     };
   };
+  /** Retry a failed first comment */
   "posts.retryFirstComment": {
     parameters: {
       path: {
@@ -3637,6 +3260,7 @@ export interface operations {
       };
     };
   };
+  /** Approve several posts */
   "posts.bulkApprove": {
     requestBody: {
       content: {
@@ -3706,6 +3330,7 @@ export interface operations {
       };
     };
   };
+  /** Reject several posts */
   "posts.bulkReject": {
     requestBody: {
       content: {
@@ -4297,6 +3922,7 @@ export interface operations {
       };
     };
   };
+  /** List API keys */
   "keys.list": {
     responses: {
       /** @description KeyList */
@@ -4355,6 +3981,7 @@ export interface operations {
       };
     };
   };
+  /** Create an API key */
   "keys.create": {
     requestBody: {
       content: {
@@ -4424,6 +4051,7 @@ export interface operations {
       };
     };
   };
+  /** Revoke an API key */
   "keys.revoke": {
     parameters: {
       path: {
@@ -4493,6 +4121,7 @@ export interface operations {
       };
     };
   };
+  /** List webhook endpoints */
   "webhooks.list": {
     responses: {
       /** @description WebhookList */
@@ -4551,6 +4180,7 @@ export interface operations {
       };
     };
   };
+  /** Register a webhook endpoint */
   "webhooks.create": {
     requestBody: {
       content: {
@@ -4626,6 +4256,7 @@ export interface operations {
       };
     };
   };
+  /** Get a webhook endpoint */
   "webhooks.get": {
     parameters: {
       path: {
@@ -4689,6 +4320,7 @@ export interface operations {
       };
     };
   };
+  /** Delete a webhook endpoint */
   "webhooks.remove": {
     parameters: {
       path: {
@@ -4752,6 +4384,7 @@ export interface operations {
       };
     };
   };
+  /** Change a webhook endpoint */
   "webhooks.update": {
     parameters: {
       path: {
@@ -4826,7 +4459,10 @@ export interface operations {
       };
     };
   };
-  /** @description Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed. */
+  /**
+   * Send a test event to a webhook endpoint
+   * @description Sends a webhook.test event to this endpoint now and answers with the delivery: the receiver's status and time, or why it failed.
+   */
   "webhooks.test": {
     parameters: {
       path: {
@@ -4890,6 +4526,7 @@ export interface operations {
       };
     };
   };
+  /** List a webhook endpoint's deliveries */
   "webhooks.deliveries": {
     parameters: {
       query?: {
@@ -4964,7 +4601,10 @@ export interface operations {
       };
     };
   };
-  /** @description Sends the delivery again from the start of its retry schedule, with the same event id. */
+  /**
+   * Send a delivery again
+   * @description Sends the delivery again from the start of its retry schedule, with the same event id.
+   */
   "webhooks.redeliver": {
     parameters: {
       path: {
@@ -5029,6 +4669,7 @@ export interface operations {
       };
     };
   };
+  /** List (or wait for) the workspace's events */
   "events.list": {
     parameters: {
       query?: {
@@ -5102,15 +4743,16 @@ export interface operations {
       };
     };
   };
-  /** @description The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve. */
+  /**
+   * List the posts waiting for approval
+   * @description The posts waiting for approval, oldest first, each as every target network will show it, with the version to approve.
+   */
   "app.approvals": {
     responses: {
-      /** @description Success */
+      /** @description ApprovalList */
       200: {
         content: {
-          "application/json": {
-            items: components["schemas"]["ApprovalItem"][];
-          };
+          "application/json": components["schemas"]["ApprovalList"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -5163,18 +4805,16 @@ export interface operations {
       };
     };
   };
-  /** @description The networks this Herald connects: GET /connect/{platform} for each. */
+  /**
+   * List the networks this Herald connects
+   * @description The networks this Herald connects: GET /connect/{platform} for each.
+   */
   "app.networks": {
     responses: {
-      /** @description Success */
+      /** @description NetworkList */
       200: {
         content: {
-          "application/json": {
-            networks: {
-                platform: string;
-                name: string;
-              }[];
-          };
+          "application/json": components["schemas"]["NetworkList"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -5227,18 +4867,16 @@ export interface operations {
       };
     };
   };
-  /** @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows. */
+  /**
+   * List when each account's grant ends
+   * @description When each account's grant ends unless reconnected; null when it is renewed for as long as the person allows.
+   */
   "app.accountGrants": {
     responses: {
-      /** @description Success */
+      /** @description AccountGrantList */
       200: {
         content: {
-          "application/json": {
-            grants: ({
-                accountId: string;
-                endsAt: string | null;
-              })[];
-          };
+          "application/json": components["schemas"]["AccountGrantList"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -5291,6 +4929,7 @@ export interface operations {
       };
     };
   };
+  /** Disconnect an account (people's app) */
   "app.disconnect": {
     parameters: {
       path: {
@@ -5298,13 +4937,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Success */
+      /** @description DisconnectedAccount */
       200: {
         content: {
-          "application/json": {
-            id: string;
-            disconnected: boolean;
-          };
+          "application/json": components["schemas"]["DisconnectedAccount"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -5357,6 +4993,7 @@ export interface operations {
       };
     };
   };
+  /** Get the workspace's settings */
   "app.workspace": {
     responses: {
       /** @description WorkspaceSettings */
@@ -5415,6 +5052,7 @@ export interface operations {
       };
     };
   };
+  /** Change the workspace's settings */
   "app.updateWorkspace": {
     requestBody: {
       content: {
@@ -5484,19 +5122,13 @@ export interface operations {
       };
     };
   };
+  /** List the person's sessions */
   "app.sessions": {
     responses: {
-      /** @description Success */
+      /** @description SessionList */
       200: {
         content: {
-          "application/json": {
-            sessions: {
-                id: string;
-                createdAt: string;
-                expiresAt: string;
-                current: boolean;
-              }[];
-          };
+          "application/json": components["schemas"]["SessionList"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -5549,6 +5181,7 @@ export interface operations {
       };
     };
   };
+  /** Sign a session out */
   "app.revokeSession": {
     parameters: {
       path: {
@@ -5556,13 +5189,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Success */
+      /** @description RevokedSession */
       200: {
         content: {
-          "application/json": {
-            id: string;
-            revoked: boolean;
-          };
+          "application/json": components["schemas"]["RevokedSession"];
         };
       };
       /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
@@ -5618,6 +5248,627 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["InternalServerErrorError"];
         };
+      };
+    };
+  };
+  /**
+   * post.created
+   * @description A post was stored (published now, scheduled, or waiting for approval).
+   */
+  onPostCreated: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostCreatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.needs_approval
+   * @description A post waits for a person's approval.
+   */
+  onPostNeedsApproval: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostNeedsApprovalEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.approved
+   * @description A person approved a post; it is scheduled or publishing.
+   */
+  onPostApproved: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostApprovedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.rejected
+   * @description A person rejected a post; it is gone from the API.
+   */
+  onPostRejected: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostRejectedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.cancelled
+   * @description A post was cancelled before it went out; it is gone from the API.
+   */
+  onPostCancelled: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostCancelledEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.rescheduled
+   * @description A post's scheduledFor changed.
+   */
+  onPostRescheduled: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostRescheduledEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.published
+   * @description Every target of a post was published.
+   */
+  onPostPublished: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostPublishedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.partially_published
+   * @description A post finished with some targets published and some failed.
+   */
+  onPostPartiallyPublished: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostPartiallyPublishedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * post.failed
+   * @description A post finished with every target failed.
+   */
+  onPostFailed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.published
+   * @description One target (account) of a post was published.
+   */
+  onTargetPublished: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetPublishedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.failed
+   * @description One target of a post failed for good.
+   */
+  onTargetFailed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * first_comment.published
+   * @description A target's first comment was published.
+   */
+  onFirstCommentPublished: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FirstCommentPublishedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * first_comment.failed
+   * @description A target's first comment failed for good.
+   */
+  onFirstCommentFailed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FirstCommentFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * account.connected
+   * @description An account was connected or reconnected.
+   */
+  onAccountConnected: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountConnectedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * account.needs_reconnection
+   * @description An account's grant is gone; a person must reconnect it.
+   */
+  onAccountNeedsReconnection: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountNeedsReconnectionEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * account.disconnected
+   * @description An account was disconnected.
+   */
+  onAccountDisconnected: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountDisconnectedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * workspace.claimed
+   * @description The owner claimed the workspace.
+   */
+  onWorkspaceClaimed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WorkspaceClaimedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * usage.limit_reached
+   * @description The workspace used the last post of its monthly limit.
+   */
+  onUsageLimitReached: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UsageLimitReachedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * schedules.updated
+   * @description The posting schedules were replaced (PUT /schedules); queued posts moved or released are listed.
+   */
+  onSchedulesUpdated: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SchedulesUpdatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.paused
+   * @description A posting queue was paused: its posts keep their order but do not go out.
+   */
+  onQueuePaused: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QueuePausedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.resumed
+   * @description A posting queue resumed: its posts were laid again on the slots from now on.
+   */
+  onQueueResumed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QueueResumedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.reordered
+   * @description A posting queue's posts were put in a new order.
+   */
+  onQueueReordered: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QueueReorderedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * webhook.test
+   * @description Sent by POST /webhooks/{id}/test.
+   */
+  onWebhookTest: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookTestEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
       };
     };
   };
