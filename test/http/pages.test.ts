@@ -191,9 +191,10 @@ describe("security headers", () => {
       expect(csp).toContain("script-src 'self'")
       expect(csp).not.toMatch(/unsafe-inline|sha256-/)
       const html = await app.text()
-      // The only inline block is the words, as JSON data, which a browser never runs.
+      // The only inline blocks are the words and the networks offered, as JSON data, which a browser never runs.
       expect([...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1])).toEqual([
-        ' type="application/json" id="strings"'
+        ' type="application/json" id="strings"',
+        ' type="application/json" id="networks"'
       ])
     }
     const script = await fetch(`${host.origin}/app/assets/app.js`)
