@@ -57,6 +57,23 @@ export const make = Effect.gen(function* () {
           .slice(0, max)
         return due.map((d) => take(d, now, leaseMs))
       }),
+    extend: (list, until) =>
+      state.sync(() => {
+        const held = new Set<string>()
+        for (const l of list) {
+          const d = t().deliveries.get(l.id)
+          if (
+            d === undefined ||
+            d.attempts !== l.attempts ||
+            d.status !== "pending" ||
+            d.availableAt === d.nextAttemptAt
+          )
+            continue
+          t().deliveries.set(d.id, { ...d, availableAt: until })
+          held.add(d.id)
+        }
+        return held
+      }),
     leaseOne: (id, now, leaseMs) =>
       state.sync(() => {
         const d = t().deliveries.get(id)

@@ -169,6 +169,19 @@ export const make = Effect.gen(function* () {
         Effect.map((rows) => rows.map(fromLeased)),
         Effect.orDie
       ),
+    // Held: pending, and its lease end is not a planned try (a record sets next_attempt_at with available_at).
+    extend: (leased, until) =>
+      leased.length === 0
+        ? Effect.succeed(new Set<string>())
+        : sql<{ id: string }>`
+            UPDATE webhook_deliveries d SET available_at = ${new Date(until)}
+            FROM unnest(${leased.map((l) => l.id)}::text[], ${leased.map((l) => l.attempts)}::int[]) AS v(id, attempts)
+            WHERE d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'
+              AND d.available_at IS DISTINCT FROM d.next_attempt_at
+            RETURNING d.id`.pipe(
+            Effect.map((rows): ReadonlySet<string> => new Set(rows.map((r) => r.id))),
+            Effect.orDie
+          ),
     leaseOne: (id, now, leaseMs) =>
       sql.unsafe<LeasedRow>(leaseOneSql, [new Date(now), new Date(now + leaseMs), id]).pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromLeased)),

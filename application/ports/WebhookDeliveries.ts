@@ -48,6 +48,8 @@ export interface WebhookDeliveriesShape {
    * out makes it due again (the same event id goes out again).
    */
   readonly lease: (now: number, max: number, leaseMs: number) => Effect.Effect<ReadonlyArray<LeasedDelivery>>
+  /** The heartbeat: pushes the leases of deliveries still held (not recorded since) to `until`; the ids extended. */
+  readonly extend: (deliveries: ReadonlyArray<LeasedDelivery>, until: number) => Effect.Effect<ReadonlySet<string>>
   /** Leases one delivery now, due or not (the test endpoint sends its event at once); none when it is held or finished. */
   readonly leaseOne: (id: string, now: number, leaseMs: number) => Effect.Effect<Option.Option<LeasedDelivery>>
   /**

@@ -23,7 +23,7 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   batch: 64,
   pollMs: 100,
   gatherMs: 20,
-  leaseMs: 60_000,
+  leaseMs: 10_000,
   retrySchedule: defaultRetrySchedule,
   disableAfterMs: DEFAULT_DISABLE_AFTER_MS
 }
