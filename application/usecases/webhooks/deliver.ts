@@ -8,6 +8,7 @@ import { groupCommit } from "../../groupCommit.ts"
 import { type Leasing, type LeaseLoop, leaseOnce, startLeaseLoop } from "../../leaseLoop.ts"
 import { TokenVault } from "../../ports/TokenVault.ts"
 import {
+  type DeliveryLimits,
   type DeliveryRecord,
   type DeliveryResult,
   type LeasedDelivery,
@@ -51,7 +52,8 @@ export const attempt = Effect.fnUntraced(function* (delivery: LeasedDelivery, op
     result,
     responseCode: response.status,
     responseTimeMs: response.durationMs,
-    error: response.error
+    error: response.error,
+    hung: !response.ok && response.durationMs >= options.hangMs
   } satisfies DeliveryRecord
 })
 
@@ -82,10 +84,10 @@ const disableIfFailingLong = Effect.fnUntraced(function* (record: DeliveryRecord
 })
 
 /** Records tries of concurrent deliveries together (one write per batch), each answered on its own. */
-export const makeRecorder = Effect.gen(function* () {
+export const makeRecorder = Effect.fnUntraced(function* (limits: DeliveryLimits) {
   const deliveries = yield* WebhookDeliveries
   return groupCommit((records: ReadonlyArray<DeliveryRecord>) =>
-    Effect.map(deliveries.record(records), (done) => records.map((r) => Exit.succeed(done.has(r.delivery.id))))
+    Effect.map(deliveries.record(records, limits), (done) => records.map((r) => Exit.succeed(done.has(r.delivery.id))))
   )
 })
 
@@ -122,10 +124,10 @@ type DeliveryServices = Effect.Services<ReturnType<typeof deliver>>
 /** Webhook deliveries for the lease loop: each goes on its own; its slot frees once its request is over. */
 const webhookDeliveries = Effect.fnUntraced(function* (options: DeliveryOptions) {
   const deliveries = yield* WebhookDeliveries
-  const record = yield* makeRecorder
+  const record = yield* makeRecorder(options.limits)
   return {
     name: "webhook deliveries",
-    lease: deliveries.lease,
+    lease: (now, max, leaseMs) => deliveries.lease(now, max, leaseMs, options.limits),
     extend: deliveries.extend,
     handle: (leased, done) =>
       Effect.forEach(leased, (d) => deliver(d, options, record, done(d)), { concurrency: "unbounded", discard: true })

@@ -135,7 +135,8 @@ export const testWebhook = Effect.fn("testWebhook")(function* (actor: Actor, id:
   const deliveryId = deliveryIdOf(event.id, webhook.id)
   // Written planned a minute ahead, so no loop takes it first (the answer is the receiver's); held as long by this call.
   const leased = yield* deliveries.leaseOne(deliveryId, at, TEST_DELIVERY_HELD_MS)
-  if (Option.isSome(leased)) yield* (yield* makeRecorder)(yield* attempt(leased.value, defaultDeliveryOptions))
+  if (Option.isSome(leased))
+    yield* (yield* makeRecorder(defaultDeliveryOptions.limits))(yield* attempt(leased.value, defaultDeliveryOptions))
   const delivery = yield* deliveries.find(actor.workspaceId, deliveryId)
   if (Option.isNone(delivery)) return yield* Effect.fail(fail("delivery_not_found", { webhookId: id }))
   return { delivery: deliveryView(delivery.value) }
