@@ -30,6 +30,8 @@ export interface Tables {
   webhooks: Map<string, Webhook>
   /** Deliveries; `availableAt` is the next try or the lease's end, `seq` their event's. */
   deliveries: Map<string, Delivery & { availableAt: number; seq: number; orderingKey: string }>
+  /** Endpoints' circuits (hung tries in a row, paused until), by webhook id; absent: closed. */
+  circuits: Map<string, { hangs: number; pausedUntil: number | null }>
   schedules: Map<string, Schedule>
   /** Queue entries by `accountId|slotAt`: one post per account and slot. */
   queueEntries: Map<string, QueueEntry>
@@ -110,6 +112,7 @@ const empty = (): Tables => ({
   events: new JournaledMap(),
   webhooks: new JournaledMap(),
   deliveries: new JournaledMap(),
+  circuits: new JournaledMap(),
   schedules: new JournaledMap(),
   queueEntries: new JournaledMap(),
   accountZones: new JournaledMap()

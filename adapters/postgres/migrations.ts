@@ -230,6 +230,15 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `DROP INDEX events_created_at_idx`,
     `CREATE INDEX events_created_at_brin ON events USING brin (created_at)`
   ]),
+  // Fair webhook slots (PostgresWebhookDeliveries.lease): each workspace's due deliveries from an index of their own,
+  // the tries in flight (leased, not recorded: lease end not a planned try) from a small one, and endpoint circuits.
+  "0014_webhook_fair_shares": statements([
+    `CREATE INDEX webhook_deliveries_workspace_due_idx ON webhook_deliveries (workspace_id, available_at, seq) WHERE status = 'pending'`,
+    `CREATE INDEX webhook_deliveries_held_idx ON webhook_deliveries (available_at)
+      WHERE status = 'pending' AND available_at IS DISTINCT FROM next_attempt_at`,
+    `ALTER TABLE webhooks ADD COLUMN hangs integer NOT NULL DEFAULT 0`,
+    `ALTER TABLE webhooks ADD COLUMN paused_until timestamptz`
+  ]),
   "0030_rate_window_grants": statements(rateLeasesStatements), // leases of request budgets (rateLeasesMigration.ts)
   "0060_planning": statements(planningStatements) // posting schedules, queue entries, accounts' zones
 }
