@@ -74,7 +74,8 @@ export interface Outbound {
   readonly fetch: (policy: Policy) => typeof globalThis.fetch
 }
 
-const idempotentMethods = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"])
+// Safe methods only: a network may refuse a PUT sent twice (TikTok refuses a chunk it already has).
+const idempotentMethods = new Set(["GET", "HEAD", "OPTIONS"])
 const nullBodyStatuses = new Set([101, 204, 205, 304])
 
 /** A request body as bytes (kept, so a request can go again on a fresh socket). */
@@ -130,6 +131,9 @@ export const make = (settings: OutboundSettings): Outbound => {
     // Sockets of a guarded pool were all connected through the guard: reusing one skips no check.
     const options = {
       keepAlive: true,
+      // An idle socket is closed after this, or sooner when the server's Keep-Alive hint says so (Node
+      // heeds the hint only when a timeout is set): fewer requests meet a socket the server just closed.
+      timeout: 60_000,
       maxSockets: settings.maxSocketsPerHost,
       ...(guarded ? { lookup: guardedLookup(settings.allowLoopback) } : {})
     }
@@ -223,9 +227,9 @@ export const make = (settings: OutboundSettings): Outbound => {
               read(response)
             })
             req.on("error", (error) => {
-              // A kept-alive socket the server had closed: the request went nowhere (Node's reusedSocket
-              // pattern). Sent once more on a fresh socket when sending twice is harmless or it was cut
-              // before its last byte left (a server acts on whole requests only).
+              // A kept-alive socket the server had closed (Node's reusedSocket pattern): sent once more on a
+              // fresh socket when sending twice is harmless, or when it was cut before its last byte left
+              // (the server cannot have acted on it). A whole request the server dropped is not resent.
               const again =
                 !fresh &&
                 !answered &&
