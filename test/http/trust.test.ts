@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connect, ok } from "../mcp/client.ts"
-import { claim, connectSandbox, signUp } from "../support/flows.ts"
+import { connect, ok, toolError } from "../mcp/client.ts"
+import { claim, connectSandbox, signIn, signUp } from "../support/flows.ts"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 
 // What issue 23 found between tenants, agents and people, over REST and MCP (README "Security").
@@ -56,6 +56,28 @@ describe("an approval binds the time too", () => {
     const moved = await ok(client, "reschedule_post", { postId: post.id, scheduledFor: future(HOUR) })
     expect(moved.post.status).toBe("needs_approval")
     expect((await ok(client, "get_post", { postId: post.id })).post.status).toBe("needs_approval")
+    await client.close()
+  })
+})
+
+describe("unclaimed workspaces never publish", () => {
+  it("a sign-in through the owner's mailbox claims the workspace (REST and MCP see it claimed); only then is a post approved", async () => {
+    const { email, key, workspaceId } = await signUp(host)
+    const accountId = await connectSandbox(host, key)
+    const client = await connect(host, key)
+    const { post } = await ok(client, "create_post", { accountIds: [accountId], content: "waits for a claim" })
+    expect(post.status).toBe("needs_approval")
+    const { cookie, csrf } = await signIn(host, email)
+    const person = { cookie, headers: { "x-csrf-token": csrf } }
+    const claimLink = await call(host, "POST", "/claim-link", { key })
+    expect(claimLink.status).toBe(409)
+    expect(claimLink.body.error.code).toBe("already_claimed")
+    expect((await toolError(client, "request_claim_link")).code).toBe("already_claimed")
+    const claimedEvents = await call(host, "GET", "/events?types=workspace.claimed&waitSeconds=5", { key })
+    expect(claimedEvents.body.events).toEqual([expect.objectContaining({ workspaceId })])
+    const approved = await call(host, "POST", `/posts/${post.id}/approve`, person)
+    expect(approved.status).toBe(200)
+    expect(["publishing", "published"]).toContain(approved.body.post.status)
     await client.close()
   })
 })

@@ -20,7 +20,7 @@ import { formatUtc } from "../../../domain/time.ts"
 import { type Job, JobQueue } from "../../ports/JobQueue.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
 import { Store } from "../../ports/Store.ts"
-import { fromResult, loadPost, now, requireOwnPost, requirePerson } from "../common.ts"
+import { fromResult, loadPost, now, requireClaimed, requireOwnPost, requirePerson } from "../common.ts"
 import { firstCommentJob, publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
 import { emit, postEvent } from "../webhooks/events.ts"
@@ -59,6 +59,7 @@ const onLockedPost = <A, R>(actor: Actor, id: string, action: (post: Post) => Ef
  */
 export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id: string, seenVersion?: string) {
   yield* requirePerson(actor)
+  yield* requireClaimed(actor.workspaceId)
   return yield* onLockedPost(actor, id, (post) =>
     Effect.gen(function* () {
       if (!canApprove(post)) return yield* conflict(post, "approved")
