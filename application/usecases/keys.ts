@@ -7,7 +7,7 @@ import { checkName } from "../../domain/signup.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { readCache } from "../readCache.ts"
-import { fromResult, now, requirePerson } from "./common.ts"
+import { fromResult, now, requireClaimed, requirePerson } from "./common.ts"
 import { mintKey } from "./signup.ts"
 
 const keyView = (k: {
@@ -31,6 +31,7 @@ const keyView = (k: {
 /** A person creates a key (for an agent, or for their own scripts) from the decoded request. */
 export const createKey = Effect.fn("createKey")(function* (actor: Actor, body: typeof CreateKeyRequest.Type) {
   const person = yield* requirePerson(actor)
+  yield* requireClaimed(person.workspaceId)
   const name = (yield* fromResult(checkName("name", body.name))) ?? "API key"
   const { text, key } = yield* mintKey(person.workspaceId, name, body.requireApproval !== false)
   return { apiKey: text, key: keyView(key) } satisfies CreatedKey
