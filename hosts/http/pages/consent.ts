@@ -9,7 +9,7 @@ import {
   checkAuthorizationRequest,
   denyAuthorization
 } from "../../../application/usecases/oauth/authorize.ts"
-import { fail, type HeraldError, messageOf } from "../../../domain/errors.ts"
+import { catalogue, type ErrorCode, fail, type HeraldError, messageOf } from "../../../domain/errors.ts"
 import { textProblem } from "../../../domain/text.ts"
 import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
@@ -105,7 +105,8 @@ const signInFirst = (request: AuthorizationRequest, location: string, secure: bo
     { httpOnly: true, sameSite: "lax", secure, path: "/", maxAge: "1 hour" }
   )
 
-const errorPage = (error: HeraldError) => problemPage(messageOf(error))
+const errorPage = (error: HeraldError) =>
+  problemPage(messageOf(error), catalogue[error.code as ErrorCode]?.status ?? 400)
 
 export const routes = [
   { method: "GET", path: AUTHORIZE_PATH },
