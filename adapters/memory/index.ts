@@ -6,6 +6,7 @@ import * as MemoryWebhookDeliveries from "./MemoryWebhookDeliveries.ts"
 import * as MemoryWebhookRepo from "./MemoryWebhookRepo.ts"
 import * as MemoryCredentialStore from "./MemoryCredentialStore.ts"
 import * as MemoryApiKeyRepo from "./MemoryApiKeyRepo.ts"
+import * as MemoryOAuthStore from "./MemoryOAuthStore.ts"
 import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.ts"
 import * as MemoryJobQueue from "./MemoryJobQueue.ts"
 import * as MemoryMediaRepo from "./MemoryMediaRepo.ts"
@@ -23,6 +24,7 @@ export const storageLayer = Layer.mergeAll(
   MemoryStore.layer,
   MemoryWorkspaceRepo.layer,
   MemoryApiKeyRepo.layer,
+  MemoryOAuthStore.layer,
   MemoryTokenRepo.layer,
   MemoryAccountRepo.layer,
   MemoryCredentialStore.layer,

@@ -6,6 +6,7 @@ import * as PostgresWebhookDeliveries from "./PostgresWebhookDeliveries.ts"
 import * as PostgresWebhookRepo from "./PostgresWebhookRepo.ts"
 import * as PostgresCredentialStore from "./PostgresCredentialStore.ts"
 import * as PostgresApiKeyRepo from "./PostgresApiKeyRepo.ts"
+import * as PostgresOAuthStore from "./PostgresOAuthStore.ts"
 import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
 import * as PostgresMediaRepo from "./PostgresMediaRepo.ts"
 import * as PostgresJobQueue from "./PostgresJobQueue.ts"
@@ -25,6 +26,7 @@ export const storageLayer = Layer.mergeAll(
   PostgresStore.layer,
   PostgresWorkspaceRepo.layer,
   PostgresApiKeyRepo.layer,
+  PostgresOAuthStore.layer,
   PostgresTokenRepo.layer,
   PostgresAccountRepo.layer,
   PostgresCredentialStore.layer,

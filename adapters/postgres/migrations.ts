@@ -3,6 +3,7 @@ import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
 import { planningStatements } from "./planningMigration.ts"
 import { rateLeasesStatements } from "./rateLeasesMigration.ts"
+import { oauthStatements } from "./oauthMigration.ts"
 import { webhooksStatements } from "./webhooksMigration.ts"
 
 /** Runs statements one by one: the extended protocol takes a single statement per query. */
@@ -158,6 +159,10 @@ export const storageTables = [
   "account_credentials",
   "accounts",
   "tokens",
+  "oauth_tokens",
+  "oauth_codes",
+  "oauth_grants",
+  "oauth_clients",
   "api_keys",
   "workspaces"
 ] as const
@@ -240,7 +245,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `ALTER TABLE webhooks ADD COLUMN paused_until timestamptz`
   ]),
   "0030_rate_window_grants": statements(rateLeasesStatements), // leases of request budgets (rateLeasesMigration.ts)
-  "0060_planning": statements(planningStatements) // posting schedules, queue entries, accounts' zones
+  "0060_planning": statements(planningStatements), // posting schedules, queue entries, accounts' zones
+  "0080_oauth": statements(oauthStatements) // Herald's authorization server for MCP (oauthMigration.ts)
 }
 
 export const loader = Migrator.fromRecord(migrations)

@@ -31,7 +31,7 @@ export const defaultSenderOptions: SenderOptions = {
   maxSockets: 32
 }
 
-interface Resolved {
+export interface Resolved {
   readonly url: URL
   readonly address: string
   readonly family: 4 | 6
@@ -44,7 +44,10 @@ const refuse = (reason: string) => new WebhookUrlRefused({ reason })
  * public (loopback too when allowed), so a name that points anywhere inside is refused whole. The
  * request then connects to the address checked here, never to a second resolution.
  */
-const resolve = (raw: string, options: SenderOptions): Effect.Effect<Resolved, WebhookUrlRefused> =>
+export const resolve = (
+  raw: string,
+  options: Pick<SenderOptions, "allowLoopback">
+): Effect.Effect<Resolved, WebhookUrlRefused> =>
   Effect.gen(function* () {
     const url = URL.parse(raw)
     if (url === null || (url.protocol !== "https:" && url.protocol !== "http:"))
@@ -77,7 +80,7 @@ const resolve = (raw: string, options: SenderOptions): Effect.Effect<Resolved, W
   })
 
 /** Connects to the checked address whatever the name resolves to now (DNS rebinding gets nowhere). */
-const pinned =
+export const pinned =
   (address: string, family: 4 | 6): LookupFunction =>
   (_host, options, callback) =>
     options.all

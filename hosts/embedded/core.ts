@@ -18,6 +18,7 @@ import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublis
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import * as SqlReelLedger from "../../adapters/networks/facebook/SqlReelLedger.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
+import * as HttpClientDocuments from "../../adapters/webhooks/HttpClientDocuments.ts"
 
 /**
  * The core every self-contained host runs on, chosen from the environment: PostgreSQL when
@@ -74,7 +75,8 @@ export const embeddedCore = Effect.gen(function* () {
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs),
     RequestLimiter.layer(config.requestLimits),
-    HttpWebhookSender.layerConfig
+    HttpWebhookSender.layerConfig,
+    HttpClientDocuments.layerConfig
   ).pipe(Layer.provideMerge(storage))
   const described = [
     `database: ${Option.isSome(env.databaseUrl) ? "DATABASE_URL" : `PGlite in ${join(dataDir, "pg")}`}`,

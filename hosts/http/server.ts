@@ -23,6 +23,8 @@ import * as Pages from "./pages/routes.ts"
 import * as AppPages from "./pages/appRoutes.ts"
 import * as InboxPages from "./pages/inboxRoutes.ts"
 import * as ConnectForm from "./pages/connectForm.ts"
+import * as Consent from "./pages/consent.ts"
+import * as OAuth from "./oauth.ts"
 import * as Security from "./security.ts"
 import * as UndeclaredErrors from "./undeclaredErrors.ts"
 import { docsPageMiddleware, securityHeaders } from "./securityHeaders.ts"
@@ -47,7 +49,9 @@ const pageRoutes = [
   { method: "POST", path: "/inbox" },
   { method: "GET", path: "/api/v1/openapi.json" },
   { method: "GET", path: "/api/v1/docs" },
-  { method: "POST", path: "/mcp" }
+  { method: "POST", path: "/mcp" },
+  ...Consent.routes,
+  ...OAuth.oauthRoutes
 ]
 
 /**
@@ -91,6 +95,8 @@ export const routesLayer = Layer.mergeAll(
   AppPages.layer,
   InboxPages.layer,
   ConnectForm.layer,
+  Consent.layer,
+  OAuth.layer,
   Files.layer,
   Mcp.layer,
   hostMiddleware

@@ -16,6 +16,7 @@ import * as Networks from "../networks.ts"
 import { connector as sandboxConnector } from "../../adapters/networks/sandbox/index.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
+import * as HttpClientDocuments from "../../adapters/webhooks/HttpClientDocuments.ts"
 
 export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldConfigShape => ({
   publicUrl: "http://herald.test",
@@ -61,7 +62,9 @@ export const layerOn = <E, R>(
     ReadCache.layer(5000),
     RequestLimiter.layer(testConfig(overrides).requestLimits),
     // Tests receive webhooks on loopback: what the setting is for.
-    HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 })
+    HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 }),
+    // OAuth clients' metadata documents are served on loopback by the tests too.
+    HttpClientDocuments.layer({ allowLoopback: true })
   ).pipe(Layer.provideMerge(storage))
 }
 
