@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
+import { metricsStatements } from "./metricsMigration.ts"
 import { planningStatements } from "./planningMigration.ts"
 import { rateLeasesStatements } from "./rateLeasesMigration.ts"
 import { webhooksStatements } from "./webhooksMigration.ts"
@@ -144,6 +145,9 @@ const storage = statements([
 
 /** Tables of the storage ports, children first (tests empty them between suites). */
 export const storageTables = [
+  "metric_readings",
+  "metric_targets",
+  "metric_accounts",
   "queue_entries",
   "schedules",
   "account_time_zones",
@@ -231,7 +235,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `CREATE INDEX events_created_at_brin ON events USING brin (created_at)`
   ]),
   "0030_rate_window_grants": statements(rateLeasesStatements), // leases of request budgets (rateLeasesMigration.ts)
-  "0060_planning": statements(planningStatements) // posting schedules, queue entries, accounts' zones
+  "0060_planning": statements(planningStatements), // posting schedules, queue entries, accounts' zones
+  "0075_metrics": statements(metricsStatements) // what each post did: due table, readings, accounts' states
 }
 
 export const loader = Migrator.fromRecord(migrations)
