@@ -105,12 +105,14 @@ export const make = Effect.gen(function* () {
                     SELECT p, a, ${toDate(readAt)}, r FROM unnest(${read.map((r) => r.target.postId)}::text[],
                       ${read.map((r) => r.target.accountId)}::text[], ${read.map((r) => JSON.stringify(r.raw))}::jsonb[]) AS v(p, a, r)
                     ON CONFLICT DO NOTHING`
+                // The driver cannot type an array of nulls: absent times and figures go as '' and come back as NULL.
                 yield* sql`
-                  UPDATE metric_targets m SET stage = v.s, due_at = v.d, leased_until = NULL,
-                    latest = COALESCE(v.r, m.latest), latest_at = CASE WHEN v.r IS NULL THEN m.latest_at ELSE ${toDate(readAt)} END
+                  UPDATE metric_targets m SET stage = v.s, due_at = NULLIF(v.d, '')::timestamptz, leased_until = NULL,
+                    latest = COALESCE(NULLIF(v.r, '')::jsonb, m.latest),
+                    latest_at = CASE WHEN v.r = '' THEN m.latest_at ELSE ${toDate(readAt)} END
                   FROM unnest(${refreshed.map((r) => r.target.postId)}::text[], ${refreshed.map((r) => r.target.accountId)}::text[],
-                    ${refreshed.map((r) => r.stage)}::int[], ${refreshed.map((r) => (r.dueAt === null ? null : iso(r.dueAt)))}::timestamptz[],
-                    ${refreshed.map((r) => (r.raw === null ? null : JSON.stringify(r.raw)))}::jsonb[]) AS v(p, a, s, d, r)
+                    ${refreshed.map((r) => r.stage)}::int[], ${refreshed.map((r) => (r.dueAt === null ? "" : iso(r.dueAt)))}::text[],
+                    ${refreshed.map((r) => (r.raw === null ? "" : JSON.stringify(r.raw)))}::text[]) AS v(p, a, s, d, r)
                   WHERE m.post_id = v.p AND m.account_id = v.a`
                 yield* saveState(state, refreshed[0].target.workspaceId)
               })
