@@ -11,6 +11,7 @@ import type { StoredCredentials } from "../../application/ports/CredentialStore.
 import type { HeraldEvent } from "../../domain/events.ts"
 import type { Delivery, Webhook } from "../../domain/webhooks.ts"
 import type { QueueEntry, Schedule } from "../../domain/schedule.ts"
+import type { AccountMetricsState, DueTarget, Reading } from "../../application/ports/MetricsRepo.ts"
 
 /** Everything the memory adapters hold; a transaction undoes its own changes on failure (JournaledMap). */
 export interface Tables {
@@ -37,6 +38,16 @@ export interface Tables {
   queueEntries: Map<string, QueueEntry>
   /** Accounts' own time zones, by account id. */
   accountZones: Map<string, { workspaceId: string; timeZone: string }>
+  /** Published targets whose figures are read, by `postId|accountId`: due time, lease and readings (oldest first). */
+  metricTargets: Map<string, MemoryMetricTarget>
+  /** Accounts' metrics states, by account id. */
+  metricAccounts: Map<string, AccountMetricsState & { workspaceId: string; demandedAt: number | null }>
+}
+
+export interface MemoryMetricTarget extends DueTarget {
+  readonly dueAt: number | null
+  readonly leasedUntil: number | null
+  readonly readings: ReadonlyArray<Reading>
 }
 
 /** One change to undo: the map, the key, and what it held before (absent when `had` is false). */
@@ -115,7 +126,9 @@ const empty = (): Tables => ({
   circuits: new JournaledMap(),
   schedules: new JournaledMap(),
   queueEntries: new JournaledMap(),
-  accountZones: new JournaledMap()
+  accountZones: new JournaledMap(),
+  metricTargets: new JournaledMap(),
+  metricAccounts: new JournaledMap()
 })
 
 export interface MemoryStateShape {

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
+import { metricsStatements } from "./metricsMigration.ts"
 import { planningStatements } from "./planningMigration.ts"
 import { rateLeasesStatements } from "./rateLeasesMigration.ts"
 import { oauthStatements } from "./oauthMigration.ts"
@@ -145,6 +146,9 @@ const storage = statements([
 
 /** Tables of the storage ports, children first (tests empty them between suites). */
 export const storageTables = [
+  "metric_readings",
+  "metric_targets",
+  "metric_accounts",
   "queue_entries",
   "schedules",
   "account_time_zones",
@@ -246,6 +250,7 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   ]),
   "0030_rate_window_grants": statements(rateLeasesStatements), // leases of request budgets (rateLeasesMigration.ts)
   "0060_planning": statements(planningStatements), // posting schedules, queue entries, accounts' zones
+  "0075_metrics": statements(metricsStatements), // what each post did: due table, readings, accounts' states
   "0080_oauth": statements(oauthStatements) // Herald's authorization server for MCP (oauthMigration.ts)
 }
 
