@@ -47,8 +47,15 @@ const connectorFor = Effect.fnUntraced(function* (platformName: string) {
   return connector.value
 })
 
-/** A browser URL that connects an account of `platform` to the caller's workspace (single use, 15 minutes). */
-export const connectUrl = Effect.fn("connectUrl")(function* (actor: Actor, platformName: string) {
+/**
+ * A browser URL that connects an account of `platform` to the caller's workspace (single use, 15
+ * minutes); `params` are what the request named besides the network (Mastodon's instance).
+ */
+export const connectUrl = Effect.fn("connectUrl")(function* (
+  actor: Actor,
+  platformName: string,
+  params: Readonly<Record<string, string>> = {}
+) {
   const connector = yield* connectorFor(platformName)
   const crypto = yield* Crypto
   const config = yield* HeraldConfig
@@ -57,7 +64,8 @@ export const connectUrl = Effect.fn("connectUrl")(function* (actor: Actor, platf
   const { url, verifier } = yield* connector.begin({
     state,
     callbackUrl: callbackUrl(config.publicUrl, connector.platform),
-    formUrl: formUrl(config.publicUrl, connector.platform)
+    formUrl: formUrl(config.publicUrl, connector.platform),
+    params
   })
   const expiresAt = at + CONNECT_LINK_LIFETIME_MS
   const remembered: ConnectState = {
