@@ -70,7 +70,7 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       params: { platform: Str },
       query: { instance: opt(Str) },
       success: ConnectLink,
-      error: e(401, 404)
+      error: e(400, 401, 404, 503)
     })
       .annotate(OpenApi.Summary, "Get a link that connects an account")
       .annotate(

@@ -61,15 +61,11 @@ export const make = (deps: {
 
   return {
     platform: "mastodon",
-    begin: ({ state, callbackUrl, params }) =>
+    begin: ({ state, callbackUrl, formUrl, params }) =>
       Effect.gen(function* () {
         const named = params?.instance ?? ""
-        if (named.trim() === "")
-          return yield* fail(
-            "validation_failed",
-            { fields: ["instance"] },
-            "Name the Mastodon instance the account is on: GET /connect/mastodon?instance=mastodon.social (a domain or URL)."
-          )
+        // No instance named: Herald's own page asks the person for it, then begins again with it.
+        if (named.trim() === "") return { url: `${formUrl}?state=${encodeURIComponent(state)}`, verifier: null }
         const instance = yield* instanceOf(named)
         const app = yield* registered(instance, callbackUrl)
         const url = new URL(`${instance.origin}/oauth/authorize`)
