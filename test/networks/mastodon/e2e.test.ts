@@ -25,6 +25,8 @@ beforeAll(async () => {
     .toBuffer()
   // Effect's default ConfigProvider copies the environment at its first use.
   process.env.HERALD_ALLOW_LOOPBACK = "true"
+  // A test host leaves Mastodon off unless a test turns it on.
+  process.env.MASTODON_ENABLED = "true"
 })
 afterAll(() => fake?.close())
 

@@ -8,7 +8,8 @@ import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/
  * methods/media, methods/statuses, api/rate-limits, api/guidelines#errors) and its status length
  * validator (text and content warning together, in graphemes; every http(s) link 23; a remote mention
  * as its username). It records what it got; tests script faults (a 401, a 429 with its headers, a
- * 422 with its `error`, uploads that stay in processing, a lost answer).
+ * 422 with its `error`, uploads that stay in processing, a lost answer). docs/networks/mastodon.md
+ * gathers what it answers as.
  */
 
 export interface FakeStatus {
