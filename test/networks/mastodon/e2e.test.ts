@@ -226,6 +226,26 @@ describe.each([
     expect(reply.status).toBe(400)
   })
 
+  it("honours a 429 until the instance's reset: no call before it, published after", async () => {
+    const reset = new Date(Date.now() + ahead + 120_000).toISOString()
+    fake.log.script("POST", "/api/v1/statuses", {
+      status: 429,
+      body: { error: "Too many requests" },
+      headers: { "x-ratelimit-limit": "300", "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset }
+    })
+    const id = await post({ content: "Waits for the window" })
+    await pass()
+    expect((await view(id)).targets[0]).toMatchObject({ status: "publishing", externalId: null })
+    const calls = fake.log.calls("POST", "/api/v1/statuses").length
+    later(110_000)
+    expect(await pass()).toBe(0)
+    expect(fake.log.calls("POST", "/api/v1/statuses")).toHaveLength(calls)
+    later(15_000)
+    await passes()
+    expect((await view(id)).status).toBe("published")
+    expect(fake.log.calls("POST", "/api/v1/statuses")).toHaveLength(calls + 1)
+  })
+
   it("a revoked token marks the account needs_reconnection; reconnecting restores it", async () => {
     fake.revoke(user)
     const id = await post({ content: "After revocation" })
