@@ -23,6 +23,8 @@ const Int = Schema.Number
 /** GET /api/v2/instance's `configuration`, each part optional: older instances and forks leave some out. */
 export const InstanceReply = Schema.Struct({
   domain: optional(Str),
+  /** Pleroma's, Akkoma's and glitch-soc's own field, on GET /api/v1/instance. */
+  max_toot_chars: optional(Int),
   configuration: optional(
     Schema.Struct({
       statuses: optional(
@@ -81,7 +83,7 @@ export const defaultLimits: InstanceLimits = {
 const limitsOf = (reply: typeof InstanceReply.Type): InstanceLimits => {
   const c = reply.configuration
   return {
-    maxCharacters: c?.statuses?.max_characters ?? defaultLimits.maxCharacters,
+    maxCharacters: c?.statuses?.max_characters ?? reply.max_toot_chars ?? defaultLimits.maxCharacters,
     maxMediaAttachments: c?.statuses?.max_media_attachments ?? defaultLimits.maxMediaAttachments,
     charactersPerUrl: c?.statuses?.characters_reserved_per_url ?? defaultLimits.charactersPerUrl,
     supportedMimeTypes: c?.media_attachments?.supported_mime_types ?? null,
@@ -164,11 +166,18 @@ export const makeMastodonApi = (client: MastodonClient) => {
     account: acting.accountId
   })
 
-  /** An instance's limits, read at most once an hour per instance (a failure is not kept). */
+  const instance = (origin: string, path: string) =>
+    Effect.map(app(origin, "GET", path), (reply) =>
+      isSuccess(reply) ? Option.map(readInstance(reply), limitsOf) : Option.none<InstanceLimits>()
+    )
+  /**
+   * An instance's limits, read at most once an hour per instance (a failure is not kept): v2, or v1
+   * on servers before Mastodon 4.0 and on forks without v2.
+   */
   const instances = Cache.makeWith(
     (origin: string) =>
-      Effect.map(app(origin, "GET", "/api/v2/instance"), (reply) =>
-        isSuccess(reply) ? Option.map(readInstance(reply), limitsOf) : Option.none<InstanceLimits>()
+      Effect.flatMap(instance(origin, "/api/v2/instance"), (found) =>
+        Option.isSome(found) ? Effect.succeed(found) : instance(origin, "/api/v1/instance")
       ),
     {
       capacity: 1024,

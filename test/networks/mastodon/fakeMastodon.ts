@@ -213,6 +213,13 @@ export const startFakeMastodon = async () => {
         created_at: Math.floor(now() / 1000)
       })
     }
+    // The v1 Instance (deprecated in 4.0): the same statuses configuration, for servers without v2.
+    if (route === "GET /api/v1/instance")
+      return sendJson(res, 200, {
+        uri: new URL(origin).host,
+        title: "Fake instance",
+        configuration: { statuses: { max_characters: state.maxCharacters, max_media_attachments: 4 } }
+      })
     if (route === "GET /api/v2/instance")
       return sendJson(res, 200, {
         domain: new URL(origin).host,

@@ -171,6 +171,20 @@ describe("Mastodon publisher", () => {
       })
     ))
 
+  it("reads the limit from GET /api/v1/instance on a server without v2", () =>
+    run(
+      Effect.gen(function* () {
+        const { network, connection } = yield* setup
+        fake.state.maxCharacters = 20
+        fake.log.script("GET", "/api/v2/instance", { status: 404, body: { error: "Not found" } })
+        const over = publishError(
+          yield* Effect.exit(network.publisher.publish(request(connection, { content: "x".repeat(21) })))
+        )
+        expect(over.message).toContain("up to 20 characters")
+        expect(fake.log.calls("GET", "/api/v1/instance")).not.toHaveLength(0)
+      })
+    ))
+
   it("passes on a 422 in the instance's own words, and a revoked token as needing reconnection", () =>
     run(
       Effect.gen(function* () {
