@@ -220,18 +220,31 @@ export const make = (deps: {
       ) satisfies Recovery
     })
 
-  /** The dry run's word on the instance's own limits (the rules table holds Mastodon's defaults). */
-  const advise = (account: Account, _dueAt: number, _post: AdvisedPost) =>
+  /**
+   * The dry run's word on the instance's own limits (the rules table holds Mastodon's defaults): the
+   * limit with what the longest of the target's statuses uses, and each status the instance would refuse.
+   */
+  const advise = (account: Account, _dueAt: number, post: AdvisedPost) =>
     Effect.gen(function* () {
       const host = account.username.slice(account.username.lastIndexOf("@") + 1)
-      const instance = parseInstance(
-        `${/^(localhost|127\.|\[::1\])/.test(host) && deps.allowLoopback ? "http" : "https"}://${host}`,
-        deps.allowLoopback
-      )
+      const local = /^(localhost|127\.|\[::1\])/.test(host) && deps.allowLoopback
+      const instance = parseInstance(`${local ? "http" : "https"}://${host}`, deps.allowLoopback)
       if (!("origin" in instance)) return []
       const limits = yield* deps.api.limits(instance.origin)
+      const max = limits.maxCharacters
+      const spoiler = post.options.mastodon?.contentWarning?.trim() ?? ""
+      const texts = post.text === undefined ? [] : [post.text.content, ...post.text.thread]
+      if (post.text?.firstComment != null) texts.push(post.text.firstComment)
+      const used = texts.map((t) => textLength(`${spoiler}${t}`, "mastodon", max + 1))
+      const longest = Math.max(0, ...used)
+      const over = used.flatMap((n, i) => (n > max ? [i] : []))
       return [
-        `${host} takes statuses of up to ${limits.maxCharacters} characters (Mastodon's counting: a link counts 23, a mention only its username, the content warning counts too) and up to ${limits.maxMediaAttachments} attachments; Herald checks the instance's own limits before it posts.`
+        `${host} takes statuses of up to ${max} characters (Mastodon's counting: a link counts 23, a mention only its username, the content warning counts too)${texts.length > 0 ? `; the longest here uses ${longest}` : ""}.`,
+        ...(over.length > 0
+          ? [
+              `${over.length === 1 ? "A status" : `${over.length} statuses`} of this post ${over.length === 1 ? "is" : "are"} over ${host}'s limit of ${max}: Herald refuses ${over.length === 1 ? "it" : "them"} when publishing (upstream_rejected); shorten the text.`
+            ]
+          : [])
       ]
     })
 

@@ -216,6 +216,7 @@ describe.each([
     expect(reply.status, JSON.stringify(reply.body)).toBe(200)
     const warnings: Array<string> = reply.body.targets?.[0]?.warnings ?? reply.body.preview?.targets?.[0]?.warnings
     expect(warnings.join(" ")).toContain(`${fake.host} takes statuses of up to 500 characters`)
+    expect(warnings.join(" ")).toContain("the longest here uses 32.")
   })
 
   it("refuses visibility outside Mastodon's four, at create", async () => {

@@ -268,14 +268,24 @@ describe("Mastodon publisher", () => {
       })
     ))
 
-  it("tells the dry run the instance's own limits", () =>
+  it("tells the dry run the instance's own limit, and which statuses it would refuse", () =>
     run(
       Effect.gen(function* () {
         const { network, connection } = yield* setup
-        fake.state.maxCharacters = 5000
+        fake.state.maxCharacters = 30
         const { accountOf } = yield* Effect.promise(() => import("./support.ts"))
-        const advice = yield* network.publisher.advise!(accountOf(connection), T0, { media: [], options: {} })
-        expect(advice.join(" ")).toContain(`${fake.host} takes statuses of up to 5000 characters`)
+        const advise = (content: string, thread: ReadonlyArray<string>, cw?: string) =>
+          network.publisher.advise!(accountOf(connection), T0, {
+            media: [],
+            options: cw === undefined ? {} : { mastodon: { contentWarning: cw } },
+            text: { content, thread, firstComment: null }
+          })
+        const fits = yield* advise("Short https://example.com/a/long/link", [])
+        expect(fits).toEqual([
+          `${fake.host} takes statuses of up to 30 characters (Mastodon's counting: a link counts 23, a mention only its username, the content warning counts too); the longest here uses 29.`
+        ])
+        const over = yield* advise("Short", ["x".repeat(31)], "cw")
+        expect(over[1]).toContain(`A status of this post is over ${fake.host}'s limit of 30`)
       })
     ))
 })
