@@ -219,6 +219,25 @@ describe.each([
     expect(warnings.join(" ")).toContain("the longest here uses 32.")
   })
 
+  it("refuses at create a content warning that, with the text, is over Mastodon's limit", async () => {
+    const reply = await call(host, "POST", "/posts", {
+      key,
+      body: { accountIds: [accountId], content: "x".repeat(495), mastodon: { contentWarning: "Spoilers" } }
+    })
+    expect(reply.status).toBe(400)
+    expect(reply.body.error.details.fields).toEqual(["mastodon.contentWarning"])
+    const fits = await call(host, "POST", "/posts", {
+      key,
+      body: {
+        accountIds: [accountId],
+        content: "x".repeat(492),
+        mastodon: { contentWarning: "Spoilers" },
+        dryRun: true
+      }
+    })
+    expect(fits.status).toBe(200)
+  })
+
   it("refuses visibility outside Mastodon's four, at create", async () => {
     const reply = await call(host, "POST", "/posts", {
       key,
