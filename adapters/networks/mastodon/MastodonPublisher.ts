@@ -113,9 +113,16 @@ export const make = (deps: {
       return { visibility, spoiler: parent.spoiler_text ?? "" }
     })
 
-  const create = (request: PublishRequest, acting: Acting, handle: MastodonHandle, mediaIds: ReadonlyArray<string>) =>
+  type Settings = Effect.Success<ReturnType<typeof settingsOf>>
+
+  const create = (
+    request: PublishRequest,
+    acting: Acting,
+    handle: MastodonHandle,
+    mediaIds: ReadonlyArray<string>,
+    { visibility, spoiler }: Settings
+  ) =>
     Effect.gen(function* () {
-      const { visibility, spoiler } = yield* settingsOf(request, acting)
       const status: NewStatus = {
         status: request.content,
         visibility,
@@ -187,16 +194,16 @@ export const make = (deps: {
       switch (handle.stage) {
         case "sending": {
           const limits = yield* deps.api.limits(acting.origin)
-          const { spoiler } = yield* settingsOf(request, acting)
-          const problem = problemOf(request, spoiler, limits, new URL(acting.origin).host)
+          const settings = yield* settingsOf(request, acting)
+          const problem = problemOf(request, settings.spoiler, limits, new URL(acting.origin).host)
           if (problem !== null) return yield* problem
-          if (request.media.length === 0) return yield* create(request, acting, handle, [])
+          if (request.media.length === 0) return yield* create(request, acting, handle, [], settings)
           return yield* upload(request, acting, handle)
         }
         case "processing":
           return yield* poll(acting, handle)
         case "ready":
-          return yield* create(request, acting, handle, handle.mediaIds)
+          return yield* create(request, acting, handle, handle.mediaIds, yield* settingsOf(request, acting))
       }
     }).pipe(
       Effect.catchTags({

@@ -59,6 +59,7 @@ describe("Mastodon publisher", () => {
     run(
       Effect.gen(function* () {
         const { network, connection } = yield* setup
+        const from = fake.log.requests.length
         const root = publishedOf(
           yield* network.publisher.publish(
             request(connection, {
@@ -84,6 +85,14 @@ describe("Mastodon publisher", () => {
             })
           )
         )
+        // One look at the parent per reply.
+        const looks = fake.log.requests
+          .slice(from)
+          .filter((c) => c.method === "GET" && c.path.startsWith("/api/v1/statuses/"))
+        expect(looks.map((c) => c.path)).toEqual([
+          `/api/v1/statuses/${root.externalId}`,
+          `/api/v1/statuses/${reply.externalId}`
+        ])
         const [r, t, c] = fake.statuses.slice(-3)
         expect(r).toMatchObject({ id: root.externalId, inReplyToId: null, visibility: "private" })
         expect(t).toMatchObject({
