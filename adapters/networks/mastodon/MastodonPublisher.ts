@@ -16,7 +16,7 @@ import { readAll } from "../shared/media.ts"
 import type { Acting, Answer, InstanceLimits, MastodonApi, NewStatus, Upload } from "./api.ts"
 import { noAnswerError, publishErrorOf, throttledError, unreadable } from "./errors.ts"
 import { decodeHandle, encodeHandle, type MastodonHandle } from "./handle.ts"
-import { parseInstance } from "./instance.ts"
+import { guardInstance, parseInstance } from "./instance.ts"
 
 /** Mastodon keeps an Idempotency-Key for an hour; past this, a repeated create could post twice. */
 const IDEMPOTENCY_WINDOW_MS = 55 * 60_000
@@ -186,6 +186,8 @@ export const make = (deps: {
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
       const acting = yield* actingOf(request)
+      // The instance was checked when the account connected; its name may point elsewhere since.
+      yield* guardInstance({ origin: acting.origin, host: new URL(acting.origin).host }, deps.allowLoopback)
       const now = yield* Clock.currentTimeMillis
       const handle = Option.getOrElse(
         decodeHandle(handleText),
@@ -208,7 +210,8 @@ export const make = (deps: {
     }).pipe(
       Effect.catchTags({
         Throttled: (e) => Effect.fail(throttledError(e)),
-        NoAnswer: (e) => Effect.fail(noAnswerError(e))
+        NoAnswer: (e) => Effect.fail(noAnswerError(e)),
+        InstanceRefused: (e) => Effect.fail(PublishError.refused({ code: "upstream_rejected", message: e.message }))
       })
     )
 

@@ -2,8 +2,10 @@ import { Effect, Exit } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
+import * as Mastodon from "../../../adapters/networks/mastodon/adapter.ts"
+import { memoryRegistry } from "../../../adapters/networks/mastodon/apps.ts"
 import { type FakeMastodon, startFakeMastodon } from "./fakeMastodon.ts"
-import { connect, mastodonOn, processingOf, publishedOf, request, setNow, T0, upload } from "./support.ts"
+import { connect, mastodonOn, processingOf, publishedOf, request, settings, setNow, T0, upload } from "./support.ts"
 
 let fake: FakeMastodon
 beforeAll(async () => {
@@ -191,6 +193,19 @@ describe("Mastodon publisher", () => {
         )
         expect(over.message).toContain("up to 20 characters")
         expect(fake.log.calls("GET", "/api/v1/instance")).not.toHaveLength(0)
+      })
+    ))
+
+  it("refuses to call an instance whose address Herald does not call (loopback, unless allowed)", () =>
+    run(
+      Effect.gen(function* () {
+        const { blobs, connection } = yield* setup
+        const strict = yield* Mastodon.make({ ...settings, allowLoopback: false }, blobs, memoryRegistry())
+        const calls = fake.log.requests.length
+        const refused = publishError(yield* Effect.exit(strict.publisher.publish(request(connection))))
+        expect(refused.reason._tag).toBe("Refused")
+        expect(refused.message).toContain("loopback address")
+        expect(fake.log.requests.length).toBe(calls)
       })
     ))
 
