@@ -225,6 +225,10 @@ export interface MetricsCapability {
 export interface AdvisedPost {
   readonly media: ReadonlyArray<Media>
   readonly options: NetworkOptions
+  /** The target's final texts, for limits only the network knows (a Mastodon instance's own). */
+  readonly text?:
+    | { readonly content: string; readonly thread: ReadonlyArray<string>; readonly firstComment: string | null }
+    | undefined
 }
 
 /** A board of an account (Pinterest): a post's `pinterest.boardId`. */

@@ -69,9 +69,15 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     ),
     HttpApiEndpoint.get("connect", "/connect/:platform", {
       params: { platform: Str },
+      query: { instance: opt(Str) },
       success: ConnectLink,
-      error: e(401, 404)
-    }).annotate(OpenApi.Summary, "Get a link that connects an account"),
+      error: e(400, 401, 404, 503)
+    })
+      .annotate(OpenApi.Summary, "Get a link that connects an account")
+      .annotate(
+        OpenApi.Description,
+        "A browser URL that connects an account of the network; Mastodon takes ?instance=<domain or URL> (the account's instance)."
+      ),
     HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
       params: id,
       success: DisconnectedAccount,

@@ -49,9 +49,11 @@ export const layerOn = <E, R>(
     SharpFfmpegProbe.layer(),
     // Every listed network its variables turn on (the end-to-end tests point them at fakes); Bluesky is on by default.
     Networks.layer.pipe(
-      // Bluesky (on by default elsewhere) joins a test host only when a test sets BLUESKY_ENABLED.
+      // Bluesky and Mastodon (on by default elsewhere) join a test host only when a test sets BLUESKY_ENABLED or MASTODON_ENABLED.
       Layer.provide(
-        ConfigProvider.layer(ConfigProvider.fromEnv({ env: { BLUESKY_ENABLED: "false", ...process.env } }))
+        ConfigProvider.layer(
+          ConfigProvider.fromEnv({ env: { BLUESKY_ENABLED: "false", MASTODON_ENABLED: "false", ...process.env } })
+        )
       ),
       Layer.provideMerge(SandboxPublisher.layerRecording),
       Layer.provide(blobs),
