@@ -71,6 +71,15 @@ export const metricSources: Record<Platform, Record<MetricName, MetricSource>> =
     clicks: none("Threads counts link clicks per account, not per post."),
     watchTimeSeconds: none("Threads reports no watch time.")
   },
+  mastodon: {
+    views: none("Mastodon counts no views."),
+    likes: from("favourites_count"),
+    replies: from("replies_count"),
+    reposts: from("reblogs_count"),
+    saves: none("Mastodon shows no one's bookmarks but the account's own."),
+    clicks: none("Mastodon counts no link clicks."),
+    watchTimeSeconds: none("Mastodon reports no watch time.")
+  },
   bluesky: {
     views: none("Bluesky counts no views."),
     likes: from("likeCount"),
