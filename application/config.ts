@@ -125,6 +125,12 @@ export const heraldConfig = Config.all({
   ),
   requestLeasePercent: Config.Int("HERALD_REQUEST_LEASE_PERCENT").pipe(
     Config.withDefault(defaultRequestLimits.leasePercent)
+  ),
+  // One development setting for every outbound call (webhooks, link cards, PDSs, instances) to hosts
+  // on this machine; HERALD_WEBHOOKS_ALLOW_LOOPBACK is its older name, still read.
+  allowLoopback: Config.Boolean("HERALD_ALLOW_LOOPBACK").pipe(
+    Config.orElse(() => Config.Boolean("HERALD_WEBHOOKS_ALLOW_LOOPBACK")),
+    Config.withDefault(false)
   )
 })
 

@@ -33,6 +33,8 @@ export interface Policy {
   readonly maxRedirects: number
   /** Sending it twice is harmless whatever its method (X's append names its segment). */
   readonly idempotent?: boolean
+  /** For an adapter given its own setting (the webhook sender's): in place of the process's allowLoopback. */
+  readonly allowLoopback?: boolean
 }
 
 const KiB = 1024
@@ -124,8 +126,8 @@ const isReset = (error: unknown) => {
 /** A process's outbound HTTP: one keep-alive pool per kind of guard, every call through `transport`. */
 export const make = (settings: OutboundSettings): Outbound => {
   const pools = new Map<string, { readonly "http:": http.Agent; readonly "https:": https.Agent }>()
-  const poolOf = (guarded: boolean) => {
-    const key = guarded ? "guarded" : "configured"
+  const poolOf = (guarded: boolean, allowLoopback: boolean) => {
+    const key = guarded ? `guarded, loopback ${allowLoopback}` : "configured"
     const known = pools.get(key)
     if (known !== undefined) return known
     // Sockets of a guarded pool were all connected through the guard: reusing one skips no check.
@@ -135,14 +137,14 @@ export const make = (settings: OutboundSettings): Outbound => {
       // heeds the hint only when a timeout is set): fewer requests meet a socket the server just closed.
       timeout: 60_000,
       maxSockets: settings.maxSocketsPerHost,
-      ...(guarded ? { lookup: guardedLookup(settings.allowLoopback) } : {})
+      ...(guarded ? { lookup: guardedLookup(allowLoopback) } : {})
     }
     const pool = { "http:": new http.Agent(options), "https:": new https.Agent(options) }
     pools.set(key, pool)
     return pool
   }
 
-  const transport = (policy: Policy) =>
+  const transport = (policy: Policy, allowLoopback: boolean) =>
     HttpClient.make((request, url, signal) =>
       Effect.flatMap(Effect.orDie(bytesOf(request)), (body) =>
         Effect.callback<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((resume) => {
@@ -182,7 +184,7 @@ export const make = (settings: OutboundSettings): Outbound => {
             return fail(
               new AddressRefused({ kind: "scheme", host: url.host, message: "Only http(s) URLs are called." })
             )
-          const refused = policy.guarded ? judgeLiteral(url.hostname, settings.allowLoopback) : null
+          const refused = policy.guarded ? judgeLiteral(url.hostname, allowLoopback) : null
           if (refused !== null) return fail(refused)
           const headers: Record<string, string> = { ...request.headers }
           if (body.contentType !== undefined) headers["content-type"] = body.contentType
@@ -216,8 +218,8 @@ export const make = (settings: OutboundSettings): Outbound => {
               method: request.method,
               headers,
               // A fresh socket: no pool, connected through the same guard.
-              agent: fresh ? false : poolOf(policy.guarded)[protocol],
-              ...(fresh && policy.guarded ? { lookup: guardedLookup(settings.allowLoopback) } : {}),
+              agent: fresh ? false : poolOf(policy.guarded, allowLoopback)[protocol],
+              ...(fresh && policy.guarded ? { lookup: guardedLookup(allowLoopback) } : {}),
               signal: abort
             })
             current = req
@@ -253,7 +255,7 @@ export const make = (settings: OutboundSettings): Outbound => {
     )
 
   const client = (policy: Policy): HttpClient.HttpClient => {
-    const base = transport(policy)
+    const base = transport(policy, policy.allowLoopback ?? settings.allowLoopback)
     // Redirects through the same transport: each hop is guarded, timed and capped again.
     const followed = policy.maxRedirects > 0 ? HttpClient.followRedirects(base, policy.maxRedirects) : base
     // No trace headers to hosts outside Herald.
