@@ -91,7 +91,7 @@ export const classify = (raw: string): AddressKind => {
   if (family === 0) return "private"
   if (family === 4) return classifyIpv4(address)
   const groups = groupsOf(address)
-  if (groups !== null && groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return "loopback"
+  if (groups?.join(":") === "0:0:0:0:0:0:0:1") return "loopback"
   const carried = embeddedIpv4(address)
   if (carried.length > 0)
     return carried.map(classifyIpv4).reduce((a, b) => (severity[b] > severity[a] ? b : a), "public" as AddressKind)
