@@ -60,8 +60,11 @@ export const DEFAULT_CALL_TIMEOUT_MS = 30_000
 export const makeClient = (options: BlueskyOptions) => {
   const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
   const configured = new URL(options.serviceUrl).origin
-  const agents = new Map<string, Agent>()
+  // Per outbound client (one a process; tests run several), then per host.
+  const pools = new WeakMap<Outbound, Map<string, Agent>>()
   const agentFor = (host: string, outbound: Outbound): Agent => {
+    const agents = pools.get(outbound) ?? new Map<string, Agent>()
+    pools.set(outbound, agents)
     const known = agents.get(host)
     if (known !== undefined) return known
     const policy = new URL(host).origin === configured ? policies.network : policies.namedApi
