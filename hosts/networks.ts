@@ -80,6 +80,21 @@ export const enable = <Settings, R>(declaration: NetworkDeclaration<Settings, R>
           Effect.flatMap(adapter, (n) =>
             n.publisher.advise === undefined ? Effect.succeed([]) : n.publisher.advise(account, dueAt, post)
           ),
+        metrics:
+          declaration.metricsBatch === undefined
+            ? undefined
+            : {
+                batch: declaration.metricsBatch,
+                read: (request) =>
+                  Effect.flatMap(adapter, (n) =>
+                    n.publisher.metrics === undefined
+                      ? Effect.succeed({
+                          _tag: "NotOffered" as const,
+                          reason: "Herald reads no figures from this network."
+                        })
+                      : n.publisher.metrics.read(request)
+                  )
+              },
         boards: declaration.boards
           ? (account, credentials) => Effect.flatMap(adapter, (n) => n.publisher.boards!(account, credentials))
           : undefined

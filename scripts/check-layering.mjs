@@ -58,7 +58,13 @@ for (const layer of layers) {
           const from = technologyOf(rel.split(sep)),
             to = technologyOf(target.split(sep))
           const inFamily = families.get(to)?.has(from) === true
-          if (from !== to && to !== "networks/shared" && !sharedByAll.has(to) && !inFamily && !allowedCross.has(`${from}->${to}`))
+          if (
+            from !== to &&
+            to !== "networks/shared" &&
+            !sharedByAll.has(to) &&
+            !inFamily &&
+            !allowedCross.has(`${from}->${to}`)
+          )
             say(`adapter ${from} imports adapter ${to}`)
         }
         if (isRelative && (targetLayer === "test" || targetLayer === "bench")) say("adapters never import tests")

@@ -3,6 +3,7 @@ import * as https from "node:https"
 import { Cause, Context, Effect, Exit, Layer, Option, Schema, Stream } from "effect"
 import { HttpBody, HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
 import type { HttpMethod } from "effect/http/HttpMethod"
+import { CLIENT_DOCUMENT_MAX_BYTES } from "../../domain/oauth.ts"
 import { AddressRefused, guardedLookup, judgeLiteral } from "./guard.ts"
 
 /** The process's outbound settings (read once from the configuration by the host). */
@@ -52,6 +53,14 @@ export const policies = {
   page: { guarded: true, timeoutMs: 5_000, maxBodyBytes: 512 * KiB, overflow: "truncate", maxRedirects: 3 },
   /** A card's picture. */
   image: { guarded: true, timeoutMs: 5_000, maxBodyBytes: 5 * MiB, overflow: "fail", maxRedirects: 3 },
+  /** An OAuth client's metadata document (its client_id URL): small JSON, no redirects. */
+  clientDocument: {
+    guarded: true,
+    timeoutMs: 5_000,
+    maxBodyBytes: CLIENT_DOCUMENT_MAX_BYTES,
+    overflow: "fail",
+    maxRedirects: 0
+  },
   /** A webhook delivery: the receiver's status is what counts; redirects are not followed. */
   webhook: { guarded: true, timeoutMs: 10_000, maxBodyBytes: 64 * KiB, overflow: "truncate", maxRedirects: 0 }
 } as const satisfies Record<string, Policy>

@@ -1,7 +1,9 @@
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { planned } from "./planned.ts"
+import { pauseFor } from "../../application/usecases/webhooks/circuit.ts"
 import {
+  type DeliveryLimits,
   type DeliveryRecord,
   type LeasedDelivery,
   WebhookDeliveries,
@@ -59,6 +61,7 @@ interface LeasedRow {
   readonly url: string
   readonly sealed_secret: string
   readonly failing_since: Date | null
+  readonly hangs: number
 }
 
 const fromLeased = (r: LeasedRow): LeasedDelivery => ({
@@ -71,7 +74,8 @@ const fromLeased = (r: LeasedRow): LeasedDelivery => ({
     workspaceId: r.workspace_id,
     url: r.url,
     sealedSecret: r.sealed_secret,
-    failingSince: fromDateOrNull(r.failing_since)
+    failingSince: fromDateOrNull(r.failing_since),
+    hangs: r.hangs
   }
 })
 
@@ -90,16 +94,50 @@ const takeSql = (chosen: string) => `
   FROM due, events ev, webhooks w, ${unflushed}
   WHERE d.id = due.id AND ev.id = d.event_id AND w.id = d.webhook_id
   RETURNING d.id, d.attempts, d.round_failures, ev.id AS event_id, ev.type AS event_type, ev.created_at AS event_created_at, ev.body,
-    w.id AS webhook_id, w.workspace_id, w.url, w.sealed_secret, w.failing_since`
+    w.id AS webhook_id, w.workspace_id, w.url, w.sealed_secret, w.failing_since, w.hangs`
 
-// Due, of an enabled endpoint, and the oldest unfinished one of its endpoint and ordering key.
+/*
+ * Fair shares ($3 max; caps $4 per endpoint, $5 per workspace, $6 hangs that open a circuit; $7 rows looked at per
+ * workspace): each workspace with pending deliveries (a loose scan of the index, one probe per workspace) offers its
+ * oldest due ones of open endpoints, heads of their ordering keys; tries in flight (held: leased, not recorded) count
+ * against the caps; then workspaces take turns. The rows are locked last, re-checked as they are locked.
+ */
 const leaseSql = takeSql(`
-    SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.enabled
-    WHERE d.status = 'pending' AND d.available_at <= $1
-      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
-        WHERE p.status = 'pending' AND p.webhook_id = d.webhook_id AND p.ordering_key = d.ordering_key AND p.seq < d.seq)
-    ORDER BY d.available_at, d.seq
-    LIMIT $3
+    WITH RECURSIVE spaces AS (
+      (SELECT workspace_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY workspace_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.workspace_id FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.workspace_id > s.workspace_id ORDER BY d.workspace_id LIMIT 1)
+      FROM spaces s WHERE s.workspace_id IS NOT NULL
+    ), held AS (
+      SELECT webhook_id, workspace_id FROM webhook_deliveries
+      WHERE status = 'pending' AND available_at > $1 AND available_at IS DISTINCT FROM next_attempt_at
+    ), held_hook AS (SELECT webhook_id, count(*) AS n FROM held GROUP BY 1),
+    held_space AS (SELECT workspace_id, count(*) AS n FROM held GROUP BY 1),
+    offered AS (
+      SELECT c.*, coalesce(hs.n, 0) AS space_held FROM spaces s
+      LEFT JOIN held_space hs ON hs.workspace_id = s.workspace_id
+      CROSS JOIN LATERAL (
+        SELECT d.id, d.webhook_id, d.workspace_id, d.available_at, d.seq, w.hangs FROM webhook_deliveries d
+        JOIN webhooks w ON w.id = d.webhook_id AND w.enabled AND (w.paused_until IS NULL OR w.paused_until <= $1)
+        WHERE d.workspace_id = s.workspace_id AND d.status = 'pending' AND d.available_at <= $1
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
+            WHERE p.status = 'pending' AND p.webhook_id = d.webhook_id AND p.ordering_key = d.ordering_key AND p.seq < d.seq)
+        ORDER BY d.available_at, d.seq LIMIT $7
+      ) c
+      WHERE s.workspace_id IS NOT NULL AND coalesce(hs.n, 0) < $5
+    ), within_endpoint AS (
+      SELECT o.*, row_number() OVER (PARTITION BY o.webhook_id ORDER BY o.available_at, o.seq) + coalesce(hh.n, 0) AS hook_n
+      FROM offered o LEFT JOIN held_hook hh ON hh.webhook_id = o.webhook_id
+    ), turns AS (
+      SELECT id, available_at, seq, space_held,
+        row_number() OVER (PARTITION BY workspace_id ORDER BY available_at, seq) AS turn
+      FROM within_endpoint WHERE hook_n <= CASE WHEN hangs >= $6 THEN 1 ELSE $4 END
+    ), chosen AS (
+      SELECT id FROM turns WHERE turn + space_held <= $5 ORDER BY turn, available_at, seq LIMIT $3
+    )
+    SELECT d.id FROM webhook_deliveries d
+    WHERE d.id IN (SELECT id FROM chosen) AND d.status = 'pending' AND d.available_at <= $1
     FOR UPDATE OF d SKIP LOCKED`)
 
 // Leased now: its lease (available_at) runs past both now and its planned try.
@@ -121,6 +159,24 @@ const recordSql = `
     response_time_ms = r.response_time_ms, error = r.error, delivered_at = CASE WHEN r.status = 'succeeded' THEN r.at END
   FROM r WHERE d.id = ANY ($2::text[]) AND d.id = r.id AND d.attempts = r.attempts AND d.status = 'pending'
   RETURNING d.id, d.webhook_id`
+
+// $1 the endpoints' tries as JSON (id order), $2 hangs that open a circuit, $3 the pause by hangs past $2 (pauseFor).
+const circuitSql = `
+  WITH c AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(id text, at timestamptz, answered boolean, hung int)),
+  locked AS (SELECT w.id FROM webhooks w JOIN c ON c.id = w.id ORDER BY w.id FOR NO KEY UPDATE OF w),
+  next AS (
+    SELECT w.id, CASE WHEN c.answered THEN 0 ELSE w.hangs + c.hung END AS hangs, c.at FROM webhooks w JOIN c ON c.id = w.id
+    WHERE w.id IN (SELECT id FROM locked)
+  ), changed AS (
+    UPDATE webhooks w SET hangs = next.hangs, paused_until = CASE WHEN next.hangs >= $2
+      THEN next.at + ($3::int[])[least(next.hangs - $2 + 1, cardinality($3::int[]))] * interval '1 millisecond' END
+    FROM next WHERE w.id = next.id
+    RETURNING w.id, w.paused_until, next.at
+  )
+  UPDATE webhook_deliveries d SET available_at = changed.paused_until, next_attempt_at = changed.paused_until
+  FROM changed WHERE changed.paused_until IS NOT NULL AND d.webhook_id = changed.id AND d.status = 'pending'
+    AND d.available_at < changed.paused_until
+    AND (d.available_at IS NOT DISTINCT FROM d.next_attempt_at OR d.available_at <= changed.at)`
 
 const statusOf = (r: DeliveryRecord) =>
   r.result._tag === "Succeeded" ? "succeeded" : r.result._tag === "GaveUp" ? "failed" : "pending"
@@ -162,19 +218,71 @@ export const make = Effect.gen(function* () {
       .pipe(Effect.asVoid)
   }
 
+  /**
+   * Endpoint circuits from recorded tries: any answer closes one, hung tries count toward opening it; one that opens
+   * pauses its endpoint (pauseFor, passed as a table by hang count) and plans its waiting deliveries for then.
+   */
+  const updateCircuits = (
+    records: ReadonlyArray<DeliveryRecord>,
+    recorded: ReadonlySet<string>,
+    limits: DeliveryLimits
+  ) => {
+    const byWebhook = new Map<string, { at: number; answered: boolean; hung: number }>()
+    for (const r of records) {
+      if (!recorded.has(r.delivery.id)) continue
+      const seen = byWebhook.get(r.delivery.webhook.id) ?? { at: r.at, answered: false, hung: 0 }
+      byWebhook.set(r.delivery.webhook.id, {
+        at: Math.max(seen.at, r.at),
+        answered: seen.answered || !r.hung,
+        hung: seen.hung + (r.hung ? 1 : 0)
+      })
+    }
+    const hangsAtLease = new Map(records.map((r) => [r.delivery.webhook.id, r.delivery.webhook.hangs]))
+    const changes = [...byWebhook.entries()]
+      .filter(([id, c]) => c.hung > 0 || hangsAtLease.get(id) !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, c]) => ({ id, at: new Date(c.at).toISOString(), answered: c.answered, hung: c.hung }))
+    if (changes.length === 0) return Effect.void
+    const pauses = Array.from({ length: 12 }, (_, i) => pauseFor(limits.hangsToPause + i, limits))
+    return sql.unsafe(circuitSql, [JSON.stringify(changes), limits.hangsToPause, pauses]).pipe(Effect.asVoid)
+  }
+
   return {
-    lease: (now, max, leaseMs) =>
-      // One statement, so the rows it locks (those it takes, and any it checks and passes over) are held for no longer.
-      planned(sql.unsafe<LeasedRow>(leaseSql, [new Date(now), new Date(now + leaseMs), max])).pipe(
+    lease: (now, max, leaseMs, limits) =>
+      // One statement, so the rows it locks are held for no longer; a workspace offers up to four caps' worth.
+      planned(
+        sql.unsafe<LeasedRow>(leaseSql, [
+          new Date(now),
+          new Date(now + leaseMs),
+          max,
+          limits.perEndpoint,
+          limits.perWorkspace,
+          limits.hangsToPause,
+          4 * Math.max(limits.perWorkspace, limits.perEndpoint)
+        ])
+      ).pipe(
         Effect.map((rows) => rows.map(fromLeased)),
         Effect.orDie
       ),
+    // Held: pending, and its lease end is not a planned try (a record sets next_attempt_at with available_at).
+    extend: (leased, until) =>
+      leased.length === 0
+        ? Effect.succeed(new Set<string>())
+        : sql<{ id: string }>`
+            UPDATE webhook_deliveries d SET available_at = ${new Date(until)}
+            FROM unnest(${leased.map((l) => l.id)}::text[], ${leased.map((l) => l.attempts)}::int[]) AS v(id, attempts)
+            WHERE d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'
+              AND d.available_at IS DISTINCT FROM d.next_attempt_at
+            RETURNING d.id`.pipe(
+            Effect.map((rows): ReadonlySet<string> => new Set(rows.map((r) => r.id))),
+            Effect.orDie
+          ),
     leaseOne: (id, now, leaseMs) =>
       sql.unsafe<LeasedRow>(leaseOneSql, [new Date(now), new Date(now + leaseMs), id]).pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromLeased)),
         Effect.orDie
       ),
-    record: (records) => {
+    record: (records, limits) => {
       if (records.length === 0) return Effect.succeed(new Set<string>())
       const json = JSON.stringify(
         records.map((r) => ({
@@ -197,9 +305,14 @@ export const make = Effect.gen(function* () {
       const streaksMayChange = records.some(
         (r) => (r.result._tag === "Succeeded") === (r.delivery.webhook.failingSince !== null)
       )
+      const circuitsMayChange = records.some((r) => r.hung || r.delivery.webhook.hangs > 0)
       return (
-        streaksMayChange
-          ? sql.withTransaction(Effect.tap(recordRows, (recorded) => updateStreaks(records, recorded)))
+        streaksMayChange || circuitsMayChange
+          ? sql.withTransaction(
+              Effect.tap(recordRows, (recorded) =>
+                Effect.andThen(updateStreaks(records, recorded), updateCircuits(records, recorded, limits))
+              )
+            )
           : recordRows
       ).pipe(
         Effect.map((recorded): ReadonlySet<string> => recorded),

@@ -19,6 +19,7 @@ import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLed
 import * as SqlReelLedger from "../../adapters/networks/facebook/SqlReelLedger.ts"
 import * as Outbound from "../../adapters/outbound/client.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
+import * as HttpClientDocuments from "../../adapters/webhooks/HttpClientDocuments.ts"
 
 /**
  * The core every self-contained host runs on, chosen from the environment: PostgreSQL when
@@ -76,7 +77,8 @@ export const embeddedCore = Effect.gen(function* () {
     ReadCache.layer(env.readCacheMs),
     RequestLimiter.layer(config.requestLimits),
     Outbound.layer({ allowLoopback: env.allowLoopback }),
-    HttpWebhookSender.layerConfig
+    HttpWebhookSender.layerConfig,
+    HttpClientDocuments.layerConfig
   ).pipe(Layer.provideMerge(storage))
   const described = [
     `database: ${Option.isSome(env.databaseUrl) ? "DATABASE_URL" : `PGlite in ${join(dataDir, "pg")}`}`,

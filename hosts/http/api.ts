@@ -22,6 +22,7 @@ import * as W from "../../domain/contract/webhook.ts"
 import { AppGroup } from "./appApi.ts"
 import { apiErrors } from "./errors.ts"
 import { MediaGroup } from "./mediaApi.ts"
+import { MetricsGroup } from "./metricsApi.ts"
 import { PlanningGroup } from "./planningApi.ts"
 import { Authentication } from "./security.ts"
 import { UndeclaredErrors } from "./undeclaredErrors.ts"
@@ -355,6 +356,7 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(MediaGroup)
   .add(PostsGroup)
   .add(PlanningGroup)
+  .add(MetricsGroup)
   .add(KeysGroup)
   .add(WebhooksGroup)
   .add(EventsGroup)

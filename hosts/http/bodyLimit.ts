@@ -14,7 +14,15 @@ export interface RouteLimit {
   readonly error: HeraldError
 }
 
-const formPaths = new Set(["/claim", "/signin", "/signin/complete", "/signout"])
+const formPaths = new Set([
+  "/claim",
+  "/signin",
+  "/signin/complete",
+  "/signout",
+  "/oauth/authorize",
+  "/oauth/token",
+  "/oauth/revoke"
+])
 
 /** The body limit of a request, by its path (the media upload's readers count its bytes against their own limits first). */
 export const routeLimit = (method: string, url: string, limits: BodyLimits): RouteLimit => {

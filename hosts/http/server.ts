@@ -14,6 +14,7 @@ import * as Claim from "./handlers/claim.ts"
 import * as Keys from "./handlers/keys.ts"
 import * as Media from "./handlers/media.ts"
 import * as Planning from "./handlers/planning.ts"
+import * as Metrics from "./handlers/metrics.ts"
 import * as Posts from "./handlers/posts.ts"
 import * as Signup from "./handlers/signup.ts"
 import * as Webhooks from "./handlers/webhooks.ts"
@@ -23,6 +24,8 @@ import * as Pages from "./pages/routes.ts"
 import * as AppPages from "./pages/appRoutes.ts"
 import * as InboxPages from "./pages/inboxRoutes.ts"
 import * as ConnectForm from "./pages/connectForm.ts"
+import * as Consent from "./pages/consent.ts"
+import * as OAuth from "./oauth.ts"
 import * as Security from "./security.ts"
 import * as UndeclaredErrors from "./undeclaredErrors.ts"
 import { docsPageMiddleware, securityHeaders } from "./securityHeaders.ts"
@@ -47,7 +50,9 @@ const pageRoutes = [
   { method: "POST", path: "/inbox" },
   { method: "GET", path: "/api/v1/openapi.json" },
   { method: "GET", path: "/api/v1/docs" },
-  { method: "POST", path: "/mcp" }
+  { method: "POST", path: "/mcp" },
+  ...Consent.routes,
+  ...OAuth.oauthRoutes
 ]
 
 /**
@@ -75,6 +80,7 @@ export const routesLayer = Layer.mergeAll(
       Accounts.layer,
       Posts.layer,
       Planning.layer,
+      Metrics.layer,
       Keys.layer,
       Media.layer,
       Webhooks.layer,
@@ -91,6 +97,8 @@ export const routesLayer = Layer.mergeAll(
   AppPages.layer,
   InboxPages.layer,
   ConnectForm.layer,
+  Consent.layer,
+  OAuth.layer,
   Files.layer,
   Mcp.layer,
   hostMiddleware

@@ -17,6 +17,7 @@ import { connector as sandboxConnector } from "../../adapters/networks/sandbox/i
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as Outbound from "../../adapters/outbound/client.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
+import * as HttpClientDocuments from "../../adapters/webhooks/HttpClientDocuments.ts"
 
 export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldConfigShape => ({
   publicUrl: "http://herald.test",
@@ -61,9 +62,10 @@ export const layerOn = <E, R>(
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000),
     RequestLimiter.layer(testConfig(overrides).requestLimits),
-    // Tests receive webhooks, serve pages and run PDSs on loopback: what the setting is for.
+    // Tests receive webhooks, serve pages, client documents and PDSs on loopback: what the setting is for.
     Outbound.layer({ allowLoopback: true }),
-    HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 })
+    HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 }),
+    HttpClientDocuments.layer({ allowLoopback: true })
   ).pipe(Layer.provideMerge(storage))
 }
 

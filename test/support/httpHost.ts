@@ -23,7 +23,7 @@ const roomyLimits = {
 
 export const startHttpHost = async (
   overrides: Partial<HeraldConfigShape> = {},
-  serverOptions: Omit<NodeServerOptions, "port" | "host"> = {},
+  serverOptions: Omit<NodeServerOptions, "port" | "host"> & { readonly port?: number } = {},
   http: Partial<HttpSettingsShape> = {}
 ) => {
   // Every test request comes from 127.0.0.1: roomy limits unless a test sets its own.
@@ -34,7 +34,7 @@ export const startHttpHost = async (
       ? TestHost.layerOn(Postgres.storageLayer.pipe(Layer.provide(testDatabase())), config)
       : TestHost.layer(config)
   const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(nodeServerLayer({ ...serverOptions, port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(nodeServerLayer({ ...serverOptions, port: serverOptions.port ?? 0, host: "127.0.0.1" })),
     Layer.provideMerge(core),
     Layer.provideMerge(Layer.succeed(HttpSettings)({ ...defaultHttpSettings, ...http }))
   )

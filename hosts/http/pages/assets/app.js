@@ -453,6 +453,12 @@ const keysView = async () => {
       ) => html`<li class="row${k.revokedAt ? " revoked" : ""}" data-id="${k.id}"><div><strong>${k.name}</strong> <code>${k.prefix}…</code><br>
 <span class="muted">${k.requireApproval ? t("keys.asks") : t("keys.direct")} · ${t("keys.created", { when: when(k.createdAt) })}${"lastUsedAt" in k ? ` · ${k.lastUsedAt ? t("keys.lastUsed", { when: when(k.lastUsedAt) }) : t("keys.neverUsed")}` : ""}${k.revokedAt ? ` · ${t("keys.revoked", { when: when(k.revokedAt) })}` : ""}</span></div>
 ${k.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-label="${t("keys.revoke")} ${k.name}">${t("keys.revoke")}</button></div>`}</li>`
+    )}${(keys.data.connections ?? []).map(
+      (
+        c
+      ) => html`<li class="row${c.revokedAt ? " revoked" : ""}" data-id="${c.id}"><div><strong>${c.name}</strong> <span class="muted">${t("keys.connection", { client: c.clientName })}</span><br>
+<span class="muted">${c.requireApproval ? t("keys.asks") : t("keys.direct")} · ${t("keys.created", { when: when(c.createdAt) })} · ${c.lastUsedAt ? t("keys.lastUsed", { when: when(c.lastUsedAt) }) : t("keys.neverUsed")}${c.revokedAt ? ` · ${t("keys.revoked", { when: when(c.revokedAt) })}` : ""}</span></div>
+${c.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-label="${t("keys.revoke")} ${c.name}">${t("keys.revoke")}</button></div>`}</li>`
     )}</ul>
 <form id="newkey" class="inline"><label>${t("keys.name")} <input name="name" required maxlength="100"></label> <label><input type="checkbox" name="asks" checked> ${t("keys.asksFirst")}</label> <button>${t("keys.create")}</button></form>
 <p id="secret" aria-live="polite"></p>
