@@ -142,9 +142,10 @@ export const make = (settings: OutboundSettings): Outbound => {
     // Sockets of a guarded pool were all connected through the guard: reusing one skips no check.
     const options = {
       keepAlive: true,
-      // An idle socket is closed after this, or sooner when the server's Keep-Alive hint says so (Node
-      // heeds the hint only when a timeout is set): fewer requests meet a socket the server just closed.
+      // An idle socket is closed after this, or 2.5 s before the server's Keep-Alive hint runs out (Node
+      // heeds the hint only when a timeout is set; its 1 s margin is short on a loaded machine).
       timeout: 60_000,
+      agentKeepAliveTimeoutBuffer: 2_500,
       maxSockets: settings.maxSocketsPerHost,
       ...(guarded ? { lookup: guardedLookup(allowLoopback) } : {})
     }
