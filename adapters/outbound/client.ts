@@ -155,17 +155,23 @@ export const make = (settings: OutboundSettings): Outbound => {
   }
 
   const transport = (policy: Policy, allowLoopback: boolean) =>
-    HttpClient.make((request, url, signal) =>
+    HttpClient.make((request, url) =>
       Effect.flatMap(Effect.orDie(bytesOf(request)), (body) =>
         Effect.callback<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((resume) => {
           let settled = false
           let current: http.ClientRequest | undefined
-          const timeout = AbortSignal.timeout(policy.timeoutMs)
-          const abort = AbortSignal.any([signal, timeout])
+          let timedOut = false
+          // A plain timer (cheaper than abort signals); interruption destroys the request below.
+          const timer = setTimeout(() => {
+            timedOut = true
+            current?.destroy()
+            fail(null)
+          }, policy.timeoutMs)
           const fail = (cause: unknown) => {
             if (settled) return
             settled = true
-            const reason = timeout.aborted
+            clearTimeout(timer)
+            const reason = timedOut
               ? new TimedOut({
                   timeoutMs: policy.timeoutMs,
                   message: `${url.host} did not answer within ${policy.timeoutMs} ms.`
@@ -182,6 +188,7 @@ export const make = (settings: OutboundSettings): Outbound => {
           const succeed = (response: http.IncomingMessage, bytes: Buffer) => {
             if (settled) return
             settled = true
+            clearTimeout(timer)
             const status = response.statusCode ?? 0
             const web = new Response(nullBodyStatuses.has(status) ? null : bytes, {
               status,
@@ -229,8 +236,7 @@ export const make = (settings: OutboundSettings): Outbound => {
               headers,
               // A fresh socket: no pool, connected through the same guard.
               agent: fresh ? false : poolOf(policy.guarded, allowLoopback)[protocol],
-              ...(fresh && policy.guarded ? { lookup: guardedLookup(allowLoopback) } : {}),
-              signal: abort
+              ...(fresh && policy.guarded ? { lookup: guardedLookup(allowLoopback) } : {})
             })
             current = req
             let answered = false
@@ -247,7 +253,7 @@ export const make = (settings: OutboundSettings): Outbound => {
                 !answered &&
                 req.reusedSocket &&
                 isReset(error) &&
-                !abort.aborted &&
+                !timedOut &&
                 (idempotentMethods.has(request.method) || policy.idempotent === true || !req.writableFinished)
               if (again) send(true)
               else fail(error)
@@ -259,7 +265,10 @@ export const make = (settings: OutboundSettings): Outbound => {
             )
           }
           send(false)
-          return Effect.sync(() => current?.destroy())
+          return Effect.sync(() => {
+            clearTimeout(timer)
+            current?.destroy()
+          })
         })
       )
     )
@@ -268,9 +277,12 @@ export const make = (settings: OutboundSettings): Outbound => {
     const base = transport(policy, policy.allowLoopback ?? settings.allowLoopback)
     // Redirects through the same transport: each hop is guarded, timed and capped again.
     const followed = policy.maxRedirects > 0 ? HttpClient.followRedirects(base, policy.maxRedirects) : base
-    // No trace headers to hosts outside Herald.
+    // No trace headers to hosts outside Herald, and no client spans (Herald exports no traces).
     return HttpClient.transform(followed, (effect) =>
-      Effect.provideService(effect, HttpClient.TracerPropagationEnabled, false)
+      effect.pipe(
+        Effect.provideService(HttpClient.TracerPropagationEnabled, false),
+        Effect.provideService(HttpClient.TracerDisabledWhen, () => true)
+      )
     )
   }
 
