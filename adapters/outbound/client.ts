@@ -83,6 +83,8 @@ export interface Outbound {
   readonly client: (policy: Policy) => HttpClient.HttpClient
   /** The same as a `fetch` (for libraries that take one: @atproto/api, oauth4webapi). */
   readonly fetch: (policy: Policy) => typeof globalThis.fetch
+  /** Closes the kept-alive sockets. */
+  readonly close: () => void
 }
 
 // Safe methods only: a network may refuse a PUT sent twice (TikTok refuses a chunk it already has).
@@ -307,7 +309,12 @@ export const make = (settings: OutboundSettings): Outbound => {
         : new TypeError(`fetch failed: ${describeCause(cause)}`, { cause })
     }
 
-  return { settings, client, fetch: fetchWith }
+  const close = () => {
+    for (const pool of pools.values()) for (const agent of Object.values(pool)) agent.destroy()
+    pools.clear()
+  }
+
+  return { settings, client, fetch: fetchWith, close }
 }
 
 /** What went wrong under an HttpClientError (the guard's refusal, a timeout, a socket error). */
@@ -333,5 +340,11 @@ export const Outbound = Context.Reference<Outbound>("herald/Outbound", {
   }
 })
 
+/** The process's outbound client on `settings`; its sockets are closed with the layer. */
 export const layer = (settings: Partial<OutboundSettings> = {}) =>
-  Layer.succeed(Outbound)(make({ ...defaultSettings, ...settings }))
+  Layer.effect(Outbound)(
+    Effect.acquireRelease(
+      Effect.sync(() => make({ ...defaultSettings, ...settings })),
+      (outbound) => Effect.sync(outbound.close)
+    )
+  )
