@@ -23,6 +23,11 @@ export const schedulerConfig = Config.all({
   webhookPollMs: int("HERALD_WEBHOOK_POLL_MS", defaultDeliveryOptions.pollMs),
   webhookLeaseMs: int("HERALD_WEBHOOK_LEASE_MS", defaultDeliveryOptions.leaseMs),
   webhookDisableAfterMs: int("HERALD_WEBHOOK_DISABLE_AFTER_MS", defaultDeliveryOptions.disableAfterMs),
+  webhookPerEndpoint: int("HERALD_WEBHOOK_PER_ENDPOINT", defaultDeliveryOptions.limits.perEndpoint),
+  webhookPerWorkspace: int("HERALD_WEBHOOK_PER_WORKSPACE", defaultDeliveryOptions.limits.perWorkspace),
+  webhookHangMs: int("HERALD_WEBHOOK_HANG_MS", defaultDeliveryOptions.hangMs),
+  webhookHangsToPause: int("HERALD_WEBHOOK_HANGS_TO_PAUSE", defaultDeliveryOptions.limits.hangsToPause),
+  webhookPauseMs: int("HERALD_WEBHOOK_PAUSE_MS", defaultDeliveryOptions.limits.pauseMs),
   // Milliseconds before each retry, comma-separated (tests and development shorten the three days).
   webhookRetriesMs: Config.schema(
     Schema.String.check(Schema.isPattern(/^\s*\d+(\s*,\s*\d+)*\s*$/)),
@@ -55,7 +60,15 @@ export const toSchedulerOptions = (env: SchedulerEnv): SchedulerOptions => ({
         pollMs: env.webhookPollMs,
         leaseMs: env.webhookLeaseMs,
         retrySchedule: env.webhookRetriesMs,
-        disableAfterMs: env.webhookDisableAfterMs
+        disableAfterMs: env.webhookDisableAfterMs,
+        hangMs: env.webhookHangMs,
+        limits: {
+          ...defaultDeliveryOptions.limits,
+          perEndpoint: env.webhookPerEndpoint,
+          perWorkspace: env.webhookPerWorkspace,
+          hangsToPause: env.webhookHangsToPause,
+          pauseMs: env.webhookPauseMs
+        }
       }
     : null
 })
