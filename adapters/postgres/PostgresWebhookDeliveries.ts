@@ -120,12 +120,13 @@ const leaseSql = takeSql(`
       CROSS JOIN LATERAL (
         SELECT d.id, d.webhook_id, d.workspace_id, d.available_at, d.seq, w.hangs FROM webhook_deliveries d
         JOIN webhooks w ON w.id = d.webhook_id AND w.enabled AND (w.paused_until IS NULL OR w.paused_until <= $1)
-        WHERE d.workspace_id = s.workspace_id AND d.status = 'pending' AND d.available_at <= $1
+        -- A workspace at its cap is passed over without reading its rows (a one-time filter).
+        WHERE coalesce(hs.n, 0) < $5 AND d.workspace_id = s.workspace_id AND d.status = 'pending' AND d.available_at <= $1
           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
             WHERE p.status = 'pending' AND p.webhook_id = d.webhook_id AND p.ordering_key = d.ordering_key AND p.seq < d.seq)
         ORDER BY d.available_at, d.seq LIMIT $7
       ) c
-      WHERE s.workspace_id IS NOT NULL AND coalesce(hs.n, 0) < $5
+      WHERE s.workspace_id IS NOT NULL
     ), within_endpoint AS (
       SELECT o.*, row_number() OVER (PARTITION BY o.webhook_id ORDER BY o.available_at, o.seq) + coalesce(hh.n, 0) AS hook_n
       FROM offered o LEFT JOIN held_hook hh ON hh.webhook_id = o.webhook_id
@@ -249,7 +250,7 @@ export const make = Effect.gen(function* () {
 
   return {
     lease: (now, max, leaseMs, limits) =>
-      // One statement, so the rows it locks are held for no longer; a workspace offers up to four caps' worth.
+      // One statement, so the rows it locks are held for no longer; a workspace offers twice what it could take.
       planned(
         sql.unsafe<LeasedRow>(leaseSql, [
           new Date(now),
@@ -258,7 +259,7 @@ export const make = Effect.gen(function* () {
           limits.perEndpoint,
           limits.perWorkspace,
           limits.hangsToPause,
-          4 * Math.max(limits.perWorkspace, limits.perEndpoint)
+          2 * Math.min(limits.perWorkspace, max)
         ])
       ).pipe(
         Effect.map((rows) => rows.map(fromLeased)),
