@@ -7,6 +7,11 @@ export interface RateLimits {
   readonly claimLinksPerWorkspacePerHour: number
   readonly signinLinksPerEmailPerHour: number
   readonly signupsPerDay: number
+  /** Tries of one connect link's password form (Bluesky) before the link is spent. */
+  readonly connectFormTriesPerLink: number
+  /** Password-form tries an hour per workspace, and per client address: no password oracle. */
+  readonly connectFormPerWorkspacePerHour: number
+  readonly connectFormPerAddressPerHour: number
 }
 
 export interface HeraldConfigShape {
@@ -25,7 +30,10 @@ export const defaultLimits: RateLimits = {
   signupPerEmailPerDay: 3,
   claimLinksPerWorkspacePerHour: 3,
   signinLinksPerEmailPerHour: 5,
-  signupsPerDay: 500
+  signupsPerDay: 500,
+  connectFormTriesPerLink: 5,
+  connectFormPerWorkspacePerHour: 20,
+  connectFormPerAddressPerHour: 20
 }
 
 /**
@@ -109,6 +117,15 @@ export const heraldConfig = Config.all({
     Config.withDefault(defaultLimits.signinLinksPerEmailPerHour)
   ),
   signupsPerDay: Config.Int("HERALD_SIGNUPS_PER_DAY").pipe(Config.withDefault(defaultLimits.signupsPerDay)),
+  connectFormTriesPerLink: Config.Int("HERALD_CONNECT_FORM_TRIES_PER_LINK").pipe(
+    Config.withDefault(defaultLimits.connectFormTriesPerLink)
+  ),
+  connectFormPerWorkspacePerHour: Config.Int("HERALD_CONNECT_FORM_PER_WORKSPACE_PER_HOUR").pipe(
+    Config.withDefault(defaultLimits.connectFormPerWorkspacePerHour)
+  ),
+  connectFormPerAddressPerHour: Config.Int("HERALD_CONNECT_FORM_PER_IP_PER_HOUR").pipe(
+    Config.withDefault(defaultLimits.connectFormPerAddressPerHour)
+  ),
   jsonBodyLimit: Config.Int("HERALD_JSON_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.json)),
   postsBodyLimit: Config.Int("HERALD_POSTS_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.posts)),
   formBodyLimit: Config.Int("HERALD_FORM_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.forms)),
@@ -139,7 +156,10 @@ export const fromEnv = (env: HeraldEnv): HeraldConfigShape => ({
     signupPerEmailPerDay: env.signupPerEmailPerDay,
     claimLinksPerWorkspacePerHour: env.claimLinksPerWorkspacePerHour,
     signinLinksPerEmailPerHour: env.signinLinksPerEmailPerHour,
-    signupsPerDay: env.signupsPerDay
+    signupsPerDay: env.signupsPerDay,
+    connectFormTriesPerLink: env.connectFormTriesPerLink,
+    connectFormPerWorkspacePerHour: env.connectFormPerWorkspacePerHour,
+    connectFormPerAddressPerHour: env.connectFormPerAddressPerHour
   },
   requestLimits: {
     perKeyPerMinute: env.keyRequestsPerMinute,

@@ -23,6 +23,7 @@ import * as Pages from "./pages/routes.ts"
 import * as AppPages from "./pages/appRoutes.ts"
 import * as InboxPages from "./pages/inboxRoutes.ts"
 import * as ConnectForm from "./pages/connectForm.ts"
+import * as ConnectStart from "./pages/connectStart.ts"
 import * as Security from "./security.ts"
 import * as UndeclaredErrors from "./undeclaredErrors.ts"
 import { docsPageMiddleware, securityHeaders } from "./securityHeaders.ts"
@@ -91,6 +92,7 @@ export const routesLayer = Layer.mergeAll(
   AppPages.layer,
   InboxPages.layer,
   ConnectForm.layer,
+  ConnectStart.layer,
   Files.layer,
   Mcp.layer,
   hostMiddleware

@@ -15,6 +15,7 @@ import { publishDueTargets } from "../../../application/usecases/publishing/work
 import { claim, connectSandbox, signUp } from "../../support/flows.ts"
 import { call, type HttpHost, startHttpHost } from "../../support/httpHost.ts"
 import { type FakeX, startFakeX } from "./fakeX.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 
 /**
  * X end to end: the real HTTP host (in memory, and on PostgreSQL), configured by X_* variables to
@@ -100,9 +101,12 @@ describe.each([
     fake.state.authorizeAs = user.id
     const link = await call(host, "GET", "/connect/x", { key })
     expect(link.status).toBe(200)
-    const atX = await fetch(link.body.url, { redirect: "manual" })
+    const { next, cookie } = await continueConnectLink(host.local(link.body.url))
+    const atX = await fetch(next, { redirect: "manual" })
     expect(atX.status).toBe(302)
-    const back = await fetch(host.local(atX.headers.get("location")!), { headers: { accept: "application/json" } })
+    const back = await fetch(host.local(atX.headers.get("location")!), {
+      headers: { accept: "application/json", cookie }
+    })
     const body = (await back.json()) as any
     expect(back.status, JSON.stringify(body)).toBe(200)
     return body.account as { id: string; platform: string; username: string; name: string; status: string }

@@ -483,14 +483,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
     ForbiddenError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "csrf_failed" | "agent_signup_closed" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
+        code: "csrf_failed" | "agent_signup_closed" | "connect_workspace_mismatch" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -517,14 +517,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
     BadRequestError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "local_time_skipped" | "unknown_time_zone" | "batch_rejected" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
+        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "connect_link_not_continued" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "local_time_skipped" | "unknown_time_zone" | "batch_rejected" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -1820,7 +1820,7 @@ export interface components {
       privacy: string | null;
     };
     ConnectLink: {
-      /** @description Open it in a browser to connect (or reconnect) an account */
+      /** @description Open it in a browser to connect (or reconnect) an account: Herald's page names the workspace and who asked, and its Continue button leads to the network; only that browser completes the link */
       url: string;
       platform: components["schemas"]["Platform"];
       /** @description UTC, ISO 8601 with milliseconds and Z */
@@ -1899,13 +1899,13 @@ export interface operations {
           "application/json": components["schemas"]["SignUpResponse"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -1973,7 +1973,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2038,7 +2038,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2102,7 +2102,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2169,7 +2169,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2227,7 +2227,7 @@ export interface operations {
           "application/json": components["schemas"]["BoardList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2242,7 +2242,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2332,7 +2332,7 @@ export interface operations {
           "application/json": components["schemas"]["MediaEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2347,7 +2347,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2426,7 +2426,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2499,7 +2499,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2577,7 +2577,7 @@ export interface operations {
           "application/json": components["schemas"]["PostList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2592,7 +2592,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2658,7 +2658,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2673,7 +2673,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2749,7 +2749,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2812,7 +2812,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2827,7 +2827,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2896,7 +2896,7 @@ export interface operations {
           "application/json": components["schemas"]["RemovedPost"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2911,7 +2911,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2981,7 +2981,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3047,7 +3047,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3062,7 +3062,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3132,7 +3132,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3198,7 +3198,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3213,7 +3213,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3274,7 +3274,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3289,7 +3289,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3344,7 +3344,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3359,7 +3359,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3421,7 +3421,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3479,7 +3479,7 @@ export interface operations {
           "application/json": components["schemas"]["SchedulesChanged"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3494,7 +3494,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3553,7 +3553,7 @@ export interface operations {
           "application/json": components["schemas"]["Queue"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3568,7 +3568,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3631,7 +3631,7 @@ export interface operations {
           "application/json": components["schemas"]["QueueChanged"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3646,7 +3646,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3713,7 +3713,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3780,7 +3780,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3854,7 +3854,7 @@ export interface operations {
           "application/json": components["schemas"]["BatchResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3869,7 +3869,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3940,7 +3940,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3995,7 +3995,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4010,7 +4010,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4065,7 +4065,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4080,7 +4080,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4139,7 +4139,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4194,7 +4194,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedWebhook"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4209,7 +4209,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4279,7 +4279,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4343,7 +4343,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4403,7 +4403,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4418,7 +4418,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4485,7 +4485,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4545,7 +4545,7 @@ export interface operations {
           "application/json": components["schemas"]["DeliveryList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4560,7 +4560,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4628,7 +4628,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4687,7 +4687,7 @@ export interface operations {
           "application/json": components["schemas"]["EventList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4702,7 +4702,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4764,7 +4764,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4826,7 +4826,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4888,7 +4888,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4952,7 +4952,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5011,7 +5011,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5066,7 +5066,7 @@ export interface operations {
           "application/json": components["schemas"]["WorkspaceSettings"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5081,7 +5081,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5140,7 +5140,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5195,7 +5195,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedSession"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5210,7 +5210,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
