@@ -114,6 +114,8 @@ describe("a connect link is bound to the person who completes it", () => {
     const opened = await fetch(url)
     expect(opened.status).toBe(200)
     expect(opened.headers.get("content-security-policy")).toContain("frame-ancestors 'none'")
+    // The button's redirect may go on to the network's origin (here the sandbox's, Herald's public URL) and nowhere else.
+    expect(opened.headers.get("content-security-policy")).toContain("form-action 'self' http://herald.test;")
     expect(opened.headers.get("cache-control")).toBe("no-store")
     const html = await opened.text()
     expect(html).toContain(`<b>${await workspaceName(workspaceId)}</b>`)

@@ -7,7 +7,7 @@ import { catalogue, type ErrorCode, fail, type HeraldError, messageOf } from "..
 import { platformNames } from "../../../domain/platforms.ts"
 import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
-import { escapeHtml, page } from "./html.ts"
+import { escapeHtml, page, pagePolicy } from "./html.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
 
 /** The browser's own random value a continued connect link is bound to (RFC 9700 section 4.7). */
@@ -39,11 +39,18 @@ const startPage = (platform: string, state: string, link: Effect.Success<ReturnT
     link.askedBy.kind === "key"
       ? `the API key <b>${escapeHtml(link.askedBy.name)}</b> (an agent or a script)`
       : `<b>${escapeHtml(link.askedBy.name)}</b>`
-  return page(
+  // A form's redirect is held to form-action too: the button may lead on to the network's own origin.
+  const nextOrigin = URL.canParse(link.next) ? new URL(link.next).origin : "'self'"
+  const shown = page(
     `Connect a ${network} account`,
     `<p>This link connects a <b>${escapeHtml(network)}</b> account to the Herald workspace <b>${escapeHtml(link.workspaceName)}</b>. It was asked for by ${who}.</p>
 <p>Whoever holds that workspace's keys will be able to post as the account you connect. Continue only if you meant to give them that.</p>
 <form method="post" action="/connect/${escapeHtml(platform)}/start"><input type="hidden" name="state" value="${escapeHtml(state)}"><p><button>Continue to ${escapeHtml(network)}</button></p></form>`
+  )
+  return HttpServerResponse.setHeader(
+    shown,
+    "content-security-policy",
+    pagePolicy([]).replace("form-action 'self'", `form-action 'self' ${nextOrigin}`)
   )
 }
 

@@ -125,6 +125,25 @@ describe.each([
   }
   const view = async (id: string) => (await call(host, "GET", `/posts/${id}`, { key })).body.post
 
+  it("a refusal on the callback shows a fixed sentence for its code, never the URL's error_description", async () => {
+    const link = await call(host, "GET", "/connect/x", { key })
+    const { next, cookie } = await continueConnectLink(host.local(link.body.url))
+    const state = new URL(next).searchParams.get("state")!
+    const words = "Your account is locked. Call +1 555 0100 now"
+    for (const [error, sentence] of [
+      ["access_denied", "Access was not granted on the network&#39;s page."],
+      ["made_up<b>", "X did not grant access: The network did not grant access."]
+    ]) {
+      const callback = `${host.origin}/connect/x/callback?${new URLSearchParams({ state, error, error_description: words })}`
+      const page = await fetch(callback, { headers: { cookie } })
+      expect(page.status).toBe(400)
+      const html = await page.text()
+      expect(html).toContain(sentence)
+      expect(html).not.toContain("555")
+      expect(html).not.toContain("made_up")
+    }
+  })
+
   it("connects an X account through the browser flow; the tokens are stored sealed", async () => {
     expect((await call(host, "GET", "/connect/sandbox", { key })).status).toBe(200)
     const account = await connectX()
