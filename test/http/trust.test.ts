@@ -176,3 +176,39 @@ describe("a connect link is bound to the person who completes it", () => {
     expect(done.status).toBe(200)
   })
 })
+
+describe("the events cursor tells nothing about other workspaces", () => {
+  it("is opaque: the same whatever the other workspaces do, and refused in another workspace", async () => {
+    const mine = await signUp(host)
+    const theirs = await signUp(host)
+    const first = await call(host, "GET", "/events?types=workspace.claimed,post.created&limit=1", { key: mine.key })
+    expect(first.body.nextCursor).toBe("0")
+    const accountId = await connectSandbox(host, mine.key)
+    const made = async () =>
+      (
+        await call(host, "POST", "/posts", {
+          key: mine.key,
+          body: { accountIds: [accountId], content: `one ${Math.random()}` }
+        })
+      ).body.post.id
+    await made()
+    const page = await call(host, "GET", "/events?types=post.created&waitSeconds=5", { key: mine.key })
+    const cursor: string = page.body.nextCursor
+    // Nothing in it counts: no run of digits that a sequence shared by all workspaces would show.
+    expect(cursor).toMatch(/^v1\./)
+    expect(cursor).not.toMatch(/^[0-9]+$/)
+    // Another workspace's busy minute, then one more event here: two cursors in a row reveal no gap.
+    const theirAccount = await connectSandbox(host, theirs.key)
+    for (let i = 0; i < 5; i++)
+      await call(host, "POST", "/posts", { key: theirs.key, body: { accountIds: [theirAccount], content: `x${i}` } })
+    await made()
+    const next = await call(host, "GET", `/events?types=post.created&after=${cursor}&waitSeconds=5`, { key: mine.key })
+    expect(next.body.events).toHaveLength(1)
+    expect(next.body.nextCursor).not.toBe(cursor)
+    const stolen = await call(host, "GET", `/events?after=${cursor}`, { key: theirs.key })
+    expect(stolen.status).toBe(400)
+    expect(stolen.body.error.details.fields).toEqual(["after"])
+    const forged = await call(host, "GET", "/events?after=12345", { key: mine.key })
+    expect(forged.status).toBe(400)
+  })
+})
