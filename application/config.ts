@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Option } from "effect"
+import { Config, Context, Effect, Option, Schema } from "effect"
 
 /** Limits that operators may tune; defaults follow DESIGN.md. */
 export interface RateLimits {
@@ -180,8 +180,26 @@ export const httpSettingsFromEnv = (env: HeraldEnv): HttpSettingsShape => ({
   ipv6Prefix: env.ipv6Prefix
 })
 
-export const loadConfig = Effect.map(heraldConfig, (env) => ({
-  env,
-  config: fromEnv(env),
-  http: httpSettingsFromEnv(env)
-}))
+/** A setting that cannot be read, said in one line naming its variable (never its value: it may be a secret). */
+export class SettingInvalid extends Schema.TaggedError<SettingInvalid>()("SettingInvalid", {
+  message: Schema.String
+}) {}
+
+/** Config's nested error (ConfigError(SchemaError(... at ["PORT"]))) as one line. */
+export const settingInvalid = (error: Config.ConfigError): SettingInvalid => {
+  const issue = (error.cause as { issue?: { _tag?: string; path?: ReadonlyArray<PropertyKey> } }).issue
+  const variable = issue?._tag === "Pointer" && issue.path !== undefined ? issue.path.map(String).join(".") : null
+  const problem = (error.cause instanceof Error ? error.cause.message : error.message).split("\n")[0]!.trim()
+  return new SettingInvalid({
+    message: variable === null ? `a setting is not valid: ${problem}` : `${variable} is not valid: ${problem}`
+  })
+}
+
+export const loadConfig = heraldConfig.pipe(
+  Effect.mapError(settingInvalid),
+  Effect.map((env) => ({
+    env,
+    config: fromEnv(env),
+    http: httpSettingsFromEnv(env)
+  }))
+)
