@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WorkspaceRepo } from "../../application/ports/WorkspaceRepo.ts"
+import { startSession } from "../../application/usecases/sessions.ts"
 import { escapeHtml } from "../../hosts/http/pages/html.ts"
 import { connect, ok, toolError } from "../mcp/client.ts"
 import { continueConnectLink } from "../support/connectLink.ts"
@@ -98,6 +99,24 @@ describe("unclaimed workspaces never publish", () => {
     expect(approved.status).toBe(200)
     expect(["publishing", "published"]).toContain(approved.body.post.status)
     await client.close()
+  })
+})
+
+describe("unclaimed workspaces never publish: a session that did not claim", () => {
+  it("cannot approve its posts nor make keys over REST (claim_required); the post stays waiting", async () => {
+    const { email, key, workspaceId } = await signUp(host)
+    const accountId = await connectSandbox(host, key)
+    const created = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "held" } })
+    // A session from before sign-in claimed (none is made so any more), kept in an unclaimed workspace.
+    const session = await host.run(startSession(workspaceId, email))
+    const person = { cookie: `herald_session=${session.token}`, headers: { "x-csrf-token": session.csrf } }
+    const approve = await call(host, "POST", `/posts/${created.body.post.id}/approve`, person)
+    expect(approve.status).toBe(403)
+    expect(approve.body.error.code).toBe("claim_required")
+    const keys = await call(host, "POST", "/keys", { ...person, body: { name: "more" } })
+    expect(keys.status).toBe(403)
+    expect(keys.body.error.code).toBe("claim_required")
+    expect((await call(host, "GET", `/posts/${created.body.post.id}`, { key })).body.post.status).toBe("needs_approval")
   })
 })
 
