@@ -33,7 +33,8 @@ export const withoutTracing = <A, E, R>(main: Effect.Effect<A, E, R>) =>
   Effect.provideService(main, References.TracerEnabled, false)
 
 export const embeddedCore = Effect.gen(function* () {
-  const { env, config, http } = yield* loadConfig
+  // A bad setting ends the start with its one line (runMain prints a plain failure without a trace).
+  const { env, config, http } = yield* Effect.mapError(loadConfig, (e) => e.message)
   const dataDir = resolve(env.dataDir)
   mkdirSync(dataDir, { recursive: true })
   // Where a pre-initialised PGlite data dir is kept for new data dirs (default: node_modules/.cache).

@@ -26,6 +26,7 @@ import * as InboxPages from "./pages/inboxRoutes.ts"
 import * as ConnectForm from "./pages/connectForm.ts"
 import * as Consent from "./pages/consent.ts"
 import * as OAuth from "./oauth.ts"
+import * as ConnectStart from "./pages/connectStart.ts"
 import * as Security from "./security.ts"
 import * as UndeclaredErrors from "./undeclaredErrors.ts"
 import { docsPageMiddleware, securityHeaders } from "./securityHeaders.ts"
@@ -99,6 +100,7 @@ export const routesLayer = Layer.mergeAll(
   ConnectForm.layer,
   Consent.layer,
   OAuth.layer,
+  ConnectStart.layer,
   Files.layer,
   Mcp.layer,
   hostMiddleware

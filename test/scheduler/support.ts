@@ -9,7 +9,7 @@ import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import * as ScriptedPublisher from "../../adapters/testing/ScriptedPublisher.ts"
 import { HeraldConfig } from "../../application/config.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
-import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../support/connect.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
 import { claimWorkspace } from "../../application/usecases/claim.ts"
 import { createKey } from "../../application/usecases/keys.ts"
@@ -66,9 +66,7 @@ export const setUp = (accounts = 1) =>
     const asksFirst = yield* authenticateKey(signed.body.apiKey!)
     const accountIds: Array<string> = []
     for (let i = 0; i < accounts; i++) {
-      const { url } = yield* connectUrl(person, "sandbox")
-      const state = new URL(url).searchParams.get("state")!
-      const { account } = yield* completeConnect("sandbox", { state, username: `acct${i}` })
+      const { account } = yield* connectInBrowser(person, "sandbox", { username: `acct${i}` })
       accountIds.push(account.id)
     }
     return { person, agent, asksFirst, accountIds } satisfies Fixture

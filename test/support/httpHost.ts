@@ -2,6 +2,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import {
   defaultHttpSettings,
+  defaultLimits,
   type HeraldConfigShape,
   HttpSettings,
   type HttpSettingsShape
@@ -14,6 +15,7 @@ import { testDatabase } from "./postgres.ts"
 
 /** A real listening HTTP host on a free port, on the in-memory core. */
 const roomyLimits = {
+  ...defaultLimits,
   signupPerIpPerHour: 10_000,
   signupPerEmailPerDay: 100,
   claimLinksPerWorkspacePerHour: 100,

@@ -3,7 +3,8 @@ import { Effect, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { Behaviour, ScriptedNetwork } from "../../adapters/testing/ScriptedPublisher.ts"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
-import { completeConnect, connectUrl, disconnectAccount } from "../../application/usecases/accounts.ts"
+import { disconnectAccount } from "../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../support/connect.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
 import { claimWorkspace } from "../../application/usecases/claim.ts"
 import { approvePost, cancelPost, rejectPost, reschedulePost } from "../../application/usecases/posts/actions.ts"
@@ -62,8 +63,7 @@ describe("events: every type comes from its flow, in the outbox with its change"
       const { actor: person } = yield* authenticateSession(session.token)
       const connect = (username: string) =>
         Effect.gen(function* () {
-          const state = new URL((yield* connectUrl(person, "sandbox")).url).searchParams.get("state")!
-          return (yield* completeConnect("sandbox", { state, username })).account.id // account.connected
+          return (yield* connectInBrowser(person, "sandbox", { username })).account.id // account.connected
         })
       const [a, b, c] = [yield* connect("a"), yield* connect("b"), yield* connect("c")]
 

@@ -11,6 +11,7 @@ import { describeTextProblem, textProblem } from "../../../domain/text.ts"
 import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { escapeHtml, page } from "./html.ts"
+import { CONNECT_COOKIE } from "./connectStart.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
 import { AUTHORIZE_PATH, RETURN_COOKIE } from "./consent.ts"
 
@@ -104,7 +105,8 @@ export const layer = HttpRouter.addAll(
           Effect.gen(function* () {
             const params = yield* HttpRouter.params
             const q = yield* query
-            const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q))
+            const browser = (yield* HttpServerRequest.HttpServerRequest).cookies[CONNECT_COOKIE] ?? null
+            const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q), browser)
             const wantsJson = ((yield* HttpServerRequest.HttpServerRequest).headers.accept ?? "").includes(
               "application/json"
             )

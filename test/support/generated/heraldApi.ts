@@ -486,14 +486,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
     ForbiddenError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "csrf_failed" | "agent_signup_closed" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
+        code: "csrf_failed" | "agent_signup_closed" | "connect_workspace_mismatch" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -520,14 +520,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
     BadRequestError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "local_time_skipped" | "unknown_time_zone" | "batch_rejected" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
+        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "connect_link_not_continued" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "local_time_skipped" | "unknown_time_zone" | "batch_rejected" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -1836,7 +1836,7 @@ export interface components {
       privacy: string | null;
     };
     ConnectLink: {
-      /** @description Open it in a browser to connect (or reconnect) an account */
+      /** @description Open it in a browser to connect (or reconnect) an account: Herald's page names the workspace and who asked, and its Continue button leads to the network; only that browser completes the link */
       url: string;
       platform: components["schemas"]["Platform"];
       /** @description UTC, ISO 8601 with milliseconds and Z */
@@ -1915,13 +1915,13 @@ export interface operations {
           "application/json": components["schemas"]["SignUpResponse"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -1989,7 +1989,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2054,7 +2054,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2130,7 +2130,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2206,7 +2206,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2264,7 +2264,7 @@ export interface operations {
           "application/json": components["schemas"]["BoardList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2279,7 +2279,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2369,7 +2369,7 @@ export interface operations {
           "application/json": components["schemas"]["MediaEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2384,7 +2384,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2463,7 +2463,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2536,7 +2536,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2614,7 +2614,7 @@ export interface operations {
           "application/json": components["schemas"]["PostList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2629,7 +2629,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2695,7 +2695,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2710,7 +2710,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2786,7 +2786,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2849,7 +2849,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2864,7 +2864,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2933,7 +2933,7 @@ export interface operations {
           "application/json": components["schemas"]["RemovedPost"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2948,7 +2948,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3018,7 +3018,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3084,7 +3084,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3099,7 +3099,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3169,7 +3169,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3235,7 +3235,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3250,7 +3250,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3311,7 +3311,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3326,7 +3326,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3381,7 +3381,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3396,7 +3396,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3458,7 +3458,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3516,7 +3516,7 @@ export interface operations {
           "application/json": components["schemas"]["SchedulesChanged"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3531,7 +3531,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3590,7 +3590,7 @@ export interface operations {
           "application/json": components["schemas"]["Queue"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3605,7 +3605,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3668,7 +3668,7 @@ export interface operations {
           "application/json": components["schemas"]["QueueChanged"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3683,7 +3683,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3750,7 +3750,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3817,7 +3817,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3891,7 +3891,7 @@ export interface operations {
           "application/json": components["schemas"]["BatchResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3906,7 +3906,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3977,7 +3977,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4032,7 +4032,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4047,7 +4047,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4102,7 +4102,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4117,7 +4117,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4176,7 +4176,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4231,7 +4231,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedWebhook"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4246,7 +4246,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4316,7 +4316,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4380,7 +4380,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4440,7 +4440,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4455,7 +4455,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4522,7 +4522,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4582,7 +4582,7 @@ export interface operations {
           "application/json": components["schemas"]["DeliveryList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4597,7 +4597,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4665,7 +4665,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4724,7 +4724,7 @@ export interface operations {
           "application/json": components["schemas"]["EventList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4739,7 +4739,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4801,7 +4801,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4863,7 +4863,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4925,7 +4925,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4989,7 +4989,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5048,7 +5048,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5103,7 +5103,7 @@ export interface operations {
           "application/json": components["schemas"]["WorkspaceSettings"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5118,7 +5118,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5177,7 +5177,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5232,7 +5232,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedSession"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5247,7 +5247,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
