@@ -21,6 +21,7 @@ import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLed
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
+import * as PostgresClient from "../../adapters/postgres/PostgresClient.ts"
 import type * as S3BlobStore from "../../adapters/s3/S3BlobStore.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 import { embeddedCore } from "../embedded/core.ts"
@@ -55,23 +56,23 @@ export interface Options {
 const sqlStorage = (database: Exclude<Database, "memory">) => {
   const sql =
     "url" in database
-      ? Postgres.layerFromUrl(Redacted.make(database.url), { maxConnections: database.poolSize ?? 10 })
+      ? PostgresClient.layer(Redacted.make(database.url), { maxConnections: database.poolSize ?? 10 })
       : Pglite.layer(database.dataDir)
-  return Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(
+  return Layer.mergeAll(Postgres.layer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(Postgres.migrateWith(Networks.networkMigrations))),
     Layer.provideMerge(sql)
   )
 }
 
 /** Every storage port, and the ledgers of the networks that keep one (the sandbox's, Facebook reels'). */
-const storageLayer = (
+const storage = (
   database: Database
 ): Layer.Layer<
-  Layer.Success<typeof Memory.storageLayer> | SandboxLedger | ReelLedger.ReelLedger,
+  Layer.Success<typeof Memory.layer> | SandboxLedger | ReelLedger.ReelLedger,
   Layer.Error<ReturnType<typeof sqlStorage>>
 > =>
   database === "memory"
-    ? Layer.mergeAll(Memory.storageLayer, Layer.sync(SandboxLedger)(makeMemoryLedger), ReelLedger.memoryLayer)
+    ? Layer.mergeAll(Memory.layer, Layer.sync(SandboxLedger)(makeMemoryLedger), ReelLedger.layerTest)
     : sqlStorage(database)
 
 const blobsLayer = (blobs: Blobs, publicUrl: string): Layer.Layer<BlobStore, BlobError, FileLinks> =>
@@ -119,7 +120,7 @@ export const layer = (options: Options) => {
         ConfigProvider.fromEnv(options.networks === undefined ? {} : { env: { ...options.networks } })
       )
     ),
-    Layer.provide(SandboxPublisher.layer),
+    Layer.provide(SandboxPublisher.layerConfig),
     Layer.provide(blobs)
   )
   return Layer.mergeAll(
@@ -134,7 +135,7 @@ export const layer = (options: Options) => {
     ReadCache.layer(5000),
     RequestLimiter.layer(config.requestLimits),
     HttpWebhookSender.layer(options.webhooks)
-  ).pipe(Layer.provideMerge(storageLayer(options.database)))
+  ).pipe(Layer.provideMerge(storage(options.database)))
 }
 
 /** The core `npm start` runs, chosen from the environment (`DATABASE_URL`, `S3_BUCKET`, `SMTP_URL`, ...; see the README). */
