@@ -6,4 +6,9 @@ import { fileURLToPath } from "node:url"
 
 const template = fileURLToPath(new URL("../adapters/pglite/template.ts", import.meta.url))
 if (existsSync(template) && !template.split(/[\\/]/).includes("node_modules"))
-  execFileSync(process.execPath, [template], { stdio: "inherit" })
+  try {
+    execFileSync(process.execPath, [template], { stdio: "inherit" })
+  } catch {
+    // Never fails the install: the first new data dir makes the template instead.
+    console.log("No PGlite template made (the first start makes one).")
+  }
