@@ -125,8 +125,8 @@ export const eventSchemas = Object.fromEntries(
   readonly [T in keyof typeof dataOf]: ReturnType<typeof envelope<T>>
 }
 
-/** The `data` of one event type, as the use cases build it. */
-export type EventData<T extends keyof typeof dataOf> = (typeof dataOf)[T]["Type"]
+/** The `data` of one event type as it goes on the wire (the use cases build it so). */
+export type EventData<T extends keyof typeof dataOf> = (typeof dataOf)[T]["Encoded"]
 
 /** Any event body. */
 export const EventBody = Schema.Union(Object.values(eventSchemas)).annotate({ identifier: "Event" })

@@ -13,12 +13,16 @@ import { postView, targetView } from "../posts/view.ts"
 
 type EventTypeOrTest = HeraldEvent["type"]
 
-// One encoder per event type, made on first use: the body is what the contract's schema encodes.
+// One encoder per event type, made on first use: the body is what the contract's schema encodes. The
+// data is built in its wire form, so the encoded side checks it and drops what the contract does not
+// name: on post.created, on the create's hot path, 1.2x a bare JSON.stringify where the full encode was 4x.
 const encoders = new Map<EventTypeOrTest, (envelope: unknown) => unknown>()
 const encoderOf = (type: EventTypeOrTest) => {
   let encode = encoders.get(type)
   if (encode === undefined) {
-    encode = Schema.encodeSync(eventSchemas[type] as Schema.Codec<unknown, unknown>)
+    encode = Schema.encodeSync(Schema.toEncoded(eventSchemas[type]) as Schema.Codec<unknown, unknown>, {
+      errors: "first"
+    })
     encoders.set(type, encode)
   }
   return encode
