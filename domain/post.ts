@@ -77,13 +77,17 @@ export const derivePostStatus = (targets: ReadonlyArray<Pick<Target, "status">>)
   if (statuses.every((s) => s === "published")) return "published"
   if (statuses.includes("scheduled"))
     return statuses.includes("failed") || statuses.includes("published") ? "publishing" : "scheduled"
-  return "failed"
+  // Finished: published when any target was (the failed ones say why), failed only when none was.
+  return statuses.includes("published") ? "published" : "failed"
 }
 
 /** Recomputes the derived status after targets change. */
 export const withTargets = (post: Post, targets: ReadonlyArray<Target>, now: number): Post => {
   const status = derivePostStatus(targets)
-  const publishedAt = status === "published" ? Math.max(...targets.map((t) => t.publishedAt ?? now)) : post.publishedAt
+  const publishedAt =
+    status === "published"
+      ? Math.max(...targets.flatMap((t) => (t.status === "published" ? [t.publishedAt ?? now] : [])))
+      : post.publishedAt
   return { ...post, targets, status, updatedAt: now, publishedAt }
 }
 
@@ -93,8 +97,6 @@ export const canApprove = (post: Post): boolean => post.status === "needs_approv
 export const canReject = (post: Post): boolean => post.status === "needs_approval"
 export const canCancel = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
 export const canReschedule = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
-export const canRetry = (post: Post): boolean => post.status === "failed"
-
 /** A post a person approved that has not gone out yet: its approval covers its time too. */
 export const isApprovedAndWaiting = (post: Post): boolean => post.requireApproval && post.status === "scheduled"
 
@@ -112,3 +114,6 @@ export const backToApproval = (post: Post, now: number): Post =>
     post.targets.map((t) => ({ ...t, status: "needs_approval" as const })),
     now
   )
+/** A finished post with failed targets (all of them, or some beside published ones) can be sent again. */
+export const canRetry = (post: Post): boolean =>
+  (post.status === "failed" || post.status === "published") && post.targets.some((t) => t.status === "failed")

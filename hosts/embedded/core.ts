@@ -13,6 +13,7 @@ import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
+import * as PostgresClient from "../../adapters/postgres/PostgresClient.ts"
 import * as Networks from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
@@ -41,9 +42,9 @@ export const embeddedCore = Effect.gen(function* () {
   const templateDir = yield* Config.option(Config.String("HERALD_PGLITE_TEMPLATE_DIR"))
   const sql = Option.match(env.databaseUrl, {
     onNone: () => Pglite.layer(join(dataDir, "pg"), { templateDir: Option.getOrUndefined(templateDir) }),
-    onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
+    onSome: (url) => PostgresClient.layer(url, { maxConnections: env.databasePoolSize })
   })
-  const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(
+  const storage = Layer.mergeAll(Postgres.layer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(Postgres.migrateWith(Networks.networkMigrations))),
     Layer.provideMerge(sql)
   )
@@ -72,7 +73,7 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    Networks.layer.pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
+    Networks.layer.pipe(Layer.provide(SandboxPublisher.layerConfig), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs),

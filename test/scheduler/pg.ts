@@ -25,7 +25,7 @@ export const freshDatabase = (prefix: string) => createDatabaseForProcesses({ pr
 /** Herald's storage, the PostgreSQL queue and the sandbox ledger on `url`, migrated. */
 export const pgCore = (url: string, maxConnections = 10) => {
   const sql = PgClient.layer({ url: Redacted.make(url), maxConnections })
-  return Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(
+  return Layer.mergeAll(Postgres.layer, SqlSandboxLedger.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(Postgres.migrateWith(networkMigrations))),
     Layer.provideMerge(sql),
     Layer.merge(NodeCrypto.layer),

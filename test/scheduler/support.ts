@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
-import { storageLayer } from "../../adapters/memory/index.ts"
+import { layer as storageLayer } from "../../adapters/memory/index.ts"
 import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option, Ref } from "effect"
-import { storageLayer } from "../../adapters/memory/index.ts"
+import { layer as storageLayer } from "../../adapters/memory/index.ts"
 import { WorkspaceRepo, type WorkspaceRepoShape } from "../../application/ports/WorkspaceRepo.ts"
 import { TestClock } from "effect/testing"
 import * as ReadCache from "../../application/readCache.ts"

@@ -145,6 +145,24 @@ describe("events: every type comes from its flow, in the outbox with its change"
         (reconnection[0]!.data as { account: { id: string; status: string } }).account.status,
         "needs_reconnection"
       )
+      // Event data agrees with the event: the disconnected account shows as disconnected, a partly
+      // published post as published (its failed target says why), never as failed.
+      const disconnected = events.filter((e) => e.type === "account.disconnected")
+      assert.deepStrictEqual(
+        disconnected
+          .map((e) => (e.data as { account: { id: string; status: string } }).account)
+          .map((a) => [a.id, a.status]),
+        [[b, "disconnected"]]
+      )
+      const partly = events.filter((e) => e.type === "post.partially_published")
+      assert.strictEqual(partly.length, 1)
+      const partlyPost = (partly[0]!.data as { post: { status: string; targets: Array<{ status: string }> } }).post
+      assert.strictEqual(partlyPost.status, "published")
+      assert.deepStrictEqual(partlyPost.targets.map((t) => t.status).sort(), ["failed", "published"])
+      for (const e of events.filter((e) => e.type === "post.failed"))
+        assert.strictEqual((e.data as { post: { status: string } }).post.status, "failed")
+      for (const e of events.filter((e) => e.type === "post.published"))
+        assert.strictEqual((e.data as { post: { status: string } }).post.status, "published")
       assert.strictEqual(new Set(events.map((e) => e.id)).size, events.length, "ids are unique")
     }).pipe(Effect.provide(webhooksLayer()))
   )

@@ -203,20 +203,20 @@ export const sandboxFigures = (externalId: string, ageMs: number): RawFigures =>
 
 const newId = () => `sbx_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 
-export const layerWith = (options: SandboxOptions) => Layer.effect(SandboxPublisherTag)(makePublisherWith(options))
+export const layer = (options: SandboxOptions) => Layer.effect(SandboxPublisherTag)(makePublisherWith(options))
 
 /**
  * The publisher on whatever SandboxLedger is provided; HERALD_SANDBOX_LATENCY_MS (default 0)
  * makes it answer like a slow network (demos, the crash test).
  */
-export const layer = Layer.effect(SandboxPublisherTag)(
+export const layerConfig = Layer.effect(SandboxPublisherTag)(
   Effect.flatMap(Config.Int("HERALD_SANDBOX_LATENCY_MS").pipe(Config.withDefault(0)), (latencyMs) =>
     makePublisherWith({ latencyMs })
   )
 )
 
 /** The publisher on an in-memory ledger, with SandboxPublished to read it back (tests, embedded demo). */
-export const layerRecording = Layer.effectContext(
+export const layerTest = Layer.effectContext(
   Effect.gen(function* () {
     const ledger = makeMemoryLedger()
     const publisher = yield* Effect.provideService(makePublisher, SandboxLedger, ledger)

@@ -968,22 +968,21 @@ export interface components {
         [key: string]: unknown;
       };
       data: {
-        account: components["schemas"]["Account"];
+        account: {
+          /** @description Use it in a post's accountIds */
+          id: string;
+          platform: components["schemas"]["Platform"];
+          name: string;
+          username: string;
+          avatarUrl: string | null;
+          /** @enum {string} */
+          status: "disconnected";
+          /** @description UTC, ISO 8601 with milliseconds and Z */
+          connectedAt: string;
+          [key: string]: unknown;
+        };
         [key: string]: unknown;
       };
-      [key: string]: unknown;
-    };
-    Account: {
-      /** @description Use it in a post's accountIds */
-      id: string;
-      platform: components["schemas"]["Platform"];
-      name: string;
-      username: string;
-      avatarUrl: string | null;
-      /** @enum {string} */
-      status: "connected" | "needs_reconnection";
-      /** @description UTC, ISO 8601 with milliseconds and Z */
-      connectedAt: string;
       [key: string]: unknown;
     };
     /** @description An account's grant is gone; a person must reconnect it. */
@@ -1005,6 +1004,19 @@ export interface components {
         account: components["schemas"]["Account"];
         [key: string]: unknown;
       };
+      [key: string]: unknown;
+    };
+    Account: {
+      /** @description Use it in a post's accountIds */
+      id: string;
+      platform: components["schemas"]["Platform"];
+      name: string;
+      username: string;
+      avatarUrl: string | null;
+      /** @enum {string} */
+      status: "connected" | "needs_reconnection";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      connectedAt: string;
       [key: string]: unknown;
     };
     /** @description An account was connected or reconnected. */

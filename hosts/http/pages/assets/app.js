@@ -347,14 +347,17 @@ ${target.firstComment ? html`<p class="muted">${t("post.firstComment")}: ${badge
 
 const postRow = (post, accounts) => {
   const commentFailed = post.targets.some((x) => x.firstComment?.status === "failed")
+  // A finished post with failed targets: all of them (failed) or beside published ones (published).
+  const retryable =
+    (post.status === "failed" || post.status === "published") && post.targets.some((x) => x.status === "failed")
   return html`<article class="post" data-id="${post.id}" aria-labelledby="p-${post.id}">
 <h2 id="p-${post.id}" class="post-title">${snippet(post.content) || post.id}</h2>
 <p class="muted">${badge(post.status)} · ${post.createdBy.name} · ${when(post.publishedAt ?? post.scheduledFor ?? post.createdAt)}</p>
 ${mediaStrip(post)}
 <ul class="targets">${post.targets.map((x) => targetRow(x, accounts))}</ul>
 ${
-  post.status === "failed" || commentFailed
-    ? html`<p class="actions">${post.status === "failed" ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button>` : ""}</p>`
+  retryable || commentFailed
+    ? html`<p class="actions">${retryable ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button>` : ""}</p>`
     : ""
 }
 </article>`
