@@ -145,6 +145,7 @@ export const continueConnect = Effect.fn("continueConnect")(function* (
   browser: string | null
 ) {
   const link = yield* inspectConnectLink(platformName, state, signedInTo)
+  if (link.next === "") return yield* Effect.fail(invalidConnectLink()) // a link made before start pages
   const crypto = yield* Crypto
   const value = browser !== null && /^[A-Za-z0-9]{20,100}$/.test(browser) ? browser : yield* crypto.token()
   const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(state), "connect", yield* now)
