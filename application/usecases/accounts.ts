@@ -153,12 +153,17 @@ export const continueConnect = Effect.fn("continueConnect")(function* (
   browser: string | null
 ) {
   const link = yield* inspectConnectLink(platformName, state, signedInTo)
+  if (link.next === "") return yield* Effect.fail(invalidConnectLink()) // a link made before start pages
   const crypto = yield* Crypto
   const value = browser !== null && /^[A-Za-z0-9]{20,100}$/.test(browser) ? browser : yield* crypto.token()
   const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(state), "connect", yield* now)
   if (Option.isNone(found)) return yield* Effect.fail(invalidConnectLink())
+  const binding = yield* browserBinding(crypto, state, value)
+  // Continued again in the same browser (a second click, a reload): already bound.
+  if (Option.isSome(yield* (yield* TokenRepo).find(binding, "connect_browser", yield* now)))
+    return { next: link.next, browser: value, expiresAt: link.expiresAt }
   yield* (yield* TokenRepo).insert({
-    hash: yield* browserBinding(crypto, state, value),
+    hash: binding,
     kind: "connect_browser",
     workspaceId: found.value.workspaceId,
     email: "",

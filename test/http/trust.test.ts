@@ -151,6 +151,9 @@ describe("a connect link is bound to the person who completes it", () => {
     expect(forged.headers.get("set-cookie")).toBeNull()
     const { next, cookie } = await continueConnectLink(url)
     expect(cookie).toMatch(/^herald_connect=/)
+    // A second click in the same browser keeps its value and binding.
+    const again = await continueConnectLink(url, { cookie })
+    expect(again.cookie).toBe(cookie)
     const done = await fetch(host.local(next), { headers: { accept: "application/json", cookie } })
     expect(done.status).toBe(200)
     expect(await accountsOf(key)).toHaveLength(1)
