@@ -84,6 +84,25 @@ export const fairSharesSuite = (name: string, layer: () => Layer.Layer<any, any,
       )
     )
 
+    it.effect("the heartbeat renews a held lease, never one recorded or taken over by another worker", () =>
+      run(
+        Effect.gen(function* () {
+          const { agent } = yield* seedWorkspace(0)
+          yield* endpoint(agent, 1)
+          yield* events(agent, 3, T0)
+          const q = yield* WebhookDeliveries
+          const [a, b, c] = yield* q.lease(T0, 3, LEASE, limits)
+          yield* q.record([tried(b!, T0 + 1, false)], limits)
+          assert.deepStrictEqual([...(yield* q.extend([a!], T0 + 2 * LEASE))], [a!.id])
+          // c's lease runs out; another worker takes it; the first worker's renewal changes nothing.
+          const [again] = yield* q.lease(T0 + LEASE, 3, LEASE, limits)
+          assert.strictEqual(again?.id, c!.id)
+          assert.deepStrictEqual([...(yield* q.extend([a!, b!, c!], T0 + 3 * LEASE))], [a!.id])
+          assert.deepStrictEqual(yield* q.lease(T0 + 1.5 * LEASE, 3, LEASE, limits), [], "a held, c with its new owner")
+        })
+      )
+    )
+
     it.effect("workspaces take turns: a newer workspace's delivery goes before an older backlog's next ones", () =>
       run(
         Effect.gen(function* () {
