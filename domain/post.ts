@@ -93,4 +93,6 @@ export const canApprove = (post: Post): boolean => post.status === "needs_approv
 export const canReject = (post: Post): boolean => post.status === "needs_approval"
 export const canCancel = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
 export const canReschedule = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
+/** An edit applies while nothing has gone out: waiting or scheduled (the same window as a reschedule). */
+export const canEdit = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
 export const canRetry = (post: Post): boolean => post.status === "failed"

@@ -9,6 +9,7 @@ import type { signUp } from "../../application/usecases/signup.ts"
 import type * as Actions from "../../application/usecases/posts/actions.ts"
 import type { createPost } from "../../application/usecases/posts/create.ts"
 import type { getPost, listPosts } from "../../application/usecases/posts/query.ts"
+import type { updatePost } from "../../application/usecases/posts/update.ts"
 import type { getPreview, uploadMedia } from "../../application/usecases/media/index.ts"
 import type { waitForPost } from "../../application/usecases/webhooks/feed.ts"
 import type { createBatch } from "../../application/usecases/planning/batch.ts"
@@ -31,6 +32,7 @@ export type McpServices =
   | ServicesOf<typeof Actions.cancelPost>
   | ServicesOf<typeof Actions.rejectPost>
   | ServicesOf<typeof Actions.reschedulePost>
+  | ServicesOf<typeof updatePost>
   | ServicesOf<typeof uploadMedia>
   | ServicesOf<typeof getPreview>
   | ServicesOf<typeof waitForPost>

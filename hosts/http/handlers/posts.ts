@@ -3,6 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import * as Actions from "../../../application/usecases/posts/actions.ts"
 import type { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
+import { updatePost } from "../../../application/usecases/posts/update.ts"
 import { HeraldApi } from "../api.ts"
 import { answerCreatePost } from "./createPost.ts"
 import { CurrentActor } from "../security.ts"
@@ -13,6 +14,7 @@ type Services =
   | Effect.Services<ReturnType<typeof listPosts>>
   | Effect.Services<ReturnType<typeof Actions.approvePost>>
   | Effect.Services<ReturnType<typeof Actions.retryFirstComment>>
+  | Effect.Services<ReturnType<typeof updatePost>>
 
 export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   Effect.gen(function* () {
@@ -38,6 +40,13 @@ export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       )
       .handle("list", ({ query }) => run(Effect.flatMap(CurrentActor, (actor) => listPosts(actor, query))))
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => getPost(actor, params.id))))
+      .handle("update", ({ params, payload }) =>
+        run(
+          Effect.flatMap(CurrentActor, (actor) =>
+            Effect.map(updatePost(actor, params.id, payload), (body) => json(body))
+          )
+        )
+      )
       .handle("approve", ({ params, payload }) =>
         run(
           Effect.flatMap(CurrentActor, (actor) =>

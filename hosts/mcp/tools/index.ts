@@ -16,7 +16,8 @@ import {
   getPostTool,
   listPostsTool,
   rejectPostTool,
-  reschedulePostTool
+  reschedulePostTool,
+  updatePostTool
 } from "./posts.ts"
 
 /** Every tool, in the order an agent meets them: get a key, connect, (upload,) post, follow up. */
@@ -33,6 +34,7 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   listPostsTool,
   getPostTool,
   waitForPostTool,
+  updatePostTool,
   reschedulePostTool,
   cancelPostTool,
   rejectPostTool,

@@ -2,10 +2,11 @@ import { Effect, Schema } from "effect"
 import * as Actions from "../../../application/usecases/posts/actions.ts"
 import { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
-import { DryRunResult } from "../../../domain/contract/dryRun.ts"
+import { DryRunResult, EditDryRunResult } from "../../../domain/contract/dryRun.ts"
 import { PostEnvelope, PostList, RemovedPost, ReplayedPost } from "../../../domain/contract/post.ts"
 import { ScheduledForInput } from "../../../domain/contract/planning.ts"
-import { createPostFields } from "../../../domain/contract/postRequest.ts"
+import { createPostFields, updatePostFields } from "../../../domain/contract/postRequest.ts"
+import { updatePost } from "../../../application/usecases/posts/update.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { tool } from "../tool.ts"
 
@@ -115,4 +116,19 @@ export const reschedulePostTool = tool({
   output: PostEnvelope,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: (args, call) => Actions.reschedulePost(call.actor, args.postId, { scheduledFor: args.scheduledFor })
+})
+
+export const updatePostTool = tool({
+  name: "update_post",
+  title: "Edit a post before it goes out",
+  description: [
+    "Changes one of your own posts while it is needs_approval or scheduled: content, mediaIds, thread, firstComment, poll, cover, the per-network objects, overrides, or accountIds (targets added or removed).",
+    "Send only what changes: a field given replaces the post's (null clears it), one left out stays. The create's rules apply, each target by its network.",
+    "If a person had approved the post, your edit sends it back to needs_approval: tell them. Once publishing or published it can no longer be edited (post_not_editable).",
+    "dryRun: true answers what would change, per target (changes), without storing anything. Nothing is sent to a network by an edit. To move it in time use reschedule_post."
+  ].join(" "),
+  input: Schema.Struct({ postId, ...updatePostFields }),
+  output: Schema.Union([PostEnvelope, EditDryRunResult]),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run: ({ postId: id, ...body }, call) => updatePost(call.actor, id, body)
 })

@@ -62,6 +62,11 @@ export interface paths {
   "/api/v1/posts/{id}": {
     /** Get a post */
     get: operations["posts.get"];
+    /**
+     * Edit a post before it goes out
+     * @description Changes a post in needs_approval or scheduled (content, media, thread, first comment, poll, cover, per-network options and overrides, accounts), checked by the create's rules. A key edits only its own posts (403 edit_not_own_post); a key's edit of an approved post sends it back to needs_approval; a person's keeps it approved. A post publishing or out answers 409 post_not_editable. dryRun: true answers what would change, per target. Nothing is sent to a network.
+     */
+    patch: operations["posts.update"];
   };
   "/api/v1/posts/{id}/approve": {
     /**
@@ -275,6 +280,13 @@ export interface webhooks {
      */
     post: operations["onPostRescheduled"];
   };
+  "post.updated": {
+    /**
+     * post.updated
+     * @description A post was edited before it went out; changes says what each target gets differently.
+     */
+    post: operations["onPostUpdated"];
+  };
   "post.published": {
     /**
      * post.published
@@ -309,6 +321,27 @@ export interface webhooks {
      * @description One target of a post failed for good.
      */
     post: operations["onTargetFailed"];
+  };
+  "target.deletion_requested": {
+    /**
+     * target.deletion_requested
+     * @description An asks-first key asked to take a published target down; it waits for a person (POST /posts/{id}/targets/{accountId}/deletion/approve).
+     */
+    post: operations["onTargetDeletionRequested"];
+  };
+  "target.deleted": {
+    /**
+     * target.deleted
+     * @description A published target was taken down: the network confirmed the removal.
+     */
+    post: operations["onTargetDeleted"];
+  };
+  "target.deletion_failed": {
+    /**
+     * target.deletion_failed
+     * @description The network refused to take a target down; target.deletion.error says why.
+     */
+    post: operations["onTargetDeletionFailed"];
   };
   "first_comment.published": {
     /**
@@ -449,14 +482,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+    /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
     NotFoundError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "not_found" | "workspace_not_found" | "account_not_found" | "platform_unavailable" | "media_not_found" | "preview_not_found" | "schedule_not_found" | "post_not_found" | "webhook_not_found" | "delivery_not_found";
+        code: "not_found" | "workspace_not_found" | "account_not_found" | "platform_unavailable" | "media_not_found" | "preview_not_found" | "schedule_not_found" | "post_not_found" | "target_not_found" | "webhook_not_found" | "delivery_not_found";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -483,14 +516,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
     ForbiddenError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "csrf_failed" | "agent_signup_closed" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
+        code: "csrf_failed" | "agent_signup_closed" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "edit_not_own_post" | "takedown_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -735,7 +768,7 @@ export interface components {
       /** @description Pass as after= to get the events after these */
       nextCursor: string;
     };
-    Event: components["schemas"]["PostCreatedEvent"] | components["schemas"]["PostNeedsApprovalEvent"] | components["schemas"]["PostApprovedEvent"] | components["schemas"]["PostRejectedEvent"] | components["schemas"]["PostCancelledEvent"] | components["schemas"]["PostRescheduledEvent"] | components["schemas"]["PostPublishedEvent"] | components["schemas"]["PostPartiallyPublishedEvent"] | components["schemas"]["PostFailedEvent"] | components["schemas"]["TargetPublishedEvent"] | components["schemas"]["TargetFailedEvent"] | components["schemas"]["FirstCommentPublishedEvent"] | components["schemas"]["FirstCommentFailedEvent"] | components["schemas"]["AccountConnectedEvent"] | components["schemas"]["AccountNeedsReconnectionEvent"] | components["schemas"]["AccountDisconnectedEvent"] | components["schemas"]["WorkspaceClaimedEvent"] | components["schemas"]["UsageLimitReachedEvent"] | components["schemas"]["SchedulesUpdatedEvent"] | components["schemas"]["QueuePausedEvent"] | components["schemas"]["QueueResumedEvent"] | components["schemas"]["QueueReorderedEvent"] | components["schemas"]["WebhookTestEvent"];
+    Event: components["schemas"]["PostCreatedEvent"] | components["schemas"]["PostNeedsApprovalEvent"] | components["schemas"]["PostApprovedEvent"] | components["schemas"]["PostRejectedEvent"] | components["schemas"]["PostCancelledEvent"] | components["schemas"]["PostRescheduledEvent"] | components["schemas"]["PostUpdatedEvent"] | components["schemas"]["PostPublishedEvent"] | components["schemas"]["PostPartiallyPublishedEvent"] | components["schemas"]["PostFailedEvent"] | components["schemas"]["TargetPublishedEvent"] | components["schemas"]["TargetFailedEvent"] | components["schemas"]["TargetDeletionRequestedEvent"] | components["schemas"]["TargetDeletedEvent"] | components["schemas"]["TargetDeletionFailedEvent"] | components["schemas"]["FirstCommentPublishedEvent"] | components["schemas"]["FirstCommentFailedEvent"] | components["schemas"]["AccountConnectedEvent"] | components["schemas"]["AccountNeedsReconnectionEvent"] | components["schemas"]["AccountDisconnectedEvent"] | components["schemas"]["WorkspaceClaimedEvent"] | components["schemas"]["UsageLimitReachedEvent"] | components["schemas"]["SchedulesUpdatedEvent"] | components["schemas"]["QueuePausedEvent"] | components["schemas"]["QueueResumedEvent"] | components["schemas"]["QueueReorderedEvent"] | components["schemas"]["WebhookTestEvent"];
     /** @description Sent by POST /webhooks/{id}/test. */
     WebhookTestEvent: {
       /** @description Stable event id; also the webhook-id header, for deduplication */
@@ -1068,6 +1101,72 @@ export interface components {
       };
       [key: string]: unknown;
     };
+    /** @description The network refused to take a target down; target.deletion.error says why. */
+    TargetDeletionFailedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "target.deletion_failed";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        postId: string;
+        target: components["schemas"]["Target"];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    /** @description A published target was taken down: the network confirmed the removal. */
+    TargetDeletedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "target.deleted";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        postId: string;
+        target: components["schemas"]["Target"];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    /** @description An asks-first key asked to take a published target down; it waits for a person (POST /posts/{id}/targets/{accountId}/deletion/approve). */
+    TargetDeletionRequestedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "target.deletion_requested";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        postId: string;
+        target: components["schemas"]["Target"];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
     /** @description One target of a post failed for good. */
     TargetFailedEvent: {
       /** @description Stable event id; also the webhook-id header, for deduplication */
@@ -1173,6 +1272,37 @@ export interface components {
         post: components["schemas"]["Post"];
         [key: string]: unknown;
       };
+      [key: string]: unknown;
+    };
+    /** @description A post was edited before it went out; changes says what each target gets differently. */
+    PostUpdatedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "post.updated";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        post: components["schemas"]["Post"];
+        changes: components["schemas"]["EditChange"][];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    EditChange: {
+      accountId: string;
+      platform: string;
+      /** @enum {string} */
+      change: "added" | "removed" | "changed" | "unchanged";
+      /** @description What this network would get differently (content, mediaIds, thread, firstComment, poll, ...) */
+      fields: string[];
       [key: string]: unknown;
     };
     /** @description A post's scheduledFor changed. */
@@ -1371,7 +1501,7 @@ export interface components {
       updatedAt: string;
     };
     /** @enum {string} */
-    EventType: "post.created" | "post.needs_approval" | "post.approved" | "post.rejected" | "post.cancelled" | "post.rescheduled" | "post.published" | "post.partially_published" | "post.failed" | "target.published" | "target.failed" | "first_comment.published" | "first_comment.failed" | "account.connected" | "account.needs_reconnection" | "account.disconnected" | "workspace.claimed" | "usage.limit_reached" | "schedules.updated" | "queue.paused" | "queue.resumed" | "queue.reordered";
+    EventType: "post.created" | "post.needs_approval" | "post.approved" | "post.rejected" | "post.cancelled" | "post.rescheduled" | "post.updated" | "post.published" | "post.partially_published" | "post.failed" | "target.published" | "target.failed" | "target.deletion_requested" | "target.deleted" | "target.deletion_failed" | "first_comment.published" | "first_comment.failed" | "account.connected" | "account.needs_reconnection" | "account.disconnected" | "workspace.claimed" | "usage.limit_reached" | "schedules.updated" | "queue.paused" | "queue.resumed" | "queue.reordered";
     UpdateWebhookRequest: {
       url?: string | null;
       eventTypes?: components["schemas"]["EventType"][] | null;
@@ -1381,14 +1511,14 @@ export interface components {
     WebhookList: {
       webhooks: components["schemas"]["Webhook"][];
     };
-    /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+    /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
     ConflictError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "already_claimed" | "no_accounts_connected" | "account_needs_reconnection" | "account_disconnected" | "media_expired" | "queue_not_set_up" | "queue_full" | "duplicate_content" | "tiktok_cannot_post" | "post_changed" | "post_state_conflict" | "first_comment_not_failed" | "publish_outcome_unknown" | "webhook_limit_reached";
+        code: "already_claimed" | "no_accounts_connected" | "account_needs_reconnection" | "account_disconnected" | "media_expired" | "queue_not_set_up" | "queue_full" | "duplicate_content" | "tiktok_cannot_post" | "post_changed" | "post_state_conflict" | "post_not_editable" | "target_not_published" | "unpublish_unsupported" | "first_comment_not_failed" | "publish_outcome_unknown" | "webhook_limit_reached";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -1665,26 +1795,47 @@ export interface components {
     ApproveRequest: {
       version?: string | null;
     };
-    PostList: {
-      posts: components["schemas"]["Post"][];
-      /** @description Pass as cursor= for the next page; null on the last */
-      nextCursor: string | null;
-    };
-    ReplayedPost: {
-      post: components["schemas"]["Post"];
+    EditDryRunResult: {
       /** @enum {boolean} */
-      replayed: true;
+      dryRun: true;
+      /** @description Whether the post would be accepted (false: this month's posts are used up, or an account needs reconnecting) */
+      valid: boolean;
+      /** @description Every warning once, the targets' included */
+      warnings: string[];
+      /** @description Whether the post would wait for a person's approval */
+      requireApproval: boolean;
+      /** @description The post as it would be created, with the month's usage */
+      wouldPost: {
+        /** @enum {string} */
+        status: "needs_approval" | "scheduled" | "publishing";
+        scheduledFor: string | null;
+        content: string;
+        mediaIds: string[];
+        firstComment: string | null;
+        thread: string[];
+        poll: components["schemas"]["Poll"] | null;
+        cover: components["schemas"]["Cover"] | null;
+        tiktokAiGenerated: boolean;
+        overrides: components["schemas"]["Overrides"];
+        targets: components["schemas"]["DryRunAccount"][];
+        usage: {
+          month: string;
+          used: number;
+          limit: number | null;
+        };
+      };
+      /** @description Each target as its network would get it, in accountIds order */
+      targets: components["schemas"]["DryRunTarget"][];
+      planned?: components["schemas"]["Planned"];
+      /** @description Each target's change: the post's targets after the edit in order, then the removed ones */
+      changes: components["schemas"]["EditChange"][];
     };
-    CreatePostRequest: {
-      /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
-      accountIds: string[];
+    /** @description The create's fields, each optional: a field given replaces the post's (null clears it), one left out keeps it. dryRun: true shows what would change, per target */
+    UpdatePostRequest: {
       content?: string | null;
       mediaIds?: string[] | null;
       mediaId?: string | null;
       dryRun?: boolean | null;
-      scheduledFor?: (string | components["schemas"]["LocalTime"]) | null;
-      queue?: boolean | null;
-      requireApproval?: boolean | null;
       firstComment?: string | null;
       thread?: string[] | null;
       firstReply?: string | null;
@@ -1696,6 +1847,8 @@ export interface components {
       pinterest?: components["schemas"]["PinterestOptions"] | null;
       facebook?: components["schemas"]["FacebookOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
+      /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
+      accountIds?: string[];
     };
     /** @description Facebook only: publish the video as a reel */
     FacebookOptions: {
@@ -1752,6 +1905,38 @@ export interface components {
       /** @description How long the poll runs, in minutes */
       durationMinutes: number;
       question?: string | null;
+    };
+    PostList: {
+      posts: components["schemas"]["Post"][];
+      /** @description Pass as cursor= for the next page; null on the last */
+      nextCursor: string | null;
+    };
+    ReplayedPost: {
+      post: components["schemas"]["Post"];
+      /** @enum {boolean} */
+      replayed: true;
+    };
+    CreatePostRequest: {
+      /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
+      accountIds: string[];
+      content?: string | null;
+      mediaIds?: string[] | null;
+      mediaId?: string | null;
+      dryRun?: boolean | null;
+      scheduledFor?: (string | components["schemas"]["LocalTime"]) | null;
+      queue?: boolean | null;
+      requireApproval?: boolean | null;
+      firstComment?: string | null;
+      thread?: string[] | null;
+      firstReply?: string | null;
+      poll?: components["schemas"]["PollRequest"] | null;
+      cover?: components["schemas"]["CoverRequest"] | null;
+      tiktokAiGenerated?: boolean | null;
+      tiktok?: components["schemas"]["TiktokOptions"] | null;
+      youtube?: components["schemas"]["YoutubeOptions"] | null;
+      pinterest?: components["schemas"]["PinterestOptions"] | null;
+      facebook?: components["schemas"]["FacebookOptions"] | null;
+      overrides?: components["schemas"]["Overrides"] | null;
     };
     /** @description 503 ServiceUnavailable: signup_capacity, upstream_storage_unavailable, upstream_unavailable, upstream_processing */
     ServiceUnavailableError: {
@@ -1905,13 +2090,13 @@ export interface operations {
           "application/json": components["schemas"]["BadRequestError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -1973,19 +2158,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2038,13 +2223,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2102,13 +2287,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2169,13 +2354,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2242,19 +2427,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2347,13 +2532,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2426,19 +2611,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2499,19 +2684,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2592,13 +2777,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2673,19 +2858,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2749,16 +2934,100 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Edit a post before it goes out
+   * @description Changes a post in needs_approval or scheduled (content, media, thread, first comment, poll, cover, per-network options and overrides, accounts), checked by the create's rules. A key edits only its own posts (403 edit_not_own_post); a key's edit of an approved post sends it back to needs_approval; a person's keeps it approved. A post publishing or out answers 409 post_not_editable. dryRun: true answers what would change, per target. Nothing is sent to a network.
+   */
+  "posts.update": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpdatePostRequest"];
+      };
+    };
+    responses: {
+      /** @description PostEnvelope | EditDryRunResult */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PostEnvelope"] | components["schemas"]["EditDryRunResult"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ConflictError"];
         };
       };
       /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
@@ -2827,19 +3096,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2911,19 +3180,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2981,19 +3250,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3062,19 +3331,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3132,19 +3401,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3213,19 +3482,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3289,13 +3558,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3359,13 +3628,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3421,13 +3690,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3494,13 +3763,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3568,13 +3837,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3646,13 +3915,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3713,13 +3982,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3780,13 +4049,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3869,19 +4138,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3940,13 +4209,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4010,13 +4279,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4080,13 +4349,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4139,13 +4408,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4209,19 +4478,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -4279,13 +4548,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4343,13 +4612,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4418,13 +4687,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4485,13 +4754,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4560,13 +4829,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4628,13 +4897,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4702,13 +4971,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4764,13 +5033,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4826,13 +5095,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4888,13 +5157,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4952,13 +5221,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5011,13 +5280,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5081,13 +5350,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5140,13 +5409,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5210,13 +5479,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5414,6 +5683,33 @@ export interface operations {
     };
   };
   /**
+   * post.updated
+   * @description A post was edited before it went out; changes says what each target gets differently.
+   */
+  onPostUpdated: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostUpdatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
    * post.published
    * @description Every target of a post was published.
    */
@@ -5539,6 +5835,87 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["TargetFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.deletion_requested
+   * @description An asks-first key asked to take a published target down; it waits for a person (POST /posts/{id}/targets/{accountId}/deletion/approve).
+   */
+  onTargetDeletionRequested: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetDeletionRequestedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.deleted
+   * @description A published target was taken down: the network confirmed the removal.
+   */
+  onTargetDeleted: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetDeletedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.deletion_failed
+   * @description The network refused to take a target down; target.deletion.error says why.
+   */
+  onTargetDeletionFailed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetDeletionFailedEvent"];
       };
     };
     responses: {
