@@ -422,7 +422,7 @@ export const catalogue = {
     409,
     false,
     "This network's API does not let an app remove a post.",
-    "Remove it in the network's own app (details.platform names the network)."
+    "Remove it in the network's own app (details.platforms names the network)."
   ),
   first_comment_not_failed: entry(
     409,

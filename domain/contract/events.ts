@@ -87,7 +87,7 @@ const descriptions: Record<EventType | typeof TEST_EVENT_TYPE, string> = {
   "target.published": "One target (account) of a post was published.",
   "target.failed": "One target of a post failed for good.",
   "target.deletion_requested":
-    "An asks-first key asked to take a published target down; it waits for a person (POST /posts/{id}/targets/{accountId}/deletion/approve).",
+    "An asks-first key asked to take a published target down; it waits for a person, whose own DELETE /posts/{id}/targets/{accountId} confirms it.",
   "target.deleted": "A published target was taken down: the network confirmed the removal.",
   "target.deletion_failed": "The network refused to take a target down; target.deletion.error says why.",
   "first_comment.published": "A target's first comment was published.",

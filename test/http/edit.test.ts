@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { defaultPipelineOptions } from "../../application/usecases/publishing/options.ts"
+import { publishDueTargets } from "../../application/usecases/publishing/worker.ts"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { addAccount, claim, connectSandbox, signUp } from "../support/flows.ts"
 
@@ -85,5 +87,40 @@ describe("PATCH /posts/{id}", () => {
     expect(code(notOwn)).toBe("edit_not_own_post")
     const none = await call(host, "PATCH", "/posts/post_01JZZZZZZZZZZZZZZZZZZZZZZZ", { key, body: { content: "x" } })
     expect(none.status).toBe(404)
+  })
+})
+
+describe("DELETE /posts/{id}/targets/{accountId}", () => {
+  it("takes a published sandbox post down (202, then deleted); unknown target 404; not yet out 409", async () => {
+    const { email, key } = await signUp(host)
+    const accountId = await connectSandbox(host, key)
+    const { cookie, csrf } = await claim(host, email)
+    const person = { cookie, headers: { "x-csrf-token": csrf } }
+    const now = await call(host, "POST", "/posts", { ...person, body: { accountIds: [accountId], content: "now" } })
+    const id = now.body.post.id
+    // The test host runs no scheduler: one pass of the publishing worker does the due work.
+    const work = () => host.run(publishDueTargets(defaultPipelineOptions, 10))
+    await work()
+    let post = (await call(host, "GET", `/posts/${id}`, { key })).body.post
+    expect(post.status).toBe("published")
+    const asked = await call(host, "DELETE", `/posts/${id}/targets/${accountId}`, person)
+    expect(asked.status).toBe(202)
+    expect(asked.body.post.targets[0].deletion).toMatchObject({ status: "deleting", requestedBy: { kind: "person" } })
+    await work()
+    post = (await call(host, "GET", `/posts/${id}`, { key })).body.post
+    expect(post.targets[0].deletion).toMatchObject({ status: "deleted", error: null })
+    const again = await call(host, "DELETE", `/posts/${id}/targets`, person)
+    expect(again.status).toBe(202)
+    expect(again.body.post.targets[0].deletion.status).toBe("deleted")
+    const none = await call(host, "DELETE", `/posts/${id}/targets/acc_01JZZZZZZZZZZZZZZZZZZZZZZZ`, person)
+    expect(none.status).toBe(404)
+    expect(code(none)).toBe("target_not_found")
+    const later = await call(host, "POST", "/posts", {
+      ...person,
+      body: { accountIds: [accountId], content: "later", scheduledFor: future(HOUR) }
+    })
+    const notOut = await call(host, "DELETE", `/posts/${later.body.post.id}/targets`, person)
+    expect(notOut.status).toBe(409)
+    expect(code(notOut)).toBe("target_not_published")
   })
 })

@@ -27,6 +27,7 @@ const keyedTools = [
   "reschedule_post",
   "cancel_post",
   "reject_post",
+  "take_down_post",
   "create_posts",
   "get_schedules",
   "set_schedules",

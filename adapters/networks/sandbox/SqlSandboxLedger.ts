@@ -105,6 +105,13 @@ export const make = Effect.gen(function* () {
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
         Effect.orDie
       ),
+    remove: (externalId) =>
+      sql<{
+        external_id: string
+      }>`DELETE FROM sandbox_ledger WHERE external_id = ${externalId} RETURNING external_id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
     all: () =>
       sql<Row>`SELECT * FROM sandbox_ledger ORDER BY at, external_id`.pipe(
         Effect.map((rows) => rows.map(fromRow)),

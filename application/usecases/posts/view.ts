@@ -13,7 +13,16 @@ export const targetView = (t: Target): TargetView => ({
   publishedAt: time(t.publishedAt),
   error: t.error,
   firstComment: t.firstComment,
-  thread: t.thread
+  thread: t.thread,
+  ...(t.deletion == null
+    ? {}
+    : {
+        deletion: {
+          ...t.deletion,
+          requestedAt: formatUtc(t.deletion.requestedAt),
+          deletedAt: time(t.deletion.deletedAt)
+        }
+      })
 })
 
 /** The post record as the API shows it: times in UTC with Z. */

@@ -4,6 +4,7 @@ import * as Actions from "../../../application/usecases/posts/actions.ts"
 import type { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
 import { updatePost } from "../../../application/usecases/posts/update.ts"
+import { takeDownPost, takeDownTarget } from "../../../application/usecases/posts/takedown.ts"
 import { HeraldApi } from "../api.ts"
 import { answerCreatePost } from "./createPost.ts"
 import { CurrentActor } from "../security.ts"
@@ -15,6 +16,7 @@ type Services =
   | Effect.Services<ReturnType<typeof Actions.approvePost>>
   | Effect.Services<ReturnType<typeof Actions.retryFirstComment>>
   | Effect.Services<ReturnType<typeof updatePost>>
+  | Effect.Services<ReturnType<typeof takeDownTarget>>
 
 export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   Effect.gen(function* () {
@@ -45,6 +47,18 @@ export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
           Effect.flatMap(CurrentActor, (actor) =>
             Effect.map(updatePost(actor, params.id, payload), (body) => json(body))
           )
+        )
+      )
+      .handle("takeDownTarget", ({ params }) =>
+        run(
+          Effect.flatMap(CurrentActor, (actor) =>
+            Effect.map(takeDownTarget(actor, params.id, params.accountId), (body) => json(body, 202))
+          )
+        )
+      )
+      .handle("takeDownPost", ({ params }) =>
+        run(
+          Effect.flatMap(CurrentActor, (actor) => Effect.map(takeDownPost(actor, params.id), (body) => json(body, 202)))
         )
       )
       .handle("approve", ({ params, payload }) =>

@@ -17,6 +17,7 @@ import {
   listPostsTool,
   rejectPostTool,
   reschedulePostTool,
+  takeDownPostTool,
   updatePostTool
 } from "./posts.ts"
 
@@ -38,5 +39,6 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   reschedulePostTool,
   cancelPostTool,
   rejectPostTool,
+  takeDownPostTool,
   ...planningTools
 ]

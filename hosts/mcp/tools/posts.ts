@@ -7,6 +7,7 @@ import { PostEnvelope, PostList, RemovedPost, ReplayedPost } from "../../../doma
 import { ScheduledForInput } from "../../../domain/contract/planning.ts"
 import { createPostFields, updatePostFields } from "../../../domain/contract/postRequest.ts"
 import { updatePost } from "../../../application/usecases/posts/update.ts"
+import { takeDownPost, takeDownTarget } from "../../../application/usecases/posts/takedown.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { tool } from "../tool.ts"
 
@@ -131,4 +132,27 @@ export const updatePostTool = tool({
   output: Schema.Union([PostEnvelope, EditDryRunResult]),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: ({ postId: id, ...body }, call) => updatePost(call.actor, id, body)
+})
+
+export const takeDownPostTool = tool({
+  name: "take_down_post",
+  title: "Remove a published post from its networks",
+  description: [
+    "Takes one of your own published posts down from the network, with its thread and first comment: one account (accountId) or every account it went to (accountId left out, all or none).",
+    "Instagram and TikTok do not let apps remove posts: unpublish_unsupported names the network; the person removes it in the network's app.",
+    "The answer comes at once with target.deletion.status deleting; it becomes deleted once the network confirmed (wait_for_post or get_post), or failed with the reason. Asking again is harmless.",
+    "If your key is asks-first, the take-down waits for the human (awaiting_approval): tell them."
+  ].join(" "),
+  input: Schema.Struct({
+    postId,
+    accountId: Schema.optionalKey(
+      Schema.String.annotate({ description: "The target's account id; left out: every target on a network" })
+    )
+  }),
+  output: PostEnvelope,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  run: (args, call) =>
+    args.accountId === undefined
+      ? takeDownPost(call.actor, args.postId)
+      : takeDownTarget(call.actor, args.postId, args.accountId)
 })

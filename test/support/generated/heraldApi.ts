@@ -68,6 +68,20 @@ export interface paths {
      */
     patch: operations["posts.update"];
   };
+  "/api/v1/posts/{id}/targets/{accountId}": {
+    /**
+     * Take a published target down from its network
+     * @description Removes the post from the account's network, with its thread and first comment, where the network's API allows (409 unpublish_unsupported names the network: Instagram, TikTok). Answers 202 at once: target.deletion says deleting, then deleted once the network confirmed (target.deleted event), or failed with why. Asking again is harmless. A key takes down only its own posts; an asks-first key's request waits for a person (awaiting_approval), whose own DELETE of the target confirms it.
+     */
+    delete: operations["posts.takeDownTarget"];
+  };
+  "/api/v1/posts/{id}/targets": {
+    /**
+     * Take every published target of a post down
+     * @description DELETE /posts/{id}/targets/{accountId} for each target on a network, all or none: when one of their networks cannot remove posts, nothing is asked and 409 unpublish_unsupported names it.
+     */
+    delete: operations["posts.takeDownPost"];
+  };
   "/api/v1/posts/{id}/approve": {
     /**
      * Approve a post waiting for approval
@@ -325,7 +339,7 @@ export interface webhooks {
   "target.deletion_requested": {
     /**
      * target.deletion_requested
-     * @description An asks-first key asked to take a published target down; it waits for a person (POST /posts/{id}/targets/{accountId}/deletion/approve).
+     * @description An asks-first key asked to take a published target down; it waits for a person, whose own DELETE /posts/{id}/targets/{accountId} confirms it.
      */
     post: operations["onTargetDeletionRequested"];
   };
@@ -707,18 +721,40 @@ export interface components {
       }) | null;
       /** @description Replies of the thread already published, in order */
       thread: components["schemas"]["PublishedReply"][];
+      deletion?: components["schemas"]["TargetDeletion"];
       [key: string]: unknown;
     };
-    PublishedReply: {
-      index: number;
-      externalId: string;
-      url: string | null;
+    /** @description Set once a take-down was asked for */
+    TargetDeletion: {
+      /**
+       * @description awaiting_approval: an asks-first key asked, a person confirms (the same DELETE); deleting: the network is being asked; deleted: the network confirmed; failed: it refused (error)
+       * @enum {string}
+       */
+      status: "awaiting_approval" | "deleting" | "deleted" | "failed";
+      requestedBy: {
+        /** @enum {string} */
+        kind: "key" | "person";
+        id: string;
+        name: string;
+        [key: string]: unknown;
+      };
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      requestedAt: string;
+      /** @description When the network confirmed the removal */
+      deletedAt: string | null;
+      error: components["schemas"]["TargetError"] | null;
       [key: string]: unknown;
     };
     TargetError: {
       code: string;
       message: string;
       retryable: boolean;
+      [key: string]: unknown;
+    };
+    PublishedReply: {
+      index: number;
+      externalId: string;
+      url: string | null;
       [key: string]: unknown;
     };
     /** @enum {string} */
@@ -1145,7 +1181,7 @@ export interface components {
       };
       [key: string]: unknown;
     };
-    /** @description An asks-first key asked to take a published target down; it waits for a person (POST /posts/{id}/targets/{accountId}/deletion/approve). */
+    /** @description An asks-first key asked to take a published target down; it waits for a person, whose own DELETE /posts/{id}/targets/{accountId} confirms it. */
     TargetDeletionRequestedEvent: {
       /** @description Stable event id; also the webhook-id header, for deduplication */
       id: string;
@@ -3001,6 +3037,153 @@ export interface operations {
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ConflictError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Take a published target down from its network
+   * @description Removes the post from the account's network, with its thread and first comment, where the network's API allows (409 unpublish_unsupported names the network: Instagram, TikTok). Answers 202 at once: target.deletion says deleting, then deleted once the network confirmed (target.deleted event), or failed with why. Asking again is harmless. A key takes down only its own posts; an asks-first key's request waits for a person (awaiting_approval), whose own DELETE of the target confirms it.
+   */
+  "posts.takeDownTarget": {
+    parameters: {
+      path: {
+        id: string;
+        accountId: string;
+      };
+    };
+    responses: {
+      /** @description PostEnvelope */
+      202: {
+        content: {
+          "application/json": components["schemas"]["PostEnvelope"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ConflictError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Take every published target of a post down
+   * @description DELETE /posts/{id}/targets/{accountId} for each target on a network, all or none: when one of their networks cannot remove posts, nothing is asked and 409 unpublish_unsupported names it.
+   */
+  "posts.takeDownPost": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description PostEnvelope */
+      202: {
+        content: {
+          "application/json": components["schemas"]["PostEnvelope"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -5846,7 +6029,7 @@ export interface operations {
   };
   /**
    * target.deletion_requested
-   * @description An asks-first key asked to take a published target down; it waits for a person (POST /posts/{id}/targets/{accountId}/deletion/approve).
+   * @description An asks-first key asked to take a published target down; it waits for a person, whose own DELETE /posts/{id}/targets/{accountId} confirms it.
    */
   onTargetDeletionRequested: {
     parameters: {
