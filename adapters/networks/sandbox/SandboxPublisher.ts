@@ -167,7 +167,8 @@ export const makePublisherWith = (options: SandboxOptions) =>
                 : { _tag: "NotPublished" as const }
             ),
       // Like the real networks: an item already gone counts as removed.
-      unpublish: (request) => wait.pipe(Effect.andThen(ledger.remove(request.externalId)), Effect.asVoid)
+      // Half the latency before the record goes, half after: a crash can land between the removal and the answer.
+      unpublish: (request) => wait.pipe(Effect.andThen(ledger.remove(request.externalId)), Effect.andThen(wait))
     }
     return publisher
   })
