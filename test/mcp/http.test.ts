@@ -159,7 +159,7 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     await client.close()
   })
 
-  it("update_post edits its own waiting post (a dry run first); the create's rules apply", async () => {
+  it("update_post edits its own waiting post (a dry run first); take_down_post refuses what is not out", async () => {
     const { client } = await signedUp()
     const accountId = await connectSandbox(client)
     const { post } = await ok(client, "create_post", {
@@ -174,6 +174,14 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     expect(edited.post).toMatchObject({ id: post.id, status: "needs_approval", content: "Final", firstComment: "link" })
     expect((await toolError(client, "update_post", { postId: post.id, content: "", mediaIds: [] })).code).toBe(
       "validation_failed"
+    )
+    // Not out yet: nothing to take down (cancel it instead).
+    expect(await toolError(client, "take_down_post", { postId: post.id })).toMatchObject({
+      code: "target_not_published",
+      retryable: false
+    })
+    expect((await toolError(client, "take_down_post", { postId: post.id, accountId: "acc_nope" })).code).toBe(
+      "target_not_found"
     )
     await client.close()
   })
