@@ -4,6 +4,9 @@ import { TestClock } from "effect/testing"
 import { ScriptedNetwork } from "../../adapters/testing/ScriptedPublisher.ts"
 import { AccountRepo } from "../../application/ports/AccountRepo.ts"
 import { JobQueue } from "../../application/ports/JobQueue.ts"
+import { ScheduleRepo } from "../../application/ports/ScheduleRepo.ts"
+import { listQueue } from "../../application/usecases/planning/queue.ts"
+import { putSchedules, setQueuePaused } from "../../application/usecases/planning/schedules.ts"
 import { approvePost } from "../../application/usecases/posts/actions.ts"
 import { createPost } from "../../application/usecases/posts/create.ts"
 import { updatePost } from "../../application/usecases/posts/update.ts"
@@ -133,6 +136,33 @@ describe("editing a post before it goes out (PATCH /posts/{id})", () => {
       assert.deepStrictEqual(edited.post.thread, ["reply"])
       assert.strictEqual(edited.post.content, "both")
       assert.deepStrictEqual(yield* jobsOf(post.id), [[b, HOUR]])
+    }).pipe(Effect.provide(pipelineLayer()))
+  )
+
+  it.effect("a queued post's slot follows its targets; in a paused queue an edit enqueues nothing", () =>
+    Effect.gen(function* () {
+      const f = yield* setUp(2)
+      const [a, b] = f.accountIds as [string, string]
+      const days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const
+      const put = yield* putSchedules(f.person, {
+        schedules: [{ accountIds: [a, b], slots: days.map((day) => ({ day, time: "09:00" })) }]
+      })
+      const scheduleId = put.schedules[0]!.id
+      const queued = yield* create(f.agent, { accountIds: [a], content: "queued", queue: true })
+      yield* setQueuePaused(f.person, scheduleId, true)
+      assert.deepStrictEqual(yield* jobsOf(queued.id), [])
+      yield* edit(f.agent, queued.id, { accountIds: [a, b] })
+      // Paused: still no jobs, and the post holds its slot on both accounts now.
+      assert.deepStrictEqual(yield* jobsOf(queued.id), [])
+      const queue = yield* listQueue(f.agent, scheduleId, {})
+      assert.deepStrictEqual(
+        queue.posts.map((p) => p.postId),
+        [queued.id]
+      )
+      const entries = yield* (yield* ScheduleRepo).entries(f.agent.workspaceId, [a, b], 0)
+      assert.deepStrictEqual(entries.map((e) => e.accountId).sort(), [a, b].sort())
+      yield* setQueuePaused(f.person, scheduleId, false)
+      assert.deepStrictEqual((yield* jobsOf(queued.id)).map(([account]) => account).sort(), [a, b].sort())
     }).pipe(Effect.provide(pipelineLayer()))
   )
 

@@ -9,6 +9,8 @@ import { formatUtc, monthOf } from "../../../domain/time.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { JobQueue } from "../../ports/JobQueue.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
+import { ScheduleRepo } from "../../ports/ScheduleRepo.ts"
+import { entriesAt } from "../planning/placement.ts"
 import { cachedWorkspace } from "../auth.ts"
 import { fromResult, loadPost, now, requireOwnPost } from "../common.ts"
 import { tellOwnerPostWaits } from "../inboxApproval.ts"
@@ -18,6 +20,19 @@ import { checkAgainstWorkspace } from "./create.ts"
 import { dryRunResult } from "./dryRun.ts"
 import { publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
+
+/** The schedule whose posting queue holds the post, if one does (a paused one holds the post's jobs back). */
+const queueOf = Effect.fnUntraced(function* (post: Post) {
+  if (post.scheduledFor === null) return undefined
+  const repo = yield* ScheduleRepo
+  const entries = yield* repo.entries(
+    post.workspaceId,
+    post.targets.map((t) => t.accountId),
+    post.scheduledFor
+  )
+  const entry = entries.find((e) => e.postId === post.id)
+  return entry === undefined ? undefined : (yield* repo.list(post.workspaceId)).find((s) => s.id === entry.scheduleId)
+})
 
 /** Refuses a post that is no longer waiting or scheduled: in flight or out, an edit would not reach it. */
 const requireEditable = (post: Post) =>
@@ -76,10 +91,22 @@ export const updatePost = Effect.fn("updatePost")(function* (actor: Actor, id: s
       yield* (yield* PostRepo).update(after)
       const jobs = yield* JobQueue
       const accountsChanged = changes.some((c) => c.change === "added" || c.change === "removed")
-      // Jobs are per target: they follow the targets, and leave with an approval that no longer holds.
+      // A queued post's slot is held per account: the entries follow the targets.
+      const schedule = accountsChanged ? yield* queueOf(post) : undefined
+      if (schedule !== undefined && post.scheduledFor !== null)
+        yield* (yield* ScheduleRepo).place(
+          entriesAt(
+            schedule,
+            post.id,
+            after.targets.map((t) => t.accountId),
+            post.scheduledFor
+          )
+        )
+      // Jobs are per target: they follow the targets (none while its queue is paused), and leave with an approval that no longer holds.
       if (post.status === "scheduled" && (after.status !== "scheduled" || accountsChanged)) {
         yield* jobs.removeForPost(post.id)
-        if (after.status === "scheduled") yield* jobs.enqueue(yield* publishJobsFor(after, post.scheduledFor ?? at))
+        if (after.status === "scheduled" && (schedule === undefined || schedule.pausedAt === null))
+          yield* jobs.enqueue(yield* publishJobsFor(after, post.scheduledFor ?? at))
       }
       const view = postView(after)
       const sentBack = post.status === "scheduled" && after.status === "needs_approval"
