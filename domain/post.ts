@@ -26,6 +26,19 @@ export interface ThreadReply {
   readonly url: string | null
 }
 
+/**
+ * A take-down of a published target: asked by an asks-first key (waiting for a person), under way
+ * (the network is being asked), done (the network said the post is gone), or refused by the network.
+ */
+export interface TargetDeletion {
+  readonly status: "awaiting_approval" | "deleting" | "deleted" | "failed"
+  readonly requestedBy: Creator
+  readonly requestedAt: number
+  /** When the network confirmed the removal; null until it has. */
+  readonly deletedAt: number | null
+  readonly error: TargetError | null
+}
+
 export interface Target {
   readonly accountId: string
   readonly platform: Platform
@@ -39,6 +52,8 @@ export interface Target {
   readonly thread: ReadonlyArray<ThreadReply>
   /** Publish attempts so far. */
   readonly attempts: number
+  /** Its take-down, once asked for (absent or null: none). */
+  readonly deletion?: TargetDeletion | null | undefined
 }
 
 export interface Post {
@@ -117,3 +132,8 @@ export const backToApproval = (post: Post, now: number): Post =>
 /** A finished post with failed targets (all of them, or some beside published ones) can be sent again. */
 export const canRetry = (post: Post): boolean =>
   (post.status === "failed" || post.status === "published") && post.targets.some((t) => t.status === "failed")
+/** An edit applies while nothing has gone out: waiting or scheduled (the same window as a reschedule). */
+export const canEdit = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
+/** A target can be taken down once it is on the network and no longer in flight (published, or failed after the post). */
+export const canTakeDown = (target: Target): boolean =>
+  target.externalId !== null && (target.status === "published" || target.status === "failed")

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { type EventType, eventTypes, TEST_EVENT_TYPE } from "../events.ts"
 import { Account } from "./account.ts"
 import { Planned, QueueMove, ScheduleView } from "./planning.ts"
+import { EditChange } from "./dryRun.ts"
 import { Post, Target } from "./post.ts"
 import { Time } from "./postParts.ts"
 
@@ -22,6 +23,7 @@ const RescheduledData = Schema.Struct({
   ),
   planned: Schema.optionalKey(Planned)
 })
+const UpdatedData = Schema.Struct({ post: Post, changes: Schema.Array(EditChange) })
 const SchedulesData = Schema.Struct({
   schedules: Schema.Array(ScheduleView),
   moved: Schema.Array(QueueMove),
@@ -52,11 +54,15 @@ const dataOf = {
   "post.rejected": PostData,
   "post.cancelled": PostData,
   "post.rescheduled": RescheduledData,
+  "post.updated": UpdatedData,
   "post.published": PostData,
   "post.partially_published": PostData,
   "post.failed": PostData,
   "target.published": TargetData,
   "target.failed": TargetData,
+  "target.deletion_requested": TargetData,
+  "target.deleted": TargetData,
+  "target.deletion_failed": TargetData,
   "first_comment.published": TargetData,
   "first_comment.failed": TargetData,
   "account.connected": AccountData,
@@ -78,11 +84,16 @@ const descriptions: Record<EventType | typeof TEST_EVENT_TYPE, string> = {
   "post.rejected": "A person rejected a post; it is gone from the API.",
   "post.cancelled": "A post was cancelled before it went out; it is gone from the API.",
   "post.rescheduled": "A post's scheduledFor changed.",
+  "post.updated": "A post was edited before it went out; changes says what each target gets differently.",
   "post.published": "Every target of a post was published.",
   "post.partially_published": "A post finished with some targets published and some failed.",
   "post.failed": "A post finished with every target failed.",
   "target.published": "One target (account) of a post was published.",
   "target.failed": "One target of a post failed for good.",
+  "target.deletion_requested":
+    "An asks-first key asked to take a published target down; it waits for a person, whose own DELETE /posts/{id}/targets/{accountId} confirms it.",
+  "target.deleted": "A published target was taken down: the network confirmed the removal.",
+  "target.deletion_failed": "The network refused to take a target down; target.deletion.error says why.",
   "first_comment.published": "A target's first comment was published.",
   "first_comment.failed": "A target's first comment failed for good.",
   "account.connected": "An account was connected or reconnected.",

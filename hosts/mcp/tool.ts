@@ -10,6 +10,8 @@ import type { signUp } from "../../application/usecases/signup.ts"
 import type * as Actions from "../../application/usecases/posts/actions.ts"
 import type { createPost } from "../../application/usecases/posts/create.ts"
 import type { getPost, listPosts } from "../../application/usecases/posts/query.ts"
+import type { updatePost } from "../../application/usecases/posts/update.ts"
+import type { takeDownTarget } from "../../application/usecases/posts/takedown.ts"
 import type { getPreview, uploadMedia } from "../../application/usecases/media/index.ts"
 import type { waitForPost } from "../../application/usecases/webhooks/feed.ts"
 import type { createBatch } from "../../application/usecases/planning/batch.ts"
@@ -33,6 +35,8 @@ export type McpServices =
   | ServicesOf<typeof Actions.cancelPost>
   | ServicesOf<typeof Actions.rejectPost>
   | ServicesOf<typeof Actions.reschedulePost>
+  | ServicesOf<typeof updatePost>
+  | ServicesOf<typeof takeDownTarget>
   | ServicesOf<typeof uploadMedia>
   | ServicesOf<typeof getPreview>
   | ServicesOf<typeof waitForPost>

@@ -24,9 +24,11 @@ const keyedTools = [
   "list_posts",
   "get_post",
   "wait_for_post",
+  "update_post",
   "reschedule_post",
   "cancel_post",
   "reject_post",
+  "take_down_post",
   "create_posts",
   "get_schedules",
   "set_schedules",
@@ -156,6 +158,33 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     expect(moved.post.scheduledFor).toBe(when)
     expect(await ok(client, "reject_post", { postId: first.post.id })).toEqual({ id: first.post.id, rejected: true })
     expect((await ok(client, "list_posts")).posts).toEqual([])
+    await client.close()
+  })
+
+  it("update_post edits its own waiting post (a dry run first); take_down_post refuses what is not out", async () => {
+    const { client } = await signedUp()
+    const accountId = await connectSandbox(client)
+    const { post } = await ok(client, "create_post", {
+      accountIds: [accountId],
+      content: "Draft",
+      scheduledFor: future(5)
+    })
+    const dry = await ok(client, "update_post", { postId: post.id, content: "Final", dryRun: true })
+    expect(dry.changes).toEqual([{ accountId, platform: "sandbox", change: "changed", fields: ["content"] }])
+    expect((await ok(client, "get_post", { postId: post.id })).post.content).toBe("Draft")
+    const edited = await ok(client, "update_post", { postId: post.id, content: "Final", firstComment: "link" })
+    expect(edited.post).toMatchObject({ id: post.id, status: "needs_approval", content: "Final", firstComment: "link" })
+    expect((await toolError(client, "update_post", { postId: post.id, content: "", mediaIds: [] })).code).toBe(
+      "validation_failed"
+    )
+    // Not out yet: nothing to take down (cancel it instead).
+    expect(await toolError(client, "take_down_post", { postId: post.id })).toMatchObject({
+      code: "target_not_published",
+      retryable: false
+    })
+    expect((await toolError(client, "take_down_post", { postId: post.id, accountId: "acc_nope" })).code).toBe(
+      "target_not_found"
+    )
     await client.close()
   })
 

@@ -17,6 +17,8 @@ import { putSchedules, setQueuePaused } from "../../application/usecases/plannin
 import type { Actor } from "../../domain/apiKey.ts"
 import { eventSchemas } from "../../domain/contract/events.ts"
 import { eventTypes } from "../../domain/events.ts"
+import { takeDownPost, takeDownTarget } from "../../application/usecases/posts/takedown.ts"
+import { updatePost } from "../../application/usecases/posts/update.ts"
 import { testOptions } from "../scheduler/support.ts"
 import { webhooksLayer } from "./support.ts"
 import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
@@ -52,7 +54,7 @@ const allEvents = (actor: Actor) =>
   })
 
 describe("events: every type comes from its flow, in the outbox with its change", () => {
-  it.effect("sign-up to usage limit: each of the 22 event types, each body matching its schema", () =>
+  it.effect("sign-up to usage limit: each of the 26 event types, each body matching its schema", () =>
     Effect.gen(function* () {
       const net = yield* ScriptedNetwork
       const email = "events@herald-customer.org"
@@ -80,11 +82,18 @@ describe("events: every type comes from its flow, in the outbox with its change"
         scheduledFor: new Date(60 * MINUTE).toISOString()
       })
       yield* reschedulePost(person, later, { scheduledFor: new Date(120 * MINUTE).toISOString() }) // post.rescheduled
+      yield* updatePost(person, later, { content: "later, edited" }) // post.updated
       yield* cancelPost(person, later) // post.cancelled
 
       net.script("half", Behaviour.fail("duplicate_content", false))
-      yield* post(person, { accountIds: [a, b], content: "half" }) // target.failed, post.partially_published
+      const half = yield* post(person, { accountIds: [a, b], content: "half" }) // target.failed, post.partially_published
       yield* publishDueTargets(testOptions, 10)
+      net.scriptUnpublish(Behaviour.fail("upstream_rejected", false))
+      yield* takeDownPost(person, half) // the target that went out
+      yield* publishDueTargets(testOptions, 10) // target.deletion_failed
+      yield* takeDownTarget(asksFirst, approved, a) // target.deletion_requested
+      yield* takeDownTarget(person, approved, a)
+      yield* publishDueTargets(testOptions, 10) // target.deleted
       net.script("none", Behaviour.fail("duplicate_content", false))
       yield* post(person, { accountIds: [a], content: "none" }) // post.failed
       yield* publishDueTargets(testOptions, 10)
@@ -137,7 +146,9 @@ describe("events: every type comes from its flow, in the outbox with its change"
         "post.approved",
         "target.published",
         "post.published",
-        "first_comment.published"
+        "first_comment.published",
+        "target.deletion_requested",
+        "target.deleted"
       ])
       const reconnection = events.filter((e) => e.type === "account.needs_reconnection")
       assert.strictEqual(reconnection.length, 1)

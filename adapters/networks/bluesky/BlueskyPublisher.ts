@@ -301,7 +301,7 @@ export const makePublisher = ({ client, blobs, gate }: PublisherDeps): Publisher
       )
     )
 
-  const sessionOf = (request: PublishRequest) => {
+  const sessionOf = (request: Pick<PublishRequest, "credentials">) => {
     const account = accountOf(request.credentials)
     return account === null || request.credentials === null
       ? Effect.fail(
@@ -328,6 +328,22 @@ export const makePublisher = ({ client, blobs, gate }: PublisherDeps): Publisher
                     checkAfterMs: waitFromHeaders(f.headers, Date.now()) ?? PROCESSING_RECHECK_MS
                   })
                 : Effect.fail(f)
+          )
+        )
+      }).pipe(Effect.mapError(toPublishError)),
+    // com.atproto.repo.deleteRecord: the post, its replies and its first comment are records of the
+    // account's repository; deleting a record already gone succeeds, as the port wants.
+    unpublish: (request) =>
+      Effect.gen(function* () {
+        const { account, token } = yield* sessionOf(request)
+        const at = yield* Effect.try({
+          try: () => new AtUri(request.externalId),
+          catch: () => rejected(`Herald cannot remove ${request.externalId}: it is not a Bluesky post URI.`)
+        })
+        yield* write(account, (agent, signal) =>
+          agent.com.atproto.repo.deleteRecord(
+            { repo: account.did, collection: at.collection, rkey: at.rkey },
+            { signal, headers: bearer(token) }
           )
         )
       }).pipe(Effect.mapError(toPublishError)),

@@ -31,5 +31,6 @@ export const network = declareNetwork({
     Config.map((c) => (c.enabled ? Option.some({ serviceUrl: c.serviceUrl }) : Option.none()))
   ),
   renews: true,
+  unpublishes: true,
   load: () => import("./adapter.ts")
 })

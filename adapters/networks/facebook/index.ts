@@ -27,6 +27,7 @@ export const network = declareNetwork({
   },
   config: enabled,
   renews: false,
+  unpublishes: true,
   migrations: { "0041_facebook_reels": reelsMigration },
   load: () => import("./adapter.ts")
 })

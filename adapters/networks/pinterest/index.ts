@@ -25,5 +25,6 @@ export const network = declareNetwork({
   config,
   renews: true,
   boards: true,
+  unpublishes: true,
   load: () => import("./adapter.ts")
 })

@@ -35,6 +35,8 @@ export interface SandboxLedgerShape {
   /** How many publish calls named this externalId (0: none). */
   readonly publishes: (externalId: string) => Effect.Effect<number>
   readonly find: (externalId: string) => Effect.Effect<Option.Option<SandboxRecord>>
+  /** Takes a record down; false when it was not there (already removed, or never published). */
+  readonly remove: (externalId: string) => Effect.Effect<boolean>
   readonly all: () => Effect.Effect<ReadonlyArray<SandboxRecord>>
 }
 
@@ -69,6 +71,14 @@ export const makeMemoryLedger = (): SandboxLedgerShape & { readonly records: Arr
       }),
     publishes: (externalId) => Effect.sync(() => calls.get(externalId) ?? 0),
     find: (externalId) => Effect.sync(() => Option.fromNullishOr(byId.get(externalId))),
+    remove: (externalId) =>
+      Effect.sync(() => {
+        const record = byId.get(externalId)
+        if (record === undefined) return false
+        byId.delete(externalId)
+        records.splice(records.indexOf(record), 1)
+        return true
+      }),
     all: () => Effect.sync(() => [...records])
   }
 }
@@ -179,7 +189,10 @@ export const makePublisherWith = (options: SandboxOptions) =>
               Option.isSome(found)
                 ? { _tag: "Published" as const, published: { externalId: handle, url: urlOf(request, handle) } }
                 : { _tag: "NotPublished" as const }
-            )
+            ),
+      // Like the real networks: an item already gone counts as removed.
+      // Half the latency before the record goes, half after: a crash can land between the removal and the answer.
+      unpublish: (request) => wait.pipe(Effect.andThen(ledger.remove(request.externalId)), Effect.andThen(wait))
     }
     return publisher
   })

@@ -27,5 +27,6 @@ export const network = declareNetwork({
   },
   config,
   renews: true,
+  unpublishes: true,
   load: () => import("./adapter.ts")
 })

@@ -73,7 +73,14 @@ export const postEvent = <T extends PostEventType>(
     ...extra
   } as EventData<T>)
 
-type TargetEventType = "target.published" | "target.failed" | "first_comment.published" | "first_comment.failed"
+type TargetEventType =
+  | "target.published"
+  | "target.failed"
+  | "target.deletion_requested"
+  | "target.deleted"
+  | "target.deletion_failed"
+  | "first_comment.published"
+  | "first_comment.failed"
 
 /** A target.* or first_comment.* event: ordered with its post's events. */
 export const targetEvent = (type: TargetEventType, post: Post, target: Target, at: number) =>

@@ -17,7 +17,9 @@ import {
   getPostTool,
   listPostsTool,
   rejectPostTool,
-  reschedulePostTool
+  reschedulePostTool,
+  takeDownPostTool,
+  updatePostTool
 } from "./posts.ts"
 
 /** Every tool, in the order an agent meets them: get a key, connect, (upload,) post, follow up. */
@@ -34,9 +36,11 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   listPostsTool,
   getPostTool,
   waitForPostTool,
+  updatePostTool,
   reschedulePostTool,
   cancelPostTool,
   rejectPostTool,
+  takeDownPostTool,
   ...planningTools,
   ...metricsTools
 ]

@@ -592,6 +592,20 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
           }))
         })
       }
+      // DELETE /rest/posts/{encoded urn} (Posts API, X-RestLi-Method: DELETE): 204; the post's comments go with it.
+      const deleting = /^\/rest\/posts\/([^/]+)$/.exec(url.pathname)
+      if (req.method === "DELETE" && deleting !== null) {
+        const postUrn = decodeURIComponent(deleting[1])
+        const at = posts.findIndex((p) => p.urn === postUrn)
+        if (at === -1) return send(res, 404, problem(404, `Post ${postUrn} not found`))
+        if (!mayActAs(access, posts[at]!.author, true))
+          return forbidden(res, `partnerApiPostsExternal.DELETE for ${postUrn}`)
+        posts.splice(at, 1)
+        for (let i = comments.length - 1; i >= 0; i--) if (comments[i]!.post === postUrn) comments.splice(i, 1)
+        if (reply?.dropAnswer === true) return req.socket.destroy()
+        res.writeHead(204)
+        return res.end()
+      }
       const social = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(url.pathname)
       if (social !== null) {
         const postUrn = decodeURIComponent(social[1])

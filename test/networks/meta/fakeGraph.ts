@@ -1071,6 +1071,23 @@ export const startFakeGraph = async () => {
       })
     }
     const post = posts.find((p) => p.id === id)
+    // DELETE /{id} (Pages posts, videos and comments with the Page's token; Threads media with the user's):
+    // {success: true}. Instagram's API removes nothing. An object not there falls to the 100/33 answer below.
+    if (method === "DELETE" && parts.length === 1 && (post !== undefined || video !== undefined)) {
+      if (post?.app === "instagram")
+        return sendError(
+          res,
+          graphError(400, 3, "(#3) Application does not have the capability to make this API call.")
+        )
+      const owner = post?.owner ?? video!.page
+      const allowed = post?.app === "threads" ? actsFor(token, owner) : token.kind === "page" && token.subject === owner
+      if (!allowed) return sendError(res, graphError(403, 200, "(#200) Permissions error"))
+      for (let i = posts.length - 1; i >= 0; i--)
+        if (posts[i]!.id === id || (posts[i]!.kind === "comment" && posts[i]!.replyTo === id)) posts.splice(i, 1)
+      videos.delete(id)
+      if (dropAnswer) return req.socket.destroy()
+      return send(res, 200, { success: true })
+    }
     if (method === "GET" && parts.length === 1 && post !== undefined)
       return send(res, 200, { id: post.id, permalink: permalinkOf(post), permalink_url: permalinkOf(post) })
     if (parts.length === 2 && parts[1] === "comments" && (post !== undefined || video !== undefined)) {

@@ -257,6 +257,16 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
       }
       return send(res, 200, { media_id: m.id, media_type: "video", status: m.status })
     }
+    // DELETE /v5/pins/{pin_id} (pins:write): 204 No Content; 404 for a pin not there.
+    const deleting = /^\/v5\/pins\/([^/]+)$/.exec(url.pathname)
+    if (req.method === "DELETE" && deleting !== null) {
+      const at = pins.findIndex((p) => p.id === deleting[1])
+      if (at === -1) return send(res, 404, problem(50, "Pin not found."))
+      pins.splice(at, 1)
+      if (reply?.dropAnswer === true) return req.socket.destroy()
+      res.writeHead(204)
+      return res.end()
+    }
     if (route === "POST /v5/pins") {
       const board = account.boards.find((b) => b.id === body?.board_id)
       if (board === undefined) return send(res, 400, problem(1, "Board not found."))

@@ -129,7 +129,7 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     /** Processing of the next video or GIF fails. */
     failProcessing: false,
     /** Per user: posts per 15 minutes, posts per 24 hours, and other calls per 15 minutes. */
-    limits: { tweets: 100, tweetsPerDay: 2400, other: 900 }
+    limits: { tweets: 100, tweetsPerDay: 2400, other: 900, deletes: 50 }
   }
   const now = () => state.clock ?? Date.now() + state.offsetMs
   const newId = () => String(++nextId)
@@ -428,6 +428,30 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     if (userId === null) return send(res, 401, unauthorized)
 
     if (route === "POST /2/tweets") return createTweet(res, userId, body, reply?.dropAnswer === true, req)
+    // DELETE /2/tweets/:id (manage-tweets): 50 requests per 15 minutes per user; {data: {deleted: true}}.
+    const deleting = /^\/2\/tweets\/(\d+)$/.exec(url.pathname)
+    if (req.method === "DELETE" && deleting !== null) {
+      const c = count(`${userId}:deletes`, state.limits.deletes, WINDOW_MS)
+      if (!c.allowed) return send(res, 429, tooMany, rateHeaders(c))
+      const at = tweets.findIndex((t) => t.id === deleting[1])
+      if (at === -1)
+        return send(
+          res,
+          404,
+          problem(
+            404,
+            "Not Found Error",
+            `Could not find tweet with id: [${deleting[1]}].`,
+            "https://api.twitter.com/2/problems/resource-not-found"
+          ),
+          rateHeaders(c)
+        )
+      if (tweets[at]!.authorId !== userId)
+        return send(res, 403, problem(403, "Forbidden", "You are not allowed to delete this Tweet."), rateHeaders(c))
+      tweets.splice(at, 1)
+      if (reply?.dropAnswer === true) return req.socket.destroy()
+      return send(res, 200, { data: { deleted: true } }, rateHeaders(c))
+    }
     if (route === "GET /2/users/me") {
       const headers = metered(res, userId, "me")
       if (headers === null) return

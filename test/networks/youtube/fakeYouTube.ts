@@ -444,6 +444,40 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
         pageInfo: { totalResults: video === undefined ? 0 : 1 }
       })
     }
+    // videos.delete (DELETE /youtube/v3/videos?id=, 50 units): 204 No Content; the video's comments go with it.
+    if (route === "DELETE /youtube/v3/videos") {
+      const id = query.get("id") ?? ""
+      const video = videos.get(id)
+      if (video === undefined)
+        return send(
+          res,
+          404,
+          googleError(
+            404,
+            "The video identified by the <code>id</code> parameter could not be found.",
+            "videoNotFound",
+            "NOT_FOUND",
+            "youtube.video"
+          )
+        )
+      if (video.channel !== channel.id)
+        return send(
+          res,
+          403,
+          googleError(
+            403,
+            "The video that you are trying to delete cannot be deleted.",
+            "forbidden",
+            "PERMISSION_DENIED",
+            "youtube.video"
+          )
+        )
+      videos.delete(id)
+      for (let i = comments.length - 1; i >= 0; i--) if (comments[i]!.videoId === id) comments.splice(i, 1)
+      if (reply?.dropAnswer === true) return req.socket.destroy()
+      res.writeHead(204)
+      return res.end()
+    }
     if (route === "POST /youtube/v3/commentThreads") {
       const videoId = body?.snippet?.videoId
       const text = body?.snippet?.topLevelComment?.snippet?.textOriginal
