@@ -27,6 +27,8 @@ export const network = declareNetwork({
   },
   config: enabled,
   renews: false,
+  // Meta's insights are read one post a call.
+  metricsBatch: 1,
   migrations: { "0041_facebook_reels": reelsMigration },
   load: () => import("./adapter.ts")
 })
