@@ -26,7 +26,9 @@ const { values } = parseArgs({
     accounts: { type: "string", default: "100" },
     posts: { type: "string", default: "1000" },
     "spread-ms": { type: "string", default: "20000" },
-    schedulers: { type: "string", default: "2" }
+    schedulers: { type: "string", default: "2" },
+    // Unset: the scheduler's default (HERALD_METRICS_BATCH, due targets leased per look).
+    batch: { type: "string" }
   }
 })
 const TARGETS = Number(values.targets)
@@ -146,6 +148,7 @@ export const run = async () => {
       HERALD_WEBHOOKS: "false",
       HERALD_SANDBOX_LATENCY_MS: String(LATENCY_MS),
       HERALD_METRICS_POLL_MS: "200",
+      ...(values.batch === undefined ? {} : { HERALD_METRICS_BATCH: values.batch }),
       LOG_LEVEL: "Info"
     }
     for (let i = 0; i < SCHEDULERS; i++) children.push(spawnScheduler(db.url, env, ["ignore", "pipe", "pipe"]))
@@ -199,6 +202,7 @@ export const run = async () => {
       accounts: ACCOUNTS,
       schedulers: SCHEDULERS,
       network_latency_ms: LATENCY_MS,
+      lease_batch: Number(values.batch ?? 500),
       full_refresh_seconds: Number((((refreshedAt ?? Date.now()) - t0) / 1000).toFixed(2)),
       refresh_lag_p50_ms: percentile(refreshLags, 50),
       refresh_lag_p99_ms: percentile(refreshLags, 99),
