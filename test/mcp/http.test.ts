@@ -34,7 +34,9 @@ const keyedTools = [
   "set_schedules",
   "get_queue",
   "reorder_queue",
-  "pause_queue"
+  "pause_queue",
+  "get_post_metrics",
+  "get_metrics"
 ]
 
 /** Signs up over MCP without a key, then connects again with the key it got. */

@@ -793,58 +793,17 @@ export interface components {
       };
       [key: string]: unknown;
     };
+    /** @description views: views or impressions as the network counts them; replies: replies or comments; reposts: reposts, shares or quotes; saves: saves or bookmarks; clicks: link clicks; watchTimeSeconds: total video watch time */
     CommonFigures: {
       views: components["schemas"]["MetricFigure"];
-      likes: components["schemas"]["MetricFigure_1"];
-      replies: components["schemas"]["MetricFigure_2"];
-      reposts: components["schemas"]["MetricFigure_3"];
-      saves: components["schemas"]["MetricFigure_4"];
-      clicks: components["schemas"]["MetricFigure_5"];
-      watchTimeSeconds: components["schemas"]["MetricFigure_6"];
+      likes: components["schemas"]["MetricFigure"];
+      replies: components["schemas"]["MetricFigure"];
+      reposts: components["schemas"]["MetricFigure"];
+      saves: components["schemas"]["MetricFigure"];
+      clicks: components["schemas"]["MetricFigure"];
+      watchTimeSeconds: components["schemas"]["MetricFigure"];
       [key: string]: unknown;
     };
-    /** @description Total video watch time */
-    MetricFigure_6: {
-      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
-      /** @description Why value is null: the network does not give it, or left it out */
-      reason: string | null;
-      [key: string]: unknown;
-    };
-    /** @description Link clicks */
-    MetricFigure_5: {
-      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
-      /** @description Why value is null: the network does not give it, or left it out */
-      reason: string | null;
-      [key: string]: unknown;
-    };
-    /** @description Saves or bookmarks */
-    MetricFigure_4: {
-      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
-      /** @description Why value is null: the network does not give it, or left it out */
-      reason: string | null;
-      [key: string]: unknown;
-    };
-    /** @description Reposts, shares or quotes */
-    MetricFigure_3: {
-      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
-      /** @description Why value is null: the network does not give it, or left it out */
-      reason: string | null;
-      [key: string]: unknown;
-    };
-    /** @description Replies or comments */
-    MetricFigure_2: {
-      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
-      /** @description Why value is null: the network does not give it, or left it out */
-      reason: string | null;
-      [key: string]: unknown;
-    };
-    MetricFigure_1: {
-      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
-      /** @description Why value is null: the network does not give it, or left it out */
-      reason: string | null;
-      [key: string]: unknown;
-    };
-    /** @description Views or impressions, as the network counts them */
     MetricFigure: {
       value: number | ("Infinity" | "-Infinity" | "NaN") | null;
       /** @description Why value is null: the network does not give it, or left it out */
@@ -1749,6 +1708,7 @@ export interface components {
       to: string;
       days: components["schemas"]["MetricsDay"][];
     };
+    /** @description figures: sums of the posts' latest figures; null when none of them gave it */
     MetricsDay: {
       /** @description UTC day the posts were published, YYYY-MM-DD */
       day: string;
@@ -1756,17 +1716,7 @@ export interface components {
       platform: components["schemas"]["Platform"];
       /** @description Published targets of that day with figures read */
       posts: number;
-      figures: components["schemas"]["CommonFigures_1"];
-    };
-    /** @description Sums of the posts' latest figures; null when none gave it */
-    CommonFigures_1: {
-      views: components["schemas"]["MetricFigure"];
-      likes: components["schemas"]["MetricFigure_1"];
-      replies: components["schemas"]["MetricFigure_2"];
-      reposts: components["schemas"]["MetricFigure_3"];
-      saves: components["schemas"]["MetricFigure_4"];
-      clicks: components["schemas"]["MetricFigure_5"];
-      watchTimeSeconds: components["schemas"]["MetricFigure_6"];
+      figures: components["schemas"]["CommonFigures"];
     };
     MetricsRefresh: {
       /** @description Targets due for a read now */
