@@ -53,10 +53,10 @@ const connectSandbox = async (client: Client) => {
 const future = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString()
 
 describe("MCP over Streamable HTTP at /mcp", () => {
-  it("without a key: only sign_up is listed, and it returns an asks-first key", async () => {
+  it("without a key: every tool is listed (calling one needs authorization), and sign_up returns an asks-first key", async () => {
     const client = await connect(host)
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name)).toEqual(["sign_up"])
+    expect(tools.map((t) => t.name)).toEqual(keyedTools)
     const result = await ok(client, "sign_up", { email: uniqueEmail(), agentName: "MCP agent", locale: "en" })
     expect(result).toMatchObject({
       created: true,

@@ -124,6 +124,8 @@ describe.skipIf(!chromiumAvailable)("a person connects an assistant in Chromium"
   it("an MCP client knowing only the URL signs up, is consented to, posts (waiting for approval) and learns the decision", async () => {
     const provider = new MemoryProvider(redirectUri(), "Scripted assistant")
     const { client, transport } = await connectWith(provider)
+    // Before authorization a connector already lists every tool (calling one is what asks for authorization).
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("create_post")
     // No account yet: sign_up works without authorization, and the person claims the workspace.
     const email = uniqueEmail()
     const signed = await client.callTool({ name: "sign_up", arguments: { email, agentName: "Scripted assistant" } })
