@@ -10,7 +10,7 @@ import { findClient } from "../../application/usecases/oauth/clients.ts"
 import { claim, signUp, uniqueEmail } from "../support/flows.ts"
 import { freePort } from "../support/freePort.ts"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
-import { chromiumAvailable, claimInBrowser, launch, mailTo } from "../web/browser.ts"
+import { chromiumAvailable, claimInBrowser, expectAccessible, launch, mailTo } from "../web/browser.ts"
 import { ok } from "./client.ts"
 import { loopbackServer, MemoryProvider } from "./oauthClient.ts"
 
@@ -147,6 +147,7 @@ describe.skipIf(!chromiumAvailable)("a person connects an assistant in Chromium"
     expect(await page.locator("#client-name").textContent()).toBe("Scripted assistant")
     expect(await page.textContent("body")).toMatch(/own claim/)
     expect(await page.getByRole("radio", { name: /asks first/ }).isChecked()).toBe(true)
+    await expectAccessible(page)
     const back = await consentInBrowser(page, "asks-first")
     expect(back.searchParams.get("iss")).toBe(host.origin)
     expect(back.searchParams.get("state")).toBe("state-123")
@@ -230,6 +231,7 @@ describe.skipIf(!chromiumAvailable)("a person connects an assistant in Chromium"
     await page.goto(provider.redirected!.toString())
     expect(doc.seen.map((u) => u.pathname)).toContain("/client.json")
     // Not signed in: the page asks for the address, and the e-mailed link brings the person back here.
+    await expectAccessible(page)
     await page.getByLabel("E-mail").fill(email)
     await page.getByRole("button", { name: "Send me a link" }).click()
     const mail = await mailTo(host, email, /\/signin\/complete\?token=/)
