@@ -189,12 +189,16 @@ describe.skipIf(!chromiumAvailable)("a person connects an assistant in Chromium"
       })
     ])
     expect(keys.body.connections[0].lastUsedAt).not.toBeNull()
-    const revoked = await call(host, "POST", `/keys/${post.createdBy.id}/revoke`, {
-      cookie,
-      headers: { "x-csrf-token": csrf },
-      body: {}
-    })
-    expect(revoked.body).toEqual({ id: post.createdBy.id, revoked: true })
+    // In the app: the connection is a row beside the keys, in the client's own words, and is revoked there.
+    page.on("dialog", (dialog) => dialog.accept())
+    await page.goto(`${host.origin}/app/keys`)
+    // (The key sign_up made bears the same name: the row is found by the connection's id.)
+    const row = page.locator(`#keys li[data-id="${post.createdBy.id}"]`)
+    expect(await row.textContent()).toContain("client says it is \u201cScripted assistant\u201d")
+    expect(await row.textContent()).toContain("asks first")
+    await row.getByRole("button", { name: "Revoke Scripted assistant" }).click()
+    await row.getByText(/revoked/).waitFor()
+    expect((await call(host, "GET", "/keys", { cookie })).body.connections[0].revokedAt).not.toBeNull()
     // The SDK tries its refresh token (refused: the grant is gone), then asks the person again.
     await expect(authed.callTool({ name: "list_accounts", arguments: {} })).rejects.toThrow(UnauthorizedError)
     await authed.close()
