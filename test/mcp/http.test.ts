@@ -31,7 +31,17 @@ const keyedTools = [
   "set_schedules",
   "get_queue",
   "reorder_queue",
-  "pause_queue"
+  "pause_queue",
+  "list_networks",
+  "get_media",
+  "list_events",
+  "create_webhook",
+  "list_webhooks",
+  "update_webhook",
+  "delete_webhook",
+  "test_webhook",
+  "list_webhook_deliveries",
+  "redeliver_webhook_delivery"
 ]
 
 /** Signs up over MCP without a key, then connects again with the key it got. */

@@ -10,6 +10,7 @@ import {
 import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
 import { planningTools } from "./planning.ts"
+import { webhookTools } from "./webhooks.ts"
 import {
   cancelPostTool,
   createPostTool,
@@ -36,5 +37,6 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   reschedulePostTool,
   cancelPostTool,
   rejectPostTool,
-  ...planningTools
+  ...planningTools,
+  ...webhookTools
 ]
