@@ -526,3 +526,21 @@ describe("the authorization server refuses what it must", () => {
     await doc.close()
   })
 })
+
+// Last in the file: it uses up this address's registrations for the hour.
+describe("registration is open, within a limit per address", () => {
+  it("past 30 registrations an hour from one address, 429 with Retry-After", async () => {
+    let refused: Response | undefined
+    for (let i = 0; i < 35 && refused === undefined; i++) {
+      const reply = await fetch(`${host.origin}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: `Client ${i}`, redirect_uris: [redirectUri()] })
+      })
+      if (reply.status !== 201) refused = reply
+    }
+    expect(refused?.status).toBe(429)
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect(await refused!.json()).toMatchObject({ error: "rate_limited" })
+  })
+})
