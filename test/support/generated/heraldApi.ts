@@ -1439,6 +1439,24 @@ export interface components {
     };
     KeyList: {
       keys: components["schemas"]["Key"][];
+      connections: components["schemas"]["Connection"][];
+    };
+    /** @description An AI assistant connected over MCP with OAuth: a person's consent, acting like a key of the workspace */
+    Connection: {
+      /** @description grt_...: revoked like a key, named in createdBy of the posts it makes */
+      id: string;
+      name: string;
+      /** @description The client's id: a registered cli_... or its metadata document's URL */
+      clientId: string;
+      /** @description The name the client gives itself (its own claim, not verified) */
+      clientName: string;
+      /** @description Asks-first: every post it creates waits for a person's approval */
+      requireApproval: boolean;
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      createdAt: string;
+      revokedAt: string | null;
+      /** @description When it last called Herald, to within an hour; null: never */
+      lastUsedAt: string | null;
     };
     /** @description 422 UnprocessableContent: idempotency_key_reused */
     UnprocessableContentError: {
