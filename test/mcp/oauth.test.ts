@@ -358,6 +358,22 @@ describe("the authorization server refuses what it must", () => {
       status: 400,
       body: { error: "invalid_client_metadata" }
     })
+    // Garbage is an OAuth error, never a 500: not an object, NUL in a form, a repeated field.
+    expect(await register([1, 2])).toMatchObject({ status: 400, body: { error: "invalid_client_metadata" } })
+    const nul = await fetch(`${host.origin}/oauth/token`, form({ grant_type: "authorization_code", code: "a\u0000b" }))
+    expect(nul.status).toBe(400)
+    expect(await nul.json()).toMatchObject({ error: "invalid_request" })
+    const twice = await fetch(`${host.origin}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=refresh_token&grant_type=authorization_code"
+    })
+    expect(await twice.json()).toMatchObject({ error: "invalid_request" })
+    expect(await (await fetch(`${host.origin}/oauth/token`, form({ grant_type: "password" }))).json()).toMatchObject({
+      error: "unsupported_grant_type"
+    })
+    const page = await fetch(`${host.origin}/oauth/authorize?client_id=%00`)
+    expect(page.status).toBe(400)
   })
 
   it("a redirect URI not registered is shown to the person, never redirected to", async () => {
