@@ -12,6 +12,7 @@ import type { Actor } from "../../domain/apiKey.ts"
 import { decoderFor, requestParseOptions } from "../../domain/contract/issues.ts"
 import { fail, type HeraldError } from "../../domain/errors.ts"
 import { instructions } from "./instructions.ts"
+import { addResources } from "./resources.ts"
 import { type AnyTool, type CallContext, failure, type Runner, success, type ToolInput } from "./tool.ts"
 import { toolsFor } from "./tools/index.ts"
 
@@ -110,7 +111,10 @@ export const makeServer = (session: McpSession): Server => {
   // Herald answers them with the error envelope like every other error.
   const server = new Server(
     { name: "herald", title: "Herald", version: "0.1.0" },
-    { capabilities: { tools: { listChanged: session.context().transport === "stdio" } }, instructions }
+    {
+      capabilities: { tools: { listChanged: session.context().transport === "stdio" }, resources: {} },
+      instructions
+    }
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: listTools(tools, session.context().actor, session.context().transport)
@@ -118,5 +122,6 @@ export const makeServer = (session: McpSession): Server => {
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     callTool(tools, session, request.params.name, request.params.arguments)
   )
+  addResources(server, session)
   return server
 }

@@ -29,6 +29,23 @@ describe("webhooks, events, media and networks over MCP", () => {
     await client.close()
   })
 
+  it("resources: the workspace's accounts and recent posts, as JSON", async () => {
+    const { key } = await signUp(host)
+    const accountId = await connectSandbox(host, key)
+    const client = await connect(host, key)
+    const { post } = await ok(client, "create_post", { accountIds: [accountId], content: "A resource" })
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+      "herald://accounts",
+      "herald://posts/recent"
+    ])
+    const accounts = await client.readResource({ uri: "herald://accounts" })
+    expect(JSON.parse((accounts.contents[0] as { text: string }).text).accounts[0].id).toBe(accountId)
+    const posts = await client.readResource({ uri: "herald://posts/recent" })
+    expect(JSON.parse((posts.contents[0] as { text: string }).text).posts[0].id).toBe(post.id)
+    await expect(client.readResource({ uri: "herald://nothing" })).rejects.toThrow(/Unknown resource/)
+    await client.close()
+  })
+
   it("registers, tests, lists deliveries of, redelivers, changes and deletes a webhook; reads events and media", async () => {
     const { key } = await signUp(host)
     const receiver = await loopbackServer(() => ({ status: 200, type: "text/plain", body: "ok" }))
