@@ -1,6 +1,6 @@
 import * as http from "node:http"
 import * as https from "node:https"
-import { Config, Effect, Layer } from "effect"
+import { Cache, Config, Effect, Layer } from "effect"
 import {
   ClientDocuments,
   type ClientDocumentsShape,
@@ -59,24 +59,35 @@ const get = (target: Resolved, maxBytes: number, signal: AbortSignal) =>
     )
   })
 
-export const make = (options: ClientDocumentOptions): ClientDocumentsShape => ({
-  allowsLoopback: options.allowLoopback,
-  fetch: (url) =>
-    Effect.gen(function* () {
-      const target = yield* Effect.mapError(resolve(url, options), (refused) => unreadable(refused.reason))
-      const answer = yield* Effect.promise((interrupted) =>
-        get(target, options.maxBytes, AbortSignal.any([interrupted, AbortSignal.timeout(options.timeoutMs)]))
-      )
-      if ("problem" in answer) return yield* Effect.fail(unreadable(answer.problem))
-      return yield* Effect.try({
-        try: () => JSON.parse(answer.text) as unknown,
-        catch: () => unreadable("The client document is not JSON.")
-      })
+/** One read of a document: the address guard, then a GET of JSON. */
+const read = (options: ClientDocumentOptions) => (url: string) =>
+  Effect.gen(function* () {
+    const target = yield* Effect.mapError(resolve(url, options), (refused) => unreadable(refused.reason))
+    const answer = yield* Effect.promise((interrupted) =>
+      get(target, options.maxBytes, AbortSignal.any([interrupted, AbortSignal.timeout(options.timeoutMs)]))
+    )
+    if ("problem" in answer) return yield* Effect.fail(unreadable(answer.problem))
+    return yield* Effect.try({
+      try: () => JSON.parse(answer.text) as unknown,
+      catch: () => unreadable("The client document is not JSON.")
     })
-})
+  })
+
+/**
+ * Reads go through a cache for a minute, failures included: anyone may name a URL as a client_id, and
+ * asking again and again makes one request a minute to it, however many arrive at once.
+ */
+export const make = (options: ClientDocumentOptions) =>
+  Effect.map(
+    Cache.make({ capacity: 1000, timeToLive: "1 minute", lookup: read(options) }),
+    (documents): ClientDocumentsShape => ({
+      allowsLoopback: options.allowLoopback,
+      fetch: (url) => Cache.get(documents, url)
+    })
+  )
 
 export const layer = (options: Partial<ClientDocumentOptions> = {}) =>
-  Layer.succeed(ClientDocuments)(
+  Layer.effect(ClientDocuments)(
     make({ allowLoopback: false, timeoutMs: 5000, maxBytes: CLIENT_DOCUMENT_MAX_BYTES, ...options })
   )
 

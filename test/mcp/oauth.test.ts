@@ -539,6 +539,9 @@ describe("the authorization server refuses what it must", () => {
     const lenient = await host.run(findClient(`${doc.origin}/client.json`).pipe(Effect.flip))
     expect(lenient).toMatchObject({ error: "invalid_client", description: expect.stringMatching(/another client_id/) })
     expect(doc.seen).toHaveLength(1)
+    // Asked again within the minute, the answer (a refusal too) comes from the cache: no second request.
+    await host.run(findClient(`${doc.origin}/client.json`).pipe(Effect.flip))
+    expect(doc.seen).toHaveLength(1)
     await doc.close()
   })
 })
