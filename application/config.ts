@@ -84,6 +84,15 @@ export const HttpSettings = Context.Reference<HttpSettingsShape>("herald/HttpSet
   defaultValue: () => defaultHttpSettings
 })
 
+/**
+ * One development setting for every outbound call (webhooks, link cards, PDSs, instances) to hosts on
+ * this machine; HERALD_WEBHOOKS_ALLOW_LOOPBACK is its older name, still read.
+ */
+export const allowLoopbackConfig = Config.Boolean("HERALD_ALLOW_LOOPBACK").pipe(
+  Config.orElse(() => Config.Boolean("HERALD_WEBHOOKS_ALLOW_LOOPBACK")),
+  Config.withDefault(false)
+)
+
 /** The configuration schema: every environment variable Herald reads, with its default. */
 export const heraldConfig = Config.all({
   port: Config.Int("PORT").pipe(Config.withDefault(8080)),
@@ -125,7 +134,8 @@ export const heraldConfig = Config.all({
   ),
   requestLeasePercent: Config.Int("HERALD_REQUEST_LEASE_PERCENT").pipe(
     Config.withDefault(defaultRequestLimits.leasePercent)
-  )
+  ),
+  allowLoopback: allowLoopbackConfig
 })
 
 export type HeraldEnv = Config.Success<typeof heraldConfig>

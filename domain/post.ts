@@ -94,3 +94,21 @@ export const canReject = (post: Post): boolean => post.status === "needs_approva
 export const canCancel = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
 export const canReschedule = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
 export const canRetry = (post: Post): boolean => post.status === "failed"
+
+/** A post a person approved that has not gone out yet: its approval covers its time too. */
+export const isApprovedAndWaiting = (post: Post): boolean => post.requireApproval && post.status === "scheduled"
+
+/**
+ * A key changed an approved post (its time, or anything else a key may change): the approval no longer
+ * covers it, so it waits for a person again. A person's change keeps it approved (README "Security").
+ */
+export const sendsBackForApproval = (actorKind: "key" | "person", post: Post): boolean =>
+  actorKind === "key" && isApprovedAndWaiting(post)
+
+/** The post waiting for approval again: every target back to needs_approval. */
+export const backToApproval = (post: Post, now: number): Post =>
+  withTargets(
+    post,
+    post.targets.map((t) => ({ ...t, status: "needs_approval" as const })),
+    now
+  )

@@ -10,6 +10,7 @@ import * as MemoryOAuthStore from "./MemoryOAuthStore.ts"
 import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.ts"
 import * as MemoryJobQueue from "./MemoryJobQueue.ts"
 import * as MemoryMediaRepo from "./MemoryMediaRepo.ts"
+import * as MemoryMetricsRepo from "./MemoryMetricsRepo.ts"
 import * as MemoryPostRepo from "./MemoryPostRepo.ts"
 import * as MemoryRateLimiter from "./MemoryRateLimiter.ts"
 import * as MemoryScheduleRepo from "./MemoryScheduleRepo.ts"
@@ -37,5 +38,6 @@ export const storageLayer = Layer.mergeAll(
   MemoryEventOutbox.layer,
   MemoryWebhookRepo.layer,
   MemoryWebhookDeliveries.layer,
-  MemoryScheduleRepo.layer
+  MemoryScheduleRepo.layer,
+  MemoryMetricsRepo.layer
 ).pipe((ports) => Layer.provideMerge(ComposedPostCreator.layer, ports), Layer.provide(MemoryState.layer))

@@ -9,6 +9,7 @@ import * as PostgresApiKeyRepo from "./PostgresApiKeyRepo.ts"
 import * as PostgresOAuthStore from "./PostgresOAuthStore.ts"
 import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
 import * as PostgresMediaRepo from "./PostgresMediaRepo.ts"
+import * as PostgresMetricsRepo from "./PostgresMetricsRepo.ts"
 import * as PostgresJobQueue from "./PostgresJobQueue.ts"
 import * as PostgresPostCreator from "./PostgresPostCreator.ts"
 import * as PostgresPostRepo from "./PostgresPostRepo.ts"
@@ -40,7 +41,8 @@ export const storageLayer = Layer.mergeAll(
   PostgresEventOutbox.layer,
   PostgresWebhookRepo.layer,
   PostgresWebhookDeliveries.layer,
-  PostgresScheduleRepo.layer
+  PostgresScheduleRepo.layer,
+  PostgresMetricsRepo.layer
 )
 
 /** A pooled client for a PostgreSQL server, e.g. from `DATABASE_URL`. */

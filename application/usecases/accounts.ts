@@ -47,8 +47,15 @@ const connectorFor = Effect.fnUntraced(function* (platformName: string) {
   return connector.value
 })
 
-/** A browser URL that connects an account of `platform` to the caller's workspace (single use, 15 minutes). */
-export const connectUrl = Effect.fn("connectUrl")(function* (actor: Actor, platformName: string) {
+/**
+ * A browser URL that connects an account of `platform` to the caller's workspace (single use, 15
+ * minutes); `params` are what the request named besides the network (Mastodon's instance).
+ */
+export const connectUrl = Effect.fn("connectUrl")(function* (
+  actor: Actor,
+  platformName: string,
+  params: Readonly<Record<string, string>> = {}
+) {
   const connector = yield* connectorFor(platformName)
   const crypto = yield* Crypto
   const config = yield* HeraldConfig
@@ -57,7 +64,8 @@ export const connectUrl = Effect.fn("connectUrl")(function* (actor: Actor, platf
   const { url, verifier } = yield* connector.begin({
     state,
     callbackUrl: callbackUrl(config.publicUrl, connector.platform),
-    formUrl: formUrl(config.publicUrl, connector.platform)
+    formUrl: formUrl(config.publicUrl, connector.platform),
+    params
   })
   const expiresAt = at + CONNECT_LINK_LIFETIME_MS
   const remembered: ConnectState = {
@@ -88,6 +96,42 @@ export const inspectConnectState = Effect.fn("inspectConnectState")(function* (p
   )
     return yield* Effect.fail(invalidConnectLink())
   return { platform: connector.platform }
+})
+
+/**
+ * Herald's connect form named what the connect link lacked (Mastodon's instance): the connection
+ * begins anew with those fields under the same link, and the network's URL comes back to open next.
+ * The link is not used up; only what it remembers for the callback changes.
+ */
+export const continueConnect = Effect.fn("continueConnect")(function* (
+  platformName: string,
+  params: Readonly<Record<string, string>>
+) {
+  const connector = yield* connectorFor(platformName)
+  for (const [name, value] of Object.entries(params)) {
+    const problem = checkText(value, { kind: "label", max: 4096 })
+    if (problem !== null) return yield* Effect.fail(invalidFields([name], describeTextProblem(name, problem)))
+  }
+  const crypto = yield* Crypto
+  const tokens = yield* TokenRepo
+  const at = yield* now
+  const state = params.state ?? ""
+  const stateHash = yield* crypto.sha256(state)
+  const token = yield* tokens.find(stateHash, "connect", at)
+  const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
+  if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
+    return yield* Effect.fail(invalidConnectLink())
+  const config = yield* HeraldConfig
+  const { url, verifier } = yield* connector.begin({
+    state,
+    callbackUrl: callbackUrl(config.publicUrl, connector.platform),
+    formUrl: formUrl(config.publicUrl, connector.platform),
+    params
+  })
+  // The same link, remembering what the callback needs now (the network's verifier).
+  if (Option.isNone(yield* tokens.consume(stateHash, "connect", at))) return yield* Effect.fail(invalidConnectLink())
+  yield* tokens.insert({ ...token.value, data: JSON.stringify({ ...remembered.value, verifier }) })
+  return { url }
 })
 
 const invalidConnectLink = () =>

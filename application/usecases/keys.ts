@@ -9,7 +9,7 @@ import { formatUtc } from "../../domain/time.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
 import { OAuthStore } from "../ports/OAuthStore.ts"
 import { readCache } from "../readCache.ts"
-import { fromResult, now, requirePerson } from "./common.ts"
+import { fromResult, now, requireClaimed, requirePerson } from "./common.ts"
 import { mintKey } from "./signup.ts"
 
 const keyView = (k: {
@@ -44,6 +44,7 @@ const connectionView = (g: OAuthGrant): Connection => ({
 /** A person creates a key (for an agent, or for their own scripts) from the decoded request. */
 export const createKey = Effect.fn("createKey")(function* (actor: Actor, body: typeof CreateKeyRequest.Type) {
   const person = yield* requirePerson(actor)
+  yield* requireClaimed(person.workspaceId)
   const name = (yield* fromResult(checkName("name", body.name))) ?? "API key"
   const { text, key } = yield* mintKey(person.workspaceId, name, body.requireApproval !== false)
   return { apiKey: text, key: keyView(key) } satisfies CreatedKey

@@ -17,6 +17,7 @@ import * as Networks from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import * as SqlReelLedger from "../../adapters/networks/facebook/SqlReelLedger.ts"
+import * as Outbound from "../../adapters/outbound/client.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 import * as HttpClientDocuments from "../../adapters/webhooks/HttpClientDocuments.ts"
 
@@ -75,6 +76,7 @@ export const embeddedCore = Effect.gen(function* () {
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs),
     RequestLimiter.layer(config.requestLimits),
+    Outbound.layer({ allowLoopback: env.allowLoopback }),
     HttpWebhookSender.layerConfig,
     HttpClientDocuments.layerConfig
   ).pipe(Layer.provideMerge(storage))

@@ -14,6 +14,7 @@ import * as Claim from "./handlers/claim.ts"
 import * as Keys from "./handlers/keys.ts"
 import * as Media from "./handlers/media.ts"
 import * as Planning from "./handlers/planning.ts"
+import * as Metrics from "./handlers/metrics.ts"
 import * as Posts from "./handlers/posts.ts"
 import * as Signup from "./handlers/signup.ts"
 import * as Webhooks from "./handlers/webhooks.ts"
@@ -79,6 +80,7 @@ export const routesLayer = Layer.mergeAll(
       Accounts.layer,
       Posts.layer,
       Planning.layer,
+      Metrics.layer,
       Keys.layer,
       Media.layer,
       Webhooks.layer,

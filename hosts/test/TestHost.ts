@@ -15,6 +15,7 @@ import { connectorsOf } from "../../application/ports/Network.ts"
 import * as Networks from "../networks.ts"
 import { connector as sandboxConnector } from "../../adapters/networks/sandbox/index.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
+import * as Outbound from "../../adapters/outbound/client.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 import * as HttpClientDocuments from "../../adapters/webhooks/HttpClientDocuments.ts"
 
@@ -49,9 +50,11 @@ export const layerOn = <E, R>(
     SharpFfmpegProbe.layer(),
     // Every listed network its variables turn on (the end-to-end tests point them at fakes); Bluesky is on by default.
     Networks.layer.pipe(
-      // Bluesky (on by default elsewhere) joins a test host only when a test sets BLUESKY_ENABLED.
+      // Bluesky and Mastodon (on by default elsewhere) join a test host only when a test sets BLUESKY_ENABLED or MASTODON_ENABLED.
       Layer.provide(
-        ConfigProvider.layer(ConfigProvider.fromEnv({ env: { BLUESKY_ENABLED: "false", ...process.env } }))
+        ConfigProvider.layer(
+          ConfigProvider.fromEnv({ env: { BLUESKY_ENABLED: "false", MASTODON_ENABLED: "false", ...process.env } })
+        )
       ),
       Layer.provideMerge(SandboxPublisher.layerRecording),
       Layer.provide(blobs),
@@ -61,9 +64,9 @@ export const layerOn = <E, R>(
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000),
     RequestLimiter.layer(testConfig(overrides).requestLimits),
-    // Tests receive webhooks on loopback: what the setting is for.
+    // Tests receive webhooks, serve pages, client documents and PDSs on loopback: what the setting is for.
+    Outbound.layer({ allowLoopback: true }),
     HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 }),
-    // OAuth clients' metadata documents are served on loopback by the tests too.
     HttpClientDocuments.layer({ allowLoopback: true })
   ).pipe(Layer.provideMerge(storage))
 }

@@ -32,6 +32,8 @@ const keyedTools = [
   "get_queue",
   "reorder_queue",
   "pause_queue",
+  "get_post_metrics",
+  "get_metrics",
   "list_networks",
   "get_media",
   "list_events",

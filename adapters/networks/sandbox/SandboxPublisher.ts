@@ -1,5 +1,7 @@
-import { Config, Context, Effect, Layer, Option } from "effect"
+import { Clock, Config, Context, Effect, Layer, Option } from "effect"
+import type { RawFigures } from "../../../domain/metrics.ts"
 import {
+  type MetricsCapability,
   published,
   type PublishOutcome,
   type PublishRequest,
@@ -144,8 +146,30 @@ export const makePublisherWith = (options: SandboxOptions) =>
           Effect.as(published(externalId, urlOf(request, externalId)))
         )
       })
+    const metrics: MetricsCapability = {
+      batch: 100,
+      read: (request) =>
+        Effect.gen(function* () {
+          yield* wait
+          const now = yield* Clock.currentTimeMillis
+          const figures = new Map<string, RawFigures>()
+          for (const post of request.posts) {
+            const found = yield* ledger.find(post.externalId)
+            if (Option.isNone(found)) continue
+            if (found.value.content.includes("#nometrics"))
+              return {
+                _tag: "NotOffered" as const,
+                reason: "The sandbox account has no analytics access (#nometrics)."
+              }
+            figures.set(post.externalId, sandboxFigures(post.externalId, now - post.publishedAt))
+          }
+          yield* wait
+          return { _tag: "Read" as const, figures }
+        })
+    }
     const publisher: Publisher = {
       platform: "sandbox",
+      metrics,
       prepare: () => Effect.sync(newId),
       publish,
       recover: (request, handle) =>
@@ -161,6 +185,21 @@ export const makePublisherWith = (options: SandboxOptions) =>
   })
 
 export const makePublisher = makePublisherWith({ latencyMs: 0 })
+
+/** Made-up but steady figures that grow with a post's age: the sandbox's own, for demos and tests. */
+export const sandboxFigures = (externalId: string, ageMs: number): RawFigures => {
+  let seed = 0
+  for (const c of externalId) seed = (seed * 31 + c.charCodeAt(0)) % 1000
+  const views = Math.floor((20 + (seed % 100)) * Math.sqrt(Math.max(0, ageMs) / 3_600_000 + 1))
+  return {
+    views,
+    likes: Math.floor(views / 10),
+    replies: Math.floor(views / 50),
+    reposts: Math.floor(views / 40),
+    saves: Math.floor(views / 60),
+    clicks: Math.floor(views / 30)
+  }
+}
 
 const newId = () => `sbx_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 

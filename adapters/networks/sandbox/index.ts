@@ -25,6 +25,7 @@ export const network = declareNetwork({
   },
   config: Config.succeed(Option.some({})),
   renews: false,
+  metricsBatch: 100,
   migrations: { "0040_sandbox_ledger": ledgerMigration, "0042_sandbox_ledger_publishes": ledgerPublishesMigration },
   load: () => import("./adapter.ts")
 })

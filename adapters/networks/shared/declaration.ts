@@ -23,6 +23,8 @@ export interface NetworkDeclaration<Settings = any, R = any> {
   readonly config: Config.Config<Option.Option<Settings>>
   /** Whether its connector renews a grant (Connector.refresh), known without loading it. */
   readonly renews: boolean
+  /** Most posts one read of figures takes (Publisher.metrics.batch); absent when its adapter reads no figures. */
+  readonly metricsBatch?: number | undefined
   /** Whether its posts go to boards (Publisher.boards). */
   readonly boards?: boolean | undefined
   /** Tables of its own, made by the Postgres migrator (ids 0040-0049, a table of their own). */

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { completeConnect, inspectConnectState } from "../../../application/usecases/accounts.ts"
+import { completeConnect, continueConnect, inspectConnectState } from "../../../application/usecases/accounts.ts"
 import { HeraldConfig } from "../../../application/config.ts"
 import { catalogue, type ErrorCode, fail, type HeraldError, messageOf } from "../../../domain/errors.ts"
 import { errorResponse, toApiFailure } from "../errors.ts"
@@ -17,6 +17,8 @@ interface ConnectForm {
     readonly placeholder: string
     readonly autocomplete: string
   }>
+  /** The form names what the connection needs to begin (Mastodon's instance), then leads on to the network's own page. */
+  readonly continues?: boolean
 }
 
 const forms: Readonly<Record<string, ConnectForm>> = {
@@ -38,6 +40,13 @@ session when Bluesky ends the old one.</p>`,
         autocomplete: "off"
       }
     ]
+  },
+  mastodon: {
+    title: "Connect a Mastodon account",
+    intro: `<p>Which Mastodon server is your account on? Name its domain: for <code>@alice@mastodon.social</code>, that is
+<code>mastodon.social</code>. Herald registers itself there as an app (once), then your server asks you to approve it.</p>`,
+    fields: [{ name: "instance", label: "Server", type: "text", placeholder: "mastodon.social", autocomplete: "url" }],
+    continues: true
   }
 }
 
@@ -46,10 +55,9 @@ session when Bluesky ends the old one.</p>`,
  * the link's state (in the URL) is not sent to other sites as a referrer. `same-origin`, not
  * `no-referrer`: with no-referrer a browser sends `Origin: null` on the form's POST.
  */
-const secured = (response: HttpServerResponse.HttpServerResponse) =>
+const secured = (response: HttpServerResponse.HttpServerResponse, formAction = "'self'") =>
   HttpServerResponse.setHeaders(response, {
-    "content-security-policy":
-      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
     "referrer-policy": "same-origin",
@@ -78,14 +86,21 @@ ${form.fields.map((f) => `<p><label>${escapeHtml(f.label)}<br><input name="${f.n
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const services = yield* Effect.context<
-      Effect.Services<ReturnType<typeof completeConnect>> | Effect.Services<ReturnType<typeof inspectConnectState>>
+      | Effect.Services<ReturnType<typeof completeConnect>>
+      | Effect.Services<ReturnType<typeof inspectConnectState>>
+      | Effect.Services<ReturnType<typeof continueConnect>>
     >()
     const origin = new URL((yield* HeraldConfig).publicUrl).origin
     const respond = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const wantsJson = (request.headers.accept ?? "").includes("application/json")
-        return secured(yield* effect.pipe(Effect.catch((e) => Effect.succeed(errorPage(e, wantsJson)))))
+        // A form that leads on to the network's own page is answered with a redirect there, which form-action governs too.
+        const continues = forms[(yield* HttpRouter.params).platform ?? ""]?.continues === true
+        return secured(
+          yield* effect.pipe(Effect.catch((e) => Effect.succeed(errorPage(e, wantsJson)))),
+          continues ? "'self' https:" : "'self'"
+        )
       }).pipe(Effect.provideContext(services)) as Effect.Effect<
         HttpServerResponse.HttpServerResponse,
         never,
@@ -121,7 +136,7 @@ export const layer = HttpRouter.addAll(
         respond(
           Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
-            // A form that takes a password is only ever sent from Herald's own page.
+            // A form that takes a password (or registers Herald somewhere) is only ever sent from Herald's own page.
             if (request.headers.origin !== origin)
               return yield* Effect.fail(
                 fail("csrf_failed", {}, "This form can only be sent from Herald's own connect page.")
@@ -140,8 +155,14 @@ export const layer = HttpRouter.addAll(
             const params = Object.fromEntries(
               ["state", ...form.fields.map((f) => f.name)].map((name) => [name, fields.get(name) ?? ""])
             )
-            const result = yield* completeConnect(platform, params)
             const wantsJson = (request.headers.accept ?? "").includes("application/json")
+            if (form.continues === true) {
+              const { url } = yield* continueConnect(platform, params)
+              return wantsJson
+                ? HttpServerResponse.jsonUnsafe({ url })
+                : HttpServerResponse.redirect(url, { status: 303 })
+            }
+            const result = yield* completeConnect(platform, params)
             return wantsJson
               ? HttpServerResponse.jsonUnsafe(result)
               : page(

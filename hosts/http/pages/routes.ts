@@ -188,7 +188,7 @@ export const layer = HttpRouter.addAll(
             const token = (yield* query).get("token") ?? ""
             return page(
               "Sign in",
-              `<form method="post" action="/signin/complete"><input type="hidden" name="token" value="${escapeHtml(token)}"><p><button>Sign in to Herald</button></p></form>`
+              `<form method="post" action="/signin/complete"><input type="hidden" name="token" value="${escapeHtml(token)}"><p><button>Sign in to Herald</button></p></form><p>Signing in also claims your workspace if it is not claimed yet: it is then kept, and you approve what your agents post.</p>`
             )
           })
         )

@@ -74,11 +74,18 @@ export const connectAccountTool = tool({
   input: Schema.Struct({
     platform: Schema.String.annotate({
       description: `Network, one of (what this server offers): ${networks.map((n) => `${n.platform} (${n.describe})`).join("; ")}`
-    })
+    }),
+    instance: Schema.optional(
+      Schema.String.annotate({
+        description:
+          "Mastodon only: the account's instance (mastodon.social, a URL, or @alice@mastodon.social); without it the URL asks the person"
+      })
+    )
   }),
   output: ConnectLink,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  run: (args, call) => connectUrl(call.actor, args.platform)
+  run: (args, call) =>
+    connectUrl(call.actor, args.platform, args.instance === undefined ? {} : { instance: args.instance })
 })
 
 export const listBoardsTool = tool({

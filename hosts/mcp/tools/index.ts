@@ -9,6 +9,7 @@ import {
 } from "./accounts.ts"
 import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
+import { metricsTools } from "./metrics.ts"
 import { planningTools } from "./planning.ts"
 import { webhookTools } from "./webhooks.ts"
 import {
@@ -38,5 +39,6 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   cancelPostTool,
   rejectPostTool,
   ...planningTools,
+  ...metricsTools,
   ...webhookTools
 ]

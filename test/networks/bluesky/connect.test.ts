@@ -22,8 +22,7 @@ beforeAll(async () => {
   pds = await startPds({ enableDidDocWithSession: true })
   host = await startBlueskyHost({
     serviceUrl: pds.url.replace("localhost", "127.0.0.1"),
-    fetch: watched.fetch,
-    linkCardsFromPrivateHosts: true
+    fetch: watched.fetch
   })
   const png = await sharp({ create: { width: 600, height: 315, channels: 3, background: "#3366cc" } })
     .png()

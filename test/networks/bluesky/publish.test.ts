@@ -74,9 +74,7 @@ afterAll(async () => {
 /** Each test: the in-memory host with Bluesky on the PDS, through a watched fetch. */
 const withBluesky = <A, E>(body: (watched: ReturnType<typeof watchedFetch>) => Effect.Effect<A, E, any>) => {
   const watched = watchedFetch()
-  return body(watched).pipe(
-    Effect.provide(blueskyCore({ serviceUrl: pds.url, fetch: watched.fetch, linkCardsFromPrivateHosts: true }))
-  )
+  return body(watched).pipe(Effect.provide(blueskyCore({ serviceUrl: pds.url, fetch: watched.fetch })))
 }
 
 const connect = (person: Actor, who: PdsAccount) =>

@@ -18,7 +18,10 @@ export interface paths {
     get: operations["accounts.list"];
   };
   "/api/v1/connect/{platform}": {
-    /** Get a link that connects an account */
+    /**
+     * Get a link that connects an account
+     * @description A browser URL that connects an account of the network; Mastodon takes ?instance=<domain or URL> (the account's instance).
+     */
     get: operations["accounts.connect"];
   };
   "/api/v1/accounts/{id}": {
@@ -696,7 +699,7 @@ export interface components {
      */
     PostStatus: "needs_approval" | "scheduled" | "publishing" | "published" | "failed";
     /** @enum {string} */
-    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "sandbox";
+    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "sandbox";
     /** @description Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content */
     Overrides: {
       x?: components["schemas"]["ContentOverride"];
@@ -708,6 +711,7 @@ export interface components {
       tiktok?: components["schemas"]["ContentOverride"];
       youtube?: components["schemas"]["ContentOverride"];
       pinterest?: components["schemas"]["ContentOverride"];
+      mastodon?: components["schemas"]["ContentOverride"];
       sandbox?: components["schemas"]["ContentOverride"];
       [key: string]: unknown;
     };
@@ -1713,8 +1717,20 @@ export interface components {
       youtube?: components["schemas"]["YoutubeOptions"] | null;
       pinterest?: components["schemas"]["PinterestOptions"] | null;
       facebook?: components["schemas"]["FacebookOptions"] | null;
+      mastodon?: components["schemas"]["MastodonOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
     };
+    /** @description Mastodon only: the status's visibility and content warning */
+    MastodonOptions: {
+      visibility?: components["schemas"]["MastodonVisibility"];
+      /** @description A content warning shown in place of the text until opened (spoiler_text); it counts toward the limit */
+      contentWarning?: string;
+    };
+    /**
+     * @description public (the default), unlisted (not in public timelines), private (followers only) or direct
+     * @enum {string}
+     */
+    MastodonVisibility: "public" | "unlisted" | "private" | "direct";
     /** @description Facebook only: publish the video as a reel */
     FacebookOptions: {
       /** @description true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page) */
@@ -2097,9 +2113,15 @@ export interface operations {
       };
     };
   };
-  /** Get a link that connects an account */
+  /**
+   * Get a link that connects an account
+   * @description A browser URL that connects an account of the network; Mastodon takes ?instance=<domain or URL> (the account's instance).
+   */
   "accounts.connect": {
     parameters: {
+      query?: {
+        instance?: string;
+      };
       path: {
         platform: string;
       };
@@ -2109,6 +2131,12 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["ConnectLink"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
         };
       };
       /** @description 401 Unauthorized: unauthorized */
@@ -2157,6 +2185,15 @@ export interface operations {
       500: {
         content: {
           "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+      /** @description 503 ServiceUnavailable: signup_capacity, upstream_storage_unavailable, upstream_unavailable, upstream_processing */
+      503: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ServiceUnavailableError"];
         };
       };
     };
