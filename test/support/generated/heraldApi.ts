@@ -148,6 +148,27 @@ export interface paths {
      */
     post: operations["planning.batch"];
   };
+  "/api/v1/posts/{id}/metrics": {
+    /**
+     * Every reading of a post's figures, per target
+     * @description Figures are read about 1 h, 24 h, 7 d and 30 d after publishing, and on demand. Each reading has the common figures (null with a reason when the network does not give one, never a made-up zero) and the network's own names (raw).
+     */
+    get: operations["metrics.post"];
+  };
+  "/api/v1/posts/{id}/metrics/refresh": {
+    /**
+     * Read a post's figures now
+     * @description Makes the post's published targets due for a read at once; an account is read on demand at most once per 15 minutes (notBefore says when again). The readings appear at GET /posts/{id}/metrics within the networks' limits.
+     */
+    post: operations["metrics.refresh"];
+  };
+  "/api/v1/metrics": {
+    /**
+     * Sums of the latest figures per day of publishing and per account
+     * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it.
+     */
+    get: operations["metrics.summary"];
+  };
   "/api/v1/keys": {
     /** List API keys */
     get: operations["keys.list"];
@@ -677,8 +698,89 @@ export interface components {
       }) | null;
       /** @description Replies of the thread already published, in order */
       thread: components["schemas"]["PublishedReply"][];
+      metrics?: components["schemas"]["TargetMetrics"];
       [key: string]: unknown;
     };
+    /** @description A published target's latest figures (GET /posts/{id} only; history at /posts/{id}/metrics) */
+    TargetMetrics: {
+      state: components["schemas"]["MetricsState"];
+      reason: string | null;
+      latest: components["schemas"]["MetricsReading"] | null;
+      [key: string]: unknown;
+    };
+    MetricsReading: {
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      readAt: string;
+      figures: components["schemas"]["CommonFigures"];
+      /** @description The network's own figures under its own names, as it answered */
+      raw: {
+        [key: string]: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      };
+      [key: string]: unknown;
+    };
+    CommonFigures: {
+      views: components["schemas"]["MetricFigure"];
+      likes: components["schemas"]["MetricFigure_1"];
+      replies: components["schemas"]["MetricFigure_2"];
+      reposts: components["schemas"]["MetricFigure_3"];
+      saves: components["schemas"]["MetricFigure_4"];
+      clicks: components["schemas"]["MetricFigure_5"];
+      watchTimeSeconds: components["schemas"]["MetricFigure_6"];
+      [key: string]: unknown;
+    };
+    /** @description Total video watch time */
+    MetricFigure_6: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Link clicks */
+    MetricFigure_5: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Saves or bookmarks */
+    MetricFigure_4: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Reposts, shares or quotes */
+    MetricFigure_3: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Replies or comments */
+    MetricFigure_2: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    MetricFigure_1: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Views or impressions, as the network counts them */
+    MetricFigure: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /**
+     * @description pending: not read yet; unavailable: the network refuses this account's figures (reason says why: a scope, an access tier)
+     * @enum {string}
+     */
+    MetricsState: "pending" | "available" | "unavailable";
     PublishedReply: {
       index: number;
       externalId: string;
@@ -1461,6 +1563,50 @@ export interface components {
       revokedAt: string | null;
       /** @description When it last called Herald, to within an hour; null: never */
       lastUsedAt: string | null;
+    };
+    MetricsSummary: {
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      from: string;
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      to: string;
+      days: components["schemas"]["MetricsDay"][];
+    };
+    MetricsDay: {
+      /** @description UTC day the posts were published, YYYY-MM-DD */
+      day: string;
+      accountId: string;
+      platform: components["schemas"]["Platform"];
+      /** @description Published targets of that day with figures read */
+      posts: number;
+      figures: components["schemas"]["CommonFigures_1"];
+    };
+    /** @description Sums of the posts' latest figures; null when none gave it */
+    CommonFigures_1: {
+      views: components["schemas"]["MetricFigure"];
+      likes: components["schemas"]["MetricFigure_1"];
+      replies: components["schemas"]["MetricFigure_2"];
+      reposts: components["schemas"]["MetricFigure_3"];
+      saves: components["schemas"]["MetricFigure_4"];
+      clicks: components["schemas"]["MetricFigure_5"];
+      watchTimeSeconds: components["schemas"]["MetricFigure_6"];
+    };
+    MetricsRefresh: {
+      /** @description Targets due for a read now */
+      queued: number;
+      /** @description Some accounts were read on demand lately: they may be asked again from then */
+      notBefore: string | null;
+    };
+    PostMetrics: {
+      postId: string;
+      targets: components["schemas"]["TargetMetricsHistory"][];
+    };
+    TargetMetricsHistory: {
+      accountId: string;
+      platform: components["schemas"]["Platform"];
+      state: components["schemas"]["MetricsState"];
+      reason: string | null;
+      /** @description Oldest first */
+      readings: components["schemas"]["MetricsReading"][];
     };
     /** @description 422 UnprocessableContent: idempotency_key_reused */
     UnprocessableContentError: {
@@ -3958,6 +4104,216 @@ export interface operations {
       422: {
         content: {
           "application/json": components["schemas"]["UnprocessableContentError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Every reading of a post's figures, per target
+   * @description Figures are read about 1 h, 24 h, 7 d and 30 d after publishing, and on demand. Each reading has the common figures (null with a reason when the network does not give one, never a made-up zero) and the network's own names (raw).
+   */
+  "metrics.post": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description PostMetrics */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PostMetrics"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Read a post's figures now
+   * @description Makes the post's published targets due for a read at once; an account is read on demand at most once per 15 minutes (notBefore says when again). The readings appear at GET /posts/{id}/metrics within the networks' limits.
+   */
+  "metrics.refresh": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description MetricsRefresh */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MetricsRefresh"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Sums of the latest figures per day of publishing and per account
+   * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it.
+   */
+  "metrics.summary": {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+        accountId?: string;
+        platform?: string;
+      };
+    };
+    responses: {
+      /** @description MetricsSummary */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MetricsSummary"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
         };
       };
       /** @description 429 TooManyRequests: rate_limited */
