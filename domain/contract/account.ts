@@ -42,3 +42,8 @@ export const Board = Schema.Struct({
 export type Board = typeof Board.Type
 
 export const BoardList = Schema.Struct({ boards: Schema.Array(Board) }).annotate({ identifier: "BoardList" })
+
+/** The networks this Herald connects (those configured): GET /connect/{platform} for each. */
+export const NetworkList = Schema.Struct({
+  networks: Schema.Array(Schema.Struct({ platform: Str, name: Str }).annotate({ identifier: "Network" }))
+}).annotate({ identifier: "NetworkList" })

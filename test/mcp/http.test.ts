@@ -36,7 +36,17 @@ const keyedTools = [
   "reorder_queue",
   "pause_queue",
   "get_post_metrics",
-  "get_metrics"
+  "get_metrics",
+  "list_networks",
+  "get_media",
+  "list_events",
+  "create_webhook",
+  "list_webhooks",
+  "update_webhook",
+  "delete_webhook",
+  "test_webhook",
+  "list_webhook_deliveries",
+  "redeliver_webhook_delivery"
 ]
 
 /** Signs up over MCP without a key, then connects again with the key it got. */
@@ -59,10 +69,10 @@ const connectSandbox = async (client: Client) => {
 const future = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString()
 
 describe("MCP over Streamable HTTP at /mcp", () => {
-  it("without a key: only sign_up is listed, and it returns an asks-first key", async () => {
+  it("without a key: every tool is listed (calling one needs authorization), and sign_up returns an asks-first key", async () => {
     const client = await connect(host)
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name)).toEqual(["sign_up"])
+    expect(tools.map((t) => t.name)).toEqual(keyedTools)
     const result = await ok(client, "sign_up", { email: uniqueEmail(), agentName: "MCP agent", locale: "en" })
     expect(result).toMatchObject({
       created: true,

@@ -158,5 +158,22 @@ export const startEmbedded = async (env: Record<string, string>) => {
     }
     return found
   }
-  return { origin, api, auth, dataDir, log: () => log, connect, upload, png, post, until, stop, crash, restart, close }
+  return {
+    origin,
+    api,
+    auth,
+    /** The owner's session (cookie and CSRF token), as the claim left it. */
+    session: { cookie, csrf },
+    dataDir,
+    log: () => log,
+    connect,
+    upload,
+    png,
+    post,
+    until,
+    stop,
+    crash,
+    restart,
+    close
+  }
 }

@@ -11,6 +11,7 @@ import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
 import { metricsTools } from "./metrics.ts"
 import { planningTools } from "./planning.ts"
+import { webhookTools } from "./webhooks.ts"
 import {
   cancelPostTool,
   createPostTool,
@@ -42,5 +43,6 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   rejectPostTool,
   takeDownPostTool,
   ...planningTools,
-  ...metricsTools
+  ...metricsTools,
+  ...webhookTools
 ]
