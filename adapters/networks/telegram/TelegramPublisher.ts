@@ -55,6 +55,10 @@ export const linkOf = (account: Account, messageId: number): string | null => {
 /** What the Bot API would refuse in this message, found before anything is sent (the dry run says the same). */
 export const problemsOf = (content: string, media: ReadonlyArray<Media>): ReadonlyArray<string> => {
   const problems: Array<string> = []
+  if (lengthOf(content) > TEXT_LIMIT)
+    problems.push(
+      `Telegram takes messages of up to ${TEXT_LIMIT} characters, counted in UTF-16 units (an emoji may count 2); this one has ${lengthOf(content)}.`
+    )
   if (media.length > 0 && lengthOf(content) > CAPTION_LIMIT)
     problems.push(
       `Telegram takes a caption of up to ${CAPTION_LIMIT} characters with photos or videos; this text has ${lengthOf(content)}.`
@@ -197,13 +201,6 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
       const problems = problemsOf(request.content, request.media)
       if (problems.length > 0)
         return yield* Effect.fail(PublishError.refused({ code: "upstream_rejected", message: problems.join(" ") }))
-      if (lengthOf(request.content) > TEXT_LIMIT)
-        return yield* Effect.fail(
-          PublishError.refused({
-            code: "upstream_rejected",
-            message: `Telegram takes messages of up to ${TEXT_LIMIT} characters; this one has ${lengthOf(request.content)}.`
-          })
-        )
       if (request.poll !== null) {
         const own = request.poll.question?.trim() ?? ""
         if (own === "") return done(request, yield* poll(request, acting, request.content))
@@ -240,6 +237,15 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
     // A bot cannot read a channel's history: a lost answer stays unknown and a person decides.
     recover: () => Effect.succeed({ _tag: "Unknown" } satisfies Recovery),
     advise: (_account: Account, _dueAt: number, post: AdvisedPost) =>
-      Effect.succeed(problemsOf(post.text?.content ?? "", post.media))
+      Effect.succeed([
+        ...new Set([
+          ...problemsOf(post.text?.content ?? "", post.media),
+          // Replies are text messages of their own.
+          ...[
+            ...(post.text?.thread ?? []),
+            ...(post.text?.firstComment == null ? [] : [post.text.firstComment])
+          ].flatMap((reply) => problemsOf(reply, []))
+        ])
+      ])
   }
 }

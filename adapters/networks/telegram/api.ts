@@ -17,6 +17,8 @@ export type BotAnswer<A> =
       readonly description: string
       /** Seconds to wait, on a 429 (flood control). */
       readonly retryAfter: number | null
+      /** The group's new id, when it became a supergroup (its old id no longer takes messages). */
+      readonly migrateTo: number | null
     }
 
 interface Envelope {
@@ -24,7 +26,7 @@ interface Envelope {
   readonly result?: unknown
   readonly error_code?: unknown
   readonly description?: unknown
-  readonly parameters?: { readonly retry_after?: unknown } | undefined
+  readonly parameters?: { readonly retry_after?: unknown; readonly migrate_to_chat_id?: unknown } | undefined
 }
 
 const answerOf = <A>(reply: HttpReply): BotAnswer<A> => {
@@ -32,6 +34,7 @@ const answerOf = <A>(reply: HttpReply): BotAnswer<A> => {
   if (body?.ok === true && reply.status >= 200 && reply.status < 300) return { _tag: "Ok", result: body.result as A }
   const status = typeof body?.error_code === "number" ? body.error_code : reply.status
   const retryAfter = body?.parameters?.retry_after
+  const migrateTo = body?.parameters?.migrate_to_chat_id
   return {
     _tag: "Failed",
     status: status >= 200 && status < 300 ? 502 : status,
@@ -39,7 +42,8 @@ const answerOf = <A>(reply: HttpReply): BotAnswer<A> => {
       typeof body?.description === "string" && body.description.trim() !== ""
         ? body.description.trim()
         : `The Bot API answered HTTP ${reply.status}.`,
-    retryAfter: typeof retryAfter === "number" && retryAfter >= 0 ? retryAfter : null
+    retryAfter: typeof retryAfter === "number" && retryAfter >= 0 ? retryAfter : null,
+    migrateTo: typeof migrateTo === "number" ? migrateTo : null
   }
 }
 

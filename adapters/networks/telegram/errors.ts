@@ -23,6 +23,11 @@ export const publishErrorOf = (answer: Failed, what: string): PublishError => {
     return PublishError.revoked({
       message: `Telegram does not let the bot post to this chat (${answer.description}): add it back as an administrator allowed to post, then connect again.`
     })
+  // The group became a supergroup with a new id: the account Herald has is the old chat.
+  if (answer.migrateTo !== null)
+    return PublishError.revoked({
+      message: `The group became a supergroup with the id ${answer.migrateTo} (${answer.description}); connect it again by its new id.`
+    })
   if (answer.status >= 400 && answer.status < 500)
     return PublishError.refused({
       code: "upstream_rejected",

@@ -21,6 +21,8 @@ export interface FakeChat {
   readonly type: "private" | "group" | "supergroup" | "channel"
   readonly title?: string
   readonly username?: string
+  /** A basic group upgraded to a supergroup: its new id, which every send to the old one is told. */
+  migratedTo?: number
   /** Each bot's standing, by bot id (absent: not a member, "left"). */
   readonly members: Map<number, { status: string; can_post_messages?: boolean }>
 }
@@ -83,6 +85,10 @@ export const startFakeBotApi = async () => {
   /** The chat, for a bot that may send to it: a kicked bot gets 403, one that may not post 400. */
   const postable = (bot: FakeBot, chatId: unknown) => {
     const chat = chatOf(chatId)
+    if (chat.migratedTo !== undefined)
+      throw new ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat", {
+        migrate_to_chat_id: chat.migratedTo
+      })
     const member = chat.members.get(bot.id)
     if (member === undefined || member.status === "kicked" || member.status === "left")
       throw new ApiError(

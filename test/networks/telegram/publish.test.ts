@@ -232,6 +232,40 @@ describe("Telegram publisher", () => {
       })
     ))
 
+  it("a group upgraded to a supergroup (400 with migrate_to_chat_id) needs reconnection by its new id", () =>
+    run(
+      Effect.gen(function* () {
+        const group = fake.addChat({ id: -4242, type: "group", title: "Old group" })
+        fake.join(group, token, { status: "administrator" })
+        const { network } = yield* telegramOn(fake)
+        const [connection] = yield* connectWith(network, token, "-4242")
+        group.migratedTo = -1004242
+        const e = failureOf(yield* Effect.exit(network.publisher.publish(request(connection!)))) as PublishError
+        expect(e.code).toBe("account_needs_reconnection")
+        expect(e.message).toContain("-1004242")
+      })
+    ))
+
+  it("counts text as Telegram does, in UTF-16 units: an emoji-heavy reply over 4096 is advised and refused before sending", () =>
+    run(
+      Effect.gen(function* () {
+        const { network, connection } = yield* setup
+        const emoji = "😀".repeat(2049)
+        const advice = yield* network.publisher.advise!(request(connection).account, 0, {
+          media: [],
+          options: {},
+          text: { content: "fine", thread: [emoji], firstComment: null }
+        })
+        expect(advice).toEqual([expect.stringContaining("up to 4096 characters, counted in UTF-16 units")])
+        const calls = fake.calls("sendMessage").length
+        const e = failureOf(
+          yield* Effect.exit(network.publisher.publish(request(connection, { content: emoji })))
+        ) as PublishError
+        expect(e.code).toBe("upstream_rejected")
+        expect(fake.calls("sendMessage").length).toBe(calls)
+      })
+    ))
+
   it("advises in a dry run what the Bot API would refuse: a long caption, a GIF in an album", () =>
     run(
       Effect.gen(function* () {
