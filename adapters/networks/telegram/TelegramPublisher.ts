@@ -11,19 +11,21 @@ import {
 } from "../../../application/ports/Publishers.ts"
 import type { Account } from "../../../domain/account.ts"
 import type { Media } from "../../../domain/media.ts"
+import { networkRules } from "../../../domain/networkRules.ts"
 import type { NoAnswer } from "../shared/http.ts"
 import { readAll } from "../shared/media.ts"
 import type { BotAnswer, BotApi, Message, Upload } from "./api.ts"
 import { lostAnswer, publishErrorOf } from "./errors.ts"
 import { decodeHandle, encodeHandle, sending, type TelegramHandle } from "./handle.ts"
 
-/** sendMessage's text (1-4096) and a media message's caption (0-1024), after entities parsing: plain text here. */
-export const TEXT_LIMIT = 4096
+const rules = networkRules.telegram
+/** sendMessage's text (the rules row's 4096) and a media message's caption (0-1024), plain text here. */
+export const TEXT_LIMIT = rules.textLimit
 export const CAPTION_LIMIT = 1024
-/** sendMediaGroup takes 2-10 photos and videos. */
-export const ALBUM_MAX = 10
-/** Bot API uploads: photos up to 10 MB, other files up to 50 MB. */
-export const PHOTO_MAX_BYTES = 10 * 1024 * 1024
+/** sendMediaGroup takes 2-10 photos and videos, mixed. */
+export const ALBUM_MAX = rules.maxImages
+/** Bot API uploads: photos up to 10 MB (the rules row's), other files up to 50 MB. */
+export const PHOTO_MAX_BYTES = rules.imageMaxBytes ?? 10 * 1024 * 1024
 export const FILE_MAX_BYTES = 50 * 1024 * 1024
 
 /** Telegram counts a message's length in UTF-16 code units. */
@@ -169,12 +171,8 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
         ),
         "the album"
       )
-      const first = messages[0]
-      if (first === undefined)
-        return yield* Effect.fail(
-          PublishError.unavailable({ message: "Telegram answered the album with no messages." })
-        )
-      return first
+      // Sent, whatever the answer says: an album answered without its messages is posted, its id unknown.
+      return (Array.isArray(messages) ? messages[0] : undefined) as Message
     })
 
   const poll = (request: PublishRequest, acting: Acting, question: string, replyTo?: number) => {
@@ -193,8 +191,16 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
     )
   }
 
-  const done = (request: PublishRequest, message: Message): PublishOutcome =>
-    published(String(message.message_id), linkOf(request.account, message.message_id))
+  /** The sent message's id: an ok answer that names none means it went out, unrecorded, so a person decides. */
+  const idOf = (message: Message | undefined): Effect.Effect<number, PublishError> =>
+    typeof message?.message_id === "number" && Number.isSafeInteger(message.message_id)
+      ? Effect.succeed(message.message_id)
+      : Effect.fail(
+          PublishError.outcomeUnknown({ message: "Telegram said the message was sent but named no message id." })
+        )
+
+  const done = (request: PublishRequest, message: Message | undefined) =>
+    Effect.map(idOf(message), (id): PublishOutcome => published(String(id), linkOf(request.account, id)))
 
   const fresh = (request: PublishRequest, acting: Acting, handle: TelegramHandle) =>
     Effect.gen(function* () {
@@ -203,19 +209,19 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
         return yield* Effect.fail(PublishError.refused({ code: "upstream_rejected", message: problems.join(" ") }))
       if (request.poll !== null) {
         const own = request.poll.question?.trim() ?? ""
-        if (own === "") return done(request, yield* poll(request, acting, request.content))
-        if (request.content.trim() === "") return done(request, yield* poll(request, acting, own))
+        if (own === "") return yield* done(request, yield* poll(request, acting, request.content))
+        if (request.content.trim() === "") return yield* done(request, yield* poll(request, acting, own))
         // The text first, then the poll as its reply, from a checkpoint that says the text is out.
-        const message = yield* text(request, acting, request.content)
+        const textId = yield* idOf(yield* text(request, acting, request.content))
         return {
           _tag: "Processing",
-          handle: encodeHandle({ v: 1, stage: "poll", startedAt: handle.startedAt, textId: message.message_id }),
+          handle: encodeHandle({ v: 1, stage: "poll", startedAt: handle.startedAt, textId }),
           checkAfterMs: 0
         } satisfies PublishOutcome
       }
-      if (request.media.length === 0) return done(request, yield* text(request, acting, request.content))
-      if (request.media.length === 1) return done(request, yield* single(request, acting, request.media[0]!))
-      return done(request, yield* album(request, acting))
+      if (request.media.length === 0) return yield* done(request, yield* text(request, acting, request.content))
+      if (request.media.length === 1) return yield* done(request, yield* single(request, acting, request.media[0]!))
+      return yield* done(request, yield* album(request, acting))
     })
 
   const publish = (request: PublishRequest, handleText?: string) =>

@@ -212,6 +212,25 @@ describe("Telegram publisher", () => {
       })
     ))
 
+  it("an ok answer naming no message is an unknown outcome, never a retry", () =>
+    run(
+      Effect.gen(function* () {
+        const { network, blobs, connection } = yield* setup
+        fake.log.script("POST", /\/sendMessage$/, { status: 200, body: { ok: true, result: {} } })
+        const e = failureOf(yield* Effect.exit(network.publisher.publish(request(connection)))) as PublishError
+        expect(e.reason._tag).toBe("OutcomeUnknown")
+        const items = yield* Effect.forEach([0, 1], () =>
+          Harness.upload(blobs, { type: "image", mimeType: "image/png", bytes: 50 })
+        )
+        fake.log.script("POST", /\/sendMediaGroup$/, { status: 200, body: { ok: true, result: [] } })
+        const album = failureOf(
+          yield* Effect.exit(network.publisher.publish(request(connection, { media: items.map((i) => i.media) })))
+        ) as PublishError
+        expect(album.reason._tag).toBe("OutcomeUnknown")
+        expect(album.retryable).toBe(false)
+      })
+    ))
+
   it("a bot kicked from the channel (403) or a revoked token (401) needs reconnection", () =>
     run(
       Effect.gen(function* () {
