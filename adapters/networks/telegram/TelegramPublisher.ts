@@ -28,6 +28,9 @@ export const ALBUM_MAX = rules.maxImages
 export const PHOTO_MAX_BYTES = rules.imageMaxBytes ?? 10 * 1024 * 1024
 export const FILE_MAX_BYTES = 50 * 1024 * 1024
 
+/** How soon to send a poll again whose text is out, when Telegram could not take it and named no wait. */
+const POLL_RETRY_MS = 30_000
+
 /** Telegram counts a message's length in UTF-16 code units. */
 const lengthOf = (text: string) => text.length
 
@@ -229,10 +232,20 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
       const acting = yield* actingOf(request)
       const now = yield* Clock.currentTimeMillis
       const handle = Option.getOrElse(decodeHandle(handleText), () => sending(now))
-      if (handle.stage === "poll") {
-        yield* poll(request, acting, request.poll?.question?.trim() ?? request.content, handle.textId)
-        return published(String(handle.textId), linkOf(request.account, handle.textId))
-      }
+      if (handle.stage === "poll")
+        return yield* poll(request, acting, request.poll?.question?.trim() ?? request.content, handle.textId).pipe(
+          Effect.as(published(String(handle.textId), linkOf(request.account, handle.textId))),
+          // The text is out: a wait keeps this checkpoint (a failure would drop it and send the text again).
+          Effect.catch((e) =>
+            e.retryable
+              ? Effect.succeed<PublishOutcome>({
+                  _tag: "Processing",
+                  handle: encodeHandle(handle),
+                  checkAfterMs: e.retryAfterMs ?? POLL_RETRY_MS
+                })
+              : Effect.fail(e)
+          )
+        )
       return yield* fresh(request, acting, handle)
     })
 

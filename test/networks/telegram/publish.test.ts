@@ -154,7 +154,12 @@ describe("Telegram publisher", () => {
         const text = last()
         expect(text).toMatchObject({ method: "sendMessage", text: "Our morning survey." })
         expect(JSON.parse(step.handle)).toMatchObject({ stage: "poll", textId: text.message_id })
-        const done = publishedOf(yield* network.publisher.publish(req, step.handle))
+        // Flood control on the poll keeps the checkpoint: the text is never sent twice.
+        fake.floodWait("sendPoll", 7)
+        const wait = processingOf(yield* network.publisher.publish(req, step.handle))
+        expect(wait).toEqual({ _tag: "Processing", handle: step.handle, checkAfterMs: 7000 })
+        const done = publishedOf(yield* network.publisher.publish(req, wait.handle))
+        expect(fake.calls("sendMessage").filter((c) => (c.body as any).text === "Our morning survey.")).toHaveLength(1)
         expect(last()).toMatchObject({ method: "sendPoll", replyTo: text.message_id, poll: { question: "Which one?" } })
         expect(done.externalId).toBe(String(text.message_id))
       })
