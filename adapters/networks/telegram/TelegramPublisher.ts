@@ -14,6 +14,7 @@ import type { Media } from "../../../domain/media.ts"
 import { networkRules } from "../../../domain/networkRules.ts"
 import type { NoAnswer } from "../shared/http.ts"
 import { readAll } from "../shared/media.ts"
+import type { RateGate } from "../shared/rateGate.ts"
 import type { BotAnswer, BotApi, Message, Upload } from "./api.ts"
 import { lostAnswer, publishErrorOf } from "./errors.ts"
 import { decodeHandle, encodeHandle, sending, type TelegramHandle } from "./handle.ts"
@@ -93,15 +94,30 @@ const singleOf = (m: Media) =>
  * (sendPoll; with a question of its own, after the text as a reply to it), and threads and first comments
  * as replies (reply_parameters). Files go up as multipart uploads from Herald's blob store.
  */
-export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShape }): Publisher => {
+export const make = (deps: {
+  readonly api: BotApi
+  readonly blobs: BlobStoreShape
+  readonly gate: RateGate
+}): Publisher => {
   /** The answer's message, or the failure in Herald's terms; no answer at all is an unknown outcome. */
-  const sent = <A>(effect: Effect.Effect<BotAnswer<A>, NoAnswer>, what: string) =>
-    effect.pipe(
-      Effect.mapError((e) => lostAnswer(e, what)),
-      Effect.flatMap((answer) =>
-        answer._tag === "Ok" ? Effect.succeed(answer.result) : Effect.fail(publishErrorOf(answer, what))
-      )
-    )
+  const sent = <A>(acting: Acting, effect: Effect.Effect<BotAnswer<A>, NoAnswer>, what: string) =>
+    Effect.gen(function* () {
+      // Flood control is per bot and chat: once Telegram names a wait, no call to the chat before it ends.
+      const key = `${acting.token.split(":")[0]} ${acting.chatId}`
+      const wait = yield* deps.gate.waitFor([key])
+      if (wait > 0)
+        return yield* Effect.fail(
+          PublishError.rateLimited({
+            message: `Telegram asked the bot to wait; Herald sends nothing to this chat for ${Math.ceil(wait / 1000)} s.`,
+            retryAfterMs: wait
+          })
+        )
+      const answer = yield* Effect.mapError(effect, (e) => lostAnswer(e, what))
+      if (answer._tag === "Ok") return answer.result
+      if (answer.status === 429 && answer.retryAfter !== null)
+        yield* deps.gate.closeUntil(key, (yield* Clock.currentTimeMillis) + answer.retryAfter * 1000)
+      return yield* Effect.fail(publishErrorOf(answer, what))
+    })
 
   const replyOf = (request: PublishRequest, to?: number) => {
     const parent = to ?? (request.replyTo === null ? undefined : Number(request.replyTo.parentId))
@@ -118,6 +134,7 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
 
   const text = (request: PublishRequest, acting: Acting, content: string) =>
     sent(
+      acting,
       deps.api.call<Message>(acting.token, "sendMessage", {
         chat_id: acting.chatId,
         text: content,
@@ -140,6 +157,7 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
             }
           : {}
       return yield* sent(
+        acting,
         deps.api.upload<Message>(
           acting.token,
           method,
@@ -166,6 +184,7 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
         ...(m.type === "video" ? { supports_streaming: true } : {})
       }))
       const messages = yield* sent(
+        acting,
         deps.api.upload<ReadonlyArray<Message>>(
           acting.token,
           "sendMediaGroup",
@@ -181,6 +200,7 @@ export const make = (deps: { readonly api: BotApi; readonly blobs: BlobStoreShap
   const poll = (request: PublishRequest, acting: Acting, question: string, replyTo?: number) => {
     const p = request.poll!
     return sent(
+      acting,
       deps.api.call<Message>(acting.token, "sendPoll", {
         chat_id: acting.chatId,
         question,

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
 import * as Harness from "../shared/harness.ts"
@@ -158,6 +159,10 @@ describe("Telegram publisher", () => {
         fake.floodWait("sendPoll", 7)
         const wait = processingOf(yield* network.publisher.publish(req, step.handle))
         expect(wait).toEqual({ _tag: "Processing", handle: step.handle, checkAfterMs: 7000 })
+        const polls = fake.calls("sendPoll").length
+        expect(processingOf(yield* network.publisher.publish(req, wait.handle)).handle).toBe(step.handle)
+        expect(fake.calls("sendPoll")).toHaveLength(polls)
+        yield* TestClock.adjust(7000)
         const done = publishedOf(yield* network.publisher.publish(req, wait.handle))
         expect(fake.calls("sendMessage").filter((c) => (c.body as any).text === "Our morning survey.")).toHaveLength(1)
         expect(last()).toMatchObject({ method: "sendPoll", replyTo: text.message_id, poll: { question: "Which one?" } })
@@ -176,6 +181,15 @@ describe("Telegram publisher", () => {
         expect(e.retryAfterMs).toBe(35_000)
         expect(e.retryable).toBe(true)
         expect(fake.messages.length).toBe(before)
+        // Until the wait ends, nothing reaches Telegram for this chat; then the message goes.
+        const calls = fake.calls("sendMessage").length
+        yield* TestClock.adjust(34_000)
+        const early = failureOf(yield* Effect.exit(network.publisher.publish(request(connection)))) as PublishError
+        expect(early.retryAfterMs).toBe(1000)
+        expect(fake.calls("sendMessage")).toHaveLength(calls)
+        yield* TestClock.adjust(1000)
+        publishedOf(yield* network.publisher.publish(request(connection)))
+        expect(fake.calls("sendMessage")).toHaveLength(calls + 1)
       })
     ))
 
