@@ -33,13 +33,14 @@ const html = (parts, ...values) =>
   new Html(parts.reduce((out, part, i) => out + part + (i < values.length ? show(values[i]) : ""), ""))
 
 // ---- The API ----
-const api = async (path, { method = "GET", body } = {}) => {
+const api = async (path, { method = "GET", body, keepalive = false } = {}) => {
   const headers = { accept: "application/json", "x-csrf-token": csrf }
   if (method !== "GET") headers["content-type"] = "application/json"
   const response = await fetch(`/api/v1${path}`, {
     method,
     headers,
     credentials: "same-origin",
+    keepalive,
     body: method === "GET" ? undefined : JSON.stringify(body ?? {})
   })
   if (response.status === 401) location.assign("/signin")
@@ -72,6 +73,26 @@ const when = (iso) =>
         timeZone,
         timeZoneName: "short"
       }).format(new Date(iso))
+/** "5 minutes ago", in the page's language; the absolute time (workspace's zone) goes beside it. */
+const relative = (iso) => {
+  const seconds = Math.round((Date.parse(iso) - Date.now()) / 1000)
+  const format = new Intl.RelativeTimeFormat(lang, { numeric: "auto" })
+  const units = [
+    ["day", 86400],
+    ["hour", 3600],
+    ["minute", 60]
+  ]
+  for (const [unit, size] of units)
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
+  return format.format(0, "second")
+}
+const ago = (iso) =>
+  html`<time datetime="${iso}" data-relative="${iso}">${relative(iso)}</time> <span class="muted">(${when(iso)})</span>`
+// Relative times stay true while the page is open.
+setInterval(() => {
+  for (const el of document.querySelectorAll("time[data-relative]")) el.textContent = relative(el.dataset.relative)
+}, 30_000)
+
 const zoneOffset = (ms) => {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-US", {
@@ -143,32 +164,45 @@ ${
 </section>`
 }
 
+/** Media large enough to judge (the 480 px preview, up to 240 px high); each opens to its full width. */
 const mediaStrip = (post) =>
   post.mediaIds.length === 0
     ? ""
     : html`<ol class="media" aria-label="${t("post.media")}">${post.mediaIds.map(
         (id, i) =>
-          html`<li><img src="/api/v1/media/${encodeURIComponent(id)}/preview" alt="${t("post.mediaItem", { i: i + 1, n: post.mediaIds.length })}" width="112" height="112" loading="lazy"><span aria-hidden="true">${i + 1}</span></li>`
+          html`<li><button type="button" class="media-toggle" data-act="media" aria-expanded="false" aria-label="${t("post.mediaItem", { i: i + 1, n: post.mediaIds.length })}: ${t("queue.expand")}"><img src="/api/v1/media/${encodeURIComponent(id)}/preview" alt="${t("post.mediaItem", { i: i + 1, n: post.mediaIds.length })}" loading="lazy"></button>${post.mediaIds.length > 1 ? html`<span aria-hidden="true">${i + 1}</span>` : ""}</li>`
       )}</ol>`
 
 const snippet = (text) => (text.length > 60 ? `${text.slice(0, 60)}…` : text)
+
+/** Each network's length by its own counting (from the API's per-target advice), in one line above the buttons. */
+const lengths = (item) =>
+  html`<ul class="lengths" aria-label="${t("queue.targets")}">${item.networks.map(
+    (n) =>
+      html`<li class="${n.text.fits ? "" : "over"}">${networkName(n.platform)} ${t("post.length", { length: n.text.length, limit: n.text.limit })}${n.text.fits ? "" : html` <span class="sr-only">${t("post.tooLong", { network: networkName(n.platform) })}</span><span aria-hidden="true">✂</span>`}</li>`
+  )}</ul>`
 
 const queueItem = (item) => {
   const { post } = item
   const note = queue.notes[post.id]
   const by = post.createdBy
+  const long = post.content.length > 600
   return html`<article class="post" tabindex="-1" data-id="${post.id}" data-version="${item.version}" aria-labelledby="h-${post.id}">
 <div class="post-head"><input type="checkbox" class="pick" aria-label="${t("queue.select")}: ${snippet(post.content)}">
-<div><h2 id="h-${post.id}">${t("queue.askedBy", { name: by.name })} <span class="badge">${by.kind === "key" ? t("queue.viaKey") : t("queue.viaPerson")}</span></h2>
-<p class="muted">${post.scheduledFor === null ? t("queue.now") : t("queue.at", { when: when(post.scheduledFor) })}</p></div></div>
-${note ? html`<p class="notice" role="alert">${note}</p>` : ""}
+<p class="muted asked">${t("queue.askedBy", { name: by.name })} <span class="badge">${by.kind === "key" ? t("queue.viaKey") : t("queue.viaPerson")}</span> · ${ago(post.createdAt)}</p></div>
+<h2 id="h-${post.id}" class="lead${long ? " clamped" : ""}">${post.content}</h2>
+${long ? html`<button type="button" class="link" data-act="more" aria-expanded="false">${t("queue.more")}</button>` : ""}
 ${mediaStrip(post)}
-<div class="networks">${item.networks.map((n) => networkCard(post, n))}</div>
+<p class="muted goes">${post.scheduledFor === null ? t("queue.now") : t("queue.at", { when: when(post.scheduledFor) })}</p>
+${note ? html`<p class="notice" role="alert">${note}</p>` : ""}
+${lengths(item)}
 <div class="actions"><button data-act="approve">${t("queue.approve")}</button> <button class="secondary" data-act="reject-open" aria-expanded="false">${t("queue.reject")}</button> <button class="secondary" data-act="schedule-open" aria-expanded="false">${t("queue.schedule")}</button></div>
-<form class="reject" hidden><label>${t("queue.reason")}<textarea name="reason" maxlength="1000" rows="2"></textarea></label>
-<p><button>${t("queue.confirmReject")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
+<form class="reject" hidden><label>${t("queue.reason")}<textarea name="reason" maxlength="1000" rows="4"></textarea></label>
+<p><button class="danger">${t("queue.confirmReject")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
 <form class="schedule" hidden><label>${t("queue.newTime", { tz: timeZone })} <input type="datetime-local" name="when" required value="${toZoned(post.scheduledFor)}"></label>
 <p><button>${t("queue.save")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
+<details class="previews"${item.networks.some((n) => !n.text.fits) ? " open" : ""}><summary>${t("queue.targets")}</summary>
+<div class="networks">${item.networks.map((n) => networkCard(post, n))}</div></details>
 </article>`
 }
 
@@ -214,34 +248,112 @@ const updateSelection = () => {
   if (all) all.checked = count > 0 && count === articles().length
 }
 
-const approve = async (article) => {
-  const id = article.dataset.id
-  const focusAfter = nextFocus(article)
-  const result = await api(`/posts/${encodeURIComponent(id)}/approve`, {
-    method: "POST",
-    body: { version: article.dataset.version }
-  })
-  if (result.ok) {
-    delete queue.notes[id]
-    say(t("queue.approved"))
-    return loadQueue(focusAfter)
-  }
-  if (result.data?.error?.code === "post_changed") {
-    queue.notes[id] = t("queue.changed")
-    return loadQueue(id)
-  }
-  say(problem(result), "error")
+// ---- Decisions with undo ----
+// A decision is sent only when its undo window ends: the API has no "unapprove" (an approved post may be
+// published at once) and a rejected post is deleted, so a compensating call could not undo either.
+const UNDO_MS = 5000
+let pending = null
+let undoBar
+
+const undoBox = () => {
+  if (undoBar) return undoBar
+  undoBar = document.createElement("div")
+  undoBar.className = "undo"
+  undoBar.hidden = true
+  undoBar.innerHTML =
+    html`<span role="status" aria-live="polite"></span> <button type="button" class="secondary">${t("queue.undo")}</button>`.text
+  document.body.append(undoBar)
+  undoBar.querySelector("button").addEventListener("click", () => undo())
+  return undoBar
 }
 
-const reject = async (article, reason) => {
+/** Hides the card now and sends the decision when the window ends (or at once, if another decision or leaving the page comes first). */
+const decide = (article, kind, send) => {
+  if (pending) flush()
+  const id = article.dataset.id
   const focusAfter = nextFocus(article)
-  const result = await api(`/posts/${encodeURIComponent(article.dataset.id)}/reject`, {
-    method: "POST",
-    body: reason ? { reason } : {}
+  article.hidden = true
+  const box = undoBox()
+  let left = UNDO_MS / 1000
+  const label = () => t(kind === "approve" ? "queue.approvedUndo" : "queue.rejectedUndo", { s: left })
+  box.querySelector("span").textContent = label()
+  box.hidden = false
+  const tick = setInterval(() => {
+    left -= 1
+    if (left > 0) box.querySelector("span").textContent = label()
+  }, 1000)
+  pending = { id, article, send, tick, timer: setTimeout(() => flush(), UNDO_MS) }
+  const next = focusAfter === undefined ? null : main.querySelector(`article[data-id="${CSS.escape(focusAfter)}"]`)
+  if (next) next.focus()
+  else box.querySelector("button").focus()
+}
+
+const flush = (keepalive = false) => {
+  if (!pending) return
+  const { send, tick, timer } = pending
+  clearInterval(tick)
+  clearTimeout(timer)
+  pending = null
+  undoBar.hidden = true
+  return send(keepalive)
+}
+
+const undo = () => {
+  if (!pending) return
+  const { article, tick, timer } = pending
+  clearInterval(tick)
+  clearTimeout(timer)
+  pending = null
+  undoBar.hidden = true
+  article.hidden = false
+  article.focus()
+  say(t("queue.undone"))
+}
+
+// Leaving the page sends what is pending (keepalive lets the request outlive the page).
+addEventListener("pagehide", () => flush(true))
+
+const approve = (article) => {
+  const id = article.dataset.id
+  const version = article.dataset.version
+  decide(article, "approve", async (keepalive) => {
+    const result = await api(`/posts/${encodeURIComponent(id)}/approve`, {
+      method: "POST",
+      body: { version },
+      keepalive
+    })
+    if (keepalive) return
+    if (result.ok) {
+      delete queue.notes[id]
+      say(t("queue.approved"))
+      return loadQueue(document.activeElement?.closest?.("article.post")?.dataset.id)
+    }
+    if (result.data?.error?.code === "post_changed") {
+      queue.notes[id] = t("queue.changed")
+      return loadQueue(id)
+    }
+    say(problem(result), "error")
+    return loadQueue(id)
   })
-  if (!result.ok) return say(problem(result), "error")
-  say(t("queue.rejected"))
-  return loadQueue(focusAfter)
+}
+
+const reject = (article, reason) => {
+  const id = article.dataset.id
+  closeForms(article)
+  decide(article, "reject", async (keepalive) => {
+    const result = await api(`/posts/${encodeURIComponent(id)}/reject`, {
+      method: "POST",
+      body: reason ? { reason } : {},
+      keepalive
+    })
+    if (keepalive) return
+    if (!result.ok) {
+      say(problem(result), "error")
+      return loadQueue(id)
+    }
+    say(t("queue.rejected"))
+    return loadQueue(document.activeElement?.closest?.("article.post")?.dataset.id)
+  })
 }
 
 const reschedule = async (article, local) => {
@@ -293,6 +405,16 @@ const queueView = () => {
     else if (act === "reject-open") openForm(article, "reject")
     else if (act === "schedule-open") openForm(article, "schedule")
     else if (act === "close") closeForms(article)
+    else if (act === "more") {
+      const open = button.getAttribute("aria-expanded") !== "true"
+      article.querySelector(".lead").classList.toggle("clamped", !open)
+      button.setAttribute("aria-expanded", String(open))
+      button.textContent = t(open ? "queue.less" : "queue.more")
+    } else if (act === "media") {
+      const open = button.getAttribute("aria-expanded") !== "true"
+      button.closest("li").classList.toggle("large", open)
+      button.setAttribute("aria-expanded", String(open))
+    }
   })
   main.addEventListener("submit", (event) => {
     event.preventDefault()

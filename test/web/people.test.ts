@@ -1,0 +1,236 @@
+import { mkdirSync } from "node:fs"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
+import { connectSandbox, uniqueEmail } from "../support/flows.ts"
+import { chromiumAvailable, expectAccessible, launch, mailTo } from "./browser.ts"
+
+/** The README's screenshots (docs/screens/): small PNGs of the first screen, kept in the repository. */
+const SCREENS = new URL("../../docs/screens/", import.meta.url).pathname
+const keep = async (page: Page, name: string) => {
+  mkdirSync(SCREENS, { recursive: true })
+  await page.screenshot({ path: `${SCREENS}${name}.png` })
+}
+
+const viewports = {
+  desktop: { width: 1280, height: 800 },
+  mobile: { width: 390, height: 844 }
+} as const
+type Device = keyof typeof viewports
+type Lang = "en" | "ja"
+
+const words = {
+  en: {
+    claim: "Claim workspace",
+    signIn: "Sign in",
+    email: "E-mail",
+    send: "Send me a link",
+    sent: "Check your inbox",
+    complete: "Sign in to Herald",
+    approve: "Approve",
+    undo: "Undo",
+    undone: "Undone",
+    reject: "Reject",
+    reason: "Reason for the agent (optional)",
+    confirmReject: "Reject this post",
+    empty: "Nothing is waiting.",
+    signOut: "Sign out",
+    ago: /minute|now/
+  },
+  ja: {
+    claim: "受け取る",
+    signIn: "サインイン",
+    email: "メールアドレス",
+    send: "リンクを送る",
+    sent: "受信箱を確認してください",
+    complete: "Herald にサインイン",
+    approve: "承認",
+    undo: "元に戻す",
+    undone: "元に戻しました",
+    reject: "却下",
+    reason: "",
+    confirmReject: "",
+    empty: "",
+    signOut: "サインアウト",
+    ago: /分|今/
+  }
+} as const
+
+describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign-in, approvals, mobile)", () => {
+  let host: HttpHost
+  let browser: Browser
+  beforeAll(async () => {
+    host = await startHttpHost()
+    browser = await launch()
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await host?.close()
+  })
+
+  const open = async (device: Device, lang: Lang) => {
+    const page = await browser.newPage({
+      viewport: viewports[device],
+      ...(device === "mobile" ? { isMobile: true, hasTouch: true } : {}),
+      locale: lang === "ja" ? "ja-JP" : "en-US",
+      extraHTTPHeaders: { "accept-language": lang === "ja" ? "ja,en;q=0.5" : "en-US,en;q=0.8" }
+    })
+    page.on("pageerror", (error) => {
+      throw error
+    })
+    return page
+  }
+
+  /** A workspace in `lang`, claimed in the browser, with a sandbox account and its agent's key. */
+  const setUp = async (device: Device, lang: Lang) => {
+    const email = uniqueEmail()
+    const reply = await call(host, "POST", "/signup", { body: { email, agentName: "Test agent", locale: lang } })
+    expect(reply.status).toBe(201)
+    const key = reply.body.apiKey as string
+    const accountId = await connectSandbox(host, key)
+    const page = await open(device, lang)
+    const mail = await mailTo(host, email, /\/claim\?token=/)
+    await page.goto(host.local(/https?:\/\/\S+\/claim\?token=\S+/.exec(mail.text)![0]))
+    await expectAccessible(page)
+    await page.getByRole("button", { name: words[lang].claim }).click()
+    await page.waitForURL("**/app")
+    return { email, key, accountId, page }
+  }
+
+  for (const device of ["desktop", "mobile"] as const)
+    for (const lang of ["en", "ja"] as const)
+      it(`${device} ${lang}: every page carries the name, mark and favicon; sign-in and its follow-ups speak ${lang}`, async () => {
+        const { email, page } = await setUp(device, lang)
+        const w = words[lang]
+        await page.locator("main h1").waitFor()
+        expect(await page.locator("header .brand").textContent()).toContain("Herald")
+        expect(await page.locator("header .brand svg").count()).toBe(1)
+        expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg")
+        const icon = await page.request.get(`${host.origin}/favicon.svg`)
+        expect(icon.status()).toBe(200)
+        expect(icon.headers()["content-type"]).toContain("image/svg+xml")
+        await expectAccessible(page)
+
+        // Signing out lands on the sign-in page in the workspace's language.
+        await page.getByRole("button", { name: w.signOut }).click()
+        await page.waitForURL("**/signin**")
+        expect(await page.getAttribute("html", "lang")).toBe(lang)
+        expect(await page.locator("main").count()).toBe(1)
+        expect(await page.locator("header.brand svg").count()).toBe(1)
+        expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg")
+        await page.getByRole("heading", { name: w.signIn }).waitFor()
+        await expectAccessible(page)
+        await keep(page, `signin-${device}-${lang}`)
+        await page.getByLabel(w.email).fill(email)
+        await page.getByRole("button", { name: w.send }).click()
+        await page.getByRole("heading", { name: w.sent }).waitFor()
+        expect(await page.getAttribute("html", "lang")).toBe(lang)
+        await expectAccessible(page)
+
+        // The e-mailed link opens in the workspace's language even in a browser that asks for the other one.
+        const mail = await mailTo(host, email, /\/signin\/complete\?token=/)
+        const other = await open(device, lang === "ja" ? "en" : "ja")
+        await other.goto(host.local(/https?:\/\/\S+\/signin\/complete\?token=\S+/.exec(mail.text)![0]))
+        expect(await other.getAttribute("html", "lang")).toBe(lang)
+        await expectAccessible(other)
+        await other.getByRole("button", { name: w.complete }).click()
+        await other.waitForURL("**/app")
+        await other.close()
+        await page.close()
+      }, 90_000)
+
+  it("/signin with no workspace known follows the browser's Accept-Language", async () => {
+    const page = await open("desktop", "ja")
+    await page.goto(`${host.origin}/signin`)
+    expect(await page.getAttribute("html", "lang")).toBe("ja")
+    await page.getByRole("heading", { name: "サインイン" }).waitFor()
+    await page.close()
+  }, 30_000)
+
+  it("a revoked key's row passes colour contrast", async () => {
+    const { key, page } = await setUp("desktop", "en")
+    expect(key).toMatch(/^hrld_/)
+    page.on("dialog", (dialog) => void dialog.accept())
+    await page.goto(`${host.origin}/app/keys`)
+    await page.getByLabel("Key name").fill("old key")
+    await page.getByRole("button", { name: "Create key" }).click()
+    await page.getByRole("button", { name: "Revoke old key" }).click()
+    await page.locator("li.row.revoked").waitFor()
+    await expectAccessible(page)
+    await keep(page, "keys-revoked")
+    await page.close()
+  }, 60_000)
+
+  for (const device of ["desktop", "mobile"] as const)
+    for (const lang of ["en", "ja"] as const)
+      it(`${device} ${lang}: a card is led by the post, says who asked and when, and approve can be undone`, async () => {
+        const { key, accountId, page } = await setUp(device, lang)
+        const w = words[lang]
+        const content = `Launch day ${lang} ${device}: our spring collection is out, with free shipping all week.`
+        const asked = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content } })
+        const id = asked.body.post.id as string
+        await page.clock.install()
+        await page.reload()
+        const card = page.locator("article.post", { hasText: content })
+        await card.waitFor()
+        expect(await card.locator("h2").textContent()).toBe(content)
+        expect(await card.locator(".asked").textContent()).toMatch(w.ago)
+        expect(await card.locator(".asked time").getAttribute("datetime")).toBe(asked.body.post.createdAt)
+        expect(await card.locator(".lengths li").first().textContent()).toMatch(/\d+/)
+        const approve = card.getByRole("button", { name: w.approve, exact: true })
+        // The first Approve is on the first screen, and the header is small.
+        const box = (await approve.boundingBox())!
+        expect(box.y + box.height).toBeLessThanOrEqual(viewports[device].height)
+        const header = (await page.locator("body > header").boundingBox())!
+        expect(header.height).toBeLessThan(viewports[device].height / 8)
+        if (device === "mobile") expect(await page.locator("#shortcuts").isVisible()).toBe(false)
+        await expectAccessible(page)
+        await keep(page, `queue-${device}-${lang}`)
+
+        await approve.click()
+        await page.getByRole("button", { name: w.undo }).waitFor()
+        expect(await card.isVisible()).toBe(false)
+        await expectAccessible(page)
+        await page.getByRole("button", { name: w.undo }).click()
+        await page.getByText(w.undone).waitFor()
+        expect(await card.isVisible()).toBe(true)
+        await page.clock.runFor(10_000)
+        expect((await call(host, "GET", `/posts/${id}`, { key })).body.post.status).toBe("needs_approval")
+
+        // Approved for good: the decision goes once the window ends.
+        await approve.click()
+        await page.clock.runFor(5_000)
+        await page.locator(".empty").waitFor()
+        // Approved with no time: it goes out at once (the test host runs no worker, so it stays on its way).
+        expect(["scheduled", "publishing"]).toContain(
+          (await call(host, "GET", `/posts/${id}`, { key })).body.post.status
+        )
+        await page.close()
+      }, 90_000)
+
+  it("reject is a secondary action with a roomy reason box; the agent reads the reason after the undo window", async () => {
+    const { key, accountId, page } = await setUp("desktop", "en")
+    const id = (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content: "not today" } }))
+      .body.post.id as string
+    await page.clock.install()
+    await page.reload()
+    const card = page.locator("article.post", { hasText: "not today" })
+    await card.getByRole("button", { name: "Reject", exact: true }).click()
+    const reason = card.getByLabel(words.en.reason)
+    expect((await reason.boundingBox())!.width).toBeGreaterThan(500)
+    await reason.fill("Wrong product name.")
+    const confirm = card.getByRole("button", { name: words.en.confirmReject })
+    // Not styled as the primary (filled dark) button.
+    expect(await confirm.evaluate("(b) => getComputedStyle(b).backgroundColor")).toBe("rgb(255, 255, 255)")
+    await expectAccessible(page)
+    await keep(page, "queue-reject")
+    await confirm.click()
+    await page.getByRole("button", { name: "Undo" }).waitFor()
+    expect((await call(host, "GET", `/posts/${id}`, { key })).status).toBe(200)
+    await page.clock.runFor(5_000)
+    await page.getByText(words.en.empty).waitFor()
+    const events = await call(host, "GET", `/events?postId=${id}&types=post.rejected`, { key })
+    expect(events.body.events[0].data.reason).toBe("Wrong product name.")
+    await page.close()
+  }, 60_000)
+})
