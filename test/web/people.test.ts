@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
-import { connectSandbox, uniqueEmail } from "../support/flows.ts"
-import { chromiumAvailable, expectAccessible, launch, mailTo } from "./browser.ts"
+import { addAccount, connectSandbox, uniqueEmail } from "../support/flows.ts"
+import { chromiumAvailable, expectAccessible, launch, mailTo, publishDue } from "./browser.ts"
 
 /** The README's screenshots (docs/screens/): small PNGs of the first screen, kept in the repository. */
 const SCREENS = new URL("../../docs/screens/", import.meta.url).pathname
@@ -35,7 +35,14 @@ const words = {
     confirmReject: "Reject this post",
     empty: "Nothing is waiting.",
     signOut: "Sign out",
-    ago: /minute|now/
+    ago: /minute|now/,
+    history: "History",
+    status: "Status",
+    account: "Account",
+    show: "Show",
+    rejected: "rejected",
+    cancelled: "cancelled",
+    published: "published"
   },
   ja: {
     claim: "受け取る",
@@ -52,7 +59,14 @@ const words = {
     confirmReject: "",
     empty: "",
     signOut: "サインアウト",
-    ago: /分|今/
+    ago: /分|今/,
+    history: "履歴",
+    status: "状態",
+    account: "アカウント",
+    show: "表示",
+    rejected: "却下",
+    cancelled: "取り消し",
+    published: "投稿済み"
   }
 } as const
 
@@ -94,7 +108,7 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
     await expectAccessible(page)
     await page.getByRole("button", { name: words[lang].claim }).click()
     await page.waitForURL("**/app")
-    return { email, key, accountId, page }
+    return { email, key, accountId, page, workspaceId: reply.body.workspace.id as string }
   }
 
   for (const device of ["desktop", "mobile"] as const)
@@ -233,4 +247,64 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
     expect(events.body.events[0].data.reason).toBe("Wrong product name.")
     await page.close()
   }, 60_000)
+
+  for (const device of ["desktop", "mobile"] as const)
+    for (const lang of ["en", "ja"] as const)
+      it(`${device} ${lang}: history shows published, rejected and cancelled posts with reasons, filtered by status and account`, async () => {
+        const { key, accountId, page, workspaceId } = await setUp(device, lang)
+        const w = words[lang]
+        const other = await addAccount(host, workspaceId, "bluesky")
+        const ask = (content: string, accountIds: Array<string>, extra: Record<string, unknown> = {}) =>
+          call(host, "POST", "/posts", { key, body: { accountIds, content, ...extra } }).then(
+            (r) => r.body.post.id as string
+          )
+        const published = await ask("went out fine", [accountId])
+        const rejected = await ask("turned down", [accountId])
+        const cancelled = await ask("called off", [other], {
+          scheduledFor: new Date(Date.now() + 86_400_000).toISOString()
+        })
+        const csrf = await page.locator('meta[name="csrf-token"]').getAttribute("content")
+        const approved = await page.request.post(`${host.origin}/api/v1/posts/${published}/approve`, {
+          headers: { "x-csrf-token": csrf!, "content-type": "application/json" },
+          data: {}
+        })
+        expect(approved.status()).toBe(200)
+        expect(await publishDue(host)).toBe(1)
+        const r = await call(host, "POST", `/posts/${rejected}/reject`, { key, body: { reason: "Off brand." } })
+        expect(r.status).toBe(200)
+        expect((await call(host, "POST", `/posts/${cancelled}/cancel`, { key })).status).toBe(200)
+
+        await page.getByRole("link", { name: w.history }).click()
+        await page.waitForURL("**/app/posts")
+        const card = (text: string) => page.locator("article.post", { hasText: text })
+        await card("turned down").waitFor()
+        expect(await card("went out fine").textContent()).toContain(w.published)
+        expect(await card("turned down").textContent()).toContain(w.rejected)
+        expect(await card("turned down").locator(".reason").textContent()).toContain("Off brand.")
+        expect(await card("called off").textContent()).toContain(w.cancelled)
+        await expectAccessible(page)
+        await page.screenshot({ path: `${SCREENS}history-${device}-${lang}.png` })
+
+        // By status: only the rejected one.
+        await page.getByLabel(w.status).selectOption("rejected")
+        await page.getByRole("button", { name: w.show }).click()
+        await page.waitForURL("**/app/posts?status=rejected")
+        await card("called off").waitFor({ state: "detached" })
+        expect(await page.locator("article.post").count()).toBe(1)
+        expect(await card("turned down").count()).toBe(1)
+
+        // By account: the cancelled post went only to the other account.
+        await page.getByLabel(w.status).selectOption("")
+        await page.getByLabel(w.account).selectOption(accountId)
+        await page.getByRole("button", { name: w.show }).click()
+        await card("went out fine").waitFor()
+        await card("turned down").waitFor()
+        expect(await card("called off").count()).toBe(0)
+        await page.getByLabel(w.account).selectOption(other)
+        await page.getByRole("button", { name: w.show }).click()
+        await card("called off").waitFor()
+        expect(await page.locator("article.post").count()).toBe(1)
+        await expectAccessible(page)
+        await page.close()
+      }, 90_000)
 })
