@@ -1,4 +1,6 @@
 import { mkdirSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
@@ -42,7 +44,17 @@ const words = {
     show: "Show",
     rejected: "rejected",
     cancelled: "cancelled",
-    published: "published"
+    published: "published",
+    hookUrl: "Endpoint URL",
+    addHook: "Add webhook",
+    test: "Send a test event",
+    disable: "Disable",
+    enable: "Enable",
+    del: "Delete",
+    redeliver: "Redeliver",
+    saveTypes: "Save event types",
+    typesSome: "Event types: 1 chosen",
+    none: "No webhooks."
   },
   ja: {
     claim: "受け取る",
@@ -66,7 +78,17 @@ const words = {
     show: "表示",
     rejected: "却下",
     cancelled: "取り消し",
-    published: "投稿済み"
+    published: "投稿済み",
+    hookUrl: "エンドポイント URL",
+    addHook: "Webhook を追加",
+    test: "テストイベントを送る",
+    disable: "無効にする",
+    enable: "有効にする",
+    del: "削除",
+    redeliver: "再配信",
+    saveTypes: "イベントの種類を保存",
+    typesSome: "イベントの種類: 1 件を選択",
+    none: "Webhook はありません。"
   }
 } as const
 
@@ -306,5 +328,63 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         expect(await page.locator("article.post").count()).toBe(1)
         await expectAccessible(page)
         await page.close()
+      }, 90_000)
+
+  for (const device of ["desktop", "mobile"] as const)
+    for (const lang of ["en", "ja"] as const)
+      it(`${device} ${lang}: webhooks: test, the receiver's failing answer, redeliver, event types, disable and delete`, async () => {
+        // A receiver written to Standard Webhooks' terms: it answers 503 with a body until it is told to recover.
+        let healthy = false
+        const received: Array<string> = []
+        const receiver = createServer((req, res) => {
+          let body = ""
+          req.on("data", (c) => (body += c))
+          req.on("end", () => {
+            received.push(body)
+            res.writeHead(healthy ? 204 : 503, { "content-type": "text/plain" })
+            res.end(healthy ? undefined : "busy, try later")
+          })
+        })
+        await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r))
+        const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+        const { page } = await setUp(device, lang)
+        const w = words[lang]
+        page.on("dialog", (dialog) => void dialog.accept())
+        await page.goto(`${host.origin}/app/keys`)
+        await page.getByLabel(w.hookUrl).fill(url)
+        await page.getByRole("button", { name: w.addHook }).click()
+        const card = page.locator("article.hook", { hasText: url })
+        await card.waitFor()
+
+        await card.getByRole("button", { name: w.test }).click()
+        await card.locator("li.delivery").first().waitFor()
+        expect(received.length).toBe(1)
+        expect(await card.locator("li.delivery").first().textContent()).toContain("503")
+        await expectAccessible(page)
+        await page.screenshot({ path: `${SCREENS}webhooks-${device}-${lang}.png` })
+
+        healthy = true
+        await card.getByRole("button", { name: w.redeliver }).first().click()
+        await page.locator("#status.shown").waitFor()
+        const hooks = async () =>
+          (await (await page.request.get(`${host.origin}/api/v1/webhooks`)).json()).webhooks as Array<{
+            enabled: boolean
+            eventTypes: Array<string>
+          }>
+
+        // Event types: one chosen, saved through PATCH.
+        await card.locator("summary").click()
+        await card.getByRole("checkbox", { name: "post.published" }).check()
+        await card.getByRole("button", { name: w.saveTypes }).click()
+        await card.locator("summary", { hasText: w.typesSome }).waitFor()
+
+        await card.getByRole("button", { name: w.disable }).click()
+        await card.getByRole("button", { name: w.enable }).waitFor()
+        expect(await hooks()).toMatchObject([{ enabled: false, eventTypes: ["post.published"] }])
+        await expectAccessible(page)
+        await card.getByRole("button", { name: w.del }).click()
+        await page.getByText(w.none).waitFor()
+        await page.close()
+        await new Promise((r) => receiver.close(r))
       }, 90_000)
 })

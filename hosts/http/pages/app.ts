@@ -3,9 +3,12 @@ import type { Locale } from "../../../domain/workspace.ts"
 import { escapeHtml, FAVICON_LINK, MARK_SVG } from "./html.ts"
 import { strings } from "./assets.ts"
 import { platformNames } from "../../../domain/platforms.ts"
+import { eventTypes } from "../../../domain/events.ts"
 
 /** The networks' names for the app's labels, from their folders' declarations. */
 const networkNames = JSON.stringify(platformNames).replace(/</g, "\\u003c")
+/** The event types a webhook can choose, from the domain's list (never copied into the script). */
+const eventTypeList = JSON.stringify(eventTypes).replace(/</g, "\\u003c")
 
 /** The app's views: each its own address, one shell, drawn by app.js from the /api/v1 endpoints. */
 export const views = ["queue", "posts", "accounts", "keys", "settings"] as const
@@ -54,7 +57,8 @@ ${FAVICON_LINK}<link rel="stylesheet" href="/app/assets/app.css"><script type="m
 <main id="main" tabindex="-1"><p>${escapeHtml(t.loading ?? "")}</p></main>
 <div id="status" role="status" aria-live="polite" class="toast"></div>
 <script type="application/json" id="strings">${data}</script>
-<script type="application/json" id="networks">${networkNames}</script></body></html>`,
+<script type="application/json" id="networks">${networkNames}</script>
+<script type="application/json" id="event-types">${eventTypeList}</script></body></html>`,
     {
       contentType: "text/html; charset=utf-8",
       headers: { "content-security-policy": policy, "cache-control": "no-store" }
