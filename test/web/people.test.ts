@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Browser, Page } from "playwright-core"
+import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { addAccount, connectSandbox, uniqueEmail } from "../support/flows.ts"
@@ -203,7 +204,18 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         const { key, accountId, page } = await setUp(device, lang)
         const w = words[lang]
         const content = `Launch day ${lang} ${device}: our spring collection is out, with free shipping all week.`
-        const asked = await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content } })
+        const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#2a6" } })
+          .png()
+          .toBuffer()
+        const form = new FormData()
+        form.append("file", new Blob([png]), "picture.png")
+        const uploaded = (await (
+          await fetch(`${host.base}/media`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
+        ).json()) as { media: { id: string } }
+        const asked = await call(host, "POST", "/posts", {
+          key,
+          body: { accountIds: [accountId], content, mediaIds: [uploaded.media.id] }
+        })
         const id = asked.body.post.id as string
         await page.clock.install()
         await page.reload()
@@ -220,6 +232,17 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         const header = (await page.locator("body > header").boundingBox())!
         expect(header.height).toBeLessThan(viewports[device].height / 8)
         if (device === "mobile") expect(await page.locator("#shortcuts").isVisible()).toBe(false)
+        // The picture is large enough to judge (not a 112 px thumbnail), and opens larger.
+        const picture = card.locator(".media img")
+        await page.waitForFunction("document.querySelector('.media img')?.naturalWidth > 0")
+        const small = (await picture.boundingBox())!
+        expect(small.height).toBeGreaterThanOrEqual(170)
+        const toggle = card.locator(".media-toggle")
+        await toggle.click()
+        expect(await toggle.getAttribute("aria-expanded")).toBe("true")
+        expect((await picture.boundingBox())!.width).toBeGreaterThan(small.width)
+        await expectAccessible(page)
+        await toggle.click()
         await expectAccessible(page)
         await keep(page, `queue-${device}-${lang}`)
 
