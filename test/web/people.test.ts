@@ -280,7 +280,11 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
     await reason.fill("Wrong product name.")
     const confirm = card.getByRole("button", { name: words.en.confirmReject })
     // Not styled as the primary (filled dark) button.
-    expect(await confirm.evaluate("(b) => getComputedStyle(b).backgroundColor")).toBe("rgb(255, 255, 255)")
+    expect(
+      await page.evaluate(
+        "getComputedStyle(document.querySelector('form.reject:not([hidden]) button.danger')).backgroundColor"
+      )
+    ).toBe("rgb(255, 255, 255)")
     await expectAccessible(page)
     await keep(page, "queue-reject")
     await confirm.click()
@@ -314,7 +318,9 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
           data: {}
         })
         expect(approved.status()).toBe(200)
-        expect(await publishDue(host)).toBe(1)
+        // The host is shared: other tests' approved posts may go out in the same pass.
+        expect(await publishDue(host)).toBeGreaterThanOrEqual(1)
+        expect((await call(host, "GET", `/posts/${published}`, { key })).body.post.status).toBe("published")
         const r = await call(host, "POST", `/posts/${rejected}/reject`, { key, body: { reason: "Off brand." } })
         expect(r.status).toBe(200)
         expect((await call(host, "POST", `/posts/${cancelled}/cancel`, { key })).status).toBe(200)
