@@ -419,4 +419,32 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         await page.close()
         await new Promise((r) => receiver.close(r))
       }, 90_000)
+
+  it("a second decision sends the first at once; the second stays hidden through the redraw and its undo brings it back", async () => {
+    const { key, accountId, page } = await setUp("desktop", "en")
+    const ask = (content: string) =>
+      call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content } }).then(
+        (r) => r.body.post.id as string
+      )
+    const first = await ask("first to approve")
+    const second = await ask("second to reject")
+    await page.clock.install()
+    await page.reload()
+    const card = (text: string) => page.locator("article.post", { hasText: text })
+    await card("second to reject").waitFor()
+    await card("first to approve").getByRole("button", { name: "Approve", exact: true }).click()
+    await card("second to reject").getByRole("button", { name: "Reject", exact: true }).click()
+    await card("second to reject").getByRole("button", { name: "Reject this post" }).click()
+    // The approval went out without waiting; the queue was drawn again from the server without either card.
+    await page.getByText("Approved.", { exact: true }).waitFor()
+    await card("first to approve").waitFor({ state: "detached" })
+    expect((await call(host, "GET", `/posts/${first}`, { key })).body.post.status).not.toBe("needs_approval")
+    expect(await card("second to reject").isVisible()).toBe(false)
+    await page.getByRole("button", { name: "Undo" }).click()
+    await card("second to reject").waitFor()
+    await page.clock.runFor(10_000)
+    expect((await call(host, "GET", `/posts/${second}`, { key })).body.post.status).toBe("needs_approval")
+    await expectAccessible(page)
+    await page.close()
+  }, 60_000)
 })

@@ -207,7 +207,8 @@ ${lengths(item)}
 }
 
 const drawQueue = (focusId) => {
-  const { items } = queue
+  // A post whose decision waits out its undo window stays hidden, whatever redraws the queue meanwhile.
+  const items = queue.items.filter((item) => item.post.id !== pending?.id)
   main.innerHTML =
     items.length === 0
       ? html`<h1>${t("queue.title")}</h1><div class="empty"><p><strong>${t("queue.empty")}</strong></p><p>${t("queue.emptyHelp")}</p></div>`
@@ -282,7 +283,7 @@ const decide = (article, kind, send) => {
     left -= 1
     if (left > 0) box.querySelector("span").textContent = label()
   }, 1000)
-  pending = { id, article, send, tick, timer: setTimeout(() => flush(), UNDO_MS) }
+  pending = { id, send, tick, timer: setTimeout(() => flush(), UNDO_MS) }
   const next = focusAfter === undefined ? null : main.querySelector(`article[data-id="${CSS.escape(focusAfter)}"]`)
   if (next) next.focus()
   else box.querySelector("button").focus()
@@ -300,13 +301,13 @@ const flush = (keepalive = false) => {
 
 const undo = () => {
   if (!pending) return
-  const { article, tick, timer } = pending
+  const { id, tick, timer } = pending
   clearInterval(tick)
   clearTimeout(timer)
   pending = null
   undoBar.hidden = true
-  article.hidden = false
-  article.focus()
+  // Drawn again (not just shown): the queue may have been redrawn while the card was hidden.
+  drawQueue(id)
   say(t("queue.undone"))
 }
 
