@@ -175,6 +175,13 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         await expectAccessible(other)
         await other.getByRole("button", { name: w.complete }).click()
         await other.waitForURL("**/app")
+        // The link used again: the error page speaks the workspace's language too.
+        await other.goto(host.local(/https?:\/\/\S+\/signin\/complete\?token=\S+/.exec(mail.text)![0]))
+        await other.getByRole("button", { name: w.complete }).click()
+        await other.locator("main h1").waitFor()
+        expect(await other.getAttribute("html", "lang")).toBe(lang)
+        expect(await other.locator("main").textContent()).toMatch(lang === "ja" ? /無効/ : /invalid, already used/)
+        await expectAccessible(other)
         await other.close()
         await page.close()
       }, 90_000)

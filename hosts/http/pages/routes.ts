@@ -25,12 +25,21 @@ type Services =
   | Effect.Services<ReturnType<typeof authenticateSession>>
   | HeraldConfig
 
-const errorPage = (error: HeraldError) =>
-  page(
-    "Something is not right",
-    `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
-    catalogue[error.code as ErrorCode]?.status ?? 400
+/**
+ * An error page in the person's language: Japanese words from strings.json where they exist for the code,
+ * else the catalogue's message (the one source of the English words).
+ */
+const errorPage = (error: HeraldError, locale: Locale = "en") => {
+  const words = strings[locale]
+  const message = words[`error.${error.code}`] ?? messageOf(error)
+  const hint = words[`error.${error.code}.hint`] ?? catalogue[error.code as ErrorCode]?.hint ?? ""
+  return page(
+    words["error.title"] ?? "Something is not right",
+    `<p>${escapeHtml(message)}</p><p class="muted">${escapeHtml(hint)}</p>`,
+    catalogue[error.code as ErrorCode]?.status ?? 400,
+    locale
   )
+}
 
 /**
  * Parameters are checked before anything is looked up or used up: a NUL (which PostgreSQL cannot
@@ -94,7 +103,11 @@ export const layer = HttpRouter.addAll(
     const publicOrigin = new URL(config.publicUrl).origin
     const run = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
       effect.pipe(
-        Effect.catch((e) => Effect.succeed(errorPage(e))),
+        Effect.catch((e) =>
+          Effect.map(HttpServerRequest.HttpServerRequest, (r) =>
+            errorPage(e, localeOf(r, new URL(r.url, "http://x").searchParams.get("lang")))
+          )
+        ),
         Effect.provideContext(services)
       ) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
     // A form that sets or ends a session, or sends mail, must come from Herald's own pages.
@@ -150,7 +163,7 @@ export const layer = HttpRouter.addAll(
             return page(
               ja ? "ワークスペースを受け取る" : "Claim your workspace",
               `<p>${ja ? "ワークスペース" : "Workspace"} <b>${escapeHtml(ws.name)}</b> (${escapeHtml(ws.ownerEmail)})</p>
-<form method="post" action="/claim"><input type="hidden" name="token" value="${escapeHtml(token)}">
+<form method="post" action="/claim?lang=${ws.locale}"><input type="hidden" name="token" value="${escapeHtml(token)}">
 <label>${ja ? "言語" : "Language"} <select name="locale"><option value="en"${ja ? "" : " selected"}>English</option><option value="ja"${ja ? " selected" : ""}>日本語</option></select></label>
 <p><button>${ja ? "受け取る" : "Claim workspace"}</button></p></form>`,
               200,
@@ -180,7 +193,7 @@ export const layer = HttpRouter.addAll(
             const l = localeOf(yield* HttpServerRequest.HttpServerRequest, (yield* query).get("lang"))
             return page(
               say(l, "signin.title"),
-              `<p>${escapeHtml(say(l, "signin.help"))}</p><form method="post" action="/signin"><input type="hidden" name="lang" value="${l}">
+              `<p>${escapeHtml(say(l, "signin.help"))}</p><form method="post" action="/signin?lang=${l}"><input type="hidden" name="lang" value="${l}">
 <label>${escapeHtml(say(l, "signin.email"))} <input name="email" type="email" autocomplete="email" required></label> <button>${escapeHtml(say(l, "signin.send"))}</button></form>`,
               200,
               l
@@ -218,7 +231,7 @@ export const layer = HttpRouter.addAll(
             const l = localeOf(yield* HttpServerRequest.HttpServerRequest, q.get("lang"))
             return page(
               say(l, "signin.title"),
-              `<form method="post" action="/signin/complete"><input type="hidden" name="token" value="${escapeHtml(token)}"><p><button>${escapeHtml(say(l, "signin.complete"))}</button></p></form><p>${escapeHtml(say(l, "signin.completeHelp"))}</p>`,
+              `<form method="post" action="/signin/complete?lang=${l}"><input type="hidden" name="token" value="${escapeHtml(token)}"><p><button>${escapeHtml(say(l, "signin.complete"))}</button></p></form><p>${escapeHtml(say(l, "signin.completeHelp"))}</p>`,
               200,
               l
             )
