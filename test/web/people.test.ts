@@ -447,7 +447,8 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
     await card("first to approve").waitFor({ state: "detached" })
     expect((await call(host, "GET", `/posts/${first}`, { key })).body.post.status).not.toBe("needs_approval")
     expect(await card("second to reject").isVisible()).toBe(false)
-    await page.getByRole("button", { name: "Undo" }).click()
+    // Keyboard alone: "u" undoes.
+    await page.locator("body").press("u")
     await card("second to reject").waitFor()
     await page.clock.runFor(10_000)
     expect((await call(host, "GET", `/posts/${second}`, { key })).body.post.status).toBe("needs_approval")

@@ -439,6 +439,9 @@ const queueView = () => {
     if (event.key in moves) {
       event.preventDefault()
       all[Math.min(all.length - 1, Math.max(0, i + moves[event.key]))]?.focus()
+    } else if (event.key === "u" && pending) {
+      event.preventDefault()
+      undo()
     } else if (event.key === "?") main.querySelector("#shortcuts")?.classList.toggle("highlight")
     else if (current && !event.target.closest("button")) {
       if (event.key === "x") {
