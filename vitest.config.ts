@@ -13,7 +13,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "http-on-postgres",
-          include: ["test/http/**/*.test.ts"],
+          include: ["test/http/**/*.test.ts", "test/mcp/oauth.test.ts"],
           env: { HERALD_TEST_BACKEND: "postgres" }
         }
       }

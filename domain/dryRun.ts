@@ -23,7 +23,8 @@ const countingNotes: Record<TextCounting, string> = {
   chars: "characters",
   graphemes: "graphemes (an emoji counts once)",
   "x-weighted": "X's weighted characters (a link counts 23, an emoji or a CJK character 2)",
-  threads: "Threads' characters (an emoji counts its UTF-8 bytes)"
+  threads: "Threads' characters (an emoji counts its UTF-8 bytes)",
+  mastodon: "Mastodon's characters (a link counts 23, a mention only its username)"
 }
 
 /** Says how much of the network's limit the text uses, when it is close. */

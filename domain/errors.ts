@@ -112,6 +112,18 @@ export const catalogue = {
     "The claim link is invalid, already used or expired.",
     "Ask for a fresh link with POST /claim-link."
   ),
+  connect_workspace_mismatch: entry(
+    403,
+    false,
+    "This connect link is for another workspace than the one this browser is signed in to.",
+    "Sign out first, or ask for a connect link in the workspace you are signed in to."
+  ),
+  connect_link_not_continued: entry(
+    400,
+    false,
+    "This connect link was not continued from Herald's page in this browser.",
+    "Open the connect link you were given, check the workspace it names, and press Continue."
+  ),
   signin_link_invalid: entry(
     400,
     false,

@@ -4,7 +4,7 @@ import type { Platform } from "./platforms.ts"
 import { countUpTo, maxTextUnits, segmenter, utf8BytesUpTo } from "./text.ts"
 
 /** How a network counts text length. */
-export type TextCounting = "chars" | "graphemes" | "x-weighted" | "threads"
+export type TextCounting = "chars" | "graphemes" | "x-weighted" | "threads" | "mastodon"
 
 export interface PollRules {
   readonly minOptions: number
@@ -95,6 +95,29 @@ const threadsLength = (text: string, limit: number): number => {
   return n
 }
 
+// Mastodon's Account::MENTION_RE: @user or @user@domain, not inside a word or after a slash.
+const mastodonMention =
+  /(?<![=/\p{L}\p{N}_])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)(?:@[\p{L}\p{N}_]+(?:[.-]+[\p{L}\p{N}_]+)*)?/giu
+const MASTODON_URL_CHARS = 23
+
+/**
+ * Mastodon's counting (StatusLengthValidator): graphemes, every http(s) link as 23 whatever its
+ * length, and a mention of a remote account as its username part only; exact up to `limit`.
+ */
+const mastodonLength = (text: string, limit: number): number => {
+  const urls = twitterText.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false })
+  let countable = ""
+  let at = 0
+  for (const {
+    indices: [start, end]
+  } of urls) {
+    countable += text.slice(at, start).replace(mastodonMention, "@$1") + "x".repeat(MASTODON_URL_CHARS)
+    at = end
+  }
+  countable += text.slice(at).replace(mastodonMention, "@$1")
+  return countUpTo(countable, limit, "graphemes")
+}
+
 /** Length of a text as the network counts it, exact up to `limit` (past it, some number over `limit`). */
 export const textLength = (text: string, counting: TextCounting, limit = maxTextUnits): number => {
   switch (counting) {
@@ -106,6 +129,8 @@ export const textLength = (text: string, counting: TextCounting, limit = maxText
       return xWeightedLength(text, limit)
     case "threads":
       return threadsLength(text, limit)
+    case "mastodon":
+      return mastodonLength(text, limit)
   }
 }
 

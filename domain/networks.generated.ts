@@ -12,6 +12,7 @@ export const platforms = [
   "tiktok",
   "youtube",
   "pinterest",
+  "mastodon",
   "sandbox"
 ] as const
 
@@ -28,6 +29,7 @@ export const platformLabels: Record<Platform, string> = {
   tiktok: "TikTok",
   youtube: "YouTube",
   pinterest: "Pinterest",
+  mastodon: "Mastodon",
   sandbox: "Sandbox"
 }
 
@@ -207,6 +209,30 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     cover: true,
     videoMaxSeconds: null,
     source: "Pinterest API v5 pins; 2026-11-21"
+  },
+  mastodon: {
+    textLimit: 500,
+    textCounting: "mastodon",
+    mediaRequired: false,
+    maxImages: 4,
+    maxVideos: 1,
+    mixedMedia: false,
+    maxThreadReplies: 25,
+    firstComment: true,
+    firstCommentLimit: 500,
+    cover: false,
+    videoMaxSeconds: null,
+    poll: {
+      minOptions: 2,
+      maxOptions: 4,
+      maxOptionLength: 50,
+      durationMinutes: {
+        min: 5,
+        max: 43829
+      }
+    },
+    source:
+      "Mastodon API POST /api/v1/statuses, StatusLengthValidator (500, links 23), PollValidator defaults; 2026-11-26"
   },
   sandbox: {
     textLimit: 10000,

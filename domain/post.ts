@@ -92,13 +92,17 @@ export const derivePostStatus = (targets: ReadonlyArray<Pick<Target, "status">>)
   if (statuses.every((s) => s === "published")) return "published"
   if (statuses.includes("scheduled"))
     return statuses.includes("failed") || statuses.includes("published") ? "publishing" : "scheduled"
-  return "failed"
+  // Finished: published when any target was (the failed ones say why), failed only when none was.
+  return statuses.includes("published") ? "published" : "failed"
 }
 
 /** Recomputes the derived status after targets change. */
 export const withTargets = (post: Post, targets: ReadonlyArray<Target>, now: number): Post => {
   const status = derivePostStatus(targets)
-  const publishedAt = status === "published" ? Math.max(...targets.map((t) => t.publishedAt ?? now)) : post.publishedAt
+  const publishedAt =
+    status === "published"
+      ? Math.max(...targets.flatMap((t) => (t.status === "published" ? [t.publishedAt ?? now] : [])))
+      : post.publishedAt
   return { ...post, targets, status, updatedAt: now, publishedAt }
 }
 
@@ -113,4 +117,23 @@ export const canEdit = (post: Post): boolean => post.status === "needs_approval"
 /** A target can be taken down once it is on the network and no longer in flight (published, or failed after the post). */
 export const canTakeDown = (target: Target): boolean =>
   target.externalId !== null && (target.status === "published" || target.status === "failed")
-export const canRetry = (post: Post): boolean => post.status === "failed"
+/** A post a person approved that has not gone out yet: its approval covers its time too. */
+export const isApprovedAndWaiting = (post: Post): boolean => post.requireApproval && post.status === "scheduled"
+
+/**
+ * A key changed an approved post (its time, or anything else a key may change): the approval no longer
+ * covers it, so it waits for a person again. A person's change keeps it approved (README "Security").
+ */
+export const sendsBackForApproval = (actorKind: "key" | "person", post: Post): boolean =>
+  actorKind === "key" && isApprovedAndWaiting(post)
+
+/** The post waiting for approval again: every target back to needs_approval. */
+export const backToApproval = (post: Post, now: number): Post =>
+  withTargets(
+    post,
+    post.targets.map((t) => ({ ...t, status: "needs_approval" as const })),
+    now
+  )
+/** A finished post with failed targets (all of them, or some beside published ones) can be sent again. */
+export const canRetry = (post: Post): boolean =>
+  (post.status === "failed" || post.status === "published") && post.targets.some((t) => t.status === "failed")

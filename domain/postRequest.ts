@@ -9,6 +9,7 @@ import {
   type CreatePostBody,
   decodeCreatePostBody,
   type FacebookOptions,
+  type MastodonOptions,
   type NetworkOptions,
   type PinterestOptions,
   type TiktokOptions,
@@ -40,18 +41,21 @@ export interface CreatePostRequest {
   readonly youtube: YoutubeOptions | null
   readonly pinterest: PinterestOptions | null
   readonly facebook: FacebookOptions | null
+  /** Optional, unlike the older networks' objects: a request built in code may leave it out. */
+  readonly mastodon?: MastodonOptions | null | undefined
   /** Per-network replacements of content, mediaIds, thread and firstComment. */
   readonly overrides: Overrides
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
 export const networkOptionsOf = (
-  request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook">
+  request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon">
 ): NetworkOptions => ({
   ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
   ...(request.youtube === null ? {} : { youtube: request.youtube }),
   ...(request.pinterest === null ? {} : { pinterest: request.pinterest }),
-  ...(request.facebook === null ? {} : { facebook: request.facebook })
+  ...(request.facebook === null ? {} : { facebook: request.facebook }),
+  ...(request.mastodon == null ? {} : { mastodon: request.mastodon })
 })
 
 const blank = (text: string) => text.trim() === ""
@@ -118,6 +122,8 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
       refuse(["pinterest.link"], "pinterest.link must be an http(s) URL.")
     optionText("pinterest.title", pinterest.title, 1000)
   }
+  const mastodon = body.mastodon ?? null
+  if (mastodon !== null) optionText("mastodon.contentWarning", mastodon.contentWarning, 1000)
 
   const overrides = checkOverrides(body.overrides ?? {})
   for (const problem of overrides.problems) refuse([problem.field], problem.note)
@@ -172,6 +178,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     youtube,
     pinterest,
     facebook: body.facebook ?? null,
+    mastodon,
     overrides: overrides.overrides
   })
 }

@@ -165,6 +165,33 @@ const checkPinterest = (
   return null
 }
 
+/**
+ * Mastodon counts a status's content warning with its text (and Herald gives thread replies and first
+ * comments their post's warning): each of a Mastodon target's texts with the warning fits the row's limit.
+ */
+const checkMastodon = (
+  request: CreatePostRequest,
+  planned: ReadonlyArray<PlannedTarget>,
+  warnings: Warnings
+): HeraldError | null => {
+  const mastodonTargets = planned.filter((t) => t.account.platform === "mastodon")
+  if (mastodonTargets.length === 0) {
+    if (request.mastodon != null) warnings.post("mastodon is ignored: no Mastodon account is targeted.")
+    return null
+  }
+  const warning = request.mastodon?.contentWarning?.trim() ?? ""
+  if (warning === "") return null
+  const { textLimit, textCounting } = networkRules.mastodon
+  for (const t of mastodonTargets)
+    for (const text of [t.content, ...t.thread, ...(t.firstComment === null ? [] : [t.firstComment])])
+      if (textLength(`${warning}${text}`, textCounting, textLimit) > textLimit)
+        return invalidFields(
+          ["mastodon.contentWarning"],
+          `Mastodon counts the content warning with the text: together they take at most ${textLimit} characters.`
+        )
+  return null
+}
+
 /** Whether a Facebook target goes up as a reel (facebook.reel), not as a Page video. */
 export const isFacebookReel = (request: Pick<CreatePostRequest, "facebook">, target: PlannedTarget) =>
   target.account.platform === "facebook" && request.facebook?.reel === true
@@ -373,6 +400,8 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   if (pinterestProblem !== null) return Result.fail(pinterestProblem)
   const facebookProblem = checkFacebook(request, planned, warnings)
   if (facebookProblem !== null) return Result.fail(facebookProblem)
+  const mastodonProblem = checkMastodon(request, planned, warnings)
+  if (mastodonProblem !== null) return Result.fail(mastodonProblem)
 
   // Per-network limits on each target's final text and media, and polls.
   for (const target of planned) {

@@ -58,6 +58,12 @@ const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
 
 /**
+ * A test event's delivery is written planned this far ahead: the caller sends it at once itself, and the
+ * queue only takes it if that caller died first (so the background loop never races the caller for it).
+ */
+export const TEST_DELIVERY_HELD_MS = MINUTE
+
+/**
  * Waits before each retry: quick at first (a blip, a deploy), then hours apart; 12 retries over about
  * three days (75.6 h), after which the delivery fails for good (a person can still redeliver it).
  */

@@ -6,6 +6,7 @@ import * as Bluesky from "../adapters/networks/bluesky/index.ts"
 import * as Facebook from "../adapters/networks/facebook/index.ts"
 import * as Instagram from "../adapters/networks/instagram/index.ts"
 import * as LinkedIn from "../adapters/networks/linkedin/index.ts"
+import * as Mastodon from "../adapters/networks/mastodon/index.ts"
 import * as Pinterest from "../adapters/networks/pinterest/index.ts"
 import * as Sandbox from "../adapters/networks/sandbox/index.ts"
 import type { NetworkDeclaration } from "../adapters/networks/shared/declaration.ts"
@@ -29,6 +30,7 @@ export const networks = [
   TikTok.network,
   YouTube.network,
   Pinterest.network,
+  Mastodon.network,
   Sandbox.network
 ] as const
 
@@ -80,6 +82,21 @@ export const enable = <Settings, R>(declaration: NetworkDeclaration<Settings, R>
           Effect.flatMap(adapter, (n) =>
             n.publisher.advise === undefined ? Effect.succeed([]) : n.publisher.advise(account, dueAt, post)
           ),
+        metrics:
+          declaration.metricsBatch === undefined
+            ? undefined
+            : {
+                batch: declaration.metricsBatch,
+                read: (request) =>
+                  Effect.flatMap(adapter, (n) =>
+                    n.publisher.metrics === undefined
+                      ? Effect.succeed({
+                          _tag: "NotOffered" as const,
+                          reason: "Herald reads no figures from this network."
+                        })
+                      : n.publisher.metrics.read(request)
+                  )
+              },
         boards: declaration.boards
           ? (account, credentials) => Effect.flatMap(adapter, (n) => n.publisher.boards!(account, credentials))
           : undefined,

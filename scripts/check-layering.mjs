@@ -13,6 +13,8 @@ const allowedCross = new Set(["pglite->postgres"])
 const domainLibraries = new Set(["twitter-text"])
 // Each network is its own technology (adapters/networks/<network>/); networks/shared holds what they all share,
 // and a family's folder what its networks share (Meta's Graph API, login and containers).
+// adapters/outbound is the one outbound HTTP client (with the one address guard) every adapter that calls out uses.
+const sharedByAll = new Set(["outbound"])
 const families = new Map([["networks/meta", new Set(["networks/facebook", "networks/instagram", "networks/threads"])]])
 const technologyOf = (parts) => (parts[1] === "networks" ? `networks/${parts[2]}` : parts[1])
 
@@ -56,13 +58,24 @@ for (const layer of layers) {
           const from = technologyOf(rel.split(sep)),
             to = technologyOf(target.split(sep))
           const inFamily = families.get(to)?.has(from) === true
-          if (from !== to && to !== "networks/shared" && !inFamily && !allowedCross.has(`${from}->${to}`))
+          if (
+            from !== to &&
+            to !== "networks/shared" &&
+            !sharedByAll.has(to) &&
+            !inFamily &&
+            !allowedCross.has(`${from}->${to}`)
+          )
             say(`adapter ${from} imports adapter ${to}`)
         }
         if (isRelative && (targetLayer === "test" || targetLayer === "bench")) say("adapters never import tests")
       }
       if (layer !== "hosts" && isRelative && targetLayer === "hosts") say("nothing imports hosts")
     }
+    // One name for each kind of layer an adapter offers (DESIGN.md): layer, layerConfig, layerTest.
+    if (layer === "adapters")
+      for (const m of text.matchAll(/^export const (\w*[lL]ayer\w*)\b/gm))
+        if (!["layer", "layerConfig", "layerTest"].includes(m[1]))
+          problems.push(`${rel}: exports a layer named ${m[1]} (adapters name them layer, layerConfig, layerTest)`)
     // The core reaches the machine only through ports: no Node globals either.
     if (layer === "domain" || layer === "application") {
       const code = text

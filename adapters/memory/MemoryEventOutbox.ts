@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { EventOutbox, type EventOutboxShape, type StoredEvent } from "../../application/ports/EventOutbox.ts"
-import { deliveryIdOf, subscribes } from "../../domain/webhooks.ts"
+import { deliveryIdOf, subscribes, TEST_DELIVERY_HELD_MS } from "../../domain/webhooks.ts"
 import { MemoryState } from "./MemoryState.ts"
 
 const position = (seq: number) => String(seq)
@@ -23,6 +23,7 @@ export const make = Effect.gen(function* () {
             )
               continue
             const id = deliveryIdOf(event.id, webhook.id)
+            const plannedAt = event.createdAt + (event.onlyWebhookId === undefined ? 0 : TEST_DELIVERY_HELD_MS)
             t().deliveries.set(id, {
               id,
               webhookId: webhook.id,
@@ -33,13 +34,13 @@ export const make = Effect.gen(function* () {
               attempts: 0,
               roundFailures: 0,
               createdAt: event.createdAt,
-              nextAttemptAt: event.createdAt,
+              nextAttemptAt: plannedAt,
               lastAttemptAt: null,
               responseCode: null,
               responseTimeMs: null,
               error: null,
               deliveredAt: null,
-              availableAt: event.createdAt,
+              availableAt: plannedAt,
               seq: stored.seq,
               orderingKey: event.orderingKey
             })

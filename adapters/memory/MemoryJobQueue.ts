@@ -52,6 +52,17 @@ export const make = Effect.gen(function* () {
         })
       }),
     extend: (job, until) => change(job, (stored) => ({ ...stored, leaseUntil: until })),
+    extendMany: (list, until) =>
+      state.sync(() => {
+        const held = new Set<string>()
+        for (const job of list) {
+          const stored = owned(job)
+          if (stored === undefined || stored.leaseUntil === null) continue
+          jobs().set(job.id, { ...stored, leaseUntil: until })
+          held.add(job.id)
+        }
+        return held
+      }),
     checkpoint: (job, checkpoint) => change(job, (stored) => ({ ...stored, checkpoint })),
     checkpointMany: (entries) =>
       state.sync(() => {

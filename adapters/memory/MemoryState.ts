@@ -11,6 +11,7 @@ import type { StoredCredentials } from "../../application/ports/CredentialStore.
 import type { HeraldEvent } from "../../domain/events.ts"
 import type { Delivery, Webhook } from "../../domain/webhooks.ts"
 import type { QueueEntry, Schedule } from "../../domain/schedule.ts"
+import type { AccountMetricsState, DueTarget, Reading } from "../../application/ports/MetricsRepo.ts"
 
 /** Everything the memory adapters hold; a transaction undoes its own changes on failure (JournaledMap). */
 export interface Tables {
@@ -30,11 +31,23 @@ export interface Tables {
   webhooks: Map<string, Webhook>
   /** Deliveries; `availableAt` is the next try or the lease's end, `seq` their event's. */
   deliveries: Map<string, Delivery & { availableAt: number; seq: number; orderingKey: string }>
+  /** Endpoints' circuits (hung tries in a row, paused until), by webhook id; absent: closed. */
+  circuits: Map<string, { hangs: number; pausedUntil: number | null }>
   schedules: Map<string, Schedule>
   /** Queue entries by `accountId|slotAt`: one post per account and slot. */
   queueEntries: Map<string, QueueEntry>
   /** Accounts' own time zones, by account id. */
   accountZones: Map<string, { workspaceId: string; timeZone: string }>
+  /** Published targets whose figures are read, by `postId|accountId`: due time, lease and readings (oldest first). */
+  metricTargets: Map<string, MemoryMetricTarget>
+  /** Accounts' metrics states, by account id. */
+  metricAccounts: Map<string, AccountMetricsState & { workspaceId: string; demandedAt: number | null }>
+}
+
+export interface MemoryMetricTarget extends DueTarget {
+  readonly dueAt: number | null
+  readonly leasedUntil: number | null
+  readonly readings: ReadonlyArray<Reading>
 }
 
 /** One change to undo: the map, the key, and what it held before (absent when `had` is false). */
@@ -110,9 +123,12 @@ const empty = (): Tables => ({
   events: new JournaledMap(),
   webhooks: new JournaledMap(),
   deliveries: new JournaledMap(),
+  circuits: new JournaledMap(),
   schedules: new JournaledMap(),
   queueEntries: new JournaledMap(),
-  accountZones: new JournaledMap()
+  accountZones: new JournaledMap(),
+  metricTargets: new JournaledMap(),
+  metricAccounts: new JournaledMap()
 })
 
 export interface MemoryStateShape {

@@ -1,5 +1,7 @@
 import { Effect, Layer, Option } from "effect"
+import { pauseFor } from "../../application/usecases/webhooks/circuit.ts"
 import {
+  type DeliveryLimits,
   type LeasedDelivery,
   WebhookDeliveries,
   type WebhookDeliveriesShape
@@ -28,7 +30,8 @@ export const make = Effect.gen(function* () {
         workspaceId: webhook.workspaceId,
         url: webhook.url,
         sealedSecret: webhook.sealedSecret,
-        failingSince: webhook.failingSince
+        failingSince: webhook.failingSince,
+        hangs: t().circuits.get(webhook.id)?.hangs ?? 0
       }
     }
   }
@@ -40,22 +43,81 @@ export const make = Effect.gen(function* () {
     t().deliveries.set(d.id, next)
     return leased(next)
   }
+  /** Any answer closes an endpoint's circuit; hung tries open it, pausing it and planning its waiting deliveries for then. */
+  const circuit = (
+    webhookId: string,
+    seen: { at: number; answered: boolean; hung: number },
+    limits: DeliveryLimits
+  ) => {
+    const hangs = seen.answered ? 0 : (t().circuits.get(webhookId)?.hangs ?? 0) + seen.hung
+    if (hangs < limits.hangsToPause) {
+      if (t().circuits.has(webhookId)) t().circuits.set(webhookId, { hangs, pausedUntil: null })
+      return
+    }
+    const pausedUntil = seen.at + pauseFor(hangs, limits)
+    t().circuits.set(webhookId, { hangs, pausedUntil })
+    for (const d of t().deliveries.values())
+      if (d.webhookId === webhookId && d.status === "pending" && !isLeased(d, seen.at) && d.availableAt < pausedUntil)
+        t().deliveries.set(d.id, { ...d, availableAt: pausedUntil, nextAttemptAt: pausedUntil })
+  }
   return {
-    lease: (now, max, leaseMs) =>
+    lease: (now, max, leaseMs, limits) =>
       state.sync(() => {
-        // Per endpoint and ordering key, only the oldest unfinished delivery may go.
+        // Per endpoint and ordering key, only the oldest unfinished delivery may go; count the tries in flight.
         const head = new Map<string, Stored>()
+        const heldBy = { hook: new Map<string, number>(), space: new Map<string, number>() }
+        const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1)
         for (const d of t().deliveries.values()) {
           if (d.status !== "pending") continue
+          if (isLeased(d, now)) {
+            bump(heldBy.hook, d.webhookId)
+            bump(heldBy.space, d.workspaceId)
+          }
           const key = `${d.webhookId}\u0000${d.orderingKey}`
           const current = head.get(key)
           if (current === undefined || d.seq < current.seq) head.set(key, d)
         }
+        const open = (webhookId: string) => {
+          const paused = t().circuits.get(webhookId)?.pausedUntil ?? null
+          return t().webhooks.get(webhookId)?.enabled === true && (paused === null || paused <= now)
+        }
         const due = [...head.values()]
-          .filter((d) => d.availableAt <= now && t().webhooks.get(d.webhookId)?.enabled === true)
+          .filter((d) => d.availableAt <= now && open(d.webhookId))
           .sort((a, b) => a.availableAt - b.availableAt || a.seq - b.seq)
+        // Within the caps, each workspace's oldest first, then each one's next: turns, not first come first served.
+        const turns = new Map<string, number>()
+        const ranked: Array<{ d: Stored; turn: number }> = []
+        for (const d of due) {
+          const hookCap = (t().circuits.get(d.webhookId)?.hangs ?? 0) >= limits.hangsToPause ? 1 : limits.perEndpoint
+          if ((heldBy.hook.get(d.webhookId) ?? 0) >= hookCap) continue
+          if ((heldBy.space.get(d.workspaceId) ?? 0) >= limits.perWorkspace) continue
+          bump(heldBy.hook, d.webhookId)
+          bump(heldBy.space, d.workspaceId)
+          const turn = (turns.get(d.workspaceId) ?? 0) + 1
+          turns.set(d.workspaceId, turn)
+          ranked.push({ d, turn })
+        }
+        return ranked
+          .sort((a, b) => a.turn - b.turn || a.d.availableAt - b.d.availableAt || a.d.seq - b.d.seq)
           .slice(0, max)
-        return due.map((d) => take(d, now, leaseMs))
+          .map(({ d }) => take(d, now, leaseMs))
+      }),
+    extend: (list, until) =>
+      state.sync(() => {
+        const held = new Set<string>()
+        for (const l of list) {
+          const d = t().deliveries.get(l.id)
+          if (
+            d === undefined ||
+            d.attempts !== l.attempts ||
+            d.status !== "pending" ||
+            d.availableAt === d.nextAttemptAt
+          )
+            continue
+          t().deliveries.set(d.id, { ...d, availableAt: until })
+          held.add(d.id)
+        }
+        return held
       }),
     leaseOne: (id, now, leaseMs) =>
       state.sync(() => {
@@ -64,9 +126,10 @@ export const make = Effect.gen(function* () {
           ? Option.none()
           : Option.some(take(d, now, leaseMs))
       }),
-    record: (records) =>
+    record: (records, limits) =>
       state.sync(() => {
         const done = new Set<string>()
+        const answered = new Map<string, { at: number; answered: boolean; hung: number }>()
         for (const r of records) {
           const d = t().deliveries.get(r.delivery.id)
           if (d === undefined || d.attempts !== r.delivery.attempts || d.status !== "pending") continue
@@ -87,8 +150,15 @@ export const make = Effect.gen(function* () {
             const failingSince = succeeded ? null : (webhook.failingSince ?? r.at)
             if (failingSince !== webhook.failingSince) t().webhooks.set(webhook.id, { ...webhook, failingSince })
           }
+          const seen = answered.get(d.webhookId) ?? { at: r.at, answered: false, hung: 0 }
+          answered.set(d.webhookId, {
+            at: Math.max(seen.at, r.at),
+            answered: seen.answered || !r.hung,
+            hung: seen.hung + (r.hung ? 1 : 0)
+          })
           done.add(d.id)
         }
+        for (const [webhookId, seen] of answered) circuit(webhookId, seen, limits)
         return done
       }),
     list: (workspaceId, webhookId, query) =>

@@ -6,9 +6,11 @@ import * as MemoryWebhookDeliveries from "./MemoryWebhookDeliveries.ts"
 import * as MemoryWebhookRepo from "./MemoryWebhookRepo.ts"
 import * as MemoryCredentialStore from "./MemoryCredentialStore.ts"
 import * as MemoryApiKeyRepo from "./MemoryApiKeyRepo.ts"
+import * as MemoryOAuthStore from "./MemoryOAuthStore.ts"
 import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.ts"
 import * as MemoryJobQueue from "./MemoryJobQueue.ts"
 import * as MemoryMediaRepo from "./MemoryMediaRepo.ts"
+import * as MemoryMetricsRepo from "./MemoryMetricsRepo.ts"
 import * as MemoryPostRepo from "./MemoryPostRepo.ts"
 import * as MemoryRateLimiter from "./MemoryRateLimiter.ts"
 import * as MemoryScheduleRepo from "./MemoryScheduleRepo.ts"
@@ -19,10 +21,11 @@ import * as MemoryUsageCounter from "./MemoryUsageCounter.ts"
 import * as MemoryWorkspaceRepo from "./MemoryWorkspaceRepo.ts"
 
 /** Every storage port on one in-memory state. */
-export const storageLayer = Layer.mergeAll(
+export const layer = Layer.mergeAll(
   MemoryStore.layer,
   MemoryWorkspaceRepo.layer,
   MemoryApiKeyRepo.layer,
+  MemoryOAuthStore.layer,
   MemoryTokenRepo.layer,
   MemoryAccountRepo.layer,
   MemoryCredentialStore.layer,
@@ -35,5 +38,6 @@ export const storageLayer = Layer.mergeAll(
   MemoryEventOutbox.layer,
   MemoryWebhookRepo.layer,
   MemoryWebhookDeliveries.layer,
-  MemoryScheduleRepo.layer
+  MemoryScheduleRepo.layer,
+  MemoryMetricsRepo.layer
 ).pipe((ports) => Layer.provideMerge(ComposedPostCreator.layer, ports), Layer.provide(MemoryState.layer))

@@ -89,6 +89,15 @@ export const make = Effect.gen(function* () {
     extend: (job, until) =>
       sql`UPDATE jobs SET lease_until = ${toDate(until)}, available_at = ${toDate(until)}
           WHERE ${fenced(job)} RETURNING id`.pipe(Effect.map(changed), Effect.orDie),
+    // Only while leased: a job handed back for a retry (lease_until NULL) keeps its run time.
+    extendMany: (jobs, until) =>
+      jobs.length === 0
+        ? Effect.succeed(new Set<string>())
+        : sql<{ id: string }>`
+            UPDATE jobs SET lease_until = ${toDate(until)}, available_at = ${toDate(until)}
+            FROM unnest(${jobs.map((j) => j.id)}::text[], ${jobs.map((j) => j.attempts)}::int[]) AS v(id, attempts)
+            WHERE jobs.id = v.id AND jobs.attempts = v.attempts AND jobs.lease_until IS NOT NULL
+            RETURNING jobs.id`.pipe(Effect.map(ids), Effect.orDie),
     checkpoint: (job, checkpoint) =>
       sql`UPDATE jobs SET checkpoint_step = ${checkpoint.step}, checkpoint_handle = ${checkpoint.handle}
           WHERE ${fenced(job)} RETURNING id`.pipe(Effect.map(changed), Effect.orDie),

@@ -1,13 +1,16 @@
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { planned } from "./planned.ts"
+import { pauseFor } from "../../application/usecases/webhooks/circuit.ts"
 import {
+  type DeliveryLimits,
   type DeliveryRecord,
   type LeasedDelivery,
   WebhookDeliveries,
   type WebhookDeliveriesShape
 } from "../../application/ports/WebhookDeliveries.ts"
 import type { Delivery, DeliveryStatus } from "../../domain/webhooks.ts"
+import { circuitSql, leaseOneSql, leaseSql, recordSql } from "./deliverySql.ts"
 import { fromDate, fromDateOrNull } from "./time.ts"
 
 interface DeliveryRow {
@@ -59,6 +62,7 @@ interface LeasedRow {
   readonly url: string
   readonly sealed_secret: string
   readonly failing_since: Date | null
+  readonly hangs: number
 }
 
 const fromLeased = (r: LeasedRow): LeasedDelivery => ({
@@ -71,56 +75,10 @@ const fromLeased = (r: LeasedRow): LeasedDelivery => ({
     workspaceId: r.workspace_id,
     url: r.url,
     sealedSecret: r.sealed_secret,
-    failingSince: fromDateOrNull(r.failing_since)
+    failingSince: fromDateOrNull(r.failing_since),
+    hangs: r.hangs
   }
 })
-
-/**
- * Leases and records commit without waiting for the WAL flush (set for their own transaction, inside
- * the one statement): losing one in a database crash only sends a delivery again, with the same id,
- * which receivers take anyway (at least once). Waiting for the flush cost tens of milliseconds per
- * statement on a busy disk, and every delivery waits for its record.
- */
-const unflushed = `(SELECT set_config('synchronous_commit', 'off', true)) AS unflushed`
-
-/** Takes the chosen deliveries ($1 now, $2 lease end), returning what a worker needs to send them. */
-const takeSql = (chosen: string) => `
-  WITH due AS (${chosen})
-  UPDATE webhook_deliveries d SET attempts = d.attempts + 1, available_at = $2, last_attempt_at = $1
-  FROM due, events ev, webhooks w, ${unflushed}
-  WHERE d.id = due.id AND ev.id = d.event_id AND w.id = d.webhook_id
-  RETURNING d.id, d.attempts, d.round_failures, ev.id AS event_id, ev.type AS event_type, ev.created_at AS event_created_at, ev.body,
-    w.id AS webhook_id, w.workspace_id, w.url, w.sealed_secret, w.failing_since`
-
-// Due, of an enabled endpoint, and the oldest unfinished one of its endpoint and ordering key.
-const leaseSql = takeSql(`
-    SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.enabled
-    WHERE d.status = 'pending' AND d.available_at <= $1
-      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
-        WHERE p.status = 'pending' AND p.webhook_id = d.webhook_id AND p.ordering_key = d.ordering_key AND p.seq < d.seq)
-    ORDER BY d.available_at, d.seq
-    LIMIT $3
-    FOR UPDATE OF d SKIP LOCKED`)
-
-// Leased now: its lease (available_at) runs past both now and its planned try.
-const notLeased = `NOT (available_at > $1 AND available_at IS DISTINCT FROM next_attempt_at)`
-
-const leaseOneSql = takeSql(
-  `SELECT id FROM webhook_deliveries WHERE id = $3 AND status = 'pending' AND ${notLeased} FOR UPDATE SKIP LOCKED`
-)
-
-// One statement records a batch, each row only while its lease holds ($1: the records as JSON, $2
-// their ids: matched by the primary key, not by a join the planner may run over every pending row).
-const recordSql = `
-  WITH r AS (
-    SELECT r.* FROM jsonb_to_recordset($1::jsonb) AS r(id text, attempts int, status text, retry_at timestamptz, at timestamptz,
-      response_code int, response_time_ms int, error text, failed boolean), ${unflushed}
-  )
-  UPDATE webhook_deliveries d SET status = r.status, round_failures = d.round_failures + (CASE WHEN r.failed THEN 1 ELSE 0 END),
-    available_at = coalesce(r.retry_at, d.available_at), next_attempt_at = r.retry_at, response_code = r.response_code,
-    response_time_ms = r.response_time_ms, error = r.error, delivered_at = CASE WHEN r.status = 'succeeded' THEN r.at END
-  FROM r WHERE d.id = ANY ($2::text[]) AND d.id = r.id AND d.attempts = r.attempts AND d.status = 'pending'
-  RETURNING d.id, d.webhook_id`
 
 const statusOf = (r: DeliveryRecord) =>
   r.result._tag === "Succeeded" ? "succeeded" : r.result._tag === "GaveUp" ? "failed" : "pending"
@@ -162,19 +120,71 @@ export const make = Effect.gen(function* () {
       .pipe(Effect.asVoid)
   }
 
+  /**
+   * Endpoint circuits from recorded tries: any answer closes one, hung tries count toward opening it; one that opens
+   * pauses its endpoint (pauseFor, passed as a table by hang count) and plans its waiting deliveries for then.
+   */
+  const updateCircuits = (
+    records: ReadonlyArray<DeliveryRecord>,
+    recorded: ReadonlySet<string>,
+    limits: DeliveryLimits
+  ) => {
+    const byWebhook = new Map<string, { at: number; answered: boolean; hung: number }>()
+    for (const r of records) {
+      if (!recorded.has(r.delivery.id)) continue
+      const seen = byWebhook.get(r.delivery.webhook.id) ?? { at: r.at, answered: false, hung: 0 }
+      byWebhook.set(r.delivery.webhook.id, {
+        at: Math.max(seen.at, r.at),
+        answered: seen.answered || !r.hung,
+        hung: seen.hung + (r.hung ? 1 : 0)
+      })
+    }
+    const hangsAtLease = new Map(records.map((r) => [r.delivery.webhook.id, r.delivery.webhook.hangs]))
+    const changes = [...byWebhook.entries()]
+      .filter(([id, c]) => c.hung > 0 || hangsAtLease.get(id) !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, c]) => ({ id, at: new Date(c.at).toISOString(), answered: c.answered, hung: c.hung }))
+    if (changes.length === 0) return Effect.void
+    const pauses = Array.from({ length: 12 }, (_, i) => pauseFor(limits.hangsToPause + i, limits))
+    return sql.unsafe(circuitSql, [JSON.stringify(changes), limits.hangsToPause, pauses]).pipe(Effect.asVoid)
+  }
+
   return {
-    lease: (now, max, leaseMs) =>
-      // One statement, so the rows it locks (those it takes, and any it checks and passes over) are held for no longer.
-      planned(sql.unsafe<LeasedRow>(leaseSql, [new Date(now), new Date(now + leaseMs), max])).pipe(
+    lease: (now, max, leaseMs, limits) =>
+      // One statement, so the rows it locks are held for no longer; a workspace offers twice what it could take.
+      planned(
+        sql.unsafe<LeasedRow>(leaseSql, [
+          new Date(now),
+          new Date(now + leaseMs),
+          max,
+          limits.perEndpoint,
+          limits.perWorkspace,
+          limits.hangsToPause,
+          2 * Math.min(limits.perWorkspace, max)
+        ])
+      ).pipe(
         Effect.map((rows) => rows.map(fromLeased)),
         Effect.orDie
       ),
+    // Held: pending, and its lease end is not a planned try (a record sets next_attempt_at with available_at).
+    extend: (leased, until) =>
+      leased.length === 0
+        ? Effect.succeed(new Set<string>())
+        : sql<{ id: string }>`
+            UPDATE webhook_deliveries d SET available_at = ${new Date(until)}
+            FROM unnest(${leased.map((l) => l.id)}::text[], ${leased.map((l) => l.attempts)}::int[]) AS v(id, attempts)
+            WHERE d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'
+              AND d.available_at IS DISTINCT FROM d.next_attempt_at
+            RETURNING d.id`.pipe(
+            Effect.map((rows): ReadonlySet<string> => new Set(rows.map((r) => r.id))),
+            Effect.orDie
+          ),
     leaseOne: (id, now, leaseMs) =>
       sql.unsafe<LeasedRow>(leaseOneSql, [new Date(now), new Date(now + leaseMs), id]).pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromLeased)),
         Effect.orDie
       ),
-    record: (records) => {
+    record: (records, limits) => {
       if (records.length === 0) return Effect.succeed(new Set<string>())
       const json = JSON.stringify(
         records.map((r) => ({
@@ -197,9 +207,14 @@ export const make = Effect.gen(function* () {
       const streaksMayChange = records.some(
         (r) => (r.result._tag === "Succeeded") === (r.delivery.webhook.failingSince !== null)
       )
+      const circuitsMayChange = records.some((r) => r.hung || r.delivery.webhook.hangs > 0)
       return (
-        streaksMayChange
-          ? sql.withTransaction(Effect.tap(recordRows, (recorded) => updateStreaks(records, recorded)))
+        streaksMayChange || circuitsMayChange
+          ? sql.withTransaction(
+              Effect.tap(recordRows, (recorded) =>
+                Effect.andThen(updateStreaks(records, recorded), updateCircuits(records, recorded, limits))
+              )
+            )
           : recordRows
       ).pipe(
         Effect.map((recorded): ReadonlySet<string> => recorded),

@@ -1,13 +1,14 @@
-import { Layer, type Redacted } from "effect"
-import { PgClient } from "@effect/sql-pg"
+import { Layer } from "effect"
 import * as PostgresAccountRepo from "./PostgresAccountRepo.ts"
 import * as PostgresEventOutbox from "./PostgresEventOutbox.ts"
 import * as PostgresWebhookDeliveries from "./PostgresWebhookDeliveries.ts"
 import * as PostgresWebhookRepo from "./PostgresWebhookRepo.ts"
 import * as PostgresCredentialStore from "./PostgresCredentialStore.ts"
 import * as PostgresApiKeyRepo from "./PostgresApiKeyRepo.ts"
+import * as PostgresOAuthStore from "./PostgresOAuthStore.ts"
 import * as PostgresIdempotencyStore from "./PostgresIdempotencyStore.ts"
 import * as PostgresMediaRepo from "./PostgresMediaRepo.ts"
+import * as PostgresMetricsRepo from "./PostgresMetricsRepo.ts"
 import * as PostgresJobQueue from "./PostgresJobQueue.ts"
 import * as PostgresPostCreator from "./PostgresPostCreator.ts"
 import * as PostgresPostRepo from "./PostgresPostRepo.ts"
@@ -21,10 +22,11 @@ import * as PostgresWorkspaceRepo from "./PostgresWorkspaceRepo.ts"
 export { loader, migrate, migrateWith, migrations, storageTables } from "./migrations.ts"
 
 /** Every storage port, the publish queue included, on one SqlClient (a PostgreSQL server, or PGlite through adapters/pglite). */
-export const storageLayer = Layer.mergeAll(
+export const layer = Layer.mergeAll(
   PostgresStore.layer,
   PostgresWorkspaceRepo.layer,
   PostgresApiKeyRepo.layer,
+  PostgresOAuthStore.layer,
   PostgresTokenRepo.layer,
   PostgresAccountRepo.layer,
   PostgresCredentialStore.layer,
@@ -38,9 +40,6 @@ export const storageLayer = Layer.mergeAll(
   PostgresEventOutbox.layer,
   PostgresWebhookRepo.layer,
   PostgresWebhookDeliveries.layer,
-  PostgresScheduleRepo.layer
+  PostgresScheduleRepo.layer,
+  PostgresMetricsRepo.layer
 )
-
-/** A pooled client for a PostgreSQL server, e.g. from `DATABASE_URL`. */
-export const layerFromUrl = (url: Redacted.Redacted<string>, options?: { readonly maxConnections?: number }) =>
-  PgClient.layer({ url, maxConnections: options?.maxConnections ?? 10 })

@@ -1,8 +1,10 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { jobsMigration } from "./jobsMigration.ts"
+import { metricsStatements } from "./metricsMigration.ts"
 import { planningStatements } from "./planningMigration.ts"
 import { rateLeasesStatements } from "./rateLeasesMigration.ts"
+import { oauthStatements } from "./oauthMigration.ts"
 import { webhooksStatements } from "./webhooksMigration.ts"
 
 /** Runs statements one by one: the extended protocol takes a single statement per query. */
@@ -144,6 +146,9 @@ const storage = statements([
 
 /** Tables of the storage ports, children first (tests empty them between suites). */
 export const storageTables = [
+  "metric_readings",
+  "metric_targets",
+  "metric_accounts",
   "queue_entries",
   "schedules",
   "account_time_zones",
@@ -158,6 +163,10 @@ export const storageTables = [
   "account_credentials",
   "accounts",
   "tokens",
+  "oauth_tokens",
+  "oauth_codes",
+  "oauth_grants",
+  "oauth_clients",
   "api_keys",
   "workspaces"
 ] as const
@@ -230,8 +239,19 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
     `DROP INDEX events_created_at_idx`,
     `CREATE INDEX events_created_at_brin ON events USING brin (created_at)`
   ]),
+  // Fair webhook slots (PostgresWebhookDeliveries.lease): each workspace's due deliveries from an index of their own,
+  // the tries in flight (leased, not recorded: lease end not a planned try) from a small one, and endpoint circuits.
+  "0014_webhook_fair_shares": statements([
+    `CREATE INDEX webhook_deliveries_workspace_due_idx ON webhook_deliveries (workspace_id, available_at, seq) WHERE status = 'pending'`,
+    `CREATE INDEX webhook_deliveries_held_idx ON webhook_deliveries (available_at)
+      WHERE status = 'pending' AND available_at IS DISTINCT FROM next_attempt_at`,
+    `ALTER TABLE webhooks ADD COLUMN hangs integer NOT NULL DEFAULT 0`,
+    `ALTER TABLE webhooks ADD COLUMN paused_until timestamptz`
+  ]),
   "0030_rate_window_grants": statements(rateLeasesStatements), // leases of request budgets (rateLeasesMigration.ts)
-  "0060_planning": statements(planningStatements) // posting schedules, queue entries, accounts' zones
+  "0060_planning": statements(planningStatements), // posting schedules, queue entries, accounts' zones
+  "0075_metrics": statements(metricsStatements), // what each post did: due table, readings, accounts' states
+  "0080_oauth": statements(oauthStatements) // Herald's authorization server for MCP (oauthMigration.ts)
 }
 
 export const loader = Migrator.fromRecord(migrations)

@@ -42,6 +42,8 @@ export interface BeginInput {
   readonly callbackUrl: string
   /** Herald's own page for networks connected with a form (Bluesky: handle and app password). */
   readonly formUrl: string
+  /** What the connect request named besides the network (GET /connect/{platform}?...): Mastodon's instance. */
+  readonly params?: Readonly<Record<string, string>> | undefined
 }
 
 export interface Begun {

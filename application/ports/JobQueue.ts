@@ -51,6 +51,8 @@ export interface JobQueueShape {
   readonly lease: (now: number, max: number, leaseMs: number) => Effect.Effect<ReadonlyArray<LeasedJob>>
   /** Extends the lease; false when it has passed to another worker (then stop writing for the job). */
   readonly extend: (job: LeasedJob, until: number) => Effect.Effect<boolean>
+  /** The heartbeat: `extend` for a batch in one write, each job only while it is still leased; the ids extended. */
+  readonly extendMany: (jobs: ReadonlyArray<LeasedJob>, until: number) => Effect.Effect<ReadonlySet<string>>
   /** Stores the checkpoint before a network call; false when the lease was lost. */
   readonly checkpoint: (job: LeasedJob, checkpoint: Checkpoint) => Effect.Effect<boolean>
   /** `checkpoint` for a batch in one write: the ids of the jobs whose lease still held (the others stored nothing). */

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { ErrorCode } from "../../domain/errors.ts"
 import type { Account } from "../../domain/account.ts"
+import type { RawFigures } from "../../domain/metrics.ts"
 import type { Media } from "../../domain/media.ts"
 import type { Cover, Poll } from "../../domain/post.ts"
 import type { Platform } from "../../domain/platforms.ts"
@@ -208,16 +209,43 @@ export interface Publisher {
   readonly advise?:
     | ((account: Account, dueAt: number, post: AdvisedPost) => Effect.Effect<ReadonlyArray<string>>)
     | undefined
+  /** Reads published posts' figures, for networks with an analytics API (absent: Herald reads none). */
+  readonly metrics?: MetricsCapability | undefined
   /** Where the account's posts can go, for networks that post to boards (Pinterest). */
   readonly boards?:
     | ((account: Account, credentials: NetworkCredentials | null) => Effect.Effect<ReadonlyArray<Board>, PublishError>)
     | undefined
 }
 
+/** Posts of one account whose figures are read in one call. */
+export interface MetricsRequest {
+  readonly account: Account
+  readonly credentials: NetworkCredentials | null
+  readonly posts: ReadonlyArray<{ readonly externalId: string; readonly publishedAt: number }>
+}
+
+/**
+ * What a network said about an account's figures: the posts it gave figures for (a post missing was
+ * taken down), or that the account's grant or access tier does not offer them (`reason`, for the person).
+ */
+export type MetricsAnswer =
+  | { readonly _tag: "Read"; readonly figures: ReadonlyMap<string, RawFigures> }
+  | { readonly _tag: "NotOffered"; readonly reason: string }
+
+export interface MetricsCapability {
+  /** Most posts one call reads (the network's own cap on ids per request). */
+  readonly batch: number
+  readonly read: (request: MetricsRequest) => Effect.Effect<MetricsAnswer, PublishError>
+}
+
 /** What a dry run tells a network of the post it advises on: the target's final media and the post's per-network objects. */
 export interface AdvisedPost {
   readonly media: ReadonlyArray<Media>
   readonly options: NetworkOptions
+  /** The target's final texts, for limits only the network knows (a Mastodon instance's own). */
+  readonly text?:
+    | { readonly content: string; readonly thread: ReadonlyArray<string>; readonly firstComment: string | null }
+    | undefined
 }
 
 /** A board of an account (Pinterest): a post's `pinterest.boardId`. */

@@ -13,7 +13,22 @@ export interface LeasedDelivery {
     readonly url: string
     readonly sealedSecret: string
     readonly failingSince: number | null
+    /** Hung tries in a row when leased (its circuit: see DeliveryLimits). */
+    readonly hangs: number
   }
+}
+
+/** How the queue shares its slots: per endpoint, per workspace, and a circuit for endpoints that hang. */
+export interface DeliveryLimits {
+  /** Tries in flight at once to one endpoint, every scheduler together. */
+  readonly perEndpoint: number
+  /** Tries in flight at once for one workspace, every scheduler together. */
+  readonly perWorkspace: number
+  /** Hung tries in a row that open an endpoint's circuit: no slot until its pause ends, then one try at a time until it answers. */
+  readonly hangsToPause: number
+  /** The first pause; each further hung try doubles it, up to `maxPauseMs`. */
+  readonly pauseMs: number
+  readonly maxPauseMs: number
 }
 
 /** What became of one try. */
@@ -31,6 +46,8 @@ export interface DeliveryRecord {
   readonly responseCode: number | null
   readonly responseTimeMs: number | null
   readonly error: string | null
+  /** It failed without an answer in time (it held its slot long): counts toward the endpoint's circuit. */
+  readonly hung: boolean
 }
 
 export interface DeliveryListQuery {
@@ -44,17 +61,30 @@ export interface WebhookDeliveriesShape {
   /**
    * Leases up to `max` due deliveries of enabled endpoints until `now + leaseMs`, counting a try. Per
    * endpoint and ordering key only the oldest unfinished delivery is ever due, so a post's events
-   * reach an endpoint in order. Concurrent callers never get the same delivery; a lease that runs
-   * out makes it due again (the same event id goes out again).
+   * reach an endpoint in order. Workspaces take turns (the oldest due of each, then the next of each),
+   * within `limits` counted over every lease held; a paused endpoint takes none. Concurrent callers
+   * never get the same delivery; a lease that runs out makes it due again (the same event id goes out again).
    */
-  readonly lease: (now: number, max: number, leaseMs: number) => Effect.Effect<ReadonlyArray<LeasedDelivery>>
+  readonly lease: (
+    now: number,
+    max: number,
+    leaseMs: number,
+    limits: DeliveryLimits
+  ) => Effect.Effect<ReadonlyArray<LeasedDelivery>>
+  /** The heartbeat: pushes the leases of deliveries still held (not recorded since) to `until`; the ids extended. */
+  readonly extend: (deliveries: ReadonlyArray<LeasedDelivery>, until: number) => Effect.Effect<ReadonlySet<string>>
   /** Leases one delivery now, due or not (the test endpoint sends its event at once); none when it is held or finished. */
   readonly leaseOne: (id: string, now: number, leaseMs: number) => Effect.Effect<Option.Option<LeasedDelivery>>
   /**
    * Records tries in one write, each only if its lease still holds: the ids recorded. A success
    * clears the endpoint's failing streak; a failure starts one (failingSince) if none is running.
+   * A hung try counts toward the endpoint's circuit, any answer closes it; when it opens, the
+   * endpoint's waiting deliveries are planned for the end of its pause.
    */
-  readonly record: (records: ReadonlyArray<DeliveryRecord>) => Effect.Effect<ReadonlySet<string>>
+  readonly record: (
+    records: ReadonlyArray<DeliveryRecord>,
+    limits: DeliveryLimits
+  ) => Effect.Effect<ReadonlySet<string>>
   /** An endpoint's deliveries, newest first. */
   readonly list: (
     workspaceId: string,

@@ -4,7 +4,7 @@ import { fail } from "../../domain/errors.ts"
 import { claimMail, deliveryFailedSentence, deliverySentence } from "../../domain/messages.ts"
 import { maskEmail } from "../../domain/signup.ts"
 import { formatUtc } from "../../domain/time.ts"
-import { claim, isExpiredUnclaimed, type Locale } from "../../domain/workspace.ts"
+import { claim, isExpiredUnclaimed, type Locale, type Workspace } from "../../domain/workspace.ts"
 import { HeraldConfig } from "../config.ts"
 import { readCache } from "../readCache.ts"
 import { ApiKeyRepo } from "../ports/ApiKeyRepo.ts"
@@ -69,21 +69,15 @@ export const inspectClaimLink = Effect.fn("inspectClaimLink")(function* (token: 
   return workspace.value
 })
 
-/** The owner claims the workspace from the e-mailed link, in their language, and is signed in. */
-export const claimWorkspace = Effect.fn("claimWorkspace")(function* (token: string, locale: Locale | null) {
-  const crypto = yield* Crypto
-  const at = yield* now
-  const found = yield* (yield* TokenRepo).consume(yield* crypto.sha256(token), "claim", at)
-  if (Option.isNone(found)) return yield* Effect.fail(fail("claim_link_invalid"))
-  const workspaces = yield* WorkspaceRepo
-  const ws = yield* workspaces.findById(found.value.workspaceId)
-  if (Option.isNone(ws) || isExpiredUnclaimed(ws.value, at)) return yield* Effect.fail(fail("claim_link_invalid"))
-  if (ws.value.claimed) return yield* Effect.fail(fail("already_claimed"))
-  const claimed = claim(ws.value, locale ?? ws.value.locale)
-  // The claim and its workspace.claimed event together.
+/**
+ * Claims an unclaimed workspace: its workspace.claimed event in the same transaction, and the cached
+ * copy forgotten so every host sees it claimed (the 7-day deletion stops).
+ */
+export const markClaimed = Effect.fnUntraced(function* (workspace: Workspace, locale: Locale | null, at: number) {
+  const claimed = claim(workspace, locale ?? workspace.locale)
   yield* (yield* Store).transaction(
     Effect.gen(function* () {
-      yield* workspaces.update(claimed)
+      yield* (yield* WorkspaceRepo).update(claimed)
       yield* emit([
         yield* workspaceEvent("workspace.claimed", claimed, at, {
           workspace: { id: claimed.id, name: claimed.name, plan: claimed.plan, claimed: claimed.claimed }
@@ -92,5 +86,18 @@ export const claimWorkspace = Effect.fn("claimWorkspace")(function* (token: stri
     })
   )
   yield* (yield* readCache).forgetWorkspace(claimed.id)
+  return claimed
+})
+
+/** The owner claims the workspace from the e-mailed link, in their language, and is signed in. */
+export const claimWorkspace = Effect.fn("claimWorkspace")(function* (token: string, locale: Locale | null) {
+  const crypto = yield* Crypto
+  const at = yield* now
+  const found = yield* (yield* TokenRepo).consume(yield* crypto.sha256(token), "claim", at)
+  if (Option.isNone(found)) return yield* Effect.fail(fail("claim_link_invalid"))
+  const ws = yield* (yield* WorkspaceRepo).findById(found.value.workspaceId)
+  if (Option.isNone(ws) || isExpiredUnclaimed(ws.value, at)) return yield* Effect.fail(fail("claim_link_invalid"))
+  if (ws.value.claimed) return yield* Effect.fail(fail("already_claimed"))
+  const claimed = yield* markClaimed(ws.value, locale, at)
   return { workspace: claimed, session: yield* startSession(claimed.id, claimed.ownerEmail) }
 })

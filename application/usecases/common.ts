@@ -5,6 +5,7 @@ import { isWellFormedId } from "../../domain/ids.ts"
 import type { Post } from "../../domain/post.ts"
 import { isVisible } from "../../domain/post.ts"
 import { PostRepo } from "../ports/PostRepo.ts"
+import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
 
 export const now = Clock.currentTimeMillis
 
@@ -15,6 +16,22 @@ export const fromResult = <A>(result: Result.Result<A, HeraldError>): Effect.Eff
 /** Refuses keys: the action needs a signed-in person. */
 export const requirePerson = (actor: Actor): Effect.Effect<Extract<Actor, { kind: "person" }>, HeraldError> =>
   actor.kind === "person" ? Effect.succeed(actor) : Effect.fail(fail("approval_requires_human"))
+
+/**
+ * Approving and making keys need a claimed workspace: a sign-in claims it (signin.ts), so this only
+ * refuses a session older than that rule, kept for an unclaimed workspace (README "Security").
+ */
+export const requireClaimed = Effect.fnUntraced(function* (workspaceId: string) {
+  const found = yield* (yield* WorkspaceRepo).findById(workspaceId)
+  if (Option.isSome(found) && found.value.claimed) return
+  return yield* Effect.fail(
+    fail(
+      "claim_required",
+      { workspaceId },
+      "This workspace is not claimed yet: nothing is approved and no key is made before its owner claims it."
+    )
+  )
+})
 
 /** A key may act only on posts it created; a person may act on any post of the workspace. */
 export const requireOwnPost = (actor: Actor, post: Post, code: ErrorCode): Effect.Effect<void, HeraldError> =>

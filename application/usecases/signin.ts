@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { fail } from "../../domain/errors.ts"
 import { signInMail } from "../../domain/messages.ts"
 import { checkEmail } from "../../domain/signup.ts"
-import type { Workspace } from "../../domain/workspace.ts"
+import { isExpiredUnclaimed, type Workspace } from "../../domain/workspace.ts"
 import { HeraldConfig } from "../config.ts"
 import { Crypto } from "../ports/Crypto.ts"
 import { RateLimiter } from "../ports/RateLimiter.ts"
@@ -10,6 +10,7 @@ import { TokenRepo } from "../ports/TokenRepo.ts"
 import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
 import { fromResult, now, rateLimited } from "./common.ts"
 import { trySend } from "./mail.ts"
+import { markClaimed } from "./claim.ts"
 import { startSession } from "./sessions.ts"
 
 const SIGNIN_LINK_LIFETIME_MS = 60 * 60 * 1000
@@ -60,12 +61,19 @@ export const requestSignInLink = Effect.fn("requestSignInLink")(function* (rawEm
   return { sent: true }
 })
 
-/** Uses a sign-in link: starts a session. */
+/**
+ * Uses a sign-in link: starts a session. The link went to the owner's mailbox, the same proof as the
+ * claim link, so signing in to an unclaimed workspace claims it (README "Security"): no session ever
+ * approves for a workspace that is still to be deleted 7 days after sign-up.
+ */
 export const completeSignIn = Effect.fn("completeSignIn")(function* (token: string) {
   const crypto = yield* Crypto
-  const found = yield* (yield* TokenRepo).consume(yield* crypto.sha256(token), "signin", yield* now)
+  const at = yield* now
+  const found = yield* (yield* TokenRepo).consume(yield* crypto.sha256(token), "signin", at)
   if (Option.isNone(found)) return yield* Effect.fail(fail("signin_link_invalid"))
-  const workspace = yield* (yield* WorkspaceRepo).findById(found.value.workspaceId)
-  if (Option.isNone(workspace)) return yield* Effect.fail(fail("signin_link_invalid"))
-  return { workspace: workspace.value, session: yield* startSession(workspace.value.id, workspace.value.ownerEmail) }
+  const stored = yield* (yield* WorkspaceRepo).findById(found.value.workspaceId)
+  if (Option.isNone(stored) || isExpiredUnclaimed(stored.value, at))
+    return yield* Effect.fail(fail("signin_link_invalid"))
+  const workspace = stored.value.claimed ? stored.value : yield* markClaimed(stored.value, null, at)
+  return { workspace, session: yield* startSession(workspace.id, workspace.ownerEmail) }
 })

@@ -20,7 +20,10 @@ export type Account = typeof Account.Type
 export const AccountList = Schema.Struct({ accounts: Schema.Array(Account) }).annotate({ identifier: "AccountList" })
 
 export const ConnectLink = Schema.Struct({
-  url: Str.annotate({ description: "Open it in a browser to connect (or reconnect) an account" }),
+  url: Str.annotate({
+    description:
+      "Open it in a browser to connect (or reconnect) an account: Herald's page names the workspace and who asked, and its Continue button leads to the network; only that browser completes the link"
+  }),
   platform: Platform,
   expiresAt: Time
 }).annotate({ identifier: "ConnectLink" })

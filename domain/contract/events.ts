@@ -32,6 +32,10 @@ const SchedulesData = Schema.Struct({
 const QueueData = Schema.Struct({ schedule: ScheduleView, moved: Schema.Array(QueueMove) })
 const TargetData = Schema.Struct({ postId: Str, target: Target })
 const AccountData = Schema.Struct({ account: Account })
+// The account as it was when it went: disconnected (it no longer appears in GET /accounts).
+const DisconnectedAccountData = Schema.Struct({
+  account: Schema.Struct({ ...Account.fields, status: Schema.Literal("disconnected") })
+})
 const WorkspaceData = Schema.Struct({
   workspace: Schema.Struct({ id: Str, name: Str, plan: Str, claimed: Schema.Boolean })
 })
@@ -63,7 +67,7 @@ const dataOf = {
   "first_comment.failed": TargetData,
   "account.connected": AccountData,
   "account.needs_reconnection": AccountData,
-  "account.disconnected": AccountData,
+  "account.disconnected": DisconnectedAccountData,
   "workspace.claimed": WorkspaceData,
   "usage.limit_reached": UsageData,
   "schedules.updated": SchedulesData,
@@ -131,6 +135,9 @@ export const eventSchemas = Object.fromEntries(
 ) as {
   readonly [T in keyof typeof dataOf]: ReturnType<typeof envelope<T>>
 }
+
+/** The `data` of one event type as it goes on the wire (the use cases build it so). */
+export type EventData<T extends keyof typeof dataOf> = (typeof dataOf)[T]["Encoded"]
 
 /** Any event body. */
 export const EventBody = Schema.Union(Object.values(eventSchemas)).annotate({ identifier: "Event" })

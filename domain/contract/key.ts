@@ -25,7 +25,30 @@ export const Key = Schema.Struct({
 }).annotate({ identifier: "Key" })
 export type Key = typeof Key.Type
 
-export const KeyList = Schema.Struct({ keys: Schema.Array(Key) }).annotate({ identifier: "KeyList" })
+export const Connection = Schema.Struct({
+  id: Schema.String.annotate({ description: "grt_...: revoked like a key, named in createdBy of the posts it makes" }),
+  name: Schema.String,
+  clientId: Schema.String.annotate({
+    description: "The client's id: a registered cli_... or its metadata document's URL"
+  }),
+  clientName: Schema.String.annotate({ description: "The name the client gives itself (its own claim, not verified)" }),
+  requireApproval: Schema.Boolean.annotate({
+    description: "Asks-first: every post it creates waits for a person's approval"
+  }),
+  createdAt: Time,
+  revokedAt: Schema.NullOr(Time),
+  lastUsedAt: Schema.NullOr(Time).annotate({
+    description: "When it last called Herald, to within an hour; null: never"
+  })
+}).annotate({
+  identifier: "Connection",
+  description: "An AI assistant connected over MCP with OAuth: a person's consent, acting like a key of the workspace"
+})
+export type Connection = typeof Connection.Type
+
+export const KeyList = Schema.Struct({ keys: Schema.Array(Key), connections: Schema.Array(Connection) }).annotate({
+  identifier: "KeyList"
+})
 export const CreatedKey = Schema.Struct({
   apiKey: Schema.String.annotate({ description: "The secret key, shown only in this answer" }),
   key: Key

@@ -1,13 +1,13 @@
 import { Schema } from "effect"
-import { platforms } from "../platforms.ts"
-import { CommentStatus, Cover, Poll, PostStatus, TargetError, Time } from "./postParts.ts"
+import { TargetMetrics } from "./metrics.ts"
+import { CommentStatus, Cover, Platform, Poll, PostStatus, TargetError, Time } from "./postParts.ts"
 import { Planned, ScheduledForInput } from "./planning.ts"
 import { Overrides } from "./postRequest.ts"
 
 // A post as the API, MCP and webhook events show it, and the answers that carry it.
 
 const Str = Schema.String
-export const Platform = Schema.Literals(platforms).annotate({ identifier: "Platform" })
+export { Platform }
 
 /** One account of a post, with its own status. */
 export const Target = Schema.Struct({
@@ -39,7 +39,10 @@ export const Target = Schema.Struct({
       deletedAt: Schema.NullOr(Time).annotate({ description: "When the network confirmed the removal" }),
       error: Schema.NullOr(TargetError)
     }).annotate({ identifier: "TargetDeletion", description: "Set once a take-down was asked for" })
-  )
+  ),
+  metrics: Schema.optionalKey(TargetMetrics).annotate({
+    description: "A published target's latest figures (GET /posts/{id} only; history at /posts/{id}/metrics)"
+  })
 }).annotate({ identifier: "Target" })
 export type Target = typeof Target.Type
 

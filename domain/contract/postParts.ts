@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { platforms } from "../platforms.ts"
 
 // Parts of a post as it is stored and shown (the request's own, null-tolerant forms are postRequest.ts's).
 
@@ -42,3 +43,5 @@ export const TargetError = Schema.Struct({
   retryable: Schema.Boolean
 }).annotate({ identifier: "TargetError" })
 export type TargetError = typeof TargetError.Type
+
+export const Platform = Schema.Literals(platforms).annotate({ identifier: "Platform" })

@@ -116,8 +116,33 @@ export const FacebookOptions = Schema.Struct({
 }).annotate({ identifier: "FacebookOptions", description: "Facebook only: publish the video as a reel" })
 export type FacebookOptions = typeof FacebookOptions.Type
 
+export const MastodonVisibility = Schema.Literals(["public", "unlisted", "private", "direct"]).annotate({
+  identifier: "MastodonVisibility"
+})
+export type MastodonVisibility = typeof MastodonVisibility.Type
+
+/** Mastodon's status settings (POST /api/v1/statuses visibility and spoiler_text), for the post and its thread. */
+export const MastodonOptions = Schema.Struct({
+  visibility: optional(
+    MastodonVisibility.annotate({
+      description: "public (the default), unlisted (not in public timelines), private (followers only) or direct"
+    })
+  ),
+  contentWarning: optional(
+    Str.annotate({
+      description:
+        "A content warning shown in place of the text until opened (spoiler_text); it counts toward the limit"
+    })
+  )
+}).annotate({
+  identifier: "MastodonOptions",
+  description: "Mastodon only: the status's visibility and content warning"
+})
+export type MastodonOptions = typeof MastodonOptions.Type
+
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
 export interface NetworkOptions {
+  readonly mastodon?: MastodonOptions | undefined
   readonly tiktok?: TiktokOptions | undefined
   readonly youtube?: YoutubeOptions | undefined
   readonly pinterest?: PinterestOptions | undefined
@@ -243,6 +268,7 @@ export const createPostFields = {
   youtube: nullable(YoutubeOptions),
   pinterest: nullable(PinterestOptions),
   facebook: nullable(FacebookOptions),
+  mastodon: nullable(MastodonOptions),
   overrides: nullable(Overrides)
 }
 
@@ -250,7 +276,7 @@ export const createPostFields = {
 export const CreatePostRequest = Schema.Struct(createPostFields).annotate({ identifier: "CreatePostRequest" })
 export type CreatePostBody = typeof CreatePostRequest.Type
 
-/** The one decoder of that body (HTTP's router and fast path, MCP): shape only, every field named. */
+/** The one decoder of that body (HTTP and MCP): shape only, every field named. */
 export const decodeCreatePostBody = decoderFor(CreatePostRequest, requestParseOptions, { whole: "body" })
 
 // An edit names only what changes; the time is reschedule's and the queue's, so they are not here.

@@ -22,6 +22,7 @@ import * as W from "../../domain/contract/webhook.ts"
 import { AppGroup } from "./appApi.ts"
 import { apiErrors } from "./errors.ts"
 import { MediaGroup } from "./mediaApi.ts"
+import { MetricsGroup } from "./metricsApi.ts"
 import { PlanningGroup } from "./planningApi.ts"
 import { Authentication } from "./security.ts"
 import { UndeclaredErrors } from "./undeclaredErrors.ts"
@@ -68,9 +69,15 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     ),
     HttpApiEndpoint.get("connect", "/connect/:platform", {
       params: { platform: Str },
+      query: { instance: opt(Str) },
       success: ConnectLink,
-      error: e(401, 404)
-    }).annotate(OpenApi.Summary, "Get a link that connects an account"),
+      error: e(400, 401, 404, 503)
+    })
+      .annotate(OpenApi.Summary, "Get a link that connects an account")
+      .annotate(
+        OpenApi.Description,
+        "A browser URL that connects an account of the network; Mastodon takes ?instance=<domain or URL> (the account's instance)."
+      ),
     HttpApiEndpoint.delete("disconnect", "/accounts/:id", {
       params: id,
       success: DisconnectedAccount,
@@ -388,6 +395,7 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(MediaGroup)
   .add(PostsGroup)
   .add(PlanningGroup)
+  .add(MetricsGroup)
   .add(KeysGroup)
   .add(WebhooksGroup)
   .add(EventsGroup)

@@ -50,7 +50,7 @@ export const handleErrors = (routes: ReadonlyArray<RoutePattern>) =>
       Effect.flatMap((response) =>
         response.status === 415
           ? Effect.succeed(failWith("unsupported_content_type"))
-          : response.status === 401 // the spec: every 401 carries WWW-Authenticate
+          : response.status === 401 && response.headers["www-authenticate"] === undefined // the spec: every 401 carries WWW-Authenticate (MCP's names its resource metadata)
             ? Effect.succeed(HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="herald"'))
             : Effect.succeed(response)
       ),

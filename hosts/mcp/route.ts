@@ -1,10 +1,12 @@
 import { type Context, Effect, Option, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpSettings } from "../../application/config.ts"
+import { HeraldConfig, HttpSettings } from "../../application/config.ts"
 import { RequestLimiter, type RequestLimiterShape } from "../../application/requestLimiter.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
+import { authenticateAccessToken } from "../../application/usecases/oauth/tokens.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { fail } from "../../domain/errors.ts"
+import { accessTokenPrefix, resourceMetadataUrl, SCOPE } from "../../domain/oauth.ts"
 import { clientBucket } from "../http/clientAddress.ts"
 import { errorResponse, isBodyTooLarge, toApiFailure } from "../http/errors.ts"
 import { bearerCredential } from "../http/security.ts"
@@ -31,7 +33,19 @@ const loadSdk = () =>
 const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers })
 
-const unauthorized = (detail?: string) => errorResponse(toApiFailure(fail("unauthorized", undefined, detail)))
+/**
+ * A 401 names where the protected resource's metadata is (RFC 9728 section 5.1), so a client knowing only
+ * this URL finds Herald's authorization server; a token that was sent and refused is invalid_token (RFC 6750).
+ */
+const unauthorizedWith =
+  (publicUrl: string) =>
+  (detail?: string, tokenRefused = false) =>
+    HttpServerResponse.setHeader(
+      errorResponse(toApiFailure(fail("unauthorized", undefined, detail))),
+      "www-authenticate",
+      `Bearer realm="herald", resource_metadata="${resourceMetadataUrl(publicUrl)}", scope="${SCOPE}"${tokenRefused ? ', error="invalid_token"' : ""}`
+    )
+type Unauthorized = ReturnType<typeof unauthorizedWith>
 
 /** Without a key a client may start a session, list tools (only sign_up shows) and call sign_up. */
 const allowedWithoutKey = (message: unknown): boolean => {
@@ -48,16 +62,21 @@ const allowedWithoutKey = (message: unknown): boolean => {
   return m.method === "tools/call" && m.params?.name === "sign_up"
 }
 
-/** The caller's key: none (no header), or the actor, or a 401 for a wrong or malformed one. */
-const authenticate = (request: HttpServerRequest.HttpServerRequest, services: Context.Context<McpServices>) => {
+/** The caller: none (no header), or the actor of an API key or OAuth access token, or a 401 for a wrong or malformed one. */
+const authenticate = (
+  request: HttpServerRequest.HttpServerRequest,
+  services: Context.Context<McpServices>,
+  unauthorized: Unauthorized,
+  oauthPrefix: string
+) => {
   const header = request.headers.authorization
   if (header === undefined) return Effect.succeed(Result.succeed<Actor | null>(null))
   const key = bearerCredential(header)
-  if (key === undefined) return Effect.succeed(Result.fail(unauthorized()))
-  return authenticateKey(key).pipe(
+  if (key === undefined) return Effect.succeed(Result.fail(unauthorized(undefined, true)))
+  return (key.startsWith(oauthPrefix) ? authenticateAccessToken(key) : authenticateKey(key)).pipe(
     Effect.provideContext(services),
     Effect.map((actor) => Result.succeed<Actor | null>(actor)),
-    Effect.catch(() => Effect.succeed(Result.fail(unauthorized())))
+    Effect.catch(() => Effect.succeed(Result.fail(unauthorized(undefined, true))))
   )
 }
 
@@ -73,7 +92,9 @@ const admit = (limiter: RequestLimiterShape, actor: Actor | null, cost: number) 
 const handle = (
   services: Context.Context<McpServices>,
   limiter: RequestLimiterShape,
-  client: (request: HttpServerRequest.HttpServerRequest) => string
+  client: (request: HttpServerRequest.HttpServerRequest) => string,
+  unauthorized: Unauthorized,
+  oauthPrefix: string
 ) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -82,7 +103,7 @@ const handle = (
       return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless and takes POST only.", {
         allow: "POST"
       })
-    const auth = yield* authenticate(request, services)
+    const auth = yield* authenticate(request, services, unauthorized, oauthPrefix)
     if (Result.isFailure(auth)) return auth.failure
     const actor = auth.success
     // Counted before the body is read, so a caller over its limit costs no more than that.
@@ -103,7 +124,7 @@ const handle = (
     }
     if (actor === null && !(Array.isArray(body) ? body : [body]).every(allowedWithoutKey))
       return unauthorized(
-        "This MCP call needs an API key: send Authorization: Bearer <key>. Without a key only sign_up is available."
+        "This MCP call needs authorization: an OAuth access token (see WWW-Authenticate) or an API key, as Authorization: Bearer <token>. Without one only sign_up is available."
       )
     // A JSON-RPC batch counts each of its messages (tool calls included) as a request.
     const refusedBatch = yield* admit(limiter, actor, Array.isArray(body) ? body.length - 1 : 0)
@@ -143,6 +164,19 @@ export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const services = yield* Effect.context<McpServices>()
     const limiter = yield* RequestLimiter
-    return [HttpRouter.route("*", MCP_PATH, handle(services, limiter, clientBucket(yield* HttpSettings)))]
+    const config = yield* HeraldConfig
+    return [
+      HttpRouter.route(
+        "*",
+        MCP_PATH,
+        handle(
+          services,
+          limiter,
+          clientBucket(yield* HttpSettings),
+          unauthorizedWith(config.publicUrl),
+          accessTokenPrefix(config.keyPrefix)
+        )
+      )
+    ]
   })
 )

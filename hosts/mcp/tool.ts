@@ -5,6 +5,7 @@ import { type HeraldError, toEnvelope } from "../../domain/errors.ts"
 import type { connectUrl, disconnectAccount, listAccounts } from "../../application/usecases/accounts.ts"
 import type { requestClaimLink } from "../../application/usecases/claim.ts"
 import type { authenticateKey } from "../../application/usecases/auth.ts"
+import type { authenticateAccessToken } from "../../application/usecases/oauth/tokens.ts"
 import type { signUp } from "../../application/usecases/signup.ts"
 import type * as Actions from "../../application/usecases/posts/actions.ts"
 import type { createPost } from "../../application/usecases/posts/create.ts"
@@ -23,6 +24,7 @@ type ServicesOf<F extends (...args: any) => Effect.Effect<any, any, any>> = Effe
 export type McpServices =
   | ServicesOf<typeof signUp>
   | ServicesOf<typeof authenticateKey>
+  | ServicesOf<typeof authenticateAccessToken>
   | ServicesOf<typeof requestClaimLink>
   | ServicesOf<typeof listAccounts>
   | ServicesOf<typeof connectUrl>

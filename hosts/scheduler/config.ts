@@ -2,6 +2,7 @@ import { Config, Schema } from "effect"
 import { defaultPipelineOptions } from "../../application/usecases/publishing/options.ts"
 import { defaultSweeperOptions } from "../../application/usecases/publishing/sweepers.ts"
 import { defaultSchedulerOptions, type SchedulerOptions } from "./layer.ts"
+import { defaultMetricsOptions } from "../../application/usecases/metrics/loop.ts"
 import { defaultDeliveryOptions } from "../../application/usecases/webhooks/options.ts"
 
 const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))
@@ -23,6 +24,15 @@ export const schedulerConfig = Config.all({
   webhookPollMs: int("HERALD_WEBHOOK_POLL_MS", defaultDeliveryOptions.pollMs),
   webhookLeaseMs: int("HERALD_WEBHOOK_LEASE_MS", defaultDeliveryOptions.leaseMs),
   webhookDisableAfterMs: int("HERALD_WEBHOOK_DISABLE_AFTER_MS", defaultDeliveryOptions.disableAfterMs),
+  metrics: Config.Boolean("HERALD_METRICS").pipe(Config.withDefault(true)),
+  metricsConcurrency: int("HERALD_METRICS_CONCURRENCY", defaultMetricsOptions.concurrency),
+  metricsBatch: int("HERALD_METRICS_BATCH", defaultMetricsOptions.batch),
+  metricsPollMs: int("HERALD_METRICS_POLL_MS", defaultMetricsOptions.pollMs),
+  webhookPerEndpoint: int("HERALD_WEBHOOK_PER_ENDPOINT", defaultDeliveryOptions.limits.perEndpoint),
+  webhookPerWorkspace: int("HERALD_WEBHOOK_PER_WORKSPACE", defaultDeliveryOptions.limits.perWorkspace),
+  webhookHangMs: int("HERALD_WEBHOOK_HANG_MS", defaultDeliveryOptions.hangMs),
+  webhookHangsToPause: int("HERALD_WEBHOOK_HANGS_TO_PAUSE", defaultDeliveryOptions.limits.hangsToPause),
+  webhookPauseMs: int("HERALD_WEBHOOK_PAUSE_MS", defaultDeliveryOptions.limits.pauseMs),
   // Milliseconds before each retry, comma-separated (tests and development shorten the three days).
   webhookRetriesMs: Config.schema(
     Schema.String.check(Schema.isPattern(/^\s*\d+(\s*,\s*\d+)*\s*$/)),
@@ -55,7 +65,23 @@ export const toSchedulerOptions = (env: SchedulerEnv): SchedulerOptions => ({
         pollMs: env.webhookPollMs,
         leaseMs: env.webhookLeaseMs,
         retrySchedule: env.webhookRetriesMs,
-        disableAfterMs: env.webhookDisableAfterMs
+        disableAfterMs: env.webhookDisableAfterMs,
+        hangMs: env.webhookHangMs,
+        limits: {
+          ...defaultDeliveryOptions.limits,
+          perEndpoint: env.webhookPerEndpoint,
+          perWorkspace: env.webhookPerWorkspace,
+          hangsToPause: env.webhookHangsToPause,
+          pauseMs: env.webhookPauseMs
+        }
+      }
+    : null,
+  metrics: env.metrics
+    ? {
+        ...defaultMetricsOptions,
+        concurrency: env.metricsConcurrency,
+        batch: env.metricsBatch,
+        pollMs: env.metricsPollMs
       }
     : null
 })

@@ -6,6 +6,7 @@ import {
   type SweeperOptions
 } from "../../application/usecases/publishing/sweepers.ts"
 import { startWorker } from "../../application/usecases/publishing/worker.ts"
+import { defaultMetricsOptions, type MetricsOptions, runMetricsLoop } from "../../application/usecases/metrics/loop.ts"
 import { startDeliveryWorker } from "../../application/usecases/webhooks/deliver.ts"
 import { defaultDeliveryOptions, type DeliveryOptions } from "../../application/usecases/webhooks/options.ts"
 
@@ -17,13 +18,16 @@ export interface SchedulerOptions {
   readonly graceMs: number
   /** null: no webhook deliveries from this process. */
   readonly webhooks: DeliveryOptions | null
+  /** null: no metrics refresh from this process. */
+  readonly metrics: MetricsOptions | null
 }
 
 export const defaultSchedulerOptions: SchedulerOptions = {
   pipeline: defaultPipelineOptions,
   sweepers: defaultSweeperOptions,
   graceMs: 10_000,
-  webhooks: defaultDeliveryOptions
+  webhooks: defaultDeliveryOptions,
+  metrics: defaultMetricsOptions
 }
 
 /**
@@ -56,6 +60,13 @@ export const deliveryLayer = (options: Partial<DeliveryOptions> = {}, graceMs = 
     })
   )
 
+/**
+ * The metrics refresh as a background fiber of the layer's scope: its own small loop over the due
+ * table (a target leased by a scheduler that dies is due again when its lease ends). To fold into the one lease loop.
+ */
+export const metricsLayer = (options: Partial<MetricsOptions> = {}) =>
+  Layer.effectDiscard(Effect.forkScoped(runMetricsLoop({ ...defaultMetricsOptions, ...options })))
+
 /** Worker, webhook deliveries and sweepers: what a scheduler process (or the embedded host) runs. */
 export const schedulerLayer = (options: Partial<SchedulerOptions> = {}) => {
   const o = { ...defaultSchedulerOptions, ...options }
@@ -63,5 +74,6 @@ export const schedulerLayer = (options: Partial<SchedulerOptions> = {}) => {
     o.sweepers === null
       ? workerLayer(o.pipeline, o.graceMs)
       : Layer.merge(workerLayer(o.pipeline, o.graceMs), sweeperLayer(o.sweepers))
-  return o.webhooks === null ? publishing : Layer.merge(publishing, deliveryLayer(o.webhooks, o.graceMs))
+  const delivering = o.webhooks === null ? publishing : Layer.merge(publishing, deliveryLayer(o.webhooks, o.graceMs))
+  return o.metrics === null ? delivering : Layer.merge(delivering, metricsLayer(o.metrics))
 }

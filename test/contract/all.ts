@@ -5,6 +5,7 @@ import type { ApiKeyRepo } from "../../application/ports/ApiKeyRepo.ts"
 import type { IdempotencyStore } from "../../application/ports/IdempotencyStore.ts"
 import type { JobQueue } from "../../application/ports/JobQueue.ts"
 import type { MediaRepo } from "../../application/ports/MediaRepo.ts"
+import type { OAuthStore } from "../../application/ports/OAuthStore.ts"
 import type { PostCreator } from "../../application/ports/PostCreator.ts"
 import type { PostRepo } from "../../application/ports/PostRepo.ts"
 import type { RateLimiter } from "../../application/ports/RateLimiter.ts"
@@ -19,6 +20,7 @@ import { credentialStoreContract } from "./credentialStore.ts"
 import type { SuiteOptions } from "./fixtures.ts"
 import { idempotencyStoreContract } from "./idempotencyStore.ts"
 import { mediaRepoContract } from "./mediaRepo.ts"
+import { oauthStoreContract } from "./oauthStore.ts"
 import { postCreatorContract } from "./postCreator.ts"
 import { postRepoContract } from "./postRepo.ts"
 import { rateLimiterContract } from "./rateLimiter.ts"
@@ -43,6 +45,7 @@ export type StoragePorts =
   | JobQueue
   | PostCreator
   | ScheduleRepo
+  | OAuthStore
 
 /** Runs every storage contract; `ports()` must give a layer whose every build starts empty. */
 export const storageContracts = (
@@ -63,4 +66,5 @@ export const storageContracts = (
   storeContract(name, ports(), options)
   postCreatorContract(name, ports(), options)
   scheduleRepoContract(name, ports(), options)
+  oauthStoreContract(name, ports(), options)
 }

@@ -101,6 +101,30 @@ export const jobQueueContract = (name: string, ports: Layer.Layer<JobQueuePorts,
       )
     )
 
+    it.effect("extendMany renews the leases still held in one call, never a job handed back or taken over", () =>
+      fresh((ws) =>
+        Effect.gen(function* () {
+          const queue = yield* JobQueue
+          const ids = [job(ws), job(ws), job(ws)]
+          yield* queue.enqueue(ids)
+          const leased = yield* queue.lease(T0, 10, LEASE)
+          const [a, b, c] = ids.map(({ id }) => leased.find((j) => j.id === id)!)
+          // b is handed back for a retry later; c's lease runs out and another worker takes it.
+          assert.isTrue(yield* queue.retryAt(b!, T0 + 10 * LEASE, { failure: false, clearCheckpoint: false }))
+          assert.deepStrictEqual([...(yield* queue.extendMany([a!], T0 + 1.5 * LEASE))], [a!.id])
+          const [taken] = yield* queue.lease(T0 + LEASE, 10, LEASE)
+          assert.strictEqual(taken?.id, c!.id)
+          const held = yield* queue.extendMany([a!, b!, c!], T0 + 3 * LEASE)
+          assert.deepStrictEqual([...held], [a!.id])
+          assert.deepStrictEqual(yield* queue.extendMany([], T0), new Set())
+          // a stays held past its first lease; b keeps its retry time, not the heartbeat's.
+          assert.deepStrictEqual(yield* queue.lease(T0 + 1.5 * LEASE, 10, LEASE), [])
+          const later = (yield* queue.lease(T0 + 10 * LEASE, 10, LEASE)).map((j) => j.id).sort()
+          assert.deepStrictEqual(later, [a!.id, b!.id, c!.id].sort())
+        })
+      )
+    )
+
     it.effect("a checkpoint is kept for the next lease; retryAt counts failures and clears it only when asked", () =>
       fresh((ws) =>
         Effect.gen(function* () {

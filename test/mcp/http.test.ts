@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { continueConnectLink } from "../support/connectLink.ts"
 import { uniqueEmail } from "../support/flows.ts"
 import { type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connect, ok, toolError } from "./client.ts"
@@ -33,7 +34,9 @@ const keyedTools = [
   "set_schedules",
   "get_queue",
   "reorder_queue",
-  "pause_queue"
+  "pause_queue",
+  "get_post_metrics",
+  "get_metrics"
 ]
 
 /** Signs up over MCP without a key, then connects again with the key it got. */
@@ -47,7 +50,8 @@ const signedUp = async () => {
 /** connect_account gives a URL; fetching it (as a browser would) connects a sandbox account. */
 const connectSandbox = async (client: Client) => {
   const { url } = await ok(client, "connect_account", { platform: "sandbox" })
-  const done = await fetch(host.local(url), { headers: { accept: "application/json" } })
+  const { next, cookie } = await continueConnectLink(host.local(url))
+  const done = await fetch(host.local(next), { headers: { accept: "application/json", cookie } })
   expect(done.status).toBe(200)
   return ((await done.json()) as { account: { id: string } }).account.id
 }

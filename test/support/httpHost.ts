@@ -2,6 +2,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import {
   defaultHttpSettings,
+  defaultLimits,
   type HeraldConfigShape,
   HttpSettings,
   type HttpSettingsShape
@@ -14,6 +15,7 @@ import { testDatabase } from "./postgres.ts"
 
 /** A real listening HTTP host on a free port, on the in-memory core. */
 const roomyLimits = {
+  ...defaultLimits,
   signupPerIpPerHour: 10_000,
   signupPerEmailPerDay: 100,
   claimLinksPerWorkspacePerHour: 100,
@@ -23,7 +25,7 @@ const roomyLimits = {
 
 export const startHttpHost = async (
   overrides: Partial<HeraldConfigShape> = {},
-  serverOptions: Omit<NodeServerOptions, "port" | "host"> = {},
+  serverOptions: Omit<NodeServerOptions, "port" | "host"> & { readonly port?: number } = {},
   http: Partial<HttpSettingsShape> = {}
 ) => {
   // Every test request comes from 127.0.0.1: roomy limits unless a test sets its own.
@@ -31,10 +33,10 @@ export const startHttpHost = async (
   // HERALD_TEST_BACKEND=postgres runs the same HTTP suites on the Postgres adapters, a database per host.
   const core =
     process.env.HERALD_TEST_BACKEND === "postgres"
-      ? TestHost.layerOn(Postgres.storageLayer.pipe(Layer.provide(testDatabase())), config)
+      ? TestHost.layer(config, Postgres.layer.pipe(Layer.provide(testDatabase())))
       : TestHost.layer(config)
   const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(nodeServerLayer({ ...serverOptions, port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(nodeServerLayer({ ...serverOptions, port: serverOptions.port ?? 0, host: "127.0.0.1" })),
     Layer.provideMerge(core),
     Layer.provideMerge(Layer.succeed(HttpSettings)({ ...defaultHttpSettings, ...http }))
   )

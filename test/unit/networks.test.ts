@@ -34,8 +34,8 @@ describe("the networks' declarations", () => {
     )
     const services = Layer.mergeAll(
       MemoryBlobStore.layer("http://herald.test").pipe(Layer.provide(HmacFileLinks.layer("secret"))),
-      SandboxPublisher.layerRecording,
-      ReelLedger.memoryLayer
+      SandboxPublisher.layerTest,
+      ReelLedger.layerTest
     )
     for (const declaration of networks as ReadonlyArray<NetworkDeclaration>) {
       const adapter = await Effect.runPromise(

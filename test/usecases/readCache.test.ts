@@ -1,11 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option, Ref } from "effect"
-import { storageLayer } from "../../adapters/memory/index.ts"
+import { layer as storageLayer } from "../../adapters/memory/index.ts"
 import { WorkspaceRepo, type WorkspaceRepoShape } from "../../application/ports/WorkspaceRepo.ts"
 import { TestClock } from "effect/testing"
 import * as ReadCache from "../../application/readCache.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { createKey, revokeKey } from "../../application/usecases/keys.ts"
+import { claimWorkspace } from "../../application/usecases/claim.ts"
+import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { signUp } from "../../application/usecases/signup.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 
@@ -45,6 +47,9 @@ describe("ReadCache", () => {
     Effect.gen(function* () {
       const { body } = yield* signUp({ body: { email: "cache@herald-customer.org" }, ip: "1.1.1.1" })
       const agent = yield* authenticateKey(body.apiKey!)
+      // Keys are made in a claimed workspace (README "Security").
+      const token = /token=([A-Za-z0-9]+)/.exec((yield* SentMail).last("cache@herald-customer.org")!.text)![1]!
+      yield* claimWorkspace(token, null)
       const person = {
         kind: "person" as const,
         workspaceId: agent.workspaceId,

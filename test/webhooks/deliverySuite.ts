@@ -15,7 +15,9 @@ import { listDeliveries, redeliver, testWebhook, updateWebhook } from "../../app
 import type { Actor } from "../../domain/apiKey.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
 import { Store } from "../../application/ports/Store.ts"
-import { emit, postEvent } from "../../application/usecases/webhooks/events.ts"
+import { emit, newEvent, postEvent } from "../../application/usecases/webhooks/events.ts"
+import { TEST_EVENT_TYPE } from "../../domain/events.ts"
+import { TEST_DELIVERY_HELD_MS } from "../../domain/webhooks.ts"
 import { setUp, testOptions } from "../scheduler/support.ts"
 import { type Received, startReceiver } from "./receiver.ts"
 import { register, testDeliveryOptions } from "./support.ts"
@@ -293,6 +295,42 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
       )
     )
 
+    it.effect(
+      "a test event's delivery is the caller's alone: the queue never races it (it takes it only if the caller died)",
+      () =>
+        run(
+          Effect.gen(function* () {
+            yield* startClock
+            const f = yield* setUp()
+            const hooks = yield* receiver()
+            const webhookId = yield* register(f.agent, hooks)
+            // Written as POST /webhooks/{id}/test writes it; a loop looking at the queue now finds nothing due.
+            const at = yield* Clock.currentTimeMillis
+            const event = yield* newEvent(
+              TEST_EVENT_TYPE,
+              f.agent.workspaceId,
+              { kind: "webhook", id: webhookId },
+              webhookId,
+              at,
+              { webhookId, message: "A test event from Herald." }
+            )
+            yield* (yield* Store).transaction(emit([{ ...event, onlyWebhookId: webhookId }]))
+            assert.strictEqual(yield* deliverDueWebhooks(testDeliveryOptions), 0)
+            assert.deepStrictEqual(hooks.received, [])
+            // A caller that died before sending it: the queue sends it once the caller's time is over.
+            yield* TestClock.adjust(TEST_DELIVERY_HELD_MS)
+            assert.strictEqual(yield* deliverDueWebhooks(testDeliveryOptions), 1)
+            assert.deepStrictEqual(types(hooks.received), ["webhook.test"])
+            // And the endpoint answers with the receiver's status every time, the loop running or not.
+            for (let i = 0; i < 5; i++) {
+              const { delivery } = yield* testWebhook(f.agent, webhookId)
+              assert.strictEqual(delivery.status, "succeeded")
+              assert.strictEqual(yield* deliverDueWebhooks(testDeliveryOptions), 0)
+            }
+          })
+        )
+    )
+
     it.effect("a delivery that failed for good can be sent again, with the same id", () =>
       run(
         Effect.gen(function* () {
@@ -469,7 +507,11 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
               Effect.gen(function* () {
                 const stored = Option.getOrThrow(yield* (yield* PostRepo).findById(f.agent.workspaceId, id))
                 yield* (yield* PostRepo).update({ ...stored, content: "changed" })
-                yield* emit([yield* postEvent("post.rescheduled", stored, yield* Clock.currentTimeMillis)])
+                yield* emit([
+                  yield* postEvent("post.rescheduled", stored, yield* Clock.currentTimeMillis, {
+                    previousScheduledFor: null
+                  })
+                ])
                 return yield* Effect.fail("storage broke" as const)
               })
             )

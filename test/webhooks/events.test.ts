@@ -3,7 +3,8 @@ import { Effect, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { Behaviour, ScriptedNetwork } from "../../adapters/testing/ScriptedPublisher.ts"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
-import { completeConnect, connectUrl, disconnectAccount } from "../../application/usecases/accounts.ts"
+import { disconnectAccount } from "../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../support/connect.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
 import { claimWorkspace } from "../../application/usecases/claim.ts"
 import { approvePost, cancelPost, rejectPost, reschedulePost } from "../../application/usecases/posts/actions.ts"
@@ -64,8 +65,7 @@ describe("events: every type comes from its flow, in the outbox with its change"
       const { actor: person } = yield* authenticateSession(session.token)
       const connect = (username: string) =>
         Effect.gen(function* () {
-          const state = new URL((yield* connectUrl(person, "sandbox")).url).searchParams.get("state")!
-          return (yield* completeConnect("sandbox", { state, username })).account.id // account.connected
+          return (yield* connectInBrowser(person, "sandbox", { username })).account.id // account.connected
         })
       const [a, b, c] = [yield* connect("a"), yield* connect("b"), yield* connect("c")]
 
@@ -156,6 +156,24 @@ describe("events: every type comes from its flow, in the outbox with its change"
         (reconnection[0]!.data as { account: { id: string; status: string } }).account.status,
         "needs_reconnection"
       )
+      // Event data agrees with the event: the disconnected account shows as disconnected, a partly
+      // published post as published (its failed target says why), never as failed.
+      const disconnected = events.filter((e) => e.type === "account.disconnected")
+      assert.deepStrictEqual(
+        disconnected
+          .map((e) => (e.data as { account: { id: string; status: string } }).account)
+          .map((a) => [a.id, a.status]),
+        [[b, "disconnected"]]
+      )
+      const partly = events.filter((e) => e.type === "post.partially_published")
+      assert.strictEqual(partly.length, 1)
+      const partlyPost = (partly[0]!.data as { post: { status: string; targets: Array<{ status: string }> } }).post
+      assert.strictEqual(partlyPost.status, "published")
+      assert.deepStrictEqual(partlyPost.targets.map((t) => t.status).sort(), ["failed", "published"])
+      for (const e of events.filter((e) => e.type === "post.failed"))
+        assert.strictEqual((e.data as { post: { status: string } }).post.status, "failed")
+      for (const e of events.filter((e) => e.type === "post.published"))
+        assert.strictEqual((e.data as { post: { status: string } }).post.status, "published")
       assert.strictEqual(new Set(events.map((e) => e.id)).size, events.length, "ids are unique")
     }).pipe(Effect.provide(webhooksLayer()))
   )

@@ -13,12 +13,7 @@ export const makeNetwork = (options: BlueskyOptions, blobs: BlobStoreShape): Net
   return {
     platform: "bluesky",
     connector: makeConnector(client, options.serviceUrl.replace(/\/+$/, ""), makeRateGate()),
-    publisher: makePublisher({
-      client,
-      blobs,
-      gate: makeRateGate(),
-      linkCardsFromPrivateHosts: options.linkCardsFromPrivateHosts === true
-    })
+    publisher: makePublisher({ client, blobs, gate: makeRateGate() })
   }
 }
 

@@ -18,11 +18,6 @@ export interface BlueskyOptions {
   readonly serviceUrl: string
   /** The fetch every XRPC call goes through (tests wrap it to watch and script calls). */
   readonly fetch?: typeof globalThis.fetch | undefined
-  /**
-   * Link cards may read pages on private and loopback addresses. Off by default: post text comes
-   * from API callers, and a card would publish what an internal page says. Tests turn it on.
-   */
-  readonly linkCardsFromPrivateHosts?: boolean | undefined
   /** Milliseconds an XRPC call may take (uploads get four times as long). */
   readonly callTimeoutMs?: number | undefined
 }

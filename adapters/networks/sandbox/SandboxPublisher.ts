@@ -1,5 +1,7 @@
-import { Config, Context, Effect, Layer, Option } from "effect"
+import { Clock, Config, Context, Effect, Layer, Option } from "effect"
+import type { RawFigures } from "../../../domain/metrics.ts"
 import {
+  type MetricsCapability,
   published,
   type PublishOutcome,
   type PublishRequest,
@@ -154,8 +156,30 @@ export const makePublisherWith = (options: SandboxOptions) =>
           Effect.as(published(externalId, urlOf(request, externalId)))
         )
       })
+    const metrics: MetricsCapability = {
+      batch: 100,
+      read: (request) =>
+        Effect.gen(function* () {
+          yield* wait
+          const now = yield* Clock.currentTimeMillis
+          const figures = new Map<string, RawFigures>()
+          for (const post of request.posts) {
+            const found = yield* ledger.find(post.externalId)
+            if (Option.isNone(found)) continue
+            if (found.value.content.includes("#nometrics"))
+              return {
+                _tag: "NotOffered" as const,
+                reason: "The sandbox account has no analytics access (#nometrics)."
+              }
+            figures.set(post.externalId, sandboxFigures(post.externalId, now - post.publishedAt))
+          }
+          yield* wait
+          return { _tag: "Read" as const, figures }
+        })
+    }
     const publisher: Publisher = {
       platform: "sandbox",
+      metrics,
       prepare: () => Effect.sync(newId),
       publish,
       recover: (request, handle) =>
@@ -175,22 +199,37 @@ export const makePublisherWith = (options: SandboxOptions) =>
 
 export const makePublisher = makePublisherWith({ latencyMs: 0 })
 
+/** Made-up but steady figures that grow with a post's age: the sandbox's own, for demos and tests. */
+export const sandboxFigures = (externalId: string, ageMs: number): RawFigures => {
+  let seed = 0
+  for (const c of externalId) seed = (seed * 31 + c.charCodeAt(0)) % 1000
+  const views = Math.floor((20 + (seed % 100)) * Math.sqrt(Math.max(0, ageMs) / 3_600_000 + 1))
+  return {
+    views,
+    likes: Math.floor(views / 10),
+    replies: Math.floor(views / 50),
+    reposts: Math.floor(views / 40),
+    saves: Math.floor(views / 60),
+    clicks: Math.floor(views / 30)
+  }
+}
+
 const newId = () => `sbx_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 
-export const layerWith = (options: SandboxOptions) => Layer.effect(SandboxPublisherTag)(makePublisherWith(options))
+export const layer = (options: SandboxOptions) => Layer.effect(SandboxPublisherTag)(makePublisherWith(options))
 
 /**
  * The publisher on whatever SandboxLedger is provided; HERALD_SANDBOX_LATENCY_MS (default 0)
  * makes it answer like a slow network (demos, the crash test).
  */
-export const layer = Layer.effect(SandboxPublisherTag)(
+export const layerConfig = Layer.effect(SandboxPublisherTag)(
   Effect.flatMap(Config.Int("HERALD_SANDBOX_LATENCY_MS").pipe(Config.withDefault(0)), (latencyMs) =>
     makePublisherWith({ latencyMs })
   )
 )
 
 /** The publisher on an in-memory ledger, with SandboxPublished to read it back (tests, embedded demo). */
-export const layerRecording = Layer.effectContext(
+export const layerTest = Layer.effectContext(
   Effect.gen(function* () {
     const ledger = makeMemoryLedger()
     const publisher = yield* Effect.provideService(makePublisher, SandboxLedger, ledger)

@@ -26,6 +26,7 @@ export const network = declareNetwork({
   config: Config.succeed(Option.some({})),
   renews: false,
   unpublishes: true,
+  metricsBatch: 100,
   migrations: {
     "0040_sandbox_ledger": ledgerMigration,
     "0042_sandbox_ledger_publishes": ledgerPublishesMigration,

@@ -23,6 +23,8 @@ export interface NetworkDeclaration<Settings = any, R = any> {
   readonly config: Config.Config<Option.Option<Settings>>
   /** Whether its connector renews a grant (Connector.refresh), known without loading it. */
   readonly renews: boolean
+  /** Most posts one read of figures takes (Publisher.metrics.batch); absent when its adapter reads no figures. */
+  readonly metricsBatch?: number | undefined
   /** Whether its posts go to boards (Publisher.boards). */
   readonly boards?: boolean | undefined
   /** Whether its API lets Herald remove a published post (Publisher.unpublish), known without loading it. */

@@ -1,4 +1,6 @@
 import { Effect, type Option, Schema } from "effect"
+import { HttpBody, HttpClientRequest } from "effect/http"
+import { causeOf, Outbound, policies, TimedOut } from "../../outbound/client.ts"
 
 /** A network's answer, read whole (API answers are small; media goes up, not down). */
 export interface HttpReply {
@@ -14,6 +16,13 @@ export interface HttpRequest {
   readonly body?: string | FormData | Uint8Array | URLSearchParams
   /** Every network call has one: a network that hangs must not hold a worker. */
   readonly timeoutMs: number
+  /**
+   * The host was named by someone else (an instance a person typed, a server an identity document
+   * names), not by Herald's configuration: the address guard judges it.
+   */
+  readonly named?: boolean
+  /** Sending it twice is harmless whatever its method (X's append names its segment): retried after a stale socket. */
+  readonly idempotent?: boolean
 }
 
 /**
@@ -25,30 +34,51 @@ export class NoAnswer extends Schema.TaggedError<NoAnswer>()("NoAnswer", {
   timedOut: Schema.Boolean
 }) {}
 
-/** Sends one request and reads the answer, within `timeoutMs`; interrupting the effect aborts it. */
+/** The body with the type fetch would give it; a content-type the caller names wins. */
+const bodyOf = (body: HttpRequest["body"]) =>
+  body === undefined
+    ? HttpBody.empty
+    : typeof body === "string"
+      ? HttpBody.text(body, "text/plain;charset=UTF-8")
+      : body instanceof FormData
+        ? HttpBody.formData(body)
+        : body instanceof URLSearchParams
+          ? HttpBody.text(body.toString(), "application/x-www-form-urlencoded;charset=UTF-8")
+          : HttpBody.raw(body)
+
+/** Sends one request through the outbound client and reads the answer, within `timeoutMs`; interrupting the effect aborts it. */
 export const send = (request: HttpRequest): Effect.Effect<HttpReply, NoAnswer> =>
-  Effect.tryPromise({
-    try: async (signal) => {
-      const response = await fetch(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body as RequestInit["body"],
-        redirect: "manual",
-        signal: AbortSignal.any([signal, AbortSignal.timeout(request.timeoutMs)])
-      })
-      return { status: response.status, headers: response.headers, text: await response.text() }
-    },
-    catch: (cause) => {
-      const timedOut = cause instanceof Error && cause.name === "TimeoutError"
-      const host = URL.canParse(request.url) ? new URL(request.url).host : request.url
-      return new NoAnswer({
-        message: timedOut
-          ? `${host} did not answer within ${request.timeoutMs} ms.`
-          : `${host} could not be reached (${describe(cause)}).`,
-        timedOut
-      })
+  Effect.gen(function* () {
+    const outbound = yield* Outbound
+    const policy = {
+      ...(request.named === true ? policies.namedApi : policies.network),
+      timeoutMs: request.timeoutMs,
+      ...(request.idempotent === true ? { idempotent: true } : {})
     }
-  })
+    const response = yield* outbound
+      .client(policy)
+      .execute(
+        HttpClientRequest.make(request.method)(request.url).pipe(
+          HttpClientRequest.setBody(bodyOf(request.body)),
+          HttpClientRequest.setHeaders(request.headers ?? {})
+        )
+      )
+    return { status: response.status, headers: new Headers(response.headers), text: yield* response.text }
+  }).pipe(
+    Effect.catch((error) => {
+      const cause = causeOf(error)
+      const host = URL.canParse(request.url) ? new URL(request.url).host : request.url
+      return Effect.fail(
+        new NoAnswer({
+          message:
+            cause instanceof TimedOut
+              ? `${host} did not answer within ${request.timeoutMs} ms.`
+              : `${host} could not be reached (${describe(cause)}).`,
+          timedOut: cause instanceof TimedOut
+        })
+      )
+    })
+  )
 
 const describe = (cause: unknown): string => {
   const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause : cause

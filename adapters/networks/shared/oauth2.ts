@@ -1,6 +1,7 @@
 import * as oauth from "oauth4webapi"
 import { Effect, Redacted, Schema } from "effect"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
+import { Outbound, policies } from "../../outbound/client.ts"
 import { retryAfterMs } from "./http.ts"
 
 /**
@@ -115,31 +116,30 @@ const tokensOf = (response: oauth.TokenEndpointResponse): Tokens => ({
 })
 
 /** A fetch that mends a 2xx JSON token answer (see `lenientTokenResponse`) before oauth4webapi reads it. */
-const lenientFetch = async (
-  url: string,
-  init: oauth.CustomFetchOptions<"POST", URLSearchParams>
-): Promise<Response> => {
-  const response = await fetch(url, init as RequestInit)
-  if (response.status < 200 || response.status >= 300) return response
-  const text = await response.text()
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return new Response(text, { status: response.status, headers: response.headers })
+const lenientFetch =
+  (fetch: typeof globalThis.fetch) =>
+  async (url: string, init: oauth.CustomFetchOptions<"POST", URLSearchParams>): Promise<Response> => {
+    const response = await fetch(url, init as RequestInit)
+    if (response.status < 200 || response.status >= 300) return response
+    const text = await response.text()
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      return new Response(text, { status: response.status, headers: response.headers })
+    }
+    let status = response.status
+    if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+      const record = body as Record<string, unknown>
+      if (typeof record.error === "string" && record.error !== "" && record.access_token === undefined) status = 400
+      else if (record.token_type === undefined) record.token_type = "bearer"
+      delete record.id_token
+    }
+    const headers = new Headers(response.headers)
+    headers.delete("content-length")
+    headers.delete("content-encoding")
+    return new Response(JSON.stringify(body), { status, headers })
   }
-  let status = response.status
-  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
-    const record = body as Record<string, unknown>
-    if (typeof record.error === "string" && record.error !== "" && record.access_token === undefined) status = 400
-    else if (record.token_type === undefined) record.token_type = "bearer"
-    delete record.id_token
-  }
-  const headers = new Headers(response.headers)
-  headers.delete("content-length")
-  headers.delete("content-encoding")
-  return new Response(JSON.stringify(body), { status, headers })
-}
 
 /** A non-OAuth error body's message (Pinterest's `{code, message}`), if it has one. */
 const wordsOf = (text: string): string | null => {
@@ -156,6 +156,32 @@ const wordsOf = (text: string): string | null => {
     return null
   }
 }
+
+/**
+ * The sentence shown for an error the network sent back on the callback URL (RFC 6749 section
+ * 4.1.2.1). Anyone can write a callback URL, so its error_description (and an unknown code) is never
+ * shown: one fixed sentence per code.
+ */
+const callbackSentences: Readonly<Record<string, string>> = {
+  access_denied: "Access was not granted on the network's page.",
+  invalid_request: "The network found the request for access malformed.",
+  unauthorized_client: "The network does not let Herald's app ask for access this way.",
+  unsupported_response_type: "The network does not hand out access the way Herald asks.",
+  invalid_scope: "The network refused the permissions Herald asks for.",
+  server_error: "The network failed while asking for access; try again.",
+  temporarily_unavailable: "The network is busy; try again in a moment."
+}
+
+/** The callback's error code as Herald names it: one of RFC 6749's, else "other". */
+export const callbackErrorCode = (error: string | undefined): string =>
+  error !== undefined && Object.hasOwn(callbackSentences, error) ? error : "other"
+
+/** The fixed sentence for a callback's error code. */
+export const callbackRefusal = (error: string | undefined): OAuthRefused =>
+  new OAuthRefused({
+    message: callbackSentences[callbackErrorCode(error)] ?? "The network did not grant access.",
+    error: callbackErrorCode(error)
+  })
 
 const described = (error: string, description: string | undefined) => (description ? `${error}: ${description}` : error)
 
@@ -177,8 +203,7 @@ const classify = (cause: unknown): OAuthRefused | OAuthUnavailable => {
   if (cause instanceof OAuthRefused || cause instanceof OAuthUnavailable) return cause
   if (cause instanceof oauth.ResponseBodyError)
     return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
-  if (cause instanceof oauth.AuthorizationResponseError)
-    return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
+  if (cause instanceof oauth.AuthorizationResponseError) return callbackRefusal(cause.error)
   if (cause instanceof oauth.WWWAuthenticateChallengeError)
     return refusedOrMisconfigured("invalid_client", cause.message)
   if (cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError"))
@@ -198,49 +223,53 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
   const clientAuth = clientAuthOf(settings)
   // Plain http only when the configuration says so (a local proxy, a test server).
   const insecure = settings.tokenUrl.startsWith("http:")
-  const options = (signal: AbortSignal) => ({
+  // Token requests go through the one outbound client, timed by its token-endpoint policy.
+  const policy = { ...policies.oauth, timeoutMs: settings.timeoutMs }
+  const options = (signal: AbortSignal, fetch: typeof globalThis.fetch) => ({
     signal: AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]),
     [oauth.allowInsecureRequests]: insecure,
-    ...(settings.lenientTokenResponse === true ? { [oauth.customFetch]: lenientFetch } : {}),
+    [oauth.customFetch]: settings.lenientTokenResponse === true ? lenientFetch(fetch) : fetch,
     ...(settings.tokenParams === undefined ? {} : { additionalParameters: { ...settings.tokenParams } })
   })
 
   /** Sends a token request; 5xx and 429 are "later" before the library reads them as refusals. */
   const tokenRequest = (
-    request: (signal: AbortSignal) => Promise<Response>,
+    request: (signal: AbortSignal, fetch: typeof globalThis.fetch) => Promise<Response>,
     process: (response: Response) => Promise<oauth.TokenEndpointResponse>
   ) =>
-    Effect.tryPromise({
-      try: async (signal) => {
-        const response = await request(signal)
-        if (response.status >= 500 || response.status === 429) {
-          await response.body?.cancel()
-          throw new OAuthUnavailable({
-            message: `The token endpoint answered ${response.status}.`,
-            retryAfterMs: retryAfterMs(response.headers, Date.now())
-          })
-        }
-        const copy = response.status >= 400 ? response.clone() : null
-        try {
-          return tokensOf(await process(response))
-        } catch (cause) {
-          // A 4xx the library could not read as an OAuth error is still a refusal, with the network's own words when it gave some.
-          if (
-            copy !== null &&
-            !(cause instanceof oauth.ResponseBodyError) &&
-            !(cause instanceof oauth.WWWAuthenticateChallengeError)
-          ) {
-            const said = wordsOf(await copy.text().catch(() => ""))
-            throw new OAuthRefused({
-              message: `The token endpoint refused the request (HTTP ${response.status})${said === null ? "." : `: ${said}`}`,
-              error: `http_${response.status}`
+    Effect.flatMap(Outbound, (outbound) =>
+      Effect.tryPromise({
+        try: async (signal) => {
+          const response = await request(signal, outbound.fetch(policy))
+          if (response.status >= 500 || response.status === 429) {
+            await response.body?.cancel()
+            throw new OAuthUnavailable({
+              message: `The token endpoint answered ${response.status}.`,
+              retryAfterMs: retryAfterMs(response.headers, Date.now())
             })
           }
-          throw cause
-        }
-      },
-      catch: classify
-    })
+          const copy = response.status >= 400 ? response.clone() : null
+          try {
+            return tokensOf(await process(response))
+          } catch (cause) {
+            // A 4xx the library could not read as an OAuth error is still a refusal, with the network's own words when it gave some.
+            if (
+              copy !== null &&
+              !(cause instanceof oauth.ResponseBodyError) &&
+              !(cause instanceof oauth.WWWAuthenticateChallengeError)
+            ) {
+              const said = wordsOf(await copy.text().catch(() => ""))
+              throw new OAuthRefused({
+                message: `The token endpoint refused the request (HTTP ${response.status})${said === null ? "." : `: ${said}`}`,
+                error: `http_${response.status}`
+              })
+            }
+            throw cause
+          }
+        },
+        catch: classify
+      })
+    )
 
   return {
     authorizationUrl: ({ state, callbackUrl }) =>
@@ -267,7 +296,7 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
       }).pipe(
         Effect.flatMap((callback) =>
           tokenRequest(
-            (signal) =>
+            (signal, fetch) =>
               oauth.authorizationCodeGrantRequest(
                 as,
                 client,
@@ -275,7 +304,7 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
                 callback,
                 callbackUrl,
                 verifier ?? oauth.nopkce,
-                options(signal)
+                options(signal, fetch)
               ),
             (response) => oauth.processAuthorizationCodeResponse(as, client, response)
           )
@@ -283,7 +312,7 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
       ),
     refresh: (refreshToken) =>
       tokenRequest(
-        (signal) => oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, options(signal)),
+        (signal, fetch) => oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, options(signal, fetch)),
         (response) => oauth.processRefreshTokenResponse(as, client, response)
       )
   }

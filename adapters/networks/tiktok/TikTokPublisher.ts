@@ -21,6 +21,9 @@ type Processing = Extract<TikTokHandle, { stage: "processing" }>
 /** A handle kept through TikTok's trouble (down, throttled) is given up after this long. */
 const KEEP_HANDLE_MS = 24 * 3600_000
 const TROUBLE_WAIT_MS = 30_000
+/** A post's id shows once TikTok's moderation is done (never for a private one); past this, its publish_id names it. */
+const MODERATION_WAIT_MS = 2 * 3600_000
+const notPrivate = (postInfo: { readonly privacy_level: string }) => postInfo.privacy_level !== "SELF_ONLY"
 /** Status is asked after 5 s, then less often, at most every minute (TikTok allows 30 a minute). */
 const pollDelayMs = (polls: number) => Math.min(60_000, 5000 * 2 ** polls)
 
@@ -89,7 +92,8 @@ export const make = (deps: {
             uploadUrl: init.upload_url,
             username: info.creator_username,
             chunkSize: plan.chunkSize,
-            sizes: plan.sizes
+            sizes: plan.sizes,
+            public: notPrivate(postInfo)
           },
           0
         )
@@ -103,7 +107,16 @@ export const make = (deps: {
       const urls = yield* Effect.forEach(request.media, (m) => fetchableUrl(deps.blobs, m.blobKey))
       const publishId = yield* deps.api.initPhotos(acting, postInfo, urls)
       return processing(
-        { v: 1, stage: "processing", startedAt, publishId, username: info.creator_username, photo: true, polls: 0 },
+        {
+          v: 1,
+          stage: "processing",
+          startedAt,
+          publishId,
+          username: info.creator_username,
+          photo: true,
+          polls: 0,
+          public: notPrivate(postInfo)
+        },
         pollDelayMs(0)
       )
     })
@@ -125,7 +138,8 @@ export const make = (deps: {
           publishId: handle.publishId,
           username: handle.username,
           photo: false,
-          polls: 0
+          polls: 0,
+          public: handle.public
         },
         pollDelayMs(0)
       )
@@ -154,17 +168,17 @@ export const make = (deps: {
 
   /** One look at the post: published (with its id once TikTok shows one), failed, or still going. */
   const poll = (acting: Acting, handle: Processing) =>
-    Effect.flatMap(deps.api.status(acting, handle.publishId), (status): Effect.Effect<PublishOutcome, PublishError> => {
-      if (status.status === "PUBLISH_COMPLETE") {
-        // A private post gets no public id: the publish_id names it.
-        return Effect.succeed(
-          status.postId === null
-            ? published(handle.publishId, null)
-            : published(status.postId, postUrl(handle.username, status.postId, handle.photo))
-        )
-      }
-      if (status.status === "FAILED") return Effect.fail(failedError(status.fail_reason))
-      return Effect.succeed(processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls + 1)))
+    Effect.gen(function* () {
+      const status = yield* deps.api.status(acting, handle.publishId)
+      const again = processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls + 1))
+      if (status.status === "FAILED") return yield* Effect.fail(failedError(status.fail_reason))
+      if (status.status !== "PUBLISH_COMPLETE") return again
+      if (status.postId !== null) return published(status.postId, postUrl(handle.username, status.postId, handle.photo))
+      // A post under moderation has no id yet: wait for it rather than record a link-less post.
+      const now = yield* Clock.currentTimeMillis
+      if (handle.public === true && now - handle.startedAt < MODERATION_WAIT_MS) return again
+      // A private post never gets a public id (nor one past moderation's wait): the publish_id names it.
+      return published(handle.publishId, null)
     })
 
   const publish = (request: PublishRequest, handleText?: string) =>

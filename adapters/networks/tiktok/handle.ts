@@ -6,8 +6,11 @@ import { Option, Schema } from "effect"
  * so a crash resumes the upload or finds the post, and never posts twice:
  * - `init`: nothing asked of TikTok yet (an init whose answer was lost leaves an empty draft, never a post);
  * - `uploading`: a video's publish_id and upload URL; chunks go from where TikTok says it stands;
- * - `processing`: TikTok has the media and is publishing; its status is polled.
+ * - `processing`: TikTok has the media and is publishing; its status is polled (a post not private
+ *   until moderation shows its id).
  */
+/** Whether the post is not private (SELF_ONLY), so an id shows after moderation; absent in handles stored before. */
+const Public = Schema.optional(Schema.Boolean)
 const Handle = Schema.Union([
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("init"), startedAt: Schema.Number }),
   Schema.Struct({
@@ -18,7 +21,8 @@ const Handle = Schema.Union([
     uploadUrl: Schema.String,
     username: Schema.String,
     chunkSize: Schema.Number,
-    sizes: Schema.Array(Schema.Number)
+    sizes: Schema.Array(Schema.Number),
+    public: Public
   }),
   Schema.Struct({
     v: Schema.Literal(1),
@@ -27,7 +31,8 @@ const Handle = Schema.Union([
     publishId: Schema.String,
     username: Schema.String,
     photo: Schema.Boolean,
-    polls: Schema.Number
+    polls: Schema.Number,
+    public: Public
   })
 ])
 

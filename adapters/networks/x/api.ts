@@ -214,7 +214,9 @@ export const makeXApi = (config: XConfig, client: XClient) => {
           method: "POST",
           url: upload(`/2/media/upload/${encodeURIComponent(mediaId)}/append`),
           form,
-          timeoutMs: 120_000
+          timeoutMs: 120_000,
+          // X keeps one segment per index: sending an index again replaces it.
+          idempotent: true
         })
         .pipe(
           Effect.mapError(asPublishError),

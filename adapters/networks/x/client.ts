@@ -22,6 +22,8 @@ export interface XCall {
   readonly json?: unknown
   readonly form?: FormData
   readonly timeoutMs?: number
+  /** Sending it twice is harmless (an append names its segment). */
+  readonly idempotent?: boolean
 }
 
 export const CALL_TIMEOUT_MS = 30_000
@@ -87,6 +89,7 @@ export const makeXClient = (gate: RateGate) => {
         url: c.url,
         headers,
         timeoutMs: c.timeoutMs ?? CALL_TIMEOUT_MS,
+        ...(c.idempotent === true ? { idempotent: true } : {}),
         ...(c.json !== undefined ? { body: JSON.stringify(c.json) } : c.form !== undefined ? { body: c.form } : {})
       })
       yield* learn(c, reply)

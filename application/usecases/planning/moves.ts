@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import type { Account } from "../../../domain/account.ts"
 import type { QueueMove } from "../../../domain/contract/planning.ts"
-import type { Post } from "../../../domain/post.ts"
+import { backToApproval, type Post, sendsBackForApproval } from "../../../domain/post.ts"
 import {
   firstFreeSlot,
   QueueBook,
@@ -82,7 +82,8 @@ export const movePost = Effect.fnUntraced(function* (
   queued: QueuedPost,
   to: number,
   reason: MoveReason,
-  at: number
+  at: number,
+  by: "key" | "person"
 ) {
   yield* (yield* JobQueue).lockPost(queued.postId)
   const found = yield* (yield* PostRepo).findById(schedule.workspaceId, queued.postId)
@@ -95,15 +96,20 @@ export const movePost = Effect.fnUntraced(function* (
   )
     return Option.none<QueueMove>()
   if (to === queued.slotAt) return Option.none<QueueMove>()
-  const moved: Post = { ...post, scheduledFor: to, updatedAt: at }
+  // A key moving a post a person approved sends it back for approval, as a reschedule does.
+  const sendBack = sendsBackForApproval(by, post)
+  const timed: Post = { ...post, scheduledFor: to, updatedAt: at }
+  const moved = sendBack ? backToApproval(timed, at) : timed
   yield* (yield* PostRepo).update(moved)
-  yield* holdOrRelease(schedule, moved)
+  if (sendBack) yield* (yield* JobQueue).removeForPost(post.id)
+  else yield* holdOrRelease(schedule, moved)
   yield* emit([
     yield* postEvent("post.rescheduled", moved, at, {
       previousScheduledFor: formatUtc(queued.slotAt),
       reason,
       planned: plannedView(to, schedule.timeZone, schedule.id)
-    })
+    }),
+    ...(sendBack ? [yield* postEvent("post.needs_approval", moved, at)] : [])
   ])
   return Option.some<QueueMove>({
     postId: post.id,

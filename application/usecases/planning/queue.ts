@@ -86,7 +86,7 @@ export const reorderQueue = Effect.fn("reorderQueue")(function* (
       for (const q of order) {
         const to = slots.get(q.postId) ?? null
         if (to === null) continue // no slot within a year: it stays where it is
-        const move = yield* movePost(schedule, q, to, "queue_reordered", at)
+        const move = yield* movePost(schedule, q, to, "queue_reordered", at, actor.kind)
         if (move._tag === "Some") moved.push(move.value)
         placed.push(
           ...q.accountIds.map((accountId) => ({ workspaceId, scheduleId, postId: q.postId, accountId, slotAt: to }))

@@ -147,7 +147,8 @@ const apply = Effect.fnUntraced(function* (
   workspaceId: string,
   before: ReadonlyArray<Schedule>,
   next: ReadonlyArray<Schedule>,
-  at: number
+  at: number,
+  by: Actor["kind"]
 ) {
   const repo = yield* ScheduleRepo
   const accounts = yield* (yield* AccountRepo).listByWorkspace(workspaceId)
@@ -210,7 +211,7 @@ const apply = Effect.fnUntraced(function* (
         yield* release([q]) // no slot left within a year: it keeps its time, out of the queue
         continue
       }
-      const move = yield* movePost(schedule, q, to, reason, at)
+      const move = yield* movePost(schedule, q, to, reason, at, by)
       if (Option.isSome(move)) moved.push(move.value)
       // Unmoved posts of a queue that paused or resumed: their jobs held back or due again.
       else if (pauseChanged) yield* holdOrRelease(schedule, byId.get(q.postId) as Post)
@@ -285,7 +286,7 @@ export const putSchedules = Effect.fn("putSchedules")(function* (actor: Actor, b
             at
           )
         )
-      const { moved, released } = yield* apply(workspaceId, before.schedules, next, at)
+      const { moved, released } = yield* apply(workspaceId, before.schedules, next, at, actor.kind)
       const view = schedulesView({ ...context, schedules: next }, accounts, at)
       yield* emit([
         yield* newEvent("schedules.updated", workspaceId, { kind: "workspace", id: workspaceId }, workspaceId, at, {
@@ -320,7 +321,8 @@ export const setQueuePaused = Effect.fn("setQueuePaused")(function* (
         workspaceId,
         schedules,
         schedules.map((s) => (s.id === scheduleId ? changed : s)),
-        at
+        at,
+        actor.kind
       )
       const schedule = scheduleView(changed, at)
       yield* emit([

@@ -4,12 +4,14 @@ import type { BulkRequest, RescheduleRequest } from "../../../domain/contract/po
 import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts"
 import { approvalVersion } from "../../../domain/approval.ts"
 import {
+  backToApproval,
   canApprove,
   canCancel,
   canReject,
   canReschedule,
   canRetry,
   type Post,
+  sendsBackForApproval,
   withTargets
 } from "../../../domain/post.ts"
 import { isWellFormedId } from "../../../domain/ids.ts"
@@ -18,10 +20,11 @@ import { formatUtc } from "../../../domain/time.ts"
 import { type Job, JobQueue } from "../../ports/JobQueue.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
 import { Store } from "../../ports/Store.ts"
-import { fromResult, loadPost, now, requireOwnPost, requirePerson } from "../common.ts"
+import { fromResult, loadPost, now, requireClaimed, requireOwnPost, requirePerson } from "../common.ts"
 import { firstCommentJob, publishJobsFor } from "./jobs.ts"
 import { postView } from "./view.ts"
 import { emit, postEvent } from "../webhooks/events.ts"
+import { tellOwnerPostWaits } from "../inboxApproval.ts"
 
 const conflict = (post: Post, action: string) =>
   Effect.fail(
@@ -60,6 +63,7 @@ export const onLockedPost = <A, R>(
  */
 export const approvePost = Effect.fn("approvePost")(function* (actor: Actor, id: string, seenVersion?: string) {
   yield* requirePerson(actor)
+  yield* requireClaimed(actor.workspaceId)
   return yield* onLockedPost(actor, id, (post) =>
     Effect.gen(function* () {
       if (!canApprove(post)) return yield* conflict(post, "approved")
@@ -124,29 +128,49 @@ export const rejectPost = Effect.fn("rejectPost")(function* (actor: Actor, id: s
 })
 export const cancelPost = Effect.fn("cancelPost")(remove("cancelled", "cancel_not_own_post", canCancel))
 
-/** Moves a post to the decoded request's time (contract/post.ts RescheduleRequest); the time's rules are checkSchedule's. */
+/**
+ * Moves a post to the decoded request's time (contract/post.ts RescheduleRequest); the time's rules are
+ * checkSchedule's. A key moving a post a person approved sends it back for approval: the approval
+ * covered the time too (README "Security"); the owner is told as for a new waiting post.
+ */
 export const reschedulePost = Effect.fn("reschedulePost")(function* (
   actor: Actor,
   id: string,
   body: typeof RescheduleRequest.Type
 ) {
-  return yield* onLockedPost(actor, id, (post) =>
+  const { answer, sentBack } = yield* onLockedPost(actor, id, (post) =>
     Effect.gen(function* () {
       yield* requireOwnPost(actor, post, "reschedule_not_own_post")
       if (!canReschedule(post)) return yield* conflict(post, "rescheduled")
       const at = yield* now
       const scheduledFor = (yield* fromResult(checkSchedule(body.scheduledFor, at)))!
-      const moved: Post = { ...post, scheduledFor, updatedAt: at }
+      const sendBack = sendsBackForApproval(actor.kind, post) && scheduledFor !== post.scheduledFor
+      const timed: Post = { ...post, scheduledFor, updatedAt: at }
+      const moved = sendBack ? backToApproval(timed, at) : timed
       yield* (yield* PostRepo).update(moved)
-      if (post.status === "scheduled") yield* (yield* JobQueue).rescheduleForPost(post.id, scheduledFor)
+      if (sendBack) yield* (yield* JobQueue).removeForPost(post.id)
+      else if (post.status === "scheduled") yield* (yield* JobQueue).rescheduleForPost(post.id, scheduledFor)
+      const view = postView(moved)
       yield* emit([
-        yield* postEvent("post.rescheduled", moved, at, {
-          previousScheduledFor: post.scheduledFor === null ? null : formatUtc(post.scheduledFor)
-        })
+        yield* postEvent(
+          "post.rescheduled",
+          moved,
+          at,
+          { previousScheduledFor: post.scheduledFor === null ? null : formatUtc(post.scheduledFor) },
+          view
+        ),
+        ...(sendBack ? [yield* postEvent("post.needs_approval", moved, at, {}, view)] : [])
       ])
-      return { post: postView(moved) }
+      return { answer: { post: view }, sentBack: sendBack ? moved : null }
     })
   )
+  if (sentBack !== null)
+    yield* Effect.forkDetach(
+      tellOwnerPostWaits(sentBack).pipe(
+        Effect.catchCause((cause) => Effect.logWarning("approval e-mail not sent", cause))
+      )
+    )
+  return answer
 })
 
 /** A person sends a failed post again: failed targets go back to the queue. */

@@ -27,15 +27,17 @@ export const networkAdvice = Effect.fnUntraced(function* (account: Account, dueA
 
 /** Everything a dry run adds about each target beyond the rules, in the targets' order; none for accounts that must be reconnected first. */
 export const dryRunAdvice = Effect.fnUntraced(function* (
-  targets: ReadonlyArray<{ readonly account: Account; readonly media: ReadonlyArray<Media> }>,
+  targets: ReadonlyArray<
+    { readonly account: Account; readonly media: ReadonlyArray<Media> } & NonNullable<AdvisedPost["text"]>
+  >,
   options: NetworkOptions,
   dueAt: number
 ) {
   const ends = yield* grantEnds(targets.map((t) => t.account).filter((a) => a.status === "connected"))
-  return yield* Effect.forEach(targets, ({ account, media }) =>
+  return yield* Effect.forEach(targets, ({ account, media, content, thread, firstComment }) =>
     account.status === "connected"
       ? Effect.map(
-          networkAdvice(account, dueAt, { media, options }),
+          networkAdvice(account, dueAt, { media, options, text: { content, thread, firstComment } }),
           (network): ReadonlyArray<string> => [...grantWarning(account, ends.get(account.id), dueAt), ...network]
         )
       : Effect.succeed<ReadonlyArray<string>>([])

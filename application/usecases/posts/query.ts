@@ -5,6 +5,7 @@ import { invalidFields } from "../../../domain/errors.ts"
 import type { PostStatus } from "../../../domain/post.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
 import { loadPost } from "../common.ts"
+import { latestMetrics } from "../metrics/query.ts"
 import { postView } from "./view.ts"
 
 const statuses: ReadonlyArray<PostStatus> = ["needs_approval", "scheduled", "publishing", "published", "failed"]
@@ -20,7 +21,8 @@ const decodeCursor = (cursor: string) =>
   cursor.length > 64 ? "" : Result.getOrElse(Base64Url.decodeString(cursor), () => "")
 
 export const getPost = Effect.fn("getPost")(function* (actor: Actor, id: string) {
-  return { post: postView(yield* loadPost(actor, id)) }
+  const post = yield* loadPost(actor, id)
+  return { post: postView(post, yield* latestMetrics(actor.workspaceId, [post])) }
 })
 
 /** GET /posts: newest first, `limit` 1..100 (default 20), `nextCursor` for the next page. */
@@ -43,7 +45,7 @@ export const listPosts = Effect.fn("listPosts")(function* (actor: Actor, query: 
   })
   const posts = page.slice(0, limit)
   return {
-    posts: posts.map(postView),
+    posts: posts.map((p) => postView(p)),
     nextCursor: page.length > limit ? encodeCursor(posts[posts.length - 1].id) : null
   }
 })

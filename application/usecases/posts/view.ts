@@ -1,10 +1,11 @@
+import type { TargetMetrics } from "../../../domain/contract/metrics.ts"
 import type { Post as PostView, Target as TargetView } from "../../../domain/contract/post.ts"
 import type { Post, Target } from "../../../domain/post.ts"
 import { formatUtc } from "../../../domain/time.ts"
 
 const time = (t: number | null) => (t === null ? null : formatUtc(t))
 
-export const targetView = (t: Target): TargetView => ({
+export const targetView = (t: Target, metrics?: TargetMetrics): TargetView => ({
   accountId: t.accountId,
   platform: t.platform,
   status: t.status,
@@ -22,11 +23,12 @@ export const targetView = (t: Target): TargetView => ({
           requestedAt: formatUtc(t.deletion.requestedAt),
           deletedAt: time(t.deletion.deletedAt)
         }
-      })
+      }),
+  ...(metrics === undefined ? {} : { metrics })
 })
 
-/** The post record as the API shows it: times in UTC with Z. */
-export const postView = (p: Post): PostView => ({
+/** The post record as the API shows it: times in UTC with Z; `metrics` by account id, for published targets. */
+export const postView = (p: Post, metrics?: ReadonlyMap<string, TargetMetrics>): PostView => ({
   id: p.id,
   status: p.status,
   content: p.content,
@@ -44,5 +46,5 @@ export const postView = (p: Post): PostView => ({
   createdAt: formatUtc(p.createdAt),
   updatedAt: formatUtc(p.updatedAt),
   publishedAt: time(p.publishedAt),
-  targets: p.targets.map(targetView)
+  targets: p.targets.map((t) => targetView(t, metrics?.get(`${p.id}/${t.accountId}`)))
 })

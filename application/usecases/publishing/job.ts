@@ -64,16 +64,6 @@ const retryLater = (job: LeasedJob, options: PipelineOptions, e: RetryLater) =>
     )
   })
 
-/** Keeps the lease alive while the job runs, so a slow upload is not taken over by another worker. */
-const heartbeat = (job: LeasedJob, options: PipelineOptions) =>
-  Effect.gen(function* () {
-    const queue = yield* JobQueue
-    while (true) {
-      yield* Effect.sleep(Math.max(1, Math.floor(options.leaseMs / 3)))
-      if (!(yield* queue.extend(job, (yield* Clock.currentTimeMillis) + options.leaseMs))) return
-    }
-  })
-
 /** Marks the target publishing if its network call is still running after `markPublishingAfterMs`. */
 const markWhenSlow = (job: LeasedJob, options: PipelineOptions) =>
   Effect.gen(function* () {
@@ -267,7 +257,8 @@ export const runJob = (job: LeasedJob, options: PipelineOptions) => {
             RetryLater: (e) => retryLater(job, options, e)
           })
         )
-  return Effect.scoped(Effect.andThen(Effect.forkScoped(heartbeat(job, options)), work)).pipe(
+  // The lease loop's heartbeat keeps the lease alive while the job runs (leaseLoop.ts).
+  return Effect.scoped(work).pipe(
     Effect.catchTag("LeaseLost", () => leaseLost(job)),
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)
@@ -294,15 +285,15 @@ export const runJob = (job: LeasedJob, options: PipelineOptions) => {
 }
 
 /**
- * Runs leased jobs, each to its own outcome and each freeing its worker slot as it ends (`release`),
- * all at once: their storage steps share statements (PublishingSteps). Never fails.
+ * Runs leased jobs, each to its own outcome and each marked `done` (its slot freed) as it ends, all
+ * at once: their storage steps share statements (PublishingSteps). Never fails.
  */
 export const runJobs = (
   jobs: ReadonlyArray<LeasedJob>,
   options: PipelineOptions,
-  release: (n: number) => Effect.Effect<void> = () => Effect.void
+  done: (job: LeasedJob) => Effect.Effect<void>
 ) =>
-  Effect.forEach(jobs, (job) => Effect.ensuring(runJob(job, options), release(1)), {
+  Effect.forEach(jobs, (job) => Effect.ensuring(runJob(job, options), done(job)), {
     concurrency: "unbounded",
     discard: true
   })

@@ -39,7 +39,7 @@ export const exponentialBackoff = (failures: number): number =>
  * up by group commit (steps.ts).
  */
 export const defaultPipelineOptions: PipelineOptions = {
-  leaseMs: 60_000,
+  leaseMs: 10_000,
   pollMs: 100,
   concurrency: 512,
   batch: 128,

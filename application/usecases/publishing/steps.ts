@@ -3,6 +3,7 @@ import type { Post, Target } from "../../../domain/post.ts"
 import type { Crypto } from "../../ports/Crypto.ts"
 import { type Checkpoint, type Job, JobQueue, type LeasedJob, type RetryOptions } from "../../ports/JobQueue.ts"
 import { type PostKey, PostRepo } from "../../ports/PostRepo.ts"
+import { MetricsRepo, type MetricsTarget } from "../../ports/MetricsRepo.ts"
 import { Store } from "../../ports/Store.ts"
 import { groupCommit } from "../../groupCommit.ts"
 import { firstCommentJob } from "../posts/jobs.ts"
@@ -144,6 +145,7 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
     const changed = new Map<string, Post>()
     const followUps: Array<Job> = []
     const events: Array<HeraldEvent> = []
+    const measured: Array<MetricsTarget> = []
     const lastAt = new Map<string, number>()
     const results: Array<Exit.Exit<Option.Option<Post>, LeaseLost>> = []
     for (const [i, write] of writes.entries()) {
@@ -163,6 +165,15 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
         changed.set(post.id, after)
         lastAt.set(post.id, write.at)
         events.push(...(yield* targetEvents(after, target, next, write.at)))
+        if (next.status === "published" && target.status !== "published" && next.externalId !== null)
+          measured.push({
+            workspaceId: post.workspaceId,
+            postId: post.id,
+            accountId: next.accountId,
+            platform: next.platform,
+            externalId: next.externalId,
+            publishedAt: next.publishedAt ?? write.at
+          })
       }
       if (
         write.firstCommentAt !== undefined &&
@@ -180,6 +191,9 @@ const writeAll = (writes: ReadonlyArray<TargetWrite>) =>
         events.push(yield* postEvent(final, after, lastAt.get(after.id)!))
     }
     if (events.length > 0) yield* (yield* EventOutbox).append(events)
+    // Its figures are read from an hour after publishing, in the same transaction (hosts without a MetricsRepo read none).
+    const metrics = yield* Effect.serviceOption(MetricsRepo)
+    if (measured.length > 0 && Option.isSome(metrics)) yield* metrics.value.schedule(measured)
     return results
   })
 

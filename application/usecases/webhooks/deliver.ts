@@ -1,12 +1,14 @@
-import { Clock, Effect, Exit, Fiber, FiberSet, Option, Semaphore } from "effect"
+import { Clock, Effect, Exit, Option } from "effect"
 import { TEST_EVENT_TYPE } from "../../../domain/events.ts"
 import { webhookDisabledMail } from "../../../domain/messages.ts"
 import { formatUtc } from "../../../domain/time.ts"
 import { nextRetryIn } from "../../../domain/webhooks.ts"
 import { HeraldConfig } from "../../config.ts"
 import { groupCommit } from "../../groupCommit.ts"
+import { type Leasing, type LeaseLoop, leaseOnce, startLeaseLoop } from "../../leaseLoop.ts"
 import { TokenVault } from "../../ports/TokenVault.ts"
 import {
+  type DeliveryLimits,
   type DeliveryRecord,
   type DeliveryResult,
   type LeasedDelivery,
@@ -50,7 +52,8 @@ export const attempt = Effect.fnUntraced(function* (delivery: LeasedDelivery, op
     result,
     responseCode: response.status,
     responseTimeMs: response.durationMs,
-    error: response.error
+    error: response.error,
+    hung: !response.ok && response.durationMs >= options.hangMs
   } satisfies DeliveryRecord
 })
 
@@ -81,10 +84,10 @@ const disableIfFailingLong = Effect.fnUntraced(function* (record: DeliveryRecord
 })
 
 /** Records tries of concurrent deliveries together (one write per batch), each answered on its own. */
-export const makeRecorder = Effect.gen(function* () {
+export const makeRecorder = Effect.fnUntraced(function* (limits: DeliveryLimits) {
   const deliveries = yield* WebhookDeliveries
   return groupCommit((records: ReadonlyArray<DeliveryRecord>) =>
-    Effect.map(deliveries.record(records), (done) => records.map((r) => Exit.succeed(done.has(r.delivery.id))))
+    Effect.map(deliveries.record(records, limits), (done) => records.map((r) => Exit.succeed(done.has(r.delivery.id))))
   )
 })
 
@@ -116,66 +119,39 @@ export const deliver = (
     Effect.withSpan("deliverWebhook", { attributes: { delivery: delivery.id } })
   )
 
+type DeliveryServices = Effect.Services<ReturnType<typeof deliver>>
+
+/** Webhook deliveries for the lease loop: each goes on its own; its slot frees once its request is over. */
+const webhookDeliveries = Effect.fnUntraced(function* (options: DeliveryOptions) {
+  const deliveries = yield* WebhookDeliveries
+  const record = yield* makeRecorder(options.limits)
+  return {
+    name: "webhook deliveries",
+    lease: (now, max, leaseMs) => deliveries.lease(now, max, leaseMs, options.limits),
+    extend: deliveries.extend,
+    handle: (leased, done) =>
+      Effect.forEach(leased, (d) => deliver(d, options, record, done(d)), { concurrency: "unbounded", discard: true })
+  } satisfies Leasing<LeasedDelivery, DeliveryServices>
+})
+
 /** Leases what is due now (up to `max`) and delivers it. One pass: for tests that step the clock. Returns how many went. */
 export const deliverDueWebhooks = Effect.fn("deliverDueWebhooks")(function* (
   options: DeliveryOptions,
   max = options.batch
 ) {
-  const at = yield* Clock.currentTimeMillis
-  const leased = yield* (yield* WebhookDeliveries).lease(at, max, options.leaseMs)
-  const record = yield* makeRecorder
-  yield* Effect.forEach(leased, (d) => deliver(d, options, record), { concurrency: "unbounded", discard: true })
-  return leased.length
+  return yield* leaseOnce(yield* webhookDeliveries(options), max, options.leaseMs)
 })
 
-export interface DeliveryWorker {
-  /** Stops leasing and lets deliveries in flight finish for up to `graceMs` (the rest go again when their leases run out). */
-  readonly stop: (graceMs: number) => Effect.Effect<void>
-}
+export type DeliveryWorker = LeaseLoop
 
 /**
- * The delivery loop in the background of the current scope, with its own slots: at most
- * `concurrency` deliveries in flight, leasing as slots free up and looking again after `pollMs`
- * when nothing is due. A slow receiver holds only its own slots, never the publishing worker.
+ * The delivery loop in the background of the current scope, with its own slots (never the publishing
+ * worker's): at most `concurrency` deliveries in flight, short leases kept alive by the loop's heartbeat.
  */
 export const startDeliveryWorker = Effect.fnUntraced(function* (options: DeliveryOptions) {
-  const deliveries = yield* WebhookDeliveries
-  const record = yield* makeRecorder
-  const slots = yield* Semaphore.make(options.concurrency)
-  const running = yield* FiberSet.make<void, never>()
-  // Under load, lease half a batch at a time rather than one per freed slot: one statement, many deliveries.
-  const gather = Math.max(1, Math.floor(options.batch / 2))
-  let more = false
-  const pass = Effect.uninterruptible(
-    Effect.gen(function* () {
-      yield* Semaphore.take(slots, 1)
-      let free = 1
-      if (
-        more &&
-        gather > 1 &&
-        Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))
-      )
-        free = gather
-      while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
-      const leased = yield* deliveries
-        .lease(yield* Clock.currentTimeMillis, free, options.leaseMs)
-        .pipe(Effect.catchCause((cause) => Effect.as(Effect.logError("leasing deliveries failed", cause), [])))
-      if (free > leased.length) yield* Semaphore.release(slots, free - leased.length)
-      for (const d of leased) yield* FiberSet.run(running, deliver(d, options, record, Semaphore.release(slots, 1)))
-      more = leased.length === free
-      return more
-    })
-  )
-  const loop = Effect.gen(function* () {
-    while (true) if (!(yield* pass)) yield* Effect.sleep(options.pollMs)
+  return yield* startLeaseLoop(yield* webhookDeliveries(options), {
+    ...options,
+    // Under load, lease half a batch at a time rather than one per freed slot: one statement, many deliveries.
+    gather: Math.max(1, Math.floor(options.batch / 2))
   })
-  const fiber = yield* Effect.forkScoped(loop)
-  return {
-    stop: (graceMs) =>
-      Effect.gen(function* () {
-        yield* Fiber.interrupt(fiber)
-        yield* FiberSet.awaitEmpty(running).pipe(Effect.timeoutOption(graceMs))
-        yield* FiberSet.clear(running)
-      })
-  } satisfies DeliveryWorker
 })

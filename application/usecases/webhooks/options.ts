@@ -1,4 +1,5 @@
 import { DEFAULT_DISABLE_AFTER_MS, defaultRetrySchedule } from "../../../domain/webhooks.ts"
+import type { DeliveryLimits } from "../../ports/WebhookDeliveries.ts"
 
 /** How the delivery worker behaves; the scheduler reads these from config, tests shorten them. */
 export interface DeliveryOptions {
@@ -16,6 +17,10 @@ export interface DeliveryOptions {
   readonly retrySchedule: ReadonlyArray<number>
   /** An endpoint whose deliveries have all failed for this long is turned off and its owner told. */
   readonly disableAfterMs: number
+  /** Caps and circuit: one tenant's endpoints cannot take the slots another's need. */
+  readonly limits: DeliveryLimits
+  /** A failed try that took this long hung (it held its slot): it counts toward its endpoint's circuit. */
+  readonly hangMs: number
 }
 
 export const defaultDeliveryOptions: DeliveryOptions = {
@@ -23,7 +28,9 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   batch: 64,
   pollMs: 100,
   gatherMs: 20,
-  leaseMs: 60_000,
+  leaseMs: 10_000,
   retrySchedule: defaultRetrySchedule,
-  disableAfterMs: DEFAULT_DISABLE_AFTER_MS
+  disableAfterMs: DEFAULT_DISABLE_AFTER_MS,
+  limits: { perEndpoint: 64, perWorkspace: 64, hangsToPause: 3, pauseMs: 30_000, maxPauseMs: 600_000 },
+  hangMs: 5_000
 }

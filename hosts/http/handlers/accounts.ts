@@ -17,8 +17,12 @@ export const layer = HttpApiBuilder.group(HeraldApi, "accounts", (handlers) =>
     const run = yield* runner<Services>()
     return handlers
       .handle("list", () => run(Effect.flatMap(CurrentActor, listAccounts)))
-      .handle("connect", ({ params }) =>
-        run(Effect.flatMap(CurrentActor, (actor) => connectUrl(actor, params.platform)))
+      .handle("connect", ({ params, query }) =>
+        run(
+          Effect.flatMap(CurrentActor, (actor) =>
+            connectUrl(actor, params.platform, query.instance === undefined ? {} : { instance: query.instance })
+          )
+        )
       )
       .handle("disconnect", ({ params }) =>
         run(Effect.flatMap(CurrentActor, (actor) => disconnectAccount(actor, params.id)))

@@ -1,9 +1,12 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { completeConnect, inspectConnectState } from "../../../application/usecases/accounts.ts"
-import { HeraldConfig } from "../../../application/config.ts"
+import { connectWithFormFields, inspectConnectState } from "../../../application/usecases/accounts.ts"
+import { completeFormConnect } from "../../../application/usecases/connectForm.ts"
+import { HeraldConfig, HttpSettings } from "../../../application/config.ts"
+import { clientBucket } from "../clientAddress.ts"
 import { catalogue, type ErrorCode, fail, type HeraldError, messageOf } from "../../../domain/errors.ts"
 import { errorResponse, toApiFailure } from "../errors.ts"
+import { CONNECT_COOKIE } from "./connectStart.ts"
 import { escapeHtml, page } from "./html.ts"
 
 /** One network that connects through a Herald form instead of OAuth: what the form asks for and says. */
@@ -17,6 +20,8 @@ interface ConnectForm {
     readonly placeholder: string
     readonly autocomplete: string
   }>
+  /** The form names what the connection needs to begin (Mastodon's instance), then leads on to the network's own page. */
+  readonly continues?: boolean
 }
 
 const forms: Readonly<Record<string, ConnectForm>> = {
@@ -38,6 +43,13 @@ session when Bluesky ends the old one.</p>`,
         autocomplete: "off"
       }
     ]
+  },
+  mastodon: {
+    title: "Connect a Mastodon account",
+    intro: `<p>Which Mastodon server is your account on? Name its domain: for <code>@alice@mastodon.social</code>, that is
+<code>mastodon.social</code>. Herald registers itself there as an app (once), then your server asks you to approve it.</p>`,
+    fields: [{ name: "instance", label: "Server", type: "text", placeholder: "mastodon.social", autocomplete: "url" }],
+    continues: true
   }
 }
 
@@ -46,24 +58,26 @@ session when Bluesky ends the old one.</p>`,
  * the link's state (in the URL) is not sent to other sites as a referrer. `same-origin`, not
  * `no-referrer`: with no-referrer a browser sends `Origin: null` on the form's POST.
  */
-const secured = (response: HttpServerResponse.HttpServerResponse) =>
+const secured = (response: HttpServerResponse.HttpServerResponse, formAction = "'self'") =>
   HttpServerResponse.setHeaders(response, {
-    "content-security-policy":
-      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
     "referrer-policy": "same-origin",
     "cache-control": "no-store"
   })
 
-const errorPage = (error: HeraldError, wantsJson: boolean) =>
-  wantsJson
-    ? errorResponse(toApiFailure(error))
-    : page(
-        "Something is not right",
-        `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
-        catalogue[error.code as ErrorCode]?.status ?? 400
-      )
+const errorPage = (error: HeraldError, wantsJson: boolean) => {
+  if (wantsJson) return errorResponse(toApiFailure(error))
+  const shown = page(
+    "Something is not right",
+    `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
+    catalogue[error.code as ErrorCode]?.status ?? 400
+  )
+  // A 429 page says when to come back, as the API's does.
+  const wait = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds
+  return wait === undefined ? shown : HttpServerResponse.setHeader(shown, "retry-after", String(wait))
+}
 
 const formPage = (platform: string, form: ConnectForm, state: string) =>
   page(
@@ -78,14 +92,22 @@ ${form.fields.map((f) => `<p><label>${escapeHtml(f.label)}<br><input name="${f.n
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const services = yield* Effect.context<
-      Effect.Services<ReturnType<typeof completeConnect>> | Effect.Services<ReturnType<typeof inspectConnectState>>
+      | Effect.Services<ReturnType<typeof completeFormConnect>>
+      | Effect.Services<ReturnType<typeof inspectConnectState>>
+      | Effect.Services<ReturnType<typeof connectWithFormFields>>
     >()
     const origin = new URL((yield* HeraldConfig).publicUrl).origin
+    const client = clientBucket(yield* HttpSettings)
     const respond = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const wantsJson = (request.headers.accept ?? "").includes("application/json")
-        return secured(yield* effect.pipe(Effect.catch((e) => Effect.succeed(errorPage(e, wantsJson)))))
+        // A form that leads on to the network's own page is answered with a redirect there, which form-action governs too.
+        const continues = forms[(yield* HttpRouter.params).platform ?? ""]?.continues === true
+        return secured(
+          yield* effect.pipe(Effect.catch((e) => Effect.succeed(errorPage(e, wantsJson)))),
+          continues ? "'self' https:" : "'self'"
+        )
       }).pipe(Effect.provideContext(services)) as Effect.Effect<
         HttpServerResponse.HttpServerResponse,
         never,
@@ -121,7 +143,7 @@ export const layer = HttpRouter.addAll(
         respond(
           Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
-            // A form that takes a password is only ever sent from Herald's own page.
+            // A form that takes a password (or registers Herald somewhere) is only ever sent from Herald's own page.
             if (request.headers.origin !== origin)
               return yield* Effect.fail(
                 fail("csrf_failed", {}, "This form can only be sent from Herald's own connect page.")
@@ -140,8 +162,19 @@ export const layer = HttpRouter.addAll(
             const params = Object.fromEntries(
               ["state", ...form.fields.map((f) => f.name)].map((name) => [name, fields.get(name) ?? ""])
             )
-            const result = yield* completeConnect(platform, params)
             const wantsJson = (request.headers.accept ?? "").includes("application/json")
+            if (form.continues === true) {
+              const { url } = yield* connectWithFormFields(platform, params)
+              return wantsJson
+                ? HttpServerResponse.jsonUnsafe({ url })
+                : HttpServerResponse.redirect(url, { status: 303 })
+            }
+            const result = yield* completeFormConnect(
+              platform,
+              params,
+              request.cookies[CONNECT_COOKIE] ?? null,
+              client(request)
+            )
             return wantsJson
               ? HttpServerResponse.jsonUnsafe(result)
               : page(

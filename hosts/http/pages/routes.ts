@@ -11,7 +11,9 @@ import { describeTextProblem, textProblem } from "../../../domain/text.ts"
 import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { escapeHtml, page } from "./html.ts"
+import { CONNECT_COOKIE } from "./connectStart.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
+import { AUTHORIZE_PATH, RETURN_COOKIE } from "./consent.ts"
 
 type Services =
   | Effect.Services<ReturnType<typeof completeConnect>>
@@ -103,7 +105,8 @@ export const layer = HttpRouter.addAll(
           Effect.gen(function* () {
             const params = yield* HttpRouter.params
             const q = yield* query
-            const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q))
+            const browser = (yield* HttpServerRequest.HttpServerRequest).cookies[CONNECT_COOKIE] ?? null
+            const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q), browser)
             const wantsJson = ((yield* HttpServerRequest.HttpServerRequest).headers.accept ?? "").includes(
               "application/json"
             )
@@ -187,7 +190,7 @@ export const layer = HttpRouter.addAll(
             const token = (yield* query).get("token") ?? ""
             return page(
               "Sign in",
-              `<form method="post" action="/signin/complete"><input type="hidden" name="token" value="${escapeHtml(token)}"><p><button>Sign in to Herald</button></p></form>`
+              `<form method="post" action="/signin/complete"><input type="hidden" name="token" value="${escapeHtml(token)}"><p><button>Sign in to Herald</button></p></form><p>Signing in also claims your workspace if it is not claimed yet: it is then kept, and you approve what your agents post.</p>`
             )
           })
         )
@@ -199,6 +202,14 @@ export const layer = HttpRouter.addAll(
           Effect.gen(function* () {
             yield* sameOrigin
             const { session } = yield* completeSignIn((yield* form).get("token") ?? "")
+            // Back to the consent page that asked the person to sign in, if one did (only that page: no open redirect).
+            const back = (yield* HttpServerRequest.HttpServerRequest).cookies[RETURN_COOKIE]
+            if (back?.startsWith(`${AUTHORIZE_PATH}?`))
+              return HttpServerResponse.expireCookieUnsafe(
+                withSession(redirect(back), session.token, session.expiresAt, secure),
+                RETURN_COOKIE,
+                { path: "/" }
+              )
             return withSession(redirect("/app"), session.token, session.expiresAt, secure)
           })
         )

@@ -9,6 +9,7 @@ import {
 } from "./accounts.ts"
 import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
+import { metricsTools } from "./metrics.ts"
 import { planningTools } from "./planning.ts"
 import {
   cancelPostTool,
@@ -40,5 +41,6 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   cancelPostTool,
   rejectPostTool,
   takeDownPostTool,
-  ...planningTools
+  ...planningTools,
+  ...metricsTools
 ]

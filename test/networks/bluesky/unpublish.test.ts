@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll } from "vitest"
-import { completeConnect, connectUrl } from "../../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../../support/connect.ts"
 import { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost } from "../../../application/usecases/posts/query.ts"
 import { takeDownTarget } from "../../../application/usecases/posts/takedown.ts"
@@ -24,16 +24,12 @@ afterAll(async () => {
 
 const withBluesky = <A, E>(body: (watched: ReturnType<typeof watchedFetch>) => Effect.Effect<A, E, any>) => {
   const watched = watchedFetch()
-  return body(watched).pipe(
-    Effect.provide(blueskyCore({ serviceUrl: pds.url, fetch: watched.fetch, linkCardsFromPrivateHosts: true }))
-  )
+  return body(watched).pipe(Effect.provide(blueskyCore({ serviceUrl: pds.url, fetch: watched.fetch })))
 }
 
 const connect = (person: Actor, who: PdsAccount) =>
   Effect.gen(function* () {
-    const { url } = yield* connectUrl(person, "bluesky")
-    const state = new URL(url).searchParams.get("state")!
-    return (yield* completeConnect("bluesky", { state, handle: who.handle, appPassword: who.appPassword })).account.id
+    return (yield* connectInBrowser(person, "bluesky", { handle: who.handle, appPassword: who.appPassword })).account.id
   })
 
 const uris = (who: PdsAccount) =>

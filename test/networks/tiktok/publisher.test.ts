@@ -109,6 +109,36 @@ describe("TikTok publisher against the fake TikTok", () => {
   )
 
   it.effect(
+    "a public post is published once moderation shows its id, with its link; a private one by its publish_id at once",
+    () =>
+      Effect.gen(function* () {
+        const { network, credentials, account, blobs } = yield* connected()
+        fake.state.moderationPolls = 3
+        try {
+          const open = request(account, credentials, { media: [(yield* video(blobs, 3000)).media] })
+          const outcomes = yield* publishThrough(network, open)
+          const publishId = JSON.parse((outcomes[0] as { handle: string }).handle).publishId
+          const made = fake.publishes.get(publishId)!
+          assert.strictEqual(made.postInfo.privacy_level, "PUBLIC_TO_EVERYONE")
+          const { externalId, url } = publishedOf(outcomes.at(-1)!)
+          assert.strictEqual(externalId, made.postId, "the post's own id, not the publish_id")
+          assert.strictEqual(url, `https://www.tiktok.com/@alice.makes/video/${made.postId}`)
+
+          const hidden = request(account, credentials, {
+            media: [(yield* video(blobs, 3000)).media],
+            options: { tiktok: { privacyLevel: "SELF_ONLY" } }
+          })
+          const privateOutcomes = yield* publishThrough(network, hidden)
+          const privateId = JSON.parse((privateOutcomes[0] as { handle: string }).handle).publishId
+          assert.deepStrictEqual(publishedOf(privateOutcomes.at(-1)!), { externalId: privateId, url: null })
+          assert.isBelow(privateOutcomes.length, outcomes.length, "no wait for a moderation that shows no id")
+        } finally {
+          fake.state.moderationPolls = 0
+        }
+      })
+  )
+
+  it.effect(
     "a privacy level the creator does not allow is tiktok_privacy_conflict, with nothing started; without one the most public allowed level, and the creator's settings kept",
     () =>
       Effect.gen(function* () {

@@ -18,7 +18,10 @@ export interface paths {
     get: operations["accounts.list"];
   };
   "/api/v1/connect/{platform}": {
-    /** Get a link that connects an account */
+    /**
+     * Get a link that connects an account
+     * @description A browser URL that connects an account of the network; Mastodon takes ?instance=<domain or URL> (the account's instance).
+     */
     get: operations["accounts.connect"];
   };
   "/api/v1/accounts/{id}": {
@@ -163,6 +166,27 @@ export interface paths {
      * @description Up to 1,000 posts, each checked by POST /posts's rules on its own and answered in results (its post or its error). atomic: true stores all rows or none (400 batch_rejected lists every refused row); otherwise each valid row is stored. Every stored row counts toward a Free month's 30 posts. One Idempotency-Key covers the batch: a retry replays the rows stored and tries the others; the key with another batch is 422 idempotency_key_reused. 201 when a post was created, else 200.
      */
     post: operations["planning.batch"];
+  };
+  "/api/v1/posts/{id}/metrics": {
+    /**
+     * Every reading of a post's figures, per target
+     * @description Figures are read about 1 h, 24 h, 7 d and 30 d after publishing, and on demand. Each reading has the common figures (null with a reason when the network does not give one, never a made-up zero) and the network's own names (raw).
+     */
+    get: operations["metrics.post"];
+  };
+  "/api/v1/posts/{id}/metrics/refresh": {
+    /**
+     * Read a post's figures now
+     * @description Makes the post's published targets due for a read at once; an account is read on demand at most once per 15 minutes (notBefore says when again). The readings appear at GET /posts/{id}/metrics within the networks' limits.
+     */
+    post: operations["metrics.refresh"];
+  };
+  "/api/v1/metrics": {
+    /**
+     * Sums of the latest figures per day of publishing and per account
+     * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it.
+     */
+    get: operations["metrics.summary"];
   };
   "/api/v1/keys": {
     /** List API keys */
@@ -530,14 +554,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
     ForbiddenError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "csrf_failed" | "agent_signup_closed" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "edit_not_own_post" | "takedown_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
+        code: "csrf_failed" | "agent_signup_closed" | "connect_workspace_mismatch" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "edit_not_own_post" | "takedown_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -564,14 +588,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
     BadRequestError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "local_time_skipped" | "unknown_time_zone" | "batch_rejected" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
+        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "connect_link_not_continued" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "local_time_skipped" | "unknown_time_zone" | "batch_rejected" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -722,8 +746,89 @@ export interface components {
       /** @description Replies of the thread already published, in order */
       thread: components["schemas"]["PublishedReply"][];
       deletion?: components["schemas"]["TargetDeletion"];
+      metrics?: components["schemas"]["TargetMetrics"];
       [key: string]: unknown;
     };
+    /** @description A published target's latest figures (GET /posts/{id} only; history at /posts/{id}/metrics) */
+    TargetMetrics: {
+      state: components["schemas"]["MetricsState"];
+      reason: string | null;
+      latest: components["schemas"]["MetricsReading"] | null;
+      [key: string]: unknown;
+    };
+    MetricsReading: {
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      readAt: string;
+      figures: components["schemas"]["CommonFigures"];
+      /** @description The network's own figures under its own names, as it answered */
+      raw: {
+        [key: string]: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      };
+      [key: string]: unknown;
+    };
+    CommonFigures: {
+      views: components["schemas"]["MetricFigure"];
+      likes: components["schemas"]["MetricFigure_1"];
+      replies: components["schemas"]["MetricFigure_2"];
+      reposts: components["schemas"]["MetricFigure_3"];
+      saves: components["schemas"]["MetricFigure_4"];
+      clicks: components["schemas"]["MetricFigure_5"];
+      watchTimeSeconds: components["schemas"]["MetricFigure_6"];
+      [key: string]: unknown;
+    };
+    /** @description Total video watch time */
+    MetricFigure_6: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Link clicks */
+    MetricFigure_5: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Saves or bookmarks */
+    MetricFigure_4: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Reposts, shares or quotes */
+    MetricFigure_3: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Replies or comments */
+    MetricFigure_2: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    MetricFigure_1: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Views or impressions, as the network counts them */
+    MetricFigure: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /**
+     * @description pending: not read yet; unavailable: the network refuses this account's figures (reason says why: a scope, an access tier)
+     * @enum {string}
+     */
+    MetricsState: "pending" | "available" | "unavailable";
     /** @description Set once a take-down was asked for */
     TargetDeletion: {
       /**
@@ -765,7 +870,7 @@ export interface components {
      */
     PostStatus: "needs_approval" | "scheduled" | "publishing" | "published" | "failed";
     /** @enum {string} */
-    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "sandbox";
+    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "sandbox";
     /** @description Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content */
     Overrides: {
       x?: components["schemas"]["ContentOverride"];
@@ -777,6 +882,7 @@ export interface components {
       tiktok?: components["schemas"]["ContentOverride"];
       youtube?: components["schemas"]["ContentOverride"];
       pinterest?: components["schemas"]["ContentOverride"];
+      mastodon?: components["schemas"]["ContentOverride"];
       sandbox?: components["schemas"]["ContentOverride"];
       [key: string]: unknown;
     };
@@ -1033,22 +1139,21 @@ export interface components {
         [key: string]: unknown;
       };
       data: {
-        account: components["schemas"]["Account"];
+        account: {
+          /** @description Use it in a post's accountIds */
+          id: string;
+          platform: components["schemas"]["Platform"];
+          name: string;
+          username: string;
+          avatarUrl: string | null;
+          /** @enum {string} */
+          status: "disconnected";
+          /** @description UTC, ISO 8601 with milliseconds and Z */
+          connectedAt: string;
+          [key: string]: unknown;
+        };
         [key: string]: unknown;
       };
-      [key: string]: unknown;
-    };
-    Account: {
-      /** @description Use it in a post's accountIds */
-      id: string;
-      platform: components["schemas"]["Platform"];
-      name: string;
-      username: string;
-      avatarUrl: string | null;
-      /** @enum {string} */
-      status: "connected" | "needs_reconnection";
-      /** @description UTC, ISO 8601 with milliseconds and Z */
-      connectedAt: string;
       [key: string]: unknown;
     };
     /** @description An account's grant is gone; a person must reconnect it. */
@@ -1070,6 +1175,19 @@ export interface components {
         account: components["schemas"]["Account"];
         [key: string]: unknown;
       };
+      [key: string]: unknown;
+    };
+    Account: {
+      /** @description Use it in a post's accountIds */
+      id: string;
+      platform: components["schemas"]["Platform"];
+      name: string;
+      username: string;
+      avatarUrl: string | null;
+      /** @enum {string} */
+      status: "connected" | "needs_reconnection";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      connectedAt: string;
       [key: string]: unknown;
     };
     /** @description An account was connected or reconnected. */
@@ -1605,6 +1723,68 @@ export interface components {
     };
     KeyList: {
       keys: components["schemas"]["Key"][];
+      connections: components["schemas"]["Connection"][];
+    };
+    /** @description An AI assistant connected over MCP with OAuth: a person's consent, acting like a key of the workspace */
+    Connection: {
+      /** @description grt_...: revoked like a key, named in createdBy of the posts it makes */
+      id: string;
+      name: string;
+      /** @description The client's id: a registered cli_... or its metadata document's URL */
+      clientId: string;
+      /** @description The name the client gives itself (its own claim, not verified) */
+      clientName: string;
+      /** @description Asks-first: every post it creates waits for a person's approval */
+      requireApproval: boolean;
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      createdAt: string;
+      revokedAt: string | null;
+      /** @description When it last called Herald, to within an hour; null: never */
+      lastUsedAt: string | null;
+    };
+    MetricsSummary: {
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      from: string;
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      to: string;
+      days: components["schemas"]["MetricsDay"][];
+    };
+    MetricsDay: {
+      /** @description UTC day the posts were published, YYYY-MM-DD */
+      day: string;
+      accountId: string;
+      platform: components["schemas"]["Platform"];
+      /** @description Published targets of that day with figures read */
+      posts: number;
+      figures: components["schemas"]["CommonFigures_1"];
+    };
+    /** @description Sums of the posts' latest figures; null when none gave it */
+    CommonFigures_1: {
+      views: components["schemas"]["MetricFigure"];
+      likes: components["schemas"]["MetricFigure_1"];
+      replies: components["schemas"]["MetricFigure_2"];
+      reposts: components["schemas"]["MetricFigure_3"];
+      saves: components["schemas"]["MetricFigure_4"];
+      clicks: components["schemas"]["MetricFigure_5"];
+      watchTimeSeconds: components["schemas"]["MetricFigure_6"];
+    };
+    MetricsRefresh: {
+      /** @description Targets due for a read now */
+      queued: number;
+      /** @description Some accounts were read on demand lately: they may be asked again from then */
+      notBefore: string | null;
+    };
+    PostMetrics: {
+      postId: string;
+      targets: components["schemas"]["TargetMetricsHistory"][];
+    };
+    TargetMetricsHistory: {
+      accountId: string;
+      platform: components["schemas"]["Platform"];
+      state: components["schemas"]["MetricsState"];
+      reason: string | null;
+      /** @description Oldest first */
+      readings: components["schemas"]["MetricsReading"][];
     };
     /** @description 422 UnprocessableContent: idempotency_key_reused */
     UnprocessableContentError: {
@@ -1882,10 +2062,22 @@ export interface components {
       youtube?: components["schemas"]["YoutubeOptions"] | null;
       pinterest?: components["schemas"]["PinterestOptions"] | null;
       facebook?: components["schemas"]["FacebookOptions"] | null;
+      mastodon?: components["schemas"]["MastodonOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
       /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
       accountIds?: string[];
     };
+    /** @description Mastodon only: the status's visibility and content warning */
+    MastodonOptions: {
+      visibility?: components["schemas"]["MastodonVisibility"];
+      /** @description A content warning shown in place of the text until opened (spoiler_text); it counts toward the limit */
+      contentWarning?: string;
+    };
+    /**
+     * @description public (the default), unlisted (not in public timelines), private (followers only) or direct
+     * @enum {string}
+     */
+    MastodonVisibility: "public" | "unlisted" | "private" | "direct";
     /** @description Facebook only: publish the video as a reel */
     FacebookOptions: {
       /** @description true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page) */
@@ -1972,6 +2164,7 @@ export interface components {
       youtube?: components["schemas"]["YoutubeOptions"] | null;
       pinterest?: components["schemas"]["PinterestOptions"] | null;
       facebook?: components["schemas"]["FacebookOptions"] | null;
+      mastodon?: components["schemas"]["MastodonOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
     };
     /** @description 503 ServiceUnavailable: signup_capacity, upstream_storage_unavailable, upstream_unavailable, upstream_processing */
@@ -2041,7 +2234,7 @@ export interface components {
       privacy: string | null;
     };
     ConnectLink: {
-      /** @description Open it in a browser to connect (or reconnect) an account */
+      /** @description Open it in a browser to connect (or reconnect) an account: Herald's page names the workspace and who asked, and its Continue button leads to the network; only that browser completes the link */
       url: string;
       platform: components["schemas"]["Platform"];
       /** @description UTC, ISO 8601 with milliseconds and Z */
@@ -2120,13 +2313,13 @@ export interface operations {
           "application/json": components["schemas"]["SignUpResponse"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2194,7 +2387,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2259,71 +2452,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
-      403: {
-        content: {
-          "application/json": components["schemas"]["ForbiddenError"];
-        };
-      };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
-      404: {
-        content: {
-          "application/json": components["schemas"]["NotFoundError"];
-        };
-      };
-      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
-      413: {
-        content: {
-          "application/json": components["schemas"]["ContentTooLargeError"];
-        };
-      };
-      /** @description 415 UnsupportedMediaType: unsupported_content_type */
-      415: {
-        content: {
-          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
-        };
-      };
-      /** @description 429 TooManyRequests: rate_limited */
-      429: {
-        headers: {
-          "retry-after"?: string;
-        };
-        content: {
-          "application/json": components["schemas"]["TooManyRequestsError"];
-        };
-      };
-      /** @description 500 InternalServerError: internal_error */
-      500: {
-        content: {
-          "application/json": components["schemas"]["InternalServerErrorError"];
-        };
-      };
-    };
-  };
-  /** Get a link that connects an account */
-  "accounts.connect": {
-    parameters: {
-      path: {
-        platform: string;
-      };
-    };
-    responses: {
-      /** @description ConnectLink */
-      200: {
-        content: {
-          "application/json": components["schemas"]["ConnectLink"];
-        };
-      };
-      /** @description 401 Unauthorized: unauthorized */
-      401: {
-        headers: {
-          "www-authenticate": string;
-        };
-        content: {
-          "application/json": components["schemas"]["UnauthorizedError"];
-        };
-      };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2365,6 +2494,91 @@ export interface operations {
     };
   };
   /**
+   * Get a link that connects an account
+   * @description A browser URL that connects an account of the network; Mastodon takes ?instance=<domain or URL> (the account's instance).
+   */
+  "accounts.connect": {
+    parameters: {
+      query?: {
+        instance?: string;
+      };
+      path: {
+        platform: string;
+      };
+    };
+    responses: {
+      /** @description ConnectLink */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ConnectLink"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+      /** @description 503 ServiceUnavailable: signup_capacity, upstream_storage_unavailable, upstream_unavailable, upstream_processing */
+      503: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ServiceUnavailableError"];
+        };
+      };
+    };
+  };
+  /**
    * Disconnect an account
    * @description Disconnect an account: its credentials are deleted and its waiting targets fail with account_disconnected.
    */
@@ -2390,7 +2604,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2448,7 +2662,7 @@ export interface operations {
           "application/json": components["schemas"]["BoardList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2463,7 +2677,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2553,7 +2767,7 @@ export interface operations {
           "application/json": components["schemas"]["MediaEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2568,7 +2782,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2647,7 +2861,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2720,7 +2934,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2798,7 +3012,7 @@ export interface operations {
           "application/json": components["schemas"]["PostList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2813,7 +3027,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2879,7 +3093,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2894,7 +3108,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -2970,7 +3184,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3033,7 +3247,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"] | components["schemas"]["EditDryRunResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3048,7 +3262,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3122,7 +3336,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3195,7 +3409,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3264,7 +3478,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3279,7 +3493,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3348,7 +3562,7 @@ export interface operations {
           "application/json": components["schemas"]["RemovedPost"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3363,7 +3577,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3433,7 +3647,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3499,7 +3713,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3514,7 +3728,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3584,7 +3798,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3650,7 +3864,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3665,7 +3879,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3726,7 +3940,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3741,7 +3955,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3796,7 +4010,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3811,7 +4025,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3873,7 +4087,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -3931,7 +4145,7 @@ export interface operations {
           "application/json": components["schemas"]["SchedulesChanged"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3946,7 +4160,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4005,7 +4219,7 @@ export interface operations {
           "application/json": components["schemas"]["Queue"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4020,7 +4234,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4083,7 +4297,7 @@ export interface operations {
           "application/json": components["schemas"]["QueueChanged"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4098,7 +4312,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4165,7 +4379,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4232,7 +4446,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4306,7 +4520,7 @@ export interface operations {
           "application/json": components["schemas"]["BatchResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4321,7 +4535,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4374,6 +4588,216 @@ export interface operations {
       };
     };
   };
+  /**
+   * Every reading of a post's figures, per target
+   * @description Figures are read about 1 h, 24 h, 7 d and 30 d after publishing, and on demand. Each reading has the common figures (null with a reason when the network does not give one, never a made-up zero) and the network's own names (raw).
+   */
+  "metrics.post": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description PostMetrics */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PostMetrics"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Read a post's figures now
+   * @description Makes the post's published targets due for a read at once; an account is read on demand at most once per 15 minutes (notBefore says when again). The readings appear at GET /posts/{id}/metrics within the networks' limits.
+   */
+  "metrics.refresh": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description MetricsRefresh */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MetricsRefresh"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Sums of the latest figures per day of publishing and per account
+   * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it.
+   */
+  "metrics.summary": {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+        accountId?: string;
+        platform?: string;
+      };
+    };
+    responses: {
+      /** @description MetricsSummary */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MetricsSummary"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
   /** List API keys */
   "keys.list": {
     responses: {
@@ -4392,7 +4816,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4447,7 +4871,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4462,7 +4886,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4517,7 +4941,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4532,7 +4956,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4591,7 +5015,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4646,7 +5070,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedWebhook"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4661,7 +5085,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4731,7 +5155,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4795,7 +5219,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4855,7 +5279,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4870,7 +5294,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4937,7 +5361,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -4997,7 +5421,7 @@ export interface operations {
           "application/json": components["schemas"]["DeliveryList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5012,7 +5436,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5080,7 +5504,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5139,7 +5563,7 @@ export interface operations {
           "application/json": components["schemas"]["EventList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5154,7 +5578,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5216,7 +5640,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5278,7 +5702,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5340,7 +5764,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5404,7 +5828,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5463,7 +5887,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5518,7 +5942,7 @@ export interface operations {
           "application/json": components["schemas"]["WorkspaceSettings"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5533,7 +5957,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5592,7 +6016,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
@@ -5647,7 +6071,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedSession"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5662,7 +6086,7 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];

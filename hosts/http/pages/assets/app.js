@@ -347,14 +347,17 @@ ${target.firstComment ? html`<p class="muted">${t("post.firstComment")}: ${badge
 
 const postRow = (post, accounts) => {
   const commentFailed = post.targets.some((x) => x.firstComment?.status === "failed")
+  // A finished post with failed targets: all of them (failed) or beside published ones (published).
+  const retryable =
+    (post.status === "failed" || post.status === "published") && post.targets.some((x) => x.status === "failed")
   return html`<article class="post" data-id="${post.id}" aria-labelledby="p-${post.id}">
 <h2 id="p-${post.id}" class="post-title">${snippet(post.content) || post.id}</h2>
 <p class="muted">${badge(post.status)} · ${post.createdBy.name} · ${when(post.publishedAt ?? post.scheduledFor ?? post.createdAt)}</p>
 ${mediaStrip(post)}
 <ul class="targets">${post.targets.map((x) => targetRow(x, accounts))}</ul>
 ${
-  post.status === "failed" || commentFailed
-    ? html`<p class="actions">${post.status === "failed" ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button>` : ""}</p>`
+  retryable || commentFailed
+    ? html`<p class="actions">${retryable ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button>` : ""}</p>`
     : ""
 }
 </article>`
@@ -453,6 +456,12 @@ const keysView = async () => {
       ) => html`<li class="row${k.revokedAt ? " revoked" : ""}" data-id="${k.id}"><div><strong>${k.name}</strong> <code>${k.prefix}…</code><br>
 <span class="muted">${k.requireApproval ? t("keys.asks") : t("keys.direct")} · ${t("keys.created", { when: when(k.createdAt) })}${"lastUsedAt" in k ? ` · ${k.lastUsedAt ? t("keys.lastUsed", { when: when(k.lastUsedAt) }) : t("keys.neverUsed")}` : ""}${k.revokedAt ? ` · ${t("keys.revoked", { when: when(k.revokedAt) })}` : ""}</span></div>
 ${k.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-label="${t("keys.revoke")} ${k.name}">${t("keys.revoke")}</button></div>`}</li>`
+    )}${(keys.data.connections ?? []).map(
+      (
+        c
+      ) => html`<li class="row${c.revokedAt ? " revoked" : ""}" data-id="${c.id}"><div><strong>${c.name}</strong> <span class="muted">${t("keys.connection", { client: c.clientName })}</span><br>
+<span class="muted">${c.requireApproval ? t("keys.asks") : t("keys.direct")} · ${t("keys.created", { when: when(c.createdAt) })} · ${c.lastUsedAt ? t("keys.lastUsed", { when: when(c.lastUsedAt) }) : t("keys.neverUsed")}${c.revokedAt ? ` · ${t("keys.revoked", { when: when(c.revokedAt) })}` : ""}</span></div>
+${c.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-label="${t("keys.revoke")} ${c.name}">${t("keys.revoke")}</button></div>`}</li>`
     )}</ul>
 <form id="newkey" class="inline"><label>${t("keys.name")} <input name="name" required maxlength="100"></label> <label><input type="checkbox" name="asks" checked> ${t("keys.asksFirst")}</label> <button>${t("keys.create")}</button></form>
 <p id="secret" aria-live="polite"></p>

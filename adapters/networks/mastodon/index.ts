@@ -1,0 +1,35 @@
+import { declareNetwork } from "../shared/declaration.ts"
+import { appsMigration } from "./apps.ts"
+import { config } from "./config.ts"
+
+/**
+ * Mastodon, on any instance a person names: see config.ts for its settings, adapter.ts for how it
+ * connects and publishes. The rules row holds Mastodon's defaults; each instance's own limits
+ * (GET /api/v2/instance) are checked when a status goes out and told in the dry run.
+ */
+export const network = declareNetwork({
+  platform: "mastodon",
+  label: "Mastodon",
+  describe:
+    "Mastodon: any instance, named with GET /connect/mastodon?instance=mastodon.social (Herald registers itself there), offered unless MASTODON_ENABLED=false; the instance's own limit (500 characters by default, a link counts 23), up to 4 images or one video, polls, content warnings and visibility (mastodon: {visibility, contentWarning}), threads, first comments.",
+  rules: {
+    textLimit: 500,
+    textCounting: "mastodon",
+    mediaRequired: false,
+    maxImages: 4,
+    maxVideos: 1,
+    mixedMedia: false,
+    maxThreadReplies: 25,
+    firstComment: true,
+    firstCommentLimit: 500,
+    cover: false,
+    videoMaxSeconds: null,
+    poll: { minOptions: 2, maxOptions: 4, maxOptionLength: 50, durationMinutes: { min: 5, max: 43_829 } },
+    source:
+      "Mastodon API POST /api/v1/statuses, StatusLengthValidator (500, links 23), PollValidator defaults; 2026-11-26"
+  },
+  config,
+  renews: false,
+  migrations: { "0043_mastodon_apps": appsMigration },
+  load: () => import("./adapter.ts")
+})
