@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Option } from "effect"
+import { Config, Context, Effect, Option, Schema } from "effect"
 
 /** Limits that operators may tune; defaults follow DESIGN.md. */
 export interface RateLimits {
@@ -7,6 +7,11 @@ export interface RateLimits {
   readonly claimLinksPerWorkspacePerHour: number
   readonly signinLinksPerEmailPerHour: number
   readonly signupsPerDay: number
+  /** Tries of one connect link's password form (Bluesky) before the link is spent. */
+  readonly connectFormTriesPerLink: number
+  /** Password-form tries an hour per workspace, and per client address: no password oracle. */
+  readonly connectFormPerWorkspacePerHour: number
+  readonly connectFormPerAddressPerHour: number
 }
 
 export interface HeraldConfigShape {
@@ -25,7 +30,10 @@ export const defaultLimits: RateLimits = {
   signupPerEmailPerDay: 3,
   claimLinksPerWorkspacePerHour: 3,
   signinLinksPerEmailPerHour: 5,
-  signupsPerDay: 500
+  signupsPerDay: 500,
+  connectFormTriesPerLink: 5,
+  connectFormPerWorkspacePerHour: 20,
+  connectFormPerAddressPerHour: 20
 }
 
 /**
@@ -84,6 +92,15 @@ export const HttpSettings = Context.Reference<HttpSettingsShape>("herald/HttpSet
   defaultValue: () => defaultHttpSettings
 })
 
+/**
+ * One development setting for every outbound call (webhooks, link cards, PDSs, instances) to hosts on
+ * this machine; HERALD_WEBHOOKS_ALLOW_LOOPBACK is its older name, still read.
+ */
+export const allowLoopbackConfig = Config.Boolean("HERALD_ALLOW_LOOPBACK").pipe(
+  Config.orElse(() => Config.Boolean("HERALD_WEBHOOKS_ALLOW_LOOPBACK")),
+  Config.withDefault(false)
+)
+
 /** The configuration schema: every environment variable Herald reads, with its default. */
 export const heraldConfig = Config.all({
   port: Config.Int("PORT").pipe(Config.withDefault(8080)),
@@ -109,6 +126,15 @@ export const heraldConfig = Config.all({
     Config.withDefault(defaultLimits.signinLinksPerEmailPerHour)
   ),
   signupsPerDay: Config.Int("HERALD_SIGNUPS_PER_DAY").pipe(Config.withDefault(defaultLimits.signupsPerDay)),
+  connectFormTriesPerLink: Config.Int("HERALD_CONNECT_FORM_TRIES_PER_LINK").pipe(
+    Config.withDefault(defaultLimits.connectFormTriesPerLink)
+  ),
+  connectFormPerWorkspacePerHour: Config.Int("HERALD_CONNECT_FORM_PER_WORKSPACE_PER_HOUR").pipe(
+    Config.withDefault(defaultLimits.connectFormPerWorkspacePerHour)
+  ),
+  connectFormPerAddressPerHour: Config.Int("HERALD_CONNECT_FORM_PER_IP_PER_HOUR").pipe(
+    Config.withDefault(defaultLimits.connectFormPerAddressPerHour)
+  ),
   jsonBodyLimit: Config.Int("HERALD_JSON_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.json)),
   postsBodyLimit: Config.Int("HERALD_POSTS_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.posts)),
   formBodyLimit: Config.Int("HERALD_FORM_BODY_LIMIT").pipe(Config.withDefault(defaultHttpSettings.bodyLimits.forms)),
@@ -125,7 +151,8 @@ export const heraldConfig = Config.all({
   ),
   requestLeasePercent: Config.Int("HERALD_REQUEST_LEASE_PERCENT").pipe(
     Config.withDefault(defaultRequestLimits.leasePercent)
-  )
+  ),
+  allowLoopback: allowLoopbackConfig
 })
 
 export type HeraldEnv = Config.Success<typeof heraldConfig>
@@ -139,7 +166,10 @@ export const fromEnv = (env: HeraldEnv): HeraldConfigShape => ({
     signupPerEmailPerDay: env.signupPerEmailPerDay,
     claimLinksPerWorkspacePerHour: env.claimLinksPerWorkspacePerHour,
     signinLinksPerEmailPerHour: env.signinLinksPerEmailPerHour,
-    signupsPerDay: env.signupsPerDay
+    signupsPerDay: env.signupsPerDay,
+    connectFormTriesPerLink: env.connectFormTriesPerLink,
+    connectFormPerWorkspacePerHour: env.connectFormPerWorkspacePerHour,
+    connectFormPerAddressPerHour: env.connectFormPerAddressPerHour
   },
   requestLimits: {
     perKeyPerMinute: env.keyRequestsPerMinute,
@@ -160,8 +190,26 @@ export const httpSettingsFromEnv = (env: HeraldEnv): HttpSettingsShape => ({
   ipv6Prefix: env.ipv6Prefix
 })
 
-export const loadConfig = Effect.map(heraldConfig, (env) => ({
-  env,
-  config: fromEnv(env),
-  http: httpSettingsFromEnv(env)
-}))
+/** A setting that cannot be read, said in one line naming its variable (never its value: it may be a secret). */
+export class SettingInvalid extends Schema.TaggedError<SettingInvalid>()("SettingInvalid", {
+  message: Schema.String
+}) {}
+
+/** Config's nested error (ConfigError(SchemaError(... at ["PORT"]))) as one line. */
+export const settingInvalid = (error: Config.ConfigError): SettingInvalid => {
+  const issue = (error.cause as { issue?: { _tag?: string; path?: ReadonlyArray<PropertyKey> } }).issue
+  const variable = issue?._tag === "Pointer" && issue.path !== undefined ? issue.path.map(String).join(".") : null
+  const problem = (error.cause instanceof Error ? error.cause.message : error.message).split("\n")[0]!.trim()
+  return new SettingInvalid({
+    message: variable === null ? `a setting is not valid: ${problem}` : `${variable} is not valid: ${problem}`
+  })
+}
+
+export const loadConfig = heraldConfig.pipe(
+  Effect.mapError(settingInvalid),
+  Effect.map((env) => ({
+    env,
+    config: fromEnv(env),
+    http: httpSettingsFromEnv(env)
+  }))
+)

@@ -1,4 +1,4 @@
-import { Clock, Effect, Fiber, FiberSet, Option, Semaphore } from "effect"
+import { Clock, Effect, Fiber, FiberSet, Latch, Option, Semaphore } from "effect"
 
 /** A queue the loop serves: `lease` due items, `extend` the leases still held (one write), `handle` a leased batch. */
 export interface Leasing<A extends { readonly id: string }, R = never> {
@@ -87,27 +87,28 @@ export const startLeaseLoop = Effect.fnUntraced(function* <A extends { readonly 
   const context = yield* Effect.context<R>()
   const held = new Map<string, A>()
   const gather = Math.max(1, Math.min(options.gather, options.batch))
+  // Opened as an item finishes: a queue whose caps held items back has something to offer again.
+  const finished = yield* Latch.make(false)
+  const free = (n: number) =>
+    Effect.andThen(
+      Semaphore.release(slots, n),
+      Effect.sync(() => Latch.openUnsafe(finished))
+    )
   let stopping = false
 
   // Lease and fork without interruption, so a stop never drops items leased but not yet started.
   const pass = (taken: number) =>
     Effect.uninterruptible(
       Effect.gen(function* () {
-        let free = taken
-        while (free < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) free++
+        let asked = taken
+        while (asked < options.batch && (yield* Semaphore.takeIfAvailable(slots, 1))) asked++
         const items = yield* leasing
-          .lease(yield* Clock.currentTimeMillis, free, options.leaseMs)
+          .lease(yield* Clock.currentTimeMillis, asked, options.leaseMs)
           .pipe(Effect.catchCause((cause) => Effect.as(Effect.logError(`leasing ${leasing.name} failed`, cause), [])))
-        if (free > items.length) yield* Semaphore.release(slots, free - items.length)
+        if (asked > items.length) yield* Semaphore.release(slots, asked - items.length)
         if (items.length > 0)
-          yield* FiberSet.run(
-            running,
-            Effect.provideContext(
-              runBatch(leasing, items, held, (n) => Semaphore.release(slots, n)),
-              context
-            )
-          )
-        return items.length === free
+          yield* FiberSet.run(running, Effect.provideContext(runBatch(leasing, items, held, free), context))
+        return items.length === asked
       })
     )
 
@@ -121,7 +122,12 @@ export const startLeaseLoop = Effect.fnUntraced(function* <A extends { readonly 
         gather > 1 &&
         Option.isSome(yield* Effect.timeoutOption(Semaphore.take(slots, gather - 1), options.gatherMs))
       more = yield* pass(gathered ? gather : 1)
-      if (!more && !stopping) yield* Effect.sleep(options.pollMs)
+      if (more || stopping) continue
+      // Nothing more now: look again after pollMs, or sooner once an item in flight finishes (a few together).
+      yield* finished.close
+      if (held.size > 0 && Option.isSome(yield* Effect.timeoutOption(finished.await, options.pollMs)))
+        yield* Effect.sleep(options.gatherMs)
+      else if (held.size === 0) yield* Effect.sleep(options.pollMs)
     }
   })
   const beat = yield* Effect.forkScoped(heartbeat(leasing, held, options.leaseMs))

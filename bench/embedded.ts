@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { continueConnectLink } from "../test/support/connectLink.ts"
 import { freePort } from "../test/support/freePort.ts"
 import { nodeArgsOf, nodeEnvOf } from "./npmScript.ts"
 import { cpuOf } from "./proc.ts"
@@ -101,7 +102,8 @@ const workload = async (base: string) => {
   )
   const auth = { authorization: `Bearer ${signup.apiKey}` }
   const connect = await json(fetch(`${base}/connect/sandbox`, { headers: auth }), 200)
-  const connected = await json(fetch(connect.url, { headers: { accept: "application/json" } }), 200)
+  const { next, cookie } = await continueConnectLink(connect.url)
+  const connected = await json(fetch(next, { headers: { accept: "application/json", cookie } }), 200)
   const scheduledFor = new Date(Date.now() + 3_600_000).toISOString()
   for (let n = 0; n < 10; n++) {
     await json(

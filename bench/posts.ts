@@ -198,7 +198,7 @@ const seed = (url: string, keyText: string) =>
   }).pipe(
     Effect.orDie,
     Effect.provide(
-      Postgres.storageLayer.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
+      Postgres.layer.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
     ),
     Effect.runPromise
   )

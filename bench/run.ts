@@ -9,7 +9,8 @@ const benches: Record<string, () => Promise<unknown>> = {
   webhooks: () => import("./webhooks.ts").then((m) => m.run()),
   embedded: () => import("./embedded.ts").then((m) => m.run()),
   planning: () => import("./planning.ts").then((m) => m.run()),
-  limits: () => import("./limits.ts").then((m) => m.run())
+  limits: () => import("./limits.ts").then((m) => m.run()),
+  metrics: () => import("./metrics.ts").then((m) => m.run())
 }
 
 const name = process.argv[2]

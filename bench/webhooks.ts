@@ -21,6 +21,7 @@ import { exited, freshDatabase, pgCore, seedWorkspace, spawnScheduler } from "..
  * receiver on loopback that verifies every signature. The events are written to the outbox at a
  * steady rate over `--spread-ms` (each a post.created of its own post, as the create path writes
  * them), once both schedulers are up. Lag is the event's time (written) -> the receiver getting it.
+ * `--neighbour`: the noisy-neighbour variant (webhooksNeighbour.ts).
  */
 
 const { values } = parseArgs({
@@ -28,7 +29,10 @@ const { values } = parseArgs({
   options: {
     events: { type: "string", default: "10000" },
     "spread-ms": { type: "string", default: "5000" },
-    schedulers: { type: "string", default: "2" }
+    schedulers: { type: "string", default: "2" },
+    // The noisy-neighbour variant (webhooksNeighbour.ts); --events is then the normal workspace's.
+    neighbour: { type: "boolean", default: false },
+    "neighbour-events": { type: "string", default: "500" }
   }
 })
 const EVENTS = Number(values.events)
@@ -56,6 +60,15 @@ const ready = (child: ChildProcess) =>
   })
 
 export const run = async () => {
+  if (values.neighbour)
+    return import("./webhooksNeighbour.ts").then((m) =>
+      m.run({
+        events: values.events === "10000" ? 2000 : EVENTS,
+        neighbourEvents: Number(values["neighbour-events"]),
+        spreadMs: SPREAD_MS,
+        schedulers: SCHEDULERS
+      })
+    )
   const db = await freshDatabase("herald_bench_hooks")
   const runtime = ManagedRuntime.make(Layer.merge(pgCore(db.url, 8), HttpWebhookSender.layer({ allowLoopback: true })))
   const children: Array<ChildProcess> = []

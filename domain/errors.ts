@@ -112,6 +112,18 @@ export const catalogue = {
     "The claim link is invalid, already used or expired.",
     "Ask for a fresh link with POST /claim-link."
   ),
+  connect_workspace_mismatch: entry(
+    403,
+    false,
+    "This connect link is for another workspace than the one this browser is signed in to.",
+    "Sign out first, or ask for a connect link in the workspace you are signed in to."
+  ),
+  connect_link_not_continued: entry(
+    400,
+    false,
+    "This connect link was not continued from Herald's page in this browser.",
+    "Open the connect link you were given, check the workspace it names, and press Continue."
+  ),
   signin_link_invalid: entry(
     400,
     false,
@@ -155,6 +167,18 @@ export const catalogue = {
     false,
     "This key did not create that post.",
     "A key may reschedule only its own posts; ask the workspace owner."
+  ),
+  edit_not_own_post: entry(
+    403,
+    false,
+    "This key did not create that post.",
+    "A key may edit only its own posts; ask the workspace owner."
+  ),
+  takedown_not_own_post: entry(
+    403,
+    false,
+    "This key did not create that post.",
+    "A key may take down only its own posts; ask the workspace owner."
   ),
   // Accounts
   account_not_found: entry(
@@ -387,6 +411,30 @@ export const catalogue = {
     false,
     "The post is not in a state that allows this action.",
     "Read the post with GET /posts/{id}; details.status says where it is."
+  ),
+  post_not_editable: entry(
+    409,
+    false,
+    "The post is already going out (or out): it can no longer be edited.",
+    "Only a post waiting for approval or scheduled can be edited (details.status says where this one is). Take a published target down with DELETE /posts/{id}/targets/{accountId}."
+  ),
+  target_not_found: entry(
+    404,
+    false,
+    "The post has no target for that account.",
+    "Read the post with GET /posts/{id}: its targets list the account ids."
+  ),
+  target_not_published: entry(
+    409,
+    false,
+    "That target is not published: there is nothing on the network to take down.",
+    "A post that has not gone out yet is cancelled instead (POST /posts/{id}/cancel)."
+  ),
+  unpublish_unsupported: entry(
+    409,
+    false,
+    "This network's API does not let an app remove a post.",
+    "Remove it in the network's own app (details.platforms names the network)."
   ),
   first_comment_not_failed: entry(
     409,

@@ -8,11 +8,15 @@ export const eventTypes = [
   "post.rejected",
   "post.cancelled",
   "post.rescheduled",
+  "post.updated",
   "post.published",
   "post.partially_published",
   "post.failed",
   "target.published",
   "target.failed",
+  "target.deletion_requested",
+  "target.deleted",
+  "target.deletion_failed",
   "first_comment.published",
   "first_comment.failed",
   "account.connected",
@@ -53,10 +57,12 @@ export interface HeraldEvent {
 }
 
 /** A post's final event: all targets published, some, or none. None while the post is not final. */
-export const finalEventOf = (post: Pick<Post, "status" | "targets">): EventType | null => {
-  if (post.status === "published") return "post.published"
-  if (post.status !== "failed") return null
-  return post.targets.some((t) => t.status === "published") ? "post.partially_published" : "post.failed"
+export const finalEventOf = (
+  post: Pick<Post, "status" | "targets">
+): "post.published" | "post.partially_published" | "post.failed" | null => {
+  if (post.status === "failed") return "post.failed"
+  if (post.status !== "published") return null
+  return post.targets.some((t) => t.status === "failed") ? "post.partially_published" : "post.published"
 }
 
 export const isFinal = (status: PostStatus): boolean => status === "published" || status === "failed"

@@ -51,7 +51,7 @@ export const metricSources: Record<Platform, Record<MetricName, MetricSource>> =
     reposts: from("shares"),
     saves: from("saved"),
     clicks: none("Instagram counts no link clicks on a post."),
-    watchTimeSeconds: from("ig_reels_video_view_total_time")
+    watchTimeSeconds: none("Instagram's watch time is a Reels-only metric Herald does not read.")
   },
   facebook: {
     views: from("post_impressions"),
@@ -60,7 +60,7 @@ export const metricSources: Record<Platform, Record<MetricName, MetricSource>> =
     reposts: from("shares"),
     saves: none("Facebook's page post insights count no saves."),
     clicks: from("post_clicks"),
-    watchTimeSeconds: from("post_video_view_time")
+    watchTimeSeconds: none("Facebook's video watch time is a video insight Herald does not read.")
   },
   threads: {
     views: from("views"),

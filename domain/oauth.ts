@@ -82,13 +82,19 @@ export interface OAuthToken {
 /** An OAuth protocol error (RFC 6749 section 5.2, RFC 7591 section 3.2.2): the `error` code and a sentence. */
 export class OAuthRefusal extends Schema.TaggedError<OAuthRefusal>()("OAuthRefusal", {
   error: Schema.String,
-  description: Schema.String
+  description: Schema.String,
+  /** Set when refused for coming too often: the Retry-After. */
+  retryAfterSeconds: Schema.optional(Schema.Number)
 }) {}
 
 export const refuse = (error: string, description: string) => new OAuthRefusal({ error, description })
 
+/** Registrations are open to anyone: at most this many an hour from one client address. */
+export const REGISTRATIONS_PER_HOUR = 30
+
 /** The HTTP status of a token, registration or revocation error. */
-export const refusalStatus = (error: string): number => (error === "invalid_client" ? 401 : 400)
+export const refusalStatus = (refusal: OAuthRefusal): number =>
+  refusal.retryAfterSeconds !== undefined ? 429 : refusal.error === "invalid_client" ? 401 : 400
 
 const isLoopbackHost = (host: string) => host === "127.0.0.1" || host === "[::1]" || host === "localhost"
 

@@ -26,6 +26,19 @@ export interface ThreadReply {
   readonly url: string | null
 }
 
+/**
+ * A take-down of a published target: asked by an asks-first key (waiting for a person), under way
+ * (the network is being asked), done (the network said the post is gone), or refused by the network.
+ */
+export interface TargetDeletion {
+  readonly status: "awaiting_approval" | "deleting" | "deleted" | "failed"
+  readonly requestedBy: Creator
+  readonly requestedAt: number
+  /** When the network confirmed the removal; null until it has. */
+  readonly deletedAt: number | null
+  readonly error: TargetError | null
+}
+
 export interface Target {
   readonly accountId: string
   readonly platform: Platform
@@ -39,6 +52,8 @@ export interface Target {
   readonly thread: ReadonlyArray<ThreadReply>
   /** Publish attempts so far. */
   readonly attempts: number
+  /** Its take-down, once asked for (absent or null: none). */
+  readonly deletion?: TargetDeletion | null | undefined
 }
 
 export interface Post {
@@ -77,13 +92,17 @@ export const derivePostStatus = (targets: ReadonlyArray<Pick<Target, "status">>)
   if (statuses.every((s) => s === "published")) return "published"
   if (statuses.includes("scheduled"))
     return statuses.includes("failed") || statuses.includes("published") ? "publishing" : "scheduled"
-  return "failed"
+  // Finished: published when any target was (the failed ones say why), failed only when none was.
+  return statuses.includes("published") ? "published" : "failed"
 }
 
 /** Recomputes the derived status after targets change. */
 export const withTargets = (post: Post, targets: ReadonlyArray<Target>, now: number): Post => {
   const status = derivePostStatus(targets)
-  const publishedAt = status === "published" ? Math.max(...targets.map((t) => t.publishedAt ?? now)) : post.publishedAt
+  const publishedAt =
+    status === "published"
+      ? Math.max(...targets.flatMap((t) => (t.status === "published" ? [t.publishedAt ?? now] : [])))
+      : post.publishedAt
   return { ...post, targets, status, updatedAt: now, publishedAt }
 }
 
@@ -93,8 +112,6 @@ export const canApprove = (post: Post): boolean => post.status === "needs_approv
 export const canReject = (post: Post): boolean => post.status === "needs_approval"
 export const canCancel = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
 export const canReschedule = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
-export const canRetry = (post: Post): boolean => post.status === "failed"
-
 /** A post a person approved that has not gone out yet: its approval covers its time too. */
 export const isApprovedAndWaiting = (post: Post): boolean => post.requireApproval && post.status === "scheduled"
 
@@ -112,3 +129,11 @@ export const backToApproval = (post: Post, now: number): Post =>
     post.targets.map((t) => ({ ...t, status: "needs_approval" as const })),
     now
   )
+/** A finished post with failed targets (all of them, or some beside published ones) can be sent again. */
+export const canRetry = (post: Post): boolean =>
+  (post.status === "failed" || post.status === "published") && post.targets.some((t) => t.status === "failed")
+/** An edit applies while nothing has gone out: waiting or scheduled (the same window as a reschedule). */
+export const canEdit = (post: Post): boolean => post.status === "needs_approval" || post.status === "scheduled"
+/** A target can be taken down once it is on the network and no longer in flight (published, or failed after the post). */
+export const canTakeDown = (target: Target): boolean =>
+  target.externalId !== null && (target.status === "published" || target.status === "failed")

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { Connectors } from "../application/ports/Connectors.ts"
 import { connectorsOf, type Network, publishersOf } from "../application/ports/Network.ts"
-import { Publishers } from "../application/ports/Publishers.ts"
+import { PublishError, Publishers } from "../application/ports/Publishers.ts"
 import * as Bluesky from "../adapters/networks/bluesky/index.ts"
 import * as Facebook from "../adapters/networks/facebook/index.ts"
 import * as Instagram from "../adapters/networks/instagram/index.ts"
@@ -99,6 +99,19 @@ export const enable = <Settings, R>(declaration: NetworkDeclaration<Settings, R>
               },
         boards: declaration.boards
           ? (account, credentials) => Effect.flatMap(adapter, (n) => n.publisher.boards!(account, credentials))
+          : undefined,
+        unpublish: declaration.unpublishes
+          ? (request) =>
+              Effect.flatMap(adapter, (n) =>
+                n.publisher.unpublish === undefined
+                  ? Effect.fail(
+                      PublishError.refused({
+                        code: "unpublish_unsupported",
+                        message: `The ${platform} adapter cannot remove posts.`
+                      })
+                    )
+                  : n.publisher.unpublish(request)
+              )
           : undefined
       }
     })

@@ -71,6 +71,11 @@ for (const layer of layers) {
       }
       if (layer !== "hosts" && isRelative && targetLayer === "hosts") say("nothing imports hosts")
     }
+    // One name for each kind of layer an adapter offers (DESIGN.md): layer, layerConfig, layerTest.
+    if (layer === "adapters")
+      for (const m of text.matchAll(/^export const (\w*[lL]ayer\w*)\b/gm))
+        if (!["layer", "layerConfig", "layerTest"].includes(m[1]))
+          problems.push(`${rel}: exports a layer named ${m[1]} (adapters name them layer, layerConfig, layerTest)`)
     // The core reaches the machine only through ports: no Node globals either.
     if (layer === "domain" || layer === "application") {
       const code = text

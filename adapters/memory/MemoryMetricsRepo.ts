@@ -25,7 +25,7 @@ export const make = Effect.gen(function* () {
       state.sync(() => {
         const due = [...metricTargets.values()]
           .filter((t) => t.dueAt !== null && t.dueAt <= now && (t.leasedUntil === null || t.leasedUntil < now))
-          .sort((a, b) => a.dueAt! - b.dueAt!)
+          .sort((a, b) => a.dueAt! - b.dueAt! || (a.accountId < b.accountId ? -1 : 1))
           .slice(0, limit)
         for (const t of due) metricTargets.set(keyOf(t), { ...t, leasedUntil: now + leaseMs })
         return groupLeases(due.map(({ dueAt: _d, leasedUntil: _l, readings: _r, ...target }) => target))

@@ -47,6 +47,20 @@ export const make = Effect.sync(() => {
         if (token?.kind !== "refresh" || token.usedAt !== null) return false
         tokens.set(hash, { ...token, usedAt: now })
         return true
+      }),
+    sweep: (now, limit) =>
+      Effect.sync(() => {
+        let gone = 0
+        for (const map of [codes, tokens] as const) {
+          let here = 0
+          for (const [hash, entry] of map)
+            if (entry.expiresAt <= now && here < limit) {
+              map.delete(hash)
+              here++
+            }
+          gone += here
+        }
+        return gone
       })
   } satisfies OAuthStoreShape
 })

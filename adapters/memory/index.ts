@@ -21,7 +21,7 @@ import * as MemoryUsageCounter from "./MemoryUsageCounter.ts"
 import * as MemoryWorkspaceRepo from "./MemoryWorkspaceRepo.ts"
 
 /** Every storage port on one in-memory state. */
-export const storageLayer = Layer.mergeAll(
+export const layer = Layer.mergeAll(
   MemoryStore.layer,
   MemoryWorkspaceRepo.layer,
   MemoryApiKeyRepo.layer,

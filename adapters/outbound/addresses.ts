@@ -3,14 +3,14 @@ import { BlockList, isIP } from "node:net"
 /** Where an address points: the public internet, this machine, or a private/reserved network. */
 export type AddressKind = "public" | "loopback" | "private"
 
-const loopback = new BlockList()
-loopback.addSubnet("127.0.0.0", 8, "ipv4")
-loopback.addAddress("::1", "ipv6")
+// Two lists per family: Node's BlockList would match an IPv4 address against IPv6 rules as IPv4-mapped.
+const loopbackV4 = new BlockList()
+loopbackV4.addSubnet("127.0.0.0", 8, "ipv4")
 
 // THE list: everything that is not the public internet. Private, shared, link-local (cloud metadata),
 // documentation, benchmark, multicast and reserved ranges; for IPv6 the local, documentation and
 // reserved prefixes. IPv6 prefixes that carry an IPv4 address are not here: they are judged by it.
-const reserved = new BlockList()
+const reservedV4 = new BlockList()
 for (const [net, bits] of [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
@@ -27,10 +27,9 @@ for (const [net, bits] of [
   ["224.0.0.0", 4],
   ["240.0.0.0", 4]
 ] as const)
-  reserved.addSubnet(net, bits, "ipv4")
+  reservedV4.addSubnet(net, bits, "ipv4")
+const reservedV6 = new BlockList()
 for (const [net, bits] of [
-  ["::", 96],
-  ["::ffff:0:0", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],
   ["2001::", 23],
@@ -40,7 +39,7 @@ for (const [net, bits] of [
   ["fec0::", 10],
   ["ff00::", 8]
 ] as const)
-  reserved.addSubnet(net, bits, "ipv6")
+  reservedV6.addSubnet(net, bits, "ipv6")
 
 /** An IPv6 address as its eight 16-bit groups (a trailing dotted IPv4 read as two), or null. */
 const groupsOf = (address: string): Array<number> | null => {
@@ -62,14 +61,14 @@ const ipv4Of = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${
 
 /**
  * The IPv4 addresses an IPv6 address carries, by the prefix that says where: IPv4-compatible
- * (::a.b.c.d), IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96),
+ * (::a.b.c.d, the unspecified :: too, as 0.0.0.0), IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96),
  * 6to4 (2002::/16) and Teredo (2001::/32: its server, and its client with the bits inverted).
  */
 export const embeddedIpv4 = (address: string): ReadonlyArray<string> => {
   const g = groupsOf(address)
   if (g === null) return []
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
-  if (zeros(0, 5) && (g[5] === 0 || g[5] === 0xffff) && !(g[5] === 0 && g[6] === 0)) return [ipv4Of(g[6]!, g[7]!)]
+  if (zeros(0, 5) && (g[5] === 0 || g[5] === 0xffff)) return [ipv4Of(g[6]!, g[7]!)]
   if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return [ipv4Of(g[6]!, g[7]!)]
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return [ipv4Of(g[6]!, g[7]!)]
   if (g[0] === 0x2002) return [ipv4Of(g[1]!, g[2]!)]
@@ -80,7 +79,7 @@ export const embeddedIpv4 = (address: string): ReadonlyArray<string> => {
 const severity: Record<AddressKind, number> = { public: 0, loopback: 1, private: 2 }
 
 const classifyIpv4 = (v4: string): AddressKind =>
-  loopback.check(v4, "ipv4") ? "loopback" : reserved.check(v4, "ipv4") ? "private" : "public"
+  loopbackV4.check(v4, "ipv4") ? "loopback" : reservedV4.check(v4, "ipv4") ? "private" : "public"
 
 /**
  * Classifies an IP address (v4 or v6, brackets and a zone allowed); anything unparsable counts as
@@ -91,9 +90,10 @@ export const classify = (raw: string): AddressKind => {
   const family = isIP(address)
   if (family === 0) return "private"
   if (family === 4) return classifyIpv4(address)
-  if (loopback.check(address, "ipv6")) return "loopback"
+  const groups = groupsOf(address)
+  if (groups?.join(":") === "0:0:0:0:0:0:0:1") return "loopback"
   const carried = embeddedIpv4(address)
   if (carried.length > 0)
     return carried.map(classifyIpv4).reduce((a, b) => (severity[b] > severity[a] ? b : a), "public" as AddressKind)
-  return reserved.check(address, "ipv6") ? "private" : "public"
+  return reservedV6.check(address, "ipv6") ? "private" : "public"
 }

@@ -3,6 +3,7 @@ import * as https from "node:https"
 import { Cause, Context, Effect, Exit, Layer, Option, Schema, Stream } from "effect"
 import { HttpBody, HttpClient, HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
 import type { HttpMethod } from "effect/http/HttpMethod"
+import { CLIENT_DOCUMENT_MAX_BYTES } from "../../domain/oauth.ts"
 import { AddressRefused, guardedLookup, judgeLiteral } from "./guard.ts"
 
 /** The process's outbound settings (read once from the configuration by the host). */
@@ -33,6 +34,8 @@ export interface Policy {
   readonly maxRedirects: number
   /** Sending it twice is harmless whatever its method (X's append names its segment). */
   readonly idempotent?: boolean
+  /** For an adapter given its own setting (the webhook sender's): in place of the process's allowLoopback. */
+  readonly allowLoopback?: boolean
 }
 
 const KiB = 1024
@@ -50,6 +53,14 @@ export const policies = {
   page: { guarded: true, timeoutMs: 5_000, maxBodyBytes: 512 * KiB, overflow: "truncate", maxRedirects: 3 },
   /** A card's picture. */
   image: { guarded: true, timeoutMs: 5_000, maxBodyBytes: 5 * MiB, overflow: "fail", maxRedirects: 3 },
+  /** An OAuth client's metadata document (its client_id URL): small JSON, no redirects. */
+  clientDocument: {
+    guarded: true,
+    timeoutMs: 5_000,
+    maxBodyBytes: CLIENT_DOCUMENT_MAX_BYTES,
+    overflow: "fail",
+    maxRedirects: 0
+  },
   /** A webhook delivery: the receiver's status is what counts; redirects are not followed. */
   webhook: { guarded: true, timeoutMs: 10_000, maxBodyBytes: 64 * KiB, overflow: "truncate", maxRedirects: 0 }
 } as const satisfies Record<string, Policy>
@@ -72,6 +83,8 @@ export interface Outbound {
   readonly client: (policy: Policy) => HttpClient.HttpClient
   /** The same as a `fetch` (for libraries that take one: @atproto/api, oauth4webapi). */
   readonly fetch: (policy: Policy) => typeof globalThis.fetch
+  /** Closes the kept-alive sockets. */
+  readonly close: () => void
 }
 
 // Safe methods only: a network may refuse a PUT sent twice (TikTok refuses a chunk it already has).
@@ -124,36 +137,43 @@ const isReset = (error: unknown) => {
 /** A process's outbound HTTP: one keep-alive pool per kind of guard, every call through `transport`. */
 export const make = (settings: OutboundSettings): Outbound => {
   const pools = new Map<string, { readonly "http:": http.Agent; readonly "https:": https.Agent }>()
-  const poolOf = (guarded: boolean) => {
-    const key = guarded ? "guarded" : "configured"
+  const poolOf = (guarded: boolean, allowLoopback: boolean) => {
+    const key = guarded ? `guarded, loopback ${allowLoopback}` : "configured"
     const known = pools.get(key)
     if (known !== undefined) return known
     // Sockets of a guarded pool were all connected through the guard: reusing one skips no check.
     const options = {
       keepAlive: true,
-      // An idle socket is closed after this, or sooner when the server's Keep-Alive hint says so (Node
-      // heeds the hint only when a timeout is set): fewer requests meet a socket the server just closed.
+      // An idle socket is closed after this, or 2.5 s before the server's Keep-Alive hint runs out (Node
+      // heeds the hint only when a timeout is set; its 1 s margin is short on a loaded machine).
       timeout: 60_000,
+      agentKeepAliveTimeoutBuffer: 2_500,
       maxSockets: settings.maxSocketsPerHost,
-      ...(guarded ? { lookup: guardedLookup(settings.allowLoopback) } : {})
+      ...(guarded ? { lookup: guardedLookup(allowLoopback) } : {})
     }
     const pool = { "http:": new http.Agent(options), "https:": new https.Agent(options) }
     pools.set(key, pool)
     return pool
   }
 
-  const transport = (policy: Policy) =>
-    HttpClient.make((request, url, signal) =>
+  const transport = (policy: Policy, allowLoopback: boolean) =>
+    HttpClient.make((request, url) =>
       Effect.flatMap(Effect.orDie(bytesOf(request)), (body) =>
         Effect.callback<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((resume) => {
           let settled = false
           let current: http.ClientRequest | undefined
-          const timeout = AbortSignal.timeout(policy.timeoutMs)
-          const abort = AbortSignal.any([signal, timeout])
+          let timedOut = false
+          // A plain timer (cheaper than abort signals); interruption destroys the request below.
+          const timer = setTimeout(() => {
+            timedOut = true
+            current?.destroy()
+            fail(null)
+          }, policy.timeoutMs)
           const fail = (cause: unknown) => {
             if (settled) return
             settled = true
-            const reason = timeout.aborted
+            clearTimeout(timer)
+            const reason = timedOut
               ? new TimedOut({
                   timeoutMs: policy.timeoutMs,
                   message: `${url.host} did not answer within ${policy.timeoutMs} ms.`
@@ -170,6 +190,7 @@ export const make = (settings: OutboundSettings): Outbound => {
           const succeed = (response: http.IncomingMessage, bytes: Buffer) => {
             if (settled) return
             settled = true
+            clearTimeout(timer)
             const status = response.statusCode ?? 0
             const web = new Response(nullBodyStatuses.has(status) ? null : bytes, {
               status,
@@ -182,7 +203,7 @@ export const make = (settings: OutboundSettings): Outbound => {
             return fail(
               new AddressRefused({ kind: "scheme", host: url.host, message: "Only http(s) URLs are called." })
             )
-          const refused = policy.guarded ? judgeLiteral(url.hostname, settings.allowLoopback) : null
+          const refused = policy.guarded ? judgeLiteral(url.hostname, allowLoopback) : null
           if (refused !== null) return fail(refused)
           const headers: Record<string, string> = { ...request.headers }
           if (body.contentType !== undefined) headers["content-type"] = body.contentType
@@ -216,9 +237,8 @@ export const make = (settings: OutboundSettings): Outbound => {
               method: request.method,
               headers,
               // A fresh socket: no pool, connected through the same guard.
-              agent: fresh ? false : poolOf(policy.guarded)[protocol],
-              ...(fresh && policy.guarded ? { lookup: guardedLookup(settings.allowLoopback) } : {}),
-              signal: abort
+              agent: fresh ? false : poolOf(policy.guarded, allowLoopback)[protocol],
+              ...(fresh && policy.guarded ? { lookup: guardedLookup(allowLoopback) } : {})
             })
             current = req
             let answered = false
@@ -235,7 +255,7 @@ export const make = (settings: OutboundSettings): Outbound => {
                 !answered &&
                 req.reusedSocket &&
                 isReset(error) &&
-                !abort.aborted &&
+                !timedOut &&
                 (idempotentMethods.has(request.method) || policy.idempotent === true || !req.writableFinished)
               if (again) send(true)
               else fail(error)
@@ -247,18 +267,24 @@ export const make = (settings: OutboundSettings): Outbound => {
             )
           }
           send(false)
-          return Effect.sync(() => current?.destroy())
+          return Effect.sync(() => {
+            clearTimeout(timer)
+            current?.destroy()
+          })
         })
       )
     )
 
   const client = (policy: Policy): HttpClient.HttpClient => {
-    const base = transport(policy)
+    const base = transport(policy, policy.allowLoopback ?? settings.allowLoopback)
     // Redirects through the same transport: each hop is guarded, timed and capped again.
     const followed = policy.maxRedirects > 0 ? HttpClient.followRedirects(base, policy.maxRedirects) : base
-    // No trace headers to hosts outside Herald.
+    // No trace headers to hosts outside Herald, and no client spans (Herald exports no traces).
     return HttpClient.transform(followed, (effect) =>
-      Effect.provideService(effect, HttpClient.TracerPropagationEnabled, false)
+      effect.pipe(
+        Effect.provideService(HttpClient.TracerPropagationEnabled, false),
+        Effect.provideService(HttpClient.TracerDisabledWhen, () => true)
+      )
     )
   }
 
@@ -283,7 +309,12 @@ export const make = (settings: OutboundSettings): Outbound => {
         : new TypeError(`fetch failed: ${describeCause(cause)}`, { cause })
     }
 
-  return { settings, client, fetch: fetchWith }
+  const close = () => {
+    for (const pool of pools.values()) for (const agent of Object.values(pool)) agent.destroy()
+    pools.clear()
+  }
+
+  return { settings, client, fetch: fetchWith, close }
 }
 
 /** What went wrong under an HttpClientError (the guard's refusal, a timeout, a socket error). */
@@ -309,5 +340,11 @@ export const Outbound = Context.Reference<Outbound>("herald/Outbound", {
   }
 })
 
+/** The process's outbound client on `settings`; its sockets are closed with the layer. */
 export const layer = (settings: Partial<OutboundSettings> = {}) =>
-  Layer.succeed(Outbound)(make({ ...defaultSettings, ...settings }))
+  Layer.effect(Outbound)(
+    Effect.acquireRelease(
+      Effect.sync(() => make({ ...defaultSettings, ...settings })),
+      (outbound) => Effect.sync(outbound.close)
+    )
+  )

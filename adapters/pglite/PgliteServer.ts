@@ -3,13 +3,13 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { Data, Effect, type Scope } from "effect"
+import { Effect, Schema, type Scope } from "effect"
 import { defaultTemplateDir, initialiseFromTemplate } from "./template.ts"
 
-export class PgliteError extends Data.TaggedError("PgliteError")<{
-  readonly message: string
-  readonly cause?: unknown
-}> {}
+export class PgliteError extends Schema.TaggedError<PgliteError>()("PgliteError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {}
 
 const isAlive = (pid: number): boolean => {
   try {

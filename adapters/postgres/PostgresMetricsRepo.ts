@@ -79,13 +79,13 @@ export const make = Effect.gen(function* () {
               ${targets.map((t) => iso(t.publishedAt + 3_600_000))}::timestamptz[])
             ON CONFLICT (post_id, account_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
     lease: (now, limit, leaseMs) =>
-      // Oldest due first; rows another scheduler holds are skipped, not waited for.
+      // Oldest due first, an account's together (one network call reads many); rows another scheduler holds are skipped.
       sql<TargetRow>`
         UPDATE metric_targets m SET leased_until = ${toDate(now + leaseMs)}
         FROM (
           SELECT post_id, account_id FROM metric_targets
           WHERE due_at <= ${toDate(now)} AND (leased_until IS NULL OR leased_until < ${toDate(now)})
-          ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+          ORDER BY due_at, account_id LIMIT ${limit} FOR UPDATE SKIP LOCKED
         ) d
         WHERE m.post_id = d.post_id AND m.account_id = d.account_id
         RETURNING m.post_id, m.account_id, m.workspace_id, m.platform, m.external_id, m.published_at, m.stage, m.due_at`.pipe(

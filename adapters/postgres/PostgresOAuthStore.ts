@@ -175,6 +175,20 @@ export const make = Effect.gen(function* () {
         RETURNING hash`.pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
+      ),
+    sweep: (now, limit) =>
+      Effect.all([
+        sql<{ hash: string }>`
+          DELETE FROM oauth_codes WHERE hash IN (
+            SELECT hash FROM oauth_codes WHERE expires_at <= ${toDate(now)} LIMIT ${limit}
+          ) RETURNING hash`,
+        sql<{ hash: string }>`
+          DELETE FROM oauth_tokens WHERE hash IN (
+            SELECT hash FROM oauth_tokens WHERE expires_at <= ${toDate(now)} LIMIT ${limit}
+          ) RETURNING hash`
+      ]).pipe(
+        Effect.map(([codes, tokens]) => codes.length + tokens.length),
+        Effect.orDie
       )
   } satisfies OAuthStoreShape
 })

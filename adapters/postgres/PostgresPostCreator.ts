@@ -1,4 +1,4 @@
-import { Data, Deferred, Effect, Layer, Option, Queue } from "effect"
+import { Deferred, Effect, Layer, Option, Queue, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import {
   type CreateOutcome,
@@ -193,7 +193,7 @@ interface Waiting {
 
 const created: CreateOutcome = { _tag: "Created", used: null }
 
-class OverCapRollback extends Data.TaggedError("OverCapRollback") {}
+class OverCapRollback extends Schema.TaggedError<OverCapRollback>()("OverCapRollback", {}) {}
 
 const keyOf = (entry: NewPost) => (entry.claim ? `${entry.claim.scope}\u0000${entry.claim.key}` : undefined)
 
@@ -227,7 +227,7 @@ export const make = (options: { readonly writers?: number } = {}) =>
             if (Option.isSome(holder)) return { _tag: "KeyHeld", holder: holder.value } satisfies CreateOutcome
             const outcome = yield* writeUnclaimed(entry)
             // Over the cap the claim goes back too: the key stays free for a retry next month.
-            return outcome._tag === "OverCap" ? yield* Effect.fail(new OverCapRollback()) : outcome
+            return outcome._tag === "OverCap" ? yield* Effect.fail(new OverCapRollback({})) : outcome
           })
         )
         .pipe(

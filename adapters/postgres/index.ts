@@ -1,5 +1,4 @@
-import { Layer, type Redacted } from "effect"
-import { PgClient } from "@effect/sql-pg"
+import { Layer } from "effect"
 import * as PostgresAccountRepo from "./PostgresAccountRepo.ts"
 import * as PostgresEventOutbox from "./PostgresEventOutbox.ts"
 import * as PostgresWebhookDeliveries from "./PostgresWebhookDeliveries.ts"
@@ -23,7 +22,7 @@ import * as PostgresWorkspaceRepo from "./PostgresWorkspaceRepo.ts"
 export { loader, migrate, migrateWith, migrations, storageTables } from "./migrations.ts"
 
 /** Every storage port, the publish queue included, on one SqlClient (a PostgreSQL server, or PGlite through adapters/pglite). */
-export const storageLayer = Layer.mergeAll(
+export const layer = Layer.mergeAll(
   PostgresStore.layer,
   PostgresWorkspaceRepo.layer,
   PostgresApiKeyRepo.layer,
@@ -44,7 +43,3 @@ export const storageLayer = Layer.mergeAll(
   PostgresScheduleRepo.layer,
   PostgresMetricsRepo.layer
 )
-
-/** A pooled client for a PostgreSQL server, e.g. from `DATABASE_URL`. */
-export const layerFromUrl = (url: Redacted.Redacted<string>, options?: { readonly maxConnections?: number }) =>
-  PgClient.layer({ url, maxConnections: options?.maxConnections ?? 10 })

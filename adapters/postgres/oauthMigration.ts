@@ -40,5 +40,8 @@ export const oauthStatements = [
     expires_at timestamptz NOT NULL,
     used_at timestamptz
   )`,
-  `CREATE INDEX oauth_tokens_grant_idx ON oauth_tokens (grant_id)`
+  `CREATE INDEX oauth_tokens_grant_idx ON oauth_tokens (grant_id)`,
+  // The sweeper deletes expired tokens (and codes) in batches.
+  `CREATE INDEX oauth_tokens_expires_idx ON oauth_tokens (expires_at)`,
+  `CREATE INDEX oauth_codes_expires_idx ON oauth_codes (expires_at)`
 ]

@@ -1,13 +1,19 @@
 import type { Creator } from "../../domain/apiKey.ts"
-import type { Cover, Poll, Post, PostStatus, Target } from "../../domain/post.ts"
+import type { Cover, Poll, Post, PostStatus, Target, TargetDeletion } from "../../domain/post.ts"
 import type { Overrides } from "../../domain/overrides.ts"
 import type { NetworkOptions } from "../../domain/contract/postRequest.ts"
 import { formatUtc } from "../../domain/time.ts"
 import { fromDate, fromDateOrNull, toDate, toDateOrNull } from "./time.ts"
 
 /** A target as stored in the `targets` jsonb column: times as ISO 8601 strings, like the columns. */
-interface TargetJson extends Omit<Target, "publishedAt"> {
+interface TargetJson extends Omit<Target, "publishedAt" | "deletion"> {
   readonly publishedAt: string | null
+  readonly deletion?: (Omit<TargetDeletion, "requestedAt" | "deletedAt"> & TimesJson) | null
+}
+
+interface TimesJson {
+  readonly requestedAt: string
+  readonly deletedAt: string | null
 }
 
 export interface PostRow {
@@ -34,15 +40,40 @@ export interface PostRow {
   readonly targets: ReadonlyArray<TargetJson>
 }
 
-const targetToJson = (t: Target): TargetJson => ({
-  ...t,
-  publishedAt: t.publishedAt === null ? null : formatUtc(t.publishedAt)
-})
+const targetToJson = (t: Target): TargetJson => {
+  const { deletion, ...rest } = t
+  return {
+    ...rest,
+    publishedAt: t.publishedAt === null ? null : formatUtc(t.publishedAt),
+    // Only a target with a take-down carries it: the rows of others stay as they were.
+    ...(deletion == null
+      ? {}
+      : {
+          deletion: {
+            ...deletion,
+            requestedAt: formatUtc(deletion.requestedAt),
+            deletedAt: deletion.deletedAt === null ? null : formatUtc(deletion.deletedAt)
+          }
+        })
+  }
+}
 
-const targetFromJson = (t: TargetJson): Target => ({
-  ...t,
-  publishedAt: t.publishedAt === null ? null : Date.parse(t.publishedAt)
-})
+const targetFromJson = (t: TargetJson): Target => {
+  const { deletion, ...rest } = t
+  return {
+    ...rest,
+    publishedAt: t.publishedAt === null ? null : Date.parse(t.publishedAt),
+    ...(deletion == null
+      ? {}
+      : {
+          deletion: {
+            ...deletion,
+            requestedAt: Date.parse(deletion.requestedAt),
+            deletedAt: deletion.deletedAt === null ? null : Date.parse(deletion.deletedAt)
+          }
+        })
+  }
+}
 
 export const fromRow = (row: PostRow): Post => ({
   id: row.id,

@@ -60,7 +60,7 @@ export interface ScriptedRecord {
 }
 
 export interface ScriptedCall {
-  readonly kind: "prepare" | "publish" | "recover"
+  readonly kind: "prepare" | "publish" | "recover" | "unpublish"
   readonly content: string
   readonly handle: string | null
   readonly at: number
@@ -75,6 +75,10 @@ export interface ScriptedNetworkShape {
   readonly calls: () => ReadonlyArray<ScriptedCall>
   /** What reached the network, in order, each with the number of calls that reached it. */
   readonly published: () => ReadonlyArray<ScriptedRecord>
+  /** Queues behaviours for the next unpublish calls (ok, fail, rateLimited, unauthorized, hang, crash). */
+  readonly scriptUnpublish: (...behaviours: ReadonlyArray<Behaviour>) => void
+  /** The ids the network removed, in order, once each (a repeat of a removed id removes nothing). */
+  readonly removed: () => ReadonlyArray<string>
 }
 
 /** The fake network's controls and records, as a second service (tests assert on it). */
@@ -89,6 +93,12 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
   const records = new Map<string, Omit<ScriptedRecord, "publishes">>()
   const publishes = new Map<string, number>()
   let recovery: "handle" | "unknown" = "handle"
+  const unpublishScript: Array<Behaviour> = []
+  const removed: Array<string> = []
+  // Like the networks' delete calls: removing an id already gone (or never there) succeeds and removes nothing.
+  const remove = (externalId: string) => {
+    if (records.delete(externalId)) removed.push(externalId)
+  }
   let seq = 0
   const next = (content: string): Behaviour => {
     const script = scripts.find((s) => s.queue.length > 0 && content.includes(s.match))
@@ -166,6 +176,36 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
         return records.has(handle)
           ? { _tag: "Published", published: { externalId: handle, url: `https://scripted.invalid/${handle}` } }
           : { _tag: "NotPublished" }
+      }),
+    unpublish: (request) =>
+      Effect.gen(function* () {
+        calls.push({ kind: "unpublish", content: request.externalId, handle: null, at: yield* Clock.currentTimeMillis })
+        const behaviour = unpublishScript.shift() ?? Behaviour.ok
+        switch (behaviour._tag) {
+          case "fail":
+            return yield* Effect.fail(
+              behaviour.retryable
+                ? PublishError.unavailable({ code: behaviour.code, message: `Scripted failure (${behaviour.code}).` })
+                : PublishError.refused({ code: behaviour.code, message: `Scripted failure (${behaviour.code}).` })
+            )
+          case "rateLimited":
+            return yield* Effect.fail(
+              PublishError.rateLimited({ message: "Scripted rate limit.", retryAfterMs: behaviour.retryAfterMs })
+            )
+          case "unauthorized":
+            return yield* Effect.fail(PublishError.unauthorized({ message: "Scripted 401." }))
+          case "hang":
+            return yield* Effect.never
+          case "crash":
+            remove(request.externalId)
+            return yield* Effect.die(new Error("scripted crash after the network removed the post"))
+          case "slow":
+            yield* Effect.sleep(behaviour.ms)
+            break
+          default:
+            break
+        }
+        remove(request.externalId)
       })
   })
   const publishers = new Map(platforms.map((p) => [p, publisherFor(p)]))
@@ -174,7 +214,9 @@ export const make = (platforms: ReadonlyArray<Platform>) => {
     script: (match, ...behaviours) => void scripts.push({ match, queue: [...behaviours] }),
     setRecovery: (mode) => void (recovery = mode),
     calls: () => [...calls],
-    published: () => [...records.values()].map((r) => ({ ...r, publishes: publishes.get(r.externalId) ?? 0 }))
+    published: () => [...records.values()].map((r) => ({ ...r, publishes: publishes.get(r.externalId) ?? 0 })),
+    scriptUnpublish: (...behaviours) => void unpublishScript.push(...behaviours),
+    removed: () => [...removed]
   }
   return { registry, network }
 }

@@ -1,8 +1,8 @@
 import { Context, type Effect } from "effect"
 
-export type JobKind = "publish" | "first_comment"
+export type JobKind = "publish" | "first_comment" | "takedown"
 
-/** One unit of publishing work: one target of one post (or its first comment). */
+/** One unit of publishing work: one target of one post (or its first comment, or its take-down). */
 export interface Job {
   readonly id: string
   readonly kind: JobKind

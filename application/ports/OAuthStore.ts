@@ -22,6 +22,8 @@ export interface OAuthStoreShape {
   readonly findToken: (hash: string) => Effect.Effect<Option.Option<OAuthToken>>
   /** Marks an unused refresh token used; false when it was used already (two refreshes racing: one wins). */
   readonly useRefreshToken: (hash: string, now: number) => Effect.Effect<boolean>
+  /** Deletes up to `limit` codes and up to `limit` tokens expired at `now`; how many went. */
+  readonly sweep: (now: number, limit: number) => Effect.Effect<number>
 }
 
 export class OAuthStore extends Context.Service<OAuthStore, OAuthStoreShape>()("herald/OAuthStore") {}

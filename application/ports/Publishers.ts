@@ -167,6 +167,17 @@ export class PublishError extends Schema.TaggedError<PublishError>()("PublishErr
   }
 }
 
+/** One published item of a target to remove from its network. */
+export interface UnpublishRequest {
+  readonly account: Account
+  /** The account's credentials, fresh (null for networks that need none). */
+  readonly credentials: NetworkCredentials | null
+  /** The item's id on the network, as publishing recorded it. */
+  readonly externalId: string
+  /** The post itself, a reply of its thread, or its first comment (some networks remove comments another way). */
+  readonly kind: "post" | "reply" | "comment"
+}
+
 /** What the network says about an attempt whose outcome was lost. */
 export type Recovery =
   | { readonly _tag: "Published"; readonly published: Published }
@@ -188,6 +199,12 @@ export interface Publisher {
   /** Posts. `handle` is what `prepare` (or an earlier Processing outcome) gave; absent without one. */
   readonly publish: (request: PublishRequest, handle?: string) => Effect.Effect<PublishOutcome, PublishError>
   readonly recover?: (request: PublishRequest, handle: string | null) => Effect.Effect<Recovery, PublishError>
+  /**
+   * Removes one published item. An item the network no longer has counts as removed (so a repeat after
+   * a lost answer is harmless); any other failure is a PublishError. Absent: the network's API cannot
+   * remove posts (Instagram, TikTok), and a take-down answers unpublish_unsupported.
+   */
+  readonly unpublish?: ((request: UnpublishRequest) => Effect.Effect<void, PublishError>) | undefined
   /** Dry-run warnings about posting `post` to `account` at `dueAt` beyond the rules table: quotas the network reports or Herald counted. */
   readonly advise?:
     | ((account: Account, dueAt: number, post: AdvisedPost) => Effect.Effect<ReadonlyArray<string>>)

@@ -2,7 +2,8 @@ import { Context, type Effect, type Option } from "effect"
 
 /** What a single-use or session token is for. */
 /** approval: an e-mailed Approve/Reject link; approval_digest: a digest due at its expiry. */
-export type TokenKind = "claim" | "signin" | "session" | "connect" | "approval" | "approval_digest"
+/** connect_browser: a connect link continued in one browser (hash of its state and the browser's cookie). */
+export type TokenKind = "claim" | "signin" | "session" | "connect" | "connect_browser" | "approval" | "approval_digest"
 
 export interface StoredToken {
   /** SHA-256 of the token text; the text itself is never stored. */

@@ -11,6 +11,7 @@ import { AccountRepo } from "../ports/AccountRepo.ts"
 import { Connectors } from "../ports/Connectors.ts"
 import { Crypto } from "../ports/Crypto.ts"
 import { TokenRepo } from "../ports/TokenRepo.ts"
+import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
 import { now } from "./common.ts"
 import { storeCredentials } from "./credentials.ts"
 import { isWellFormedId } from "../../domain/ids.ts"
@@ -29,6 +30,9 @@ export const listAccounts = Effect.fn("listAccounts")(function* (actor: Actor) {
 
 const callbackUrl = (publicUrl: string, platform: Platform) => `${publicUrl}/connect/${platform}/callback`
 const formUrl = (publicUrl: string, platform: Platform) => `${publicUrl}/connect/${platform}/form`
+/** Herald's own page that names the workspace and who asked before the network's (README "Security"). */
+const startUrl = (publicUrl: string, platform: Platform, state: string) =>
+  `${publicUrl}/connect/${platform}/start?state=${state}`
 
 /** What a connect link's state remembers until the callback. */
 interface ConnectState {
@@ -37,6 +41,10 @@ interface ConnectState {
   readonly verifier: string | null
   /** Who asked for the link: a key or a person. */
   readonly by: string
+  /** The key's name or the person's address, shown on the start page. */
+  readonly byName?: string
+  /** Where the start page's button goes: the network's consent screen (or Herald's own form). */
+  readonly next?: string
 }
 
 const connectorFor = Effect.fnUntraced(function* (platformName: string) {
@@ -71,7 +79,9 @@ export const connectUrl = Effect.fn("connectUrl")(function* (
   const remembered: ConnectState = {
     platform: connector.platform,
     verifier,
-    by: actor.kind === "key" ? actor.keyId : `person:${actor.email}`
+    by: actor.kind === "key" ? actor.keyId : `person:${actor.email}`,
+    byName: actor.kind === "key" ? actor.name : actor.email,
+    next: url
   }
   yield* (yield* TokenRepo).insert({
     hash: yield* crypto.sha256(state),
@@ -82,7 +92,86 @@ export const connectUrl = Effect.fn("connectUrl")(function* (
     createdAt: at,
     expiresAt
   })
-  return { url, platform: connector.platform, expiresAt: formatUtc(expiresAt) }
+  return {
+    url: startUrl(config.publicUrl, connector.platform, state),
+    platform: connector.platform,
+    expiresAt: formatUtc(expiresAt)
+  }
+})
+
+/** The browser a connect link was continued in: its own random value (a cookie) bound to the link's state. */
+const browserBinding = (crypto: Effect.Success<typeof Crypto>, state: string, browser: string) =>
+  crypto.sha256(`${state}\n${browser}`)
+
+/**
+ * What the start page shows for a connect link (not used up): the workspace it connects to and who
+ * asked. A browser signed in to another workspace is refused: its person would connect their account
+ * into a workspace that is not theirs.
+ */
+export const inspectConnectLink = Effect.fn("inspectConnectLink")(function* (
+  platformName: string,
+  state: string,
+  signedInTo: string | null
+) {
+  const connector = yield* connectorFor(platformName)
+  const crypto = yield* Crypto
+  const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(state), "connect", yield* now)
+  const remembered = Option.map(found, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
+  if (Option.isNone(found) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
+    return yield* Effect.fail(invalidConnectLink())
+  const workspace = yield* (yield* WorkspaceRepo).findById(found.value.workspaceId)
+  if (Option.isNone(workspace)) return yield* Effect.fail(invalidConnectLink())
+  if (signedInTo !== null && signedInTo !== found.value.workspaceId)
+    return yield* Effect.fail(
+      fail(
+        "connect_workspace_mismatch",
+        {},
+        `This link connects an account to the workspace "${workspace.value.name}", not to the one this browser is signed in to.`
+      )
+    )
+  const by = remembered.value.by ?? ""
+  return {
+    platform: connector.platform,
+    workspaceName: workspace.value.name,
+    askedBy: {
+      kind: by.startsWith("key_") ? ("key" as const) : ("person" as const),
+      name: remembered.value.byName ?? ""
+    },
+    next: remembered.value.next ?? "",
+    expiresAt: found.value.expiresAt
+  }
+})
+
+/**
+ * The start page's button: binds the link to this browser (its value, kept in a cookie by the host,
+ * made here when it has none) and answers where to go next. Only that browser completes the link.
+ */
+export const continueConnect = Effect.fn("continueConnect")(function* (
+  platformName: string,
+  state: string,
+  signedInTo: string | null,
+  browser: string | null
+) {
+  const link = yield* inspectConnectLink(platformName, state, signedInTo)
+  if (link.next === "") return yield* Effect.fail(invalidConnectLink()) // a link made before start pages
+  const crypto = yield* Crypto
+  const value = browser !== null && /^[A-Za-z0-9]{20,100}$/.test(browser) ? browser : yield* crypto.token()
+  const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(state), "connect", yield* now)
+  if (Option.isNone(found)) return yield* Effect.fail(invalidConnectLink())
+  const binding = yield* browserBinding(crypto, state, value)
+  // Continued again in the same browser (a second click, a reload): already bound.
+  if (Option.isSome(yield* (yield* TokenRepo).find(binding, "connect_browser", yield* now)))
+    return { next: link.next, browser: value, expiresAt: link.expiresAt }
+  yield* (yield* TokenRepo).insert({
+    hash: binding,
+    kind: "connect_browser",
+    workspaceId: found.value.workspaceId,
+    email: "",
+    data: null,
+    createdAt: yield* now,
+    expiresAt: link.expiresAt
+  })
+  return { next: link.next, browser: value, expiresAt: link.expiresAt }
 })
 
 /** The connect link named by `state`, without using it up (Herald's own connect form shows it first). */
@@ -103,7 +192,7 @@ export const inspectConnectState = Effect.fn("inspectConnectState")(function* (p
  * begins anew with those fields under the same link, and the network's URL comes back to open next.
  * The link is not used up; only what it remembers for the callback changes.
  */
-export const continueConnect = Effect.fn("continueConnect")(function* (
+export const connectWithFormFields = Effect.fn("connectWithFormFields")(function* (
   platformName: string,
   params: Readonly<Record<string, string>>
 ) {
@@ -134,7 +223,7 @@ export const continueConnect = Effect.fn("continueConnect")(function* (
   return { url }
 })
 
-const invalidConnectLink = () =>
+export const invalidConnectLink = () =>
   fail(
     "validation_failed",
     { fields: ["state"] },
@@ -148,7 +237,8 @@ const invalidConnectLink = () =>
  */
 export const completeConnect = Effect.fn("completeConnect")(function* (
   platformName: string,
-  params: Readonly<Record<string, string>>
+  params: Readonly<Record<string, string>>,
+  browser: string | null
 ) {
   const connector = yield* connectorFor(platformName)
   // Refused before the state is used up: a bad parameter must not cost the person their link.
@@ -166,6 +256,18 @@ export const completeConnect = Effect.fn("completeConnect")(function* (
   const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
   if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
     return yield* Effect.fail(invalidConnectLink())
+  // Only the browser that continued from Herald's start page completes the link (RFC 9700 section 4.7).
+  const bound =
+    browser !== null &&
+    Option.isSome(yield* tokens.find(yield* browserBinding(crypto, params.state ?? "", browser), "connect_browser", at))
+  if (!bound)
+    return yield* Effect.fail(
+      fail(
+        "connect_link_not_continued",
+        { fields: ["state"] },
+        "This connect link was not continued from Herald's page in this browser: open the link you were given and press Continue."
+      )
+    )
   const config = yield* HeraldConfig
   const connections = yield* connector.complete({
     params,

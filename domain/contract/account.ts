@@ -20,7 +20,10 @@ export type Account = typeof Account.Type
 export const AccountList = Schema.Struct({ accounts: Schema.Array(Account) }).annotate({ identifier: "AccountList" })
 
 export const ConnectLink = Schema.Struct({
-  url: Str.annotate({ description: "Open it in a browser to connect (or reconnect) an account" }),
+  url: Str.annotate({
+    description:
+      "Open it in a browser to connect (or reconnect) an account: Herald's page names the workspace and who asked, and its Continue button leads to the network; only that browser completes the link"
+  }),
   platform: Platform,
   expiresAt: Time
 }).annotate({ identifier: "ConnectLink" })
@@ -39,3 +42,8 @@ export const Board = Schema.Struct({
 export type Board = typeof Board.Type
 
 export const BoardList = Schema.Struct({ boards: Schema.Array(Board) }).annotate({ identifier: "BoardList" })
+
+/** The networks this Herald connects (those configured): GET /connect/{platform} for each. */
+export const NetworkList = Schema.Struct({
+  networks: Schema.Array(Schema.Struct({ platform: Str, name: Str }).annotate({ identifier: "Network" }))
+}).annotate({ identifier: "NetworkList" })

@@ -59,3 +59,22 @@ export const DryRunResult = Schema.Struct({
   planned: Schema.optionalKey(Planned)
 }).annotate({ identifier: "DryRunResult" })
 export type DryRunResult = typeof DryRunResult.Type
+
+/** One target of an edit's dry run: what the edit would do to it. */
+export const EditChange = Schema.Struct({
+  accountId: Schema.String,
+  platform: Schema.String,
+  change: Schema.Literals(["added", "removed", "changed", "unchanged"]),
+  fields: Schema.Array(Schema.String).annotate({
+    description: "What this network would get differently (content, mediaIds, thread, firstComment, poll, ...)"
+  })
+}).annotate({ identifier: "EditChange" })
+
+/** PATCH /posts/{id} with `dryRun: true`: the post as the edit would leave it, checked, and what would change. */
+export const EditDryRunResult = Schema.Struct({
+  ...DryRunResult.fields,
+  changes: Schema.Array(EditChange).annotate({
+    description: "Each target's change: the post's targets after the edit in order, then the removed ones"
+  })
+}).annotate({ identifier: "EditDryRunResult" })
+export type EditDryRunResult = typeof EditDryRunResult.Type

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { type EventType, eventTypes, TEST_EVENT_TYPE } from "../events.ts"
 import { Account } from "./account.ts"
 import { Planned, QueueMove, ScheduleView } from "./planning.ts"
+import { EditChange } from "./dryRun.ts"
 import { Post, Target } from "./post.ts"
 import { Time } from "./postParts.ts"
 
@@ -12,6 +13,11 @@ const Str = Schema.String
 
 // The post (target, account) as GET /posts/{id} (GET /accounts) showed it when the event happened.
 const PostData = Schema.Struct({ post: Post })
+// The person's reason, when they gave one: the agent (and the app's History) read it here.
+const RejectedData = Schema.Struct({
+  post: Post,
+  reason: Schema.optionalKey(Str.annotate({ description: "The person's reason, at most 1000 characters" }))
+})
 const RescheduledData = Schema.Struct({
   post: Post,
   previousScheduledFor: Schema.NullOr(Time),
@@ -22,6 +28,7 @@ const RescheduledData = Schema.Struct({
   ),
   planned: Schema.optionalKey(Planned)
 })
+const UpdatedData = Schema.Struct({ post: Post, changes: Schema.Array(EditChange) })
 const SchedulesData = Schema.Struct({
   schedules: Schema.Array(ScheduleView),
   moved: Schema.Array(QueueMove),
@@ -30,6 +37,10 @@ const SchedulesData = Schema.Struct({
 const QueueData = Schema.Struct({ schedule: ScheduleView, moved: Schema.Array(QueueMove) })
 const TargetData = Schema.Struct({ postId: Str, target: Target })
 const AccountData = Schema.Struct({ account: Account })
+// The account as it was when it went: disconnected (it no longer appears in GET /accounts).
+const DisconnectedAccountData = Schema.Struct({
+  account: Schema.Struct({ ...Account.fields, status: Schema.Literal("disconnected") })
+})
 const WorkspaceData = Schema.Struct({
   workspace: Schema.Struct({ id: Str, name: Str, plan: Str, claimed: Schema.Boolean })
 })
@@ -45,19 +56,23 @@ const dataOf = {
   "post.created": PostData,
   "post.needs_approval": PostData,
   "post.approved": PostData,
-  "post.rejected": PostData,
+  "post.rejected": RejectedData,
   "post.cancelled": PostData,
   "post.rescheduled": RescheduledData,
+  "post.updated": UpdatedData,
   "post.published": PostData,
   "post.partially_published": PostData,
   "post.failed": PostData,
   "target.published": TargetData,
   "target.failed": TargetData,
+  "target.deletion_requested": TargetData,
+  "target.deleted": TargetData,
+  "target.deletion_failed": TargetData,
   "first_comment.published": TargetData,
   "first_comment.failed": TargetData,
   "account.connected": AccountData,
   "account.needs_reconnection": AccountData,
-  "account.disconnected": AccountData,
+  "account.disconnected": DisconnectedAccountData,
   "workspace.claimed": WorkspaceData,
   "usage.limit_reached": UsageData,
   "schedules.updated": SchedulesData,
@@ -74,11 +89,16 @@ const descriptions: Record<EventType | typeof TEST_EVENT_TYPE, string> = {
   "post.rejected": "A person rejected a post; it is gone from the API.",
   "post.cancelled": "A post was cancelled before it went out; it is gone from the API.",
   "post.rescheduled": "A post's scheduledFor changed.",
+  "post.updated": "A post was edited before it went out; changes says what each target gets differently.",
   "post.published": "Every target of a post was published.",
   "post.partially_published": "A post finished with some targets published and some failed.",
   "post.failed": "A post finished with every target failed.",
   "target.published": "One target (account) of a post was published.",
   "target.failed": "One target of a post failed for good.",
+  "target.deletion_requested":
+    "An asks-first key asked to take a published target down; it waits for a person, whose own DELETE /posts/{id}/targets/{accountId} confirms it.",
+  "target.deleted": "A published target was taken down: the network confirmed the removal.",
+  "target.deletion_failed": "The network refused to take a target down; target.deletion.error says why.",
   "first_comment.published": "A target's first comment was published.",
   "first_comment.failed": "A target's first comment failed for good.",
   "account.connected": "An account was connected or reconnected.",
@@ -120,6 +140,9 @@ export const eventSchemas = Object.fromEntries(
 ) as {
   readonly [T in keyof typeof dataOf]: ReturnType<typeof envelope<T>>
 }
+
+/** The `data` of one event type as it goes on the wire (the use cases build it so). */
+export type EventData<T extends keyof typeof dataOf> = (typeof dataOf)[T]["Encoded"]
 
 /** Any event body. */
 export const EventBody = Schema.Union(Object.values(eventSchemas)).annotate({ identifier: "Event" })

@@ -14,14 +14,18 @@ export const Figure = Schema.Struct({
 
 /** The common set, the same for every network (domain/metrics.ts metricNames). */
 export const CommonFigures = Schema.Struct({
-  views: Figure.annotate({ description: "Views or impressions, as the network counts them" }),
+  views: Figure,
   likes: Figure,
-  replies: Figure.annotate({ description: "Replies or comments" }),
-  reposts: Figure.annotate({ description: "Reposts, shares or quotes" }),
-  saves: Figure.annotate({ description: "Saves or bookmarks" }),
-  clicks: Figure.annotate({ description: "Link clicks" }),
-  watchTimeSeconds: Figure.annotate({ description: "Total video watch time" })
-}).annotate({ identifier: "CommonFigures" })
+  replies: Figure,
+  reposts: Figure,
+  saves: Figure,
+  clicks: Figure,
+  watchTimeSeconds: Figure
+}).annotate({
+  identifier: "CommonFigures",
+  description:
+    "views: views or impressions as the network counts them; replies: replies or comments; reposts: reposts, shares or quotes; saves: saves or bookmarks; clicks: link clicks; watchTimeSeconds: total video watch time"
+})
 
 export const MetricsReading = Schema.Struct({
   readAt: Time,
@@ -73,8 +77,11 @@ export const MetricsDay = Schema.Struct({
   accountId: Str,
   platform: Platform,
   posts: Schema.Int.annotate({ description: "Published targets of that day with figures read" }),
-  figures: CommonFigures.annotate({ description: "Sums of the posts' latest figures; null when none gave it" })
-}).annotate({ identifier: "MetricsDay" })
+  figures: CommonFigures
+}).annotate({
+  identifier: "MetricsDay",
+  description: "figures: sums of the posts' latest figures; null when none of them gave it"
+})
 
 export const MetricsSummary = Schema.Struct({
   from: Time,

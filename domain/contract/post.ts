@@ -30,7 +30,19 @@ export const Target = Schema.Struct({
   }),
   metrics: Schema.optionalKey(TargetMetrics).annotate({
     description: "A published target's latest figures (GET /posts/{id} only; history at /posts/{id}/metrics)"
-  })
+  }),
+  deletion: Schema.optionalKey(
+    Schema.Struct({
+      status: Schema.Literals(["awaiting_approval", "deleting", "deleted", "failed"]).annotate({
+        description:
+          "awaiting_approval: an asks-first key asked, a person confirms (the same DELETE); deleting: the network is being asked; deleted: the network confirmed; failed: it refused (error)"
+      }),
+      requestedBy: Schema.Struct({ kind: Schema.Literals(["key", "person"]), id: Str, name: Str }),
+      requestedAt: Time,
+      deletedAt: Schema.NullOr(Time).annotate({ description: "When the network confirmed the removal" }),
+      error: Schema.NullOr(TargetError)
+    }).annotate({ identifier: "TargetDeletion", description: "Set once a take-down was asked for" })
+  )
 }).annotate({ identifier: "Target" })
 export type Target = typeof Target.Type
 

@@ -276,5 +276,32 @@ export const createPostFields = {
 export const CreatePostRequest = Schema.Struct(createPostFields).annotate({ identifier: "CreatePostRequest" })
 export type CreatePostBody = typeof CreatePostRequest.Type
 
-/** The one decoder of that body (HTTP's router and fast path, MCP): shape only, every field named. */
+/** The one decoder of that body (HTTP and MCP): shape only, every field named. */
 export const decodeCreatePostBody = decoderFor(CreatePostRequest, requestParseOptions, { whole: "body" })
+
+// An edit names only what changes; the time is reschedule's and the queue's, so they are not here.
+const {
+  accountIds: createAccountIds,
+  queue: _queue,
+  scheduledFor: _at,
+  requireApproval: _ra,
+  ...editable
+} = createPostFields
+
+/** The fields of an edit (PATCH /posts/{id}, MCP's update_post). */
+export const updatePostFields = {
+  ...editable,
+  accountIds: optional(
+    createAccountIds.annotate({
+      description: "The post's accounts after the edit: targets added or removed. Omit to keep them"
+    })
+  )
+}
+
+/** PATCH /posts/{id}'s body: the create's fields, each optional; a field given replaces the post's, null clears it. */
+export const UpdatePostRequest = Schema.Struct(updatePostFields).annotate({
+  identifier: "UpdatePostRequest",
+  description:
+    "The create's fields, each optional: a field given replaces the post's (null clears it), one left out keeps it. dryRun: true shows what would change, per target"
+})
+export type UpdatePostBody = typeof UpdatePostRequest.Type

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util"
 import { Cause, Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { SettingInvalid } from "../../application/config.ts"
 import { approvePost } from "../../application/usecases/posts/actions.ts"
 import {
   asOwner,
@@ -123,6 +124,7 @@ const execute = ({ command, postId, values }: Parsed) =>
 /** The first line of whatever went wrong, for the one or two lines a failed command prints. */
 export const describeFailure = (cause: Cause.Cause<unknown>): Outcome => {
   const error = Cause.squash(cause)
+  if (error instanceof SettingInvalid) return failed(1, `error: ${error.message}`)
   if (error instanceof HeraldError) {
     const { body } = toEnvelope(error)
     // The details (which fields, which id) say more here than the hint, which is written for API callers.

@@ -7,6 +7,7 @@ import { HeraldConfig, loadConfig } from "../../application/config.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
+import * as PostgresClient from "../../adapters/postgres/PostgresClient.ts"
 import { describeFailure, type Outcome, parse, type Parsed, run } from "./commands.ts"
 import * as OperatorSocket from "./operatorSocket.ts"
 import { networkMigrations } from "../networks.ts"
@@ -30,7 +31,7 @@ const runHere = <E>(parsed: Parsed, database: Layer.Layer<PgClient.PgClient | Sq
     const { config } = yield* loadConfig
     const migrated =
       parsed.command === "migrate" ? Layer.empty : Layer.effectDiscard(Postgres.migrateWith(networkMigrations))
-    const core = Layer.mergeAll(Postgres.storageLayer, migrated).pipe(
+    const core = Layer.mergeAll(Postgres.layer, migrated).pipe(
       Layer.provideMerge(database),
       Layer.merge(NodeCrypto.layer),
       Layer.merge(Layer.succeed(HeraldConfig)(config))
@@ -43,7 +44,7 @@ const main = Effect.gen(function* () {
   if (parsed._tag === "Done") return parsed.outcome
   const { env } = yield* loadConfig
   if (Option.isSome(env.databaseUrl))
-    return yield* runHere(parsed, Postgres.layerFromUrl(env.databaseUrl.value, { maxConnections: 2 }))
+    return yield* runHere(parsed, PostgresClient.layer(env.databaseUrl.value, { maxConnections: 2 }))
   const dataDir = resolve(env.dataDir)
   const pgDir = join(dataDir, "pg")
   const holder = yield* Effect.promise(() => Pglite.holderOf(pgDir))

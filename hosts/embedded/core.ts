@@ -13,10 +13,12 @@ import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
 import * as OutboxMailer from "../../adapters/outbox/OutboxMailer.ts"
 import * as Pglite from "../../adapters/pglite/index.ts"
 import * as Postgres from "../../adapters/postgres/index.ts"
+import * as PostgresClient from "../../adapters/postgres/PostgresClient.ts"
 import * as Networks from "../networks.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as SqlSandboxLedger from "../../adapters/networks/sandbox/SqlSandboxLedger.ts"
 import * as SqlReelLedger from "../../adapters/networks/facebook/SqlReelLedger.ts"
+import * as Outbound from "../../adapters/outbound/client.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 import * as HttpClientDocuments from "../../adapters/webhooks/HttpClientDocuments.ts"
 
@@ -32,16 +34,17 @@ export const withoutTracing = <A, E, R>(main: Effect.Effect<A, E, R>) =>
   Effect.provideService(main, References.TracerEnabled, false)
 
 export const embeddedCore = Effect.gen(function* () {
-  const { env, config, http } = yield* loadConfig
+  // A bad setting ends the start with its one line (runMain prints a plain failure without a trace).
+  const { env, config, http } = yield* Effect.mapError(loadConfig, (e) => e.message)
   const dataDir = resolve(env.dataDir)
   mkdirSync(dataDir, { recursive: true })
   // Where a pre-initialised PGlite data dir is kept for new data dirs (default: node_modules/.cache).
   const templateDir = yield* Config.option(Config.String("HERALD_PGLITE_TEMPLATE_DIR"))
   const sql = Option.match(env.databaseUrl, {
     onNone: () => Pglite.layer(join(dataDir, "pg"), { templateDir: Option.getOrUndefined(templateDir) }),
-    onSome: (url) => Postgres.layerFromUrl(url, { maxConnections: env.databasePoolSize })
+    onSome: (url) => PostgresClient.layer(url, { maxConnections: env.databasePoolSize })
   })
-  const storage = Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(
+  const storage = Layer.mergeAll(Postgres.layer, SqlSandboxLedger.layer, SqlReelLedger.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(Postgres.migrateWith(Networks.networkMigrations))),
     Layer.provideMerge(sql)
   )
@@ -70,11 +73,12 @@ export const embeddedCore = Effect.gen(function* () {
     mailer,
     blobs,
     SharpFfmpegProbe.layerConfig,
-    Networks.layer.pipe(Layer.provide(SandboxPublisher.layer), Layer.provide(blobs)),
+    Networks.layer.pipe(Layer.provide(SandboxPublisher.layerConfig), Layer.provide(blobs)),
     Layer.succeed(HeraldConfig)(config),
     Layer.succeed(HttpSettings)(http),
     ReadCache.layer(env.readCacheMs),
     RequestLimiter.layer(config.requestLimits),
+    Outbound.layer({ allowLoopback: env.allowLoopback }),
     HttpWebhookSender.layerConfig,
     HttpClientDocuments.layerConfig
   ).pipe(Layer.provideMerge(storage))

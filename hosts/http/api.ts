@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { AccountList, BoardList, ConnectLink, DisconnectedAccount } from "../../domain/contract/account.ts"
-import { DryRunResult } from "../../domain/contract/dryRun.ts"
+import { DryRunResult, EditDryRunResult } from "../../domain/contract/dryRun.ts"
 import { EventList, eventSchemas } from "../../domain/contract/events.ts"
 import { CreatedKey, CreateKeyRequest, KeyList, RevokedKey } from "../../domain/contract/key.ts"
 import {
@@ -16,7 +16,7 @@ import {
   ReplayedPost,
   RescheduleRequest
 } from "../../domain/contract/post.ts"
-import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
+import { CreatePostRequest, requestParseOptions, UpdatePostRequest } from "../../domain/contract/postRequest.ts"
 import { ClaimLink, SignUpRequest, SignUpResponse } from "../../domain/contract/signup.ts"
 import * as W from "../../domain/contract/webhook.ts"
 import { AppGroup } from "./appApi.ts"
@@ -123,6 +123,39 @@ export class PostsGroup extends HttpApiGroup.make("posts")
       OpenApi.Summary,
       "Get a post"
     ),
+    HttpApiEndpoint.patch("update", "/posts/:id", {
+      disableCodecs: true,
+      params: id,
+      payload: UpdatePostRequest,
+      success: [PostEnvelope, EditDryRunResult],
+      error: e(400, 401, 403, 404, 409)
+    })
+      .annotate(OpenApi.Summary, "Edit a post before it goes out")
+      .annotate(HttpApi.PayloadParseOptions, requestParseOptions)
+      .annotate(
+        OpenApi.Description,
+        "Changes a post in needs_approval or scheduled (content, media, thread, first comment, poll, cover, per-network options and overrides, accounts), checked by the create's rules. A key edits only its own posts (403 edit_not_own_post); a key's edit of an approved post sends it back to needs_approval; a person's keeps it approved. A post publishing or out answers 409 post_not_editable. dryRun: true answers what would change, per target. Nothing is sent to a network."
+      ),
+    HttpApiEndpoint.delete("takeDownTarget", "/posts/:id/targets/:accountId", {
+      params: { id: Str, accountId: Str },
+      success: PostEnvelope.pipe(HttpApiSchema.status(202)),
+      error: e(401, 403, 404, 409)
+    })
+      .annotate(OpenApi.Summary, "Take a published target down from its network")
+      .annotate(
+        OpenApi.Description,
+        "Removes the post from the account's network, with its thread and first comment, where the network's API allows (409 unpublish_unsupported names the network: Instagram, TikTok). Answers 202 at once: target.deletion says deleting, then deleted once the network confirmed (target.deleted event), or failed with why. Asking again is harmless. A key takes down only its own posts; an asks-first key's request waits for a person (awaiting_approval), whose own DELETE of the target confirms it."
+      ),
+    HttpApiEndpoint.delete("takeDownPost", "/posts/:id/targets", {
+      params: id,
+      success: PostEnvelope.pipe(HttpApiSchema.status(202)),
+      error: e(401, 403, 404, 409)
+    })
+      .annotate(OpenApi.Summary, "Take every published target of a post down")
+      .annotate(
+        OpenApi.Description,
+        "DELETE /posts/{id}/targets/{accountId} for each target on a network, all or none: when one of their networks cannot remove posts, nothing is asked and 409 unpublish_unsupported names it."
+      ),
     // Their bodies are optional: an empty body decodes as null, so a bare POST approves or rejects.
     HttpApiEndpoint.post("approve", "/posts/:id/approve", {
       params: id,

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { NetworkList } from "../../domain/contract/account.ts"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { apiErrors } from "./errors.ts"
 import { Poll } from "../../domain/contract/postParts.ts"
@@ -61,9 +62,6 @@ const WorkspaceSettings = Schema.Struct({
 
 // Named, so the document and the clients generated from it call them by name.
 const ApprovalList = Schema.Struct({ items: Schema.Array(ApprovalItem) }).annotate({ identifier: "ApprovalList" })
-const NetworkList = Schema.Struct({
-  networks: Schema.Array(Schema.Struct({ platform: Str, name: Str }).annotate({ identifier: "Network" }))
-}).annotate({ identifier: "NetworkList" })
 const AccountGrantList = Schema.Struct({
   grants: Schema.Array(
     Schema.Struct({ accountId: Str, endsAt: Schema.NullOr(Str) }).annotate({ identifier: "AccountGrant" })

@@ -1,6 +1,6 @@
 import { Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HeraldConfig } from "../../application/config.ts"
+import { HeraldConfig, HttpSettings } from "../../application/config.ts"
 import { registerClient } from "../../application/usecases/oauth/clients.ts"
 import { revokeToken, token, type TokenParams } from "../../application/usecases/oauth/tokens.ts"
 import {
@@ -11,6 +11,7 @@ import {
   refuse
 } from "../../domain/oauth.ts"
 import { textProblem } from "../../domain/text.ts"
+import { clientBucket } from "./clientAddress.ts"
 import { isBodyTooLarge } from "./errors.ts"
 
 // Herald's authorization server for its MCP endpoint, beside the protected resource's metadata: the
@@ -35,11 +36,11 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
   HttpServerResponse.jsonUnsafe(body, { status, headers: { ...CORS, ...headers } })
 
 export const refusalResponse = (refusal: OAuthRefusal) =>
-  json(
-    { error: refusal.error, error_description: refusal.description },
-    refusalStatus(refusal.error),
-    refusal.error === "invalid_client" ? { ...NO_STORE, "www-authenticate": 'Bearer realm="herald"' } : NO_STORE
-  )
+  json({ error: refusal.error, error_description: refusal.description }, refusalStatus(refusal), {
+    ...NO_STORE,
+    ...(refusal.error === "invalid_client" ? { "www-authenticate": 'Bearer realm="herald"' } : {}),
+    ...(refusal.retryAfterSeconds === undefined ? {} : { "retry-after": String(refusal.retryAfterSeconds) })
+  })
 
 /** A form body's fields; a repeated field or text PostgreSQL cannot hold is invalid_request (RFC 6749 section 3.2). */
 const formParams = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -93,6 +94,7 @@ export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const services = yield* Effect.context<Services>()
     const config = yield* HeraldConfig
+    const bucket = clientBucket(yield* HttpSettings)
     const run = <A>(
       effect: Effect.Effect<A, OAuthRefusal, Services | HttpServerRequest.HttpServerRequest>,
       answer: (a: A) => HttpServerResponse.HttpServerResponse
@@ -114,7 +116,12 @@ export const layer = HttpRouter.addAll(
       HttpRouter.route(
         "POST",
         "/oauth/register",
-        run(Effect.flatMap(jsonBody, registerClient), (client) => json(client, 201, NO_STORE))
+        run(
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+            Effect.flatMap(jsonBody, (body) => registerClient(body, bucket(request)))
+          ),
+          (client) => json(client, 201, NO_STORE)
+        )
       ),
       HttpRouter.route(
         "POST",

@@ -47,7 +47,7 @@ const unauthorizedWith =
     )
 type Unauthorized = ReturnType<typeof unauthorizedWith>
 
-/** Without a key a client may start a session, list tools (only sign_up shows) and call sign_up. */
+/** Without a key a client may start a session, list tools (all show, as connectors expect) and call sign_up; other calls get 401. */
 const allowedWithoutKey = (message: unknown): boolean => {
   if (typeof message !== "object" || message === null) return true // malformed: the SDK answers it
   const m = message as { readonly method?: unknown; readonly params?: { readonly name?: unknown } }

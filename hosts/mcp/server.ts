@@ -12,6 +12,7 @@ import type { Actor } from "../../domain/apiKey.ts"
 import { decoderFor, requestParseOptions } from "../../domain/contract/issues.ts"
 import { fail, type HeraldError } from "../../domain/errors.ts"
 import { instructions } from "./instructions.ts"
+import { addResources } from "./resources.ts"
 import { type AnyTool, type CallContext, failure, type Runner, success, type ToolInput } from "./tool.ts"
 import { toolsFor } from "./tools/index.ts"
 
@@ -48,10 +49,17 @@ const decodeArguments = (input: ToolInput, args: unknown): Result.Result<object,
   return decode(args)
 }
 
-/** The tool list as MCP shows it: a key-less caller sees only the key-less tools. */
-export const listTools = (tools: ReadonlyArray<AnyTool>, actor: Actor | null): Array<Tool> =>
+/**
+ * The tool list as MCP shows it. Over HTTP a caller without a key sees every tool (connectors list them
+ * before the person connects; calling one answers 401 and its client starts OAuth); over stdio, only the key-less ones.
+ */
+export const listTools = (
+  tools: ReadonlyArray<AnyTool>,
+  actor: Actor | null,
+  transport: "http" | "stdio"
+): Array<Tool> =>
   tools
-    .filter((t) => actor !== null || t.keyless === true)
+    .filter((t) => actor !== null || t.keyless === true || transport === "http")
     .map((t) => ({
       name: t.name,
       title: t.title,
@@ -103,11 +111,17 @@ export const makeServer = (session: McpSession): Server => {
   // Herald answers them with the error envelope like every other error.
   const server = new Server(
     { name: "herald", title: "Herald", version: "0.1.0" },
-    { capabilities: { tools: { listChanged: session.context().transport === "stdio" } }, instructions }
+    {
+      capabilities: { tools: { listChanged: session.context().transport === "stdio" }, resources: {} },
+      instructions
+    }
   )
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(tools, session.context().actor) }))
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: listTools(tools, session.context().actor, session.context().transport)
+  }))
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     callTool(tools, session, request.params.name, request.params.arguments)
   )
+  addResources(server, session)
   return server
 }

@@ -10,8 +10,13 @@ import type { signUp } from "../../application/usecases/signup.ts"
 import type * as Actions from "../../application/usecases/posts/actions.ts"
 import type { createPost } from "../../application/usecases/posts/create.ts"
 import type { getPost, listPosts } from "../../application/usecases/posts/query.ts"
+import type { updatePost } from "../../application/usecases/posts/update.ts"
+import type { takeDownTarget } from "../../application/usecases/posts/takedown.ts"
 import type { getPreview, uploadMedia } from "../../application/usecases/media/index.ts"
-import type { waitForPost } from "../../application/usecases/webhooks/feed.ts"
+import type { listEvents, waitForPost } from "../../application/usecases/webhooks/feed.ts"
+import type * as Webhooks from "../../application/usecases/webhooks/manage.ts"
+import type { getMedia } from "../../application/usecases/media/read.ts"
+import type { offeredNetworks } from "../../application/usecases/accounts.ts"
 import type { createBatch } from "../../application/usecases/planning/batch.ts"
 import type { listQueue, reorderQueue } from "../../application/usecases/planning/queue.ts"
 import type { getSchedules, putSchedules, setQueuePaused } from "../../application/usecases/planning/schedules.ts"
@@ -33,6 +38,8 @@ export type McpServices =
   | ServicesOf<typeof Actions.cancelPost>
   | ServicesOf<typeof Actions.rejectPost>
   | ServicesOf<typeof Actions.reschedulePost>
+  | ServicesOf<typeof updatePost>
+  | ServicesOf<typeof takeDownTarget>
   | ServicesOf<typeof uploadMedia>
   | ServicesOf<typeof getPreview>
   | ServicesOf<typeof waitForPost>
@@ -42,6 +49,15 @@ export type McpServices =
   | ServicesOf<typeof setQueuePaused>
   | ServicesOf<typeof listQueue>
   | ServicesOf<typeof reorderQueue>
+  | ServicesOf<typeof listEvents>
+  | ServicesOf<typeof Webhooks.createWebhook>
+  | ServicesOf<typeof Webhooks.updateWebhook>
+  | ServicesOf<typeof Webhooks.deleteWebhook>
+  | ServicesOf<typeof Webhooks.testWebhook>
+  | ServicesOf<typeof Webhooks.listDeliveries>
+  | ServicesOf<typeof Webhooks.redeliver>
+  | ServicesOf<typeof getMedia>
+  | ServicesOf<typeof offeredNetworks>
 
 /** Runs a use case on the host's services; the host decides how (HTTP request fiber, stdio process). */
 export type Runner = <A>(effect: Effect.Effect<A, HeraldError, McpServices>) => Promise<Exit.Exit<A, HeraldError>>

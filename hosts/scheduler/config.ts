@@ -28,6 +28,11 @@ export const schedulerConfig = Config.all({
   metricsConcurrency: int("HERALD_METRICS_CONCURRENCY", defaultMetricsOptions.concurrency),
   metricsBatch: int("HERALD_METRICS_BATCH", defaultMetricsOptions.batch),
   metricsPollMs: int("HERALD_METRICS_POLL_MS", defaultMetricsOptions.pollMs),
+  webhookPerEndpoint: int("HERALD_WEBHOOK_PER_ENDPOINT", defaultDeliveryOptions.limits.perEndpoint),
+  webhookPerWorkspace: int("HERALD_WEBHOOK_PER_WORKSPACE", defaultDeliveryOptions.limits.perWorkspace),
+  webhookHangMs: int("HERALD_WEBHOOK_HANG_MS", defaultDeliveryOptions.hangMs),
+  webhookHangsToPause: int("HERALD_WEBHOOK_HANGS_TO_PAUSE", defaultDeliveryOptions.limits.hangsToPause),
+  webhookPauseMs: int("HERALD_WEBHOOK_PAUSE_MS", defaultDeliveryOptions.limits.pauseMs),
   // Milliseconds before each retry, comma-separated (tests and development shorten the three days).
   webhookRetriesMs: Config.schema(
     Schema.String.check(Schema.isPattern(/^\s*\d+(\s*,\s*\d+)*\s*$/)),
@@ -60,7 +65,15 @@ export const toSchedulerOptions = (env: SchedulerEnv): SchedulerOptions => ({
         pollMs: env.webhookPollMs,
         leaseMs: env.webhookLeaseMs,
         retrySchedule: env.webhookRetriesMs,
-        disableAfterMs: env.webhookDisableAfterMs
+        disableAfterMs: env.webhookDisableAfterMs,
+        hangMs: env.webhookHangMs,
+        limits: {
+          ...defaultDeliveryOptions.limits,
+          perEndpoint: env.webhookPerEndpoint,
+          perWorkspace: env.webhookPerWorkspace,
+          hangsToPause: env.webhookHangsToPause,
+          pauseMs: env.webhookPauseMs
+        }
       }
     : null,
   metrics: env.metrics

@@ -19,7 +19,7 @@ const main = Effect.gen(function* () {
     )
   const options = toSchedulerOptions(yield* schedulerConfig)
   yield* Effect.logInfo(
-    `scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}; ${core.described}`
+    `scheduler: ${options.pipeline.concurrency} jobs at once, lease ${options.pipeline.leaseMs} ms, poll ${options.pipeline.pollMs} ms, sweepers ${options.sweepers === null ? "off" : "on"}, metrics ${options.metrics === null ? "off" : "on"}; ${core.described}`
   )
   return yield* Layer.launch(schedulerLayer(options).pipe(Layer.provide(core.layer)))
 }).pipe(withoutTracing)

@@ -5,7 +5,7 @@ import * as RequestLimiter from "../../application/requestLimiter.ts"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
-import { storageLayer } from "../../adapters/memory/index.ts"
+import * as MemoryStorage from "../../adapters/memory/index.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as SharpFfmpegProbe from "../../adapters/media/SharpFfmpegProbe.ts"
@@ -15,6 +15,7 @@ import { connectorsOf } from "../../application/ports/Network.ts"
 import * as Networks from "../networks.ts"
 import { connector as sandboxConnector } from "../../adapters/networks/sandbox/index.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
+import * as Outbound from "../../adapters/outbound/client.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 import * as HttpClientDocuments from "../../adapters/webhooks/HttpClientDocuments.ts"
 
@@ -31,12 +32,14 @@ export const testConfig = (overrides: Partial<HeraldConfigShape> = {}): HeraldCo
  * The in-memory host: memory storage, a recording mailer (SentMail), the sandbox network
  * (SandboxPublished) and real crypto. Time is Effect's Clock, so TestClock drives it in tests.
  */
-export const layer = (overrides: Partial<HeraldConfigShape> = {}) => layerOn(storageLayer, overrides)
-
-/** The same host on other storage (the Postgres adapters on a test database, say). */
-export const layerOn = <E, R>(
-  storage: Layer.Layer<Layer.Success<typeof storageLayer>, E, R>,
-  overrides: Partial<HeraldConfigShape> = {}
+export const layer = <E = never, R = never>(
+  overrides: Partial<HeraldConfigShape> = {},
+  /** Other storage than memory (the Postgres adapters on a test database, say). */
+  storage: Layer.Layer<Layer.Success<typeof MemoryStorage.layer>, E, R> = MemoryStorage.layer as Layer.Layer<
+    Layer.Success<typeof MemoryStorage.layer>,
+    E,
+    R
+  >
 ) => {
   const fileLinks = HmacFileLinks.layer("herald test secret")
   const blobs = MemoryBlobStore.layer(testConfig(overrides).publicUrl).pipe(Layer.provide(fileLinks))
@@ -55,17 +58,17 @@ export const layerOn = <E, R>(
           ConfigProvider.fromEnv({ env: { BLUESKY_ENABLED: "false", MASTODON_ENABLED: "false", ...process.env } })
         )
       ),
-      Layer.provideMerge(SandboxPublisher.layerRecording),
+      Layer.provideMerge(SandboxPublisher.layerTest),
       Layer.provide(blobs),
-      Layer.provide(ReelLedger.memoryLayer)
+      Layer.provide(ReelLedger.layerTest)
     ),
     Layer.succeed(HeraldConfig)(testConfig(overrides)),
     // As in the deployed hosts, so tests see what a cached read would hide.
     ReadCache.layer(5000),
     RequestLimiter.layer(testConfig(overrides).requestLimits),
-    // Tests receive webhooks on loopback: what the setting is for.
+    // Tests receive webhooks, serve pages, client documents and PDSs on loopback: what the setting is for.
+    Outbound.layer({ allowLoopback: true }),
     HttpWebhookSender.layer({ allowLoopback: true, timeoutMs: 5000 }),
-    // OAuth clients' metadata documents are served on loopback by the tests too.
     HttpClientDocuments.layer({ allowLoopback: true })
   ).pipe(Layer.provideMerge(storage))
 }

@@ -1,4 +1,4 @@
-import { storageLayer as memoryStorage } from "../../adapters/memory/index.ts"
+import { layer as memoryStorage } from "../../adapters/memory/index.ts"
 import { shareAcrossSuites } from "../support/shared.ts"
 import { freshSqlStorage } from "../support/storage.ts"
 import { testDatabase, withTestServer } from "../support/postgres.ts"

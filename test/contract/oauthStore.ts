@@ -116,6 +116,33 @@ export const oauthStoreContract = (
       })
     )
 
+    it.effect("the sweep deletes expired codes and tokens only, up to the limit each", () =>
+      Effect.gen(function* () {
+        const store = yield* OAuthStore
+        const g = grant((yield* seedWorkspace()).id)
+        yield* store.insertGrant(g)
+        const live = { ...token(g.id, "refresh"), expiresAt: T0 + 10_000_000 }
+        const old = [token(g.id, "access"), token(g.id, "access"), token(g.id, "refresh")]
+        for (const t of [live, ...old]) yield* store.insertToken(t)
+        const code = {
+          hash: `code_${++n}`,
+          grantId: g.id,
+          clientId: "cli_x",
+          redirectUri: "http://127.0.0.1:9/cb",
+          codeChallenge: "c".repeat(43),
+          resource: g.resource,
+          expiresAt: T0 + 1
+        }
+        yield* store.insertCode(code)
+        const later = T0 + 1_000_000
+        assert.strictEqual(yield* store.sweep(later, 2), 3)
+        assert.strictEqual(yield* store.sweep(later, 2), 1)
+        assert.strictEqual(yield* store.sweep(later, 2), 0)
+        assert.isTrue(Option.isSome(yield* store.findToken(live.hash)))
+        for (const t of old) assert.isTrue(Option.isNone(yield* store.findToken(t.hash)))
+      })
+    )
+
     it.effect("a refresh token is used once; two uses racing, one wins", () =>
       Effect.gen(function* () {
         const store = yield* OAuthStore

@@ -1,7 +1,9 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { defaultLimits } from "../../application/config.ts"
 import { AccountRepo } from "../../application/ports/AccountRepo.ts"
 import { connect, toolError } from "../mcp/client.ts"
+import { continueConnectLink } from "../support/connectLink.ts"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connectSandbox, signUp, uniqueEmail } from "../support/flows.ts"
 
@@ -47,6 +49,7 @@ describe("text that is not what it seems", () => {
     // This host allows 3 sign-ups per address per hour: six refused ones must not use them up.
     const host = await startHttpHost({
       limits: {
+        ...defaultLimits,
         signupPerIpPerHour: 3,
         signupPerEmailPerDay: 100,
         claimLinksPerWorkspacePerHour: 100,
@@ -91,12 +94,14 @@ describe("text that is not what it seems", () => {
 
   it("refuses a bad connect callback parameter without using up the link, and cleans what the network says", async () => {
     const { key, workspaceId } = await signUp(host)
-    const url = host.local((await call(host, "GET", "/connect/sandbox", { key })).body.url)
-    const bad = await fetch(`${url}&name=${encodeURIComponent("x\u0000")}`, { headers: { accept: "application/json" } })
+    const link = await continueConnectLink(host.local((await call(host, "GET", "/connect/sandbox", { key })).body.url))
+    const url = host.local(link.next)
+    const headers = { accept: "application/json", cookie: link.cookie }
+    const bad = await fetch(`${url}&name=${encodeURIComponent("x\u0000")}`, { headers })
     expect(bad.status).toBe(400)
     expect(await bad.text()).toContain("name contains a NUL character")
     // The same link still works afterwards.
-    const good = await fetch(`${url}&name=${encodeURIComponent("Ann")}`, { headers: { accept: "application/json" } })
+    const good = await fetch(`${url}&name=${encodeURIComponent("Ann")}`, { headers })
     expect(good.status).toBe(200)
     const accounts = await host.run(Effect.flatMap(AccountRepo, (repo) => repo.listByWorkspace(workspaceId)))
     expect(accounts.map((a) => a.name)).toEqual(["Ann"])

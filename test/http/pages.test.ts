@@ -2,6 +2,7 @@ import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
+import { continueConnectLink } from "../support/connectLink.ts"
 import { claim, signUp } from "../support/flows.ts"
 import { type HttpHost, startHttpHost } from "../support/httpHost.ts"
 
@@ -129,12 +130,13 @@ describe("NUL and lone surrogates in page parameters", () => {
     const { url } = (await (
       await fetch(`${host.base}/connect/sandbox`, { headers: { authorization: `Bearer ${key}` } })
     ).json()) as { url: string }
-    const callback = host.local(url)
+    const { next, cookie } = await continueConnectLink(host.local(url))
+    const callback = host.local(next)
     for (const extra of ["&name=%00", "&code=a%00b", "&%00=x"]) {
-      const refused = await fetch(callback + extra, { headers: { accept: "application/json" } })
+      const refused = await fetch(callback + extra, { headers: { accept: "application/json", cookie } })
       expect(refused.status, extra).toBe(400)
     }
-    const connected = await fetch(callback + "&name=Ann", { headers: { accept: "application/json" } })
+    const connected = await fetch(callback + "&name=Ann", { headers: { accept: "application/json", cookie } })
     expect(connected.status).toBe(200)
     expect(((await connected.json()) as { account: { name: string } }).account.name).toBe("Ann")
   })

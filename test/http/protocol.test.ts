@@ -85,7 +85,7 @@ describe("routing", () => {
   })
 })
 
-describe("Authorization: Bearer is read one way by REST, MCP and the fast path", () => {
+describe("Authorization: Bearer is read one way by REST and MCP", () => {
   const mcp = (authorization: string) =>
     fetch(`${host.origin}/mcp`, {
       method: "POST",

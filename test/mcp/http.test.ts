@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { continueConnectLink } from "../support/connectLink.ts"
 import { uniqueEmail } from "../support/flows.ts"
 import { type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connect, ok, toolError } from "./client.ts"
@@ -23,15 +24,29 @@ const keyedTools = [
   "list_posts",
   "get_post",
   "wait_for_post",
+  "update_post",
   "reschedule_post",
   "cancel_post",
   "reject_post",
+  "take_down_post",
   "create_posts",
   "get_schedules",
   "set_schedules",
   "get_queue",
   "reorder_queue",
-  "pause_queue"
+  "pause_queue",
+  "get_post_metrics",
+  "get_metrics",
+  "list_networks",
+  "get_media",
+  "list_events",
+  "create_webhook",
+  "list_webhooks",
+  "update_webhook",
+  "delete_webhook",
+  "test_webhook",
+  "list_webhook_deliveries",
+  "redeliver_webhook_delivery"
 ]
 
 /** Signs up over MCP without a key, then connects again with the key it got. */
@@ -45,7 +60,8 @@ const signedUp = async () => {
 /** connect_account gives a URL; fetching it (as a browser would) connects a sandbox account. */
 const connectSandbox = async (client: Client) => {
   const { url } = await ok(client, "connect_account", { platform: "sandbox" })
-  const done = await fetch(host.local(url), { headers: { accept: "application/json" } })
+  const { next, cookie } = await continueConnectLink(host.local(url))
+  const done = await fetch(host.local(next), { headers: { accept: "application/json", cookie } })
   expect(done.status).toBe(200)
   return ((await done.json()) as { account: { id: string } }).account.id
 }
@@ -53,10 +69,10 @@ const connectSandbox = async (client: Client) => {
 const future = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString()
 
 describe("MCP over Streamable HTTP at /mcp", () => {
-  it("without a key: only sign_up is listed, and it returns an asks-first key", async () => {
+  it("without a key: every tool is listed (calling one needs authorization), and sign_up returns an asks-first key", async () => {
     const client = await connect(host)
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name)).toEqual(["sign_up"])
+    expect(tools.map((t) => t.name)).toEqual(keyedTools)
     const result = await ok(client, "sign_up", { email: uniqueEmail(), agentName: "MCP agent", locale: "en" })
     expect(result).toMatchObject({
       created: true,
@@ -154,6 +170,33 @@ describe("MCP over Streamable HTTP at /mcp", () => {
     expect(moved.post.scheduledFor).toBe(when)
     expect(await ok(client, "reject_post", { postId: first.post.id })).toEqual({ id: first.post.id, rejected: true })
     expect((await ok(client, "list_posts")).posts).toEqual([])
+    await client.close()
+  })
+
+  it("update_post edits its own waiting post (a dry run first); take_down_post refuses what is not out", async () => {
+    const { client } = await signedUp()
+    const accountId = await connectSandbox(client)
+    const { post } = await ok(client, "create_post", {
+      accountIds: [accountId],
+      content: "Draft",
+      scheduledFor: future(5)
+    })
+    const dry = await ok(client, "update_post", { postId: post.id, content: "Final", dryRun: true })
+    expect(dry.changes).toEqual([{ accountId, platform: "sandbox", change: "changed", fields: ["content"] }])
+    expect((await ok(client, "get_post", { postId: post.id })).post.content).toBe("Draft")
+    const edited = await ok(client, "update_post", { postId: post.id, content: "Final", firstComment: "link" })
+    expect(edited.post).toMatchObject({ id: post.id, status: "needs_approval", content: "Final", firstComment: "link" })
+    expect((await toolError(client, "update_post", { postId: post.id, content: "", mediaIds: [] })).code).toBe(
+      "validation_failed"
+    )
+    // Not out yet: nothing to take down (cancel it instead).
+    expect(await toolError(client, "take_down_post", { postId: post.id })).toMatchObject({
+      code: "target_not_published",
+      retryable: false
+    })
+    expect((await toolError(client, "take_down_post", { postId: post.id, accountId: "acc_nope" })).code).toBe(
+      "target_not_found"
+    )
     await client.close()
   })
 

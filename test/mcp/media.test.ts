@@ -10,6 +10,7 @@ import { MCP_UPLOAD_LIMIT } from "../../application/usecases/media/index.ts"
 import { signUp } from "../../application/usecases/signup.ts"
 import { callTool, type McpSession } from "../../hosts/mcp/server.ts"
 import { uploadMediaTool } from "../../hosts/mcp/tools/media.ts"
+import { continueConnectLink } from "../support/connectLink.ts"
 import { uniqueEmail } from "../support/flows.ts"
 import { type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connect, ok, toolError } from "./client.ts"
@@ -59,8 +60,9 @@ describe("MCP media tools over Streamable HTTP", () => {
     expect(meta.width).toBeLessThanOrEqual(480)
 
     const { url } = await ok(client, "connect_account", { platform: "sandbox" })
+    const { next, cookie } = await continueConnectLink(host.local(url))
     const account = (
-      (await (await fetch(host.local(url), { headers: { accept: "application/json" } })).json()) as {
+      (await (await fetch(host.local(next), { headers: { accept: "application/json", cookie } })).json()) as {
         account: { id: string }
       }
     ).account

@@ -10,7 +10,7 @@ import { findClient } from "../../application/usecases/oauth/clients.ts"
 import { claim, signUp, uniqueEmail } from "../support/flows.ts"
 import { freePort } from "../support/freePort.ts"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
-import { chromiumAvailable, claimInBrowser, launch, mailTo } from "../web/browser.ts"
+import { chromiumAvailable, claimInBrowser, expectAccessible, launch, mailTo } from "../web/browser.ts"
 import { ok } from "./client.ts"
 import { loopbackServer, MemoryProvider } from "./oauthClient.ts"
 
@@ -124,6 +124,8 @@ describe.skipIf(!chromiumAvailable)("a person connects an assistant in Chromium"
   it("an MCP client knowing only the URL signs up, is consented to, posts (waiting for approval) and learns the decision", async () => {
     const provider = new MemoryProvider(redirectUri(), "Scripted assistant")
     const { client, transport } = await connectWith(provider)
+    // Before authorization a connector already lists every tool (calling one is what asks for authorization).
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("create_post")
     // No account yet: sign_up works without authorization, and the person claims the workspace.
     const email = uniqueEmail()
     const signed = await client.callTool({ name: "sign_up", arguments: { email, agentName: "Scripted assistant" } })
@@ -145,6 +147,7 @@ describe.skipIf(!chromiumAvailable)("a person connects an assistant in Chromium"
     expect(await page.locator("#client-name").textContent()).toBe("Scripted assistant")
     expect(await page.textContent("body")).toMatch(/own claim/)
     expect(await page.getByRole("radio", { name: /asks first/ }).isChecked()).toBe(true)
+    await expectAccessible(page)
     const back = await consentInBrowser(page, "asks-first")
     expect(back.searchParams.get("iss")).toBe(host.origin)
     expect(back.searchParams.get("state")).toBe("state-123")
@@ -186,12 +189,16 @@ describe.skipIf(!chromiumAvailable)("a person connects an assistant in Chromium"
       })
     ])
     expect(keys.body.connections[0].lastUsedAt).not.toBeNull()
-    const revoked = await call(host, "POST", `/keys/${post.createdBy.id}/revoke`, {
-      cookie,
-      headers: { "x-csrf-token": csrf },
-      body: {}
-    })
-    expect(revoked.body).toEqual({ id: post.createdBy.id, revoked: true })
+    // In the app: the connection is a row beside the keys, in the client's own words, and is revoked there.
+    page.on("dialog", (dialog) => dialog.accept())
+    await page.goto(`${host.origin}/app/keys`)
+    // (The key sign_up made bears the same name: the row is found by the connection's id.)
+    const row = page.locator(`#keys li[data-id="${post.createdBy.id}"]`)
+    expect(await row.textContent()).toContain("client says it is \u201cScripted assistant\u201d")
+    expect(await row.textContent()).toContain("asks first")
+    await row.getByRole("button", { name: "Revoke Scripted assistant" }).click()
+    await row.getByText(/revoked/).waitFor()
+    expect((await call(host, "GET", "/keys", { cookie })).body.connections[0].revokedAt).not.toBeNull()
     // The SDK tries its refresh token (refused: the grant is gone), then asks the person again.
     await expect(authed.callTool({ name: "list_accounts", arguments: {} })).rejects.toThrow(UnauthorizedError)
     await authed.close()
@@ -228,6 +235,7 @@ describe.skipIf(!chromiumAvailable)("a person connects an assistant in Chromium"
     await page.goto(provider.redirected!.toString())
     expect(doc.seen.map((u) => u.pathname)).toContain("/client.json")
     // Not signed in: the page asks for the address, and the e-mailed link brings the person back here.
+    await expectAccessible(page)
     await page.getByLabel("E-mail").fill(email)
     await page.getByRole("button", { name: "Send me a link" }).click()
     const mail = await mailTo(host, email, /\/signin\/complete\?token=/)
@@ -350,6 +358,22 @@ describe("the authorization server refuses what it must", () => {
       status: 400,
       body: { error: "invalid_client_metadata" }
     })
+    // Garbage is an OAuth error, never a 500: not an object, NUL in a form, a repeated field.
+    expect(await register([1, 2])).toMatchObject({ status: 400, body: { error: "invalid_client_metadata" } })
+    const nul = await fetch(`${host.origin}/oauth/token`, form({ grant_type: "authorization_code", code: "a\u0000b" }))
+    expect(nul.status).toBe(400)
+    expect(await nul.json()).toMatchObject({ error: "invalid_request" })
+    const twice = await fetch(`${host.origin}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=refresh_token&grant_type=authorization_code"
+    })
+    expect(await twice.json()).toMatchObject({ error: "invalid_request" })
+    expect(await (await fetch(`${host.origin}/oauth/token`, form({ grant_type: "password" }))).json()).toMatchObject({
+      error: "unsupported_grant_type"
+    })
+    const page = await fetch(`${host.origin}/oauth/authorize?client_id=%00`)
+    expect(page.status).toBe(400)
   })
 
   it("a redirect URI not registered is shown to the person, never redirected to", async () => {
@@ -515,6 +539,27 @@ describe("the authorization server refuses what it must", () => {
     const lenient = await host.run(findClient(`${doc.origin}/client.json`).pipe(Effect.flip))
     expect(lenient).toMatchObject({ error: "invalid_client", description: expect.stringMatching(/another client_id/) })
     expect(doc.seen).toHaveLength(1)
+    // Asked again within the minute, the answer (a refusal too) comes from the cache: no second request.
+    await host.run(findClient(`${doc.origin}/client.json`).pipe(Effect.flip))
+    expect(doc.seen).toHaveLength(1)
     await doc.close()
+  })
+})
+
+// Last in the file: it uses up this address's registrations for the hour.
+describe("registration is open, within a limit per address", () => {
+  it("past 30 registrations an hour from one address, 429 with Retry-After", async () => {
+    let refused: Response | undefined
+    for (let i = 0; i < 35 && refused === undefined; i++) {
+      const reply = await fetch(`${host.origin}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: `Client ${i}`, redirect_uris: [redirectUri()] })
+      })
+      if (reply.status !== 201) refused = reply
+    }
+    expect(refused?.status).toBe(429)
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect(await refused!.json()).toMatchObject({ error: "rate_limited" })
   })
 })

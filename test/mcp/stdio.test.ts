@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { continueConnectLink } from "../support/connectLink.ts"
 import { uniqueEmail } from "../support/flows.ts"
 import { ok, toolError } from "./client.ts"
 
@@ -56,8 +57,10 @@ describe("MCP over stdio (hosts/mcp/stdio.ts)", () => {
       expect(tools.map((t) => t.name)).toContain("create_post")
 
       const { url } = await ok(client, "connect_account", { platform: "sandbox" })
-      expect(url).toContain(`http://localhost:${port}/connect/sandbox/callback`)
-      const done = await fetch(url, { headers: { accept: "application/json" } })
+      expect(url).toContain(`http://localhost:${port}/connect/sandbox/start?state=`)
+      const { next, cookie } = await continueConnectLink(url)
+      expect(next).toContain(`http://localhost:${port}/connect/sandbox/callback`)
+      const done = await fetch(next, { headers: { accept: "application/json", cookie } })
       expect(done.status).toBe(200)
       const { accounts } = await ok(client, "list_accounts")
       expect(accounts).toMatchObject([{ platform: "sandbox" }])

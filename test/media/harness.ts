@@ -1,6 +1,7 @@
 import { request } from "node:http"
 import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import { signUp } from "../../application/usecases/signup.ts"
+import { continueConnectLink } from "../support/connectLink.ts"
 import { serverLayer } from "../../hosts/http/server.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 import { freePort } from "../support/freePort.ts"
@@ -140,7 +141,8 @@ export const connectSandboxAccount = async (h: Harness, apiKey: string): Promise
   const { url } = await readJson(
     await fetch(`${h.api}/connect/sandbox`, { headers: { authorization: `Bearer ${apiKey}` } })
   )
-  return (await readJson(await fetch(url, { headers: { accept: "application/json" } }))).account.id
+  const { next, cookie } = await continueConnectLink(url)
+  return (await readJson(await fetch(next, { headers: { accept: "application/json", cookie } }))).account.id
 }
 
 export const postJson = (h: Harness, apiKey: string, body: unknown) =>

@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
 import { claimWorkspace } from "../../application/usecases/claim.ts"
-import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../support/connect.ts"
 import { createKey } from "../../application/usecases/keys.ts"
 import { defaultMetricsOptions, refreshDue } from "../../application/usecases/metrics/loop.ts"
 import { metricsSummary, postMetrics, refreshPostMetrics } from "../../application/usecases/metrics/query.ts"
@@ -13,6 +13,7 @@ import { getPost } from "../../application/usecases/posts/query.ts"
 import { defaultPipelineOptions } from "../../application/usecases/publishing/options.ts"
 import { publishDueTargets } from "../../application/usecases/publishing/worker.ts"
 import { signUp } from "../../application/usecases/signup.ts"
+import { type MetricsCapability, PublishError, Publishers } from "../../application/ports/Publishers.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 
 const HOUR = 3_600_000
@@ -25,8 +26,7 @@ const setUp = Effect.gen(function* () {
   const { session } = yield* claimWorkspace(token, null)
   const { actor: person } = yield* authenticateSession(session.token)
   const agent = yield* authenticateKey((yield* createKey(person, { name: "bot", requireApproval: false })).apiKey)
-  const { url } = yield* connectUrl(person, "sandbox")
-  const { account } = yield* completeConnect("sandbox", { state: new URL(url).searchParams.get("state")! })
+  const { account } = yield* connectInBrowser(person, "sandbox")
   return { agent, accountId: account.id }
 })
 
@@ -125,6 +125,37 @@ describe("what each post did", () => {
         metricsSummary(agent, { from: "2020-01-01T00:00:00Z", to: "2021-01-01T00:00:00Z" })
       )
       assert.strictEqual(wide.code, "validation_failed")
+    }).pipe(Effect.provide(TestHost.layer()))
+  )
+
+  it.effect("a throttled read postpones the account's targets to the reset the network named, then reads", () =>
+    Effect.gen(function* () {
+      const { agent, accountId } = yield* setUp
+      const id = yield* publish(agent, accountId, "Busy network")
+      const sandbox = Option.getOrThrow((yield* Publishers).get("sandbox"))
+      let calls = 0
+      const throttledOnce: MetricsCapability = {
+        batch: 100,
+        read: (request) =>
+          ++calls === 1
+            ? Effect.fail(PublishError.rateLimited({ message: "429", retryAfterMs: 30_000 }))
+            : sandbox.metrics!.read(request)
+      }
+      const refreshHere = refresh.pipe(
+        Effect.provideService(Publishers, { get: () => Option.some({ ...sandbox, metrics: throttledOnce }) })
+      )
+      yield* TestClock.adjust(HOUR)
+      assert.strictEqual(yield* refreshHere, 1)
+      assert.strictEqual((yield* getPost(agent, id)).post.targets[0].metrics!.state, "pending")
+      yield* TestClock.adjust(29_999)
+      assert.strictEqual(yield* refreshHere, 0)
+      yield* TestClock.adjust(1)
+      assert.strictEqual(yield* refreshHere, 1)
+      assert.strictEqual(calls, 2)
+      assert.strictEqual((yield* postMetrics(agent, id)).targets[0].readings.length, 1)
+      // The throttled read used up no scheduled one: the 24 h read is still to come.
+      yield* TestClock.adjust(DAY)
+      assert.strictEqual(yield* refreshHere, 1)
     }).pipe(Effect.provide(TestHost.layer()))
   )
 })

@@ -108,7 +108,7 @@ const suite = (name: string, storage: () => Layer.Layer<any, any>) =>
     )
   })
 
-suite("memory", () => Memory.storageLayer)
+suite("memory", () => Memory.layer)
 
 await withTestServer("postgres metrics", () => {
   const backend = testDatabase(4)

@@ -155,3 +155,27 @@ describe("the operator CLI beside a running embedded host", () => {
     expect(JSON.parse(link.stdout).link).toMatch(/\/signin\/complete\?token=/)
   }, 60_000)
 })
+
+describe("a bad setting", () => {
+  it("gives the CLI one line naming the variable, and npm start too", async () => {
+    const result = await herald(["migrate"], { PORT: "not-a-port" })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toBe("error: PORT is not valid: Expected a string representing a finite number\n")
+    const flag = await herald(["migrate"], { HERALD_SIGNUP_ENABLED: "maybe", SMTP_URL: "smtp://user:s3cret@x" })
+    expect(flag.stderr).not.toContain("s3cret")
+    expect(flag.stderr.trimEnd().split("\n")).toEqual([
+      expect.stringMatching(/^error: HERALD_SIGNUP_ENABLED is not valid: /)
+    ])
+    const start = await new Promise<string>((resolve) =>
+      execFile(
+        process.execPath,
+        nodeArgsOf("start"),
+        { env: { ...baseEnv, ...nodeEnvOf("start"), PORT: "not-a-port" }, timeout: 60_000 },
+        (_error, stdout, stderr) => resolve(stdout + stderr)
+      )
+    )
+    const lines = start.trimEnd().split("\n")
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain("PORT is not valid: Expected a string representing a finite number")
+  }, 60_000)
+})

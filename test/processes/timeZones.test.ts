@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest"
+import { continueConnectLink } from "../support/connectLink.ts"
 import { startEmbedded } from "../support/embeddedProcess.ts"
 
 /*
@@ -41,11 +42,12 @@ describe("npm start with TZ set", () => {
 
     const results = await Promise.all(
       started.map(async (host) => {
-        // The sandbox connects as soon as its URL is opened.
+        // The sandbox connects as soon as its link is continued.
         const link = (await (await fetch(`${host.api}/connect/sandbox`, { headers: host.auth })).json()) as {
           url: string
         }
-        const opened = await fetch(link.url, { headers: { accept: "application/json" } })
+        const { next, cookie } = await continueConnectLink(link.url)
+        const opened = await fetch(next, { headers: { accept: "application/json", cookie } })
         const account = ((await opened.json()) as { account: { id: string } }).account
         const json = { ...host.auth, "content-type": "application/json" }
         const put = await fetch(`${host.api}/schedules`, {

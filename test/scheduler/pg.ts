@@ -13,7 +13,7 @@ import { nodeArgsOf } from "../../bench/npmScript.ts"
 import { HeraldConfig } from "../../application/config.ts"
 import { publishersOf } from "../../application/ports/Network.ts"
 import { Publishers } from "../../application/ports/Publishers.ts"
-import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../support/connect.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { asOwner, createKeyAsOperator, createWorkspaceAsOperator } from "../../application/usecases/operator.ts"
 import { sandboxConnectors, testConfig } from "../../hosts/test/TestHost.ts"
@@ -25,7 +25,7 @@ export const freshDatabase = (prefix: string) => createDatabaseForProcesses({ pr
 /** Herald's storage, the PostgreSQL queue and the sandbox ledger on `url`, migrated. */
 export const pgCore = (url: string, maxConnections = 10) => {
   const sql = PgClient.layer({ url: Redacted.make(url), maxConnections })
-  return Layer.mergeAll(Postgres.storageLayer, SqlSandboxLedger.layer).pipe(
+  return Layer.mergeAll(Postgres.layer, SqlSandboxLedger.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(Postgres.migrateWith(networkMigrations))),
     Layer.provideMerge(sql),
     Layer.merge(NodeCrypto.layer),
@@ -54,9 +54,7 @@ export const seedWorkspace = (accounts: number) =>
         Array.from({ length: accounts }, (_, i) => i),
         (i) =>
           Effect.gen(function* () {
-            const { url } = yield* connectUrl(owner, "sandbox")
-            const state = new URL(url).searchParams.get("state")!
-            return (yield* completeConnect("sandbox", { state, username: `acct${i}` })).account.id
+            return (yield* connectInBrowser(owner, "sandbox", { username: `acct${i}` })).account.id
           })
       )
     )

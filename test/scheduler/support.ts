@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import * as AesGcmVault from "../../adapters/crypto/AesGcmVault.ts"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.ts"
-import { storageLayer } from "../../adapters/memory/index.ts"
+import { layer as storageLayer } from "../../adapters/memory/index.ts"
 import * as HmacFileLinks from "../../adapters/crypto/HmacFileLinks.ts"
 import * as MemoryBlobStore from "../../adapters/memory/MemoryBlobStore.ts"
 import * as RecordingMailer from "../../adapters/memory/RecordingMailer.ts"
@@ -9,7 +9,7 @@ import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import * as ScriptedPublisher from "../../adapters/testing/ScriptedPublisher.ts"
 import { HeraldConfig } from "../../application/config.ts"
 import { PostRepo } from "../../application/ports/PostRepo.ts"
-import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../support/connect.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
 import { claimWorkspace } from "../../application/usecases/claim.ts"
 import { createKey } from "../../application/usecases/keys.ts"
@@ -66,9 +66,7 @@ export const setUp = (accounts = 1) =>
     const asksFirst = yield* authenticateKey(signed.body.apiKey!)
     const accountIds: Array<string> = []
     for (let i = 0; i < accounts; i++) {
-      const { url } = yield* connectUrl(person, "sandbox")
-      const state = new URL(url).searchParams.get("state")!
-      const { account } = yield* completeConnect("sandbox", { state, username: `acct${i}` })
+      const { account } = yield* connectInBrowser(person, "sandbox", { username: `acct${i}` })
       accountIds.push(account.id)
     }
     return { person, agent, asksFirst, accountIds } satisfies Fixture

@@ -5,6 +5,7 @@ import { join } from "node:path"
 import sharp from "sharp"
 import { expect } from "vitest"
 import { nodeArgsOf, nodeEnvOf } from "../../bench/npmScript.ts"
+import { continueConnectLink } from "./connectLink.ts"
 import { freePort } from "./freePort.ts"
 
 /** Every file under `dir`, recursively. */
@@ -117,9 +118,10 @@ export const startEmbedded = async (env: Record<string, string>) => {
   /** The browser: GET /connect/{platform}, open the network's page, follow its redirect back; the accounts made. */
   const connect = async (platform: string) => {
     const link = (await (await fetch(`${api}/connect/${platform}`, { headers: auth })).json()) as any
-    const atNetwork = await fetch(link.url, { redirect: "manual" })
+    const { next, cookie } = await continueConnectLink(link.url)
+    const atNetwork = await fetch(next, { redirect: "manual" })
     expect(atNetwork.status, await atNetwork.clone().text()).toBe(302)
-    const back = await fetch(atNetwork.headers.get("location")!, { headers: { accept: "application/json" } })
+    const back = await fetch(atNetwork.headers.get("location")!, { headers: { accept: "application/json", cookie } })
     const body = (await back.json()) as any
     expect(back.status, JSON.stringify(body)).toBe(200)
     return body.accounts as Array<{ id: string; platform: string; name: string; username: string; status: string }>
@@ -156,5 +158,22 @@ export const startEmbedded = async (env: Record<string, string>) => {
     }
     return found
   }
-  return { origin, api, auth, dataDir, log: () => log, connect, upload, png, post, until, stop, crash, restart, close }
+  return {
+    origin,
+    api,
+    auth,
+    /** The owner's session (cookie and CSRF token), as the claim left it. */
+    session: { cookie, csrf },
+    dataDir,
+    log: () => log,
+    connect,
+    upload,
+    png,
+    post,
+    until,
+    stop,
+    crash,
+    restart,
+    close
+  }
 }

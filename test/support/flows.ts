@@ -3,6 +3,7 @@ import { expect } from "vitest"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { AccountRepo } from "../../application/ports/AccountRepo.ts"
 import type { Platform } from "../../domain/platforms.ts"
+import { continueConnectLink } from "./connectLink.ts"
 import { call, type HttpHost } from "./httpHost.ts"
 
 let counter = 0
@@ -70,7 +71,8 @@ export const signIn = async (host: HttpHost, email: string) => {
 export const connectSandbox = async (host: HttpHost, key: string) => {
   const reply = await call(host, "GET", "/connect/sandbox", { key })
   expect(reply.status).toBe(200)
-  const done = await fetch(host.local(reply.body.url), { headers: { accept: "application/json" } })
+  const { next, cookie } = await continueConnectLink(host.local(reply.body.url))
+  const done = await fetch(host.local(next), { headers: { accept: "application/json", cookie } })
   expect(done.status).toBe(200)
   return ((await done.json()) as { account: { id: string } }).account.id
 }

@@ -2,6 +2,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import {
   defaultHttpSettings,
+  defaultLimits,
   type HeraldConfigShape,
   HttpSettings,
   type HttpSettingsShape
@@ -14,6 +15,7 @@ import { testDatabase } from "./postgres.ts"
 
 /** A real listening HTTP host on a free port, on the in-memory core. */
 const roomyLimits = {
+  ...defaultLimits,
   signupPerIpPerHour: 10_000,
   signupPerEmailPerDay: 100,
   claimLinksPerWorkspacePerHour: 100,
@@ -31,7 +33,7 @@ export const startHttpHost = async (
   // HERALD_TEST_BACKEND=postgres runs the same HTTP suites on the Postgres adapters, a database per host.
   const core =
     process.env.HERALD_TEST_BACKEND === "postgres"
-      ? TestHost.layerOn(Postgres.storageLayer.pipe(Layer.provide(testDatabase())), config)
+      ? TestHost.layer(config, Postgres.layer.pipe(Layer.provide(testDatabase())))
       : TestHost.layer(config)
   const server = HttpRouter.serve(routesLayer, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(nodeServerLayer({ ...serverOptions, port: serverOptions.port ?? 0, host: "127.0.0.1" })),

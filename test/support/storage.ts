@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { storageLayer, storageTables } from "../../adapters/postgres/index.ts"
+import { layer as storageLayer, storageTables } from "../../adapters/postgres/index.ts"
 
 /** Empties every storage table when built (CASCADE also empties tables that refer to them, e.g. jobs). */
 export const emptyTables = () =>

@@ -4,7 +4,7 @@ import { connector as sandboxConnector } from "../../adapters/networks/sandbox/i
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { Connectors } from "../../application/ports/Connectors.ts"
 import { connectorsOf } from "../../application/ports/Network.ts"
-import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
+import { completeConnect, connectUrl, continueConnect } from "../../application/usecases/accounts.ts"
 import { authenticateSession } from "../../application/usecases/auth.ts"
 import { claimWorkspace } from "../../application/usecases/claim.ts"
 import { signUp } from "../../application/usecases/signup.ts"
@@ -32,11 +32,12 @@ describe("connecting an account", () => {
       const token = /token=([A-Za-z0-9]+)/.exec((yield* SentMail).last("links@herald-customer.org")!.text)![1]
       const { actor } = yield* authenticateSession((yield* claimWorkspace(token, null)).session.token)
       const state = new URL((yield* connectUrl(actor, "sandbox")).url).searchParams.get("state")!
-      const refused = yield* Effect.flip(completeConnect("sandbox", { state, username: "ann" }))
+      const { browser } = yield* continueConnect("sandbox", state, null, null)
+      const refused = yield* Effect.flip(completeConnect("sandbox", { state, username: "ann" }, browser))
       assert.deepStrictEqual(refused.details, { fields: ["appPassword"] })
-      const { account } = yield* completeConnect("sandbox", { state, username: "ann" })
+      const { account } = yield* completeConnect("sandbox", { state, username: "ann" }, browser)
       assert.strictEqual(account.username, "ann")
-      const again = yield* Effect.flip(completeConnect("sandbox", { state, username: "ann" }))
+      const again = yield* Effect.flip(completeConnect("sandbox", { state, username: "ann" }, browser))
       assert.deepStrictEqual(again.details, { fields: ["state"] })
     }).pipe(Effect.provide(Layer.merge(TestHost.layer(), picky)))
   )

@@ -1,13 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option, Ref } from "effect"
-import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
-import { storageLayer } from "../../adapters/memory/index.ts"
+import { layer as storageLayer } from "../../adapters/memory/index.ts"
 import { WorkspaceRepo, type WorkspaceRepoShape } from "../../application/ports/WorkspaceRepo.ts"
 import { TestClock } from "effect/testing"
 import * as ReadCache from "../../application/readCache.ts"
-import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
-import { claimWorkspace } from "../../application/usecases/claim.ts"
+import { authenticateKey } from "../../application/usecases/auth.ts"
 import { createKey, revokeKey } from "../../application/usecases/keys.ts"
+import { claimWorkspace } from "../../application/usecases/claim.ts"
+import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { signUp } from "../../application/usecases/signup.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 
@@ -46,10 +46,17 @@ describe("ReadCache", () => {
   it.effect("a key revoked through this process stops working at once, cache or not", () =>
     Effect.gen(function* () {
       const { body } = yield* signUp({ body: { email: "cache@herald-customer.org" }, ip: "1.1.1.1" })
-      yield* authenticateKey(body.apiKey!)
-      // Keys are made only in a claimed workspace, by its owner.
-      const token = /token=([A-Za-z0-9]+)/.exec((yield* SentMail).last("cache@herald-customer.org")!.text)![1]
-      const { actor: person } = yield* authenticateSession((yield* claimWorkspace(token!, null)).session.token)
+      const agent = yield* authenticateKey(body.apiKey!)
+      // Keys are made in a claimed workspace (README "Security").
+      const token = /token=([A-Za-z0-9]+)/.exec((yield* SentMail).last("cache@herald-customer.org")!.text)![1]!
+      yield* claimWorkspace(token, null)
+      const person = {
+        kind: "person" as const,
+        workspaceId: agent.workspaceId,
+        personId: "usr_x",
+        name: "owner",
+        email: "cache@herald-customer.org"
+      }
       const made = yield* createKey(person, { name: "script", requireApproval: false })
       yield* authenticateKey(made.apiKey)
       yield* revokeKey(person, made.key.id)

@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import { SandboxPublished } from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
 import { AccountRepo } from "../../application/ports/AccountRepo.ts"
-import { completeConnect, connectUrl } from "../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../support/connect.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
 import { claimWorkspace } from "../../application/usecases/claim.ts"
 import { createKey } from "../../application/usecases/keys.ts"
@@ -23,8 +23,7 @@ const setUp = Effect.gen(function* () {
   const { session } = yield* claimWorkspace(token, null)
   const { actor: person } = yield* authenticateSession(session.token)
   const agent = yield* authenticateKey((yield* createKey(person, { name: "bot", requireApproval: false })).apiKey)
-  const { url } = yield* connectUrl(person, "sandbox")
-  const { account } = yield* completeConnect("sandbox", { state: new URL(url).searchParams.get("state")! })
+  const { account } = yield* connectInBrowser(person, "sandbox")
   return { agent, accountId: account.id }
 })
 

@@ -188,10 +188,12 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
     await checkPage(page, "accounts-reconnect")
     // The network's page is at Herald's public URL, not where the test host listens: send the browser on there.
     await page.route(
-      (url) => url.pathname === "/connect/sandbox/callback" && url.origin !== host.origin,
+      (url) => url.pathname.startsWith("/connect/sandbox/") && url.origin !== host.origin,
       (route) => route.fulfill({ status: 302, headers: { location: host.local(route.request().url()) } })
     )
     await page.getByRole("button", { name: /^Reconnect Sandbox/ }).click()
+    // Herald's own page names the workspace the account goes to before the network's.
+    await page.getByRole("button", { name: "Continue to Sandbox" }).click()
     await page.getByText("Account connected").waitFor()
     const accounts = (await call(host, "GET", "/accounts", { key })).body.accounts as Array<{ status: string }>
     expect(accounts.some((a) => a.status === "connected")).toBe(true)

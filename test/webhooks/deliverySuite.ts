@@ -312,7 +312,7 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
               { kind: "webhook", id: webhookId },
               webhookId,
               at,
-              {}
+              { webhookId, message: "A test event from Herald." }
             )
             yield* (yield* Store).transaction(emit([{ ...event, onlyWebhookId: webhookId }]))
             assert.strictEqual(yield* deliverDueWebhooks(testDeliveryOptions), 0)
@@ -507,7 +507,11 @@ export const deliverySuite = (name: string, layer: () => Layer.Layer<any, any, n
               Effect.gen(function* () {
                 const stored = Option.getOrThrow(yield* (yield* PostRepo).findById(f.agent.workspaceId, id))
                 yield* (yield* PostRepo).update({ ...stored, content: "changed" })
-                yield* emit([yield* postEvent("post.rescheduled", stored, yield* Clock.currentTimeMillis)])
+                yield* emit([
+                  yield* postEvent("post.rescheduled", stored, yield* Clock.currentTimeMillis, {
+                    previousScheduledFor: null
+                  })
+                ])
                 return yield* Effect.fail("storage broke" as const)
               })
             )

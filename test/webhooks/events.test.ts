@@ -3,7 +3,8 @@ import { Effect, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { Behaviour, ScriptedNetwork } from "../../adapters/testing/ScriptedPublisher.ts"
 import { SentMail } from "../../adapters/memory/RecordingMailer.ts"
-import { completeConnect, connectUrl, disconnectAccount } from "../../application/usecases/accounts.ts"
+import { disconnectAccount } from "../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../support/connect.ts"
 import { authenticateKey, authenticateSession } from "../../application/usecases/auth.ts"
 import { claimWorkspace } from "../../application/usecases/claim.ts"
 import { approvePost, cancelPost, rejectPost, reschedulePost } from "../../application/usecases/posts/actions.ts"
@@ -16,6 +17,8 @@ import { putSchedules, setQueuePaused } from "../../application/usecases/plannin
 import type { Actor } from "../../domain/apiKey.ts"
 import { eventSchemas } from "../../domain/contract/events.ts"
 import { eventTypes } from "../../domain/events.ts"
+import { takeDownPost, takeDownTarget } from "../../application/usecases/posts/takedown.ts"
+import { updatePost } from "../../application/usecases/posts/update.ts"
 import { testOptions } from "../scheduler/support.ts"
 import { webhooksLayer } from "./support.ts"
 import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
@@ -51,7 +54,7 @@ const allEvents = (actor: Actor) =>
   })
 
 describe("events: every type comes from its flow, in the outbox with its change", () => {
-  it.effect("sign-up to usage limit: each of the 22 event types, each body matching its schema", () =>
+  it.effect("sign-up to usage limit: each of the 26 event types, each body matching its schema", () =>
     Effect.gen(function* () {
       const net = yield* ScriptedNetwork
       const email = "events@herald-customer.org"
@@ -62,8 +65,7 @@ describe("events: every type comes from its flow, in the outbox with its change"
       const { actor: person } = yield* authenticateSession(session.token)
       const connect = (username: string) =>
         Effect.gen(function* () {
-          const state = new URL((yield* connectUrl(person, "sandbox")).url).searchParams.get("state")!
-          return (yield* completeConnect("sandbox", { state, username })).account.id // account.connected
+          return (yield* connectInBrowser(person, "sandbox", { username })).account.id // account.connected
         })
       const [a, b, c] = [yield* connect("a"), yield* connect("b"), yield* connect("c")]
 
@@ -80,11 +82,18 @@ describe("events: every type comes from its flow, in the outbox with its change"
         scheduledFor: new Date(60 * MINUTE).toISOString()
       })
       yield* reschedulePost(person, later, { scheduledFor: new Date(120 * MINUTE).toISOString() }) // post.rescheduled
+      yield* updatePost(person, later, { content: "later, edited" }) // post.updated
       yield* cancelPost(person, later) // post.cancelled
 
       net.script("half", Behaviour.fail("duplicate_content", false))
-      yield* post(person, { accountIds: [a, b], content: "half" }) // target.failed, post.partially_published
+      const half = yield* post(person, { accountIds: [a, b], content: "half" }) // target.failed, post.partially_published
       yield* publishDueTargets(testOptions, 10)
+      net.scriptUnpublish(Behaviour.fail("upstream_rejected", false))
+      yield* takeDownPost(person, half) // the target that went out
+      yield* publishDueTargets(testOptions, 10) // target.deletion_failed
+      yield* takeDownTarget(asksFirst, approved, a) // target.deletion_requested
+      yield* takeDownTarget(person, approved, a)
+      yield* publishDueTargets(testOptions, 10) // target.deleted
       net.script("none", Behaviour.fail("duplicate_content", false))
       yield* post(person, { accountIds: [a], content: "none" }) // post.failed
       yield* publishDueTargets(testOptions, 10)
@@ -137,7 +146,9 @@ describe("events: every type comes from its flow, in the outbox with its change"
         "post.approved",
         "target.published",
         "post.published",
-        "first_comment.published"
+        "first_comment.published",
+        "target.deletion_requested",
+        "target.deleted"
       ])
       const reconnection = events.filter((e) => e.type === "account.needs_reconnection")
       assert.strictEqual(reconnection.length, 1)
@@ -145,6 +156,24 @@ describe("events: every type comes from its flow, in the outbox with its change"
         (reconnection[0]!.data as { account: { id: string; status: string } }).account.status,
         "needs_reconnection"
       )
+      // Event data agrees with the event: the disconnected account shows as disconnected, a partly
+      // published post as published (its failed target says why), never as failed.
+      const disconnected = events.filter((e) => e.type === "account.disconnected")
+      assert.deepStrictEqual(
+        disconnected
+          .map((e) => (e.data as { account: { id: string; status: string } }).account)
+          .map((a) => [a.id, a.status]),
+        [[b, "disconnected"]]
+      )
+      const partly = events.filter((e) => e.type === "post.partially_published")
+      assert.strictEqual(partly.length, 1)
+      const partlyPost = (partly[0]!.data as { post: { status: string; targets: Array<{ status: string }> } }).post
+      assert.strictEqual(partlyPost.status, "published")
+      assert.deepStrictEqual(partlyPost.targets.map((t) => t.status).sort(), ["failed", "published"])
+      for (const e of events.filter((e) => e.type === "post.failed"))
+        assert.strictEqual((e.data as { post: { status: string } }).post.status, "failed")
+      for (const e of events.filter((e) => e.type === "post.published"))
+        assert.strictEqual((e.data as { post: { status: string } }).post.status, "published")
       assert.strictEqual(new Set(events.map((e) => e.id)).size, events.length, "ids are unique")
     }).pipe(Effect.provide(webhooksLayer()))
   )

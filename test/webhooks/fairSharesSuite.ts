@@ -26,10 +26,12 @@ const limits: DeliveryLimits = {
 /** `n` events of their own posts (each its own ordering key), written at `at`, to every endpoint of the actor's workspace. */
 const events = (actor: Actor, n: number, at: number) =>
   Effect.gen(function* () {
+    // The delivery queue never reads an event's data: an empty one stands in for the post.
+    const NO_POST = {} as never
     const made = []
     for (let i = 0; i < n; i++) {
       const postId = `post_${at}_${i}_${Math.random().toString(36).slice(2, 8)}`
-      made.push(yield* newEvent("post.created", actor.workspaceId, { kind: "post", id: postId }, postId, at, {}))
+      made.push(yield* newEvent("post.created", actor.workspaceId, { kind: "post", id: postId }, postId, at, NO_POST))
     }
     yield* (yield* Store).transaction(emit(made))
   })
@@ -78,6 +80,25 @@ export const fairSharesSuite = (name: string, layer: () => Layer.Layer<any, any,
           assert.deepStrictEqual(yield* q.lease(T0 + 1, 100, LEASE, limits), [])
           yield* q.record([tried(first[0]!, T0 + 2, false)], limits)
           assert.strictEqual((yield* q.lease(T0 + 3, 100, LEASE, limits)).length, 1)
+        })
+      )
+    )
+
+    it.effect("the heartbeat renews a held lease, never one recorded or taken over by another worker", () =>
+      run(
+        Effect.gen(function* () {
+          const { agent } = yield* seedWorkspace(0)
+          yield* endpoint(agent, 1)
+          yield* events(agent, 3, T0)
+          const q = yield* WebhookDeliveries
+          const [a, b, c] = yield* q.lease(T0, 3, LEASE, limits)
+          yield* q.record([tried(b!, T0 + 1, false)], limits)
+          assert.deepStrictEqual([...(yield* q.extend([a!], T0 + 2 * LEASE))], [a!.id])
+          // c's lease runs out; another worker takes it; the first worker's renewal changes nothing.
+          const [again] = yield* q.lease(T0 + LEASE, 3, LEASE, limits)
+          assert.strictEqual(again?.id, c!.id)
+          assert.deepStrictEqual([...(yield* q.extend([a!, b!, c!], T0 + 3 * LEASE))], [a!.id])
+          assert.deepStrictEqual(yield* q.lease(T0 + 1.5 * LEASE, 3, LEASE, limits), [], "a held, c with its new owner")
         })
       )
     )

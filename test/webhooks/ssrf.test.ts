@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { classify } from "../../adapters/webhooks/addresses.ts"
+import { classify } from "../../adapters/outbound/addresses.ts"
 import * as HttpWebhookSender from "../../adapters/webhooks/HttpWebhookSender.ts"
 import { WebhookSender } from "../../application/ports/WebhookSender.ts"
 import { createWebhook } from "../../application/usecases/webhooks/manage.ts"

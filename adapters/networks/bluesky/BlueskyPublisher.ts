@@ -61,7 +61,6 @@ export interface PublisherDeps {
   readonly blobs: BlobStoreShape
   /** Per-account pauses after Bluesky's rate limits. */
   readonly gate: RateGate
-  readonly linkCardsFromPrivateHosts: boolean
 }
 
 /**
@@ -69,7 +68,7 @@ export interface PublisherDeps {
  * before the call: a lost answer is settled by reading that key back, and a repeated call with it
  * can never make a second post.
  */
-export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }: PublisherDeps): Publisher => {
+export const makePublisher = ({ client, blobs, gate }: PublisherDeps): Publisher => {
   /**
    * One write for `account` (Bluesky limits writes per account), after its rate-limit pause: none is
    * made during one; the answer's headers set the next pause. Reads (limited per address) go straight.
@@ -196,7 +195,7 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
   /** The card's picture, uploaded; none when it cannot be read or Bluesky refuses it (the card goes without). */
   const thumbOf = (account: BlueskyAccount, token: string, imageUrl: string) =>
     Effect.gen(function* () {
-      const bytes = yield* Effect.promise(() => readImage(imageUrl, linkCardsFromPrivateHosts).catch(() => null))
+      const bytes = yield* readImage(imageUrl)
       const image = bytes === null ? null : yield* Effect.promise(() => fitImage(bytes).catch(() => null))
       if (image === null) return null
       return yield* uploadBlob(account, token, image.bytes, image.mimeType).pipe(
@@ -211,7 +210,7 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
   /** A card for the link: the page's OpenGraph title, description and picture; none when the page cannot be read. */
   const cardEmbed = (account: BlueskyAccount, token: string, uri: string) =>
     Effect.gen(function* () {
-      const card = yield* Effect.promise(() => readCard(uri, linkCardsFromPrivateHosts).catch(() => null))
+      const card = yield* readCard(uri)
       if (card === null) return null
       const thumb = card.imageUrl === null ? null : yield* thumbOf(account, token, card.imageUrl)
       return {
@@ -302,7 +301,7 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
       )
     )
 
-  const sessionOf = (request: PublishRequest) => {
+  const sessionOf = (request: Pick<PublishRequest, "credentials">) => {
     const account = accountOf(request.credentials)
     return account === null || request.credentials === null
       ? Effect.fail(
@@ -329,6 +328,22 @@ export const makePublisher = ({ client, blobs, gate, linkCardsFromPrivateHosts }
                     checkAfterMs: waitFromHeaders(f.headers, Date.now()) ?? PROCESSING_RECHECK_MS
                   })
                 : Effect.fail(f)
+          )
+        )
+      }).pipe(Effect.mapError(toPublishError)),
+    // com.atproto.repo.deleteRecord: the post, its replies and its first comment are records of the
+    // account's repository; deleting a record already gone succeeds, as the port wants.
+    unpublish: (request) =>
+      Effect.gen(function* () {
+        const { account, token } = yield* sessionOf(request)
+        const at = yield* Effect.try({
+          try: () => new AtUri(request.externalId),
+          catch: () => rejected(`Herald cannot remove ${request.externalId}: it is not a Bluesky post URI.`)
+        })
+        yield* write(account, (agent, signal) =>
+          agent.com.atproto.repo.deleteRecord(
+            { repo: account.did, collection: at.collection, rkey: at.rkey },
+            { signal, headers: bearer(token) }
           )
         )
       }).pipe(Effect.mapError(toPublishError)),

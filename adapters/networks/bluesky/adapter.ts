@@ -4,7 +4,9 @@ import type { Network } from "../../../application/ports/Network.ts"
 import { makeConnector } from "./BlueskyConnector.ts"
 import { makePublisher } from "./BlueskyPublisher.ts"
 import { makeClient } from "./client.ts"
-import type { BlueskyOptions } from "./config.ts"
+import { type BlueskyOptions, DEFAULT_APPVIEW_URL } from "./config.ts"
+import * as BlueskyMetrics from "./metrics.ts"
+import { makeRateGate as makeSharedGate } from "../shared/rateGate.ts"
 import { makeRateGate } from "./rateGate.ts"
 
 /** The Bluesky network on these options: one client, one rate gate per process. */
@@ -13,12 +15,10 @@ export const makeNetwork = (options: BlueskyOptions, blobs: BlobStoreShape): Net
   return {
     platform: "bluesky",
     connector: makeConnector(client, options.serviceUrl.replace(/\/+$/, ""), makeRateGate()),
-    publisher: makePublisher({
-      client,
-      blobs,
-      gate: makeRateGate(),
-      linkCardsFromPrivateHosts: options.linkCardsFromPrivateHosts === true
-    })
+    publisher: {
+      ...makePublisher({ client, blobs, gate: makeRateGate() }),
+      metrics: BlueskyMetrics.make(options.appViewUrl ?? DEFAULT_APPVIEW_URL, makeSharedGate())
+    }
   }
 }
 

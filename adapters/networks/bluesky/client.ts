@@ -1,6 +1,7 @@
 import { Agent } from "@atproto/api"
 import { Effect } from "effect"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
+import { Outbound, policies } from "../../outbound/client.ts"
 import type { BlueskyOptions } from "./config.ts"
 import { failureOf, type XrpcFailure } from "./errors.ts"
 
@@ -49,18 +50,26 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000
 
 /**
- * XRPC over @atproto/api. One Agent per host, kept: building one costs ~5 ms (it wires every
- * lexicon namespace). Tokens go with each call as a header, so an agent is tied to no account, and
- * Herald, not the library, decides when a session is renewed (under the account's lock, so a
- * rotated refresh token is never lost).
+ * XRPC over @atproto/api, through the one outbound client. One Agent per host, kept: building one
+ * costs ~5 ms (it wires every lexicon namespace). Tokens go with each call as a header, so an agent
+ * is tied to no account, and Herald, not the library, decides when a session is renewed (under the
+ * account's lock, so a rotated refresh token is never lost). The service Herald's configuration names
+ * is called as configured; any other host (the PDS an account's identity document names) is someone
+ * else's choice and goes through the address guard.
  */
 export const makeClient = (options: BlueskyOptions) => {
-  const fetchImpl = options.fetch ?? globalThis.fetch
   const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
-  const agents = new Map<string, Agent>()
-  const agentFor = (host: string): Agent => {
+  const configured = new URL(options.serviceUrl).origin
+  // Per outbound client (one a process; tests run several), then per host.
+  const pools = new WeakMap<Outbound, Map<string, Agent>>()
+  const agentFor = (host: string, outbound: Outbound): Agent => {
+    const agents = pools.get(outbound) ?? new Map<string, Agent>()
+    pools.set(outbound, agents)
     const known = agents.get(host)
     if (known !== undefined) return known
+    const policy = new URL(host).origin === configured ? policies.network : policies.namedApi
+    // Long calls (uploads) have their own signal; the policy's time is the longest any call may take.
+    const fetchImpl = options.fetch ?? outbound.fetch({ ...policy, timeoutMs: timeoutMs * 4 })
     const agent = new Agent((path: string, init: RequestInit) => fetchImpl(new URL(path, host), init))
     if (agents.size >= 256) agents.delete(agents.keys().next().value!)
     agents.set(host, agent)
@@ -72,15 +81,17 @@ export const makeClient = (options: BlueskyOptions) => {
     host: string,
     options: { readonly long?: boolean } = {}
   ): Effect.Effect<A, XrpcFailure> =>
-    Effect.tryPromise({
-      try: (interrupted) =>
-        run(
-          agentFor(host),
-          AbortSignal.any([interrupted, AbortSignal.timeout(options.long === true ? timeoutMs * 4 : timeoutMs)])
-        ),
-      catch: failureOf
-    })
-  return { call, agentFor }
+    Effect.flatMap(Outbound, (outbound) =>
+      Effect.tryPromise({
+        try: (interrupted) =>
+          run(
+            agentFor(host, outbound),
+            AbortSignal.any([interrupted, AbortSignal.timeout(options.long === true ? timeoutMs * 4 : timeoutMs)])
+          ),
+        catch: failureOf
+      })
+    )
+  return { call }
 }
 
 export type BlueskyClient = ReturnType<typeof makeClient>

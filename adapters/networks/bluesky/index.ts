@@ -1,6 +1,6 @@
 import { Config, Option } from "effect"
 import { declareNetwork } from "../shared/declaration.ts"
-import { blueskyConfig } from "./config.ts"
+import { blueskyConfig, METRICS_BATCH } from "./config.ts"
 
 /**
  * Bluesky, unless BLUESKY_ENABLED=false; handles log in at BLUESKY_SERVICE_URL (https://bsky.social).
@@ -28,8 +28,10 @@ export const network = declareNetwork({
     source: "AT Protocol app.bsky.feed.post lexicon (300 graphemes); 2026-11-21"
   },
   config: blueskyConfig.pipe(
-    Config.map((c) => (c.enabled ? Option.some({ serviceUrl: c.serviceUrl }) : Option.none()))
+    Config.map((c) => (c.enabled ? Option.some({ serviceUrl: c.serviceUrl, appViewUrl: c.appViewUrl }) : Option.none()))
   ),
   renews: true,
+  unpublishes: true,
+  metricsBatch: METRICS_BATCH,
   load: () => import("./adapter.ts")
 })

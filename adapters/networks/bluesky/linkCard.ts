@@ -1,7 +1,7 @@
-import { lookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from "node:dns"
-import { type IncomingMessage, request as httpRequest } from "node:http"
-import { request as httpsRequest } from "node:https"
-import { BlockList, isIP } from "node:net"
+import { Effect } from "effect"
+import { HttpClientRequest } from "effect/http"
+import { classify } from "../../outbound/addresses.ts"
+import { Outbound, type Policy, policies } from "../../outbound/client.ts"
 
 /** What a page says about itself (OpenGraph, else its title and description). */
 export interface PageCard {
@@ -18,130 +18,50 @@ export interface FetchLimits {
   readonly accept: RegExp
   /** Past maxBytes, keep the start (a page's head) rather than give up (an image). */
   readonly truncate: boolean
-  /** Reading pages on loopback and private addresses is allowed (tests); off, such hosts are refused. */
+  /** Reading pages on loopback addresses is allowed (tests); off, such hosts are refused, private ones always. */
   readonly allowPrivate: boolean
 }
 
-const PAGE_LIMITS = {
-  timeoutMs: 5_000,
-  maxBytes: 512 * 1024,
-  accept: /^(text\/html|application\/xhtml\+xml)/i,
-  truncate: true
-}
-const IMAGE_LIMITS = { timeoutMs: 5_000, maxBytes: 5 * 1024 * 1024, accept: /^image\//i, truncate: false }
-const MAX_REDIRECTS = 3
+const PAGE = /^(text\/html|application\/xhtml\+xml)/i
+const IMAGE = /^image\//i
 
-const privateRanges = (() => {
-  const list = new BlockList()
-  for (const [net, prefix] of [
-    ["0.0.0.0", 8],
-    ["10.0.0.0", 8],
-    ["100.64.0.0", 10],
-    ["127.0.0.0", 8],
-    ["169.254.0.0", 16],
-    ["172.16.0.0", 12],
-    ["192.0.0.0", 24],
-    ["192.168.0.0", 16],
-    ["198.18.0.0", 15],
-    ["224.0.0.0", 4],
-    ["240.0.0.0", 4]
-  ] as const)
-    list.addSubnet(net, prefix, "ipv4")
-  for (const [net, prefix] of [
-    ["::", 128],
-    ["::1", 128],
-    ["fc00::", 7],
-    ["fe80::", 10],
-    ["ff00::", 8]
-  ] as const)
-    list.addSubnet(net, prefix, "ipv6")
-  return list
-})()
+/** Loopback, private, link-local (cloud metadata), multicast or unspecified: not for a public card (the one guard's list). */
+export const isPrivateAddress = (address: string): boolean => classify(address) !== "public"
 
-/** Loopback, private, link-local (cloud metadata), multicast or unspecified: not for a public card. */
-export const isPrivateAddress = (address: string): boolean => {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) return privateRanges.check(mapped[1]!, "ipv4")
-  const family = isIP(address)
-  return family === 0 ? true : privateRanges.check(address, family === 4 ? "ipv4" : "ipv6")
-}
-
-/** DNS lookup that refuses private answers at connect time (no gap between the check and the connection). */
-const guardedLookup = (
-  hostname: string,
-  options: LookupOneOptions | LookupAllOptions,
-  callback: (...args: Array<unknown>) => void
-) =>
-  lookup(hostname, { ...options, all: true }, (error, addresses: Array<LookupAddress>) => {
-    if (error) return callback(error)
-    const refused = addresses.find((a) => isPrivateAddress(a.address))
-    if (refused) return callback(new Error(`${hostname} resolves to a private address (${refused.address}).`))
-    if ((options as LookupAllOptions).all) return callback(null, addresses)
-    callback(null, addresses[0]!.address, addresses[0]!.family)
-  })
+/**
+ * GET `url` through the outbound client under `policy` (the address guard on every hop, its redirects,
+ * time and cap); the body when the answer is a 200 of the `accept`ed type, else null.
+ */
+const readWith = (url: string, policy: Policy, accept: RegExp) =>
+  Effect.gen(function* () {
+    const outbound = yield* Outbound
+    const request = HttpClientRequest.get(url, {
+      headers: { "user-agent": "HeraldBot/1 (link preview)", accept: "text/html,image/*;q=0.9,*/*;q=0.1" }
+    })
+    const response = yield* outbound.client(policy).execute(request)
+    if (response.status !== 200 || !accept.test(response.headers["content-type"] ?? "")) return null
+    const body = Buffer.from(yield* response.arrayBuffer)
+    return { body, url: response.request.url }
+  }).pipe(Effect.orElseSucceed(() => null))
 
 /** GET `url` (http or https only), following a few redirects, reading at most `maxBytes`; null for anything unexpected. */
 export const fetchLimited = (
   url: string,
-  limits: FetchLimits,
-  redirects = 0
+  limits: FetchLimits
 ): Promise<{ readonly body: Buffer; readonly url: string } | null> =>
-  new Promise((resolve) => {
-    let target: URL
-    try {
-      target = new URL(url)
-    } catch {
-      return resolve(null)
-    }
-    if (target.protocol !== "http:" && target.protocol !== "https:") return resolve(null)
-    const host = target.hostname.replace(/^\[|\]$/g, "")
-    if (!limits.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) return resolve(null)
-    const request = target.protocol === "https:" ? httpsRequest : httpRequest
-    const req = request(
-      target,
+  Effect.runPromise(
+    readWith(
+      url,
       {
-        method: "GET",
-        headers: { "user-agent": "HeraldBot/1 (link preview)", accept: "text/html,image/*;q=0.9,*/*;q=0.1" },
-        ...(limits.allowPrivate ? {} : { lookup: guardedLookup as never }),
-        signal: AbortSignal.timeout(limits.timeoutMs)
+        ...policies.page,
+        timeoutMs: limits.timeoutMs,
+        maxBodyBytes: limits.maxBytes,
+        overflow: limits.truncate ? "truncate" : "fail",
+        allowLoopback: limits.allowPrivate
       },
-      (res: IncomingMessage) => {
-        const status = res.statusCode ?? 0
-        if (status >= 300 && status < 400 && res.headers.location !== undefined && redirects < MAX_REDIRECTS) {
-          res.resume()
-          return resolve(fetchLimited(new URL(res.headers.location, target).toString(), limits, redirects + 1))
-        }
-        if (status !== 200 || !limits.accept.test(res.headers["content-type"] ?? "")) {
-          res.resume()
-          return resolve(null)
-        }
-        const declared = Number(res.headers["content-length"])
-        if (Number.isFinite(declared) && declared > limits.maxBytes && !limits.truncate) {
-          res.destroy()
-          return resolve(null)
-        }
-        const chunks: Array<Buffer> = []
-        let size = 0
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length
-          chunks.push(chunk)
-          // A page's head is at its start: what is past the cap is not needed; an image past it is refused.
-          if (size >= limits.maxBytes) {
-            res.destroy()
-            resolve(
-              limits.truncate
-                ? { body: Buffer.concat(chunks).subarray(0, limits.maxBytes), url: target.toString() }
-                : null
-            )
-          }
-        })
-        res.on("end", () => resolve({ body: Buffer.concat(chunks), url: target.toString() }))
-        res.on("error", () => resolve(null))
-      }
+      limits.accept
     )
-    req.on("error", () => resolve(null))
-    req.end()
-  })
+  )
 
 const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " }
 const decode = (s: string) =>
@@ -195,13 +115,13 @@ export const parseCard = (html: string, pageUrl: string): PageCard | null => {
 }
 
 /** The card for `url`, or null when the page cannot be read in time or says nothing usable. */
-export const readCard = async (url: string, allowPrivate: boolean): Promise<PageCard | null> => {
-  const page = await fetchLimited(url, { ...PAGE_LIMITS, allowPrivate })
-  return page === null ? null : parseCard(page.body.toString("utf8"), page.url)
-}
+export const readCard = (url: string): Effect.Effect<PageCard | null> =>
+  Effect.map(readWith(url, policies.page, PAGE), (page) =>
+    page === null ? null : parseCard(page.body.toString("utf8"), page.url)
+  )
 
 /** The bytes of a card's image, or null. */
-export const readImage = async (url: string, allowPrivate: boolean): Promise<Uint8Array | null> => {
-  const image = await fetchLimited(url, { ...IMAGE_LIMITS, allowPrivate })
-  return image === null ? null : new Uint8Array(image.body.buffer, image.body.byteOffset, image.body.length)
-}
+export const readImage = (url: string): Effect.Effect<Uint8Array | null> =>
+  Effect.map(readWith(url, policies.image, IMAGE), (image) =>
+    image === null ? null : new Uint8Array(image.body.buffer, image.body.byteOffset, image.body.length)
+  )

@@ -29,7 +29,7 @@ const TROUBLE_WAIT_MS = 60_000
 type Reel = Extract<FacebookHandle, { stage: "reel" }>
 type Processing = Extract<FacebookHandle, { stage: "video" }>
 
-const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
+const actingOf = (request: Pick<PublishRequest, "account" | "credentials">): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
     ? Effect.fail(PublishError.revoked({ message: "The Facebook Page has no stored access." }))
     : Effect.succeed({ pageId: request.account.externalId, token: request.credentials.accessToken })
@@ -283,7 +283,9 @@ export const make = (deps: {
     prepare: () => Effect.map(Clock.currentTimeMillis, (now) => encodeHandle(sending(now))),
     publish,
     recover,
-    advise
+    advise,
+    // A post, a video, a reel and a comment are each one Graph object: DELETE /{id}.
+    unpublish: (request) => Effect.flatMap(actingOf(request), (a) => api.remove(a, request.externalId))
   }
 }
 

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { BlobStore, type BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { Network } from "../../../application/ports/Network.ts"
 import { GRAPH_TIMEOUT_MS, makeGraph } from "../meta/graph.ts"
+import { insightsFigures, makeInsights } from "../meta/insights.ts"
 import { makeFacebookLogin } from "../meta/pages.ts"
 import { makeRateGate } from "../shared/rateGate.ts"
 import { makeApi } from "./api.ts"
@@ -22,7 +23,34 @@ export const make = (settings: FacebookSettings, blobs: BlobStoreShape, reels: R
   return {
     platform: "facebook",
     connector: FacebookConnector.make({ login: makeFacebookLogin(settings, graph, scopes, GRAPH_TIMEOUT_MS) }),
-    publisher: FacebookPublisher.make({ api: makeApi(graph), blobs, reels })
+    publisher: {
+      ...FacebookPublisher.make({ api: makeApi(graph), blobs, reels }),
+      metrics: makeInsights({
+        network: "Facebook",
+        graphOf: () => graph,
+        permission: "read_insights",
+        // One read per post: its shares and comment count, and its lifetime insights, by field expansion.
+        path: (id) => `/${id}`,
+        params: {
+          fields:
+            "shares,comments.limit(0).summary(true),insights.metric(post_impressions,post_clicks,post_reactions_like_total)"
+        },
+        figuresOf: (body) => {
+          const post = body as {
+            shares?: { count?: unknown }
+            comments?: { summary?: { total_count?: unknown } }
+            insights?: unknown
+          }
+          return {
+            ...insightsFigures(post?.insights),
+            ...(typeof post?.shares?.count === "number" ? { shares: post.shares.count } : {}),
+            ...(typeof post?.comments?.summary?.total_count === "number"
+              ? { comments: post.comments.summary.total_count }
+              : {})
+          }
+        }
+      })
+    }
   } satisfies Network
 }
 

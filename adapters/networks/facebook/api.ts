@@ -54,6 +54,9 @@ export interface Acting {
 const path = (...parts: ReadonlyArray<string>) => `/${parts.map(encodeURIComponent).join("/")}`
 
 export const makeApi = (graph: Graph) => ({
+  /** DELETE /{id}: a Page post, video, reel or comment, with the Page's token (an id already gone is removed). */
+  remove: (a: Acting, id: string): Effect.Effect<void, PublishError> => graph.remove(id, a.token, a.pageId),
+
   /** POST /{page-id}/feed: text, a link (Meta builds its preview), or photos uploaded before (attached_media). */
   feed: (a: Acting, params: Readonly<Record<string, string>>): Effect.Effect<CreateResult> =>
     graph.create({ method: "POST", path: path(a.pageId, "feed"), token: a.token, params, acting: a.pageId }),

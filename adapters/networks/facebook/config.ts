@@ -10,7 +10,8 @@ export const config = facebookApp
 
 /**
  * The person's Pages and their tokens, posting and commenting as the Page, Pages held in business
- * portfolios, and the Instagram professional accounts linked to the Pages (connected alongside).
+ * portfolios, and the Instagram professional accounts linked to the Pages (connected alongside), and
+ * both's insights (what each post did).
  */
 export const scopes = [
   "pages_show_list",
@@ -20,7 +21,9 @@ export const scopes = [
   "business_management",
   "instagram_basic",
   "instagram_content_publish",
-  "instagram_manage_comments"
+  "instagram_manage_comments",
+  "read_insights",
+  "instagram_manage_insights"
 ] as const
 
 /** Facebook's app, with FACEBOOK_CONFIG_ID when set: Facebook Login for Business asks for that saved configuration instead of scopes. */

@@ -27,6 +27,9 @@ export const network = declareNetwork({
   },
   config: enabled,
   renews: false,
+  unpublishes: true,
+  // Meta's insights are read one post a call.
+  metricsBatch: 1,
   migrations: { "0041_facebook_reels": reelsMigration },
   load: () => import("./adapter.ts")
 })

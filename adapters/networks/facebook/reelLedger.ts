@@ -32,4 +32,4 @@ export const makeMemory = (): ReelLedgerShape => {
   }
 }
 
-export const memoryLayer = Layer.sync(ReelLedger)(makeMemory)
+export const layerTest = Layer.sync(ReelLedger)(makeMemory)

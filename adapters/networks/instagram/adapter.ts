@@ -4,9 +4,10 @@ import type { Network } from "../../../application/ports/Network.ts"
 import { makeMetaLogin } from "../meta/auth.ts"
 import type { MetaAppConfig } from "../meta/config.ts"
 import { GRAPH_TIMEOUT_MS, makeGraph } from "../meta/graph.ts"
+import { insightsFigures, makeInsights } from "../meta/insights.ts"
 import { makeFacebookLogin } from "../meta/pages.ts"
 import { makeRateGate } from "../shared/rateGate.ts"
-import { facebookScopes, instagramScopes } from "./config.ts"
+import { facebookScopes, INSIGHTS_METRICS, instagramScopes } from "./config.ts"
 import * as InstagramConnector from "./InstagramConnector.ts"
 import * as InstagramPublisher from "./InstagramPublisher.ts"
 
@@ -40,7 +41,17 @@ export const make = (settings: InstagramSettings, blobs: BlobStoreShape) => {
           },
     facebook: fb === null ? null : makeFacebookLogin(fb, fbGraph!, facebookScopes, GRAPH_TIMEOUT_MS)
   })
-  const publisher = InstagramPublisher.make({ hosts: { instagram: igGraph, facebook: fbGraph }, blobs })
+  const publisher = {
+    ...InstagramPublisher.make({ hosts: { instagram: igGraph, facebook: fbGraph }, blobs }),
+    metrics: makeInsights({
+      network: "Instagram",
+      graphOf: (request) => (request.credentials?.extra?.login === "facebook" ? fbGraph : igGraph),
+      permission: "instagram_business_manage_insights (Instagram Login) or instagram_manage_insights (Facebook Login)",
+      path: (id) => `/${id}/insights`,
+      params: { metric: INSIGHTS_METRICS.join(",") },
+      figuresOf: insightsFigures
+    })
+  }
   return { platform: "instagram", connector, publisher } satisfies Network
 }
 

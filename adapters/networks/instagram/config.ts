@@ -16,11 +16,12 @@ export const enabled = config.pipe(
   )
 )
 
-/** Instagram Login: publish, read the profile and media (recovery), comment (first comment). */
+/** Instagram Login: publish, read the profile and media (recovery), comment (first comment), read insights (figures). */
 export const instagramScopes = [
   "instagram_business_basic",
   "instagram_business_content_publish",
-  "instagram_business_manage_comments"
+  "instagram_business_manage_comments",
+  "instagram_business_manage_insights"
 ] as const
 
 /** Facebook Login for Instagram: the Pages and their linked professional accounts, publish and comment. */
@@ -30,5 +31,17 @@ export const facebookScopes = [
   "instagram_manage_comments",
   "pages_show_list",
   "pages_read_engagement",
-  "business_management"
+  "business_management",
+  "instagram_manage_insights"
+] as const
+
+/** A media's insights Herald reads (views replaced impressions in 2025; Reels' watch time is a Reels-only metric). */
+export const INSIGHTS_METRICS = [
+  "views",
+  "reach",
+  "likes",
+  "comments",
+  "shares",
+  "saved",
+  "total_interactions"
 ] as const

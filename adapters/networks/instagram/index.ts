@@ -27,5 +27,7 @@ export const network = declareNetwork({
   },
   config: enabled,
   renews: true,
+  // Meta's insights are read one post a call.
+  metricsBatch: 1,
   load: () => import("./adapter.ts")
 })

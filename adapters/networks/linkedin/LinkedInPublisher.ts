@@ -30,7 +30,7 @@ export const postUrl = (urn: string) => `https://www.linkedin.com/feed/update/${
 
 const isPage = (author: string) => author.startsWith("urn:li:organization:")
 
-const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
+const actingOf = (request: Pick<PublishRequest, "account" | "credentials">): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
     ? Effect.fail(PublishError.unauthorized({ message: "The LinkedIn account has no stored access." }))
     : Effect.succeed({ author: request.account.externalId, accessToken: request.credentials.accessToken })
@@ -210,6 +210,11 @@ export const make = (deps: { readonly api: LinkedInApi; readonly blobs: BlobStor
     platform: "linkedin",
     prepare: () => Effect.map(Clock.currentTimeMillis, (now) => encodeHandle(sending(now))),
     publish,
-    recover
+    recover,
+    // LinkedIn removes a post's comments with it, and the post is removed last: a first comment needs no call of its own.
+    unpublish: (request) =>
+      request.kind === "comment"
+        ? Effect.void
+        : Effect.flatMap(actingOf(request), (acting) => deps.api.deletePost(acting, request.externalId))
   }
 }

@@ -6,12 +6,16 @@ import { makeRateGate } from "../shared/rateGate.ts"
 import { makeLinkedInApi } from "./api.ts"
 import { CALL_TIMEOUT_MS, makeLinkedInClient } from "./client.ts"
 import { type LinkedInConfig, scopesOf } from "./config.ts"
+import * as LinkedInMetrics from "./metrics.ts"
 import * as LinkedInConnector from "./LinkedInConnector.ts"
 import * as LinkedInPublisher from "./LinkedInPublisher.ts"
 
 /** The LinkedIn network on this configuration, its uploads read from `blobs`. */
 export const make = (settings: LinkedInConfig, blobs: BlobStoreShape): Network => {
-  const api = makeLinkedInApi(settings, makeLinkedInClient(makeRateGate(), settings.version))
+  const client = makeLinkedInClient(makeRateGate(), settings.version)
+  const api = makeLinkedInApi(settings, client)
+  // Figures have their own daily windows at LinkedIn: a throttled read must not close publishing.
+  const readClient = makeLinkedInClient(makeRateGate(), settings.version)
   const oauth = makeOAuth2Client({
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
@@ -26,7 +30,7 @@ export const make = (settings: LinkedInConfig, blobs: BlobStoreShape): Network =
   return {
     platform: "linkedin",
     connector: LinkedInConnector.make({ oauth, api, organizations: settings.organizations }),
-    publisher: LinkedInPublisher.make({ api, blobs })
+    publisher: { ...LinkedInPublisher.make({ api, blobs }), metrics: LinkedInMetrics.make(settings, readClient) }
   }
 }
 

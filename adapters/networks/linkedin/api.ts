@@ -249,6 +249,15 @@ export const makeLinkedInApi = (config: LinkedInConfig, client: LinkedInClient) 
 
     createPost: (acting: Acting, post: unknown) => create(acting, rest("/posts"), post),
 
+    /** DELETE /rest/posts/{urn} (Posts API): 204; a post LinkedIn no longer has (404, 410) is already removed. */
+    deletePost: (acting: Acting, postUrn: string): Effect.Effect<void, PublishError> =>
+      client.call({ ...acting, method: "DELETE", url: rest(`/posts/${urn(postUrn)}`), restliMethod: "DELETE" }).pipe(
+        Effect.mapError(asPublishError),
+        Effect.flatMap((r) =>
+          isSuccess(r) || r.status === 404 || r.status === 410 ? Effect.void : Effect.fail(publishErrorOf(r))
+        )
+      ),
+
     comment: (acting: Acting, postUrn: string, text: string) =>
       create(acting, rest(`/socialActions/${urn(postUrn)}/comments`), {
         actor: acting.author,

@@ -23,6 +23,9 @@ export const organizationScopes = ["w_organization_social", "r_organization_soci
 export const scopesOf = (config: Pick<LinkedInConfig, "organizations">): ReadonlyArray<string> =>
   config.organizations ? [...memberScopes, ...organizationScopes] : memberScopes
 
+/** organizationalEntityShareStatistics takes a list of posts (a member's are read one by one). */
+export const METRICS_BATCH = 20
+
 const filled = (value: string) => value.trim() !== ""
 
 /** LinkedIn is offered when LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET are both set. */

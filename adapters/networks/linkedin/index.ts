@@ -1,5 +1,5 @@
 import { declareNetwork } from "../shared/declaration.ts"
-import { config } from "./config.ts"
+import { config, METRICS_BATCH } from "./config.ts"
 
 /** LinkedIn: see config.ts for its settings, adapter.ts for how it connects and publishes. */
 export const network = declareNetwork({
@@ -32,5 +32,7 @@ export const network = declareNetwork({
   },
   config,
   renews: true,
+  unpublishes: true,
+  metricsBatch: METRICS_BATCH,
   load: () => import("./adapter.ts")
 })

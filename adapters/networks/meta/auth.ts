@@ -1,7 +1,7 @@
 import { Effect, Redacted } from "effect"
 import { isSuccess, jsonOf, type HttpReply, retryAfterMs, send } from "../shared/http.ts"
 import { isThrottled, metaProblem } from "./errors.ts"
-import { makeOAuth2Client, OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
+import { callbackRefusal, makeOAuth2Client, OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
 
 /**
  * Meta's logins (Facebook, Instagram, Threads). The authorize URL is plain OAuth 2.0 (no PKCE,
@@ -103,14 +103,10 @@ export const makeMetaLogin = (network: string, login: MetaLogin) => {
       params: Readonly<Record<string, string>>,
       callbackUrl: string
     ): Effect.Effect<MetaToken, OAuthRefused | OAuthUnavailable> => {
+      // The callback URL's words are anyone's: a fixed sentence per error code (oauth2.ts).
       if (params.error !== undefined || params.error_reason !== undefined)
         return Effect.fail(
-          new OAuthRefused({
-            message: [params.error_reason ?? params.error, params.error_description]
-              .filter((s) => s !== undefined && s !== "")
-              .join(": "),
-            error: params.error ?? params.error_reason ?? "access_denied"
-          })
+          callbackRefusal(params.error ?? (params.error_reason === "user_denied" ? "access_denied" : undefined))
         )
       // Instagram appends "#_" to the redirect; a code copied with it would be refused.
       const code = (params.code ?? "").replace(/#_$/, "")

@@ -182,7 +182,21 @@ export const makeGraph = (settings: {
       })
     )
 
-  return { call, expect, create, url, throttledError, asPublishError, network }
+  /**
+   * DELETE /{id} (a post, a comment, a video): `{success: true}`. An object Meta no longer has (404, or
+   * code 100 subcode 33, "does not exist") is already removed, so a repeat after a lost answer is harmless.
+   */
+  const remove = (id: string, token: string, acting: string): Effect.Effect<void, PublishError> =>
+    call({ method: "DELETE", path: `/${encodeURIComponent(id)}`, token, acting }).pipe(
+      Effect.mapError(asPublishError),
+      Effect.flatMap((r) => {
+        if (isSuccess(r) || r.status === 404) return Effect.void
+        const problem = metaProblem(r)
+        return problem?.code === 100 && problem.subcode === 33 ? Effect.void : Effect.fail(publishErrorOf(network, r))
+      })
+    )
+
+  return { call, expect, create, remove, url, throttledError, asPublishError, network }
 }
 
 /** A created thing's id, or the failure the pipeline understands: a refusal, or a defect when the outcome is unknown (it keeps the checkpoint and recovers). */

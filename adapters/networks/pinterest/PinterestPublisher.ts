@@ -226,6 +226,11 @@ export const make = (deps: { readonly api: PinterestApi; readonly blobs: BlobSto
       Effect.map(Clock.currentTimeMillis, (now) => encodeHandle({ v: 1, stage: "sending", startedAt: now })),
     publish,
     recover,
+    // A pin is one object (Pinterest has no threads or comments Herald posts).
+    unpublish: (request) =>
+      Effect.flatMap(actingOf(request.account, request.credentials), (acting) =>
+        deps.api.deletePin(acting, request.externalId)
+      ),
     boards: (account, credentials) =>
       Effect.flatMap(actingOf(account, credentials), (acting) =>
         Effect.map(deps.api.boards(acting), (boards) =>

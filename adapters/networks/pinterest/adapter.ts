@@ -5,6 +5,7 @@ import { makeOAuth2Client } from "../shared/oauth2.ts"
 import { makeRateGate } from "../shared/rateGate.ts"
 import { CALL_TIMEOUT_MS, makePinterestApi } from "./api.ts"
 import { type PinterestConfig, scopes } from "./config.ts"
+import * as PinterestMetrics from "./metrics.ts"
 import * as PinterestConnector from "./PinterestConnector.ts"
 import * as PinterestPublisher from "./PinterestPublisher.ts"
 
@@ -27,7 +28,7 @@ export const make = (settings: PinterestConfig, blobs: BlobStoreShape): Network 
   return {
     platform: "pinterest",
     connector: PinterestConnector.make({ oauth, api }),
-    publisher: PinterestPublisher.make({ api, blobs })
+    publisher: { ...PinterestPublisher.make({ api, blobs }), metrics: PinterestMetrics.make(settings, makeRateGate()) }
   }
 }
 

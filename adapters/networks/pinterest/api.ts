@@ -77,7 +77,7 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
 
   const call = (
     acting: { readonly user: string | null; readonly accessToken: string },
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "DELETE",
     path: string,
     json?: unknown,
     timeoutMs = CALL_TIMEOUT_MS
@@ -158,6 +158,12 @@ export const makePinterestApi = (config: PinterestConfig, gate: RateGate) => {
               e.code === "upstream_unavailable" ? { _tag: "Unknown", why: e.message } : { _tag: "Refused", error: e }
             )
         )
+      ),
+
+    /** DELETE /v5/pins/{pin_id}: 204; a pin Pinterest no longer has (404) is already removed. */
+    deletePin: (acting: Acting, pinId: string): Effect.Effect<void, PublishError> =>
+      Effect.flatMap(call(acting, "DELETE", `/pins/${encodeURIComponent(pinId)}`), ({ reply, now }) =>
+        isSuccess(reply) || reply.status === 404 ? Effect.void : Effect.fail(publishErrorOf(reply, now))
       ),
 
     /** The board's latest pins (recovery). */

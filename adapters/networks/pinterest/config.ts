@@ -12,6 +12,9 @@ export interface PinterestConfig {
 }
 
 /** Reading boards and the account, reading and writing pins. */
+/** GET /v5/pins/{id}/analytics reads one pin: pins whose figures one read gets. */
+export const METRICS_BATCH = 1
+
 export const scopes = ["boards:read", "pins:read", "pins:write", "user_accounts:read"] as const
 
 const filled = (value: string) => value.trim() !== ""

@@ -1,5 +1,5 @@
 import { declareNetwork } from "../shared/declaration.ts"
-import { config } from "./config.ts"
+import { config, METRICS_BATCH } from "./config.ts"
 
 /** Pinterest: see config.ts for its settings, adapter.ts for how it connects and publishes. */
 export const network = declareNetwork({
@@ -24,6 +24,8 @@ export const network = declareNetwork({
   },
   config,
   renews: true,
+  metricsBatch: METRICS_BATCH,
   boards: true,
+  unpublishes: true,
   load: () => import("./adapter.ts")
 })

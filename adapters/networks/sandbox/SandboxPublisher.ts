@@ -35,6 +35,8 @@ export interface SandboxLedgerShape {
   /** How many publish calls named this externalId (0: none). */
   readonly publishes: (externalId: string) => Effect.Effect<number>
   readonly find: (externalId: string) => Effect.Effect<Option.Option<SandboxRecord>>
+  /** Takes a record down; false when it was not there (already removed, or never published). */
+  readonly remove: (externalId: string) => Effect.Effect<boolean>
   readonly all: () => Effect.Effect<ReadonlyArray<SandboxRecord>>
 }
 
@@ -69,6 +71,14 @@ export const makeMemoryLedger = (): SandboxLedgerShape & { readonly records: Arr
       }),
     publishes: (externalId) => Effect.sync(() => calls.get(externalId) ?? 0),
     find: (externalId) => Effect.sync(() => Option.fromNullishOr(byId.get(externalId))),
+    remove: (externalId) =>
+      Effect.sync(() => {
+        const record = byId.get(externalId)
+        if (record === undefined) return false
+        byId.delete(externalId)
+        records.splice(records.indexOf(record), 1)
+        return true
+      }),
     all: () => Effect.sync(() => [...records])
   }
 }
@@ -179,7 +189,10 @@ export const makePublisherWith = (options: SandboxOptions) =>
               Option.isSome(found)
                 ? { _tag: "Published" as const, published: { externalId: handle, url: urlOf(request, handle) } }
                 : { _tag: "NotPublished" as const }
-            )
+            ),
+      // Like the real networks: an item already gone counts as removed.
+      // Half the latency before the record goes, half after: a crash can land between the removal and the answer.
+      unpublish: (request) => wait.pipe(Effect.andThen(ledger.remove(request.externalId)), Effect.andThen(wait))
     }
     return publisher
   })
@@ -203,20 +216,20 @@ export const sandboxFigures = (externalId: string, ageMs: number): RawFigures =>
 
 const newId = () => `sbx_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 
-export const layerWith = (options: SandboxOptions) => Layer.effect(SandboxPublisherTag)(makePublisherWith(options))
+export const layer = (options: SandboxOptions) => Layer.effect(SandboxPublisherTag)(makePublisherWith(options))
 
 /**
  * The publisher on whatever SandboxLedger is provided; HERALD_SANDBOX_LATENCY_MS (default 0)
  * makes it answer like a slow network (demos, the crash test).
  */
-export const layer = Layer.effect(SandboxPublisherTag)(
+export const layerConfig = Layer.effect(SandboxPublisherTag)(
   Effect.flatMap(Config.Int("HERALD_SANDBOX_LATENCY_MS").pipe(Config.withDefault(0)), (latencyMs) =>
     makePublisherWith({ latencyMs })
   )
 )
 
 /** The publisher on an in-memory ledger, with SandboxPublished to read it back (tests, embedded demo). */
-export const layerRecording = Layer.effectContext(
+export const layerTest = Layer.effectContext(
   Effect.gen(function* () {
     const ledger = makeMemoryLedger()
     const publisher = yield* Effect.provideService(makePublisher, SandboxLedger, ledger)

@@ -101,12 +101,22 @@ export const make = Effect.gen(function* () {
         Effect.orDie
       ),
     find: (externalId) =>
-      sql<Row>`SELECT * FROM sandbox_ledger WHERE external_id = ${externalId}`.pipe(
+      sql<Row>`SELECT * FROM sandbox_ledger WHERE external_id = ${externalId} AND removed_at IS NULL`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), fromRow)),
         Effect.orDie
       ),
+    // The record stays, marked: its first remove sets removed_at, every remove counts (a repeat removes nothing).
+    remove: (externalId) =>
+      sql<{ removed: boolean }>`
+        WITH before AS (SELECT removed_at FROM sandbox_ledger WHERE external_id = ${externalId} FOR UPDATE)
+        UPDATE sandbox_ledger SET removes = removes + 1, removed_at = COALESCE(removed_at, ${Date.now()})
+        WHERE external_id = ${externalId}
+        RETURNING (SELECT removed_at IS NULL FROM before) AS removed`.pipe(
+        Effect.map((rows) => rows[0]?.removed === true),
+        Effect.orDie
+      ),
     all: () =>
-      sql<Row>`SELECT * FROM sandbox_ledger ORDER BY at, external_id`.pipe(
+      sql<Row>`SELECT * FROM sandbox_ledger WHERE removed_at IS NULL ORDER BY at, external_id`.pipe(
         Effect.map((rows) => rows.map(fromRow)),
         Effect.orDie
       )

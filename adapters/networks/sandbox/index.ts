@@ -1,6 +1,6 @@
 import { Config, Option } from "effect"
 import { declareNetwork } from "../shared/declaration.ts"
-import { ledgerMigration, ledgerPublishesMigration } from "./ledgerMigration.ts"
+import { ledgerMigration, ledgerPublishesMigration, ledgerRemovalsMigration } from "./ledgerMigration.ts"
 
 /** Herald's own network for trying the whole flow: always on, its posts kept in Herald's database. */
 export const network = declareNetwork({
@@ -26,7 +26,12 @@ export const network = declareNetwork({
   config: Config.succeed(Option.some({})),
   renews: false,
   metricsBatch: 100,
-  migrations: { "0040_sandbox_ledger": ledgerMigration, "0042_sandbox_ledger_publishes": ledgerPublishesMigration },
+  unpublishes: true,
+  migrations: {
+    "0040_sandbox_ledger": ledgerMigration,
+    "0042_sandbox_ledger_publishes": ledgerPublishesMigration,
+    "0070_sandbox_ledger_removals": ledgerRemovalsMigration
+  },
   load: () => import("./adapter.ts")
 })
 export { connector } from "./SandboxConnector.ts"

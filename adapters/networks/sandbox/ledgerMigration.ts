@@ -21,3 +21,10 @@ export const ledgerPublishesMigration = Effect.flatMap(
   SqlClient.SqlClient,
   (sql) => sql`ALTER TABLE sandbox_ledger ADD COLUMN IF NOT EXISTS publishes integer NOT NULL DEFAULT 1`
 )
+
+/** A take-down marks the record removed (kept, so tests can count the remove calls that named it: one removes, repeats only count). */
+export const ledgerRemovalsMigration = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql`ALTER TABLE sandbox_ledger ADD COLUMN IF NOT EXISTS removed_at bigint, ADD COLUMN IF NOT EXISTS removes integer NOT NULL DEFAULT 0`
+)

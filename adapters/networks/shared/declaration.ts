@@ -27,6 +27,8 @@ export interface NetworkDeclaration<Settings = any, R = any> {
   readonly metricsBatch?: number | undefined
   /** Whether its posts go to boards (Publisher.boards). */
   readonly boards?: boolean | undefined
+  /** Whether its API lets Herald remove a published post (Publisher.unpublish), known without loading it. */
+  readonly unpublishes?: boolean | undefined
   /** Tables of its own, made by the Postgres migrator (ids 0040-0049, a table of their own). */
   readonly migrations?: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> | undefined
   /** Its adapter module: `build` makes the network from its settings and the services it needs. */

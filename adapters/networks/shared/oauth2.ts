@@ -157,6 +157,32 @@ const wordsOf = (text: string): string | null => {
   }
 }
 
+/**
+ * The sentence shown for an error the network sent back on the callback URL (RFC 6749 section
+ * 4.1.2.1). Anyone can write a callback URL, so its error_description (and an unknown code) is never
+ * shown: one fixed sentence per code.
+ */
+const callbackSentences: Readonly<Record<string, string>> = {
+  access_denied: "Access was not granted on the network's page.",
+  invalid_request: "The network found the request for access malformed.",
+  unauthorized_client: "The network does not let Herald's app ask for access this way.",
+  unsupported_response_type: "The network does not hand out access the way Herald asks.",
+  invalid_scope: "The network refused the permissions Herald asks for.",
+  server_error: "The network failed while asking for access; try again.",
+  temporarily_unavailable: "The network is busy; try again in a moment."
+}
+
+/** The callback's error code as Herald names it: one of RFC 6749's, else "other". */
+export const callbackErrorCode = (error: string | undefined): string =>
+  error !== undefined && Object.hasOwn(callbackSentences, error) ? error : "other"
+
+/** The fixed sentence for a callback's error code. */
+export const callbackRefusal = (error: string | undefined): OAuthRefused =>
+  new OAuthRefused({
+    message: callbackSentences[callbackErrorCode(error)] ?? "The network did not grant access.",
+    error: callbackErrorCode(error)
+  })
+
 const described = (error: string, description: string | undefined) => (description ? `${error}: ${description}` : error)
 
 /**
@@ -177,8 +203,7 @@ const classify = (cause: unknown): OAuthRefused | OAuthUnavailable => {
   if (cause instanceof OAuthRefused || cause instanceof OAuthUnavailable) return cause
   if (cause instanceof oauth.ResponseBodyError)
     return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
-  if (cause instanceof oauth.AuthorizationResponseError)
-    return refusedOrMisconfigured(cause.error, described(cause.error, cause.error_description))
+  if (cause instanceof oauth.AuthorizationResponseError) return callbackRefusal(cause.error)
   if (cause instanceof oauth.WWWAuthenticateChallengeError)
     return refusedOrMisconfigured("invalid_client", cause.message)
   if (cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError"))

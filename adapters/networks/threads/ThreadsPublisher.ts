@@ -94,6 +94,11 @@ export const make = (deps: { readonly api: ThreadsApi; readonly blobs: BlobStore
   const publisher: Publisher = {
     platform: "threads",
     prepare: () => Effect.map(Clock.currentTimeMillis, (now) => encodeHandle(freshHandle(now))),
+    // DELETE /{threads-media-id}: a post and each of its replies are media objects of the account.
+    unpublish: (request) =>
+      Effect.flatMap(actingOf(request.account, request.credentials), (a) =>
+        deps.api.graph.remove(request.externalId, a.token, a.userId)
+      ),
     publish: (request, handleText) =>
       Effect.gen(function* () {
         const a = yield* actingOf(request.account, request.credentials)

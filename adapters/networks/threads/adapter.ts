@@ -4,6 +4,7 @@ import type { Network } from "../../../application/ports/Network.ts"
 import { makeMetaLogin } from "../meta/auth.ts"
 import type { MetaAppConfig } from "../meta/config.ts"
 import { GRAPH_TIMEOUT_MS, makeGraph } from "../meta/graph.ts"
+import { insightsFigures, makeInsights } from "../meta/insights.ts"
 import { makeRateGate } from "../shared/rateGate.ts"
 import { makeApi } from "./api.ts"
 import { scopes } from "./config.ts"
@@ -12,20 +13,29 @@ import * as ThreadsPublisher from "./ThreadsPublisher.ts"
 
 /** The Threads network on this app, its uploads fetched by Meta from `blobs`' URLs. */
 export const make = (settings: MetaAppConfig, blobs: BlobStoreShape) => {
-  const api = makeApi(
-    makeGraph({
-      network: "Threads",
-      apiUrl: settings.apiUrl,
-      version: settings.version,
-      gate: makeRateGate(),
-      appSecret: settings.clientSecret
-    })
-  )
+  const graph = makeGraph({
+    network: "Threads",
+    apiUrl: settings.apiUrl,
+    version: settings.version,
+    gate: makeRateGate(),
+    appSecret: settings.clientSecret
+  })
+  const api = makeApi(graph)
   const login = makeMetaLogin("Threads", { ...settings, scopes, timeoutMs: GRAPH_TIMEOUT_MS })
   return {
     platform: "threads",
     connector: ThreadsConnector.make({ login, api }),
-    publisher: ThreadsPublisher.make({ api, blobs })
+    publisher: {
+      ...ThreadsPublisher.make({ api, blobs }),
+      metrics: makeInsights({
+        network: "Threads",
+        graphOf: () => graph,
+        permission: "threads_manage_insights",
+        path: (id) => `/${id}/insights`,
+        params: { metric: "views,likes,replies,reposts,quotes,shares" },
+        figuresOf: insightsFigures
+      })
+    }
   } satisfies Network
 }
 

@@ -27,5 +27,8 @@ export const network = declareNetwork({
   },
   config,
   renews: true,
+  unpublishes: true,
+  // Meta's insights are read one post a call.
+  metricsBatch: 1,
   load: () => import("./adapter.ts")
 })

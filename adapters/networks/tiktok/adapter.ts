@@ -5,6 +5,7 @@ import { makeOAuth2Client } from "../shared/oauth2.ts"
 import { makeRateGate } from "../shared/rateGate.ts"
 import { CALL_TIMEOUT_MS, makeTikTokApi } from "./api.ts"
 import { scopes, type TikTokConfig } from "./config.ts"
+import * as TikTokMetrics from "./metrics.ts"
 import * as TikTokConnector from "./TikTokConnector.ts"
 import * as TikTokPublisher from "./TikTokPublisher.ts"
 
@@ -29,7 +30,10 @@ export const make = (settings: TikTokConfig, blobs: BlobStoreShape): Network => 
   return {
     platform: "tiktok",
     connector: TikTokConnector.make({ oauth, api }),
-    publisher: TikTokPublisher.make({ api, blobs, chunkBytes: settings.chunkBytes })
+    publisher: {
+      ...TikTokPublisher.make({ api, blobs, chunkBytes: settings.chunkBytes }),
+      metrics: TikTokMetrics.make(settings, makeRateGate())
+    }
   }
 }
 

@@ -15,7 +15,11 @@ export interface TikTokConfig {
 }
 
 /** The profile, and posting straight to the account (Direct Post). */
-export const scopes = ["user.info.basic", "video.publish"] as const
+/** Connecting asks to post and, for its figures, to read the creator's videos (video.list). */
+export const scopes = ["user.info.basic", "video.publish", "video.list"] as const
+
+/** /v2/video/query/ takes up to 20 video ids: videos whose figures one read gets. */
+export const METRICS_BATCH = 20
 
 export const MIN_CHUNK = 5 * 1024 * 1024
 export const MAX_CHUNK = 64 * 1024 * 1024

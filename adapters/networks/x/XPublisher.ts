@@ -27,7 +27,7 @@ const urlOf = (request: PublishRequest, id: string) => `https://x.com/${request.
 /** X's timestamps: seconds, no fraction. */
 const xTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")
 
-const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
+const actingOf = (request: Pick<PublishRequest, "account" | "credentials">): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
     ? Effect.fail(PublishError.unauthorized({ message: "The X account has no stored access." }))
     : Effect.succeed({ userId: request.account.externalId, accessToken: request.credentials.accessToken })
@@ -164,6 +164,9 @@ export const make = (deps: {
     platform: "x",
     prepare: () => Effect.map(Clock.currentTimeMillis, (now) => encodeHandle(sending(now))),
     publish,
-    recover
+    recover,
+    // The post, its replies and its first comment are all posts of the account: one call each.
+    unpublish: (request) =>
+      Effect.flatMap(actingOf(request), (acting) => deps.api.deleteTweet(acting, request.externalId))
   }
 }

@@ -6,6 +6,7 @@ import { makeRateGate } from "../shared/rateGate.ts"
 import { makeXApi } from "./api.ts"
 import { CALL_TIMEOUT_MS, makeXClient } from "./client.ts"
 import { scopes, type XConfig } from "./config.ts"
+import * as XMetrics from "./metrics.ts"
 import * as XConnector from "./XConnector.ts"
 import * as XPublisher from "./XPublisher.ts"
 
@@ -26,7 +27,7 @@ export const make = (settings: XConfig, blobs: BlobStoreShape): Network => {
   return {
     platform: "x",
     connector: XConnector.make({ oauth, api }),
-    publisher: XPublisher.make({ api, client, blobs })
+    publisher: { ...XPublisher.make({ api, client, blobs }), metrics: XMetrics.make(settings, makeRateGate()) }
   }
 }
 

@@ -155,6 +155,24 @@ export const makeXApi = (config: XConfig, client: XClient) => {
           })
         ),
 
+    /** DELETE /2/tweets/:id; a post X no longer has (404) is already removed. */
+    deleteTweet: (acting: Acting, id: string): Effect.Effect<void, PublishError> =>
+      client
+        .call({
+          limit: "deletes",
+          userId: acting.userId,
+          accessToken: acting.accessToken,
+          method: "DELETE",
+          url: api(`/2/tweets/${encodeURIComponent(id)}`)
+        })
+        .pipe(
+          Effect.catchTags({
+            Throttled: (e) => Effect.fail(throttledError(e)),
+            NoAnswer: (e) => Effect.fail(noAnswerError(e))
+          }),
+          Effect.flatMap((r) => (isSuccess(r) || r.status === 404 ? Effect.void : Effect.fail(publishErrorOf(r))))
+        ),
+
     /** One image in one request (POST /2/media/upload, multipart). */
     uploadImage: (acting: Acting, bytes: Uint8Array<ArrayBuffer>, mimeType: string) => {
       const form = new FormData()

@@ -4,7 +4,7 @@ import type { RateGate } from "../shared/rateGate.ts"
 import { xMessage } from "./errors.ts"
 
 /** Which of X's windows a call counts against (X limits each endpoint per user per 15 minutes). */
-export type Limit = "tweets" | "media" | "timeline" | "me"
+export type Limit = "tweets" | "media" | "timeline" | "me" | "deletes"
 
 /** X's window for the call is used up, as X said on this call or an earlier one. */
 export class Throttled extends Schema.TaggedError<Throttled>()("Throttled", {

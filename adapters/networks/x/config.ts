@@ -16,6 +16,9 @@ export interface XConfig {
 /** What Herald asks of an X account: post, upload media, read the profile and its own posts (recovery), and stay connected. */
 export const scopes = ["tweet.read", "tweet.write", "users.read", "offline.access", "media.write"] as const
 
+/** GET /2/tweets takes up to 100 ids: posts whose figures one read gets. */
+export const METRICS_BATCH = 100
+
 const filled = (value: string) => value.trim() !== ""
 
 /** X is offered when X_CLIENT_ID and X_CLIENT_SECRET are both set. */

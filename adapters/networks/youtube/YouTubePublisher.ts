@@ -6,7 +6,8 @@ import {
   type Publisher,
   type PublishOutcome,
   type PublishRequest,
-  type Recovery
+  type Recovery,
+  type UnpublishRequest
 } from "../../../application/ports/Publishers.ts"
 import type { Account } from "../../../domain/account.ts"
 import { formatUtc } from "../../../domain/time.ts"
@@ -35,7 +36,7 @@ const SESSION_EXPIRED = PublishError.unavailable({
   message: "YouTube's upload session expired before the video was complete; Herald starts the upload again."
 })
 
-const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> =>
+const actingOf = (request: Pick<PublishRequest, "account" | "credentials">): Effect.Effect<Acting, PublishError> =>
   request.credentials === null
     ? Effect.fail(PublishError.unauthorized({ message: "The YouTube account has no stored access." }))
     : Effect.succeed({ channel: request.account.externalId, accessToken: request.credentials.accessToken })
@@ -267,5 +268,11 @@ export const make = (deps: {
       return said
     })
 
-  return { platform: "youtube", prepare, publish, recover, advise }
+  // The video's comments go with it, and the video is removed last: a first comment needs no call (nor its 50 units).
+  const unpublish = (request: UnpublishRequest) =>
+    request.kind === "comment"
+      ? Effect.void
+      : Effect.flatMap(actingOf(request), (acting) => deps.api.deleteVideo(acting, request.externalId))
+
+  return { platform: "youtube", prepare, publish, recover, advise, unpublish }
 }

@@ -7,6 +7,7 @@ import { makeYouTubeApi } from "./api.ts"
 import { CALL_TIMEOUT_MS, makeYouTubeClient } from "./client.ts"
 import { scopes, type YouTubeConfig } from "./config.ts"
 import { makeQuota } from "./quota.ts"
+import * as YouTubeMetrics from "./metrics.ts"
 import * as YouTubeConnector from "./YouTubeConnector.ts"
 import * as YouTubePublisher from "./YouTubePublisher.ts"
 
@@ -29,7 +30,10 @@ export const make = (settings: YouTubeConfig, blobs: BlobStoreShape): Network =>
   return {
     platform: "youtube",
     connector: YouTubeConnector.make({ oauth, api }),
-    publisher: YouTubePublisher.make({ api, blobs, quota, chunkBytes: settings.chunkBytes })
+    publisher: {
+      ...YouTubePublisher.make({ api, blobs, quota, chunkBytes: settings.chunkBytes }),
+      metrics: YouTubeMetrics.make(settings, quota)
+    }
   }
 }
 

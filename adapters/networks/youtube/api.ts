@@ -220,6 +220,21 @@ export const makeYouTubeApi = (config: YouTubeConfig, client: YouTubeClient) => 
           Effect.flatMap((r) => (isSuccess(r) ? Effect.void : Effect.fail(publishErrorOf(r))))
         ),
 
+    /** videos.delete (DELETE /videos?id=, 50 units): 204; a video YouTube no longer has (404 videoNotFound) is already removed. */
+    deleteVideo: (acting: Acting, videoId: string): Effect.Effect<void, PublishError> =>
+      client
+        .call({
+          ...acting,
+          method: "DELETE",
+          url: api(`/videos?id=${encodeURIComponent(videoId)}`),
+          bucket: "units",
+          cost: COST.delete
+        })
+        .pipe(
+          Effect.mapError(asPublishError),
+          Effect.flatMap((r) => (isSuccess(r) || r.status === 404 ? Effect.void : Effect.fail(publishErrorOf(r))))
+        ),
+
     /** Upload and processing status of a video; none when YouTube has no such video (any more). */
     videoState: (acting: Acting, videoId: string) =>
       expect(

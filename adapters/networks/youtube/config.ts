@@ -24,6 +24,9 @@ export const scopes = [
   "https://www.googleapis.com/auth/youtube.force-ssl"
 ] as const
 
+/** videos.list takes up to 50 ids (1 unit a call): videos whose figures one read gets. */
+export const METRICS_BATCH = 50
+
 const KIB_256 = 256 * 1024
 const filled = (value: string) => value.trim() !== ""
 

@@ -24,7 +24,7 @@ export const pacificMidnightAfter = (at: number): number => {
 }
 
 /** Units each call costs (YouTube Data API quota costs; videos.insert draws on its own bucket of uploads). */
-export const COST = { list: 1, thumbnail: 50, comment: 50 } as const
+export const COST = { list: 1, thumbnail: 50, comment: 50, delete: 50 } as const
 
 export interface QuotaUse {
   readonly uploads: number

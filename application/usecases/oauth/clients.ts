@@ -6,11 +6,14 @@ import {
   ClientMetadata,
   clientDocumentUrlProblem,
   type OAuthClient,
+  OAuthRefusal,
+  REGISTRATIONS_PER_HOUR,
   refuse
 } from "../../../domain/oauth.ts"
 import { ClientDocuments } from "../../ports/ClientDocuments.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { OAuthStore } from "../../ports/OAuthStore.ts"
+import { RateLimiter } from "../../ports/RateLimiter.ts"
 import { now } from "../common.ts"
 
 const decodeMetadata = Schema.decodeUnknownExit(ClientMetadata)
@@ -23,12 +26,26 @@ const metadataOf = (body: unknown) => {
 }
 
 /** RFC 7591: registers a public client from its metadata; the answer repeats what was registered. */
-export const registerClient = Effect.fn("registerClient")(function* (body: unknown) {
+export const registerClient = Effect.fn("registerClient")(function* (body: unknown, client: string) {
+  const limit = yield* (yield* RateLimiter).hit(
+    `oauth-register:${client}`,
+    REGISTRATIONS_PER_HOUR,
+    60 * 60 * 1000,
+    yield* now
+  )
+  if (!limit.allowed)
+    return yield* Effect.fail(
+      new OAuthRefusal({
+        error: "rate_limited",
+        description: `At most ${REGISTRATIONS_PER_HOUR} registrations an hour from one address.`,
+        retryAfterSeconds: Math.ceil(limit.retryAfterMs / 1000)
+      })
+    )
   const metadata = yield* metadataOf(body)
   const problem = checkClientMetadata(metadata)
   if (problem !== null) return yield* Effect.fail(problem)
   const at = yield* now
-  const client: OAuthClient = {
+  const registered: OAuthClient = {
     id: yield* (yield* Crypto).id("cli"),
     kind: "registered",
     name: claimedName(metadata.client_name, "Unnamed client"),
@@ -37,13 +54,13 @@ export const registerClient = Effect.fn("registerClient")(function* (body: unkno
     createdAt: at,
     fetchedAt: at
   }
-  yield* (yield* OAuthStore).saveClient(client)
+  yield* (yield* OAuthStore).saveClient(registered)
   return {
-    client_id: client.id,
+    client_id: registered.id,
     client_id_issued_at: Math.floor(at / 1000),
-    client_name: client.name,
-    ...(client.uri === null ? {} : { client_uri: client.uri }),
-    redirect_uris: client.redirectUris,
+    client_name: registered.name,
+    ...(registered.uri === null ? {} : { client_uri: registered.uri }),
+    redirect_uris: registered.redirectUris,
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
     token_endpoint_auth_method: "none"

@@ -14,6 +14,7 @@ import {
 } from "../../../domain/oauth.ts"
 import { isExpiredUnclaimed } from "../../../domain/workspace.ts"
 import { HeraldConfig } from "../../config.ts"
+import { readCache } from "../../readCache.ts"
 import { Crypto } from "../../ports/Crypto.ts"
 import { OAuthStore } from "../../ports/OAuthStore.ts"
 import { cachedWorkspace } from "../auth.ts"
@@ -105,6 +106,7 @@ const refresh = (params: TokenParams) =>
     yield* checkResource(params, grant.resource)
     if (found.value.usedAt !== null || !(yield* store.useRefreshToken(hash, at))) {
       yield* store.revokeGrant(grant.id, null, at)
+      yield* (yield* readCache).forgetKeys
       return yield* Effect.fail(invalidGrant("The refresh token was used before; the connection is revoked."))
     }
     return yield* issueTokens(grant)
@@ -126,6 +128,7 @@ export const revokeToken = Effect.fn("oauthRevoke")(function* (params: TokenPara
   // A client may revoke only its own tokens (RFC 7009 section 2.1); others are ignored, as unknown ones are.
   if (Option.isSome(grant) && params.client_id !== undefined && params.client_id !== grant.value.clientId) return
   yield* store.revokeGrant(found.value.grantId, null, yield* now)
+  yield* (yield* readCache).forgetKeys
 })
 
 const unauthorized = fail("unauthorized")
@@ -137,23 +140,27 @@ const unauthorized = fail("unauthorized")
 export const authenticateAccessToken = Effect.fnUntraced(function* (text: string) {
   const config = yield* HeraldConfig
   if (!text.startsWith(accessTokenPrefix(config.keyPrefix))) return yield* Effect.fail(unauthorized)
-  const store = yield* OAuthStore
+  const cache = yield* readCache
   const at = yield* now
-  const found = yield* store.findToken(yield* (yield* Crypto).sha256(text))
-  if (Option.isNone(found) || found.value.kind !== "access" || found.value.expiresAt <= at)
+  // Through the read cache, like keys: a revocation made elsewhere is seen within its time-to-live.
+  const found = yield* cache.oauthToken(yield* (yield* Crypto).sha256(text))
+  if (Option.isNone(found)) return yield* Effect.fail(unauthorized)
+  const { token: access, grant: maybeGrant } = found.value
+  if (access.kind !== "access" || access.expiresAt <= at || Option.isNone(maybeGrant))
     return yield* Effect.fail(unauthorized)
-  const grant = yield* store.findGrant(found.value.grantId)
-  if (Option.isNone(grant) || grant.value.revokedAt !== null || grant.value.resource !== mcpResource(config.publicUrl))
+  const grant = maybeGrant.value
+  if (grant.revokedAt !== null || grant.resource !== mcpResource(config.publicUrl))
     return yield* Effect.fail(unauthorized)
-  const workspace = yield* cachedWorkspace(grant.value.workspaceId)
+  const workspace = yield* cachedWorkspace(grant.workspaceId)
   if (Option.isNone(workspace) || isExpiredUnclaimed(workspace.value, at)) return yield* Effect.fail(unauthorized)
-  yield* Effect.forkDetach(store.recordGrantUse(grant.value.id, at))
+  // "Last used" for the key list, as for keys: written on its own fiber, at most once an hour per grant and process.
+  if (cache.useToRecord(grant.id, at)) yield* Effect.forkDetach((yield* OAuthStore).recordGrantUse(grant.id, at))
   const actor: Actor = {
     kind: "key",
-    workspaceId: grant.value.workspaceId,
-    keyId: grant.value.id,
-    name: grant.value.name,
-    requireApproval: grant.value.requireApproval
+    workspaceId: grant.workspaceId,
+    keyId: grant.id,
+    name: grant.name,
+    requireApproval: grant.requireApproval
   }
   return actor
 })

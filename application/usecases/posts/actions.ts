@@ -40,7 +40,11 @@ const conflict = (post: Post, action: string) =>
  * publishing worker takes), re-read, checked and written together with its queue change. So a
  * cancel racing the due time either wins (nothing fires) or sees the post already publishing.
  */
-const onLockedPost = <A, R>(actor: Actor, id: string, action: (post: Post) => Effect.Effect<A, HeraldError, R>) =>
+export const onLockedPost = <A, R>(
+  actor: Actor,
+  id: string,
+  action: (post: Post) => Effect.Effect<A, HeraldError, R>
+) =>
   !isWellFormedId(id)
     ? Effect.fail(fail("post_not_found", { postId: id }))
     : Effect.flatMap(Store, (store) =>

@@ -52,6 +52,23 @@ const workspaceAccounts = Effect.fnUntraced(function* (workspaceId: string, want
 const maxIdempotencyKeyLength = 255
 
 /**
+ * A request past its own rules, checked against the workspace: its accounts and media read, then every
+ * rule of the spec and of each target's network (checkPost). Create and edit both pass here.
+ */
+export const checkAgainstWorkspace = Effect.fnUntraced(function* (
+  workspaceId: string,
+  request: CreatePostRequest,
+  at: number,
+  timeZone?: string
+) {
+  const accounts = yield* workspaceAccounts(workspaceId, request.accountIds)
+  const coverId = request.cover && "mediaId" in request.cover ? [request.cover.mediaId] : []
+  const mediaIds = [...new Set([...request.mediaIds, ...overrideMediaIds(request.overrides), ...coverId])]
+  const media = mediaIds.length === 0 ? [] : yield* (yield* MediaRepo).findByIds(workspaceId, mediaIds)
+  return yield* fromResult(checkPost(request, { now: at, accounts, media, timeZone }))
+})
+
+/**
  * POST /posts on a decoded body: check its rules, then either answer a dry run or store the post, its
  * targets, the month's usage and the publish jobs as one atomic write (with the idempotency record, when a key is sent).
  * Untraced, like authenticateKey: the hot path of the API, where Effect.fn's call-site capture cost ~4 µs a create.
@@ -73,17 +90,13 @@ export const createPost = Effect.fnUntraced(function* (
       )
     )
   const at = yield* now
-  const accounts = yield* workspaceAccounts(actor.workspaceId, request.accountIds)
-  const coverId = request.cover && "mediaId" in request.cover ? [request.cover.mediaId] : []
-  const mediaIds = [...new Set([...request.mediaIds, ...overrideMediaIds(request.overrides), ...coverId])]
-  const media = mediaIds.length === 0 ? [] : yield* (yield* MediaRepo).findByIds(actor.workspaceId, mediaIds)
   // A local time or the queue needs the workspace's zones and schedules; a plain create reads nothing more.
   const planning =
     request.queue === true || isLocalTime(request.scheduledFor)
       ? yield* session === undefined ? planningContext(actor.workspaceId) : session.context(actor.workspaceId)
       : null
   const timeZone = planning === null ? undefined : zoneOfTargets(planning, request.accountIds)
-  const checked = yield* fromResult(checkPost(request, { now: at, accounts, media, timeZone }))
+  const checked = yield* checkAgainstWorkspace(actor.workspaceId, request, at, timeZone)
   const schedule =
     planning !== null && request.queue === true ? yield* queueOfTargets(planning, request.accountIds) : null
   const plannedZone =

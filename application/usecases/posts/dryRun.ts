@@ -20,6 +20,8 @@ export interface DryRunInput {
   readonly monthlyLimit: number | null
   readonly month: string
   readonly at: number
+  /** False for an edit's dry run: an edit never counts toward the month, so its cap cannot refuse it. */
+  readonly counts?: boolean | undefined
 }
 
 /**
@@ -53,7 +55,7 @@ export const dryRunResult = Effect.fn("dryRun")(function* (input: DryRunInput) {
   if (actor.kind === "key" && actor.requireApproval && request.requireApproval === false)
     warnings.push("requireApproval: false cannot bypass an asks-first key; the post would wait for approval.")
   const used = yield* (yield* UsageCounter).current(actor.workspaceId, month)
-  const overCap = monthlyLimit !== null && used >= monthlyLimit
+  const overCap = input.counts !== false && monthlyLimit !== null && used >= monthlyLimit
   if (overCap) warnings.push(`post_limit_reached: this workspace has used its ${monthlyLimit} posts for ${month}.`)
   if (!workspace.claimed)
     warnings.push("The workspace is unclaimed: nothing is published before the owner claims it and approves the post.")

@@ -15,7 +15,16 @@ export const targetView = (t: Target, metrics?: TargetMetrics): TargetView => ({
   error: t.error,
   firstComment: t.firstComment,
   thread: t.thread,
-  ...(metrics === undefined ? {} : { metrics })
+  ...(metrics === undefined ? {} : { metrics }),
+  ...(t.deletion == null
+    ? {}
+    : {
+        deletion: {
+          ...t.deletion,
+          requestedAt: formatUtc(t.deletion.requestedAt),
+          deletedAt: time(t.deletion.deletedAt)
+        }
+      })
 })
 
 /** The post record as the API shows it: times in UTC with Z; `metrics` by account id, for published targets. */

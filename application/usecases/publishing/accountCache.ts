@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Option } from "effect"
+import { Cache, Context, Effect, Option } from "effect"
 import type { Account } from "../../../domain/account.ts"
 import { AccountRepo } from "../../ports/AccountRepo.ts"
 
@@ -14,22 +14,22 @@ export class AccountCache extends Context.Service<AccountCache, AccountCacheShap
   "herald/publishing/AccountCache"
 ) {}
 
-export const makeAccountCache = (ttlMs: number, maxEntries = 10_000) =>
-  Effect.map(AccountRepo, (repo): AccountCacheShape => {
-    const entries = new Map<string, { readonly account: Option.Option<Account>; readonly until: number }>()
+/** Effect's Cache (one lookup per account at a time, entries expire after `ttlMs` on the Clock). */
+export const makeAccountCache = (ttlMs: number, capacity = 10_000) =>
+  Effect.gen(function* () {
+    const repo = yield* AccountRepo
+    const cache = yield* Cache.make({
+      capacity,
+      timeToLive: ttlMs,
+      lookup: (key: string) => {
+        const [workspaceId, accountId] = key.split(" ")
+        return repo.findById(workspaceId!, accountId!)
+      }
+    })
+    // Ids never hold a space: one string key names the pair.
     return {
-      find: (workspaceId, accountId) =>
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis
-          const key = `${workspaceId}/${accountId}`
-          const hit = entries.get(key)
-          if (hit !== undefined && hit.until > now) return hit.account
-          const account = yield* repo.findById(workspaceId, accountId)
-          if (entries.size >= maxEntries) entries.clear()
-          entries.set(key, { account, until: now + ttlMs })
-          return account
-        })
-    }
+      find: (workspaceId, accountId) => Cache.get(cache, `${workspaceId} ${accountId}`)
+    } satisfies AccountCacheShape
   })
 
 /** The worker's cache when there is one, else a fresh read. */

@@ -7,6 +7,7 @@ import { mediaFor, networkFor, publishStep, targetError } from "./network.ts"
 import type { PipelineOptions } from "./options.ts"
 import type { Loaded, RetryLater } from "./outcomes.ts"
 import { type Hold, PublishingSteps, type TargetWrite } from "./steps.ts"
+import { takeDownJob } from "./takedown.ts"
 
 const write = (job: LeasedJob, at: number, hold: Hold, change: TargetWrite["change"], firstCommentAt?: number) =>
   Effect.flatMap(PublishingSteps, (steps) => steps.write({ job, at, hold, change, firstCommentAt }))
@@ -27,7 +28,11 @@ const failFinally = (job: LeasedJob, error: TargetError) =>
     yield* write(job, at, complete, ({ target }) =>
       job.kind === "publish"
         ? { ...target, status: "failed", error, attempts: target.attempts + job.attempts }
-        : { ...target, firstComment: { status: "failed", externalId: null, error } }
+        : job.kind === "takedown"
+          ? target.deletion == null
+            ? target
+            : { ...target, deletion: { ...target.deletion, status: "failed", error } }
+          : { ...target, firstComment: { status: "failed", externalId: null, error } }
     )
     yield* Effect.logWarning("publishing failed for good").pipe(
       Effect.annotateLogs({ job: job.id, post: job.postId, code: error.code })
@@ -187,6 +192,8 @@ const publishFirstComment = Effect.fnUntraced(function* (job: LeasedJob, options
     ({ post, target }) =>
       contentFor(post, target.platform).firstComment !== null &&
       target.externalId !== null &&
+      // A target being taken down gets no comment.
+      target.deletion == null &&
       (target.firstComment?.status === "pending" || target.firstComment?.status === "publishing")
   )
   if (Option.isNone(began)) return
@@ -239,7 +246,12 @@ export const runJob = (job: LeasedJob, options: PipelineOptions) => {
             ? targetError("publish_outcome_unknown")
             : targetError("internal_error", `The publishing worker stopped ${job.attempts - 1} times on this job.`)
         )
-      : (job.kind === "publish" ? publishTarget(job, options) : publishFirstComment(job, options)).pipe(
+      : (job.kind === "publish"
+          ? publishTarget(job, options)
+          : job.kind === "takedown"
+            ? takeDownJob(job, options)
+            : publishFirstComment(job, options)
+        ).pipe(
           Effect.catchTags({
             FinalFailure: (e) => failFinally(job, e.error),
             RetryLater: (e) => retryLater(job, options, e)

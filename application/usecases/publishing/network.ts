@@ -13,7 +13,8 @@ import {
   type PublishOutcome,
   type PublishRequest,
   Publishers,
-  type Recovery
+  type Recovery,
+  type UnpublishRequest
 } from "../../ports/Publishers.ts"
 import type { NetworkUnavailable } from "../../ports/Connectors.ts"
 import { authorized, credentialsFor, type NeedsReconnection } from "../credentials.ts"
@@ -149,6 +150,19 @@ const bounded = <A>(call: Effect.Effect<A, PublishError>, options: PipelineOptio
 export const send = (publisher: Publisher, request: PublishRequest, handle: string | null, options: PipelineOptions) =>
   authorized(request.account, request.credentials, (credentials) =>
     bounded(publisher.publish({ ...request, credentials }, handle ?? undefined), options)
+  ).pipe(Effect.mapError(outcomeOf))
+
+/**
+ * Removes one item from the network, mapped like a publish call. A repeat is harmless (the port counts
+ * an item already gone as removed), so a lost answer is simply asked again.
+ */
+export const unpublishItem = (
+  unpublish: NonNullable<Publisher["unpublish"]>,
+  request: UnpublishRequest,
+  options: PipelineOptions
+) =>
+  authorized(request.account, request.credentials, (credentials) =>
+    bounded(unpublish({ ...request, credentials }), options)
   ).pipe(Effect.mapError(outcomeOf))
 
 /** The publisher's recovery handle for a fresh attempt, stored before any call that may post. */

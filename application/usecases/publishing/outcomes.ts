@@ -1,24 +1,25 @@
-import { Data } from "effect"
-import type { Post, Target, TargetError } from "../../../domain/post.ts"
+import { Schema } from "effect"
+import { TargetError } from "../../../domain/contract/postParts.ts"
+import type { Post, Target } from "../../../domain/post.ts"
 import { withTargets } from "../../../domain/post.ts"
 
 /** Another worker leased the job since (our lease expired): stop writing, the new owner recovers. */
-export class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
+export class LeaseLost extends Schema.TaggedError<LeaseLost>()("LeaseLost", {}) {}
 
 /** The target (or first comment) fails for good with this error. */
-export class FinalFailure extends Data.TaggedError("FinalFailure")<{ readonly error: TargetError }> {}
+export class FinalFailure extends Schema.TaggedError<FinalFailure>()("FinalFailure", { error: TargetError }) {}
 
 /**
  * Try again later. `clearCheckpoint` when the network said for certain that nothing was published;
  * `countsAsFailure` false when waiting is expected (throttling, media still processing), so it never
  * uses up the retries.
  */
-export class RetryLater extends Data.TaggedError("RetryLater")<{
-  readonly error: TargetError
-  readonly retryAfterMs: number | undefined
-  readonly clearCheckpoint: boolean
-  readonly countsAsFailure: boolean
-}> {}
+export class RetryLater extends Schema.TaggedError<RetryLater>()("RetryLater", {
+  error: TargetError,
+  retryAfterMs: Schema.UndefinedOr(Schema.Number),
+  clearCheckpoint: Schema.Boolean,
+  countsAsFailure: Schema.Boolean
+}) {}
 
 /** A job's post with the job's target in it. */
 export interface Loaded {

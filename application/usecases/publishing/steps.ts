@@ -92,7 +92,7 @@ export const make = Effect.gen(function* () {
   } satisfies PublishingStepsShape
 })
 
-/** The events a target's change reports: published or failed, for the target or its first comment. */
+/** The events a target's change reports: published or failed, for the target, its first comment or its take-down. */
 const targetEvents = (post: Post, before: Target, after: Target, at: number) =>
   Effect.gen(function* () {
     const events: Array<HeraldEvent> = []
@@ -109,6 +109,11 @@ const targetEvents = (post: Post, before: Target, after: Target, at: number) =>
           after,
           at
         )
+      )
+    const deletion = after.deletion?.status
+    if (deletion !== before.deletion?.status && (deletion === "deleted" || deletion === "failed"))
+      events.push(
+        yield* targetEvent(deletion === "deleted" ? "target.deleted" : "target.deletion_failed", post, after, at)
       )
     return events
   })

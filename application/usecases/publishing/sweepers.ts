@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { sendDueDigests } from "../inboxApproval.ts"
 import { sweepExpiredMedia } from "../media/sweep.ts"
+import { sweepOAuth } from "../oauth/sweep.ts"
 import { sweepExpired } from "../sweep.ts"
 import { sweepOldEvents } from "../webhooks/sweep.ts"
 
@@ -25,7 +26,7 @@ const logged = <A extends Record<string, number>, E, R>(what: string, sweep: Eff
 
 /**
  * Sweeps forever: expired unclaimed workspaces (with what they own), expired uploads (bytes,
- * preview, record) and events past their retention. Several schedulers may sweep at once; deleting
+ * preview, record), events past their retention, and expired OAuth codes and tokens. Several schedulers may sweep at once; deleting
  * what is already gone is harmless.
  */
 export const runSweepers = (options: SweeperOptions) =>
@@ -35,11 +36,13 @@ export const runSweepers = (options: SweeperOptions) =>
       const media = yield* logged("expired uploads", sweepExpiredMedia(options.batch), { media: 0, failed: 0 })
       const events = yield* logged("old events", sweepOldEvents(options.batch * 10), { events: 0 })
       yield* logged("approval digests", sendDueDigests(options.batch), { digests: 0 })
+      const oauth = yield* logged("expired OAuth codes and tokens", sweepOAuth(options.batch), { tokens: 0 })
       // A full batch means more are waiting: go again at once.
       if (
         workspaces.workspaces < options.batch &&
         media.media + media.failed < options.batch &&
-        events.events < options.batch * 10
+        events.events < options.batch * 10 &&
+        oauth.tokens < options.batch
       )
         yield* Effect.sleep(options.everyMs)
     }

@@ -6,6 +6,7 @@ import { isWellFormedId } from "../../../domain/ids.ts"
 import type { Post } from "../../../domain/post.ts"
 import { EventOutbox, type StoredEvent } from "../../ports/EventOutbox.ts"
 import { PostRepo } from "../../ports/PostRepo.ts"
+import { TokenVault } from "../../ports/TokenVault.ts"
 import { postView } from "../posts/view.ts"
 
 export const MAX_WAIT_SECONDS = 60
@@ -33,6 +34,24 @@ const waitFor = <A>(look: Effect.Effect<A>, found: (a: A) => boolean, waitMs: nu
     }
   })
 
+/**
+ * The position a cursor stands for. Cursors are sealed with the workspace's id (AES-GCM under
+ * HERALD_SECRET): the feed's position is one sequence for all workspaces, so a readable one would tell
+ * how busy the others are (README "Security"); another workspace's cursor, or a forged one, is refused.
+ */
+const positionOf = Effect.fnUntraced(function* (
+  vault: TokenVault["Service"],
+  workspaceId: string,
+  cursor: string | undefined
+) {
+  if (cursor === undefined || cursor === "0") return null
+  const opened = yield* Effect.option(vault.open(cursor))
+  const [owner, position] = Option.getOrElse(opened, () => "").split(":")
+  if (owner !== workspaceId || position === undefined || !/^[0-9]{1,18}$/.test(position))
+    return yield* Effect.fail(invalidFields(["after"], "after is a nextCursor this feed gave."))
+  return position
+})
+
 const seconds = (raw: string | undefined) =>
   raw === undefined ? 0 : /^[0-9]{1,3}$/.test(raw) ? Number(raw) : Number.NaN
 
@@ -46,7 +65,8 @@ export const listEvents = Effect.fn("listEvents")(function* (actor: Actor, query
   const bad: Array<string> = []
   const limit = query.limit === undefined ? 50 : /^[0-9]{1,3}$/.test(query.limit) ? Number(query.limit) : Number.NaN
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) bad.push("limit")
-  if (query.after !== undefined && !/^[0-9]{1,18}$/.test(query.after)) bad.push("after")
+  if (query.after !== undefined && query.after !== "0" && !/^v1\.[A-Za-z0-9._-]{1,300}$/.test(query.after))
+    bad.push("after")
   const types = query.types === undefined || query.types === "" ? [] : query.types.split(",")
   if (!types.every(isEventType)) bad.push("types")
   if (query.postId !== undefined && !isWellFormedId(query.postId)) bad.push("postId")
@@ -60,14 +80,18 @@ export const listEvents = Effect.fn("listEvents")(function* (actor: Actor, query
       )
     )
   const outbox = yield* EventOutbox
-  const after = query.after ?? null
+  const vault = yield* TokenVault
+  const after = yield* positionOf(vault, actor.workspaceId, query.after)
   const events = yield* waitFor(
     outbox.list(actor.workspaceId, { after, limit, types, resourceId: query.postId }),
     (found: ReadonlyArray<StoredEvent>) => found.length > 0,
     wait * 1000
   )
   const last = events[events.length - 1]
-  return { events: events.map((e) => JSON.parse(e.body) as unknown), nextCursor: last?.position ?? after ?? "0" }
+  return {
+    events: events.map((e) => JSON.parse(e.body) as unknown),
+    nextCursor: last === undefined ? (query.after ?? "0") : yield* vault.seal(`${actor.workspaceId}:${last.position}`)
+  }
 })
 
 export type WaitUntil = "decision" | "final"

@@ -31,6 +31,6 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   leaseMs: 10_000,
   retrySchedule: defaultRetrySchedule,
   disableAfterMs: DEFAULT_DISABLE_AFTER_MS,
-  limits: { perEndpoint: 16, perWorkspace: 32, hangsToPause: 3, pauseMs: 30_000, maxPauseMs: 600_000 },
+  limits: { perEndpoint: 64, perWorkspace: 64, hangsToPause: 3, pauseMs: 30_000, maxPauseMs: 600_000 },
   hangMs: 5_000
 }

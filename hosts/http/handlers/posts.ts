@@ -3,6 +3,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import * as Actions from "../../../application/usecases/posts/actions.ts"
 import type { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
+import { updatePost } from "../../../application/usecases/posts/update.ts"
+import { takeDownPost, takeDownTarget } from "../../../application/usecases/posts/takedown.ts"
 import { HeraldApi } from "../api.ts"
 import { answerCreatePost } from "./createPost.ts"
 import { CurrentActor } from "../security.ts"
@@ -13,6 +15,8 @@ type Services =
   | Effect.Services<ReturnType<typeof listPosts>>
   | Effect.Services<ReturnType<typeof Actions.approvePost>>
   | Effect.Services<ReturnType<typeof Actions.retryFirstComment>>
+  | Effect.Services<ReturnType<typeof updatePost>>
+  | Effect.Services<ReturnType<typeof takeDownTarget>>
 
 export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
   Effect.gen(function* () {
@@ -38,6 +42,25 @@ export const layer = HttpApiBuilder.group(HeraldApi, "posts", (handlers) =>
       )
       .handle("list", ({ query }) => run(Effect.flatMap(CurrentActor, (actor) => listPosts(actor, query))))
       .handle("get", ({ params }) => run(Effect.flatMap(CurrentActor, (actor) => getPost(actor, params.id))))
+      .handle("update", ({ params, payload }) =>
+        run(
+          Effect.flatMap(CurrentActor, (actor) =>
+            Effect.map(updatePost(actor, params.id, payload), (body) => json(body))
+          )
+        )
+      )
+      .handle("takeDownTarget", ({ params }) =>
+        run(
+          Effect.flatMap(CurrentActor, (actor) =>
+            Effect.map(takeDownTarget(actor, params.id, params.accountId), (body) => json(body, 202))
+          )
+        )
+      )
+      .handle("takeDownPost", ({ params }) =>
+        run(
+          Effect.flatMap(CurrentActor, (actor) => Effect.map(takeDownPost(actor, params.id), (body) => json(body, 202)))
+        )
+      )
       .handle("approve", ({ params, payload }) =>
         run(
           Effect.flatMap(CurrentActor, (actor) =>

@@ -1,9 +1,12 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { completeConnect, continueConnect, inspectConnectState } from "../../../application/usecases/accounts.ts"
-import { HeraldConfig } from "../../../application/config.ts"
+import { connectWithFormFields, inspectConnectState } from "../../../application/usecases/accounts.ts"
+import { completeFormConnect } from "../../../application/usecases/connectForm.ts"
+import { HeraldConfig, HttpSettings } from "../../../application/config.ts"
+import { clientBucket } from "../clientAddress.ts"
 import { catalogue, type ErrorCode, fail, type HeraldError, messageOf } from "../../../domain/errors.ts"
 import { errorResponse, toApiFailure } from "../errors.ts"
+import { CONNECT_COOKIE } from "./connectStart.ts"
 import { escapeHtml, page } from "./html.ts"
 
 /** One network that connects through a Herald form instead of OAuth: what the form asks for and says. */
@@ -64,14 +67,17 @@ const secured = (response: HttpServerResponse.HttpServerResponse, formAction = "
     "cache-control": "no-store"
   })
 
-const errorPage = (error: HeraldError, wantsJson: boolean) =>
-  wantsJson
-    ? errorResponse(toApiFailure(error))
-    : page(
-        "Something is not right",
-        `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
-        catalogue[error.code as ErrorCode]?.status ?? 400
-      )
+const errorPage = (error: HeraldError, wantsJson: boolean) => {
+  if (wantsJson) return errorResponse(toApiFailure(error))
+  const shown = page(
+    "Something is not right",
+    `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
+    catalogue[error.code as ErrorCode]?.status ?? 400
+  )
+  // A 429 page says when to come back, as the API's does.
+  const wait = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds
+  return wait === undefined ? shown : HttpServerResponse.setHeader(shown, "retry-after", String(wait))
+}
 
 const formPage = (platform: string, form: ConnectForm, state: string) =>
   page(
@@ -86,11 +92,12 @@ ${form.fields.map((f) => `<p><label>${escapeHtml(f.label)}<br><input name="${f.n
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const services = yield* Effect.context<
-      | Effect.Services<ReturnType<typeof completeConnect>>
+      | Effect.Services<ReturnType<typeof completeFormConnect>>
       | Effect.Services<ReturnType<typeof inspectConnectState>>
-      | Effect.Services<ReturnType<typeof continueConnect>>
+      | Effect.Services<ReturnType<typeof connectWithFormFields>>
     >()
     const origin = new URL((yield* HeraldConfig).publicUrl).origin
+    const client = clientBucket(yield* HttpSettings)
     const respond = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -157,12 +164,17 @@ export const layer = HttpRouter.addAll(
             )
             const wantsJson = (request.headers.accept ?? "").includes("application/json")
             if (form.continues === true) {
-              const { url } = yield* continueConnect(platform, params)
+              const { url } = yield* connectWithFormFields(platform, params)
               return wantsJson
                 ? HttpServerResponse.jsonUnsafe({ url })
                 : HttpServerResponse.redirect(url, { status: 303 })
             }
-            const result = yield* completeConnect(platform, params)
+            const result = yield* completeFormConnect(
+              platform,
+              params,
+              request.cookies[CONNECT_COOKIE] ?? null,
+              client(request)
+            )
             return wantsJson
               ? HttpServerResponse.jsonUnsafe(result)
               : page(

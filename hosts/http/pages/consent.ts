@@ -15,6 +15,7 @@ import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { escapeHtml, page, pagePolicy } from "./html.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
+import { type ConsentLocale, consentWords, localeOf } from "./consentWords.ts"
 
 // The page where a person lets an AI assistant's MCP client act in their workspace (Herald's
 // authorization endpoint). A GET only shows; the POST, from this page with the session's CSRF secret, decides.
@@ -64,46 +65,51 @@ const hidden = (params: Readonly<Record<string, string>>) =>
     .join("")
 
 /** The consent form: who asks (in the client's own words, marked as such), for which workspace, with which powers. */
-const consentPage = (request: AuthorizationRequest, workspaceName: string, email: string, csrf: string) => {
+const consentPage = (
+  request: AuthorizationRequest,
+  workspace: { readonly name: string; readonly locale: ConsentLocale },
+  email: string,
+  csrf: string
+) => {
+  const w = consentWords[workspace.locale]
   const client = request.client
   const back = new URL(request.redirectUri)
   const origin = back.protocol === "http:" || back.protocol === "https:" ? back.host : back.protocol
-  const identity =
-    client.kind === "document"
-      ? `Its description is published at <code>${escapeHtml(client.id)}</code>.`
-      : `It registered itself with Herald (id <code>${escapeHtml(client.id)}</code>); Herald knows nothing more about it.`
-  const body = `<p>An application asks to use Herald in your workspace <b>${escapeHtml(workspaceName)}</b> (signed in as ${escapeHtml(email)}).</p>
-<div class="post"><p>It calls itself <q id="client-name">${escapeHtml(client.name)}</q>. <span class="muted">That name is the application's own claim; Herald has not checked it.</span></p>
-<p class="muted">${identity} After you choose, you go back to <code id="redirect-host">${escapeHtml(origin)}</code>.</p></div>
-<p>If you allow it, it may do over MCP what an API key of this workspace may do: see the connected accounts, upload media,
-create, schedule, edit, cancel and follow its own posts, read the workspace's posts and posting queue. It cannot connect or disconnect
-accounts, see your keys, or approve posts.</p>
+  const identity = client.kind === "document" ? w.document(escapeHtml(client.id)) : w.registered(escapeHtml(client.id))
+  const body = `<p>${w.asks(escapeHtml(workspace.name), escapeHtml(email))}</p>
+<div class="post"><p>${w.callsItself(escapeHtml(client.name))} <span class="muted">${w.ownClaim}</span></p>
+<p class="muted">${identity} ${w.goesBack(escapeHtml(origin))}</p></div>
+<p>${w.powers}</p>
 <form method="post" action="${AUTHORIZE_PATH}">${hidden(request.params)}<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
-<fieldset><legend>Its posts</legend>
-<p><label><input type="radio" name="mode" value="asks-first" checked> wait for my approval (asks first)</label></p>
-<p><label><input type="radio" name="mode" value="may-publish"> may publish without asking me</label></p></fieldset>
-<p><label>Name for this connection (optional) <input name="name" maxlength="100"></label></p>
-<p><button name="decision" value="allow">Allow</button> <button class="secondary" name="decision" value="deny">Deny</button></p></form>
-<p class="muted">You can revoke this connection at any time under API keys in the app.</p>`
+<fieldset><legend>${w.postsLegend}</legend>
+<p><label><input type="radio" name="mode" value="asks-first" checked> ${w.asksFirst}</label></p>
+<p><label><input type="radio" name="mode" value="may-publish"> ${w.mayPublish}</label></p></fieldset>
+<p><label>${w.nameLabel} <input name="name" maxlength="100"></label></p>
+<p><button name="decision" value="allow">${w.allow}</button> <button class="secondary" name="decision" value="deny">${w.deny}</button></p></form>
+<p class="muted">${w.revokeLater}</p>`
   return HttpServerResponse.setHeader(
-    page("Connect an application to Herald", body),
+    page(w.title, body, 200, workspace.locale),
     "content-security-policy",
     consentPolicy(request.redirectUri)
   )
 }
 
 /** Not signed in: the sign-in form; the e-mailed link brings the person back here (the return cookie). */
-const signInFirst = (request: AuthorizationRequest, location: string, secure: boolean) =>
-  HttpServerResponse.setCookieUnsafe(
+const signInFirst = (request: AuthorizationRequest, location: string, secure: boolean, locale: ConsentLocale) => {
+  const w = consentWords[locale]
+  return HttpServerResponse.setCookieUnsafe(
     page(
-      "Sign in to connect an application",
-      `<p>An application that calls itself <q id="client-name">${escapeHtml(request.client.name)}</q> <span class="muted">(its own claim)</span> asks to use Herald for you. Sign in first: Herald e-mails you a link that brings you back here.</p>
-<form method="post" action="/signin"><label>E-mail <input name="email" type="email" required autocomplete="email"></label> <button>Send me a link</button></form>`
+      w.signInTitle,
+      `<p>${w.signInFirst(escapeHtml(request.client.name))}</p>
+<form method="post" action="/signin"><label>${w.email} <input name="email" type="email" required autocomplete="email"></label> <button>${w.sendLink}</button></form>`,
+      200,
+      locale
     ),
     RETURN_COOKIE,
     location,
     { httpOnly: true, sameSite: "lax", secure, path: "/", maxAge: "1 hour" }
   )
+}
 
 const errorPage = (error: HeraldError) =>
   problemPage(messageOf(error), catalogue[error.code as ErrorCode]?.status ?? 400)
@@ -161,13 +167,22 @@ export const layer = HttpRouter.addAll(
             const verdict = yield* checked(paramsOf(url.searchParams))
             if (Result.isFailure(verdict)) return verdict.failure
             const signedIn = yield* session
-            if (Option.isNone(signedIn)) return signInFirst(verdict.success, `${url.pathname}${url.search}`, secure)
+            if (Option.isNone(signedIn))
+              return signInFirst(
+                verdict.success,
+                `${url.pathname}${url.search}`,
+                secure,
+                localeOf(request.headers["accept-language"])
+              )
             const { actor, csrf } = signedIn.value
             const workspace = yield* cachedWorkspace(actor.workspaceId)
             const email = actor.kind === "person" ? actor.email : ""
             return consentPage(
               verdict.success,
-              Option.match(workspace, { onNone: () => "", onSome: (w) => w.name }),
+              Option.match(workspace, {
+                onNone: () => ({ name: "", locale: "en" as const }),
+                onSome: (w) => ({ name: w.name, locale: w.locale === "ja" ? ("ja" as const) : ("en" as const) })
+              }),
               email,
               csrf
             )

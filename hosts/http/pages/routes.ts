@@ -14,6 +14,7 @@ import { escapeHtml, page } from "./html.ts"
 import { strings } from "./assets.ts"
 import { chooseLocale } from "../../../domain/signup.ts"
 import type { Locale } from "../../../domain/workspace.ts"
+import { CONNECT_COOKIE } from "./connectStart.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
 import { AUTHORIZE_PATH, RETURN_COOKIE } from "./consent.ts"
 
@@ -132,7 +133,8 @@ export const layer = HttpRouter.addAll(
           Effect.gen(function* () {
             const params = yield* HttpRouter.params
             const q = yield* query
-            const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q))
+            const browser = (yield* HttpServerRequest.HttpServerRequest).cookies[CONNECT_COOKIE] ?? null
+            const result = yield* completeConnect(params.platform ?? "", Object.fromEntries(q), browser)
             const wantsJson = ((yield* HttpServerRequest.HttpServerRequest).headers.accept ?? "").includes(
               "application/json"
             )

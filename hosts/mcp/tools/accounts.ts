@@ -64,7 +64,7 @@ export const connectAccountTool = tool({
   name: "connect_account",
   title: "Get a link that connects a social account",
   description: [
-    "Returns a URL that connects an account of the given network to this workspace when opened in a browser.",
+    "Returns a URL that connects an account of the given network to this workspace when opened in a browser: give it to the person, whose browser shows Herald's page naming this workspace and this key, then the network's.",
     "For a real network, give the URL to your human: they log in to the network and approve; then call list_accounts to get the new account's id.",
     "Start with platform 'sandbox': Herald's built-in test network, always available. Opening its URL (a plain GET; you may fetch it yourself)",
     "connects a sandbox account at once, with no login, and posts to it are 'published' inside Herald, so you can try the whole flow safely.",

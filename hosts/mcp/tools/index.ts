@@ -11,13 +11,16 @@ import { waitForPostTool } from "./events.ts"
 import { getMediaPreviewTool, uploadMediaTool } from "./media.ts"
 import { metricsTools } from "./metrics.ts"
 import { planningTools } from "./planning.ts"
+import { webhookTools } from "./webhooks.ts"
 import {
   cancelPostTool,
   createPostTool,
   getPostTool,
   listPostsTool,
   rejectPostTool,
-  reschedulePostTool
+  reschedulePostTool,
+  takeDownPostTool,
+  updatePostTool
 } from "./posts.ts"
 
 /** Every tool, in the order an agent meets them: get a key, connect, (upload,) post, follow up. */
@@ -34,9 +37,12 @@ export const toolsFor = (transport: CallContext["transport"]): ReadonlyArray<Any
   listPostsTool,
   getPostTool,
   waitForPostTool,
+  updatePostTool,
   reschedulePostTool,
   cancelPostTool,
   rejectPostTool,
+  takeDownPostTool,
   ...planningTools,
-  ...metricsTools
+  ...metricsTools,
+  ...webhookTools
 ]

@@ -2,10 +2,12 @@ import { Effect, Schema } from "effect"
 import * as Actions from "../../../application/usecases/posts/actions.ts"
 import { createPost } from "../../../application/usecases/posts/create.ts"
 import { getPost, listPosts } from "../../../application/usecases/posts/query.ts"
-import { DryRunResult } from "../../../domain/contract/dryRun.ts"
+import { DryRunResult, EditDryRunResult } from "../../../domain/contract/dryRun.ts"
 import { PostEnvelope, PostList, RemovedPost, ReplayedPost } from "../../../domain/contract/post.ts"
 import { ScheduledForInput } from "../../../domain/contract/planning.ts"
-import { createPostFields } from "../../../domain/contract/postRequest.ts"
+import { createPostFields, updatePostFields } from "../../../domain/contract/postRequest.ts"
+import { updatePost } from "../../../application/usecases/posts/update.ts"
+import { takeDownPost, takeDownTarget } from "../../../application/usecases/posts/takedown.ts"
 import { planLimits } from "../../../domain/workspace.ts"
 import { tool } from "../tool.ts"
 
@@ -115,4 +117,42 @@ export const reschedulePostTool = tool({
   output: PostEnvelope,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: (args, call) => Actions.reschedulePost(call.actor, args.postId, { scheduledFor: args.scheduledFor })
+})
+
+export const updatePostTool = tool({
+  name: "update_post",
+  title: "Edit a post before it goes out",
+  description: [
+    "Changes one of your own posts while it is needs_approval or scheduled: content, mediaIds, thread, firstComment, poll, cover, the per-network objects, overrides, or accountIds (targets added or removed).",
+    "Send only what changes: a field given replaces the post's (null clears it), one left out stays. The create's rules apply, each target by its network.",
+    "If a person had approved the post, your edit sends it back to needs_approval: tell them. Once publishing or published it can no longer be edited (post_not_editable).",
+    "dryRun: true answers what would change, per target (changes), without storing anything. Nothing is sent to a network by an edit. To move it in time use reschedule_post."
+  ].join(" "),
+  input: Schema.Struct({ postId, ...updatePostFields }),
+  output: Schema.Union([PostEnvelope, EditDryRunResult]),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run: ({ postId: id, ...body }, call) => updatePost(call.actor, id, body)
+})
+
+export const takeDownPostTool = tool({
+  name: "take_down_post",
+  title: "Remove a published post from its networks",
+  description: [
+    "Takes one of your own published posts down from the network, with its thread and first comment: one account (accountId) or every account it went to (accountId left out, all or none).",
+    "Instagram and TikTok do not let apps remove posts: unpublish_unsupported names the network; the person removes it in the network's app.",
+    "The answer comes at once with target.deletion.status deleting; it becomes deleted once the network confirmed (wait_for_post or get_post), or failed with the reason. Asking again is harmless.",
+    "If your key is asks-first, the take-down waits for the human (awaiting_approval): tell them."
+  ].join(" "),
+  input: Schema.Struct({
+    postId,
+    accountId: Schema.optionalKey(
+      Schema.String.annotate({ description: "The target's account id; left out: every target on a network" })
+    )
+  }),
+  output: PostEnvelope,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  run: (args, call) =>
+    args.accountId === undefined
+      ? takeDownPost(call.actor, args.postId)
+      : takeDownTarget(call.actor, args.postId, args.accountId)
 })

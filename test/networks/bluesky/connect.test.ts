@@ -5,6 +5,8 @@ import { AccountRepo } from "../../../application/ports/AccountRepo.ts"
 import { CredentialStore } from "../../../application/ports/CredentialStore.ts"
 import { TokenVault } from "../../../application/ports/TokenVault.ts"
 import { publishDueTargets } from "../../../application/usecases/publishing/worker.ts"
+import { FORM_REFUSED } from "../../../application/usecases/connectForm.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 import { chromiumAvailable, launch } from "../../web/browser.ts"
 import { pipelineOptions, startBlueskyHost, startPage, watchedFetch, workspace } from "./host.ts"
 import { type LocalPds, type PdsAccount, startPds } from "./pds.ts"
@@ -22,8 +24,7 @@ beforeAll(async () => {
   pds = await startPds({ enableDidDocWithSession: true })
   host = await startBlueskyHost({
     serviceUrl: pds.url.replace("localhost", "127.0.0.1"),
-    fetch: watched.fetch,
-    linkCardsFromPrivateHosts: true
+    fetch: watched.fetch
   })
   const png = await sharp({ create: { width: 600, height: 315, channels: 3, background: "#3366cc" } })
     .png()
@@ -59,27 +60,33 @@ const api = async (method: string, path: string, key: string, body?: unknown) =>
   return { status: response.status, body: (await response.json()) as any }
 }
 
-/** The form's action, sent as the browser on Herald's page sends it. */
-const postForm = (fields: Record<string, string>, origin = host.origin) =>
+/** The form's action, sent as the browser on Herald's page sends it (with the cookie its Continue set). */
+const postForm = (fields: Record<string, string>, cookie: string, origin = host.origin) =>
   fetch(`${host.origin}/connect/bluesky/callback`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", origin },
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", origin, cookie },
     body: new URLSearchParams(fields)
   })
 
-const connectLink = async (key: string) => {
+/** The link an agent gets: Herald's start page. */
+const startLink = async (key: string) => {
   const reply = await api("GET", "/connect/bluesky", key)
   expect(reply.status).toBe(200)
   return reply.body.url as string
 }
 
+/** The link continued in a browser: Herald's form, the link's state and the browser's cookie. */
+const connectLink = async (key: string) => {
+  const { next, cookie } = await continueConnectLink(await startLink(key))
+  return { url: next, state: new URL(next).searchParams.get("state")!, cookie }
+}
+
 describe("Bluesky through the HTTP host, against a real PDS", () => {
   it("connects with an app password on Herald's form, refusing the main password and a wrong one", async () => {
     const { apiKey, person } = await host.run(workspace)
-    const url = await connectLink(apiKey)
+    const { url, state, cookie } = await connectLink(apiKey)
     expect(url.startsWith(`${host.origin}/connect/bluesky/form?state=`)).toBe(true)
-    const state = new URL(url).searchParams.get("state")!
 
     const form = await fetch(url)
     expect(form.status).toBe(200)
@@ -95,35 +102,36 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     // Sent from another site: refused before anything is used up.
     const forged = await postForm(
       { state, handle: alice.handle, appPassword: alice.appPassword },
+      cookie,
       "https://evil.example"
     )
     expect(forged.status).toBe(403)
     expect(((await forged.json()) as any).error.code).toBe("csrf_failed")
 
     // The main password is refused, and the session it opened is closed again.
-    const main = await postForm({ state, handle: alice.handle, appPassword: alice.password })
+    const main = await postForm({ state, handle: alice.handle, appPassword: alice.password }, cookie)
     expect(main.status).toBe(400)
     const mainError = ((await main.json()) as any).error
-    expect(mainError.code).toBe("validation_failed")
-    expect(mainError.details.fields).toEqual(["appPassword"])
-    expect(mainError.message).toContain("main password")
+    expect(mainError).toMatchObject({
+      code: "validation_failed",
+      message: FORM_REFUSED,
+      details: { fields: ["handle", "appPassword"] }
+    })
     expect(watched.count("com.atproto.server.deleteSession")).toBe(1)
 
-    const wrong = await postForm({
-      state: new URL(await connectLink(apiKey)).searchParams.get("state")!,
-      handle: alice.handle,
-      appPassword: "aaaa-bbbb-cccc-dddd"
-    })
+    // A wrong app password and an unknown handle answer exactly as the main password did: no oracle.
+    const wrong = await postForm({ state, handle: alice.handle, appPassword: "aaaa-bbbb-cccc-dddd" }, cookie)
     expect(wrong.status).toBe(400)
-    const wrongError = ((await wrong.json()) as any).error
-    expect(wrongError.details.fields).toEqual(["appPassword"])
-    expect(wrongError.message).toContain("Invalid identifier or password")
+    expect(((await wrong.json()) as any).error).toEqual(mainError)
+    const unknown = await postForm({ state, handle: "nobody.test", appPassword: "aaaa-bbbb-cccc-dddd" }, cookie)
+    expect(unknown.status).toBe(400)
+    expect(((await unknown.json()) as any).error).toEqual(mainError)
 
-    const connected = await postForm({
-      state: new URL(await connectLink(apiKey)).searchParams.get("state")!,
-      handle: `@${alice.handle}`,
-      appPassword: alice.appPassword
-    })
+    const fresh = await connectLink(apiKey)
+    const connected = await postForm(
+      { state: fresh.state, handle: `@${alice.handle}`, appPassword: alice.appPassword },
+      fresh.cookie
+    )
     expect(connected.status).toBe(200)
     const { account } = (await connected.json()) as any
     expect(account).toMatchObject({
@@ -150,19 +158,19 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     expect(sealed).not.toContain(opened.refreshToken.slice(0, 24))
 
     // Reconnecting the same Bluesky account keeps its Herald id.
-    const again = await postForm({
-      state: new URL(await connectLink(apiKey)).searchParams.get("state")!,
-      handle: alice.handle,
-      appPassword: alice.appPassword
-    })
+    const third = await connectLink(apiKey)
+    const again = await postForm(
+      { state: third.state, handle: alice.handle, appPassword: alice.appPassword },
+      third.cookie
+    )
     expect(((await again.json()) as any).account.id).toBe(account.id)
   })
 
   it("publishes through the pipeline: links, mentions and hashtags as facets, and a link card", async () => {
     const { apiKey } = await host.run(workspace)
-    const state = new URL(await connectLink(apiKey)).searchParams.get("state")!
+    const { state, cookie } = await connectLink(apiKey)
     const { account } = (await (
-      await postForm({ state, handle: alice.handle, appPassword: alice.appPassword })
+      await postForm({ state, handle: alice.handle, appPassword: alice.appPassword }, cookie)
     ).json()) as any
     const sessionsBefore = watched.count("com.atproto.server.createSession")
 
@@ -219,7 +227,10 @@ describe.runIf(chromiumAvailable)("Bluesky's connect form in a real Chromium", (
     const browser = await launch()
     try {
       const tab = await browser.newPage()
-      await tab.goto(await connectLink(apiKey))
+      await tab.goto(await startLink(apiKey))
+      // Herald's page names the workspace the account goes to, then leads on to the form.
+      await tab.getByText("This link connects a").waitFor()
+      await tab.getByRole("button", { name: "Continue to Bluesky" }).click()
       await tab.getByLabel("Handle").fill(alice.handle)
       await tab.getByLabel("App password").fill(alice.appPassword)
       await tab.getByRole("button", { name: "Connect" }).click()

@@ -5,7 +5,7 @@ import * as Bluesky from "../../../adapters/networks/bluesky/adapter.ts"
 import type { BlueskyOptions } from "../../../adapters/networks/bluesky/config.ts"
 import * as Sandbox from "../../../adapters/networks/sandbox/index.ts"
 import { BlobStore } from "../../../application/ports/BlobStore.ts"
-import type { HeraldConfigShape } from "../../../application/config.ts"
+import { defaultLimits, type HeraldConfigShape } from "../../../application/config.ts"
 import { SentMail } from "../../../adapters/memory/RecordingMailer.ts"
 import { authenticateKey, authenticateSession } from "../../../application/usecases/auth.ts"
 import { claimWorkspace } from "../../../application/usecases/claim.ts"
@@ -91,6 +91,7 @@ export const startBlueskyHost = async (options: BlueskyOptions) => {
   const core = blueskyCore(options, {
     publicUrl: origin,
     limits: {
+      ...defaultLimits,
       signupPerIpPerHour: 1000,
       signupPerEmailPerDay: 100,
       claimLinksPerWorkspacePerHour: 100,

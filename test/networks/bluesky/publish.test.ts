@@ -16,7 +16,7 @@ import { enable } from "../../../hosts/networks.ts"
 import { AccountRepo } from "../../../application/ports/AccountRepo.ts"
 import { JobQueue } from "../../../application/ports/JobQueue.ts"
 import { Publishers, type PublishRequest } from "../../../application/ports/Publishers.ts"
-import { completeConnect, connectUrl } from "../../../application/usecases/accounts.ts"
+import { connectInBrowser } from "../../support/connect.ts"
 import { credentialsFor, storeCredentials } from "../../../application/usecases/credentials.ts"
 import { REST_UPLOAD_LIMIT, uploadMedia } from "../../../application/usecases/media/upload.ts"
 import { createPost } from "../../../application/usecases/posts/create.ts"
@@ -74,16 +74,12 @@ afterAll(async () => {
 /** Each test: the in-memory host with Bluesky on the PDS, through a watched fetch. */
 const withBluesky = <A, E>(body: (watched: ReturnType<typeof watchedFetch>) => Effect.Effect<A, E, any>) => {
   const watched = watchedFetch()
-  return body(watched).pipe(
-    Effect.provide(blueskyCore({ serviceUrl: pds.url, fetch: watched.fetch, linkCardsFromPrivateHosts: true }))
-  )
+  return body(watched).pipe(Effect.provide(blueskyCore({ serviceUrl: pds.url, fetch: watched.fetch })))
 }
 
 const connect = (person: Actor, who: PdsAccount) =>
   Effect.gen(function* () {
-    const { url } = yield* connectUrl(person, "bluesky")
-    const state = new URL(url).searchParams.get("state")!
-    return (yield* completeConnect("bluesky", { state, handle: who.handle, appPassword: who.appPassword })).account.id
+    return (yield* connectInBrowser(person, "bluesky", { handle: who.handle, appPassword: who.appPassword })).account.id
   })
 
 const post = (actor: Actor, body: CreatePostBody) =>

@@ -7,6 +7,7 @@ import { publishDueTargets } from "../../../application/usecases/publishing/work
 import { claim, signUp } from "../../support/flows.ts"
 import { call, type HttpHost, startHttpHost } from "../../support/httpHost.ts"
 import { type FakeLinkedIn, startFakeLinkedIn } from "./fakeLinkedIn.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 
 /**
  * LinkedIn end to end: the real HTTP host (in memory, and on PostgreSQL) configured by LINKEDIN_*
@@ -73,10 +74,11 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])(
       fake.state.authorizeAs = member
       const link = await call(host, "GET", "/connect/linkedin", { key })
       expect(link.status).toBe(200)
-      const atLinkedIn = await fetch(link.body.url, { redirect: "manual" })
+      const { next, cookie } = await continueConnectLink(host.local(link.body.url))
+      const atLinkedIn = await fetch(next, { redirect: "manual" })
       expect(atLinkedIn.status).toBe(302)
       const back = await fetch(host.local(atLinkedIn.headers.get("location")!), {
-        headers: { accept: "application/json" }
+        headers: { accept: "application/json", cookie }
       })
       const body = (await back.json()) as any
       expect(back.status, JSON.stringify(body)).toBe(200)

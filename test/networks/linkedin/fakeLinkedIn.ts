@@ -123,6 +123,8 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
   const log = requestLog()
   let sequence = 0
 
+  /** Posts' figures as LinkedIn counts them (tests set them), by post URN. */
+  const figures = new Map<string, Record<string, number>>()
   const state = {
     /** Now, for token expiry and post times (epoch ms); the real clock unless a test sets it. */
     clock: null as number | null,
@@ -566,6 +568,67 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
           ...(video.status === "PROCESSING_FAILED" ? { processingFailureReason: "Video format is not supported" } : {})
         })
       }
+      if (route === "GET /rest/memberCreatorPostAnalytics") {
+        if (!access.scope.includes("r_member_postAnalytics"))
+          return forbidden(res, "memberCreatorPostAnalytics.FINDER-entity")
+        const entity = /^\((share|ugc):(urn:li:(?:share|ugcPost):\d+)\)$/.exec(query.get("entity") ?? "")
+        const type = query.get("queryType") ?? ""
+        if (
+          query.get("q") !== "entity" ||
+          entity === null ||
+          !["IMPRESSION", "MEMBERS_REACHED", "RESHARE", "REACTION", "COMMENT"].includes(type)
+        )
+          return invalid(
+            res,
+            "q=entity, entity=(share:urn) or (ugc:urn), queryType in IMPRESSION, MEMBERS_REACHED, RESHARE, REACTION, COMMENT"
+          )
+        const post = posts.find((p) => p.urn === entity[2])
+        if (post === undefined || post.author !== `urn:li:person:${access.memberId}`)
+          return send(res, 404, problem(404, `Post ${entity[2]} not found`))
+        return send(res, 200, {
+          paging: { start: 0, count: 10, links: [] },
+          elements: [
+            {
+              count: figures.get(post.urn)?.[type] ?? 0,
+              metricType: { "com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1": type }
+            }
+          ]
+        })
+      }
+      if (route === "GET /rest/organizationalEntityShareStatistics") {
+        const org = query.get("organizationalEntity") ?? ""
+        if (query.get("q") !== "organizationalEntity" || !org.startsWith("urn:li:organization:"))
+          return invalid(res, "q=organizationalEntity with an organization URN")
+        if (!mayActAs(access, org, false))
+          return forbidden(res, "organizationalEntityShareStatistics.FINDER-organizationalEntity")
+        const listed = (name: string) =>
+          /^List\((.*)\)$/
+            .exec(query.get(name) ?? "")?.[1]
+            ?.split(",")
+            .filter((u) => u !== "") ?? []
+        const elements = [...listed("shares"), ...listed("ugcPosts")].flatMap((id) => {
+          const post = posts.find((p) => p.urn === id && p.author === org)
+          if (post === undefined) return []
+          const counts = figures.get(id) ?? {}
+          const stat = (name: string) => counts[name] ?? 0
+          return [
+            {
+              organizationalEntity: org,
+              [id.startsWith("urn:li:ugcPost:") ? "ugcPost" : "share"]: id,
+              totalShareStatistics: {
+                impressionCount: stat("impressionCount"),
+                uniqueImpressionsCount: stat("uniqueImpressionsCount"),
+                clickCount: stat("clickCount"),
+                likeCount: stat("likeCount"),
+                commentCount: stat("commentCount"),
+                shareCount: stat("shareCount"),
+                engagement: 0
+              }
+            }
+          ]
+        })
+        return send(res, 200, { paging: { start: 0, count: elements.length, links: [] }, elements })
+      }
       if (route === "POST /rest/posts") return createPost(res, req, access, body, reply?.dropAnswer === true)
       if (route === "GET /rest/posts") {
         if (query.get("q") !== "author" || req.headers["x-restli-method"] !== "FINDER")
@@ -591,6 +654,20 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
             ...(p.content === undefined ? {} : { content: p.content })
           }))
         })
+      }
+      // DELETE /rest/posts/{encoded urn} (Posts API, X-RestLi-Method: DELETE): 204; the post's comments go with it.
+      const deleting = /^\/rest\/posts\/([^/]+)$/.exec(url.pathname)
+      if (req.method === "DELETE" && deleting !== null) {
+        const postUrn = decodeURIComponent(deleting[1])
+        const at = posts.findIndex((p) => p.urn === postUrn)
+        if (at === -1) return send(res, 404, problem(404, `Post ${postUrn} not found`))
+        if (!mayActAs(access, posts[at]!.author, true))
+          return forbidden(res, `partnerApiPostsExternal.DELETE for ${postUrn}`)
+        posts.splice(at, 1)
+        for (let i = comments.length - 1; i >= 0; i--) if (comments[i]!.post === postUrn) comments.splice(i, 1)
+        if (reply?.dropAnswer === true) return req.socket.destroy()
+        res.writeHead(204)
+        return res.end()
       }
       const social = /^\/rest\/socialActions\/([^/]+)\/comments$/.exec(url.pathname)
       if (social !== null) {
@@ -646,6 +723,13 @@ export const startFakeLinkedIn = async (options: { clientId?: string; clientSecr
     authorizeUrl: `${origin}/oauth/v2/authorization`,
     tokenUrl: `${origin}/oauth/v2/accessToken`,
     state,
+    /** The token's grant gains `scope` (LinkedIn approved the app for it). */
+    grantScope: (token: string, scope: string) => {
+      const access = accessTokens.get(token)!
+      accessTokens.set(token, { ...access, scope: [...access.scope, scope] })
+    },
+    /** Sets a post's figures: member query types (IMPRESSION, REACTION...) and page statistics (impressionCount...). */
+    setFigures: (urn: string, counts: Record<string, number>) => void figures.set(urn, counts),
     members,
     posts,
     comments,

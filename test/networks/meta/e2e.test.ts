@@ -15,6 +15,7 @@ import { publishDueTargets } from "../../../application/usecases/publishing/work
 import { claim, signUp } from "../../support/flows.ts"
 import { call, type HttpHost, startHttpHost } from "../../support/httpHost.ts"
 import { type FakeGraph, startFakeGraph } from "./fakeGraph.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 
 /**
  * The three Meta networks end to end: the real HTTP host (in memory, and on PostgreSQL) configured
@@ -128,9 +129,12 @@ describe.each([
     const connectVia = async (platform: string) => {
       const link = await call(h(), "GET", `/connect/${platform}`, { key })
       expect(link.status, JSON.stringify(link.body)).toBe(200)
-      const atMeta = await fetch(link.body.url, { redirect: "manual" })
+      const { next, cookie } = await continueConnectLink(h().local(link.body.url))
+      const atMeta = await fetch(next, { redirect: "manual" })
       expect(atMeta.status).toBe(302)
-      const back = await fetch(h().local(atMeta.headers.get("location")!), { headers: { accept: "application/json" } })
+      const back = await fetch(h().local(atMeta.headers.get("location")!), {
+        headers: { accept: "application/json", cookie }
+      })
       const body = (await back.json()) as any
       expect(back.status, JSON.stringify(body)).toBe(200)
       return body.accounts as Array<{ id: string; platform: string; name: string; username: string; status: string }>

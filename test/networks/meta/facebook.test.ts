@@ -67,7 +67,7 @@ describe("Facebook connector against the fake Graph API", () => {
           redirect_uri: callbackFor("facebook"),
           state: "st-1",
           scope:
-            "pages_show_list,pages_read_engagement,pages_manage_posts,pages_manage_engagement,business_management,instagram_basic,instagram_content_publish,instagram_manage_comments"
+            "pages_show_list,pages_read_engagement,pages_manage_posts,pages_manage_engagement,business_management,instagram_basic,instagram_content_publish,instagram_manage_comments,read_insights,instagram_manage_insights"
         })
         assert.isNull(begun.verifier)
         const start = since()

@@ -228,6 +228,8 @@ export const startFakeGraph = async () => {
   const publishedPerDay = new Map<string, Array<number>>()
   let nextId = 18_000_000_000_000_000n
 
+  /** Posts' insights as Meta counts them (tests set them), or "few-viewers" for (#10) Not enough viewers. */
+  const insights = new Map<string, Record<string, number> | "few-viewers">()
   const state = {
     /** Meta's "Require App Secret" app setting: every API call must carry appsecret_proof (HMAC-SHA256 of its token). */
     requireProof: false,
@@ -241,6 +243,8 @@ export const startFakeGraph = async () => {
     deny: false,
     /** Scopes the person grants on Facebook: the asked ones unless set. */
     grantedFacebookScopes: null as ReadonlyArray<string> | null,
+    /** Permissions the person declines on any dialog (an insights permission, say). */
+    withheldScopes: [] as Array<string>,
     /** Status polls a container answers IN_PROGRESS before FINISHED (videos take `videoPolls`). */
     containerPolls: 2,
     videoPolls: 3,
@@ -590,7 +594,9 @@ export const startFakeGraph = async () => {
           app: dialog,
           redirectUri,
           subject,
-          scopes: dialog === "facebook" ? (state.grantedFacebookScopes ?? asked) : asked
+          scopes: (dialog === "facebook" ? (state.grantedFacebookScopes ?? asked) : asked).filter(
+            (scope) => !state.withheldScopes.includes(scope)
+          )
         })
         back.searchParams.set("code", code)
       }
@@ -1071,6 +1077,78 @@ export const startFakeGraph = async () => {
       })
     }
     const post = posts.find((p) => p.id === id)
+    // DELETE /{id} (Pages posts, videos and comments with the Page's token; Threads media with the user's):
+    // {success: true}. Instagram's API removes nothing. An object not there falls to the 100/33 answer below.
+    if (method === "DELETE" && parts.length === 1 && (post !== undefined || video !== undefined)) {
+      if (post?.app === "instagram")
+        return sendError(
+          res,
+          graphError(400, 3, "(#3) Application does not have the capability to make this API call.")
+        )
+      const owner = post?.owner ?? video!.page
+      const allowed = post?.app === "threads" ? actsFor(token, owner) : token.kind === "page" && token.subject === owner
+      if (!allowed) return sendError(res, graphError(403, 200, "(#200) Permissions error"))
+      for (let i = posts.length - 1; i >= 0; i--)
+        if (posts[i]!.id === id || (posts[i]!.kind === "comment" && posts[i]!.replyTo === id)) posts.splice(i, 1)
+      videos.delete(id)
+      if (dropAnswer) return req.socket.destroy()
+      return send(res, 200, { success: true })
+    }
+    // Insights: a Page token's permissions are those of the user token it came from.
+    const granted = (t: Token) =>
+      t.kind === "page"
+        ? ([...tokens.values()].filter((u) => u.kind === "fb-user" && u.subject === t.user).at(-1)?.scopes ?? [])
+        : t.scopes
+    const noPermission = () =>
+      sendError(res, graphError(403, 10, "(#10) Application does not have permission for this action"))
+    if (
+      method === "GET" &&
+      parts.length === 2 &&
+      parts[1] === "insights" &&
+      post !== undefined &&
+      post.app !== "facebook"
+    ) {
+      const needs =
+        post.app === "threads"
+          ? "threads_manage_insights"
+          : token.kind === "ig-user"
+            ? "instagram_business_manage_insights"
+            : "instagram_manage_insights"
+      if (!actsFor(token, post.owner) || !granted(token).includes(needs)) return noPermission()
+      if (insights.get(post.id) === "few-viewers")
+        return sendError(res, graphError(400, 10, "(#10) Not enough viewers for the media to show insights"))
+      const counts = (insights.get(post.id) ?? {}) as Record<string, number>
+      const names = (query.get("metric") ?? "").split(",").filter((n) => n !== "")
+      return send(res, 200, {
+        data: names.map((name) => ({
+          name,
+          period: "lifetime",
+          values: [{ value: counts[name] ?? 0 }],
+          title: name,
+          description: "",
+          id: `${post.id}/insights/${name}/lifetime`
+        }))
+      })
+    }
+    if (method === "GET" && parts.length === 1 && post !== undefined && /insights\.metric\(/.test(fieldList)) {
+      if (token.kind !== "page" || token.subject !== post.owner || !granted(token).includes("read_insights"))
+        return sendError(res, graphError(400, 10, "(#10) This endpoint requires the 'read_insights' permission."))
+      const counts = (insights.get(post.id) ?? {}) as Record<string, number>
+      const names = /insights\.metric\(([^)]*)\)/.exec(fieldList)![1]!.split(",")
+      return send(res, 200, {
+        id: post.id,
+        shares: { count: counts.shares ?? 0 },
+        comments: { data: [], summary: { order: "ranked", total_count: counts.comments ?? 0, can_comment: true } },
+        insights: {
+          data: names.map((name) => ({
+            name,
+            period: "lifetime",
+            values: [{ value: counts[name] ?? 0 }],
+            id: `${post.id}/insights/${name}/lifetime`
+          }))
+        }
+      })
+    }
     if (method === "GET" && parts.length === 1 && post !== undefined)
       return send(res, 200, { id: post.id, permalink: permalinkOf(post), permalink_url: permalinkOf(post) })
     if (parts.length === 2 && parts[1] === "comments" && (post !== undefined || video !== undefined)) {
@@ -1128,6 +1206,8 @@ export const startFakeGraph = async () => {
   return {
     origin,
     apps,
+    /** Sets a post's insights under Meta's metric names (and comments, shares for a Page post). */
+    setInsights: (id: string, counts: Record<string, number> | "few-viewers") => void insights.set(id, counts),
     /** The variables that point Herald at this fake (HERALD_PUBLIC_URL aside). */
     env: (version = "v26.0"): Record<string, string> => ({
       META_GRAPH_VERSION: version,

@@ -82,7 +82,7 @@ describe("Instagram connector against the fake Graph API", () => {
         assert.strictEqual(`${url.origin}${url.pathname}`, `${fake.origin}/oauth/authorize`)
         assert.strictEqual(
           url.searchParams.get("scope"),
-          "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_comments"
+          "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_comments,instagram_business_manage_insights"
         )
         const start = since()
         const [connection] = yield* connect(network)

@@ -7,6 +7,7 @@ import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freePort } from "../../support/freePort.ts"
 import { type FakeGraph, startFakeGraph } from "./fakeGraph.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 
 const filesUnder = (dir: string): Array<string> =>
   readdirSync(dir).flatMap((name) => {
@@ -137,8 +138,9 @@ describe("npm start with Facebook, Instagram and Threads configured", () => {
 
     const connectVia = async (platform: string) => {
       const link = (await (await fetch(`${api}/connect/${platform}`, { headers: auth })).json()) as any
-      const atMeta = await fetch(link.url, { redirect: "manual" })
-      const back = await fetch(atMeta.headers.get("location")!, { headers: { accept: "application/json" } })
+      const { next, cookie } = await continueConnectLink(link.url)
+      const atMeta = await fetch(next, { redirect: "manual" })
+      const back = await fetch(atMeta.headers.get("location")!, { headers: { accept: "application/json", cookie } })
       expect(back.status, await back.clone().text()).toBe(200)
       return ((await back.json()) as any).accounts as Array<any>
     }

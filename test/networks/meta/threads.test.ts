@@ -69,7 +69,8 @@ describe("Threads connector against the fake Threads API", () => {
         })
         assert.deepInclude(Object.fromEntries(new URL(begun.url).searchParams), {
           client_id: fake.apps.threads.clientId,
-          scope: "threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies",
+          scope:
+            "threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies,threads_manage_insights",
           response_type: "code"
         })
         const start = since()

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { claim, connectSandbox, signUp } from "../../support/flows.ts"
 import { call, type HttpHost, startHttpHost } from "../../support/httpHost.ts"
 import { type FakePinterest, startFakePinterest } from "./fakePinterest.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 
 /** GET /accounts/{id}/boards on the HTTP host: Pinterest's boards for a Pinterest account, the envelope's codes otherwise. */
 describe("GET /accounts/{id}/boards", () => {
@@ -37,9 +38,10 @@ describe("GET /accounts/{id}/boards", () => {
 
   it("lists a Pinterest account's boards; another network's account is boards_unsupported; an unknown id is account_not_found; a revoked grant needs reconnection", async () => {
     const link = await call(host, "GET", "/connect/pinterest", { key })
-    const atPinterest = await fetch(link.body.url, { redirect: "manual" })
+    const { next, cookie } = await continueConnectLink(host.local(link.body.url))
+    const atPinterest = await fetch(next, { redirect: "manual" })
     const back = await fetch(host.local(atPinterest.headers.get("location")!), {
-      headers: { accept: "application/json" }
+      headers: { accept: "application/json", cookie }
     })
     const { account } = (await back.json()) as any
     const boards = await call(host, "GET", `/accounts/${account.id}/boards`, { key })

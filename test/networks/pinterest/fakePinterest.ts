@@ -82,8 +82,15 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     boardPageSize: 25,
     /** Status reads a video takes in processing. */
     mediaPolls: 2,
-    failNextMedia: false
+    failNextMedia: false,
+    /** Accounts whose pin analytics Pinterest refuses (a personal, not business, account). */
+    noAnalytics: new Set<string>(),
+    /** org_read calls per minute per user (Pinterest's category limit). */
+    readsPerMinute: 1000
   }
+  /** Pins' lifetime figures as Pinterest counts them (tests set them), by pin id. */
+  const pinFigures = new Map<string, Record<string, number>>()
+  const readWindows = new Map<string, { count: number; resetAt: number }>()
   const now = () => state.clock ?? Date.now() + state.offsetMs
 
   const send = sendJson
@@ -257,6 +264,41 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
       }
       return send(res, 200, { media_id: m.id, media_type: "video", status: m.status })
     }
+    // DELETE /v5/pins/{pin_id} (pins:write): 204 No Content; 404 for a pin not there.
+    const deleting = /^\/v5\/pins\/([^/]+)$/.exec(url.pathname)
+    if (req.method === "DELETE" && deleting !== null) {
+      const at = pins.findIndex((p) => p.id === deleting[1])
+      if (at === -1) return send(res, 404, problem(50, "Pin not found."))
+      pins.splice(at, 1)
+      if (reply?.dropAnswer === true) return req.socket.destroy()
+      res.writeHead(204)
+      return res.end()
+    }
+    const analytics = /^\/v5\/pins\/([^/]+)\/analytics$/.exec(url.pathname)
+    if (req.method === "GET" && analytics !== null) {
+      let w = readWindows.get(user)
+      if (w === undefined || w.resetAt <= now()) readWindows.set(user, (w = { count: 0, resetAt: now() + 60_000 }))
+      if (w.count >= state.readsPerMinute)
+        return send(res, 429, problem(8, "You have exceeded your rate limit. Try again later."), {
+          "x-ratelimit-limit": String(state.readsPerMinute),
+          "x-ratelimit-remaining": "0",
+          "x-ratelimit-reset": String(Math.ceil((w.resetAt - now()) / 1000))
+        })
+      w.count++
+      if (state.noAnalytics.has(user))
+        return send(res, 403, problem(29, "You are not permitted to access that resource."))
+      const [start, end, types] = [query.get("start_date"), query.get("end_date"), query.get("metric_types")]
+      const day = /^\d{4}-\d{2}-\d{2}$/
+      if (start === null || end === null || !day.test(start) || !day.test(end) || types === null)
+        return send(res, 400, problem(1, "start_date, end_date and metric_types are required."))
+      if (Date.parse(start) < now() - 90 * 86_400_000)
+        return send(res, 400, problem(1, "start_date cannot be more than 90 days ago."))
+      const pin = pins.find((p) => p.id === analytics[1])
+      const counts = pinFigures.get(analytics[1])
+      if (pin === undefined && counts === undefined) return send(res, 404, problem(50, "Pin not found."))
+      const summary = Object.fromEntries(types.split(",").map((t) => [t, counts?.[t] ?? 0]))
+      return send(res, 200, { all: { daily_metrics: [], summary_metrics: summary } })
+    }
     if (route === "POST /v5/pins") {
       const board = account.boards.find((b) => b.id === body?.board_id)
       if (board === undefined) return send(res, 400, problem(1, "Board not found."))
@@ -324,6 +366,8 @@ export const startFakePinterest = async (options: { clientId?: string; clientSec
     authorizeUrl: `${origin}/oauth/`,
     tokenUrl: `${origin}/v5/oauth/token`,
     state,
+    /** Sets a pin's lifetime figures under Pinterest's metric names (IMPRESSION, SAVE, OUTBOUND_CLICK...). */
+    setFigures: (id: string, counts: Record<string, number>) => void pinFigures.set(id, counts),
     users,
     pins,
     requests: log.requests,

@@ -87,8 +87,10 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     ]
   ])
   const codes = new Map<string, { redirectUri: string; user: string; scope: string }>()
-  const accessTokens = new Map<string, { user: string; expiresAt: number }>()
-  const refreshTokens = new Map<string, { user: string; expiresAt: number }>()
+  const accessTokens = new Map<string, { user: string; expiresAt: number; scope: string }>()
+  const refreshTokens = new Map<string, { user: string; expiresAt: number; scope: string }>()
+  /** Videos' counts as TikTok keeps them (tests set them), by video id, with their creator. */
+  const videoCounts = new Map<string, { user: string; counts: Record<string, number> }>()
   const publishes = new Map<string, FakePublish>()
   const windows = new Map<string, { count: number; resetAt: number }>()
   const log = requestLog()
@@ -113,7 +115,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     /** Rewrites a photo URL before fetching it (tests whose public URL is not where the host listens). */
     fetchVia: (url: string) => url,
     /** Per token per minute: init and status. */
-    limits: { init: 6, status: 30 }
+    limits: { init: 6, status: 30, query: 600 }
   }
   const now = () => state.clock ?? Date.now() + state.offsetMs
 
@@ -122,9 +124,9 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     const access = `act.${randomBytes(24).toString("hex")}`
     const refresh = `rft.${randomBytes(24).toString("hex")}`
     everIssued.push(access, refresh)
-    accessTokens.set(access, { user, expiresAt: now() + 86_400 * 1000 })
+    accessTokens.set(access, { user, expiresAt: now() + 86_400 * 1000, scope })
     const refreshEnd = refreshExpiresAt ?? now() + 31_536_000 * 1000
-    refreshTokens.set(refresh, { user, expiresAt: refreshEnd })
+    refreshTokens.set(refresh, { user, expiresAt: refreshEnd, scope })
     return {
       access_token: access,
       expires_in: 86_400,
@@ -141,7 +143,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     return access !== undefined && access.expiresAt > now() ? access.user : null
   }
   /** Counts a call in the token's window; false (and a 429 sent) when it is used up. */
-  const metered = (res: ServerResponse, token: string, name: "init" | "status") => {
+  const metered = (res: ServerResponse, token: string, name: "init" | "status" | "query") => {
     const key = `${token}:${name}`
     let w = windows.get(key)
     if (w === undefined || w.resetAt <= now()) windows.set(key, (w = { count: 0, resetAt: now() + 60_000 }))
@@ -221,7 +223,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
             error_description: "Refresh token is invalid or expired.",
             log_id: logId()
           })
-        return send(res, 200, issue(refresh.user, "user.info.basic,video.publish", refresh.expiresAt))
+        return send(res, 200, issue(refresh.user, refresh.scope, refresh.expiresAt))
       }
       return send(res, 200, {
         error: "unsupported_grant_type",
@@ -272,6 +274,35 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     const creator = creators.get(user)!
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")![1]
 
+    if (route === "POST /v2/video/query/") {
+      // Display API: needs the video.list scope; up to 20 of the creator's own video ids; 600 calls a minute per token.
+      if (!accessTokens.get(token)!.scope.split(",").includes("video.list"))
+        return send(
+          res,
+          401,
+          failure("scope_not_authorized", "The user did not authorize the scope required for completing this request.")
+        )
+      if (!metered(res, token, "query")) return
+      const ids: unknown = body?.filters?.video_ids
+      if (!Array.isArray(ids) || ids.length === 0 || ids.length > 20)
+        return send(res, 400, failure("invalid_params", "filters.video_ids must hold 1 to 20 video ids."))
+      const fields = (query.get("fields") ?? "").split(",")
+      const videos = ids.flatMap((id) => {
+        const found = videoCounts.get(String(id))
+        if (found === undefined || found.user !== user) return []
+        const counts: Record<string, number> = {
+          view_count: 0,
+          like_count: 0,
+          comment_count: 0,
+          share_count: 0,
+          ...found.counts
+        }
+        return [
+          Object.fromEntries([["id", String(id)], ...fields.filter((f) => f in counts).map((f) => [f, counts[f]])])
+        ]
+      })
+      return send(res, 200, ok({ videos, cursor: 0, has_more: false }))
+    }
     if (route === "GET /v2/user/info/")
       return send(
         res,
@@ -463,6 +494,15 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     authorizeUrl: `${origin}/v2/auth/authorize/`,
     tokenUrl: `${origin}/v2/oauth/token/`,
     state,
+    /** The token as if granted only `scope` (an account connected before a scope was asked): its new value. */
+    narrowScope: (token: string, scope: string) => {
+      const access = accessTokens.get(token)!
+      accessTokens.set(token, { ...access, scope })
+      return token
+    },
+    /** Sets a video's counts under TikTok's names, as a video of `user`. */
+    setCounts: (id: string, counts: Record<string, number>, user = "u-alice") =>
+      void videoCounts.set(id, { user, counts }),
     creators,
     publishes: publishes as ReadonlyMap<string, FakePublish>,
     requests: log.requests,

@@ -15,6 +15,7 @@ import { publishDueTargets } from "../../../application/usecases/publishing/work
 import { claim, connectSandbox, signUp } from "../../support/flows.ts"
 import { call, type HttpHost, startHttpHost } from "../../support/httpHost.ts"
 import { type FakeX, startFakeX } from "./fakeX.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 
 /**
  * X end to end: the real HTTP host (in memory, and on PostgreSQL), configured by X_* variables to
@@ -100,9 +101,12 @@ describe.each([
     fake.state.authorizeAs = user.id
     const link = await call(host, "GET", "/connect/x", { key })
     expect(link.status).toBe(200)
-    const atX = await fetch(link.body.url, { redirect: "manual" })
+    const { next, cookie } = await continueConnectLink(host.local(link.body.url))
+    const atX = await fetch(next, { redirect: "manual" })
     expect(atX.status).toBe(302)
-    const back = await fetch(host.local(atX.headers.get("location")!), { headers: { accept: "application/json" } })
+    const back = await fetch(host.local(atX.headers.get("location")!), {
+      headers: { accept: "application/json", cookie }
+    })
     const body = (await back.json()) as any
     expect(back.status, JSON.stringify(body)).toBe(200)
     return body.account as { id: string; platform: string; username: string; name: string; status: string }
@@ -120,6 +124,25 @@ describe.each([
     return reply.body.post.id as string
   }
   const view = async (id: string) => (await call(host, "GET", `/posts/${id}`, { key })).body.post
+
+  it("a refusal on the callback shows a fixed sentence for its code, never the URL's error_description", async () => {
+    const link = await call(host, "GET", "/connect/x", { key })
+    const { next, cookie } = await continueConnectLink(host.local(link.body.url))
+    const state = new URL(next).searchParams.get("state")!
+    const words = "Your account is locked. Call +1 555 0100 now"
+    for (const [error, sentence] of [
+      ["access_denied", "Access was not granted on the network&#39;s page."],
+      ["made_up<b>", "X did not grant access: The network did not grant access."]
+    ]) {
+      const callback = `${host.origin}/connect/x/callback?${new URLSearchParams({ state, error, error_description: words })}`
+      const page = await fetch(callback, { headers: { cookie } })
+      expect(page.status).toBe(400)
+      const html = await page.text()
+      expect(html).toContain(sentence)
+      expect(html).not.toContain("555")
+      expect(html).not.toContain("made_up")
+    }
+  })
 
   it("connects an X account through the browser flow; the tokens are stored sealed", async () => {
     expect((await call(host, "GET", "/connect/sandbox", { key })).status).toBe(200)

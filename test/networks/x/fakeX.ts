@@ -128,8 +128,10 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     statusPolls: 3,
     /** Processing of the next video or GIF fails. */
     failProcessing: false,
+    /** "basic" reads posts (GET /2/tweets); "free" is refused with X's client-forbidden problem. */
+    readAccess: "basic" as "basic" | "free",
     /** Per user: posts per 15 minutes, posts per 24 hours, and other calls per 15 minutes. */
-    limits: { tweets: 100, tweetsPerDay: 2400, other: 900 }
+    limits: { tweets: 100, tweetsPerDay: 2400, other: 900, deletes: 50 }
   }
   const now = () => state.clock ?? Date.now() + state.offsetMs
   const newId = () => String(++nextId)
@@ -359,6 +361,78 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     send(res, 200, data.length > 0 ? { data, meta } : { meta }, headers)
   }
 
+  /** Posts' figures as X counts them (tests set them); X answers zeros for a post nobody saw. */
+  const figures = new Map<string, Record<string, number>>()
+  const PUBLIC = ["retweet_count", "reply_count", "like_count", "quote_count", "bookmark_count", "impression_count"]
+  const NON_PUBLIC = ["impression_count", "url_link_clicks", "user_profile_clicks"]
+  /** GET /2/tweets?ids=: up to 100 ids; non-public figures only for the caller's own posts of the last 30 days. */
+  const lookup = (res: ServerResponse, userId: string, query: URLSearchParams, headers: Record<string, string>) => {
+    if (state.readAccess === "free")
+      return send(res, 403, {
+        client_id: clientId,
+        detail:
+          "When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens from a Twitter developer App that is attached to a Project. You can create a project via the developer portal.",
+        registration_url: "https://developer.twitter.com/en/docs/projects/overview",
+        title: "Client Forbidden",
+        required_enrollment: "Appropriate Level of API Access",
+        reason: "client-not-enrolled",
+        type: "https://api.twitter.com/2/problems/client-forbidden"
+      })
+    const ids = (query.get("ids") ?? "").split(",").filter((id) => id !== "")
+    if (ids.length === 0 || ids.length > 100 || ids.some((id) => !/^\d+$/.test(id)))
+      return send(
+        res,
+        400,
+        invalidRequest("The `ids` query parameter value must be 1 to 100 comma-separated post ids."),
+        headers
+      )
+    const fields = (query.get("tweet.fields") ?? "").split(",")
+    const data: Array<Record<string, unknown>> = []
+    const errors: Array<Record<string, unknown>> = []
+    for (const id of ids) {
+      const tweet = tweets.find((t) => t.id === id)
+      if (tweet === undefined) {
+        errors.push({
+          value: id,
+          detail: `Could not find tweet with ids: [${id}].`,
+          title: "Not Found Error",
+          resource_type: "tweet",
+          parameter: "ids",
+          resource_id: id,
+          type: "https://api.twitter.com/2/problems/resource-not-found"
+        })
+        continue
+      }
+      const counts = figures.get(id) ?? {}
+      const of = (names: ReadonlyArray<string>) => Object.fromEntries(names.map((n) => [n, counts[n] ?? 0]))
+      if (
+        fields.includes("non_public_metrics") &&
+        (tweet.authorId !== userId || now() - tweet.createdAt > 30 * DAY_MS)
+      ) {
+        errors.push({
+          value: id,
+          detail: "Sorry, you are not authorized to access non_public_metrics on this Tweet.",
+          title: "Field Authorization Error",
+          resource_type: "tweet",
+          field: "non_public_metrics",
+          parameter: "non_public_metrics",
+          resource_id: id,
+          section: "data",
+          type: "https://api.twitter.com/2/problems/not-authorized-for-field"
+        })
+        continue
+      }
+      data.push({
+        id,
+        text: shownText(tweet),
+        edit_history_tweet_ids: [id],
+        ...(fields.includes("public_metrics") ? { public_metrics: of(PUBLIC) } : {}),
+        ...(fields.includes("non_public_metrics") ? { non_public_metrics: of(NON_PUBLIC) } : {})
+      })
+    }
+    send(res, 200, { ...(data.length > 0 ? { data } : {}), ...(errors.length > 0 ? { errors } : {}) }, headers)
+  }
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake")
     const { parsed, form } = await readBody(req)
@@ -428,6 +502,30 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     if (userId === null) return send(res, 401, unauthorized)
 
     if (route === "POST /2/tweets") return createTweet(res, userId, body, reply?.dropAnswer === true, req)
+    // DELETE /2/tweets/:id (manage-tweets): 50 requests per 15 minutes per user; {data: {deleted: true}}.
+    const deleting = /^\/2\/tweets\/(\d+)$/.exec(url.pathname)
+    if (req.method === "DELETE" && deleting !== null) {
+      const c = count(`${userId}:deletes`, state.limits.deletes, WINDOW_MS)
+      if (!c.allowed) return send(res, 429, tooMany, rateHeaders(c))
+      const at = tweets.findIndex((t) => t.id === deleting[1])
+      if (at === -1)
+        return send(
+          res,
+          404,
+          problem(
+            404,
+            "Not Found Error",
+            `Could not find tweet with id: [${deleting[1]}].`,
+            "https://api.twitter.com/2/problems/resource-not-found"
+          ),
+          rateHeaders(c)
+        )
+      if (tweets[at]!.authorId !== userId)
+        return send(res, 403, problem(403, "Forbidden", "You are not allowed to delete this Tweet."), rateHeaders(c))
+      tweets.splice(at, 1)
+      if (reply?.dropAnswer === true) return req.socket.destroy()
+      return send(res, 200, { data: { deleted: true } }, rateHeaders(c))
+    }
     if (route === "GET /2/users/me") {
       const headers = metered(res, userId, "me")
       if (headers === null) return
@@ -446,6 +544,11 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
         },
         headers
       )
+    }
+    if (route === "GET /2/tweets") {
+      const headers = metered(res, userId, "lookup")
+      if (headers === null) return
+      return lookup(res, userId, query, headers)
     }
     const userTweets = /^\/2\/users\/(\d+)\/tweets$/.exec(url.pathname)
     if (req.method === "GET" && userTweets !== null) {
@@ -536,6 +639,8 @@ export const startFakeX = async (options: { clientId?: string; clientSecret?: st
     state,
     users,
     tweets,
+    /** Sets a post's figures under X's names (public_metrics and non_public_metrics alike). */
+    setFigures: (id: string, counts: Record<string, number>) => void figures.set(id, counts),
     /** Uploads as X holds them, by media id. */
     media: media as ReadonlyMap<
       string,

@@ -6,6 +6,7 @@ import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freePort } from "../../support/freePort.ts"
 import { type FakeX, startFakeX } from "./fakeX.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 
 /** Every file under `dir`, recursively. */
 const filesUnder = (dir: string): Array<string> =>
@@ -105,8 +106,11 @@ describe("npm start with X configured", () => {
     const auth = { authorization: `Bearer ${created.apiKey}` }
 
     const link = (await (await fetch(`${api}/connect/x`, { headers: auth })).json()) as any
-    const atX = await fetch(link.url, { redirect: "manual" })
-    const back = await fetch(atX.headers.get("location")!, { headers: { accept: "application/json" } })
+    const continued = await continueConnectLink(link.url)
+    const atX = await fetch(continued.next, { redirect: "manual" })
+    const back = await fetch(atX.headers.get("location")!, {
+      headers: { accept: "application/json", cookie: continued.cookie }
+    })
     const { account } = (await back.json()) as any
     expect(account).toMatchObject({ platform: "x", username: "alice", status: "connected" })
 

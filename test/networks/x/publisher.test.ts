@@ -13,7 +13,7 @@ let day = 0
 /** A connected account on a fresh X network (its own gate), a day after the last test's (so X's windows are fresh), with X's usual limits. */
 const connected = Effect.gen(function* () {
   yield* setNow(fake, T0 + ++day * 86_400_000)
-  fake.state.limits = { tweets: 100, tweetsPerDay: 2400, other: 900 }
+  fake.state.limits = { tweets: 100, tweetsPerDay: 2400, other: 900, deletes: 50 }
   const { network, blobs } = yield* xOn(fake)
   const { credentials } = yield* connect(network)
   return { network, blobs, credentials: credentials!, publisher: network.publisher }

@@ -13,6 +13,7 @@ import { publishDueTargets } from "../../../application/usecases/publishing/work
 import { claim, signUp } from "../../support/flows.ts"
 import { call, type HttpHost, startHttpHost } from "../../support/httpHost.ts"
 import { type FakeYouTube, startFakeYouTube } from "./fakeYouTube.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 
 const CHUNK = 256 * 1024
 
@@ -115,10 +116,11 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])(
     it("connects the channel through the browser flow", async () => {
       fake.state.authorizeAs = "g-alice"
       const link = await call(host, "GET", "/connect/youtube", { key })
-      const atGoogle = await fetch(link.body.url, { redirect: "manual" })
+      const { next, cookie } = await continueConnectLink(host.local(link.body.url))
+      const atGoogle = await fetch(next, { redirect: "manual" })
       expect(atGoogle.status).toBe(302)
       const back = await fetch(host.local(atGoogle.headers.get("location")!), {
-        headers: { accept: "application/json" }
+        headers: { accept: "application/json", cookie }
       })
       const body = (await back.json()) as any
       expect(back.status, JSON.stringify(body)).toBe(200)

@@ -101,8 +101,14 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     /** The chunk PUT starting at this byte is held open and never answered, nothing of it kept: a crash mid-upload. */
     stallAtByte: null as number | null,
     /** The chunk PUT starting at this byte is kept, but its answer is lost (the connection closes). */
-    dropAnswerAtByte: null as number | null
+    dropAnswerAtByte: null as number | null,
+    /** Tokens lack a scope that reads videos (videos.list answers 403 insufficientPermissions). */
+    readScopeMissing: false,
+    /** The project's daily quota is used up (403 quotaExceeded). */
+    quotaExceeded: false
   }
+  /** Videos' statistics as YouTube counts them (tests set them); strings, as the API gives them. */
+  const statistics = new Map<string, Record<string, number>>()
   const now = () => state.clock ?? Date.now() + state.offsetMs
   const newVideoId = () => base64url(randomBytes(8)).slice(0, 11)
 
@@ -434,6 +440,51 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
         items: [{ default: { url: `https://i.ytimg.com/vi/${video.id}/default.jpg` } }]
       })
     }
+    if (route === "GET /youtube/v3/videos" && (query.get("part") ?? "").split(",").includes("statistics")) {
+      if (state.quotaExceeded)
+        return send(
+          res,
+          403,
+          googleError(
+            403,
+            'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+            "quotaExceeded",
+            "PERMISSION_DENIED",
+            "youtube.quota"
+          )
+        )
+      if (state.readScopeMissing)
+        return send(
+          res,
+          403,
+          googleError(
+            403,
+            "Request had insufficient authentication scopes.",
+            "insufficientPermissions",
+            "PERMISSION_DENIED"
+          )
+        )
+      const ids = (query.get("id") ?? "").split(",").filter((id) => id !== "")
+      if (ids.length > 50)
+        return send(
+          res,
+          400,
+          googleError(400, "The request specifies more than 50 video ids.", "invalidFilters", "INVALID_ARGUMENT")
+        )
+      const items = ids.flatMap((id) => {
+        // A video the test gave statistics counts as the channel's, uploaded or not.
+        if (!videos.has(id) && !statistics.has(id)) return []
+        const counts = { viewCount: 0, likeCount: 0, favoriteCount: 0, commentCount: 0, ...statistics.get(id) }
+        return [
+          {
+            kind: "youtube#video",
+            id,
+            statistics: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, String(v)]))
+          }
+        ]
+      })
+      return send(res, 200, { kind: "youtube#videoListResponse", items, pageInfo: { totalResults: items.length } })
+    }
     if (route === "GET /youtube/v3/videos") {
       const video = videos.get(query.get("id") ?? "")
       if (video !== undefined && video.uploadStatus === "uploaded" && --video.pollsLeft <= 0)
@@ -443,6 +494,40 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
         items: video === undefined ? [] : [videoResource(video)],
         pageInfo: { totalResults: video === undefined ? 0 : 1 }
       })
+    }
+    // videos.delete (DELETE /youtube/v3/videos?id=, 50 units): 204 No Content; the video's comments go with it.
+    if (route === "DELETE /youtube/v3/videos") {
+      const id = query.get("id") ?? ""
+      const video = videos.get(id)
+      if (video === undefined)
+        return send(
+          res,
+          404,
+          googleError(
+            404,
+            "The video identified by the <code>id</code> parameter could not be found.",
+            "videoNotFound",
+            "NOT_FOUND",
+            "youtube.video"
+          )
+        )
+      if (video.channel !== channel.id)
+        return send(
+          res,
+          403,
+          googleError(
+            403,
+            "The video that you are trying to delete cannot be deleted.",
+            "forbidden",
+            "PERMISSION_DENIED",
+            "youtube.video"
+          )
+        )
+      videos.delete(id)
+      for (let i = comments.length - 1; i >= 0; i--) if (comments[i]!.videoId === id) comments.splice(i, 1)
+      if (reply?.dropAnswer === true) return req.socket.destroy()
+      res.writeHead(204)
+      return res.end()
     }
     if (route === "POST /youtube/v3/commentThreads") {
       const videoId = body?.snippet?.videoId
@@ -507,6 +592,8 @@ export const startFakeYouTube = async (options: { clientId?: string; clientSecre
     state,
     users,
     videos: videos as ReadonlyMap<string, FakeVideo>,
+    /** Sets a video's statistics under YouTube's names. */
+    setStatistics: (id: string, counts: Record<string, number>) => void statistics.set(id, counts),
     comments,
     sessions: sessions as ReadonlyMap<
       string,

@@ -65,6 +65,25 @@ export interface paths {
   "/api/v1/posts/{id}": {
     /** Get a post */
     get: operations["posts.get"];
+    /**
+     * Edit a post before it goes out
+     * @description Changes a post in needs_approval or scheduled (content, media, thread, first comment, poll, cover, per-network options and overrides, accounts), checked by the create's rules. A key edits only its own posts (403 edit_not_own_post); a key's edit of an approved post sends it back to needs_approval; a person's keeps it approved. A post publishing or out answers 409 post_not_editable. dryRun: true answers what would change, per target. Nothing is sent to a network.
+     */
+    patch: operations["posts.update"];
+  };
+  "/api/v1/posts/{id}/targets/{accountId}": {
+    /**
+     * Take a published target down from its network
+     * @description Removes the post from the account's network, with its thread and first comment, where the network's API allows (409 unpublish_unsupported names the network: Instagram, TikTok). Answers 202 at once: target.deletion says deleting, then deleted once the network confirmed (target.deleted event), or failed with why. Asking again is harmless. A key takes down only its own posts; an asks-first key's request waits for a person (awaiting_approval), whose own DELETE of the target confirms it.
+     */
+    delete: operations["posts.takeDownTarget"];
+  };
+  "/api/v1/posts/{id}/targets": {
+    /**
+     * Take every published target of a post down
+     * @description DELETE /posts/{id}/targets/{accountId} for each target on a network, all or none: when one of their networks cannot remove posts, nothing is asked and 409 unpublish_unsupported names it.
+     */
+    delete: operations["posts.takeDownPost"];
   };
   "/api/v1/posts/{id}/approve": {
     /**
@@ -147,6 +166,27 @@ export interface paths {
      * @description Up to 1,000 posts, each checked by POST /posts's rules on its own and answered in results (its post or its error). atomic: true stores all rows or none (400 batch_rejected lists every refused row); otherwise each valid row is stored. Every stored row counts toward a Free month's 30 posts. One Idempotency-Key covers the batch: a retry replays the rows stored and tries the others; the key with another batch is 422 idempotency_key_reused. 201 when a post was created, else 200.
      */
     post: operations["planning.batch"];
+  };
+  "/api/v1/posts/{id}/metrics": {
+    /**
+     * Every reading of a post's figures, per target
+     * @description Figures are read about 1 h, 24 h, 7 d and 30 d after publishing, and on demand. Each reading has the common figures (null with a reason when the network does not give one, never a made-up zero) and the network's own names (raw).
+     */
+    get: operations["metrics.post"];
+  };
+  "/api/v1/posts/{id}/metrics/refresh": {
+    /**
+     * Read a post's figures now
+     * @description Makes the post's published targets due for a read at once; an account is read on demand at most once per 15 minutes (notBefore says when again). The readings appear at GET /posts/{id}/metrics within the networks' limits.
+     */
+    post: operations["metrics.refresh"];
+  };
+  "/api/v1/metrics": {
+    /**
+     * Sums of the latest figures per day of publishing and per account
+     * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it.
+     */
+    get: operations["metrics.summary"];
   };
   "/api/v1/keys": {
     /** List API keys */
@@ -278,6 +318,13 @@ export interface webhooks {
      */
     post: operations["onPostRescheduled"];
   };
+  "post.updated": {
+    /**
+     * post.updated
+     * @description A post was edited before it went out; changes says what each target gets differently.
+     */
+    post: operations["onPostUpdated"];
+  };
   "post.published": {
     /**
      * post.published
@@ -312,6 +359,27 @@ export interface webhooks {
      * @description One target of a post failed for good.
      */
     post: operations["onTargetFailed"];
+  };
+  "target.deletion_requested": {
+    /**
+     * target.deletion_requested
+     * @description An asks-first key asked to take a published target down; it waits for a person, whose own DELETE /posts/{id}/targets/{accountId} confirms it.
+     */
+    post: operations["onTargetDeletionRequested"];
+  };
+  "target.deleted": {
+    /**
+     * target.deleted
+     * @description A published target was taken down: the network confirmed the removal.
+     */
+    post: operations["onTargetDeleted"];
+  };
+  "target.deletion_failed": {
+    /**
+     * target.deletion_failed
+     * @description The network refused to take a target down; target.deletion.error says why.
+     */
+    post: operations["onTargetDeletionFailed"];
   };
   "first_comment.published": {
     /**
@@ -452,14 +520,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+    /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
     NotFoundError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "not_found" | "workspace_not_found" | "account_not_found" | "platform_unavailable" | "media_not_found" | "preview_not_found" | "schedule_not_found" | "post_not_found" | "webhook_not_found" | "delivery_not_found";
+        code: "not_found" | "workspace_not_found" | "account_not_found" | "platform_unavailable" | "media_not_found" | "preview_not_found" | "schedule_not_found" | "post_not_found" | "target_not_found" | "webhook_not_found" | "delivery_not_found";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -486,14 +554,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+    /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
     ForbiddenError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "csrf_failed" | "agent_signup_closed" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
+        code: "csrf_failed" | "agent_signup_closed" | "connect_workspace_mismatch" | "approval_requires_human" | "reject_not_own_post" | "retry_not_own_post" | "cancel_not_own_post" | "reschedule_not_own_post" | "edit_not_own_post" | "takedown_not_own_post" | "claim_required" | "file_link_invalid" | "plan_feature_unavailable" | "post_limit_reached";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -520,14 +588,14 @@ export interface components {
         details?: Record<string, never>;
       };
     };
-    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+    /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
     BadRequestError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "local_time_skipped" | "unknown_time_zone" | "batch_rejected" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
+        code: "validation_failed" | "invalid_json" | "malformed_request" | "email_not_allowed" | "claim_link_invalid" | "connect_link_not_continued" | "signin_link_invalid" | "boards_unsupported" | "unsupported_media_type" | "media_unreadable" | "invalid_date" | "scheduled_in_past" | "scheduled_too_far" | "local_time_skipped" | "unknown_time_zone" | "batch_rejected" | "media_required" | "thread_unsupported" | "poll_unsupported" | "first_comment_unsupported" | "cover_unsupported" | "tiktok_privacy_conflict" | "tiktok_ai_unsupported" | "upstream_rejected" | "approval_link_invalid" | "webhook_url_refused";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -677,18 +745,80 @@ export interface components {
       }) | null;
       /** @description Replies of the thread already published, in order */
       thread: components["schemas"]["PublishedReply"][];
+      metrics?: components["schemas"]["TargetMetrics"];
+      deletion?: components["schemas"]["TargetDeletion"];
       [key: string]: unknown;
     };
-    PublishedReply: {
-      index: number;
-      externalId: string;
-      url: string | null;
+    /** @description Set once a take-down was asked for */
+    TargetDeletion: {
+      /**
+       * @description awaiting_approval: an asks-first key asked, a person confirms (the same DELETE); deleting: the network is being asked; deleted: the network confirmed; failed: it refused (error)
+       * @enum {string}
+       */
+      status: "awaiting_approval" | "deleting" | "deleted" | "failed";
+      requestedBy: {
+        /** @enum {string} */
+        kind: "key" | "person";
+        id: string;
+        name: string;
+        [key: string]: unknown;
+      };
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      requestedAt: string;
+      /** @description When the network confirmed the removal */
+      deletedAt: string | null;
+      error: components["schemas"]["TargetError"] | null;
       [key: string]: unknown;
     };
     TargetError: {
       code: string;
       message: string;
       retryable: boolean;
+      [key: string]: unknown;
+    };
+    /** @description A published target's latest figures (GET /posts/{id} only; history at /posts/{id}/metrics) */
+    TargetMetrics: {
+      state: components["schemas"]["MetricsState"];
+      reason: string | null;
+      latest: components["schemas"]["MetricsReading"] | null;
+      [key: string]: unknown;
+    };
+    MetricsReading: {
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      readAt: string;
+      figures: components["schemas"]["CommonFigures"];
+      /** @description The network's own figures under its own names, as it answered */
+      raw: {
+        [key: string]: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      };
+      [key: string]: unknown;
+    };
+    /** @description views: views or impressions as the network counts them; replies: replies or comments; reposts: reposts, shares or quotes; saves: saves or bookmarks; clicks: link clicks; watchTimeSeconds: total video watch time */
+    CommonFigures: {
+      views: components["schemas"]["MetricFigure"];
+      likes: components["schemas"]["MetricFigure"];
+      replies: components["schemas"]["MetricFigure"];
+      reposts: components["schemas"]["MetricFigure"];
+      saves: components["schemas"]["MetricFigure"];
+      clicks: components["schemas"]["MetricFigure"];
+      watchTimeSeconds: components["schemas"]["MetricFigure"];
+      [key: string]: unknown;
+    };
+    MetricFigure: {
+      value: number | ("Infinity" | "-Infinity" | "NaN") | null;
+      /** @description Why value is null: the network does not give it, or left it out */
+      reason: string | null;
+      [key: string]: unknown;
+    };
+    /**
+     * @description pending: not read yet; unavailable: the network refuses this account's figures (reason says why: a scope, an access tier)
+     * @enum {string}
+     */
+    MetricsState: "pending" | "available" | "unavailable";
+    PublishedReply: {
+      index: number;
+      externalId: string;
+      url: string | null;
       [key: string]: unknown;
     };
     /** @enum {string} */
@@ -739,7 +869,7 @@ export interface components {
       /** @description Pass as after= to get the events after these */
       nextCursor: string;
     };
-    Event: components["schemas"]["PostCreatedEvent"] | components["schemas"]["PostNeedsApprovalEvent"] | components["schemas"]["PostApprovedEvent"] | components["schemas"]["PostRejectedEvent"] | components["schemas"]["PostCancelledEvent"] | components["schemas"]["PostRescheduledEvent"] | components["schemas"]["PostPublishedEvent"] | components["schemas"]["PostPartiallyPublishedEvent"] | components["schemas"]["PostFailedEvent"] | components["schemas"]["TargetPublishedEvent"] | components["schemas"]["TargetFailedEvent"] | components["schemas"]["FirstCommentPublishedEvent"] | components["schemas"]["FirstCommentFailedEvent"] | components["schemas"]["AccountConnectedEvent"] | components["schemas"]["AccountNeedsReconnectionEvent"] | components["schemas"]["AccountDisconnectedEvent"] | components["schemas"]["WorkspaceClaimedEvent"] | components["schemas"]["UsageLimitReachedEvent"] | components["schemas"]["SchedulesUpdatedEvent"] | components["schemas"]["QueuePausedEvent"] | components["schemas"]["QueueResumedEvent"] | components["schemas"]["QueueReorderedEvent"] | components["schemas"]["WebhookTestEvent"];
+    Event: components["schemas"]["PostCreatedEvent"] | components["schemas"]["PostNeedsApprovalEvent"] | components["schemas"]["PostApprovedEvent"] | components["schemas"]["PostRejectedEvent"] | components["schemas"]["PostCancelledEvent"] | components["schemas"]["PostRescheduledEvent"] | components["schemas"]["PostUpdatedEvent"] | components["schemas"]["PostPublishedEvent"] | components["schemas"]["PostPartiallyPublishedEvent"] | components["schemas"]["PostFailedEvent"] | components["schemas"]["TargetPublishedEvent"] | components["schemas"]["TargetFailedEvent"] | components["schemas"]["TargetDeletionRequestedEvent"] | components["schemas"]["TargetDeletedEvent"] | components["schemas"]["TargetDeletionFailedEvent"] | components["schemas"]["FirstCommentPublishedEvent"] | components["schemas"]["FirstCommentFailedEvent"] | components["schemas"]["AccountConnectedEvent"] | components["schemas"]["AccountNeedsReconnectionEvent"] | components["schemas"]["AccountDisconnectedEvent"] | components["schemas"]["WorkspaceClaimedEvent"] | components["schemas"]["UsageLimitReachedEvent"] | components["schemas"]["SchedulesUpdatedEvent"] | components["schemas"]["QueuePausedEvent"] | components["schemas"]["QueueResumedEvent"] | components["schemas"]["QueueReorderedEvent"] | components["schemas"]["WebhookTestEvent"];
     /** @description Sent by POST /webhooks/{id}/test. */
     WebhookTestEvent: {
       /** @description Stable event id; also the webhook-id header, for deduplication */
@@ -968,22 +1098,21 @@ export interface components {
         [key: string]: unknown;
       };
       data: {
-        account: components["schemas"]["Account"];
+        account: {
+          /** @description Use it in a post's accountIds */
+          id: string;
+          platform: components["schemas"]["Platform"];
+          name: string;
+          username: string;
+          avatarUrl: string | null;
+          /** @enum {string} */
+          status: "disconnected";
+          /** @description UTC, ISO 8601 with milliseconds and Z */
+          connectedAt: string;
+          [key: string]: unknown;
+        };
         [key: string]: unknown;
       };
-      [key: string]: unknown;
-    };
-    Account: {
-      /** @description Use it in a post's accountIds */
-      id: string;
-      platform: components["schemas"]["Platform"];
-      name: string;
-      username: string;
-      avatarUrl: string | null;
-      /** @enum {string} */
-      status: "connected" | "needs_reconnection";
-      /** @description UTC, ISO 8601 with milliseconds and Z */
-      connectedAt: string;
       [key: string]: unknown;
     };
     /** @description An account's grant is gone; a person must reconnect it. */
@@ -1005,6 +1134,19 @@ export interface components {
         account: components["schemas"]["Account"];
         [key: string]: unknown;
       };
+      [key: string]: unknown;
+    };
+    Account: {
+      /** @description Use it in a post's accountIds */
+      id: string;
+      platform: components["schemas"]["Platform"];
+      name: string;
+      username: string;
+      avatarUrl: string | null;
+      /** @enum {string} */
+      status: "connected" | "needs_reconnection";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      connectedAt: string;
       [key: string]: unknown;
     };
     /** @description An account was connected or reconnected. */
@@ -1056,6 +1198,72 @@ export interface components {
       id: string;
       /** @enum {string} */
       type: "first_comment.published";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        postId: string;
+        target: components["schemas"]["Target"];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    /** @description The network refused to take a target down; target.deletion.error says why. */
+    TargetDeletionFailedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "target.deletion_failed";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        postId: string;
+        target: components["schemas"]["Target"];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    /** @description A published target was taken down: the network confirmed the removal. */
+    TargetDeletedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "target.deleted";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        postId: string;
+        target: components["schemas"]["Target"];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    /** @description An asks-first key asked to take a published target down; it waits for a person, whose own DELETE /posts/{id}/targets/{accountId} confirms it. */
+    TargetDeletionRequestedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "target.deletion_requested";
       /** @description UTC, ISO 8601 with milliseconds and Z */
       timestamp: string;
       workspaceId: string;
@@ -1179,6 +1387,37 @@ export interface components {
       };
       [key: string]: unknown;
     };
+    /** @description A post was edited before it went out; changes says what each target gets differently. */
+    PostUpdatedEvent: {
+      /** @description Stable event id; also the webhook-id header, for deduplication */
+      id: string;
+      /** @enum {string} */
+      type: "post.updated";
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      timestamp: string;
+      workspaceId: string;
+      resource: {
+        /** @enum {string} */
+        type: "post" | "account" | "workspace" | "webhook" | "schedule";
+        id: string;
+        [key: string]: unknown;
+      };
+      data: {
+        post: components["schemas"]["Post"];
+        changes: components["schemas"]["EditChange"][];
+        [key: string]: unknown;
+      };
+      [key: string]: unknown;
+    };
+    EditChange: {
+      accountId: string;
+      platform: string;
+      /** @enum {string} */
+      change: "added" | "removed" | "changed" | "unchanged";
+      /** @description What this network would get differently (content, mediaIds, thread, firstComment, poll, ...) */
+      fields: string[];
+      [key: string]: unknown;
+    };
     /** @description A post's scheduledFor changed. */
     PostRescheduledEvent: {
       /** @description Stable event id; also the webhook-id header, for deduplication */
@@ -1258,6 +1497,8 @@ export interface components {
       };
       data: {
         post: components["schemas"]["Post"];
+        /** @description The person's reason, at most 1000 characters */
+        reason?: string;
         [key: string]: unknown;
       };
       [key: string]: unknown;
@@ -1375,7 +1616,7 @@ export interface components {
       updatedAt: string;
     };
     /** @enum {string} */
-    EventType: "post.created" | "post.needs_approval" | "post.approved" | "post.rejected" | "post.cancelled" | "post.rescheduled" | "post.published" | "post.partially_published" | "post.failed" | "target.published" | "target.failed" | "first_comment.published" | "first_comment.failed" | "account.connected" | "account.needs_reconnection" | "account.disconnected" | "workspace.claimed" | "usage.limit_reached" | "schedules.updated" | "queue.paused" | "queue.resumed" | "queue.reordered";
+    EventType: "post.created" | "post.needs_approval" | "post.approved" | "post.rejected" | "post.cancelled" | "post.rescheduled" | "post.updated" | "post.published" | "post.partially_published" | "post.failed" | "target.published" | "target.failed" | "target.deletion_requested" | "target.deleted" | "target.deletion_failed" | "first_comment.published" | "first_comment.failed" | "account.connected" | "account.needs_reconnection" | "account.disconnected" | "workspace.claimed" | "usage.limit_reached" | "schedules.updated" | "queue.paused" | "queue.resumed" | "queue.reordered";
     UpdateWebhookRequest: {
       url?: string | null;
       eventTypes?: components["schemas"]["EventType"][] | null;
@@ -1385,14 +1626,14 @@ export interface components {
     WebhookList: {
       webhooks: components["schemas"]["Webhook"][];
     };
-    /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+    /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
     ConflictError: {
       error: {
         /**
          * @description What went wrong; clients branch on it
          * @enum {string}
          */
-        code: "already_claimed" | "no_accounts_connected" | "account_needs_reconnection" | "account_disconnected" | "media_expired" | "queue_not_set_up" | "queue_full" | "duplicate_content" | "tiktok_cannot_post" | "post_changed" | "post_state_conflict" | "first_comment_not_failed" | "publish_outcome_unknown" | "webhook_limit_reached";
+        code: "already_claimed" | "no_accounts_connected" | "account_needs_reconnection" | "account_disconnected" | "media_expired" | "queue_not_set_up" | "queue_full" | "duplicate_content" | "tiktok_cannot_post" | "post_changed" | "post_state_conflict" | "post_not_editable" | "target_not_published" | "unpublish_unsupported" | "first_comment_not_failed" | "publish_outcome_unknown" | "webhook_limit_reached";
         message: string;
         /** @description What to do about it */
         hint: string;
@@ -1443,6 +1684,59 @@ export interface components {
     };
     KeyList: {
       keys: components["schemas"]["Key"][];
+      connections: components["schemas"]["Connection"][];
+    };
+    /** @description An AI assistant connected over MCP with OAuth: a person's consent, acting like a key of the workspace */
+    Connection: {
+      /** @description grt_...: revoked like a key, named in createdBy of the posts it makes */
+      id: string;
+      name: string;
+      /** @description The client's id: a registered cli_... or its metadata document's URL */
+      clientId: string;
+      /** @description The name the client gives itself (its own claim, not verified) */
+      clientName: string;
+      /** @description Asks-first: every post it creates waits for a person's approval */
+      requireApproval: boolean;
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      createdAt: string;
+      revokedAt: string | null;
+      /** @description When it last called Herald, to within an hour; null: never */
+      lastUsedAt: string | null;
+    };
+    MetricsSummary: {
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      from: string;
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      to: string;
+      days: components["schemas"]["MetricsDay"][];
+    };
+    /** @description figures: sums of the posts' latest figures; null when none of them gave it */
+    MetricsDay: {
+      /** @description UTC day the posts were published, YYYY-MM-DD */
+      day: string;
+      accountId: string;
+      platform: components["schemas"]["Platform"];
+      /** @description Published targets of that day with figures read */
+      posts: number;
+      figures: components["schemas"]["CommonFigures"];
+    };
+    MetricsRefresh: {
+      /** @description Targets due for a read now */
+      queued: number;
+      /** @description Some accounts were read on demand lately: they may be asked again from then */
+      notBefore: string | null;
+    };
+    PostMetrics: {
+      postId: string;
+      targets: components["schemas"]["TargetMetricsHistory"][];
+    };
+    TargetMetricsHistory: {
+      accountId: string;
+      platform: components["schemas"]["Platform"];
+      state: components["schemas"]["MetricsState"];
+      reason: string | null;
+      /** @description Oldest first */
+      readings: components["schemas"]["MetricsReading"][];
     };
     /** @description 422 UnprocessableContent: idempotency_key_reused */
     UnprocessableContentError: {
@@ -1669,26 +1963,47 @@ export interface components {
     ApproveRequest: {
       version?: string | null;
     };
-    PostList: {
-      posts: components["schemas"]["Post"][];
-      /** @description Pass as cursor= for the next page; null on the last */
-      nextCursor: string | null;
-    };
-    ReplayedPost: {
-      post: components["schemas"]["Post"];
+    EditDryRunResult: {
       /** @enum {boolean} */
-      replayed: true;
+      dryRun: true;
+      /** @description Whether the post would be accepted (false: this month's posts are used up, or an account needs reconnecting) */
+      valid: boolean;
+      /** @description Every warning once, the targets' included */
+      warnings: string[];
+      /** @description Whether the post would wait for a person's approval */
+      requireApproval: boolean;
+      /** @description The post as it would be created, with the month's usage */
+      wouldPost: {
+        /** @enum {string} */
+        status: "needs_approval" | "scheduled" | "publishing";
+        scheduledFor: string | null;
+        content: string;
+        mediaIds: string[];
+        firstComment: string | null;
+        thread: string[];
+        poll: components["schemas"]["Poll"] | null;
+        cover: components["schemas"]["Cover"] | null;
+        tiktokAiGenerated: boolean;
+        overrides: components["schemas"]["Overrides"];
+        targets: components["schemas"]["DryRunAccount"][];
+        usage: {
+          month: string;
+          used: number;
+          limit: number | null;
+        };
+      };
+      /** @description Each target as its network would get it, in accountIds order */
+      targets: components["schemas"]["DryRunTarget"][];
+      planned?: components["schemas"]["Planned"];
+      /** @description Each target's change: the post's targets after the edit in order, then the removed ones */
+      changes: components["schemas"]["EditChange"][];
     };
-    CreatePostRequest: {
-      /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
-      accountIds: string[];
+    /** @description The create's fields, each optional: a field given replaces the post's (null clears it), one left out keeps it. dryRun: true shows what would change, per target */
+    UpdatePostRequest: {
       content?: string | null;
       mediaIds?: string[] | null;
       mediaId?: string | null;
       dryRun?: boolean | null;
-      scheduledFor?: (string | components["schemas"]["LocalTime"]) | null;
-      queue?: boolean | null;
-      requireApproval?: boolean | null;
       firstComment?: string | null;
       thread?: string[] | null;
       firstReply?: string | null;
@@ -1701,6 +2016,8 @@ export interface components {
       facebook?: components["schemas"]["FacebookOptions"] | null;
       mastodon?: components["schemas"]["MastodonOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
+      /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
+      accountIds?: string[];
     };
     /** @description Mastodon only: the status's visibility and content warning */
     MastodonOptions: {
@@ -1769,6 +2086,39 @@ export interface components {
       durationMinutes: number;
       question?: string | null;
     };
+    PostList: {
+      posts: components["schemas"]["Post"][];
+      /** @description Pass as cursor= for the next page; null on the last */
+      nextCursor: string | null;
+    };
+    ReplayedPost: {
+      post: components["schemas"]["Post"];
+      /** @enum {boolean} */
+      replayed: true;
+    };
+    CreatePostRequest: {
+      /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
+      accountIds: string[];
+      content?: string | null;
+      mediaIds?: string[] | null;
+      mediaId?: string | null;
+      dryRun?: boolean | null;
+      scheduledFor?: (string | components["schemas"]["LocalTime"]) | null;
+      queue?: boolean | null;
+      requireApproval?: boolean | null;
+      firstComment?: string | null;
+      thread?: string[] | null;
+      firstReply?: string | null;
+      poll?: components["schemas"]["PollRequest"] | null;
+      cover?: components["schemas"]["CoverRequest"] | null;
+      tiktokAiGenerated?: boolean | null;
+      tiktok?: components["schemas"]["TiktokOptions"] | null;
+      youtube?: components["schemas"]["YoutubeOptions"] | null;
+      pinterest?: components["schemas"]["PinterestOptions"] | null;
+      facebook?: components["schemas"]["FacebookOptions"] | null;
+      mastodon?: components["schemas"]["MastodonOptions"] | null;
+      overrides?: components["schemas"]["Overrides"] | null;
+    };
     /** @description 503 ServiceUnavailable: signup_capacity, upstream_storage_unavailable, upstream_unavailable, upstream_processing */
     ServiceUnavailableError: {
       error: {
@@ -1836,7 +2186,7 @@ export interface components {
       privacy: string | null;
     };
     ConnectLink: {
-      /** @description Open it in a browser to connect (or reconnect) an account */
+      /** @description Open it in a browser to connect (or reconnect) an account: Herald's page names the workspace and who asked, and its Continue button leads to the network; only that browser completes the link */
       url: string;
       platform: components["schemas"]["Platform"];
       /** @description UTC, ISO 8601 with milliseconds and Z */
@@ -1915,19 +2265,19 @@ export interface operations {
           "application/json": components["schemas"]["SignUpResponse"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -1989,19 +2339,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2054,13 +2404,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2115,7 +2465,7 @@ export interface operations {
           "application/json": components["schemas"]["ConnectLink"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2130,13 +2480,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2206,13 +2556,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2264,7 +2614,7 @@ export interface operations {
           "application/json": components["schemas"]["BoardList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2279,19 +2629,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2369,7 +2719,7 @@ export interface operations {
           "application/json": components["schemas"]["MediaEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2384,13 +2734,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2463,19 +2813,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2536,19 +2886,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2614,7 +2964,7 @@ export interface operations {
           "application/json": components["schemas"]["PostList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2629,13 +2979,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -2695,7 +3045,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2710,19 +3060,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2786,16 +3136,247 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Edit a post before it goes out
+   * @description Changes a post in needs_approval or scheduled (content, media, thread, first comment, poll, cover, per-network options and overrides, accounts), checked by the create's rules. A key edits only its own posts (403 edit_not_own_post); a key's edit of an approved post sends it back to needs_approval; a person's keeps it approved. A post publishing or out answers 409 post_not_editable. dryRun: true answers what would change, per target. Nothing is sent to a network.
+   */
+  "posts.update": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpdatePostRequest"];
+      };
+    };
+    responses: {
+      /** @description PostEnvelope | EditDryRunResult */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PostEnvelope"] | components["schemas"]["EditDryRunResult"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ConflictError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Take a published target down from its network
+   * @description Removes the post from the account's network, with its thread and first comment, where the network's API allows (409 unpublish_unsupported names the network: Instagram, TikTok). Answers 202 at once: target.deletion says deleting, then deleted once the network confirmed (target.deleted event), or failed with why. Asking again is harmless. A key takes down only its own posts; an asks-first key's request waits for a person (awaiting_approval), whose own DELETE of the target confirms it.
+   */
+  "posts.takeDownTarget": {
+    parameters: {
+      path: {
+        id: string;
+        accountId: string;
+      };
+    };
+    responses: {
+      /** @description PostEnvelope */
+      202: {
+        content: {
+          "application/json": components["schemas"]["PostEnvelope"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ConflictError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Take every published target of a post down
+   * @description DELETE /posts/{id}/targets/{accountId} for each target on a network, all or none: when one of their networks cannot remove posts, nothing is asked and 409 unpublish_unsupported names it.
+   */
+  "posts.takeDownPost": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description PostEnvelope */
+      202: {
+        content: {
+          "application/json": components["schemas"]["PostEnvelope"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ConflictError"];
         };
       };
       /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
@@ -2849,7 +3430,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2864,19 +3445,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -2933,7 +3514,7 @@ export interface operations {
           "application/json": components["schemas"]["RemovedPost"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -2948,19 +3529,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3018,19 +3599,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3084,7 +3665,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3099,19 +3680,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3169,19 +3750,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3235,7 +3816,7 @@ export interface operations {
           "application/json": components["schemas"]["PostEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3250,19 +3831,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3311,7 +3892,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3326,13 +3907,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3381,7 +3962,7 @@ export interface operations {
           "application/json": components["schemas"]["BulkResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3396,13 +3977,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3458,13 +4039,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3516,7 +4097,7 @@ export interface operations {
           "application/json": components["schemas"]["SchedulesChanged"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3531,13 +4112,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3590,7 +4171,7 @@ export interface operations {
           "application/json": components["schemas"]["Queue"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3605,13 +4186,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3668,7 +4249,7 @@ export interface operations {
           "application/json": components["schemas"]["QueueChanged"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3683,13 +4264,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3750,13 +4331,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3817,13 +4398,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -3891,7 +4472,7 @@ export interface operations {
           "application/json": components["schemas"]["BatchResult"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -3906,19 +4487,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -3959,6 +4540,216 @@ export interface operations {
       };
     };
   };
+  /**
+   * Every reading of a post's figures, per target
+   * @description Figures are read about 1 h, 24 h, 7 d and 30 d after publishing, and on demand. Each reading has the common figures (null with a reason when the network does not give one, never a made-up zero) and the network's own names (raw).
+   */
+  "metrics.post": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description PostMetrics */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PostMetrics"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Read a post's figures now
+   * @description Makes the post's published targets due for a read at once; an account is read on demand at most once per 15 minutes (notBefore says when again). The readings appear at GET /posts/{id}/metrics within the networks' limits.
+   */
+  "metrics.refresh": {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description MetricsRefresh */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MetricsRefresh"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Sums of the latest figures per day of publishing and per account
+   * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it.
+   */
+  "metrics.summary": {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+        accountId?: string;
+        platform?: string;
+      };
+    };
+    responses: {
+      /** @description MetricsSummary */
+      200: {
+        content: {
+          "application/json": components["schemas"]["MetricsSummary"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
   /** List API keys */
   "keys.list": {
     responses: {
@@ -3977,13 +4768,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4032,7 +4823,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4047,13 +4838,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4102,7 +4893,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedKey"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4117,13 +4908,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4176,13 +4967,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4231,7 +5022,7 @@ export interface operations {
           "application/json": components["schemas"]["CreatedWebhook"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4246,19 +5037,19 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
         };
       };
-      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
+      /** @description 409 Conflict: already_claimed, no_accounts_connected, account_needs_reconnection, account_disconnected, media_expired, queue_not_set_up, queue_full, duplicate_content, tiktok_cannot_post, post_changed, post_state_conflict, post_not_editable, target_not_published, unpublish_unsupported, first_comment_not_failed, publish_outcome_unknown, webhook_limit_reached */
       409: {
         content: {
           "application/json": components["schemas"]["ConflictError"];
@@ -4316,13 +5107,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4380,13 +5171,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4440,7 +5231,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookEnvelope"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4455,13 +5246,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4522,13 +5313,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4582,7 +5373,7 @@ export interface operations {
           "application/json": components["schemas"]["DeliveryList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4597,13 +5388,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4665,13 +5456,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4724,7 +5515,7 @@ export interface operations {
           "application/json": components["schemas"]["EventList"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -4739,13 +5530,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4801,13 +5592,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4863,13 +5654,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4925,13 +5716,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -4989,13 +5780,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5048,13 +5839,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5103,7 +5894,7 @@ export interface operations {
           "application/json": components["schemas"]["WorkspaceSettings"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5118,13 +5909,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5177,13 +5968,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5232,7 +6023,7 @@ export interface operations {
           "application/json": components["schemas"]["RevokedSession"];
         };
       };
-      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
       400: {
         content: {
           "application/json": components["schemas"]["BadRequestError"];
@@ -5247,13 +6038,13 @@ export interface operations {
           "application/json": components["schemas"]["UnauthorizedError"];
         };
       };
-      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
       403: {
         content: {
           "application/json": components["schemas"]["ForbiddenError"];
         };
       };
-      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, webhook_not_found, delivery_not_found */
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
       404: {
         content: {
           "application/json": components["schemas"]["NotFoundError"];
@@ -5451,6 +6242,33 @@ export interface operations {
     };
   };
   /**
+   * post.updated
+   * @description A post was edited before it went out; changes says what each target gets differently.
+   */
+  onPostUpdated: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PostUpdatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
    * post.published
    * @description Every target of a post was published.
    */
@@ -5576,6 +6394,87 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["TargetFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.deletion_requested
+   * @description An asks-first key asked to take a published target down; it waits for a person, whose own DELETE /posts/{id}/targets/{accountId} confirms it.
+   */
+  onTargetDeletionRequested: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetDeletionRequestedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.deleted
+   * @description A published target was taken down: the network confirmed the removal.
+   */
+  onTargetDeleted: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetDeletedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer (or none within 10 s) is retried, for about three days. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * target.deletion_failed
+   * @description The network refused to take a target down; target.deletion.error says why.
+   */
+  onTargetDeletionFailed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every try, for deduplication */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when this try was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256 of id.timestamp.body under the endpoint's secret> */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TargetDeletionFailedEvent"];
       };
     };
     responses: {

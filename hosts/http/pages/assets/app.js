@@ -474,6 +474,11 @@ ${target.firstComment ? html`<p class="muted">${t("post.firstComment")}: ${badge
 const postRow = (post, accounts) => {
   const commentFailed = post.targets.some((x) => x.firstComment?.status === "failed")
   const gone = post.gone
+  // A finished post with failed targets: all of them (failed) or beside published ones (published).
+  const retryable =
+    !gone &&
+    (post.status === "failed" || post.status === "published") &&
+    post.targets.some((x) => x.status === "failed")
   return html`<article class="post${gone ? " gone" : ""}" data-id="${post.id}" aria-labelledby="p-${post.id}">
 <h2 id="p-${post.id}" class="post-title">${snippet(post.content) || post.id}</h2>
 <p class="muted">${badge(gone ? gone.kind : post.status)} · ${post.createdBy.name} · ${gone ? t(gone.kind === "rejected" ? "history.rejectedBy" : "history.cancelledAt", { when: when(gone.at) }) : when(post.publishedAt ?? post.scheduledFor ?? post.createdAt)}</p>
@@ -481,8 +486,8 @@ ${gone ? html`<p class="reason">${gone.reason ? t("history.reason", { reason: go
 ${mediaStrip(post)}
 <ul class="targets">${post.targets.map((x) => (gone ? html`<li><strong>${networkName(x.platform)}</strong> ${accounts.get(x.accountId) ? html`<span class="muted">@${accounts.get(x.accountId).username}</span>` : ""}</li>` : targetRow(x, accounts)))}</ul>
 ${
-  !gone && (post.status === "failed" || commentFailed)
-    ? html`<p class="actions">${post.status === "failed" ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button>` : ""}</p>`
+  !gone && (retryable || commentFailed)
+    ? html`<p class="actions">${retryable ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button>` : ""}</p>`
     : ""
 }
 </article>`
