@@ -16,7 +16,7 @@ import { readAll } from "../shared/media.ts"
 import type { Acting, Answer, InstanceLimits, MastodonApi, NewStatus, Upload } from "./api.ts"
 import { noAnswerError, publishErrorOf, throttledError, unreadable } from "./errors.ts"
 import { decodeHandle, encodeHandle, type MastodonHandle } from "./handle.ts"
-import { guardInstance, parseInstance } from "./instance.ts"
+import { guardInstance, loopbackAllowed, parseInstance } from "./instance.ts"
 
 /** Mastodon keeps an Idempotency-Key for an hour; past this, a repeated create could post twice. */
 const IDEMPOTENCY_WINDOW_MS = 55 * 60_000
@@ -97,7 +97,6 @@ const problemOf = (
 export const make = (deps: {
   readonly api: MastodonApi
   readonly blobs: BlobStoreShape
-  readonly allowLoopback: boolean
 }): Publisher => {
   /** The status's settings: the post's own, or a reply's parent's. */
   const settingsOf = (request: PublishRequest, acting: Acting) =>
@@ -187,7 +186,7 @@ export const make = (deps: {
     Effect.gen(function* () {
       const acting = yield* actingOf(request)
       // The instance was checked when the account connected; its name may point elsewhere since.
-      yield* guardInstance({ origin: acting.origin, host: new URL(acting.origin).host }, deps.allowLoopback)
+      yield* guardInstance({ origin: acting.origin, host: new URL(acting.origin).host })
       const now = yield* Clock.currentTimeMillis
       const handle = Option.getOrElse(
         decodeHandle(handleText),
@@ -237,8 +236,9 @@ export const make = (deps: {
   const advise = (account: Account, _dueAt: number, post: AdvisedPost) =>
     Effect.gen(function* () {
       const host = account.username.slice(account.username.lastIndexOf("@") + 1)
-      const local = /^(localhost|127\.|\[::1\])/.test(host) && deps.allowLoopback
-      const instance = parseInstance(`${local ? "http" : "https"}://${host}`, deps.allowLoopback)
+      const allowLoopback = yield* loopbackAllowed
+      const local = /^(localhost|127\.|\[::1\])/.test(host) && allowLoopback
+      const instance = parseInstance(`${local ? "http" : "https"}://${host}`, allowLoopback)
       if (!("origin" in instance)) return []
       const limits = yield* deps.api.limits(instance.origin)
       const max = limits.maxCharacters

@@ -20,10 +20,9 @@ export const make = (settings: MastodonSettings, blobs: BlobStoreShape, apps: Ap
         api,
         apps,
         clientName: settings.clientName,
-        website: settings.website,
-        allowLoopback: settings.allowLoopback
+        website: settings.website
       }),
-      publisher: MastodonPublisher.make({ api, blobs, allowLoopback: settings.allowLoopback })
+      publisher: MastodonPublisher.make({ api, blobs })
     })
   )
 

@@ -80,6 +80,8 @@ export const makeMastodonClient = (gate: RateGate) => {
         url: `${c.origin}${c.path}`,
         headers,
         timeoutMs: c.timeoutMs ?? CALL_TIMEOUT_MS,
+        // Every instance was named by a person: the address guard judges each connection.
+        named: true,
         ...(c.json !== undefined ? { body: JSON.stringify(c.json) } : c.form !== undefined ? { body: c.form } : {})
       })
       const now = yield* Clock.currentTimeMillis
