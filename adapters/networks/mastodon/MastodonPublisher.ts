@@ -94,10 +94,7 @@ const problemOf = (
  * Each create carries its handle's Idempotency-Key, so a create whose answer was lost is sent again
  * with the same key instead of being looked for.
  */
-export const make = (deps: {
-  readonly api: MastodonApi
-  readonly blobs: BlobStoreShape
-}): Publisher => {
+export const make = (deps: { readonly api: MastodonApi; readonly blobs: BlobStoreShape }): Publisher => {
   /** The status's settings: the post's own, or a reply's parent's. */
   const settingsOf = (request: PublishRequest, acting: Acting) =>
     Effect.gen(function* () {
