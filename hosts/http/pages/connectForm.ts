@@ -164,7 +164,7 @@ export const layer = HttpRouter.addAll(
             )
             const wantsJson = (request.headers.accept ?? "").includes("application/json")
             if (form.continues === true) {
-              const { url } = yield* connectWithFormFields(platform, params)
+              const { url } = yield* connectWithFormFields(platform, params, request.cookies[CONNECT_COOKIE] ?? null)
               return wantsJson
                 ? HttpServerResponse.jsonUnsafe({ url })
                 : HttpServerResponse.redirect(url, { status: 303 })
