@@ -8,10 +8,13 @@ import {
   type Publisher,
   type PublishOutcome,
   type PublishRequest,
-  type Recovery
+  type Recovery,
+  type UnpublishRequest
 } from "../../../application/ports/Publishers.ts"
+import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import type { Account } from "../../../domain/account.ts"
 import { textLength } from "../../../domain/networkRules.ts"
+import { isSuccess } from "../shared/http.ts"
 import { readAll } from "../shared/media.ts"
 import type { Acting, Answer, InstanceLimits, MastodonApi, NewStatus, Upload } from "./api.ts"
 import { noAnswerError, publishErrorOf, throttledError, unreadable } from "./errors.ts"
@@ -32,8 +35,8 @@ const ok = <A>(answer: Answer<A>, what: string): Effect.Effect<A, PublishError> 
     ? Effect.succeed(answer.value)
     : Effect.fail(answer._tag === "Refused" ? publishErrorOf(answer.reply, what) : unreadable(answer.reply, what))
 
-const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> => {
-  const c = request.credentials
+/** Who acts for stored credentials: the instance and account id they were issued for, and the token. */
+export const actingOf = (c: NetworkCredentials | null): Effect.Effect<Acting, PublishError> => {
   const origin = c?.extra?.instance
   const accountId = c?.extra?.accountId
   return c === null || origin === undefined || accountId === undefined
@@ -181,7 +184,7 @@ export const make = (deps: { readonly api: MastodonApi; readonly blobs: BlobStor
 
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
-      const acting = yield* actingOf(request)
+      const acting = yield* actingOf(request.credentials)
       // The instance was checked when the account connected; its name may point elsewhere since.
       yield* guardInstance({ origin: acting.origin, host: new URL(acting.origin).host })
       const now = yield* Clock.currentTimeMillis
@@ -255,6 +258,25 @@ export const make = (deps: { readonly api: MastodonApi; readonly blobs: BlobStor
       ]
     })
 
+  /**
+   * DELETE /api/v1/statuses/:id, for the post and each of its replies and first comment alike (a
+   * deleted status's replies stay on Mastodon). A status already gone (404) counts as removed.
+   */
+  const unpublish = (request: UnpublishRequest) =>
+    Effect.gen(function* () {
+      const acting = yield* actingOf(request.credentials)
+      yield* guardInstance({ origin: acting.origin, host: new URL(acting.origin).host })
+      const reply = yield* deps.api.deleteStatus(acting, request.externalId)
+      if (isSuccess(reply) || reply.status === 404) return
+      return yield* publishErrorOf(reply, "the removal of the status")
+    }).pipe(
+      Effect.catchTags({
+        Throttled: (e) => Effect.fail(throttledError(e)),
+        NoAnswer: (e) => Effect.fail(noAnswerError(e)),
+        InstanceRefused: (e) => Effect.fail(PublishError.refused({ code: "upstream_rejected", message: e.message }))
+      })
+    )
+
   return {
     platform: "mastodon",
     prepare: () =>
@@ -263,6 +285,7 @@ export const make = (deps: { readonly api: MastodonApi; readonly blobs: BlobStor
       ),
     publish,
     recover,
-    advise
+    advise,
+    unpublish
   }
 }

@@ -31,3 +31,6 @@ export const config = Config.all({
         : Option.none()
   )
 )
+
+/** Statuses one GET /api/v1/statuses?id[]= reads (Mastodon's DEFAULT_STATUSES_LIMIT). */
+export const METRICS_BATCH = 20
