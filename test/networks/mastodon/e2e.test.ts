@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import { CredentialStore } from "../../../application/ports/CredentialStore.ts"
 import { TokenVault } from "../../../application/ports/TokenVault.ts"
+import { defaultMetricsOptions, refreshDue } from "../../../application/usecases/metrics/loop.ts"
 import { defaultPipelineOptions } from "../../../application/usecases/publishing/options.ts"
 import { publishDueTargets } from "../../../application/usecases/publishing/worker.ts"
 import { continueConnectLink } from "../../support/connectLink.ts"
@@ -39,6 +40,8 @@ describe.each([
   let ahead = 0
   let key = ""
   let accountId = ""
+  /** The post with a thread and a first comment, and its statuses (root, reply, comment). */
+  let thread = { id: "", statuses: [] as Array<string> }
 
   beforeAll(async () => {
     if (backend === "postgres") process.env.HERALD_TEST_BACKEND = "postgres"
@@ -211,6 +214,33 @@ describe.each([
     expect(comment).toMatchObject({ text: "Comment below", inReplyToId: root!.id, spoilerText: "Long read" })
     const target = published.targets[0]
     expect(target).toMatchObject({ externalId: root!.id, url: `${fake.origin}/@${username}/${root!.id}` })
+    thread = { id, statuses: [root!.id, second!.id, comment!.id] }
+  })
+
+  it("reads the post's figures from the instance, then takes it down with its thread and first comment", async () => {
+    const [root, second, comment] = thread.statuses
+    Object.assign(fake.statuses.find((s) => s.id === root)!, { favourites: 4, reblogs: 1 })
+    const asked = await call(host, "POST", `/posts/${thread.id}/metrics/refresh`, { key })
+    expect(asked.body).toEqual({ queued: 1, notBefore: null })
+    const reads = fake.log.calls("GET", "/api/v1/statuses").length
+    await host.run(
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.now() + ahead)
+        return yield* refreshDue(defaultMetricsOptions)
+      }).pipe(Effect.provide(TestClock.layer()))
+    )
+    expect(fake.log.calls("GET", "/api/v1/statuses").length - reads).toBe(1)
+    const { figures } = (await view(thread.id)).targets[0].metrics.latest
+    expect([figures.likes.value, figures.replies.value, figures.reposts.value]).toEqual([4, 2, 1])
+    expect(figures.views).toEqual({ value: null, reason: "Mastodon counts no views." })
+
+    const down = await call(host, "DELETE", `/posts/${thread.id}/targets/${accountId}`, { key })
+    expect(down.status, JSON.stringify(down.body)).toBe(202)
+    expect(down.body.post.targets[0].deletion.status).toBe("deleting")
+    await passes()
+    expect((await view(thread.id)).targets[0].deletion).toMatchObject({ status: "deleted", error: null })
+    expect([...fake.deleted].sort()).toEqual(expect.arrayContaining([root, second, comment]))
+    expect(fake.statuses.some((s) => [root, second, comment].includes(s.id))).toBe(false)
   })
 
   it("publishes a poll", async () => {
