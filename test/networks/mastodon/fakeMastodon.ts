@@ -147,15 +147,20 @@ export const startFakeMastodon = async () => {
     return headers
   }
 
-  /** DELETE /api/v1/statuses/:id counts against the deletes' own window (30 minutes), whose headers it answers. */
-  const deleteLimited = (user: string, res: ServerResponse): Record<string, string> | null => {
+  /**
+   * A DELETE counts against the API's window and the deletes' own (30 minutes); it is answered with the
+   * headers of the more limited of the two (Mastodon's RateLimitHeaders), and refused when either is used up.
+   */
+  const deleteLimited = (user: string, apiHeaders: Record<string, string>, res: ServerResponse) => {
     const n = (deletes.get(user) ?? 0) + 1
     deletes.set(user, n)
-    const headers = {
+    const own = {
       "x-ratelimit-limit": String(state.deleteLimit),
       "x-ratelimit-remaining": String(Math.max(0, state.deleteLimit - n)),
       "x-ratelimit-reset": new Date(Math.floor(now() / 1_800_000) * 1_800_000 + 1_800_000).toISOString()
     }
+    const headers =
+      Number(own["x-ratelimit-remaining"]) <= Number(apiHeaders["x-ratelimit-remaining"]) ? own : apiHeaders
     if (n > state.deleteLimit) return error(res, 429, "Too many requests", headers), null
     return headers
   }
@@ -308,7 +313,7 @@ export const startFakeMastodon = async () => {
     const statusId = /^\/api\/v1\/statuses\/([^/]+)$/.exec(url.pathname)?.[1]
     // Only the account's own statuses are deleted; another's, or one already gone, is "Record not found".
     if (method === "DELETE" && statusId !== undefined) {
-      const own = deleteLimited(user, res)
+      const own = deleteLimited(user, headers, res)
       if (own === null) return
       const at = statuses.findIndex((s) => s.id === statusId && s.account === user)
       if (at < 0) return error(res, 404, "Record not found", own)
