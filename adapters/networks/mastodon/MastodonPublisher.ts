@@ -17,7 +17,7 @@ import { textLength } from "../../../domain/networkRules.ts"
 import { isSuccess } from "../shared/http.ts"
 import { readAll } from "../shared/media.ts"
 import type { Acting, Answer, InstanceLimits, MastodonApi, NewStatus, Upload } from "./api.ts"
-import { noAnswerError, publishErrorOf, throttledError, unreadable } from "./errors.ts"
+import { instanceRefusedError, noAnswerError, publishErrorOf, throttledError, unreadable } from "./errors.ts"
 import { decodeHandle, encodeHandle, type MastodonHandle } from "./handle.ts"
 import { guardInstance, loopbackAllowed, parseInstance } from "./instance.ts"
 
@@ -210,7 +210,7 @@ export const make = (deps: { readonly api: MastodonApi; readonly blobs: BlobStor
       Effect.catchTags({
         Throttled: (e) => Effect.fail(throttledError(e)),
         NoAnswer: (e) => Effect.fail(noAnswerError(e)),
-        InstanceRefused: (e) => Effect.fail(PublishError.refused({ code: "upstream_rejected", message: e.message }))
+        InstanceRefused: (e) => Effect.fail(instanceRefusedError(e))
       })
     )
 
@@ -273,7 +273,7 @@ export const make = (deps: { readonly api: MastodonApi; readonly blobs: BlobStor
       Effect.catchTags({
         Throttled: (e) => Effect.fail(throttledError(e)),
         NoAnswer: (e) => Effect.fail(noAnswerError(e)),
-        InstanceRefused: (e) => Effect.fail(PublishError.refused({ code: "upstream_rejected", message: e.message }))
+        InstanceRefused: (e) => Effect.fail(instanceRefusedError(e))
       })
     )
 

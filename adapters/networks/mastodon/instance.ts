@@ -11,7 +11,9 @@ export interface Instance {
 
 /** The instance a person named cannot be used: not a domain or URL, or an address Herald does not call. */
 export class InstanceRefused extends Schema.TaggedError<InstanceRefused>()("InstanceRefused", {
-  message: Schema.String
+  message: Schema.String,
+  /** Its name did not resolve now: for an account already connected, maybe a passing DNS failure. */
+  unresolvable: Schema.optional(Schema.Boolean)
 }) {}
 
 /**
@@ -49,7 +51,7 @@ export const guardInstance = (instance: Instance): Effect.Effect<void, InstanceR
     yield* checkUrl(instance.origin, allowLoopback).pipe(
       Effect.mapError((refused) =>
         refused.kind === "unresolvable"
-          ? new InstanceRefused({ message: `${instance.host} could not be found (no DNS record).` })
+          ? new InstanceRefused({ message: `${instance.host} could not be found (no DNS record).`, unresolvable: true })
           : new InstanceRefused({
               message: `${instance.host} points at a ${refused.kind === "loopback" ? "loopback" : "private"} address; Herald only calls instances on the public internet (${refused.message})`
             })

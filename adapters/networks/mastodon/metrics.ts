@@ -1,15 +1,10 @@
 import { Effect } from "effect"
-import {
-  type MetricsAnswer,
-  type MetricsCapability,
-  type MetricsRequest,
-  PublishError
-} from "../../../application/ports/Publishers.ts"
+import type { MetricsAnswer, MetricsCapability, MetricsRequest } from "../../../application/ports/Publishers.ts"
 import type { RawFigures } from "../../../domain/metrics.ts"
 import { pick } from "../shared/figures.ts"
 import type { Answer, MastodonApi, StatusCounts } from "./api.ts"
 import { METRICS_BATCH } from "./config.ts"
-import { noAnswerError, publishErrorOf, throttledError, unreadable } from "./errors.ts"
+import { instanceRefusedError, noAnswerError, publishErrorOf, throttledError, unreadable } from "./errors.ts"
 import { guardInstance } from "./instance.ts"
 import { actingOf } from "./MastodonPublisher.ts"
 
@@ -45,7 +40,7 @@ export const make = (api: MastodonApi): MetricsCapability => ({
       Effect.catchTags({
         Throttled: (e) => Effect.fail(throttledError(e)),
         NoAnswer: (e) => Effect.fail(noAnswerError(e)),
-        InstanceRefused: (e) => Effect.fail(PublishError.refused({ code: "upstream_rejected", message: e.message }))
+        InstanceRefused: (e) => Effect.fail(instanceRefusedError(e))
       })
     )
 })

@@ -104,7 +104,7 @@ describe("Mastodon take-down (DELETE /api/v1/statuses/:id)", () => {
       })
     ))
 
-  it("an instance answering 5xx is unavailable (retried later), not a removal", () =>
+  it("an instance answering 5xx, or not found in DNS now, is unavailable (retried later), not a removal", () =>
     run(
       Effect.gen(function* () {
         const { network, connection } = yield* setup
@@ -113,6 +113,16 @@ describe("Mastodon take-down (DELETE /api/v1/statuses/:id)", () => {
         const down = errorOf(yield* Effect.exit(removal(network, connection, kept.externalId, "post")))
         expect(down.reason._tag).toBe("Unavailable")
         expect(down.retryable).toBe(true)
+        // An instance whose name does not resolve now is tried again later, not refused for good.
+        const credentials = {
+          ...connection.credentials!,
+          extra: { instance: "https://mastodon.invalid", accountId: "1" }
+        }
+        const unresolved = errorOf(
+          yield* Effect.exit(removal(network, { ...connection, credentials }, kept.externalId, "post"))
+        )
+        expect([unresolved.reason._tag, unresolved.retryable]).toEqual(["Unavailable", true])
+        expect(unresolved.message).toContain("could not be found")
       })
     ))
 })
