@@ -193,8 +193,15 @@ export const continueConnect = Effect.fn("continueConnect")(function* (
   return { next: link.next, browser: value, expiresAt: link.expiresAt }
 })
 
-/** The connect link named by `state`, without using it up (Herald's own connect form shows it first). */
-export const inspectConnectState = Effect.fn("inspectConnectState")(function* (platformName: string, state: string) {
+/**
+ * The connect link named by `state`, without using it up (Herald's own connect form shows it first),
+ * for the browser that continued it from the start page only.
+ */
+export const inspectConnectState = Effect.fn("inspectConnectState")(function* (
+  platformName: string,
+  state: string,
+  browser: string | null
+) {
   const connector = yield* connectorFor(platformName)
   const crypto = yield* Crypto
   const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(state), "connect", yield* now)
@@ -203,6 +210,7 @@ export const inspectConnectState = Effect.fn("inspectConnectState")(function* (p
     (JSON.parse(found.value.data ?? "{}") as Partial<ConnectState>).platform !== connector.platform
   )
     return yield* Effect.fail(invalidConnectLink())
+  yield* requireContinued(state, browser)
   return { platform: connector.platform }
 })
 
