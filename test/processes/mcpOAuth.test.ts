@@ -1,3 +1,4 @@
+import { continueConnectLink } from "../support/connectLink.ts"
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -68,7 +69,8 @@ describe.skipIf(!chromiumAvailable)("npm start as an OAuth-protected MCP server"
 
     const { client: authed } = await connect()
     const { url } = await ok(authed, "connect_account", { platform: "sandbox" })
-    const connected = await fetch(url, { headers: { accept: "application/json" } })
+    const { next, cookie } = await continueConnectLink(url)
+    const connected = await fetch(new URL(next, url), { headers: { accept: "application/json", cookie } })
     const accountId = ((await connected.json()) as { account: { id: string } }).account.id
     const { post } = await ok(authed, "create_post", {
       accountIds: [accountId],

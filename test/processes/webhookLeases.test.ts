@@ -1,3 +1,4 @@
+import { continueConnectLink } from "../support/connectLink.ts"
 import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, describe, expect, it } from "vitest"
@@ -60,11 +61,12 @@ describe("npm start: webhook test calls and crash recovery", () => {
       expect(tests.length, "each test event was sent once").toBe(30)
 
       // A post's event: its request hangs at the receiver, the process dies, and starts again.
-      // The sandbox connects as its link is opened.
+      // The sandbox connects once its link is continued in a browser.
       const link = (await (await fetch(`${host.api}/connect/sandbox`, { headers: host.auth })).json()) as {
         url: string
       }
-      expect((await fetch(link.url)).status).toBe(200)
+      const { next, cookie } = await continueConnectLink(link.url)
+      expect((await fetch(new URL(next, link.url), { headers: { cookie } })).status).toBe(200)
       const listed = (await (await fetch(`${host.api}/accounts`, { headers: host.auth })).json()) as {
         accounts: Array<{ id: string }>
       }
