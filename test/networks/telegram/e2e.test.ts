@@ -110,8 +110,10 @@ describe.each([
   const view = async (id: string) => (await call(host, "GET", `/posts/${id}`, { key })).body.post
 
   it("connects a channel on Herald's form: the bot's token and the chat; the token sealed", async () => {
-    const { url } = await openForm()
-    const page = await fetch(url)
+    const { url, cookie } = await openForm()
+    // The form opens only in the browser that continued the link.
+    expect((await fetch(url)).status).toBe(400)
+    const page = await fetch(url, { headers: { cookie } })
     const html = await page.text()
     expect(page.status).toBe(200)
     expect(html).toContain('name="botToken" type="password"')
