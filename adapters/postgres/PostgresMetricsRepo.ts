@@ -40,11 +40,14 @@ interface StateRow {
   readonly checked_at: Date
 }
 
+/** The advisory lock space of accounts being leased (the second key is the account id's hash; a clash only passes one over). */
+const ACCOUNT_LOCK = 7_026
+
 /*
  * One look ($1 now, $2 lease end, $3 accounts, $4 targets): the due rows (the due index's range) name the accounts
  * holding a lease, passed over; workspaces take turns among the others (each one's account with the oldest due
- * target, then each one's second), and the chosen accounts take turns for the targets. The rows are locked last,
- * re-checked as they are locked (another scheduler's lease skipped).
+ * target, then each one's second), and the chosen accounts take turns for the targets. Two schedulers looking at
+ * once take different accounts (a transaction's advisory lock per account); the rows are locked last, re-checked.
  */
 const leaseSql = `
   WITH due AS MATERIALIZED (
@@ -53,9 +56,14 @@ const leaseSql = `
     SELECT account_id, min(workspace_id) AS workspace_id, min(due_at) AS oldest FROM due
     GROUP BY account_id HAVING bool_and(leased_until IS NULL OR leased_until < $1)
   ), chosen_accounts AS (
-    SELECT account_id, row_number() OVER (ORDER BY round, oldest, account_id) AS turn FROM (
-      SELECT account_id, oldest, row_number() OVER (PARTITION BY workspace_id ORDER BY oldest, account_id) AS round FROM accounts
-    ) a ORDER BY round, oldest, account_id LIMIT $3
+    SELECT account_id, turn FROM (
+      SELECT account_id, row_number() OVER (ORDER BY round, oldest, account_id) AS turn FROM (
+        SELECT account_id, oldest, row_number() OVER (PARTITION BY workspace_id ORDER BY oldest, account_id) AS round
+        FROM accounts
+      ) a
+    ) t
+    -- Tried in turn until $3 are taken: an account another scheduler is choosing in this instant is passed over.
+    WHERE pg_try_advisory_xact_lock(${ACCOUNT_LOCK}, hashtext(account_id)) ORDER BY turn LIMIT $3
   ), chosen AS (
     SELECT post_id, account_id, turn FROM (
       SELECT d.post_id, d.account_id, c.turn, row_number() OVER (PARTITION BY d.account_id ORDER BY d.due_at, d.post_id) AS k
