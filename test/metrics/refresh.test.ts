@@ -6,7 +6,11 @@ import { authenticateKey, authenticateSession } from "../../application/usecases
 import { claimWorkspace } from "../../application/usecases/claim.ts"
 import { connectInBrowser } from "../support/connect.ts"
 import { createKey } from "../../application/usecases/keys.ts"
-import { defaultMetricsOptions, refreshDueMetrics } from "../../application/usecases/metrics/worker.ts"
+import {
+  defaultMetricsOptions,
+  refreshDueMetrics,
+  startMetricsWorker
+} from "../../application/usecases/metrics/worker.ts"
 import { metricsSummary, postMetrics, refreshPostMetrics } from "../../application/usecases/metrics/query.ts"
 import { createPost } from "../../application/usecases/posts/create.ts"
 import { getPost } from "../../application/usecases/posts/query.ts"
@@ -142,6 +146,21 @@ describe("what each post did", () => {
         assert.strictEqual(yield* refresh, 1)
         assert.include((yield* getPost(agent, id)).post.targets[0].metrics!.reason!, "#nometrics")
       }).pipe(Effect.provide(TestHost.layer()))
+  )
+
+  it.effect("a scheduler's lease loop reads what comes due, and stops leasing when stopped", () =>
+    Effect.gen(function* () {
+      const { agent, accountId } = yield* setUp
+      const id = yield* publish(agent, accountId, "Read by the loop")
+      const worker = yield* startMetricsWorker(defaultMetricsOptions)
+      yield* TestClock.adjust(HOUR - defaultMetricsOptions.pollMs)
+      assert.strictEqual((yield* postMetrics(agent, id)).targets[0].readings.length, 0)
+      yield* TestClock.adjust(defaultMetricsOptions.pollMs)
+      assert.strictEqual((yield* postMetrics(agent, id)).targets[0].readings.length, 1)
+      yield* worker.stop(1_000)
+      yield* TestClock.adjust(DAY)
+      assert.strictEqual((yield* postMetrics(agent, id)).targets[0].readings.length, 1)
+    }).pipe(Effect.scoped, Effect.provide(TestHost.layer()))
   )
 
   it.effect("GET /metrics sums the latest figures per day of publishing and account; bad ranges are 400", () =>
