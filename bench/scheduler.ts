@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
 import { pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
@@ -16,7 +16,8 @@ import { exited, freshDatabase, runtimeFor, seedWorkspace, spawnScheduler } from
  * schedulers are up, one UPDATE moves the jobs to fall due evenly over `--spread-ms` from now.
  * Lag is due time -> the sandbox receiving the post (an upper bound of due -> start); start lag is
  * due time -> the lease that picked the job up, recorded by a bench-only trigger on the jobs table.
- * Transactions per target come from pg_stat_database (each statement outside a transaction is one).
+ * Transactions per target come from pg_stat_database (each statement outside a transaction is one);
+ * PostgreSQL's CPU from /proc, every postgres process of the machine: run it on a quiet machine.
  */
 
 const { values } = parseArgs({
@@ -46,6 +47,18 @@ const cpuMs = (pid: number | undefined): number => {
     return 0
   }
 }
+
+/** CPU time of every PostgreSQL process on this machine, in ms: the database's share (valid only on a quiet machine). */
+const postgresCpuMs = (): number =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .reduce((sum, pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres" ? sum + cpuMs(Number(pid)) : sum
+      } catch {
+        return sum
+      }
+    }, 0)
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
@@ -178,6 +191,7 @@ export const run = async () => {
     await sleep(1_000)
     const xactsBefore = await xacts()
     const cpuBefore = children.reduce((sum, c) => sum + cpuMs(c.pid), 0)
+    const postgresBefore = postgresCpuMs()
     const t0 = Date.now() + 500
     const shift = t0 - BASE
     await runtime.runPromise(
@@ -198,6 +212,7 @@ export const run = async () => {
     }
     const finished = Date.now()
     const schedulerCpuMs = children.reduce((sum, c) => sum + cpuMs(c.pid), 0) - cpuBefore
+    const postgresMs = postgresCpuMs() - postgresBefore
     // Statistics reach pg_stat_database within about a second.
     await sleep(1_500)
     const xactsDuring = (await xacts()) - xactsBefore
@@ -242,6 +257,8 @@ export const run = async () => {
       start_lag_max_ms: startLags[startLags.length - 1],
       scheduler_cpu_ms_per_target: Number((schedulerCpuMs / ledger.length).toFixed(3)),
       db_transactions_per_target: Number((xactsDuring / ledger.length).toFixed(3)),
+      postgres_cpu_ms_per_target: Number((postgresMs / ledger.length).toFixed(3)),
+      postgres_cpu_share: Number((postgresMs / (finished - t0)).toFixed(2)),
       spread_ms: SPREAD_MS,
       network_latency_ms: LATENCY_MS
     }
@@ -249,7 +266,8 @@ export const run = async () => {
       `published ${ledger.length} in ${figures.total_seconds} s (queue empty after ${((finished - t0) / 1000).toFixed(2)} s), ` +
         `${duplicates} duplicates, ${missing} missing, lag p50 ${figures.lag_p50_ms} ms, p99 ${figures.lag_p99_ms} ms, max ${figures.lag_max_ms} ms, ` +
         `start lag (due -> leased) p50 ${figures.start_lag_p50_ms} ms, p99 ${figures.start_lag_p99_ms} ms, ` +
-        `scheduler CPU ${figures.scheduler_cpu_ms_per_target} ms per target, ${figures.db_transactions_per_target} database transactions per target`
+        `scheduler CPU ${figures.scheduler_cpu_ms_per_target} ms per target, ${figures.db_transactions_per_target} database transactions per target, ` +
+        `PostgreSQL CPU ${figures.postgres_cpu_ms_per_target} ms per target (${figures.postgres_cpu_share} cores busy while it ran)`
     )
     console.log(JSON.stringify(figures))
     return figures

@@ -2,7 +2,7 @@ import type { Actor } from "./apiKey.ts"
 import type { CreatePostBody, UpdatePostBody } from "./contract/postRequest.ts"
 import { contentFor } from "./overrides.ts"
 import type { Platform } from "./platforms.ts"
-import type { Post, Target } from "./post.ts"
+import { type Post, sendsBackForApproval, type Target } from "./post.ts"
 import { networkOptionsOf, type CreatePostRequest } from "./postRequest.ts"
 import type { CheckedPost } from "./postRules.ts"
 import { formatUtc } from "./time.ts"
@@ -53,9 +53,7 @@ export const editedBody = (post: Post, edit: UpdatePostBody, now: number): Creat
  * post edited by a key goes back to a person, since the approval was for what the person saw.
  */
 export const statusAfterEdit = (post: Post, actor: Actor): "needs_approval" | "scheduled" =>
-  post.status === "needs_approval" || (actor.kind === "key" && (post.requireApproval || actor.requireApproval))
-    ? "needs_approval"
-    : "scheduled"
+  post.status === "needs_approval" || sendsBackForApproval(actor.kind, post) ? "needs_approval" : "scheduled"
 
 /** The post after the edit: kept targets keep their record, added ones start fresh, removed ones go. */
 export const editedPost = (

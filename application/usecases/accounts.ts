@@ -105,6 +105,25 @@ export const connectUrl = Effect.fn("connectUrl")(function* (
 const browserBinding = (crypto: Effect.Success<typeof Crypto>, state: string, browser: string) =>
   crypto.sha256(`${state}\n${browser}`)
 
+/** Only the browser that continued from Herald's start page goes on with the link (RFC 9700 section 4.7). */
+const requireContinued = (state: string, browser: string | null) =>
+  Effect.gen(function* () {
+    const crypto = yield* Crypto
+    const bound =
+      browser !== null &&
+      Option.isSome(
+        yield* (yield* TokenRepo).find(yield* browserBinding(crypto, state, browser), "connect_browser", yield* now)
+      )
+    if (!bound)
+      return yield* Effect.fail(
+        fail(
+          "connect_link_not_continued",
+          { fields: ["state"] },
+          "This connect link was not continued from Herald's page in this browser: open the link you were given and press Continue."
+        )
+      )
+  })
+
 /**
  * What the start page shows for a connect link (not used up): the workspace it connects to and who
  * asked. A browser signed in to another workspace is refused: its person would connect their account
@@ -176,8 +195,15 @@ export const continueConnect = Effect.fn("continueConnect")(function* (
   return { next: link.next, browser: value, expiresAt: link.expiresAt }
 })
 
-/** The connect link named by `state`, without using it up (Herald's own connect form shows it first). */
-export const inspectConnectState = Effect.fn("inspectConnectState")(function* (platformName: string, state: string) {
+/**
+ * The connect link named by `state`, without using it up (Herald's own connect form shows it first),
+ * for the browser that continued it from the start page only.
+ */
+export const inspectConnectState = Effect.fn("inspectConnectState")(function* (
+  platformName: string,
+  state: string,
+  browser: string | null
+) {
   const connector = yield* connectorFor(platformName)
   const crypto = yield* Crypto
   const found = yield* (yield* TokenRepo).find(yield* crypto.sha256(state), "connect", yield* now)
@@ -186,17 +212,20 @@ export const inspectConnectState = Effect.fn("inspectConnectState")(function* (p
     (JSON.parse(found.value.data ?? "{}") as Partial<ConnectState>).platform !== connector.platform
   )
     return yield* Effect.fail(invalidConnectLink())
+  yield* requireContinued(state, browser)
   return { platform: connector.platform }
 })
 
 /**
  * Herald's connect form named what the connect link lacked (Mastodon's instance): the connection
  * begins anew with those fields under the same link, and the network's URL comes back to open next.
- * The link is not used up; only what it remembers for the callback changes.
+ * The link is not used up; only what it remembers for the callback changes. Only the browser that
+ * continued from the start page may send it: the form is no way around the page naming the workspace.
  */
 export const connectWithFormFields = Effect.fn("connectWithFormFields")(function* (
   platformName: string,
-  params: Readonly<Record<string, string>>
+  params: Readonly<Record<string, string>>,
+  browser: string | null
 ) {
   const connector = yield* connectorFor(platformName)
   for (const [name, value] of Object.entries(params)) {
@@ -212,6 +241,7 @@ export const connectWithFormFields = Effect.fn("connectWithFormFields")(function
   const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
   if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
     return yield* Effect.fail(invalidConnectLink())
+  yield* requireContinued(state, browser)
   const config = yield* HeraldConfig
   const { url, verifier } = yield* connector.begin({
     state,
@@ -258,18 +288,7 @@ export const completeConnect = Effect.fn("completeConnect")(function* (
   const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
   if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
     return yield* Effect.fail(invalidConnectLink())
-  // Only the browser that continued from Herald's start page completes the link (RFC 9700 section 4.7).
-  const bound =
-    browser !== null &&
-    Option.isSome(yield* tokens.find(yield* browserBinding(crypto, params.state ?? "", browser), "connect_browser", at))
-  if (!bound)
-    return yield* Effect.fail(
-      fail(
-        "connect_link_not_continued",
-        { fields: ["state"] },
-        "This connect link was not continued from Herald's page in this browser: open the link you were given and press Continue."
-      )
-    )
+  yield* requireContinued(params.state ?? "", browser)
   const config = yield* HeraldConfig
   const connections = yield* connector.complete({
     params,

@@ -30,7 +30,8 @@ export const issueSignInLink = Effect.fn("issueSignInLink")(function* (workspace
     createdAt: at,
     expiresAt: at + SIGNIN_LINK_LIFETIME_MS
   })
-  return `${config.publicUrl}/signin/complete?token=${token}`
+  // The page it opens speaks the workspace's language (the link carries it: the token is only spent by the POST).
+  return `${config.publicUrl}/signin/complete?token=${token}&lang=${workspace.locale}`
 })
 
 /** Looks the address up and, when it owns a workspace, e-mails it a sign-in link. */

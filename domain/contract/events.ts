@@ -13,6 +13,11 @@ const Str = Schema.String
 
 // The post (target, account) as GET /posts/{id} (GET /accounts) showed it when the event happened.
 const PostData = Schema.Struct({ post: Post })
+// The person's reason, when they gave one: the agent (and the app's History) read it here.
+const RejectedData = Schema.Struct({
+  post: Post,
+  reason: Schema.optionalKey(Str.annotate({ description: "The person's reason, at most 1000 characters" }))
+})
 const RescheduledData = Schema.Struct({
   post: Post,
   previousScheduledFor: Schema.NullOr(Time),
@@ -51,7 +56,7 @@ const dataOf = {
   "post.created": PostData,
   "post.needs_approval": PostData,
   "post.approved": PostData,
-  "post.rejected": PostData,
+  "post.rejected": RejectedData,
   "post.cancelled": PostData,
   "post.rescheduled": RescheduledData,
   "post.updated": UpdatedData,

@@ -94,7 +94,7 @@ describe("login CSRF: forms that set a session come from Herald's own pages", ()
       expect(opened.status).toBe(200)
       expect(opened.headers.get("set-cookie")).toBeNull()
       const html = await opened.text()
-      expect(html).toContain('<form method="post" action="/signin/complete">')
+      expect(html).toContain('<form method="post" action="/signin/complete?lang=en">')
       expect(html).toContain(`value="${token}"`)
     }
     for (const headers of crossSite) {
@@ -193,10 +193,11 @@ describe("security headers", () => {
       expect(csp).toContain("script-src 'self'")
       expect(csp).not.toMatch(/unsafe-inline|sha256-/)
       const html = await app.text()
-      // The only inline blocks are the words and the networks offered, as JSON data, which a browser never runs.
+      // The only inline blocks are the words, the networks offered and the event types, as JSON data, never run.
       expect([...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1])).toEqual([
         ' type="application/json" id="strings"',
-        ' type="application/json" id="networks"'
+        ' type="application/json" id="networks"',
+        ' type="application/json" id="event-types"'
       ])
     }
     const script = await fetch(`${host.origin}/app/assets/app.js`)

@@ -1,3 +1,4 @@
+import { continueConnectLink } from "../support/connectLink.ts"
 import { createHash, randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
@@ -65,7 +66,8 @@ const sessionOf = async (context: BrowserContext) => {
 
 const connectSandboxOverMcp = async (client: Client) => {
   const { url } = await ok(client, "connect_account", { platform: "sandbox" })
-  const done = await fetch(host.local(url), { headers: { accept: "application/json" } })
+  const { next, cookie } = await continueConnectLink(host.local(url))
+  const done = await fetch(host.local(next), { headers: { accept: "application/json", cookie } })
   return ((await done.json()) as { account: { id: string } }).account.id
 }
 

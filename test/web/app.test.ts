@@ -273,7 +273,7 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
 
     await page.goto(`${host.origin}/app`)
     // Midnight UTC is 9:00 in Tokyo.
-    expect(await page.locator("article.post .muted").first().textContent()).toMatch(/9:00/)
+    expect(await page.locator("article.post .goes").first().textContent()).toMatch(/9:00/)
     await page.getByRole("button", { name: "承認", exact: true }).waitFor()
     await checkPage(page, "queue-ja")
     await page.close()

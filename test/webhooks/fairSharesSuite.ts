@@ -12,6 +12,8 @@ import { emit, newEvent } from "../../application/usecases/webhooks/events.ts"
 import { createWebhook } from "../../application/usecases/webhooks/manage.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { seedWorkspace } from "../scheduler/pg.ts"
+import { post } from "../contract/fixtures.ts"
+import { postView } from "../../application/usecases/posts/view.ts"
 
 const T0 = 1_800_000_000_000
 const LEASE = 10_000
@@ -26,12 +28,11 @@ const limits: DeliveryLimits = {
 /** `n` events of their own posts (each its own ordering key), written at `at`, to every endpoint of the actor's workspace. */
 const events = (actor: Actor, n: number, at: number) =>
   Effect.gen(function* () {
-    // The delivery queue never reads an event's data: an empty one stands in for the post.
-    const NO_POST = {} as never
     const made = []
     for (let i = 0; i < n; i++) {
       const postId = `post_${at}_${i}_${Math.random().toString(36).slice(2, 8)}`
-      made.push(yield* newEvent("post.created", actor.workspaceId, { kind: "post", id: postId }, postId, at, NO_POST))
+      const data = { post: postView(post(actor.workspaceId, { id: postId, createdAt: at, updatedAt: at })) }
+      made.push(yield* newEvent("post.created", actor.workspaceId, { kind: "post", id: postId }, postId, at, data))
     }
     yield* (yield* Store).transaction(emit(made))
   })

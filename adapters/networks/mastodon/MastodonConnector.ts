@@ -5,7 +5,7 @@ import type { Answer, MastodonApi } from "./api.ts"
 import type { AppRegistry, RegisteredApp } from "./apps.ts"
 import { scopes } from "./config.ts"
 import { connectError } from "./errors.ts"
-import { guardInstance, type Instance, InstanceRefused, parseInstance } from "./instance.ts"
+import { guardInstance, type Instance, InstanceRefused, loopbackAllowed, parseInstance } from "./instance.ts"
 
 /** What the connect link keeps until the callback (in the state's verifier slot): the instance it went to. */
 const Remembered = Schema.fromJsonString(Schema.Struct({ instance: Schema.String }))
@@ -26,13 +26,12 @@ export const make = (deps: {
   readonly apps: AppRegistry
   readonly clientName: string
   readonly website: string | null
-  readonly allowLoopback: boolean
 }): Connector => {
   const instanceOf = (input: string) =>
     Effect.gen(function* () {
-      const parsed = parseInstance(input, deps.allowLoopback)
+      const parsed = parseInstance(input, yield* loopbackAllowed)
       if (parsed instanceof InstanceRefused) return yield* parsed
-      yield* guardInstance(parsed, deps.allowLoopback)
+      yield* guardInstance(parsed)
       return parsed
     })
 

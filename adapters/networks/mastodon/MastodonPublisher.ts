@@ -8,15 +8,18 @@ import {
   type Publisher,
   type PublishOutcome,
   type PublishRequest,
-  type Recovery
+  type Recovery,
+  type UnpublishRequest
 } from "../../../application/ports/Publishers.ts"
+import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import type { Account } from "../../../domain/account.ts"
 import { textLength } from "../../../domain/networkRules.ts"
+import { isSuccess } from "../shared/http.ts"
 import { readAll } from "../shared/media.ts"
 import type { Acting, Answer, InstanceLimits, MastodonApi, NewStatus, Upload } from "./api.ts"
-import { noAnswerError, publishErrorOf, throttledError, unreadable } from "./errors.ts"
+import { instanceRefusedError, noAnswerError, publishErrorOf, throttledError, unreadable } from "./errors.ts"
 import { decodeHandle, encodeHandle, type MastodonHandle } from "./handle.ts"
-import { guardInstance, parseInstance } from "./instance.ts"
+import { guardInstance, loopbackAllowed, parseInstance } from "./instance.ts"
 
 /** Mastodon keeps an Idempotency-Key for an hour; past this, a repeated create could post twice. */
 const IDEMPOTENCY_WINDOW_MS = 55 * 60_000
@@ -32,8 +35,8 @@ const ok = <A>(answer: Answer<A>, what: string): Effect.Effect<A, PublishError> 
     ? Effect.succeed(answer.value)
     : Effect.fail(answer._tag === "Refused" ? publishErrorOf(answer.reply, what) : unreadable(answer.reply, what))
 
-const actingOf = (request: PublishRequest): Effect.Effect<Acting, PublishError> => {
-  const c = request.credentials
+/** Who acts for stored credentials: the instance and account id they were issued for, and the token. */
+export const actingOf = (c: NetworkCredentials | null): Effect.Effect<Acting, PublishError> => {
   const origin = c?.extra?.instance
   const accountId = c?.extra?.accountId
   return c === null || origin === undefined || accountId === undefined
@@ -94,11 +97,7 @@ const problemOf = (
  * Each create carries its handle's Idempotency-Key, so a create whose answer was lost is sent again
  * with the same key instead of being looked for.
  */
-export const make = (deps: {
-  readonly api: MastodonApi
-  readonly blobs: BlobStoreShape
-  readonly allowLoopback: boolean
-}): Publisher => {
+export const make = (deps: { readonly api: MastodonApi; readonly blobs: BlobStoreShape }): Publisher => {
   /** The status's settings: the post's own, or a reply's parent's. */
   const settingsOf = (request: PublishRequest, acting: Acting) =>
     Effect.gen(function* () {
@@ -185,9 +184,9 @@ export const make = (deps: {
 
   const publish = (request: PublishRequest, handleText?: string) =>
     Effect.gen(function* () {
-      const acting = yield* actingOf(request)
+      const acting = yield* actingOf(request.credentials)
       // The instance was checked when the account connected; its name may point elsewhere since.
-      yield* guardInstance({ origin: acting.origin, host: new URL(acting.origin).host }, deps.allowLoopback)
+      yield* guardInstance({ origin: acting.origin, host: new URL(acting.origin).host })
       const now = yield* Clock.currentTimeMillis
       const handle = Option.getOrElse(
         decodeHandle(handleText),
@@ -211,7 +210,7 @@ export const make = (deps: {
       Effect.catchTags({
         Throttled: (e) => Effect.fail(throttledError(e)),
         NoAnswer: (e) => Effect.fail(noAnswerError(e)),
-        InstanceRefused: (e) => Effect.fail(PublishError.refused({ code: "upstream_rejected", message: e.message }))
+        InstanceRefused: (e) => Effect.fail(instanceRefusedError(e))
       })
     )
 
@@ -237,8 +236,9 @@ export const make = (deps: {
   const advise = (account: Account, _dueAt: number, post: AdvisedPost) =>
     Effect.gen(function* () {
       const host = account.username.slice(account.username.lastIndexOf("@") + 1)
-      const local = /^(localhost|127\.|\[::1\])/.test(host) && deps.allowLoopback
-      const instance = parseInstance(`${local ? "http" : "https"}://${host}`, deps.allowLoopback)
+      const allowLoopback = yield* loopbackAllowed
+      const local = /^(localhost|127\.|\[::1\])/.test(host) && allowLoopback
+      const instance = parseInstance(`${local ? "http" : "https"}://${host}`, allowLoopback)
       if (!("origin" in instance)) return []
       const limits = yield* deps.api.limits(instance.origin)
       const max = limits.maxCharacters
@@ -258,6 +258,25 @@ export const make = (deps: {
       ]
     })
 
+  /**
+   * DELETE /api/v1/statuses/:id, for the post and each of its replies and first comment alike (a
+   * deleted status's replies stay on Mastodon). A status already gone (404) counts as removed.
+   */
+  const unpublish = (request: UnpublishRequest) =>
+    Effect.gen(function* () {
+      const acting = yield* actingOf(request.credentials)
+      yield* guardInstance({ origin: acting.origin, host: new URL(acting.origin).host })
+      const reply = yield* deps.api.deleteStatus(acting, request.externalId)
+      if (isSuccess(reply) || reply.status === 404) return
+      return yield* publishErrorOf(reply, "the removal of the status")
+    }).pipe(
+      Effect.catchTags({
+        Throttled: (e) => Effect.fail(throttledError(e)),
+        NoAnswer: (e) => Effect.fail(noAnswerError(e)),
+        InstanceRefused: (e) => Effect.fail(instanceRefusedError(e))
+      })
+    )
+
   return {
     platform: "mastodon",
     prepare: () =>
@@ -266,6 +285,7 @@ export const make = (deps: {
       ),
     publish,
     recover,
-    advise
+    advise,
+    unpublish
   }
 }

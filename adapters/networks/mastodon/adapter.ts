@@ -8,6 +8,7 @@ import { type AppRegistry, memoryRegistry, sqlRegistry } from "./apps.ts"
 import { makeMastodonClient } from "./client.ts"
 import type { MastodonSettings } from "./config.ts"
 import * as MastodonConnector from "./MastodonConnector.ts"
+import * as MastodonMetrics from "./metrics.ts"
 import * as MastodonPublisher from "./MastodonPublisher.ts"
 
 /** Mastodon on these settings: its registrations in `apps`, its uploads read from `blobs`. */
@@ -20,10 +21,9 @@ export const make = (settings: MastodonSettings, blobs: BlobStoreShape, apps: Ap
         api,
         apps,
         clientName: settings.clientName,
-        website: settings.website,
-        allowLoopback: settings.allowLoopback
+        website: settings.website
       }),
-      publisher: MastodonPublisher.make({ api, blobs, allowLoopback: settings.allowLoopback })
+      publisher: { ...MastodonPublisher.make({ api, blobs }), metrics: MastodonMetrics.make(api) }
     })
   )
 

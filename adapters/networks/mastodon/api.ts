@@ -107,12 +107,23 @@ export const StatusReply = Schema.Struct({
   spoiler_text: optional(Str)
 })
 
+/** A status's public counts (Mastodon's Status entity), for its figures. */
+export const StatusCounts = Schema.Struct({
+  id: Str,
+  favourites_count: optional(Int),
+  replies_count: optional(Int),
+  reblogs_count: optional(Int)
+})
+export type StatusCounts = typeof StatusCounts.Type
+
 const readApp = decodeReply(AppReply)
 const readToken = decodeReply(TokenReply)
 const readAccount = decodeReply(AccountReply)
 const readInstance = decodeReply(InstanceReply)
 const readMedia = decodeReply(MediaReply)
 const readStatus = decodeReply(StatusReply)
+const readCounts = decodeReply(StatusCounts)
+const readCountsList = decodeReply(Schema.Array(StatusCounts))
 
 /** An answer Herald did not expect: a refusal, or a success whose body it cannot read. */
 export type Answer<A> =
@@ -283,6 +294,35 @@ export const makeMastodonApi = (client: MastodonClient) => {
         client.call({ ...as(acting), method: "GET", path: `/api/v1/statuses/${encodeURIComponent(id)}` }),
         answer(readStatus)
       ),
+    /** GET /api/v1/statuses/:id, for its counts. */
+    counts: (acting: Acting, id: string) =>
+      Effect.map(
+        client.call({ ...as(acting), method: "GET", path: `/api/v1/statuses/${encodeURIComponent(id)}` }),
+        answer(readCounts)
+      ),
+    /**
+     * GET /api/v1/statuses?id[]=... (Mastodon 4.3+): the statuses among `ids` the account may see, a
+     * deleted one left out. An older server has no such route and answers 404.
+     */
+    countsOf: (acting: Acting, ids: ReadonlyArray<string>) => {
+      const query = new URLSearchParams()
+      for (const id of ids) query.append("id[]", id)
+      return Effect.map(
+        client.call({ ...as(acting), method: "GET", path: `/api/v1/statuses?${query}` }),
+        answer(readCountsList)
+      )
+    },
+    /**
+     * DELETE /api/v1/statuses/:id: answers the deleted status (its source text, for "delete and
+     * redraft"); 404 when the account has no such status. Deletes have a window of their own.
+     */
+    deleteStatus: (acting: Acting, id: string) =>
+      client.call({
+        ...as(acting),
+        method: "DELETE",
+        path: `/api/v1/statuses/${encodeURIComponent(id)}`,
+        limit: "delete"
+      }),
     /** POST /api/v1/statuses, with an idempotency key: a repeat within an hour answers the status already made. */
     createStatus: (acting: Acting, status: NewStatus, idempotencyKey: string) =>
       Effect.map(

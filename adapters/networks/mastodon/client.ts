@@ -2,8 +2,8 @@ import { Clock, Effect, Schema } from "effect"
 import { type HttpReply, type HttpRequest, jsonOf, type NoAnswer, retryAfterMs, send } from "../shared/http.ts"
 import type { RateGate } from "../shared/rateGate.ts"
 
-/** Which of an instance's limits a call counts against: Mastodon's API-wide one, or its media uploads' own. */
-export type Limit = "api" | "media"
+/** Which of an instance's limits a call counts against: Mastodon's API-wide one, or its uploads' or deletes' own. */
+export type Limit = "api" | "media" | "delete"
 
 /** The instance's window for the call is used up, as it said on this call or an earlier one. */
 export class Throttled extends Schema.TaggedError<Throttled>()("Throttled", {
@@ -31,8 +31,8 @@ export interface MastodonCall {
 export const CALL_TIMEOUT_MS = 30_000
 /** Uploads carry the file: more time than an API call. */
 export const UPLOAD_TIMEOUT_MS = 120_000
-/** A 429 that names no reset: Mastodon's windows are 5 minutes (API) and 30 (media). */
-const UNNAMED_RESET_MS = 5 * 60_000
+/** A 429 that names no reset: Mastodon's windows are 5 minutes (API) and 30 (media uploads, deletes). */
+const UNNAMED_RESET_MS: Record<Limit, number> = { api: 5 * 60_000, media: 30 * 60_000, delete: 30 * 60_000 }
 
 /** Mastodon's words for a refusal: `{"error": "..."}` (with `error_description` on OAuth answers). */
 export const mastodonMessage = (reply: HttpReply): string => {
@@ -80,6 +80,8 @@ export const makeMastodonClient = (gate: RateGate) => {
         url: `${c.origin}${c.path}`,
         headers,
         timeoutMs: c.timeoutMs ?? CALL_TIMEOUT_MS,
+        // Every instance was named by a person: the address guard judges each connection.
+        named: true,
         ...(c.json !== undefined ? { body: JSON.stringify(c.json) } : c.form !== undefined ? { body: c.form } : {})
       })
       const now = yield* Clock.currentTimeMillis
@@ -88,7 +90,9 @@ export const makeMastodonClient = (gate: RateGate) => {
         yield* gate.closeUntil(key, reset)
       if (reply.status === 429) {
         const until =
-          reset !== null && reset > now ? reset : now + (retryAfterMs(reply.headers, now) ?? UNNAMED_RESET_MS)
+          reset !== null && reset > now
+            ? reset
+            : now + (retryAfterMs(reply.headers, now) ?? UNNAMED_RESET_MS[c.limit ?? "api"])
         if (key !== null) yield* gate.closeUntil(key, until)
         const wait = Math.max(1000, until - now)
         return yield* new Throttled({

@@ -34,6 +34,12 @@ export const unreadable = (reply: HttpReply, what: string) =>
 export const throttledError = (e: Throttled): PublishError =>
   PublishError.rateLimited({ message: e.message, retryAfterMs: e.retryAfterMs })
 
+/** The instance's address refused (for good), or its name not found now (tried again later). */
+export const instanceRefusedError = (e: InstanceRefused): PublishError =>
+  e.unresolvable === true
+    ? PublishError.unavailable({ message: e.message })
+    : PublishError.refused({ code: "upstream_rejected", message: e.message })
+
 export const noAnswerError = (e: NoAnswer): PublishError =>
   PublishError.unavailable({ message: `The instance did not answer: ${e.message}` })
 

@@ -1,6 +1,6 @@
 import { declareNetwork } from "../shared/declaration.ts"
 import { appsMigration } from "./apps.ts"
-import { config } from "./config.ts"
+import { config, METRICS_BATCH } from "./config.ts"
 
 /**
  * Mastodon, on any instance a person names: see config.ts for its settings, adapter.ts for how it
@@ -30,6 +30,8 @@ export const network = declareNetwork({
   },
   config,
   renews: false,
+  unpublishes: true,
+  metricsBatch: METRICS_BATCH,
   migrations: { "0043_mastodon_apps": appsMigration },
   load: () => import("./adapter.ts")
 })

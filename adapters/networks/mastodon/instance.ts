@@ -1,6 +1,7 @@
-import { lookup } from "node:dns/promises"
 import { Effect, Schema } from "effect"
-import { classify } from "./addresses.ts"
+import { classify } from "../../outbound/addresses.ts"
+import { Outbound } from "../../outbound/client.ts"
+import { checkUrl } from "../../outbound/guard.ts"
 
 /** An instance as Herald addresses it: its origin (https://host[:port]) and its host, lower case. */
 export interface Instance {
@@ -10,10 +11,10 @@ export interface Instance {
 
 /** The instance a person named cannot be used: not a domain or URL, or an address Herald does not call. */
 export class InstanceRefused extends Schema.TaggedError<InstanceRefused>()("InstanceRefused", {
-  message: Schema.String
+  message: Schema.String,
+  /** Its name did not resolve now: for an account already connected, maybe a passing DNS failure. */
+  unresolvable: Schema.optional(Schema.Boolean)
 }) {}
-
-const hostname = (host: string) => host.replace(/:\d+$/, "").replace(/^\[|\]$/g, "")
 
 /**
  * The instance named by `input`: a domain (mastodon.social), a URL (https://mastodon.social/), or a
@@ -36,22 +37,24 @@ export const parseInstance = (input: string, allowLoopback: boolean): Instance |
   return { origin: url.origin, host: url.host }
 }
 
+/** Whether instances on this machine may be called (HERALD_ALLOW_LOOPBACK, as the outbound client was given it). */
+export const loopbackAllowed = Effect.map(Outbound, (outbound) => outbound.settings.allowLoopback)
+
 /**
- * Resolves the instance's host and refuses it when any address it names is private or reserved (or
- * loopback, unless allowed): a person names the instance, so Herald must not be led into its own network.
+ * The instance's name judged by the one address guard ahead of any call, so the person hears why at
+ * once: a person names the instance, so Herald must not be led into its own network. Every call to it
+ * is judged again when its socket connects (`named: true`), whatever the name points at by then.
  */
-export const guardInstance = (instance: Instance, allowLoopback: boolean): Effect.Effect<void, InstanceRefused> =>
+export const guardInstance = (instance: Instance): Effect.Effect<void, InstanceRefused> =>
   Effect.gen(function* () {
-    const host = hostname(instance.host)
-    const addresses = yield* Effect.tryPromise({
-      try: () => lookup(host, { all: true, verbatim: true }),
-      catch: () => new InstanceRefused({ message: `${instance.host} could not be found (no DNS record).` })
-    })
-    for (const { address } of addresses) {
-      const kind = classify(address)
-      if (kind === "public" || (kind === "loopback" && allowLoopback)) continue
-      return yield* new InstanceRefused({
-        message: `${instance.host} points at a ${kind} address (${address}); Herald only calls instances on the public internet.`
-      })
-    }
+    const allowLoopback = yield* loopbackAllowed
+    yield* checkUrl(instance.origin, allowLoopback).pipe(
+      Effect.mapError((refused) =>
+        refused.kind === "unresolvable"
+          ? new InstanceRefused({ message: `${instance.host} could not be found (no DNS record).`, unresolvable: true })
+          : new InstanceRefused({
+              message: `${instance.host} points at a ${refused.kind === "loopback" ? "loopback" : "private"} address; Herald only calls instances on the public internet (${refused.message})`
+            })
+      )
+    )
   })

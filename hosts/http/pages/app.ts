@@ -1,11 +1,14 @@
 import { HttpServerResponse } from "effect/http"
 import type { Locale } from "../../../domain/workspace.ts"
-import { escapeHtml } from "./html.ts"
+import { escapeHtml, FAVICON_LINK, MARK_SVG } from "./html.ts"
 import { strings } from "./assets.ts"
 import { platformNames } from "../../../domain/platforms.ts"
+import { eventTypes } from "../../../domain/events.ts"
 
 /** The networks' names for the app's labels, from their folders' declarations. */
 const networkNames = JSON.stringify(platformNames).replace(/</g, "\\u003c")
+/** The event types a webhook can choose, from the domain's list (never copied into the script). */
+const eventTypeList = JSON.stringify(eventTypes).replace(/</g, "\\u003c")
 
 /** The app's views: each its own address, one shell, drawn by app.js from the /api/v1 endpoints. */
 export const views = ["queue", "posts", "accounts", "keys", "settings"] as const
@@ -48,13 +51,14 @@ export const appShell = (shell: Shell) => {
     `<!doctype html><html lang="${shell.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(t[`nav.${shell.view}`] ?? "")} · Herald</title>
 <meta name="csrf-token" content="${escapeHtml(shell.csrf)}"><meta name="time-zone" content="${escapeHtml(shell.timeZone)}">
-<link rel="stylesheet" href="/app/assets/app.css"><script type="module" src="/app/assets/app.js"></script></head>
-<body data-view="${shell.view}"><header><nav aria-label="${escapeHtml(t["nav.main"] ?? "")}"><strong>Herald</strong>${nav}</nav>
-<form method="post" action="/signout"><span class="muted">${escapeHtml(t.signedInAs ?? "")} ${escapeHtml(shell.email)}</span> <button class="secondary">${escapeHtml(t["nav.signout"] ?? "")}</button></form></header>
+${FAVICON_LINK}<link rel="stylesheet" href="/app/assets/app.css"><script type="module" src="/app/assets/app.js"></script></head>
+<body data-view="${shell.view}"><header><a class="brand" href="/app">${MARK_SVG}<span>Herald</span></a><nav aria-label="${escapeHtml(t["nav.main"] ?? "")}">${nav}</nav>
+<form method="post" action="/signout" class="signout"><input type="hidden" name="lang" value="${shell.locale}"><span class="muted who">${escapeHtml(t.signedInAs ?? "")} ${escapeHtml(shell.email)}</span> <button class="secondary">${escapeHtml(t["nav.signout"] ?? "")}</button></form></header>
 <main id="main" tabindex="-1"><p>${escapeHtml(t.loading ?? "")}</p></main>
 <div id="status" role="status" aria-live="polite" class="toast"></div>
 <script type="application/json" id="strings">${data}</script>
-<script type="application/json" id="networks">${networkNames}</script></body></html>`,
+<script type="application/json" id="networks">${networkNames}</script>
+<script type="application/json" id="event-types">${eventTypeList}</script></body></html>`,
     {
       contentType: "text/html; charset=utf-8",
       headers: { "content-security-policy": policy, "cache-control": "no-store" }

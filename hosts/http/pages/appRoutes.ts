@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { authenticateSession, cachedWorkspace } from "../../../application/usecases/auth.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { appShell, type View, viewPath, views } from "./app.ts"
-import { assetResponse, assets } from "./assets.ts"
+import { assetResponse, assets, favicon } from "./assets.ts"
 import { chooseLocale } from "../../../domain/signup.ts"
 
 type Services =
@@ -42,6 +42,11 @@ export const layer = HttpRouter.addAll(
       >
     return [
       ...views.map((view) => HttpRouter.route("GET", viewPath[view], shellOf(view))),
+      HttpRouter.route(
+        "GET",
+        "/favicon.svg",
+        Effect.map(HttpServerRequest.HttpServerRequest, (r) => assetResponse(favicon, r.headers["if-none-match"]))
+      ),
       HttpRouter.route(
         "GET",
         "/app/assets/:name",

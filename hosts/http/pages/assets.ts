@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { HttpServerResponse } from "effect/http"
+import { MARK_SVG } from "./html.ts"
 
 /** A file of the app served as it is on disk (no build step): read once, with a strong ETag. */
 interface Asset {
@@ -18,6 +19,13 @@ export const assets: ReadonlyMap<string, Asset> = new Map([
   ["app.js", read("app.js", "text/javascript; charset=utf-8")],
   ["app.css", read("app.css", "text/css; charset=utf-8")]
 ])
+
+/** The tab icon: the mark (html.ts), served from this origin so the pages' img-src 'self' allows it. */
+export const favicon: Asset = {
+  body: MARK_SVG,
+  contentType: "image/svg+xml",
+  etag: `"${createHash("sha256").update(MARK_SVG).digest("base64url").slice(0, 22)}"`
+}
 
 /** The app's words in both languages: the pages' own headings and the script's (one file, strings.json). */
 export const strings = JSON.parse(readFileSync(new URL("./assets/strings.json", import.meta.url), "utf8")) as Record<

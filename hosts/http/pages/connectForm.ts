@@ -121,8 +121,8 @@ export const layer = HttpRouter.addAll(
         respond(
           Effect.gen(function* () {
             const platform = (yield* HttpRouter.params).platform ?? ""
-            const state =
-              new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://x").searchParams.get("state") ?? ""
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const state = new URL(request.url, "http://x").searchParams.get("state") ?? ""
             const form = forms[platform]
             if (form === undefined)
               return yield* Effect.fail(
@@ -132,7 +132,8 @@ export const layer = HttpRouter.addAll(
                   `${platform} does not connect through a Herald form.`
                 )
               )
-            yield* inspectConnectState(platform, state)
+            // Only in the browser that continued from the start page: the form is no way around it.
+            yield* inspectConnectState(platform, state, request.cookies[CONNECT_COOKIE] ?? null)
             return formPage(platform, form, state)
           })
         )
@@ -164,7 +165,7 @@ export const layer = HttpRouter.addAll(
             )
             const wantsJson = (request.headers.accept ?? "").includes("application/json")
             if (form.continues === true) {
-              const { url } = yield* connectWithFormFields(platform, params)
+              const { url } = yield* connectWithFormFields(platform, params, request.cookies[CONNECT_COOKIE] ?? null)
               return wantsJson
                 ? HttpServerResponse.jsonUnsafe({ url })
                 : HttpServerResponse.redirect(url, { status: 303 })

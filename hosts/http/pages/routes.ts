@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { completeConnect } from "../../../application/usecases/accounts.ts"
 import type { authenticateSession } from "../../../application/usecases/auth.ts"
@@ -11,6 +11,9 @@ import { describeTextProblem, textProblem } from "../../../domain/text.ts"
 import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { escapeHtml, page } from "./html.ts"
+import { strings } from "./assets.ts"
+import { chooseLocale } from "../../../domain/signup.ts"
+import type { Locale } from "../../../domain/workspace.ts"
 import { CONNECT_COOKIE } from "./connectStart.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
 import { AUTHORIZE_PATH, RETURN_COOKIE } from "./consent.ts"
@@ -23,12 +26,21 @@ type Services =
   | Effect.Services<ReturnType<typeof authenticateSession>>
   | HeraldConfig
 
-const errorPage = (error: HeraldError) =>
-  page(
-    "Something is not right",
-    `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
-    catalogue[error.code as ErrorCode]?.status ?? 400
+/**
+ * An error page in the person's language: Japanese words from strings.json where they exist for the code,
+ * else the catalogue's message (the one source of the English words).
+ */
+const errorPage = (error: HeraldError, locale: Locale = "en") => {
+  const words = strings[locale]
+  const message = words[`error.${error.code}`] ?? messageOf(error)
+  const hint = words[`error.${error.code}.hint`] ?? catalogue[error.code as ErrorCode]?.hint ?? ""
+  return page(
+    words["error.title"] ?? "Something is not right",
+    `<p>${escapeHtml(message)}</p><p class="muted">${escapeHtml(hint)}</p>`,
+    catalogue[error.code as ErrorCode]?.status ?? 400,
+    locale
   )
+}
 
 /**
  * Parameters are checked before anything is looked up or used up: a NUL (which PostgreSQL cannot
@@ -69,6 +81,18 @@ const withSession = (
     expires: new Date(expiresAt)
   })
 
+/** A page's words in the person's language, from strings.json (the app's one source). */
+const say = (locale: Locale, key: string) => strings[locale][key] ?? key
+
+/**
+ * The sign-in pages' language: the workspace's, when a link or the app says it (`lang`), else the browser's
+ * Accept-Language. `lang` only picks the words, so a wrong one changes nothing else.
+ */
+const localeOf = (request: HttpServerRequest.HttpServerRequest, lang: string | null): Locale =>
+  lang === "ja" || lang === "en"
+    ? lang
+    : Result.getOrElse(chooseLocale(undefined, request.headers["accept-language"]), () => "en" as const)
+
 const redirect = (location: string) => HttpServerResponse.redirect(location, { status: 303 })
 
 /** The pages a person sees: claim, sign in, connect callback, and the approval app. */
@@ -80,7 +104,11 @@ export const layer = HttpRouter.addAll(
     const publicOrigin = new URL(config.publicUrl).origin
     const run = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
       effect.pipe(
-        Effect.catch((e) => Effect.succeed(errorPage(e))),
+        Effect.catch((e) =>
+          Effect.map(HttpServerRequest.HttpServerRequest, (r) =>
+            errorPage(e, localeOf(r, new URL(r.url, "http://x").searchParams.get("lang")))
+          )
+        ),
         Effect.provideContext(services)
       ) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
     // A form that sets or ends a session, or sends mail, must come from Herald's own pages.
@@ -137,7 +165,7 @@ export const layer = HttpRouter.addAll(
             return page(
               ja ? "ワークスペースを受け取る" : "Claim your workspace",
               `<p>${ja ? "ワークスペース" : "Workspace"} <b>${escapeHtml(ws.name)}</b> (${escapeHtml(ws.ownerEmail)})</p>
-<form method="post" action="/claim"><input type="hidden" name="token" value="${escapeHtml(token)}">
+<form method="post" action="/claim?lang=${ws.locale}"><input type="hidden" name="token" value="${escapeHtml(token)}">
 <label>${ja ? "言語" : "Language"} <select name="locale"><option value="en"${ja ? "" : " selected"}>English</option><option value="ja"${ja ? " selected" : ""}>日本語</option></select></label>
 <p><button>${ja ? "受け取る" : "Claim workspace"}</button></p></form>`,
               200,
@@ -162,11 +190,17 @@ export const layer = HttpRouter.addAll(
       HttpRouter.route(
         "GET",
         "/signin",
-        Effect.succeed(
-          page(
-            "Sign in",
-            `<form method="post" action="/signin"><label>E-mail <input name="email" type="email" required></label> <button>Send me a link</button></form>`
-          )
+        run(
+          Effect.gen(function* () {
+            const l = localeOf(yield* HttpServerRequest.HttpServerRequest, (yield* query).get("lang"))
+            return page(
+              say(l, "signin.title"),
+              `<p>${escapeHtml(say(l, "signin.help"))}</p><form method="post" action="/signin?lang=${l}"><input type="hidden" name="lang" value="${l}">
+<label>${escapeHtml(say(l, "signin.email"))} <input name="email" type="email" autocomplete="email" required></label> <button>${escapeHtml(say(l, "signin.send"))}</button></form>`,
+              200,
+              l
+            )
+          })
         )
       ),
       HttpRouter.route(
@@ -175,8 +209,15 @@ export const layer = HttpRouter.addAll(
         run(
           Effect.gen(function* () {
             yield* sameOrigin
-            yield* requestSignInLink((yield* form).get("email") ?? "")
-            return page("Check your inbox", "<p>If this address owns a workspace, a sign-in link is on its way.</p>")
+            const f = yield* form
+            const l = localeOf(yield* HttpServerRequest.HttpServerRequest, f.get("lang"))
+            yield* requestSignInLink(f.get("email") ?? "")
+            return page(
+              say(l, "signin.sentTitle"),
+              `<p>${escapeHtml(say(l, "signin.sent"))}</p><p><a href="/signin?lang=${l}">${escapeHtml(say(l, "signin.again"))}</a></p>`,
+              200,
+              l
+            )
           })
         )
       ),
@@ -187,10 +228,14 @@ export const layer = HttpRouter.addAll(
         "/signin/complete",
         run(
           Effect.gen(function* () {
-            const token = (yield* query).get("token") ?? ""
+            const q = yield* query
+            const token = q.get("token") ?? ""
+            const l = localeOf(yield* HttpServerRequest.HttpServerRequest, q.get("lang"))
             return page(
-              "Sign in",
-              `<form method="post" action="/signin/complete"><input type="hidden" name="token" value="${escapeHtml(token)}"><p><button>Sign in to Herald</button></p></form><p>Signing in also claims your workspace if it is not claimed yet: it is then kept, and you approve what your agents post.</p>`
+              say(l, "signin.title"),
+              `<form method="post" action="/signin/complete?lang=${l}"><input type="hidden" name="token" value="${escapeHtml(token)}"><p><button>${escapeHtml(say(l, "signin.complete"))}</button></p></form><p>${escapeHtml(say(l, "signin.completeHelp"))}</p>`,
+              200,
+              l
             )
           })
         )
@@ -222,7 +267,9 @@ export const layer = HttpRouter.addAll(
             yield* sameOrigin
             const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
             if (token) yield* endSession(token)
-            return HttpServerResponse.expireCookieUnsafe(redirect("/signin"), SESSION_COOKIE, { path: "/" })
+            const lang = (yield* form).get("lang")
+            const back = lang === "ja" || lang === "en" ? `/signin?lang=${lang}` : "/signin"
+            return HttpServerResponse.expireCookieUnsafe(redirect(back), SESSION_COOKIE, { path: "/" })
           })
         )
       )

@@ -88,7 +88,7 @@ describe("Bluesky through the HTTP host, against a real PDS", () => {
     const { url, state, cookie } = await connectLink(apiKey)
     expect(url.startsWith(`${host.origin}/connect/bluesky/form?state=`)).toBe(true)
 
-    const form = await fetch(url)
+    const form = await fetch(url, { headers: { cookie } })
     expect(form.status).toBe(200)
     const html = await form.text()
     expect(html).toContain('action="/connect/bluesky/callback"')

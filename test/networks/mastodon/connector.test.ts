@@ -1,8 +1,10 @@
 import { Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { memoryRegistry } from "../../../adapters/networks/mastodon/apps.ts"
+import { makeMastodonClient } from "../../../adapters/networks/mastodon/client.ts"
 import { parseInstance } from "../../../adapters/networks/mastodon/instance.ts"
-import { CALLBACK, connect, mastodonOn } from "./support.ts"
+import { makeRateGate } from "../../../adapters/networks/shared/rateGate.ts"
+import { CALLBACK, connect, loopbackAllowed, mastodonOn } from "./support.ts"
 import { type FakeMastodon, startFakeMastodon } from "./fakeMastodon.ts"
 
 let fake: FakeMastodon
@@ -11,9 +13,9 @@ beforeAll(async () => {
 })
 afterAll(() => fake?.close())
 
-const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect.pipe(Effect.provide(loopbackAllowed)))
 const failure = async <A, E>(effect: Effect.Effect<A, E>) => {
-  const exit = await Effect.runPromise(Effect.exit(effect))
+  const exit = await run(Effect.exit(effect))
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
   return JSON.stringify(exit.cause)
 }
@@ -95,5 +97,23 @@ describe("Mastodon connector", () => {
       })
     )
     expect(bad).toContain("authorization grant is invalid")
+  })
+
+  it("every call to an instance is judged by the one address guard when it connects", async () => {
+    // The client alone, past the connector's early check: the socket itself is refused without the setting.
+    const client = makeMastodonClient(makeRateGate())
+    const profile = client.call({
+      origin: fake.origin,
+      method: "GET",
+      path: "/api/v2/instance",
+      accessToken: null,
+      account: null
+    })
+    const calls = fake.log.requests.length
+    const exit = await Effect.runPromise(Effect.exit(profile))
+    expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toMatch(/NoAnswer.*loopback/)
+    expect(fake.log.requests.length).toBe(calls)
+    expect((await run(profile)).status).toBe(200)
+    expect(fake.log.requests.length).toBe(calls + 1)
   })
 })

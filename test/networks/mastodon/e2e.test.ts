@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import { CredentialStore } from "../../../application/ports/CredentialStore.ts"
 import { TokenVault } from "../../../application/ports/TokenVault.ts"
+import { defaultMetricsOptions, refreshDue } from "../../../application/usecases/metrics/loop.ts"
 import { defaultPipelineOptions } from "../../../application/usecases/publishing/options.ts"
 import { publishDueTargets } from "../../../application/usecases/publishing/worker.ts"
+import { continueConnectLink } from "../../support/connectLink.ts"
 import { claim, signUp } from "../../support/flows.ts"
 import { call, type HttpHost, startHttpHost } from "../../support/httpHost.ts"
 import sharp from "sharp"
@@ -38,6 +40,8 @@ describe.each([
   let ahead = 0
   let key = ""
   let accountId = ""
+  /** The post with a thread and a first comment, and its statuses (root, reply, comment). */
+  let thread = { id: "", statuses: [] as Array<string> }
 
   beforeAll(async () => {
     if (backend === "postgres") process.env.HERALD_TEST_BACKEND = "postgres"
@@ -76,16 +80,17 @@ describe.each([
     }
   }
 
-  /** The browser: GET /connect/mastodon?instance=..., the instance's authorize page, Herald's callback. */
+  /** The browser: GET /connect/mastodon?instance=..., Herald's start page, the instance's authorize page, the callback. */
   const connect = async () => {
     fake.state.authorizeAs = user
     const link = await call(host, "GET", `/connect/mastodon?instance=${encodeURIComponent(fake.origin)}`, { key })
     expect(link.status, JSON.stringify(link.body)).toBe(200)
-    expect(link.body.url.startsWith(`${fake.origin}/oauth/authorize?`)).toBe(true)
-    const atInstance = await fetch(link.body.url, { redirect: "manual" })
+    const { next, cookie } = await continueConnectLink(host.local(link.body.url))
+    expect(next.startsWith(`${fake.origin}/oauth/authorize?`)).toBe(true)
+    const atInstance = await fetch(next, { redirect: "manual" })
     expect(atInstance.status).toBe(302)
     const back = await fetch(host.local(atInstance.headers.get("location")!), {
-      headers: { accept: "application/json" }
+      headers: { accept: "application/json", cookie }
     })
     const body = (await back.json()) as any
     expect(back.status, JSON.stringify(body)).toBe(200)
@@ -124,38 +129,54 @@ describe.each([
     fake.state.authorizeAs = user
     const link = await call(host, "GET", "/connect/mastodon", { key })
     expect(link.status).toBe(200)
-    const formUrl = host.local(link.body.url)
     // The form is sent from Herald's page at its public origin.
     const publicOrigin = new URL(link.body.url).origin
+    const state = new URL(link.body.url).searchParams.get("state")!
+    const sendForm = (headers: Record<string, string> = {}) =>
+      fetch(host.local("http://x/connect/mastodon/callback"), {
+        method: "POST",
+        headers: { origin: publicOrigin, "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ state, instance: fake.origin }),
+        redirect: "manual"
+      })
+    // The form is no way around the start page: sent by a browser that did not continue the link, it is refused.
+    const registrations = fake.log.calls("POST", "/api/v1/apps").length
+    const skipped = await sendForm({ accept: "application/json" })
+    expect(skipped.status).toBe(400)
+    expect(((await skipped.json()) as any).error.code).toBe("connect_link_not_continued")
+    const { next, cookie } = await continueConnectLink(host.local(link.body.url))
+    const formUrl = host.local(next)
     expect(new URL(formUrl).pathname).toBe("/connect/mastodon/form")
-    const page = await fetch(formUrl)
+    expect(new URL(formUrl).searchParams.get("state")).toBe(state)
+    const unbound = await fetch(formUrl)
+    expect(unbound.status).toBe(400)
+    expect(await unbound.text()).toContain("press Continue")
+    const page = await fetch(formUrl, { headers: { cookie } })
     const html = await page.text()
     expect(page.status).toBe(200)
     expect(html).toContain('name="instance"')
     expect(page.headers.get("content-security-policy")).toContain("form-action 'self' https:")
-    const state = /name="state" value="([^"]+)"/.exec(html)![1]!
-    const sent = await fetch(host.local("http://x/connect/mastodon/callback"), {
-      method: "POST",
-      headers: { origin: publicOrigin, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ state, instance: fake.origin }),
-      redirect: "manual"
+    expect(/name="state" value="([^"]+)"/.exec(html)![1]).toBe(state)
+    // Another browser (its own cookie, not bound to this link) is refused too; nothing reached the instance.
+    const elsewhere = await sendForm({
+      accept: "application/json",
+      cookie: `${cookie.split("=")[0]}=${"b".repeat(32)}`
     })
+    expect(elsewhere.status).toBe(400)
+    expect(fake.log.calls("POST", "/api/v1/apps").length).toBe(registrations)
+    const sent = await sendForm({ cookie })
     expect(sent.status).toBe(303)
     const authorize = sent.headers.get("location")!
     expect(authorize.startsWith(`${fake.origin}/oauth/authorize?`)).toBe(true)
     const atInstance = await fetch(authorize, { redirect: "manual" })
     const back = await fetch(host.local(atInstance.headers.get("location")!), {
-      headers: { accept: "application/json" }
+      headers: { accept: "application/json", cookie }
     })
     const body = (await back.json()) as any
     expect(back.status, JSON.stringify(body)).toBe(200)
     expect(body.account).toMatchObject({ id: accountId, username: `${username}@${fake.host}` })
     // The link is used up by the callback, as any connect link.
-    const reused = await fetch(host.local("http://x/connect/mastodon/callback"), {
-      method: "POST",
-      headers: { origin: publicOrigin, accept: "application/json" },
-      body: new URLSearchParams({ state, instance: fake.origin })
-    })
+    const reused = await sendForm({ accept: "application/json", cookie })
     expect(reused.status).toBe(400)
   })
 
@@ -196,6 +217,33 @@ describe.each([
     expect(comment).toMatchObject({ text: "Comment below", inReplyToId: root!.id, spoilerText: "Long read" })
     const target = published.targets[0]
     expect(target).toMatchObject({ externalId: root!.id, url: `${fake.origin}/@${username}/${root!.id}` })
+    thread = { id, statuses: [root!.id, second!.id, comment!.id] }
+  })
+
+  it("reads the post's figures from the instance, then takes it down with its thread and first comment", async () => {
+    const [root, second, comment] = thread.statuses
+    Object.assign(fake.statuses.find((s) => s.id === root)!, { favourites: 4, reblogs: 1 })
+    const asked = await call(host, "POST", `/posts/${thread.id}/metrics/refresh`, { key })
+    expect(asked.body).toEqual({ queued: 1, notBefore: null })
+    const reads = fake.log.calls("GET", "/api/v1/statuses").length
+    await host.run(
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.now() + ahead)
+        return yield* refreshDue(defaultMetricsOptions)
+      }).pipe(Effect.provide(TestClock.layer()))
+    )
+    expect(fake.log.calls("GET", "/api/v1/statuses").length - reads).toBe(1)
+    const { figures } = (await view(thread.id)).targets[0].metrics.latest
+    expect([figures.likes.value, figures.replies.value, figures.reposts.value]).toEqual([4, 2, 1])
+    expect(figures.views).toEqual({ value: null, reason: "Mastodon counts no views." })
+
+    const down = await call(host, "DELETE", `/posts/${thread.id}/targets/${accountId}`, { key })
+    expect(down.status, JSON.stringify(down.body)).toBe(202)
+    expect(down.body.post.targets[0].deletion.status).toBe("deleting")
+    await passes()
+    expect((await view(thread.id)).targets[0].deletion).toMatchObject({ status: "deleted", error: null })
+    expect([...fake.deleted].sort()).toEqual(expect.arrayContaining([root, second, comment]))
+    expect(fake.statuses.some((s) => [root, second, comment].includes(s.id))).toBe(false)
   })
 
   it("publishes a poll", async () => {

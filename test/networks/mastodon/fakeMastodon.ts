@@ -5,7 +5,8 @@ import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/
 /**
  * A Mastodon instance stand-in, written from Mastodon's documentation (docs.joinmastodon.org:
  * methods/apps, methods/oauth, methods/accounts#verify_credentials, methods/instance#v2,
- * methods/media, methods/statuses, api/rate-limits, api/guidelines#errors) and its status length
+ * methods/media, methods/statuses (create, get, delete, and 4.3's index by id[]), api/rate-limits (deletes:
+ * 30 per 30 minutes), api/guidelines#errors) and its status length
  * validator (text and content warning together, in graphemes; every http(s) link 23; a remote mention
  * as its username). It records what it got; tests script faults (a 401, a 429 with its headers, a
  * 422 with its `error`, uploads that stay in processing, a lost answer). docs/networks/mastodon.md
@@ -22,6 +23,9 @@ export interface FakeStatus {
   readonly poll: { readonly options: ReadonlyArray<string>; readonly expiresIn: number } | null
   readonly idempotencyKey: string | null
   readonly account: string
+  /** Its public counts (tests set them; replies_count is counted from the statuses that answer it). */
+  favourites: number
+  reblogs: number
 }
 
 export interface FakeMedia {
@@ -51,6 +55,10 @@ export interface FakeMastodonState {
   processingLooks: number
   /** Calls an account may make per window; each authenticated answer tells what is left. */
   rateLimit: number
+  /** Deletes an account may make per 30 minutes (Mastodon's own window for them, beside the API's). */
+  deleteLimit: number
+  /** GET /api/v1/statuses?id[]= exists (Mastodon 4.3+); false: an older server, which answers 404. */
+  statusesIndex: boolean
 }
 
 const users: ReadonlyArray<FakeUser> = [
@@ -73,7 +81,9 @@ export const startFakeMastodon = async () => {
     deny: false,
     maxCharacters: 500,
     processingLooks: 2,
-    rateLimit: 300
+    rateLimit: 300,
+    deleteLimit: 30,
+    statusesIndex: true
   }
   const apps: Array<{ clientId: string; clientSecret: string; redirectUri: string; scopes: string; name: string }> = []
   const codes = new Map<string, { clientId: string; redirectUri: string; user: string }>()
@@ -82,6 +92,9 @@ export const startFakeMastodon = async () => {
   const statuses: Array<FakeStatus> = []
   const keys = new Map<string, FakeStatus>()
   const used = new Map<string, number>()
+  const deletes = new Map<string, number>()
+  /** Ids of the statuses deleted, in order. */
+  const deleted: Array<string> = []
   let ids = 110000
   const now = () => state.clock ?? Date.now()
   const windowReset = () => new Date(Math.floor(now() / 300_000) * 300_000 + 300_000).toISOString()
@@ -105,6 +118,9 @@ export const startFakeMastodon = async () => {
     spoiler_text: s.spoilerText,
     in_reply_to_id: s.inReplyToId,
     content: `<p>${s.text}</p>`,
+    favourites_count: s.favourites,
+    reblogs_count: s.reblogs,
+    replies_count: statuses.filter((r) => r.inReplyToId === s.id).length,
     media_attachments: s.mediaIds.map((id) => ({ id })),
     poll: s.poll === null ? null : { options: s.poll.options.map((title) => ({ title })) }
   })
@@ -128,6 +144,24 @@ export const startFakeMastodon = async () => {
       "x-ratelimit-reset": windowReset()
     }
     if (n > state.rateLimit) return error(res, 429, "Too many requests", headers), null
+    return headers
+  }
+
+  /**
+   * A DELETE counts against the API's window and the deletes' own (30 minutes); it is answered with the
+   * headers of the more limited of the two (Mastodon's RateLimitHeaders), and refused when either is used up.
+   */
+  const deleteLimited = (user: string, apiHeaders: Record<string, string>, res: ServerResponse) => {
+    const n = (deletes.get(user) ?? 0) + 1
+    deletes.set(user, n)
+    const own = {
+      "x-ratelimit-limit": String(state.deleteLimit),
+      "x-ratelimit-remaining": String(Math.max(0, state.deleteLimit - n)),
+      "x-ratelimit-reset": new Date(Math.floor(now() / 1_800_000) * 1_800_000 + 1_800_000).toISOString()
+    }
+    const headers =
+      Number(own["x-ratelimit-remaining"]) <= Number(apiHeaders["x-ratelimit-remaining"]) ? own : apiHeaders
+    if (n > state.deleteLimit) return error(res, 429, "Too many requests", headers), null
     return headers
   }
 
@@ -277,6 +311,23 @@ export const startFakeMastodon = async () => {
       return sendJson(res, 200, { id: item.id, url: `${origin}/media/${item.id}` }, headers)
     }
     const statusId = /^\/api\/v1\/statuses\/([^/]+)$/.exec(url.pathname)?.[1]
+    // Only the account's own statuses are deleted; another's, or one already gone, is "Record not found".
+    if (method === "DELETE" && statusId !== undefined) {
+      const own = deleteLimited(user, headers, res)
+      if (own === null) return
+      const at = statuses.findIndex((s) => s.id === statusId && s.account === user)
+      if (at < 0) return error(res, 404, "Record not found", own)
+      const [gone] = statuses.splice(at, 1)
+      deleted.push(gone!.id)
+      // The deleted status, with its source text (for "delete and redraft"); its replies stay.
+      return sendJson(res, 200, { ...statusJson(gone!), text: gone!.text }, own)
+    }
+    // Mastodon 4.3+: the statuses among id[] the account may see, a missing one left out, the first 20 read.
+    if (route === "GET /api/v1/statuses" && state.statusesIndex) {
+      const wanted = [...new Set(url.searchParams.getAll("id[]"))].slice(0, 20)
+      const found = wanted.flatMap((id) => statuses.filter((s) => s.id === id))
+      return sendJson(res, 200, found.map(statusJson), headers)
+    }
     if (method === "GET" && statusId !== undefined) {
       const found = statuses.find((s) => s.id === statusId)
       return found === undefined
@@ -328,7 +379,9 @@ export const startFakeMastodon = async () => {
         inReplyToId: b.in_reply_to_id ?? null,
         poll: b.poll === undefined ? null : { options: b.poll.options ?? [], expiresIn: b.poll.expires_in ?? 0 },
         idempotencyKey: key ?? null,
-        account: user
+        account: user,
+        favourites: 0,
+        reblogs: 0
       }
       statuses.push(status)
       if (key !== undefined) keys.set(`${user} ${key}`, status)
@@ -347,6 +400,7 @@ export const startFakeMastodon = async () => {
     log,
     apps,
     statuses,
+    deleted,
     media,
     users,
     /** Revokes every token issued to `user` (the person removed the app in their settings). */
@@ -355,7 +409,10 @@ export const startFakeMastodon = async () => {
     },
     issuedTokens: () => [...tokens.keys()],
     /** Starts the accounts' rate-limit windows afresh. */
-    resetWindows: () => used.clear(),
+    resetWindows: () => {
+      used.clear()
+      deletes.clear()
+    },
     close: served.close
   }
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { continueConnectLink } from "../../support/connectLink.ts"
 import { freePort } from "../../support/freePort.ts"
 import { type FakeMastodon, startFakeMastodon } from "./fakeMastodon.ts"
 
@@ -104,8 +105,11 @@ describe("npm start with a Mastodon instance", () => {
 
     const instance = encodeURIComponent(fake.origin)
     const link = (await (await fetch(`${api}/connect/mastodon?instance=${instance}`, { headers: auth })).json()) as any
-    const atInstance = await fetch(link.url, { redirect: "manual" })
-    const back = await fetch(atInstance.headers.get("location")!, { headers: { accept: "application/json" } })
+    const continued = await continueConnectLink(link.url)
+    const atInstance = await fetch(continued.next, { redirect: "manual" })
+    const back = await fetch(atInstance.headers.get("location")!, {
+      headers: { accept: "application/json", cookie: continued.cookie }
+    })
     const { account } = (await back.json()) as any
     expect(account).toMatchObject({ platform: "mastodon", username: `alice@${fake.host}`, status: "connected" })
     expect(fake.apps).toHaveLength(1)

@@ -4,8 +4,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
 import * as Mastodon from "../../../adapters/networks/mastodon/adapter.ts"
 import { memoryRegistry } from "../../../adapters/networks/mastodon/apps.ts"
+import * as Outbound from "../../../adapters/outbound/client.ts"
 import { type FakeMastodon, startFakeMastodon } from "./fakeMastodon.ts"
-import { connect, mastodonOn, processingOf, publishedOf, request, settings, setNow, T0, upload } from "./support.ts"
+import {
+  connect,
+  loopbackAllowed,
+  mastodonOn,
+  processingOf,
+  publishedOf,
+  request,
+  settings,
+  setNow,
+  T0,
+  upload
+} from "./support.ts"
 
 let fake: FakeMastodon
 beforeAll(async () => {
@@ -19,7 +31,7 @@ beforeEach(() => {
 })
 
 const run = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.runPromise(effect.pipe(Effect.provide(TestClock.layer())) as Effect.Effect<A, E>)
+  Effect.runPromise(effect.pipe(Effect.provide([TestClock.layer(), loopbackAllowed])) as Effect.Effect<A, E>)
 
 /** A connected account (alice) and the network, at T0 on both clocks. */
 const setup = Effect.gen(function* () {
@@ -200,9 +212,14 @@ describe("Mastodon publisher", () => {
     run(
       Effect.gen(function* () {
         const { blobs, connection } = yield* setup
-        const strict = yield* Mastodon.make({ ...settings, allowLoopback: false }, blobs, memoryRegistry())
+        const strict = yield* Mastodon.make(settings, blobs, memoryRegistry())
         const calls = fake.log.requests.length
-        const refused = publishError(yield* Effect.exit(strict.publisher.publish(request(connection))))
+        // Without HERALD_ALLOW_LOOPBACK: the outbound client's own setting, as a host gives it.
+        const refused = publishError(
+          yield* Effect.exit(
+            strict.publisher.publish(request(connection)).pipe(Effect.provide(Outbound.layer({ allowLoopback: false })))
+          )
+        )
         expect(refused.reason._tag).toBe("Refused")
         expect(refused.message).toContain("loopback address")
         expect(fake.log.requests.length).toBe(calls)

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import * as Mastodon from "../../../adapters/networks/mastodon/adapter.ts"
+import * as Outbound from "../../../adapters/outbound/client.ts"
 import { type AppRegistry, memoryRegistry } from "../../../adapters/networks/mastodon/apps.ts"
 import type { MastodonSettings } from "../../../adapters/networks/mastodon/config.ts"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
@@ -13,7 +14,10 @@ export { publishedOf, processingOf, setNow, T0 } from "../shared/harness.ts"
 
 export const CALLBACK = Harness.callbackFor("mastodon")
 
-export const settings: MastodonSettings = { clientName: "Herald", website: "http://herald.test", allowLoopback: true }
+export const settings: MastodonSettings = { clientName: "Herald", website: "http://herald.test" }
+
+/** The outbound client with HERALD_ALLOW_LOOPBACK: the instance stand-in is on this machine. */
+export const loopbackAllowed = Outbound.layer({ allowLoopback: true })
 
 /** The network on a memory blob store and `apps` (a fresh registry unless a test shares one). */
 export const mastodonOn = (apps: AppRegistry = memoryRegistry()) =>

@@ -90,7 +90,7 @@ describe("X connector against the fake X", () => {
         })
       )
       assert.strictEqual(error.code, "upstream_rejected")
-      assert.include(error.detail ?? "", "access_denied")
+      assert.include(error.detail ?? "", "Access was not granted on the network's page.")
     })
   )
 

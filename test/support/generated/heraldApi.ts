@@ -1497,6 +1497,8 @@ export interface components {
       };
       data: {
         post: components["schemas"]["Post"];
+        /** @description The person's reason, at most 1000 characters */
+        reason?: string;
         [key: string]: unknown;
       };
       [key: string]: unknown;

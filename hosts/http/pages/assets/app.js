@@ -33,13 +33,14 @@ const html = (parts, ...values) =>
   new Html(parts.reduce((out, part, i) => out + part + (i < values.length ? show(values[i]) : ""), ""))
 
 // ---- The API ----
-const api = async (path, { method = "GET", body } = {}) => {
+const api = async (path, { method = "GET", body, keepalive = false } = {}) => {
   const headers = { accept: "application/json", "x-csrf-token": csrf }
   if (method !== "GET") headers["content-type"] = "application/json"
   const response = await fetch(`/api/v1${path}`, {
     method,
     headers,
     credentials: "same-origin",
+    keepalive,
     body: method === "GET" ? undefined : JSON.stringify(body ?? {})
   })
   if (response.status === 401) location.assign("/signin")
@@ -72,6 +73,26 @@ const when = (iso) =>
         timeZone,
         timeZoneName: "short"
       }).format(new Date(iso))
+/** "5 minutes ago", in the page's language; the absolute time (workspace's zone) goes beside it. */
+const relative = (iso) => {
+  const seconds = Math.round((Date.parse(iso) - Date.now()) / 1000)
+  const format = new Intl.RelativeTimeFormat(lang, { numeric: "auto" })
+  const units = [
+    ["day", 86400],
+    ["hour", 3600],
+    ["minute", 60]
+  ]
+  for (const [unit, size] of units)
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
+  return format.format(0, "second")
+}
+const ago = (iso) =>
+  html`<time datetime="${iso}" data-relative="${iso}">${relative(iso)}</time> <span class="muted">(${when(iso)})</span>`
+// Relative times stay true while the page is open.
+setInterval(() => {
+  for (const el of document.querySelectorAll("time[data-relative]")) el.textContent = relative(el.dataset.relative)
+}, 30_000)
+
 const zoneOffset = (ms) => {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-US", {
@@ -143,37 +164,51 @@ ${
 </section>`
 }
 
+/** Media large enough to judge (the 480 px preview, up to 240 px high); each opens to its full width. */
 const mediaStrip = (post) =>
   post.mediaIds.length === 0
     ? ""
     : html`<ol class="media" aria-label="${t("post.media")}">${post.mediaIds.map(
         (id, i) =>
-          html`<li><img src="/api/v1/media/${encodeURIComponent(id)}/preview" alt="${t("post.mediaItem", { i: i + 1, n: post.mediaIds.length })}" width="112" height="112" loading="lazy"><span aria-hidden="true">${i + 1}</span></li>`
+          html`<li><button type="button" class="media-toggle" data-act="media" aria-expanded="false" aria-label="${t("post.mediaItem", { i: i + 1, n: post.mediaIds.length })}: ${t("queue.expand")}"><img src="/api/v1/media/${encodeURIComponent(id)}/preview" alt="${t("post.mediaItem", { i: i + 1, n: post.mediaIds.length })}" loading="lazy"></button>${post.mediaIds.length > 1 ? html`<span aria-hidden="true">${i + 1}</span>` : ""}</li>`
       )}</ol>`
 
 const snippet = (text) => (text.length > 60 ? `${text.slice(0, 60)}…` : text)
+
+/** Each network's length by its own counting (from the API's per-target advice), in one line above the buttons. */
+const lengths = (item) =>
+  html`<ul class="lengths" aria-label="${t("queue.targets")}">${item.networks.map(
+    (n) =>
+      html`<li class="${n.text.fits ? "" : "over"}">${networkName(n.platform)} ${t("post.length", { length: n.text.length, limit: n.text.limit })}${n.text.fits ? "" : html` <span class="sr-only">${t("post.tooLong", { network: networkName(n.platform) })}</span><span aria-hidden="true">✂</span>`}</li>`
+  )}</ul>`
 
 const queueItem = (item) => {
   const { post } = item
   const note = queue.notes[post.id]
   const by = post.createdBy
+  const long = post.content.length > 600
   return html`<article class="post" tabindex="-1" data-id="${post.id}" data-version="${item.version}" aria-labelledby="h-${post.id}">
 <div class="post-head"><input type="checkbox" class="pick" aria-label="${t("queue.select")}: ${snippet(post.content)}">
-<div><h2 id="h-${post.id}">${t("queue.askedBy", { name: by.name })} <span class="badge">${by.kind === "key" ? t("queue.viaKey") : t("queue.viaPerson")}</span></h2>
-<p class="muted">${post.scheduledFor === null ? t("queue.now") : t("queue.at", { when: when(post.scheduledFor) })}</p></div></div>
-${note ? html`<p class="notice" role="alert">${note}</p>` : ""}
+<p class="muted asked">${t("queue.askedBy", { name: by.name })} <span class="badge">${by.kind === "key" ? t("queue.viaKey") : t("queue.viaPerson")}</span> · ${ago(post.createdAt)}</p></div>
+<h2 id="h-${post.id}" class="lead${long ? " clamped" : ""}">${post.content}</h2>
+${long ? html`<button type="button" class="link" data-act="more" aria-expanded="false">${t("queue.more")}</button>` : ""}
 ${mediaStrip(post)}
-<div class="networks">${item.networks.map((n) => networkCard(post, n))}</div>
+<p class="muted goes">${post.scheduledFor === null ? t("queue.now") : t("queue.at", { when: when(post.scheduledFor) })}</p>
+${note ? html`<p class="notice" role="alert">${note}</p>` : ""}
+${lengths(item)}
 <div class="actions"><button data-act="approve">${t("queue.approve")}</button> <button class="secondary" data-act="reject-open" aria-expanded="false">${t("queue.reject")}</button> <button class="secondary" data-act="schedule-open" aria-expanded="false">${t("queue.schedule")}</button></div>
-<form class="reject" hidden><label>${t("queue.reason")}<textarea name="reason" maxlength="1000" rows="2"></textarea></label>
-<p><button>${t("queue.confirmReject")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
+<form class="reject" hidden><label>${t("queue.reason")}<textarea name="reason" maxlength="1000" rows="4"></textarea></label>
+<p><button class="danger">${t("queue.confirmReject")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
 <form class="schedule" hidden><label>${t("queue.newTime", { tz: timeZone })} <input type="datetime-local" name="when" required value="${toZoned(post.scheduledFor)}"></label>
 <p><button>${t("queue.save")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
+<details class="previews"${item.networks.some((n) => !n.text.fits) ? " open" : ""}><summary>${t("queue.targets")}</summary>
+<div class="networks">${item.networks.map((n) => networkCard(post, n))}</div></details>
 </article>`
 }
 
 const drawQueue = (focusId) => {
-  const { items } = queue
+  // A post whose decision waits out its undo window stays hidden, whatever redraws the queue meanwhile.
+  const items = queue.items.filter((item) => item.post.id !== pending?.id)
   main.innerHTML =
     items.length === 0
       ? html`<h1>${t("queue.title")}</h1><div class="empty"><p><strong>${t("queue.empty")}</strong></p><p>${t("queue.emptyHelp")}</p></div>`
@@ -214,34 +249,112 @@ const updateSelection = () => {
   if (all) all.checked = count > 0 && count === articles().length
 }
 
-const approve = async (article) => {
-  const id = article.dataset.id
-  const focusAfter = nextFocus(article)
-  const result = await api(`/posts/${encodeURIComponent(id)}/approve`, {
-    method: "POST",
-    body: { version: article.dataset.version }
-  })
-  if (result.ok) {
-    delete queue.notes[id]
-    say(t("queue.approved"))
-    return loadQueue(focusAfter)
-  }
-  if (result.data?.error?.code === "post_changed") {
-    queue.notes[id] = t("queue.changed")
-    return loadQueue(id)
-  }
-  say(problem(result), "error")
+// ---- Decisions with undo ----
+// A decision is sent only when its undo window ends: the API has no "unapprove" (an approved post may be
+// published at once) and a rejected post is deleted, so a compensating call could not undo either.
+const UNDO_MS = 5000
+let pending = null
+let undoBar
+
+const undoBox = () => {
+  if (undoBar) return undoBar
+  undoBar = document.createElement("div")
+  undoBar.className = "undo"
+  undoBar.hidden = true
+  undoBar.innerHTML =
+    html`<span role="status" aria-live="polite"></span> <button type="button" class="secondary">${t("queue.undo")}</button>`.text
+  document.body.append(undoBar)
+  undoBar.querySelector("button").addEventListener("click", () => undo())
+  return undoBar
 }
 
-const reject = async (article, reason) => {
+/** Hides the card now and sends the decision when the window ends (or at once, if another decision or leaving the page comes first). */
+const decide = (article, kind, send) => {
+  if (pending) flush()
+  const id = article.dataset.id
   const focusAfter = nextFocus(article)
-  const result = await api(`/posts/${encodeURIComponent(article.dataset.id)}/reject`, {
-    method: "POST",
-    body: reason ? { reason } : {}
+  article.hidden = true
+  const box = undoBox()
+  let left = UNDO_MS / 1000
+  const label = () => t(kind === "approve" ? "queue.approvedUndo" : "queue.rejectedUndo", { s: left })
+  box.querySelector("span").textContent = label()
+  box.hidden = false
+  const tick = setInterval(() => {
+    left -= 1
+    if (left > 0) box.querySelector("span").textContent = label()
+  }, 1000)
+  pending = { id, send, tick, timer: setTimeout(() => flush(), UNDO_MS) }
+  const next = focusAfter === undefined ? null : main.querySelector(`article[data-id="${CSS.escape(focusAfter)}"]`)
+  if (next) next.focus()
+  else box.querySelector("button").focus()
+}
+
+const flush = (keepalive = false) => {
+  if (!pending) return
+  const { send, tick, timer } = pending
+  clearInterval(tick)
+  clearTimeout(timer)
+  pending = null
+  undoBar.hidden = true
+  return send(keepalive)
+}
+
+const undo = () => {
+  if (!pending) return
+  const { id, tick, timer } = pending
+  clearInterval(tick)
+  clearTimeout(timer)
+  pending = null
+  undoBar.hidden = true
+  // Drawn again (not just shown): the queue may have been redrawn while the card was hidden.
+  drawQueue(id)
+  say(t("queue.undone"))
+}
+
+// Leaving the page sends what is pending (keepalive lets the request outlive the page).
+addEventListener("pagehide", () => flush(true))
+
+const approve = (article) => {
+  const id = article.dataset.id
+  const version = article.dataset.version
+  decide(article, "approve", async (keepalive) => {
+    const result = await api(`/posts/${encodeURIComponent(id)}/approve`, {
+      method: "POST",
+      body: { version },
+      keepalive
+    })
+    if (keepalive) return
+    if (result.ok) {
+      delete queue.notes[id]
+      say(t("queue.approved"))
+      return loadQueue(document.activeElement?.closest?.("article.post")?.dataset.id)
+    }
+    if (result.data?.error?.code === "post_changed") {
+      queue.notes[id] = t("queue.changed")
+      return loadQueue(id)
+    }
+    say(problem(result), "error")
+    return loadQueue(id)
   })
-  if (!result.ok) return say(problem(result), "error")
-  say(t("queue.rejected"))
-  return loadQueue(focusAfter)
+}
+
+const reject = (article, reason) => {
+  const id = article.dataset.id
+  closeForms(article)
+  decide(article, "reject", async (keepalive) => {
+    const result = await api(`/posts/${encodeURIComponent(id)}/reject`, {
+      method: "POST",
+      body: reason ? { reason } : {},
+      keepalive
+    })
+    if (keepalive) return
+    if (!result.ok) {
+      say(problem(result), "error")
+      return loadQueue(id)
+    }
+    say(t("queue.rejected"))
+    return loadQueue(document.activeElement?.closest?.("article.post")?.dataset.id)
+  })
 }
 
 const reschedule = async (article, local) => {
@@ -293,6 +406,16 @@ const queueView = () => {
     else if (act === "reject-open") openForm(article, "reject")
     else if (act === "schedule-open") openForm(article, "schedule")
     else if (act === "close") closeForms(article)
+    else if (act === "more") {
+      const open = button.getAttribute("aria-expanded") !== "true"
+      article.querySelector(".lead").classList.toggle("clamped", !open)
+      button.setAttribute("aria-expanded", String(open))
+      button.textContent = t(open ? "queue.less" : "queue.more")
+    } else if (act === "media") {
+      const open = button.getAttribute("aria-expanded") !== "true"
+      button.closest("li").classList.toggle("large", open)
+      button.setAttribute("aria-expanded", String(open))
+    }
   })
   main.addEventListener("submit", (event) => {
     event.preventDefault()
@@ -316,6 +439,9 @@ const queueView = () => {
     if (event.key in moves) {
       event.preventDefault()
       all[Math.min(all.length - 1, Math.max(0, i + moves[event.key]))]?.focus()
+    } else if (event.key === "u" && pending) {
+      event.preventDefault()
+      undo()
     } else if (event.key === "?") main.querySelector("#shortcuts")?.classList.toggle("highlight")
     else if (current && !event.target.closest("button")) {
       if (event.key === "x") {
@@ -347,41 +473,111 @@ ${target.firstComment ? html`<p class="muted">${t("post.firstComment")}: ${badge
 
 const postRow = (post, accounts) => {
   const commentFailed = post.targets.some((x) => x.firstComment?.status === "failed")
+  const gone = post.gone
   // A finished post with failed targets: all of them (failed) or beside published ones (published).
   const retryable =
-    (post.status === "failed" || post.status === "published") && post.targets.some((x) => x.status === "failed")
-  return html`<article class="post" data-id="${post.id}" aria-labelledby="p-${post.id}">
+    !gone &&
+    (post.status === "failed" || post.status === "published") &&
+    post.targets.some((x) => x.status === "failed")
+  return html`<article class="post${gone ? " gone" : ""}" data-id="${post.id}" aria-labelledby="p-${post.id}">
 <h2 id="p-${post.id}" class="post-title">${snippet(post.content) || post.id}</h2>
-<p class="muted">${badge(post.status)} · ${post.createdBy.name} · ${when(post.publishedAt ?? post.scheduledFor ?? post.createdAt)}</p>
+<p class="muted">${badge(gone ? gone.kind : post.status)} · ${post.createdBy.name} · ${gone ? t(gone.kind === "rejected" ? "history.rejectedBy" : "history.cancelledAt", { when: when(gone.at) }) : when(post.publishedAt ?? post.scheduledFor ?? post.createdAt)}</p>
+${gone ? html`<p class="reason">${gone.reason ? t("history.reason", { reason: gone.reason }) : t("history.noReason")}</p>` : ""}
 ${mediaStrip(post)}
-<ul class="targets">${post.targets.map((x) => targetRow(x, accounts))}</ul>
+<ul class="targets">${post.targets.map((x) => (gone ? html`<li><strong>${networkName(x.platform)}</strong> ${accounts.get(x.accountId) ? html`<span class="muted">@${accounts.get(x.accountId).username}</span>` : ""}</li>` : targetRow(x, accounts)))}</ul>
 ${
-  retryable || commentFailed
+  !gone && (retryable || commentFailed)
     ? html`<p class="actions">${retryable ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button>` : ""}</p>`
     : ""
 }
 </article>`
 }
 
+/**
+ * Rejected and cancelled posts, from their events (a rejected post leaves GET /posts; its event keeps the
+ * post as it was and the person's reason), newest first. Bounded: the events are kept for a while only.
+ */
+const gonePosts = async () => {
+  const found = []
+  let after = ""
+  for (let page = 0; page < 20; page++) {
+    const result = await api(
+      `/events?types=post.rejected,post.cancelled&limit=100${after ? `&after=${encodeURIComponent(after)}` : ""}`
+    )
+    if (!result.ok) break
+    for (const e of result.data.events)
+      found.push({
+        ...e.data.post,
+        gone: {
+          kind: e.type === "post.rejected" ? "rejected" : "cancelled",
+          at: e.timestamp,
+          reason: e.data.reason ?? null
+        }
+      })
+    if (result.data.events.length < 100) break
+    after = result.data.nextCursor
+  }
+  return found.reverse()
+}
+
+const historyStatuses = ["published", "failed", "scheduled", "rejected", "cancelled"]
+
 const postsView = async () => {
   const accounts = new Map(((await api("/accounts")).data?.accounts ?? []).map((a) => [a.id, a]))
+  const params = new URLSearchParams(location.search)
+  const filters = { status: params.get("status") ?? "", account: params.get("account") ?? "" }
+  const option = (value, label, selected) =>
+    html`<option value="${value}"${selected ? " selected" : ""}>${label}</option>`
+  const shown = () =>
+    postsState.posts.filter((p) => filters.account === "" || p.targets.some((x) => x.accountId === filters.account))
   const draw = () => {
-    main.innerHTML =
-      html`<h1>${t("posts.title")}</h1>${postsState.posts.length === 0 ? html`<p>${t("posts.empty")}</p>` : postsState.posts.map((p) => postRow(p, accounts))}
-${postsState.cursor ? html`<p><button class="secondary" data-act="more">${t("posts.more")}</button></p>` : ""}`.text
+    const posts = shown()
+    main.innerHTML = html`<h1>${t("posts.title")}</h1>
+<form id="history-filters" class="inline filters" role="search"><label>${t("history.status")} <select name="status">${option("", t("history.any"), filters.status === "")}${historyStatuses.map((s) => option(s, t(`status.${s}`), filters.status === s))}</select></label>
+<label>${t("history.account")} <select name="account">${option("", t("history.anyAccount"), filters.account === "")}${[...accounts.values()].map((a) => option(a.id, `${networkName(a.platform)} @${a.username}`, filters.account === a.id))}</select></label>
+<button class="secondary">${t("history.filter")}</button></form>
+${posts.length === 0 ? html`<p>${postsState.posts.length === 0 && filters.status === "" && filters.account === "" ? t("posts.empty") : t("history.none")}</p>` : posts.map((p) => postRow(p, accounts))}
+${postsState.cursor ? html`<p><button class="secondary" data-act="more">${t("posts.more")}</button></p>` : ""}
+${filters.status === "" || filters.status === "rejected" || filters.status === "cancelled" ? html`<p class="muted">${t("history.kept")}</p>` : ""}`.text
   }
   const load = async (more) => {
-    const result = await api(
-      `/posts?limit=50${more && postsState.cursor ? `&cursor=${encodeURIComponent(postsState.cursor)}` : ""}`
-    )
+    const { status } = filters
+    if (status === "rejected" || status === "cancelled") {
+      postsState.posts = (await gonePosts()).filter((p) => p.gone.kind === status)
+      postsState.cursor = null
+      return draw()
+    }
+    const [result, gone] = await Promise.all([
+      api(
+        `/posts?limit=50${status ? `&status=${encodeURIComponent(status)}` : ""}${more && postsState.cursor ? `&cursor=${encodeURIComponent(postsState.cursor)}` : ""}`
+      ),
+      status === "" && !more ? gonePosts() : Promise.resolve([])
+    ])
     if (!result.ok) return say(problem(result), "error")
-    postsState.posts = more ? [...postsState.posts, ...result.data.posts] : result.data.posts
+    const page = result.data.posts
     postsState.cursor = result.data.nextCursor
+    if (more) postsState.posts = [...postsState.posts, ...page]
+    else {
+      // Rejected and cancelled posts take their place by when they were asked for, among this page's.
+      const oldest = page.length > 0 && postsState.cursor ? page[page.length - 1].createdAt : ""
+      const merged = [...page, ...gone.filter((p) => p.createdAt >= oldest)]
+      postsState.posts = merged.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    }
     draw()
   }
+  main.addEventListener("submit", (event) => {
+    if (event.target.id !== "history-filters") return
+    event.preventDefault()
+    const form = new FormData(event.target)
+    filters.status = String(form.get("status") ?? "")
+    filters.account = String(form.get("account") ?? "")
+    const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== "")).toString()
+    history.replaceState(null, "", query ? `?${query}` : location.pathname)
+    return load(false)
+  })
   main.addEventListener("click", async (event) => {
     const button = event.target.closest("button")
-    if (!button) return
+    if (!button || button.closest("form")) return
     if (button.dataset.act === "more") return load(true)
     const id = button.closest("article")?.dataset.id
     if (!id) return
@@ -442,6 +638,34 @@ ${list.length === 0 ? html`<p>${t("accounts.empty")}</p>` : ""}
 }
 
 // ---- Keys and webhooks ----
+const eventTypeNames = JSON.parse(document.getElementById("event-types").textContent)
+
+const deliveryRow = (d) => {
+  const answer = [d.responseCode, d.error].filter((x) => x !== null && x !== undefined && x !== "").join(" · ")
+  return html`<li class="delivery ${d.status}" data-id="${d.id}"><span class="badge ${d.status === "failed" ? "failed" : d.status === "succeeded" ? "published" : ""}">${t(`delivery.${d.status}`)}</span> <code>${d.eventType}</code>
+<span class="muted">${ago(d.lastAttemptAt ?? d.createdAt)} · ${t("hooks.tries", { n: d.attempts })}${d.responseTimeMs === null ? "" : ` · ${Math.round(d.responseTimeMs)} ms`}</span>
+${d.status === "failed" || answer ? html`<p class="${d.status === "failed" ? "error" : "muted"}">${t("hooks.answer", { answer: answer || t("hooks.noAnswer") })}</p>` : ""}
+${d.status === "failed" || (d.status === "pending" && d.attempts > 0) ? html`<button class="secondary" data-act="redeliver">${t("hooks.redeliver")}</button>` : ""}</li>`
+}
+
+/** One endpoint: its state, a warning while it fails, its event types, its actions, and its latest deliveries with the receiver's answers. */
+const hookCard = (
+  w,
+  deliveries
+) => html`<article class="post hook" data-id="${w.id}" data-url="${w.url}" aria-labelledby="wh-${w.id}">
+<h3 id="wh-${w.id}" tabindex="-1"><code>${w.url}</code> <span class="badge ${w.enabled ? "connected" : "failed"}">${w.enabled ? t("hooks.on") : t("hooks.off")}</span></h3>
+${w.disabledReason ? html`<p class="error">${w.disabledReason}</p>` : ""}
+${w.failingSince ? html`<p class="notice">${t("hooks.failingSince", { when: when(w.failingSince) })}</p>` : ""}
+<details><summary>${w.eventTypes.length === 0 ? t("hooks.typesAll") : t("hooks.typesSome", { n: w.eventTypes.length })}</summary>
+<form class="hook-types"><fieldset><legend>${t("hooks.types")}</legend><p class="muted">${t("hooks.typesHelp")}</p><div class="types">${eventTypeNames.map(
+  (type) =>
+    html`<label><input type="checkbox" name="type" value="${type}"${w.eventTypes.includes(type) ? " checked" : ""}> <code>${type}</code></label>`
+)}</div></fieldset><p><button>${t("hooks.saveTypes")}</button></p></form></details>
+<p class="actions"><button class="secondary" data-act="hook-test">${t("hooks.test")}</button> <button class="secondary" data-act="hook-toggle" data-enabled="${String(w.enabled)}">${w.enabled ? t("hooks.disable") : t("hooks.enable")}</button> <button class="danger" data-act="hook-delete">${t("hooks.delete")}</button></p>
+<h4>${t("hooks.deliveries")}</h4>
+${deliveries.length === 0 ? html`<p class="muted">${t("hooks.noDeliveries")}</p>` : html`<ul class="deliveries">${deliveries.map(deliveryRow)}</ul>`}
+</article>`
+
 const keysView = async () => {
   const load = async () => {
     const [keys, hooks] = await Promise.all([api("/keys"), api("/webhooks")])
@@ -466,18 +690,7 @@ ${c.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-
 <form id="newkey" class="inline"><label>${t("keys.name")} <input name="name" required maxlength="100"></label> <label><input type="checkbox" name="asks" checked> ${t("keys.asksFirst")}</label> <button>${t("keys.create")}</button></form>
 <p id="secret" aria-live="polite"></p>
 <h2>${t("hooks.title")}</h2>
-<div id="webhooks">${
-      (hooks.data?.webhooks ?? []).length === 0
-        ? html`<p>${t("hooks.none")}</p>`
-        : hooks.data.webhooks.map(
-            (
-              w,
-              i
-            ) => html`<div class="post"><p><code>${w.url}</code> ${w.enabled ? "" : html`<strong>off</strong> ${w.disabledReason ?? ""}`}</p>
-<p class="muted">${w.eventTypes.length === 0 ? t("hooks.every") : w.eventTypes.join(", ")}</p>
-<ul>${(deliveries[i].data?.deliveries ?? []).map((d) => html`<li>${d.eventType} · ${d.status} · ${d.responseCode ?? d.error ?? ""} · ${when(d.lastAttemptAt ?? d.createdAt)}</li>`)}</ul></div>`
-          )
-    }</div>
+<div id="webhooks">${(hooks.data?.webhooks ?? []).length === 0 ? html`<p>${t("hooks.none")}</p>` : hooks.data.webhooks.map((w, i) => hookCard(w, deliveries[i].data?.deliveries ?? []))}</div>
 <form id="newhook" class="inline"><label>${t("hooks.url")} <input name="url" type="url" required placeholder="https://example.org/herald"></label> <button>${t("hooks.add")}</button></form>
 <p id="hooksecret" aria-live="polite"></p>`.text
   }
@@ -492,6 +705,15 @@ ${c.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-
       if (!result.ok) return say(problem(result), "error")
       await load()
       main.querySelector("#secret").innerHTML = html`${t("keys.shownOnce")} <code>${result.data.apiKey}</code>`.text
+    } else if (event.target.classList.contains("hook-types")) {
+      const card = event.target.closest("article.hook")
+      const result = await api(`/webhooks/${encodeURIComponent(card.dataset.id)}`, {
+        method: "PATCH",
+        body: { eventTypes: form.getAll("type") }
+      })
+      if (!result.ok) return say(problem(result), "error")
+      await load()
+      say(t("hooks.saved"))
     } else if (event.target.id === "newhook") {
       const result = await api("/webhooks", { method: "POST", body: { url: form.get("url") } })
       if (!result.ok) return say(problem(result), "error")
@@ -499,7 +721,35 @@ ${c.revokedAt ? "" : html`<div><button class="secondary" data-act="revoke" aria-
       main.querySelector("#hooksecret").innerHTML = html`${t("hooks.secret")} <code>${result.data.secret}</code>`.text
     }
   })
+  const hookAction = async (button) => {
+    const card = button.closest("article.hook")
+    const id = encodeURIComponent(card.dataset.id)
+    const act = button.dataset.act
+    if (act === "hook-delete" && !confirm(t("hooks.confirmDelete", { url: card.dataset.url }))) return
+    const result =
+      act === "hook-test"
+        ? await api(`/webhooks/${id}/test`, { method: "POST", body: {} })
+        : act === "hook-toggle"
+          ? await api(`/webhooks/${id}`, { method: "PATCH", body: { enabled: button.dataset.enabled !== "true" } })
+          : act === "hook-delete"
+            ? await api(`/webhooks/${id}`, { method: "DELETE" })
+            : await api(`/webhooks/${id}/deliveries/${encodeURIComponent(button.closest("li").dataset.id)}/redeliver`, {
+                method: "POST",
+                body: {}
+              })
+    if (!result.ok) return say(problem(result), "error")
+    await load()
+    say(
+      t(
+        { "hook-test": "hooks.tested", "hook-toggle": "hooks.saved", "hook-delete": "hooks.deleted" }[act] ??
+          "hooks.redelivered"
+      )
+    )
+    main.querySelector(`article.hook[data-id="${CSS.escape(card.dataset.id)}"] h3`)?.focus()
+  }
   main.addEventListener("click", async (event) => {
+    const hookButton = event.target.closest("article.hook button[data-act]")
+    if (hookButton) return hookAction(hookButton)
     const button = event.target.closest("button[data-act=revoke]")
     if (!button) return
     const row = button.closest("li")
