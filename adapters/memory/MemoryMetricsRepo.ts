@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { groupLeases, MetricsRepo, type MetricsRepoShape, type Reading } from "../../application/ports/MetricsRepo.ts"
-import { MemoryState } from "./MemoryState.ts"
+import { type MemoryMetricTarget, MemoryState } from "./MemoryState.ts"
 
 const keyOf = (t: { readonly postId: string; readonly accountId: string }) => `${t.postId}|${t.accountId}`
 
@@ -21,14 +21,52 @@ export const make = Effect.gen(function* () {
               readings: []
             })
       }),
-    lease: (now, limit, leaseMs) =>
+    lease: (now, limits, leaseMs) =>
       state.sync(() => {
-        const due = [...metricTargets.values()]
-          .filter((t) => t.dueAt !== null && t.dueAt <= now && (t.leasedUntil === null || t.leasedUntil < now))
-          .sort((a, b) => a.dueAt! - b.dueAt! || (a.accountId < b.accountId ? -1 : 1))
-          .slice(0, limit)
+        const scheduled = [...metricTargets.values()].filter((t) => t.dueAt !== null && t.dueAt <= now)
+        const held = new Set(
+          scheduled.filter((t) => t.leasedUntil !== null && t.leasedUntil >= now).map((t) => t.accountId)
+        )
+        // Each free account's due targets, oldest first (the map keeps insertion order: sorted by due, then post).
+        const byAccount = new Map<string, Array<MemoryMetricTarget>>()
+        for (const t of scheduled.sort((a, b) => a.dueAt! - b.dueAt! || (a.postId < b.postId ? -1 : 1))) {
+          if (held.has(t.accountId)) continue
+          const list = byAccount.get(t.accountId)
+          if (list === undefined) byAccount.set(t.accountId, [t])
+          else list.push(t)
+        }
+        // Workspaces take turns: each one's account with the oldest due target, then each one's second.
+        const turns = new Map<string, number>()
+        const accounts = [...byAccount.values()]
+          .sort((a, b) => a[0].dueAt! - b[0].dueAt! || (a[0].accountId < b[0].accountId ? -1 : 1))
+          .map((ts) => {
+            const turn = (turns.get(ts[0].workspaceId) ?? 0) + 1
+            turns.set(ts[0].workspaceId, turn)
+            return { ts, turn }
+          })
+          .sort((a, b) => a.turn - b.turn)
+          .slice(0, limits.accounts)
+          .map((a) => a.ts)
+        // Then the chosen accounts take turns for the targets.
+        const due: Array<MemoryMetricTarget> = []
+        for (let k = 0; due.length < limits.targets && accounts.some((ts) => k < ts.length); k++)
+          for (const ts of accounts) if (k < ts.length && due.length < limits.targets) due.push(ts[k])
         for (const t of due) metricTargets.set(keyOf(t), { ...t, leasedUntil: now + leaseMs })
-        return groupLeases(due.map(({ dueAt: _d, leasedUntil: _l, readings: _r, ...target }) => target))
+        const order = new Map(accounts.map((ts, i) => [ts[0].accountId, i]))
+        return groupLeases(
+          due
+            .sort((a, b) => order.get(a.accountId)! - order.get(b.accountId)! || a.dueAt! - b.dueAt!)
+            .map(({ dueAt: _d, leasedUntil: _l, readings: _r, ...target }) => target),
+          now
+        )
+      }),
+    extend: (leases, until) =>
+      state.sync(() => {
+        for (const lease of leases)
+          for (const target of lease.targets) {
+            const t = metricTargets.get(keyOf(target))
+            if (t !== undefined && t.leasedUntil !== null) metricTargets.set(keyOf(t), { ...t, leasedUntil: until })
+          }
       }),
     complete: (refreshed, readAt, account) =>
       state.sync(() => {
@@ -128,6 +166,24 @@ export const make = Effect.gen(function* () {
           .sort((a, b) => a.publishedAt - b.publishedAt)
           .map((t) => latestOf(t.readings)!)
       ),
+    reconnected: (workspaceId, accountId, now, offsetsMs) =>
+      state.sync(() => {
+        const account = metricAccounts.get(accountId)
+        if (account === undefined || account.workspaceId !== workspaceId || account.state !== "unavailable")
+          return false
+        metricAccounts.set(accountId, { ...account, state: "available", reason: null, checkedAt: now })
+        for (const t of metricTargets.values()) {
+          const scheduledAt = offsetsMs[t.stage] === undefined ? null : t.publishedAt + offsetsMs[t.stage]
+          if (
+            t.accountId === accountId &&
+            t.dueAt !== null &&
+            scheduledAt !== null &&
+            t.dueAt > Math.max(now, scheduledAt)
+          )
+            metricTargets.set(keyOf(t), { ...t, dueAt: now })
+        }
+        return true
+      }),
     accountStates: (workspaceId, accountIds) =>
       state.sync(() =>
         accountIds.flatMap((id) => {

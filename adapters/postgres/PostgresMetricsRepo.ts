@@ -21,6 +21,7 @@ interface TargetRow {
   readonly published_at: Date
   readonly stage: number
   readonly due_at: Date
+  readonly turn: number
 }
 
 interface ReadingRow {
@@ -38,6 +39,50 @@ interface StateRow {
   readonly reason: string | null
   readonly checked_at: Date
 }
+
+/** The advisory lock space of accounts being leased (the second key is the account id's hash; a clash only passes one over). */
+const ACCOUNT_LOCK = 7_026
+
+/*
+ * One look ($1 now, $2 lease end, $3 accounts, $4 targets): the due rows (the due index's range) name the accounts
+ * holding a lease, passed over; workspaces take turns among the others (each one's account with the oldest due
+ * target, then each one's second), and the chosen accounts take turns for the targets. Two schedulers looking at
+ * once take different accounts (a transaction's advisory lock per account); the rows are locked last, re-checked.
+ */
+const leaseSql = `
+  WITH due AS MATERIALIZED (
+    SELECT post_id, account_id, workspace_id, due_at, leased_until FROM metric_targets WHERE due_at <= $1
+  ), accounts AS (
+    SELECT account_id, min(workspace_id) AS workspace_id, min(due_at) AS oldest FROM due
+    GROUP BY account_id HAVING bool_and(leased_until IS NULL OR leased_until < $1)
+  ), chosen_accounts AS (
+    SELECT account_id, turn FROM (
+      SELECT account_id, row_number() OVER (ORDER BY round, oldest, account_id) AS turn FROM (
+        SELECT account_id, oldest, row_number() OVER (PARTITION BY workspace_id ORDER BY oldest, account_id) AS round
+        FROM accounts
+      ) a
+    ) t
+    -- Tried in turn until $3 are taken: an account another scheduler is choosing in this instant is passed over.
+    WHERE pg_try_advisory_xact_lock(${ACCOUNT_LOCK}, hashtext(account_id)) ORDER BY turn LIMIT $3
+  ), chosen AS (
+    SELECT post_id, account_id, turn FROM (
+      SELECT d.post_id, d.account_id, c.turn, row_number() OVER (PARTITION BY d.account_id ORDER BY d.due_at, d.post_id) AS k
+      FROM due d JOIN chosen_accounts c ON c.account_id = d.account_id
+    ) r ORDER BY k, turn LIMIT $4
+  ), locked AS (
+    SELECT t.post_id, t.account_id, c.turn FROM metric_targets t JOIN chosen c ON c.post_id = t.post_id AND c.account_id = t.account_id
+    WHERE t.due_at <= $1 AND (t.leased_until IS NULL OR t.leased_until < $1)
+    FOR UPDATE OF t SKIP LOCKED
+  )
+  UPDATE metric_targets m SET leased_until = $2 FROM locked l
+  WHERE m.post_id = l.post_id AND m.account_id = l.account_id
+  RETURNING m.post_id, m.account_id, m.workspace_id, m.platform, m.external_id, m.published_at, m.stage, m.due_at, l.turn::int AS turn`
+
+/** An account's targets in the order a look chose them: by account, then oldest due first. */
+const byTurn = (a: TargetRow, b: TargetRow) =>
+  a.turn - b.turn ||
+  fromDate(a.due_at) - fromDate(b.due_at) ||
+  (a.post_id < b.post_id ? -1 : a.post_id > b.post_id ? 1 : 0)
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -78,20 +123,23 @@ export const make = Effect.gen(function* () {
               ${targets.map((t) => t.externalId)}::text[], ${targets.map((t) => iso(t.publishedAt))}::timestamptz[],
               ${targets.map((t) => iso(t.publishedAt + 3_600_000))}::timestamptz[])
             ON CONFLICT (post_id, account_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
-    lease: (now, limit, leaseMs) =>
-      // Oldest due first, an account's together (one network call reads many); rows another scheduler holds are skipped.
-      sql<TargetRow>`
-        UPDATE metric_targets m SET leased_until = ${toDate(now + leaseMs)}
-        FROM (
-          SELECT post_id, account_id FROM metric_targets
-          WHERE due_at <= ${toDate(now)} AND (leased_until IS NULL OR leased_until < ${toDate(now)})
-          ORDER BY due_at, account_id LIMIT ${limit} FOR UPDATE SKIP LOCKED
-        ) d
-        WHERE m.post_id = d.post_id AND m.account_id = d.account_id
-        RETURNING m.post_id, m.account_id, m.workspace_id, m.platform, m.external_id, m.published_at, m.stage, m.due_at`.pipe(
-        Effect.map((rows) => groupLeases([...rows].sort((a, b) => fromDate(a.due_at) - fromDate(b.due_at)).map(dueOf))),
+    lease: (now, limits, leaseMs) =>
+      sql.unsafe<TargetRow>(leaseSql, [toDate(now), toDate(now + leaseMs), limits.accounts, limits.targets]).pipe(
+        Effect.map((rows) => groupLeases([...rows].sort(byTurn).map(dueOf), now)),
         Effect.orDie
       ),
+    extend: (leases, until) => {
+      const targets = leases.flatMap((l) => l.targets)
+      return targets.length === 0
+        ? Effect.void
+        : sql`
+            UPDATE metric_targets m SET leased_until = ${toDate(until)}
+            FROM unnest(${targets.map((t) => t.postId)}::text[], ${targets.map((t) => t.accountId)}::text[]) AS v(p, a)
+            WHERE m.post_id = v.p AND m.account_id = v.a AND m.leased_until IS NOT NULL`.pipe(
+            Effect.asVoid,
+            Effect.orDie
+          )
+    },
     complete: (refreshed, readAt, state) =>
       refreshed.length === 0
         ? Effect.void
@@ -183,6 +231,22 @@ export const make = Effect.gen(function* () {
           ${query.platform === undefined ? sql`` : sql`AND platform = ${query.platform}`}
         ORDER BY published_at`.pipe(
         Effect.map((rows) => rows.map(readingOf)),
+        Effect.orDie
+      ),
+    reconnected: (workspaceId, accountId, now, offsetsMs) =>
+      sql<{ account_id: string }>`
+        WITH cleared AS (
+          UPDATE metric_accounts SET state = 'available', reason = NULL, checked_at = ${toDate(now)}
+          WHERE account_id = ${accountId} AND workspace_id = ${workspaceId} AND state = 'unavailable'
+          RETURNING account_id
+        ), due AS (
+          -- Past its scheduled read (a stage past the last has none): postponed while unavailable.
+          UPDATE metric_targets m SET due_at = ${toDate(now)} FROM cleared c
+          WHERE m.account_id = c.account_id AND m.due_at > ${toDate(now)}
+            AND m.due_at > m.published_at + (${offsetsMs.map(String)}::bigint[])[m.stage + 1] * interval '1 millisecond'
+        )
+        SELECT account_id FROM cleared`.pipe(
+        Effect.map((rows) => rows.length > 0),
         Effect.orDie
       ),
     accountStates: (workspaceId, accountIds) =>

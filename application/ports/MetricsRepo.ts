@@ -19,6 +19,8 @@ export interface DueTarget extends MetricsTarget {
 
 /** Due targets of one account, leased together so that one network call can read several. */
 export interface MetricsLease {
+  /** Names the lease in a scheduler's lease loop: the account and when it was leased (one lease per account at a time). */
+  readonly id: string
   readonly workspaceId: string
   readonly accountId: string
   readonly platform: Platform
@@ -55,8 +57,18 @@ export interface AccountMetricsState {
 export interface MetricsRepoShape {
   /** Starts refreshing newly published targets (inside Store.transaction it joins it); known ones are kept. */
   readonly schedule: (targets: ReadonlyArray<MetricsTarget>) => Effect.Effect<void>
-  /** Leases up to `limit` due targets for `leaseMs`, grouped by account; others' leases are skipped. */
-  readonly lease: (now: number, limit: number, leaseMs: number) => Effect.Effect<ReadonlyArray<MetricsLease>>
+  /**
+   * Leases due targets for `leaseMs`, one lease per account, of accounts with nothing leased now (an
+   * account is read by one scheduler at a time): workspaces take turns (each one's account with the
+   * oldest due target, then each one's second), then the chosen accounts take turns for `targets`.
+   */
+  readonly lease: (
+    now: number,
+    limits: MetricsLeaseLimits,
+    leaseMs: number
+  ) => Effect.Effect<ReadonlyArray<MetricsLease>>
+  /** The heartbeat: pushes the leases of targets still held to `until` (targets completed or postponed are left alone). */
+  readonly extend: (leases: ReadonlyArray<MetricsLease>, until: number) => Effect.Effect<void>
   /** Records a lease's outcome per target (readings stored, next due times set, leases released). */
   readonly complete: (
     refreshed: ReadonlyArray<Refreshed>,
@@ -93,6 +105,17 @@ export interface MetricsRepoShape {
       readonly platform?: Platform | undefined
     }
   ) => Effect.Effect<ReadonlyArray<Reading>>
+  /**
+   * The account was connected again: an `unavailable` state is cleared, and its targets postponed past
+   * their scheduled read (`offsetsMs`: the read times after publishing, by stage) are due at `now`.
+   * Whether it was unavailable.
+   */
+  readonly reconnected: (
+    workspaceId: string,
+    accountId: string,
+    now: number,
+    offsetsMs: ReadonlyArray<number>
+  ) => Effect.Effect<boolean>
   /** The metrics state of these accounts (none: never read). */
   readonly accountStates: (
     workspaceId: string,
@@ -100,8 +123,14 @@ export interface MetricsRepoShape {
   ) => Effect.Effect<ReadonlyArray<AccountMetricsState>>
 }
 
-/** Leased rows grouped by account, in the order they came (oldest due first). */
-export const groupLeases = (targets: ReadonlyArray<DueTarget>): ReadonlyArray<MetricsLease> => {
+/** How much one look leases: at most `accounts` accounts (a lease each), `targets` targets in all. */
+export interface MetricsLeaseLimits {
+  readonly accounts: number
+  readonly targets: number
+}
+
+/** Leased rows grouped by account, in the order they came (oldest due first), leased at `now`. */
+export const groupLeases = (targets: ReadonlyArray<DueTarget>, now: number): ReadonlyArray<MetricsLease> => {
   const byAccount = new Map<string, Array<DueTarget>>()
   for (const t of targets) {
     const list = byAccount.get(t.accountId)
@@ -109,6 +138,7 @@ export const groupLeases = (targets: ReadonlyArray<DueTarget>): ReadonlyArray<Me
     else list.push(t)
   }
   return [...byAccount.values()].map((ts) => ({
+    id: `${ts[0].accountId}@${now}`,
     workspaceId: ts[0].workspaceId,
     accountId: ts[0].accountId,
     platform: ts[0].platform,

@@ -7,9 +7,11 @@ import { isPlatform, type Platform, platformNames } from "../../domain/platforms
 import { formatUtc } from "../../domain/time.ts"
 import { HeraldConfig } from "../config.ts"
 import { readCache } from "../readCache.ts"
+import { refreshOffsetsMs } from "../../domain/metrics.ts"
 import { AccountRepo } from "../ports/AccountRepo.ts"
 import { Connectors } from "../ports/Connectors.ts"
 import { Crypto } from "../ports/Crypto.ts"
+import { MetricsRepo } from "../ports/MetricsRepo.ts"
 import { TokenRepo } from "../ports/TokenRepo.ts"
 import { WorkspaceRepo } from "../ports/WorkspaceRepo.ts"
 import { now } from "./common.ts"
@@ -319,6 +321,9 @@ export const completeConnect = Effect.fn("completeConnect")(function* (
         })
         // Never an account without the credentials it was connected with.
         if (credentials !== null) yield* storeCredentials(stored.id, credentials)
+        // Reconnected (its id kept): figures refused for a missing scope or tier may be given now; read them soon.
+        if (stored.id !== id)
+          yield* (yield* MetricsRepo).reconnected(stored.workspaceId, stored.id, at, refreshOffsetsMs)
         yield* emit([yield* accountEvent("account.connected", stored, at)])
         return stored
       })

@@ -2,7 +2,7 @@ import { Config, Schema } from "effect"
 import { defaultPipelineOptions } from "../../application/usecases/publishing/options.ts"
 import { defaultSweeperOptions } from "../../application/usecases/publishing/sweepers.ts"
 import { defaultSchedulerOptions, type SchedulerOptions } from "./layer.ts"
-import { defaultMetricsOptions } from "../../application/usecases/metrics/loop.ts"
+import { defaultMetricsOptions } from "../../application/usecases/metrics/worker.ts"
 import { defaultDeliveryOptions } from "../../application/usecases/webhooks/options.ts"
 
 const int = (name: string, fallback: number) => Config.Int(name).pipe(Config.withDefault(fallback))

@@ -6,7 +6,11 @@ import {
   type SweeperOptions
 } from "../../application/usecases/publishing/sweepers.ts"
 import { startWorker } from "../../application/usecases/publishing/worker.ts"
-import { defaultMetricsOptions, type MetricsOptions, runMetricsLoop } from "../../application/usecases/metrics/loop.ts"
+import {
+  defaultMetricsOptions,
+  type MetricsOptions,
+  startMetricsWorker
+} from "../../application/usecases/metrics/worker.ts"
 import { startDeliveryWorker } from "../../application/usecases/webhooks/deliver.ts"
 import { defaultDeliveryOptions, type DeliveryOptions } from "../../application/usecases/webhooks/options.ts"
 
@@ -61,13 +65,19 @@ export const deliveryLayer = (options: Partial<DeliveryOptions> = {}, graceMs = 
   )
 
 /**
- * The metrics refresh as a background fiber of the layer's scope: its own small loop over the due
- * table (a target leased by a scheduler that dies is due again when its lease ends). To fold into the one lease loop.
+ * The metrics refresh on the lease loop in the background of the layer's scope, with its own slots
+ * (accounts read at once). Closing the scope stops leasing and lets reads in flight finish for
+ * `graceMs`; targets of a read cut short are due again when their leases run out.
  */
-export const metricsLayer = (options: Partial<MetricsOptions> = {}) =>
-  Layer.effectDiscard(Effect.forkScoped(runMetricsLoop({ ...defaultMetricsOptions, ...options })))
+export const metricsLayer = (options: Partial<MetricsOptions> = {}, graceMs = defaultSchedulerOptions.graceMs) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const worker = yield* startMetricsWorker({ ...defaultMetricsOptions, ...options })
+      yield* Effect.addFinalizer(() => worker.stop(graceMs))
+    })
+  )
 
-/** Worker, webhook deliveries and sweepers: what a scheduler process (or the embedded host) runs. */
+/** Worker, webhook deliveries, metrics reads and sweepers: what a scheduler process (or the embedded host) runs. */
 export const schedulerLayer = (options: Partial<SchedulerOptions> = {}) => {
   const o = { ...defaultSchedulerOptions, ...options }
   const publishing =
@@ -75,5 +85,5 @@ export const schedulerLayer = (options: Partial<SchedulerOptions> = {}) => {
       ? workerLayer(o.pipeline, o.graceMs)
       : Layer.merge(workerLayer(o.pipeline, o.graceMs), sweeperLayer(o.sweepers))
   const delivering = o.webhooks === null ? publishing : Layer.merge(publishing, deliveryLayer(o.webhooks, o.graceMs))
-  return o.metrics === null ? delivering : Layer.merge(delivering, metricsLayer(o.metrics))
+  return o.metrics === null ? delivering : Layer.merge(delivering, metricsLayer(o.metrics, o.graceMs))
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { defaultMetricsOptions, refreshDue } from "../../application/usecases/metrics/loop.ts"
+import { defaultMetricsOptions, refreshDueMetrics } from "../../application/usecases/metrics/worker.ts"
 import { defaultPipelineOptions } from "../../application/usecases/publishing/options.ts"
 import { publishDueTargets } from "../../application/usecases/publishing/worker.ts"
 import { claim, connectSandbox, uniqueEmail } from "../support/flows.ts"
@@ -38,7 +38,7 @@ describe("metrics over REST", () => {
     const asked = await call(host, "POST", `/posts/${id}/metrics/refresh`, { key })
     expect(asked.status).toBe(200)
     expect(asked.body).toEqual({ queued: 1, notBefore: null })
-    await host.run(refreshDue(defaultMetricsOptions))
+    await host.run(refreshDueMetrics(defaultMetricsOptions))
     const again = await call(host, "POST", `/posts/${id}/metrics/refresh`, { key })
     expect(again.body.queued).toBe(0)
     expect(again.body.notBefore).toMatch(/Z$/)

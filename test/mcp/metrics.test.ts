@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { defaultMetricsOptions, refreshDue } from "../../application/usecases/metrics/loop.ts"
+import { defaultMetricsOptions, refreshDueMetrics } from "../../application/usecases/metrics/worker.ts"
 import { defaultPipelineOptions } from "../../application/usecases/publishing/options.ts"
 import { publishDueTargets } from "../../application/usecases/publishing/worker.ts"
 import { claim, connectSandbox, uniqueEmail } from "../support/flows.ts"
@@ -31,7 +31,7 @@ describe("metrics tools", () => {
 
     const asked = await ok(client, "get_post_metrics", { postId: created.post.id, refresh: true })
     expect(asked.targets[0]).toMatchObject({ accountId, state: "pending", readings: [] })
-    await host.run(refreshDue(defaultMetricsOptions))
+    await host.run(refreshDueMetrics(defaultMetricsOptions))
     const read = await ok(client, "get_post_metrics", { postId: created.post.id })
     const rest = await call(host, "GET", `/posts/${created.post.id}/metrics`, { key: made.body.apiKey })
     expect(read).toEqual(rest.body)

@@ -6,7 +6,11 @@ import { authenticateKey, authenticateSession } from "../../application/usecases
 import { claimWorkspace } from "../../application/usecases/claim.ts"
 import { connectInBrowser } from "../support/connect.ts"
 import { createKey } from "../../application/usecases/keys.ts"
-import { defaultMetricsOptions, refreshDue } from "../../application/usecases/metrics/loop.ts"
+import {
+  defaultMetricsOptions,
+  refreshDueMetrics,
+  startMetricsWorker
+} from "../../application/usecases/metrics/worker.ts"
 import { metricsSummary, postMetrics, refreshPostMetrics } from "../../application/usecases/metrics/query.ts"
 import { createPost } from "../../application/usecases/posts/create.ts"
 import { getPost } from "../../application/usecases/posts/query.ts"
@@ -14,6 +18,7 @@ import { defaultPipelineOptions } from "../../application/usecases/publishing/op
 import { publishDueTargets } from "../../application/usecases/publishing/worker.ts"
 import { signUp } from "../../application/usecases/signup.ts"
 import { type MetricsCapability, PublishError, Publishers } from "../../application/ports/Publishers.ts"
+import { type Connector, Connectors } from "../../application/ports/Connectors.ts"
 import * as TestHost from "../../hosts/test/TestHost.ts"
 
 const HOUR = 3_600_000
@@ -27,7 +32,7 @@ const setUp = Effect.gen(function* () {
   const { actor: person } = yield* authenticateSession(session.token)
   const agent = yield* authenticateKey((yield* createKey(person, { name: "bot", requireApproval: false })).apiKey)
   const { account } = yield* connectInBrowser(person, "sandbox")
-  return { agent, accountId: account.id }
+  return { agent, person, accountId: account.id }
 })
 
 const publish = (agent: Effect.Success<typeof setUp>["agent"], accountId: string, content: string) =>
@@ -38,7 +43,7 @@ const publish = (agent: Effect.Success<typeof setUp>["agent"], accountId: string
     return id
   })
 
-const refresh = refreshDue(defaultMetricsOptions)
+const refresh = refreshDueMetrics(defaultMetricsOptions)
 
 describe("what each post did", () => {
   it.effect("figures are read about 1 h, 24 h, 7 d and 30 d after publishing, then only on demand", () =>
@@ -101,6 +106,61 @@ describe("what each post did", () => {
       yield* TestClock.adjust(DAY)
       assert.strictEqual(yield* refresh, 0)
     }).pipe(Effect.provide(TestHost.layer()))
+  )
+
+  it.effect(
+    "reconnecting an account clears its unavailable state: what was put off is read at once, not in 7 days",
+    () =>
+      Effect.gen(function* () {
+        const connectors = yield* Connectors
+        // The same network account each time, as a real network's OAuth answer names it.
+        const same: Connector = {
+          ...Option.getOrThrow(connectors.get("sandbox")),
+          complete: () =>
+            Effect.succeed([
+              {
+                profile: { externalId: "sandbox:same:1", name: "Same", username: "same", avatarUrl: null },
+                credentials: null
+              }
+            ])
+        }
+        const sameAccount = Effect.provideService(Connectors, {
+          ...connectors,
+          get: (p) => (p === "sandbox" ? Option.some(same) : connectors.get(p))
+        })
+        const { agent, person, accountId } = yield* sameAccount(setUp)
+        const id = yield* publish(agent, accountId, "No analytics here #nometrics")
+        yield* TestClock.adjust(HOUR)
+        assert.strictEqual(yield* refresh, 1)
+        assert.strictEqual((yield* getPost(agent, id)).post.targets[0].metrics!.state, "unavailable")
+        yield* TestClock.adjust(DAY)
+        assert.strictEqual(yield* refresh, 0)
+        const again = yield* sameAccount(connectInBrowser(person, "sandbox"))
+        assert.strictEqual(again.account.id, accountId)
+        assert.deepStrictEqual((yield* getPost(agent, id)).post.targets[0].metrics, {
+          state: "pending",
+          reason: null,
+          latest: null
+        })
+        // Read again at once (the sandbox still refuses this post's figures: unavailable again, with its reason).
+        assert.strictEqual(yield* refresh, 1)
+        assert.include((yield* getPost(agent, id)).post.targets[0].metrics!.reason!, "#nometrics")
+      }).pipe(Effect.provide(TestHost.layer()))
+  )
+
+  it.effect("a scheduler's lease loop reads what comes due, and stops leasing when stopped", () =>
+    Effect.gen(function* () {
+      const { agent, accountId } = yield* setUp
+      const id = yield* publish(agent, accountId, "Read by the loop")
+      const worker = yield* startMetricsWorker(defaultMetricsOptions)
+      yield* TestClock.adjust(HOUR - defaultMetricsOptions.pollMs)
+      assert.strictEqual((yield* postMetrics(agent, id)).targets[0].readings.length, 0)
+      yield* TestClock.adjust(defaultMetricsOptions.pollMs)
+      assert.strictEqual((yield* postMetrics(agent, id)).targets[0].readings.length, 1)
+      yield* worker.stop(1_000)
+      yield* TestClock.adjust(DAY)
+      assert.strictEqual((yield* postMetrics(agent, id)).targets[0].readings.length, 1)
+    }).pipe(Effect.scoped, Effect.provide(TestHost.layer()))
   )
 
   it.effect("GET /metrics sums the latest figures per day of publishing and account; bad ranges are 400", () =>

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import { CredentialStore } from "../../../application/ports/CredentialStore.ts"
 import { TokenVault } from "../../../application/ports/TokenVault.ts"
-import { defaultMetricsOptions, refreshDue } from "../../../application/usecases/metrics/loop.ts"
+import { defaultMetricsOptions, refreshDueMetrics } from "../../../application/usecases/metrics/worker.ts"
 import { defaultPipelineOptions } from "../../../application/usecases/publishing/options.ts"
 import { publishDueTargets } from "../../../application/usecases/publishing/worker.ts"
 import { continueConnectLink } from "../../support/connectLink.ts"
@@ -229,7 +229,7 @@ describe.each([
     await host.run(
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.now() + ahead)
-        return yield* refreshDue(defaultMetricsOptions)
+        return yield* refreshDueMetrics(defaultMetricsOptions)
       }).pipe(Effect.provide(TestClock.layer()))
     )
     expect(fake.log.calls("GET", "/api/v1/statuses").length - reads).toBe(1)
