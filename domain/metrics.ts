@@ -80,6 +80,15 @@ export const metricSources: Record<Platform, Record<MetricName, MetricSource>> =
     clicks: none("Mastodon counts no link clicks."),
     watchTimeSeconds: none("Mastodon reports no watch time.")
   },
+  telegram: {
+    views: none("The Bot API gives a bot no view counts of a channel's posts."),
+    likes: none("The Bot API gives a bot no reaction counts of its posts."),
+    replies: none("The Bot API gives a bot no reply counts."),
+    reposts: none("The Bot API gives a bot no forward counts."),
+    saves: none("Telegram counts no saves."),
+    clicks: none("Telegram counts no link clicks for bots."),
+    watchTimeSeconds: none("Telegram reports no watch time.")
+  },
   bluesky: {
     views: none("Bluesky counts no views."),
     likes: from("likeCount"),

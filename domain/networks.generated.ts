@@ -13,6 +13,7 @@ export const platforms = [
   "youtube",
   "pinterest",
   "mastodon",
+  "telegram",
   "sandbox"
 ] as const
 
@@ -30,6 +31,7 @@ export const platformLabels: Record<Platform, string> = {
   youtube: "YouTube",
   pinterest: "Pinterest",
   mastodon: "Mastodon",
+  telegram: "Telegram",
   sandbox: "Sandbox"
 }
 
@@ -233,6 +235,32 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     },
     source:
       "Mastodon API POST /api/v1/statuses, StatusLengthValidator (500, links 23), PollValidator defaults; 2026-11-26"
+  },
+  telegram: {
+    textLimit: 4096,
+    textCounting: "chars",
+    mediaRequired: false,
+    maxImages: 10,
+    maxVideos: 10,
+    mixedMedia: true,
+    maxThreadReplies: 25,
+    poll: {
+      minOptions: 2,
+      maxOptions: 10,
+      maxOptionLength: 100,
+      durationMinutes: {
+        min: 1,
+        max: 10
+      },
+      maxQuestionLength: 300
+    },
+    firstComment: true,
+    firstCommentLimit: 4096,
+    cover: false,
+    videoMaxSeconds: null,
+    imageMaxBytes: 10485760,
+    source:
+      "Telegram Bot API sendMessage (4096), sendPhoto/sendVideo (caption 1024), sendMediaGroup (2-10), sendPoll (question 300, 2-10 options of 100, open_period 5-600); 2026-11-26"
   },
   sandbox: {
     textLimit: 10000,

@@ -10,6 +10,7 @@ import * as Mastodon from "../adapters/networks/mastodon/index.ts"
 import * as Pinterest from "../adapters/networks/pinterest/index.ts"
 import * as Sandbox from "../adapters/networks/sandbox/index.ts"
 import type { NetworkDeclaration } from "../adapters/networks/shared/declaration.ts"
+import * as Telegram from "../adapters/networks/telegram/index.ts"
 import * as Threads from "../adapters/networks/threads/index.ts"
 import * as TikTok from "../adapters/networks/tiktok/index.ts"
 import * as X from "../adapters/networks/x/index.ts"
@@ -31,6 +32,7 @@ export const networks = [
   YouTube.network,
   Pinterest.network,
   Mastodon.network,
+  Telegram.network,
   Sandbox.network
 ] as const
 

@@ -76,6 +76,18 @@ describe("the password connect form is not an oracle", () => {
     }).pipe(Effect.provide(host))
   )
 
+  it.effect("a form without a password (Telegram's bot token and chat) keeps the network's own reason and field", () =>
+    Effect.gen(function* () {
+      const actor = yield* workspace
+      const l = yield* link(actor)
+      const e = yield* Effect.flip(
+        completeFormConnect("sandbox", { state: l.state, handle: "nobody.test", chat: "@x" }, l.browser, "203.0.113.7")
+      )
+      assert.deepStrictEqual(e.details, { fields: ["handle"] })
+      assert.strictEqual(e.detail, "Unable to resolve handle. Check the handle.")
+    }).pipe(Effect.provide(host))
+  )
+
   it.effect("five tries per link reach the network; the sixth spends the link without reaching it", () =>
     Effect.gen(function* () {
       const actor = yield* workspace

@@ -44,6 +44,25 @@ session when Bluesky ends the old one.</p>`,
       }
     ]
   },
+  telegram: {
+    title: "Connect a Telegram channel or group",
+    intro: `<p>Herald posts to Telegram as <b>your own bot</b>. In Telegram, open
+<a href="https://t.me/BotFather" target="_blank" rel="noopener noreferrer">@BotFather</a>, send <code>/newbot</code> and copy the token
+it gives (it looks like <code>123456789:AAH…</code>). Add the bot to your channel or group as an <b>administrator</b> allowed to post
+messages, then name the chat here: its <code>@username</code>, or its numeric id (<code>-100…</code>) if it is private.</p>
+<p class="muted">Herald keeps the token encrypted and uses it only to post to this chat. Revoking it in @BotFather, or removing the bot
+from the chat, stops Herald posting there.</p>`,
+    fields: [
+      {
+        name: "botToken",
+        label: "Bot token",
+        type: "password",
+        placeholder: "123456789:AAH...",
+        autocomplete: "off"
+      },
+      { name: "chat", label: "Channel or group", type: "text", placeholder: "@my_channel", autocomplete: "off" }
+    ]
+  },
   mastodon: {
     title: "Connect a Mastodon account",
     intro: `<p>Which Mastodon server is your account on? Name its domain: for <code>@alice@mastodon.social</code>, that is

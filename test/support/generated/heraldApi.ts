@@ -829,7 +829,7 @@ export interface components {
      */
     PostStatus: "needs_approval" | "scheduled" | "publishing" | "published" | "failed";
     /** @enum {string} */
-    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "sandbox";
+    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "telegram" | "sandbox";
     /** @description Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content */
     Overrides: {
       x?: components["schemas"]["ContentOverride"];
@@ -842,6 +842,7 @@ export interface components {
       youtube?: components["schemas"]["ContentOverride"];
       pinterest?: components["schemas"]["ContentOverride"];
       mastodon?: components["schemas"]["ContentOverride"];
+      telegram?: components["schemas"]["ContentOverride"];
       sandbox?: components["schemas"]["ContentOverride"];
       [key: string]: unknown;
     };
