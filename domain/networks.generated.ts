@@ -13,6 +13,7 @@ export const platforms = [
   "youtube",
   "pinterest",
   "mastodon",
+  "discord",
   "sandbox"
 ] as const
 
@@ -30,6 +31,7 @@ export const platformLabels: Record<Platform, string> = {
   youtube: "YouTube",
   pinterest: "Pinterest",
   mastodon: "Mastodon",
+  discord: "Discord",
   sandbox: "Sandbox"
 }
 
@@ -233,6 +235,28 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     },
     source:
       "Mastodon API POST /api/v1/statuses, StatusLengthValidator (500, links 23), PollValidator defaults; 2026-11-26"
+  },
+  discord: {
+    textLimit: 2000,
+    textCounting: "chars",
+    mediaRequired: false,
+    maxImages: 10,
+    maxVideos: 10,
+    mixedMedia: true,
+    maxThreadReplies: 25,
+    firstComment: true,
+    firstCommentLimit: 2000,
+    cover: false,
+    videoMaxSeconds: null,
+    poll: {
+      minOptions: 1,
+      maxOptions: 10,
+      maxOptionLength: 55,
+      maxQuestionLength: 300,
+      durationMinutes: [60, 240, 480, 1440, 4320, 10080, 20160]
+    },
+    source:
+      "Discord API Execute Webhook (content 2000, 10 files), Poll object (10 answers of 55, 300, hours); 2026-11-26"
   },
   sandbox: {
     textLimit: 10000,

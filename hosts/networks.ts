@@ -3,6 +3,7 @@ import { Connectors } from "../application/ports/Connectors.ts"
 import { connectorsOf, type Network, publishersOf } from "../application/ports/Network.ts"
 import { PublishError, Publishers } from "../application/ports/Publishers.ts"
 import * as Bluesky from "../adapters/networks/bluesky/index.ts"
+import * as Discord from "../adapters/networks/discord/index.ts"
 import * as Facebook from "../adapters/networks/facebook/index.ts"
 import * as Instagram from "../adapters/networks/instagram/index.ts"
 import * as LinkedIn from "../adapters/networks/linkedin/index.ts"
@@ -31,6 +32,7 @@ export const networks = [
   YouTube.network,
   Pinterest.network,
   Mastodon.network,
+  Discord.network,
   Sandbox.network
 ] as const
 

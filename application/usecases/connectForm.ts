@@ -61,7 +61,10 @@ export const completeFormConnect = Effect.fn("completeFormConnect")(function* (
   }
   return yield* completeConnect(platform, params, browser).pipe(
     Effect.mapError((error) =>
-      isRefusal(error) && !(error.details as { fields?: ReadonlyArray<string> } | undefined)?.fields?.includes("state")
+      // Only a password form hides why (a webhook URL tells nothing of an account: Discord's own word is shown).
+      platform === "bluesky" &&
+      isRefusal(error) &&
+      !(error.details as { fields?: ReadonlyArray<string> } | undefined)?.fields?.includes("state")
         ? invalidFields(["handle", "appPassword"], FORM_REFUSED)
         : error
     )
