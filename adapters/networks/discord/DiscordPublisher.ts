@@ -111,6 +111,11 @@ export const makePublisher = (deps: {
           code: "upstream_rejected",
           message: `Discord takes up to ${MAX_FILES} attachments per message.`
         })
+      if (request.poll !== null && request.media.length > 0)
+        return yield* PublishError.refused({
+          code: "upstream_rejected",
+          message: "Discord does not take attachments on a message with a poll: post them apart."
+        })
       const total = request.media.reduce((n, m) => n + m.sizeBytes, 0)
       if (total > settings.maxUploadBytes)
         return yield* PublishError.refused({
