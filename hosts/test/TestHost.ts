@@ -52,10 +52,12 @@ export const layer = <E = never, R = never>(
     SharpFfmpegProbe.layer(),
     // Every listed network its variables turn on (the end-to-end tests point them at fakes); Bluesky is on by default.
     Networks.layer.pipe(
-      // Bluesky and Mastodon (on by default elsewhere) join a test host only when a test sets BLUESKY_ENABLED or MASTODON_ENABLED.
+      // Bluesky, Mastodon and Discord (on by default elsewhere) join a test host only when a test sets their _ENABLED.
       Layer.provide(
         ConfigProvider.layer(
-          ConfigProvider.fromEnv({ env: { BLUESKY_ENABLED: "false", MASTODON_ENABLED: "false", ...process.env } })
+          ConfigProvider.fromEnv({
+            env: { BLUESKY_ENABLED: "false", MASTODON_ENABLED: "false", DISCORD_ENABLED: "false", ...process.env }
+          })
         )
       ),
       Layer.provideMerge(SandboxPublisher.layerTest),
