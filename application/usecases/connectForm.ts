@@ -61,8 +61,8 @@ export const completeFormConnect = Effect.fn("completeFormConnect")(function* (
   }
   return yield* completeConnect(platform, params, browser).pipe(
     Effect.mapError((error) =>
-      // Only a password form hides why (a webhook URL tells nothing of an account: Discord's own word is shown).
-      platform === "bluesky" &&
+      // Only a password form hides why (Discord's webhook URL tells nothing of an account: its own word is shown).
+      "appPassword" in params &&
       isRefusal(error) &&
       !(error.details as { fields?: ReadonlyArray<string> } | undefined)?.fields?.includes("state")
         ? invalidFields(["handle", "appPassword"], FORM_REFUSED)
