@@ -148,6 +148,11 @@ export const makePublisher = (deps: {
         },
         settings.timeoutMs
       ).pipe(Effect.catchTag("NoAnswer", (e) => Effect.fail(lost(e))))
+      // A 500 or 504 may come after Discord made the message: without an idempotency key, only a person can tell.
+      if (reply.status === 500 || reply.status === 504)
+        return yield* PublishError.outcomeUnknown({
+          message: `Discord failed while taking the message (HTTP ${reply.status}): it may have been posted; look in the channel before posting again.`
+        })
       if (!isSuccess(reply)) return yield* publishErrorOf(reply, "the message")
       const message = readMessage(reply)
       if (message._tag === "None")

@@ -3,6 +3,9 @@ import { PublishError } from "../../../application/ports/Publishers.ts"
 import { decodeReply, type HttpReply, type HttpRequest, jsonOf, type NoAnswer, send } from "../shared/http.ts"
 import type { RateGate } from "../shared/rateGate.ts"
 
+/** Hosts whose webhook URLs are discord.com's own (the PTB and Canary clients, the old domain). */
+const DISCORD_ALIASES = ["ptb.discord.com", "canary.discord.com", "discordapp.com", "www.discord.com"]
+
 /** A channel webhook as Herald keeps it: the URL (a secret: its token posts to the channel) and its ids. */
 export interface Webhook {
   readonly id: string
@@ -17,6 +20,9 @@ export const parseWebhook = (raw: string, apiUrl: string): Webhook | null => {
   if (!URL.canParse(raw.trim())) return null
   const url = new URL(raw.trim())
   const api = new URL(apiUrl)
+  // Discord's other clients copy the same webhook on their own hosts: on the default API, taken as discord.com's.
+  if (api.origin === "https://discord.com" && url.protocol === "https:" && DISCORD_ALIASES.includes(url.host))
+    url.host = api.host
   if (url.origin !== api.origin || url.username !== "" || url.password !== "") return null
   const prefix = api.pathname.replace(/\/+$/, "")
   if (!url.pathname.startsWith(`${prefix}/`)) return null
@@ -40,11 +46,27 @@ export const readWebhook = decodeReply(WebhookObject)
 export const MessageObject = Schema.Struct({ id: Schema.String, channel_id: Schema.String })
 export const readMessage = decodeReply(MessageObject)
 
-/** Discord's error body: `{message, code}` (a 429 adds `retry_after`, seconds). */
+/** Discord's error body: `{message, code}`, with `errors` naming each field Invalid Form Body refused (a 429 adds `retry_after`). */
 export const discordMessage = (reply: HttpReply): string => {
-  const body = jsonOf(reply) as { message?: unknown; code?: unknown } | undefined
+  const body = jsonOf(reply) as { message?: unknown; code?: unknown; errors?: unknown } | undefined
   const message = typeof body?.message === "string" ? body.message : `HTTP ${reply.status}`
-  return typeof body?.code === "number" && body.code !== 0 ? `${message} (code ${body.code})` : message
+  const coded = typeof body?.code === "number" && body.code !== 0 ? `${message} (code ${body.code})` : message
+  const fields = fieldErrors(body?.errors, "")
+  return fields.length === 0 ? coded : `${coded}: ${fields.slice(0, 3).join("; ")}`
+}
+
+/** `{content: {_errors: [{message}]}}` → `content: message`, nested paths joined with dots. */
+const fieldErrors = (errors: unknown, path: string): ReadonlyArray<string> => {
+  if (typeof errors !== "object" || errors === null) return []
+  return Object.entries(errors).flatMap(([key, value]) =>
+    key === "_errors" && Array.isArray(value)
+      ? value.flatMap((e) =>
+          typeof (e as { message?: unknown })?.message === "string"
+            ? [`${path === "" ? "" : `${path}: `}${(e as { message: string }).message}`]
+            : []
+        )
+      : fieldErrors(value, path === "" ? key : `${path}.${key}`)
+  )
 }
 
 /** How long Discord asks to wait: the body's retry_after (seconds, a float), else the header's. */

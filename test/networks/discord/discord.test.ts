@@ -102,6 +102,26 @@ describe("Discord connector", () => {
       })
     ))
 
+  it("on the default API, takes Discord's other clients' hosts as discord.com's and calls none of them", async () => {
+    const { parseWebhook } = await import("../../../adapters/networks/discord/webhook.ts")
+    const api = "https://discord.com/api"
+    for (const host of ["ptb.discord.com", "canary.discord.com", "discordapp.com"])
+      expect(parseWebhook(`https://${host}/api/webhooks/123/abc_DEF-1`, api)).toEqual({
+        id: "123",
+        url: "https://discord.com/api/webhooks/123/abc_DEF-1"
+      })
+    for (const url of [
+      "http://discord.com/api/webhooks/123/abc",
+      "https://discord.com.evil.example/api/webhooks/123/abc",
+      "https://user:pw@discord.com/api/webhooks/123/abc",
+      "https://discord.com/api/webhooks/123/abc/messages/1",
+      "https://discord.com/api/webhooks/abc/abc"
+    ])
+      expect(parseWebhook(url, api), url).toBeNull()
+    // An operator's own API (a proxy, a test stand-in) takes no aliases.
+    expect(parseWebhook("https://ptb.discord.com/api/webhooks/1/a", "https://proxy.example/api")).toBeNull()
+  })
+
   it("refuses a URL on another host or path without calling it", () =>
     run(
       Effect.gen(function* () {
@@ -339,7 +359,22 @@ describe("Discord publisher", () => {
           yield* Effect.exit(network.publisher.publish(request(connection, { content: "x".repeat(2001) })))
         )
         expect(error.code).toBe("upstream_rejected")
-        expect(error.message).toContain("Invalid Form Body (code 50035)")
+        expect(error.message).toContain("Invalid Form Body (code 50035): content: Must be 2000 or fewer in length.")
+      })
+    ))
+
+  it("a 500 on the create is an unknown outcome; a 503 is Discord unavailable, to try again", () =>
+    run(
+      Effect.gen(function* () {
+        const { network, hook, connection } = yield* setup()
+        const path = `/api/webhooks/${hook.id}/${hook.token}`
+        fake.script("POST", path, { status: 500, body: { message: "500: Internal Server Error", code: 0 } })
+        const unknown = failureOf(yield* Effect.exit(network.publisher.publish(request(connection))))
+        expect(unknown.reason._tag).toBe("OutcomeUnknown")
+        fake.script("POST", path, { status: 503, body: { message: "upstream connect error", code: 0 } })
+        const down = failureOf(yield* Effect.exit(network.publisher.publish(request(connection))))
+        expect(down.reason._tag).toBe("Unavailable")
+        expect(down.retryable).toBe(true)
       })
     ))
 

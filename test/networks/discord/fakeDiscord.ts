@@ -140,16 +140,26 @@ export const startFakeDiscord = async () => {
         attachments?: unknown
       }
       const content = b.content ?? ""
-      const invalid = (message: string) =>
-        sendJson(res, 400, { message: "Invalid Form Body", code: 50035, errors: { _errors: [{ message }] } }, headers)
-      if (content.length > 2000) return invalid("Must be 2000 or fewer in length.")
+      // Invalid Form Body names each refused field: {errors: {content: {_errors: [{code, message}]}}}.
+      const invalid = (field: string, message: string) =>
+        sendJson(
+          res,
+          400,
+          {
+            message: "Invalid Form Body",
+            code: 50035,
+            errors: { [field]: { _errors: [{ code: "BASE_TYPE_INVALID", message }] } }
+          },
+          headers
+        )
+      if (content.length > 2000) return invalid("content", "Must be 2000 or fewer in length.")
       if (content === "" && files.length === 0 && b.poll === undefined)
         return sendJson(res, 400, { message: "Cannot send an empty message", code: 50006 }, headers)
-      if (files.length > 10) return invalid("Too many attachments.")
-      if (b.poll !== undefined && files.length > 0) return invalid("Polls cannot have attachments.")
+      if (files.length > 10) return invalid("files", "Too many attachments.")
+      if (b.poll !== undefined && files.length > 0) return invalid("poll", "Polls cannot have attachments.")
       const threadId = url.searchParams.get("thread_id")
       if (threadId !== null && b.thread_name !== undefined)
-        return invalid("thread_id and thread_name cannot both be given.")
+        return invalid("thread_name", "thread_id and thread_name cannot both be given.")
       if (threadId !== null && ![...state.messages.values()].some((m) => m.channelId === threadId))
         return sendJson(res, 400, { message: "Unknown Channel", code: 10003 }, headers)
       if (hook.forum && threadId === null && b.thread_name === undefined)
