@@ -14,19 +14,12 @@ import { isSuccess, type NoAnswer } from "../shared/http.ts"
 import { readAll } from "../shared/media.ts"
 import type { RateGate } from "../shared/rateGate.ts"
 import type { DiscordSettings } from "./config.ts"
-import {
-  call,
-  isUnknownMessage,
-  isUnknownWebhook,
-  parseWebhook,
-  publishErrorOf,
-  readMessage,
-  type Webhook
-} from "./webhook.ts"
+import { call, isUnknownMessage, isUnknownWebhook, parseWebhook, publishErrorOf, readMessage } from "./webhook.ts"
 
 /** Discord's own limits on a message Herald checks before sending (the rules row holds the rest). */
 const MAX_FILES = 10
 const MAX_THREAD_NAME = 100
+const MAX_POLL_QUESTION = 300
 
 /** The webhook stored for an account, still on the configured API (a changed DISCORD_API_URL disowns older ones). */
 const webhookOf = (c: NetworkCredentials | null, apiUrl: string) => {
@@ -58,14 +51,14 @@ const withQuery = (url: string, query: Readonly<Record<string, string | null>>) 
   return u.toString()
 }
 
-/** Discord's own words for a thread name: the first line of the text, shortened. */
-const threadNameFrom = (text: string) => {
+/** The text's first line, shortened to `max`: a poll's question when none is given. */
+const firstLine = (text: string, max: number) => {
   const line =
     text
       .split("\n")
       .find((l) => l.trim() !== "")
-      ?.trim() ?? "Post"
-  return line.length > MAX_THREAD_NAME ? `${line.slice(0, MAX_THREAD_NAME - 1)}…` : line
+      ?.trim() ?? "Poll"
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
 const hours = (minutes: number) => Math.max(1, Math.round(minutes / 60))
@@ -94,7 +87,7 @@ export const makePublisher = (deps: {
         ? {}
         : {
             poll: {
-              question: { text: (poll.question ?? "").trim() || threadNameFrom(request.content) },
+              question: { text: (poll.question ?? "").trim() || firstLine(request.content, MAX_POLL_QUESTION) },
               answers: poll.options.map((text) => ({ poll_media: { text } })),
               duration: hours(poll.durationMinutes),
               allow_multiselect: false
@@ -220,5 +213,3 @@ export const makePublisher = (deps: {
 /** The message's link in Discord's client (a webhook's server is known from the webhook; without it, none). */
 const messageUrl = (guildId: string, channelId: string, messageId: string) =>
   guildId === "" ? null : `https://discord.com/channels/${guildId}/${channelId}/${messageId}`
-
-export type { Webhook }

@@ -291,6 +291,21 @@ describe("Discord publisher", () => {
       })
     ))
 
+  it("a poll without a question asks the post's first line", () =>
+    run(
+      Effect.gen(function* () {
+        const { network, connection } = yield* setup()
+        const poll = { options: ["Yes", "No"], durationMinutes: 240 }
+        const out = Harness.publishedOf(
+          yield* network.publisher.publish(request(connection, { content: "\nShip it today?\nDetails below.", poll }))
+        )
+        expect(fake.state.messages.get(out.externalId.split("/")[1]!)?.poll).toMatchObject({
+          question: { text: "Ship it today?" },
+          duration: 4
+        })
+      })
+    ))
+
   it("refuses a poll with attachments before sending (Discord takes none on a poll)", () =>
     run(
       Effect.gen(function* () {
