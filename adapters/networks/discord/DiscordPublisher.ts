@@ -180,6 +180,7 @@ export const makePublisher = (deps: {
         )
       )
       if (isSuccess(reply) || (reply.status === 404 && isUnknownMessage(reply))) return
+      // Any other 404 (10003 Unknown Channel: the forum post's thread is gone) leaves nothing to remove either.
       if (reply.status === 404 && !isUnknownWebhook(reply)) return
       return yield* publishErrorOf(reply, "the removal of the message")
     })

@@ -429,6 +429,22 @@ describe("Discord publisher", () => {
       })
     ))
 
+  it("a take-down of a message whose thread is gone is done; through a deleted webhook it needs reconnection", () =>
+    run(
+      Effect.gen(function* () {
+        const { network, hook, connection } = yield* setup()
+        const out = Harness.publishedOf(yield* network.publisher.publish(request(connection)))
+        const account = Harness.accountOf("discord", "acc_d1", connection)
+        const req = { account, credentials: connection.credentials, externalId: out.externalId, kind: "post" as const }
+        const path = new RegExp(`^/api/webhooks/${hook.id}/${hook.token}/messages/`)
+        fake.script("DELETE", path, { status: 404, body: { message: "Unknown Channel", code: 10003 } })
+        yield* network.publisher.unpublish!(req)
+        fake.state.webhooks.delete(hook.id)
+        const error = failureOf(yield* Effect.exit(network.publisher.unpublish!(req)))
+        expect(error.code).toBe("account_needs_reconnection")
+      })
+    ))
+
   it("advises on forum titles and mentions in the dry run", () =>
     run(
       Effect.gen(function* () {
