@@ -110,6 +110,9 @@ export const isUnknownWebhook = (reply: HttpReply) => {
 /** 10008 Unknown Message: the message is gone already. */
 export const isUnknownMessage = (reply: HttpReply) => (jsonOf(reply) as { code?: unknown } | undefined)?.code === 10008
 
+/** The gate's key for Discord's global limit (every webhook of this process's address). */
+const GLOBAL = "discord:global"
+
 /**
  * One call on a webhook, within its bucket: a bucket Discord said is spent (X-RateLimit-Remaining 0,
  * or a 429) is closed for X-RateLimit-Reset-After / retry_after, and calls meanwhile wait without reaching Discord.
@@ -121,7 +124,7 @@ export const call = (
   timeoutMs: number
 ): Effect.Effect<HttpReply, NoAnswer | PublishError> =>
   Effect.gen(function* () {
-    const wait = yield* gate.waitFor([webhook.id])
+    const wait = yield* gate.waitFor([webhook.id, GLOBAL])
     if (wait > 0)
       return yield* PublishError.rateLimited({
         message: "Discord said this webhook's rate limit is spent; Herald waits for it to reset.",
@@ -133,7 +136,11 @@ export const call = (
     const resetAfter = Number(reply.headers.get("x-ratelimit-reset-after") ?? Number.NaN)
     if (reply.status === 429) {
       const retry = retryAfterOf(reply)
-      if (retry !== undefined) yield* gate.closeUntil(webhook.id, now + retry)
+      // A global limit (body `global: true`, X-RateLimit-Scope: global) holds every webhook of this process.
+      const global =
+        (jsonOf(reply) as { global?: unknown } | undefined)?.global === true ||
+        reply.headers.get("x-ratelimit-scope") === "global"
+      if (retry !== undefined) yield* gate.closeUntil(global ? GLOBAL : webhook.id, now + retry)
     } else if (reply.headers.get("x-ratelimit-remaining") === "0" && Number.isFinite(resetAfter))
       yield* gate.closeUntil(webhook.id, now + Math.ceil(resetAfter * 1000))
     return reply

@@ -342,6 +342,33 @@ describe("Discord publisher", () => {
       })
     ))
 
+  it("a global 429 holds every webhook; a webhook's own holds only it", () =>
+    run(
+      Effect.gen(function* () {
+        const { network } = yield* discordOn()
+        const a = fake.addWebhook()
+        const b = fake.addWebhook()
+        const [ca] = yield* connect(network, a.url)
+        const [cb] = yield* connect(network, b.url)
+        fake.script("POST", `/api/webhooks/${a.id}/${a.token}`, {
+          status: 429,
+          body: { message: "You are being rate limited.", retry_after: 0.5, global: false }
+        })
+        expect(failureOf(yield* Effect.exit(network.publisher.publish(request(ca!)))).code).toBe("rate_limited")
+        Harness.publishedOf(yield* network.publisher.publish(request(cb!)))
+        fake.script("POST", `/api/webhooks/${b.id}/${b.token}`, {
+          status: 429,
+          body: { message: "You are being rate limited.", retry_after: 3, global: true },
+          headers: { "x-ratelimit-global": "true", "x-ratelimit-scope": "global" }
+        })
+        expect(failureOf(yield* Effect.exit(network.publisher.publish(request(cb!)))).code).toBe("rate_limited")
+        yield* TestClock.adjust(1000)
+        const held = failureOf(yield* Effect.exit(network.publisher.publish(request(ca!))))
+        expect(held.retryAfterMs).toBe(2000)
+        expect(fake.calls("POST", `/api/webhooks/${a.id}/${a.token}`)).toHaveLength(1)
+      })
+    ))
+
   it("a spent bucket (X-RateLimit-Remaining 0) waits Reset-After before the next call", () =>
     run(
       Effect.gen(function* () {
