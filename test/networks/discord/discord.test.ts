@@ -1,4 +1,4 @@
-import { Effect, Exit } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Connection, NetworkCredentials } from "../../../application/ports/Connectors.ts"
@@ -9,6 +9,10 @@ import { makeConnector } from "../../../adapters/networks/discord/DiscordConnect
 import { makePublisher } from "../../../adapters/networks/discord/DiscordPublisher.ts"
 import * as Outbound from "../../../adapters/outbound/client.ts"
 import { makeRateGate } from "../../../adapters/networks/shared/rateGate.ts"
+import * as Discord from "../../../adapters/networks/discord/index.ts"
+import * as HmacFileLinks from "../../../adapters/crypto/HmacFileLinks.ts"
+import * as MemoryBlobStore from "../../../adapters/memory/MemoryBlobStore.ts"
+import { enable } from "../../../hosts/networks.ts"
 import * as Harness from "../shared/harness.ts"
 import { type FakeDiscord, startFakeDiscord } from "./fakeDiscord.ts"
 
@@ -70,6 +74,41 @@ const setup = (forum = false) =>
     const [connection] = yield* connect(network, hook.url)
     return { network, blobs, hook, connection: connection! }
   })
+
+describe("Discord's settings", () => {
+  const networkWith = (env: Record<string, string>) =>
+    enable(Discord.network).pipe(
+      Effect.provide(MemoryBlobStore.layer("http://herald.test").pipe(Layer.provide(HmacFileLinks.layer("secret")))),
+      Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
+    )
+
+  it("offered unless DISCORD_ENABLED=false; webhooks only on DISCORD_API_URL", () =>
+    run(
+      Effect.gen(function* () {
+        expect(Option.isNone(yield* networkWith({ DISCORD_ENABLED: "false" }))).toBe(true)
+        const offered = Option.getOrThrow(yield* networkWith({ DISCORD_API_URL: `${fake.apiUrl}/` }))
+        expect(offered.platform).toBe("discord")
+        const hook = fake.addWebhook()
+        const [connection] = yield* offered.connector.complete({
+          params: { state: "s", webhookUrl: hook.url },
+          callbackUrl: "",
+          verifier: null
+        })
+        expect(connection!.profile.externalId).toBe(hook.channelId)
+        const byDefault = Option.getOrThrow(yield* networkWith({}))
+        const refused = failureOf(
+          yield* Effect.exit(
+            byDefault.connector.complete({
+              params: { state: "s", webhookUrl: hook.url },
+              callbackUrl: "",
+              verifier: null
+            })
+          )
+        )
+        expect(refused.code).toBe("validation_failed")
+      })
+    ))
+})
 
 describe("Discord connector", () => {
   it("reads a pasted webhook and keeps its URL as the channel's credentials", () =>
