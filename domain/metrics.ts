@@ -89,6 +89,15 @@ export const metricSources: Record<Platform, Record<MetricName, MetricSource>> =
     clicks: none("Telegram counts no link clicks for bots."),
     watchTimeSeconds: none("Telegram reports no watch time.")
   },
+  discord: {
+    views: none("Herald reads no figures from Discord: a webhook cannot read its messages' reactions."),
+    likes: none("Herald reads no figures from Discord: a webhook cannot read its messages' reactions."),
+    replies: none("Herald reads no figures from Discord."),
+    reposts: none("Discord has no reposts."),
+    saves: none("Discord has no saves."),
+    clicks: none("Discord counts no link clicks."),
+    watchTimeSeconds: none("Discord reports no watch time.")
+  },
   bluesky: {
     views: none("Bluesky counts no views."),
     likes: from("likeCount"),

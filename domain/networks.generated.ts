@@ -14,6 +14,7 @@ export const platforms = [
   "pinterest",
   "mastodon",
   "telegram",
+  "discord",
   "sandbox"
 ] as const
 
@@ -32,6 +33,7 @@ export const platformLabels: Record<Platform, string> = {
   pinterest: "Pinterest",
   mastodon: "Mastodon",
   telegram: "Telegram",
+  discord: "Discord",
   sandbox: "Sandbox"
 }
 
@@ -261,6 +263,28 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     imageMaxBytes: 10485760,
     source:
       "Telegram Bot API sendMessage (4096), sendPhoto/sendVideo (caption 1024), sendMediaGroup (2-10), sendPoll (question 300, 2-10 options of 100, open_period 5-600); 2026-11-26"
+  },
+  discord: {
+    textLimit: 2000,
+    textCounting: "chars",
+    mediaRequired: false,
+    maxImages: 10,
+    maxVideos: 10,
+    mixedMedia: true,
+    maxThreadReplies: 25,
+    firstComment: true,
+    firstCommentLimit: 2000,
+    cover: false,
+    videoMaxSeconds: null,
+    poll: {
+      minOptions: 1,
+      maxOptions: 10,
+      maxOptionLength: 55,
+      maxQuestionLength: 300,
+      durationMinutes: [60, 240, 480, 1440, 4320, 10080, 20160]
+    },
+    source:
+      "Discord API Execute Webhook (content 2000, 10 files), Poll object (10 answers of 55, 300, hours); 2026-11-26"
   },
   sandbox: {
     textLimit: 10000,

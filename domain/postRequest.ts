@@ -9,6 +9,7 @@ import {
   type CreatePostBody,
   decodeCreatePostBody,
   type FacebookOptions,
+  type DiscordOptions,
   type MastodonOptions,
   type NetworkOptions,
   type PinterestOptions,
@@ -43,19 +44,21 @@ export interface CreatePostRequest {
   readonly facebook: FacebookOptions | null
   /** Optional, unlike the older networks' objects: a request built in code may leave it out. */
   readonly mastodon?: MastodonOptions | null | undefined
+  readonly discord?: DiscordOptions | null | undefined
   /** Per-network replacements of content, mediaIds, thread and firstComment. */
   readonly overrides: Overrides
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
 export const networkOptionsOf = (
-  request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon">
+  request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord">
 ): NetworkOptions => ({
   ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
   ...(request.youtube === null ? {} : { youtube: request.youtube }),
   ...(request.pinterest === null ? {} : { pinterest: request.pinterest }),
   ...(request.facebook === null ? {} : { facebook: request.facebook }),
-  ...(request.mastodon == null ? {} : { mastodon: request.mastodon })
+  ...(request.mastodon == null ? {} : { mastodon: request.mastodon }),
+  ...(request.discord == null ? {} : { discord: request.discord })
 })
 
 const blank = (text: string) => text.trim() === ""
@@ -124,6 +127,8 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
   }
   const mastodon = body.mastodon ?? null
   if (mastodon !== null) optionText("mastodon.contentWarning", mastodon.contentWarning, 1000)
+  const discord = body.discord ?? null
+  if (discord !== null) optionText("discord.threadName", discord.threadName, 100)
 
   const overrides = checkOverrides(body.overrides ?? {})
   for (const problem of overrides.problems) refuse([problem.field], problem.note)
@@ -179,6 +184,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     pinterest,
     facebook: body.facebook ?? null,
     mastodon,
+    discord,
     overrides: overrides.overrides
   })
 }

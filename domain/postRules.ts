@@ -402,6 +402,8 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   if (facebookProblem !== null) return Result.fail(facebookProblem)
   const mastodonProblem = checkMastodon(request, planned, warnings)
   if (mastodonProblem !== null) return Result.fail(mastodonProblem)
+  if (request.discord != null && !planned.some((t) => t.account.platform === "discord"))
+    warnings.post("discord is ignored: no Discord account is targeted.")
 
   // Per-network limits on each target's final text and media, and polls.
   for (const target of planned) {

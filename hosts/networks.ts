@@ -3,6 +3,7 @@ import { Connectors } from "../application/ports/Connectors.ts"
 import { connectorsOf, type Network, publishersOf } from "../application/ports/Network.ts"
 import { PublishError, Publishers } from "../application/ports/Publishers.ts"
 import * as Bluesky from "../adapters/networks/bluesky/index.ts"
+import * as Discord from "../adapters/networks/discord/index.ts"
 import * as Facebook from "../adapters/networks/facebook/index.ts"
 import * as Instagram from "../adapters/networks/instagram/index.ts"
 import * as LinkedIn from "../adapters/networks/linkedin/index.ts"
@@ -33,6 +34,7 @@ export const networks = [
   Pinterest.network,
   Mastodon.network,
   Telegram.network,
+  Discord.network,
   Sandbox.network
 ] as const
 

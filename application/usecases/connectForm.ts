@@ -61,7 +61,7 @@ export const completeFormConnect = Effect.fn("completeFormConnect")(function* (
   }
   return yield* completeConnect(platform, params, browser).pipe(
     Effect.mapError((error) =>
-      // Only a password form hides which part was wrong (Telegram's bot token and chat are no one's password).
+      // Only a password form hides why (Telegram's token and chat, Discord's webhook URL are no one's password).
       "appPassword" in params &&
       isRefusal(error) &&
       !(error.details as { fields?: ReadonlyArray<string> } | undefined)?.fields?.includes("state")

@@ -140,9 +140,21 @@ export const MastodonOptions = Schema.Struct({
 })
 export type MastodonOptions = typeof MastodonOptions.Type
 
+/** Discord's message settings (Execute Webhook thread_name), for the post only. */
+export const DiscordOptions = Schema.Struct({
+  threadName: optional(
+    Str.annotate({
+      description:
+        "The forum post's title when the webhook's channel is a forum (thread_name, up to 100 characters); ignored elsewhere by Discord"
+    })
+  )
+}).annotate({ identifier: "DiscordOptions", description: "Discord only: the forum post's title" })
+export type DiscordOptions = typeof DiscordOptions.Type
+
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
 export interface NetworkOptions {
   readonly mastodon?: MastodonOptions | undefined
+  readonly discord?: DiscordOptions | undefined
   readonly tiktok?: TiktokOptions | undefined
   readonly youtube?: YoutubeOptions | undefined
   readonly pinterest?: PinterestOptions | undefined
@@ -269,6 +281,7 @@ export const createPostFields = {
   pinterest: nullable(PinterestOptions),
   facebook: nullable(FacebookOptions),
   mastodon: nullable(MastodonOptions),
+  discord: nullable(DiscordOptions),
   overrides: nullable(Overrides)
 }
 

@@ -52,11 +52,17 @@ export const layer = <E = never, R = never>(
     SharpFfmpegProbe.layer(),
     // Every listed network its variables turn on (the end-to-end tests point them at fakes); Bluesky is on by default.
     Networks.layer.pipe(
-      // Bluesky, Mastodon and Telegram (on by default elsewhere) join a test host only when a test sets their *_ENABLED.
+      // Bluesky, Mastodon, Telegram and Discord (on by default elsewhere) join a test host only when a test sets their *_ENABLED.
       Layer.provide(
         ConfigProvider.layer(
           ConfigProvider.fromEnv({
-            env: { BLUESKY_ENABLED: "false", MASTODON_ENABLED: "false", TELEGRAM_ENABLED: "false", ...process.env }
+            env: {
+              BLUESKY_ENABLED: "false",
+              MASTODON_ENABLED: "false",
+              TELEGRAM_ENABLED: "false",
+              DISCORD_ENABLED: "false",
+              ...process.env
+            }
           })
         )
       ),

@@ -183,7 +183,8 @@ describe("dry run, per target", () => {
         accountIds: [x.id, instagram.id],
         content: "Hi",
         mediaIds: ["med_png"],
-        tiktokAiGenerated: true
+        tiktokAiGenerated: true,
+        discord: { threadName: "Ignored" }
       })
       assert.deepStrictEqual(result.targets[0].warnings, [])
       const [jpeg, reach] = result.targets[1].warnings
@@ -192,6 +193,7 @@ describe("dry run, per target", () => {
       assert.match(reach!, /^Instagram download media from Herald by URL, but herald.test is/)
       assert.strictEqual(result.targets[1].warnings.length, 2)
       assert.include(result.warnings, "tiktokAiGenerated is ignored: no TikTok account is targeted.")
+      assert.include(result.warnings, "discord is ignored: no Discord account is targeted.")
       assert.include(result.warnings, result.targets[1].warnings[0])
     }).pipe(Effect.provide(TestHost.layer()))
   )

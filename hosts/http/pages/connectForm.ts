@@ -69,6 +69,23 @@ from the chat, stops Herald posting there.</p>`,
 <code>mastodon.social</code>. Herald registers itself there as an app (once), then your server asks you to approve it.</p>`,
     fields: [{ name: "instance", label: "Server", type: "text", placeholder: "mastodon.social", autocomplete: "url" }],
     continues: true
+  },
+  discord: {
+    title: "Connect a Discord channel",
+    intro: `<p>Herald posts to a Discord channel through one of its <b>webhooks</b>: no bot joins your server. In Discord, open the
+channel's <b>Edit Channel → Integrations → Webhooks</b>, make a webhook (name it as posts should be signed; its name and picture show as
+the author), choose <b>Copy Webhook URL</b> and paste it here.</p>
+<p class="muted">Anyone with this URL can post in the channel: Herald keeps it encrypted. Deleting the webhook in Discord
+disconnects Herald at once.</p>`,
+    fields: [
+      {
+        name: "webhookUrl",
+        label: "Webhook URL",
+        type: "password",
+        placeholder: "https://discord.com/api/webhooks/…",
+        autocomplete: "off"
+      }
+    ]
   }
 }
 

@@ -829,7 +829,7 @@ export interface components {
      */
     PostStatus: "needs_approval" | "scheduled" | "publishing" | "published" | "failed";
     /** @enum {string} */
-    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "telegram" | "sandbox";
+    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "telegram" | "discord" | "sandbox";
     /** @description Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content */
     Overrides: {
       x?: components["schemas"]["ContentOverride"];
@@ -843,6 +843,7 @@ export interface components {
       pinterest?: components["schemas"]["ContentOverride"];
       mastodon?: components["schemas"]["ContentOverride"];
       telegram?: components["schemas"]["ContentOverride"];
+      discord?: components["schemas"]["ContentOverride"];
       sandbox?: components["schemas"]["ContentOverride"];
       [key: string]: unknown;
     };
@@ -2016,9 +2017,15 @@ export interface components {
       pinterest?: components["schemas"]["PinterestOptions"] | null;
       facebook?: components["schemas"]["FacebookOptions"] | null;
       mastodon?: components["schemas"]["MastodonOptions"] | null;
+      discord?: components["schemas"]["DiscordOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
       /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
       accountIds?: string[];
+    };
+    /** @description Discord only: the forum post's title */
+    DiscordOptions: {
+      /** @description The forum post's title when the webhook's channel is a forum (thread_name, up to 100 characters); ignored elsewhere by Discord */
+      threadName?: string;
     };
     /** @description Mastodon only: the status's visibility and content warning */
     MastodonOptions: {
@@ -2118,6 +2125,7 @@ export interface components {
       pinterest?: components["schemas"]["PinterestOptions"] | null;
       facebook?: components["schemas"]["FacebookOptions"] | null;
       mastodon?: components["schemas"]["MastodonOptions"] | null;
+      discord?: components["schemas"]["DiscordOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
     };
     /** @description 503 ServiceUnavailable: signup_capacity, upstream_storage_unavailable, upstream_unavailable, upstream_processing */
