@@ -51,6 +51,14 @@ const problem = (result) => {
   const error = result.data?.error
   return error ? `${error.message} ${error.hint ?? ""}`.trim() : `${t("error.generic")} ${result.status}`
 }
+/** The API's refusal in the page's language: its code's sentence when the app has one, else the API's own words. */
+const refusal = (result) => {
+  const code = result.data?.error?.code
+  const fields = result.data?.error?.details?.fields
+  const known = code && strings[`api.${code}`]
+  if (!known) return problem(result)
+  return Array.isArray(fields) && fields.length > 0 ? `${known} (${fields.join(", ")})` : known
+}
 
 let statusTimer
 const say = (message, kind = "info") => {
@@ -196,7 +204,11 @@ ${mediaStrip(post)}
 <p class="muted goes">${post.scheduledFor === null ? t("queue.now") : t("queue.at", { when: when(post.scheduledFor) })}</p>
 ${note ? html`<p class="notice" role="alert">${note}</p>` : ""}
 ${lengths(item)}
-<div class="actions"><button data-act="approve">${t("queue.approve")}</button> <button class="secondary" data-act="reject-open" aria-expanded="false">${t("queue.reject")}</button> <button class="secondary" data-act="schedule-open" aria-expanded="false">${t("queue.schedule")}</button></div>
+<div class="actions"><button data-act="approve">${t("queue.approve")}</button> <button class="secondary" data-act="reject-open" aria-expanded="false">${t("queue.reject")}</button> <button class="secondary" data-act="edit-open" aria-expanded="false">${t("edit.open")}</button> <button class="secondary" data-act="schedule-open" aria-expanded="false">${t("queue.schedule")}</button></div>
+<form class="edit" hidden><label>${t("edit.content")}<textarea name="content" rows="6" required>${post.content}</textarea></label>
+<label>${t("edit.firstComment")}<textarea name="firstComment" rows="2">${post.firstComment ?? ""}</textarea></label>
+<div class="edit-error" aria-live="assertive"></div>
+<p><button>${t("edit.save")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
 <form class="reject" hidden><label>${t("queue.reason")}<textarea name="reason" maxlength="1000" rows="4"></textarea></label>
 <p><button class="danger">${t("queue.confirmReject")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
 <form class="schedule" hidden><label>${t("queue.newTime", { tz: timeZone })} <input type="datetime-local" name="when" required value="${toZoned(post.scheduledFor)}"></label>
@@ -367,6 +379,30 @@ const reschedule = async (article, local) => {
   return loadQueue(article.dataset.id)
 }
 
+/** Saves a person's edit (only what changed); the queue is drawn again so each network's length is counted anew. */
+const saveEdit = async (article, form) => {
+  const id = article.dataset.id
+  const item = queue.items.find((i) => i.post.id === id)
+  if (!item) return
+  const content = form.elements.content.value
+  const comment = form.elements.firstComment.value.trim()
+  const body = {}
+  if (content !== item.post.content) body.content = content
+  if ((item.post.firstComment ?? "") !== comment) body.firstComment = comment === "" ? null : comment
+  if (Object.keys(body).length === 0) return closeForms(article)
+  const button = form.querySelector("button:not([type])")
+  button.disabled = true
+  const result = await api(`/posts/${encodeURIComponent(id)}`, { method: "PATCH", body })
+  button.disabled = false
+  const box = form.querySelector(".edit-error")
+  if (!result.ok) {
+    box.innerHTML = html`<p class="error" role="alert">${refusal(result)}</p>`.text
+    return form.elements.content.focus()
+  }
+  queue.notes[id] = t("edit.saved")
+  return loadQueue(id)
+}
+
 const bulk = async (action) => {
   const chosen = picked()
   const body = { postIds: chosen.map((a) => a.dataset.id) }
@@ -405,6 +441,7 @@ const queueView = () => {
     if (act === "approve") approve(article)
     else if (act === "reject-open") openForm(article, "reject")
     else if (act === "schedule-open") openForm(article, "schedule")
+    else if (act === "edit-open") openForm(article, "edit")
     else if (act === "close") closeForms(article)
     else if (act === "more") {
       const open = button.getAttribute("aria-expanded") !== "true"
@@ -423,6 +460,7 @@ const queueView = () => {
     const article = form.closest("article.post")
     if (form.classList.contains("reject")) reject(article, form.elements.reason.value.trim())
     else if (form.classList.contains("schedule")) reschedule(article, form.elements.when.value)
+    else if (form.classList.contains("edit")) saveEdit(article, form)
   })
   main.addEventListener("change", (event) => {
     if (event.target.id === "select-all")
@@ -451,6 +489,7 @@ const queueView = () => {
       } else if (event.key === "a") approve(current)
       else if (event.key === "r") openForm(current, "reject")
       else if (event.key === "s") openForm(current, "schedule")
+      else if (event.key === "e") openForm(current, "edit")
       else return
       event.preventDefault()
     }
