@@ -169,4 +169,114 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
     )
     await page.close()
   }, 60_000)
+
+  /** A call as the signed-in person (session cookie and CSRF token), as the app makes it. */
+  const asPerson = async (page: Page, method: string, path: string, body?: unknown) =>
+    (await page.evaluate(
+      `fetch("/api/v1${path}", { method: "${method}", headers: { "content-type": "application/json", "x-csrf-token": document.querySelector('meta[name="csrf-token"]').content }, body: ${body === undefined ? "undefined" : JSON.stringify(JSON.stringify(body))} }).then(async (r) => ({ status: r.status, body: await r.json() }))`
+    )) as { status: number; body: any }
+
+  const dayIn = (zone: string, ms: number) =>
+    new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms)
+  const localIn = (zone: string, iso: string) =>
+    new Intl.DateTimeFormat("sv-SE", {
+      timeZone: zone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit"
+    })
+      .format(Date.parse(iso))
+      .replace(" ", "T")
+  const weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const
+
+  for (const device of ["desktop", "mobile"] as const)
+    for (const lang of ["en", "ja"] as const)
+      it(`${device} ${lang}: the calendar shows scheduled and queued posts by day in the workspace's zone; Move and drag reschedule`, async () => {
+        const zone = lang === "ja" ? "Asia/Tokyo" : "America/New_York"
+        const { accountId, page } = await setUp(device, lang, zone)
+        const w = words[lang]
+        await page.locator("main h1").waitFor()
+        // A key that posts directly, and a schedule, made by the person (an asks-first key may not change schedules).
+        const made = await asPerson(page, "POST", "/keys", { name: "direct", requireApproval: false })
+        expect(made.status).toBe(201)
+        const key = made.body.apiKey as string
+        const inTwo = dayIn(zone, Date.now() + 2 * 86_400_000)
+        const weekday = weekdays[new Date(`${inTwo}T12:00:00Z`).getUTCDay()]
+        const set = await asPerson(page, "PUT", "/schedules", {
+          schedules: [{ name: "Mornings", accountIds: [accountId], slots: [{ day: weekday, time: "09:00" }] }]
+        })
+        expect(set.status).toBe(200)
+        const timed = await call(host, "POST", "/posts", {
+          key,
+          body: {
+            accountIds: [accountId],
+            content: `Timed ${lang}`,
+            scheduledFor: { local: `${inTwo}T10:00`, timeZone: zone }
+          }
+        })
+        expect(timed.status).toBe(201)
+        const queued = await call(host, "POST", "/posts", {
+          key,
+          body: { accountIds: [accountId], content: `Queued ${lang}`, queue: true }
+        })
+        expect(queued.status).toBe(201)
+        const id = timed.body.post.id as string
+
+        await page.goto(`${host.origin}/app/calendar?day=${inTwo}`)
+        await page.getByRole("link", { name: w.calendar }).waitFor()
+        const day = page.locator(`li.day[data-date="${inTwo}"]`)
+        const timedItem = day.locator("li.cal-post", { hasText: `Timed ${lang}` })
+        await timedItem.waitFor()
+        expect(await timedItem.locator("time").textContent()).toBe("10:00")
+        expect(await timedItem.textContent()).toContain("Sandbox")
+        const queuedItem = day.locator("li.cal-post", { hasText: `Queued ${lang}` })
+        expect(await queuedItem.locator("time").textContent()).toBe("09:00")
+        expect(await queuedItem.textContent()).toContain(w.queued)
+        await expectAccessible(page)
+        await keep(page, `calendar-week-${device}-${lang}`)
+
+        // Keyboard: Tab reaches Move; a past time is refused in the person's language, in the post itself.
+        const moveButton = timedItem.getByRole("button", { name: new RegExp(w.move) })
+        await moveButton.focus()
+        await page.keyboard.press("Enter")
+        const input = timedItem.getByLabel(new RegExp(w.newTime))
+        expect(await page.evaluate("document.activeElement?.name")).toBe("when")
+        const yesterday = dayIn(zone, Date.now() - 86_400_000)
+        await input.fill(`${yesterday}T10:00`)
+        await page.keyboard.press("Enter")
+        await timedItem.locator("[role=alert]", { hasText: w.past }).waitFor()
+        await expectAccessible(page)
+        const inThree = dayIn(zone, Date.now() + 3 * 86_400_000)
+        await timedItem.getByRole("button", { name: new RegExp(w.move) }).click()
+        await timedItem.getByLabel(new RegExp(w.newTime)).fill(`${inThree}T11:30`)
+        await page.keyboard.press("Enter")
+        await page.locator("#status", { hasText: w.moved }).waitFor()
+        expect(localIn(zone, (await call(host, "GET", `/posts/${id}`, { key })).body.post.scheduledFor)).toBe(
+          `${inThree}T11:30`
+        )
+
+        // Dragging the post to another day of its week keeps its time of day (the week's days are one row on a desktop).
+        await page.goto(`${host.origin}/app/calendar?day=${inThree}`)
+        const sunday = new Date(`${inThree}T12:00:00Z`).getUTCDay() === 0
+        const other = dayIn("UTC", Date.parse(`${inThree}T12:00:00Z`) + (sunday ? -1 : 1) * 86_400_000)
+        const item = page.locator(`li.day[data-date="${inThree}"] li.cal-post`, { hasText: `Timed ${lang}` })
+        if (device === "desktop") {
+          await item.dragTo(page.locator(`li.day[data-date="${other}"]`))
+          await page.locator("#status", { hasText: w.moved }).waitFor()
+          expect(localIn(zone, (await call(host, "GET", `/posts/${id}`, { key })).body.post.scheduledFor)).toBe(
+            `${other}T11:30`
+          )
+        }
+        const landed = device === "desktop" ? other : inThree
+
+        // The month view holds both posts, the moved one on its new day.
+        await page.getByRole("button", { name: w.month, exact: true }).click()
+        await page.locator(`li.day[data-date="${landed}"] li.cal-post`, { hasText: `Timed ${lang}` }).waitFor()
+        expect(await page.locator("li.cal-post", { hasText: `Queued ${lang}` }).count()).toBe(1)
+        await expectAccessible(page)
+        await keep(page, `calendar-month-${device}-${lang}`)
+        await page.close()
+      }, 90_000)
 })
