@@ -981,7 +981,7 @@ ${note ? html`<p class="error" role="alert">${note}</p>` : ""}
       const posts = byDay.get(day) ?? []
       const free = freeByDay.get(day) ?? []
       const outside = month && day.slice(0, 7) !== cal.day.slice(0, 7)
-      return html`<li class="day${posts.length + free.length === 0 ? " empty" : ""}${day === today ? " today" : ""}${outside ? " outside" : ""}" data-date="${day}" aria-labelledby="d-${day}">
+      return html`<li class="day${posts.length + free.length === 0 ? " blank" : ""}${day === today ? " today" : ""}${outside ? " outside" : ""}" data-date="${day}" aria-labelledby="d-${day}">
 <h3 id="d-${day}">${dayLabel(day, !month)}${day === today ? html` <span class="badge">${t("cal.today")}</span>` : ""}</h3>
 ${posts.length > 0 ? html`<ul class="cal-posts">${posts.map(item)}</ul>` : ""}
 ${free.map((f) => html`<p class="free muted">${clock(f.at)} · ${t("cal.freeSlot", { name: f.name })}</p>`)}
@@ -1006,9 +1006,9 @@ ${posts.length + free.length === 0 && !month ? html`<p class="muted none">${t("c
       body: { scheduledFor: { local, timeZone } }
     })
     if (!result.ok) {
+      // Said in the post itself (an alert), where the person looks after a drag or a Move.
       cal.notes[id] = refusal(result)
-      draw(id)
-      return say(refusal(result), "error")
+      return draw(id)
     }
     delete cal.notes[id]
     say(t("cal.moved", { when: when(result.data.post.scheduledFor) }))
