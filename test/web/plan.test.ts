@@ -39,7 +39,8 @@ const words = {
     next: "Next week",
     prev: "Previous week",
     month: "Month",
-    queued: "queue: Mornings"
+    queued: "queue: Mornings",
+    waiting: "waiting for approval"
   },
   ja: {
     claim: "受け取る",
@@ -59,7 +60,8 @@ const words = {
     next: "次の週",
     prev: "前の週",
     month: "月",
-    queued: "キュー: Mornings"
+    queued: "キュー: Mornings",
+    waiting: "承認待ち"
   }
 } as const
 
@@ -195,7 +197,7 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
     for (const lang of ["en", "ja"] as const)
       it(`${device} ${lang}: the calendar shows scheduled and queued posts by day in the workspace's zone; Move and drag reschedule`, async () => {
         const zone = lang === "ja" ? "Asia/Tokyo" : "America/New_York"
-        const { accountId, page } = await setUp(device, lang, zone)
+        const { accountId, page, key: asksFirst } = await setUp(device, lang, zone)
         const w = words[lang]
         await page.locator("main h1").waitFor()
         // A key that posts directly, and a schedule, made by the person (an asks-first key may not change schedules).
@@ -205,7 +207,16 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
         const inTwo = dayIn(zone, Date.now() + 2 * 86_400_000)
         const weekday = weekdays[new Date(`${inTwo}T12:00:00Z`).getUTCDay()]
         const set = await asPerson(page, "PUT", "/schedules", {
-          schedules: [{ name: "Mornings", accountIds: [accountId], slots: [{ day: weekday, time: "09:00" }] }]
+          schedules: [
+            {
+              name: "Mornings",
+              accountIds: [accountId],
+              slots: [
+                { day: weekday, time: "09:00" },
+                { day: weekday, time: "12:00" }
+              ]
+            }
+          ]
         })
         expect(set.status).toBe(200)
         const timed = await call(host, "POST", "/posts", {
@@ -222,6 +233,12 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
           body: { accountIds: [accountId], content: `Queued ${lang}`, queue: true }
         })
         expect(queued.status).toBe(201)
+        // An asks-first key's queued post keeps its slot while it waits for approval.
+        const waiting = await call(host, "POST", "/posts", {
+          key: asksFirst,
+          body: { accountIds: [accountId], content: `Waiting ${lang}`, queue: true }
+        })
+        expect(waiting.body.post.status).toBe("needs_approval")
         const id = timed.body.post.id as string
 
         await page.goto(`${host.origin}/app/calendar?day=${inTwo}`)
@@ -234,6 +251,9 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
         const queuedItem = day.locator("li.cal-post", { hasText: `Queued ${lang}` })
         expect(await queuedItem.locator("time").textContent()).toBe("09:00")
         expect(await queuedItem.textContent()).toContain(w.queued)
+        const waitingItem = day.locator("li.cal-post", { hasText: `Waiting ${lang}` })
+        expect(await waitingItem.locator("time").textContent()).toBe("12:00")
+        expect(await waitingItem.textContent()).toContain(w.waiting)
         await expectAccessible(page)
         await keep(page, `calendar-week-${device}-${lang}`)
 
