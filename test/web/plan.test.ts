@@ -172,6 +172,31 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
     await page.close()
   }, 60_000)
 
+  for (const lang of ["en", "ja"] as const)
+    it(`${lang}: an approval card's new time is a local time the API judges; a refusal is said in the card`, async () => {
+      const { key, accountId, page } = await setUp("mobile", lang, "America/New_York")
+      const content = `Later ${lang}`
+      const id = (await call(host, "POST", "/posts", { key, body: { accountIds: [accountId], content } })).body.post
+        .id as string
+      await page.reload()
+      const card = page.locator("article.post", { hasText: content })
+      await card.getByRole("button", { name: lang === "ja" ? "日時を変更" : "Edit schedule" }).click()
+      const input = card.locator("input[name=when]")
+      await input.fill("2027-03-14T02:30")
+      await input.press("Enter")
+      await card
+        .locator(".notice[role=alert]", { hasText: lang === "ja" ? "存在しません" : "does not exist" })
+        .waitFor()
+      await expectAccessible(page)
+      await card.getByRole("button", { name: lang === "ja" ? "日時を変更" : "Edit schedule" }).click()
+      await card.locator("input[name=when]").fill("2027-03-14T03:30")
+      await card.locator("input[name=when]").press("Enter")
+      await expect
+        .poll(async () => (await call(host, "GET", `/posts/${id}`, { key })).body.post.scheduledFor)
+        .toBe("2027-03-14T07:30:00.000Z")
+      await page.close()
+    }, 60_000)
+
   /** A call as the signed-in person (session cookie and CSRF token), as the app makes it. */
   const asPerson = async (page: Page, method: string, path: string, body?: unknown) =>
     (await page.evaluate(

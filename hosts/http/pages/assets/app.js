@@ -121,16 +121,6 @@ const zoneOffset = (ms) => {
     Math.floor(ms / 1000) * 1000
   )
 }
-/** "2026-11-25T10:30" in the workspace's zone, as an ISO time in UTC. */
-const fromZoned = (local) => {
-  const [date, time] = local.split("T")
-  const [y, mo, d] = date.split("-").map(Number)
-  const [h, mi] = time.split(":").map(Number)
-  const wall = Date.UTC(y, mo - 1, d, h, mi)
-  let utc = wall - zoneOffset(wall)
-  utc = wall - zoneOffset(utc)
-  return new Date(utc).toISOString()
-}
 const toZoned = (iso) => {
   const ms = iso === null ? Date.now() + 3600_000 : Date.parse(iso)
   return new Date(ms + zoneOffset(ms)).toISOString().slice(0, 16)
@@ -369,14 +359,20 @@ const reject = (article, reason) => {
   })
 }
 
+/** A local time in the workspace's zone, sent as such: the API's own rules decide (a past time, one DST skips). */
 const reschedule = async (article, local) => {
-  const result = await api(`/posts/${encodeURIComponent(article.dataset.id)}/reschedule`, {
+  const id = article.dataset.id
+  const result = await api(`/posts/${encodeURIComponent(id)}/reschedule`, {
     method: "POST",
-    body: { scheduledFor: fromZoned(local) }
+    body: { scheduledFor: { local, timeZone } }
   })
-  if (!result.ok) return say(problem(result), "error")
+  if (!result.ok) {
+    queue.notes[id] = refusal(result)
+    return loadQueue(id)
+  }
+  delete queue.notes[id]
   say(t("queue.rescheduled"))
-  return loadQueue(article.dataset.id)
+  return loadQueue(id)
 }
 
 /** Saves a person's edit (only what changed); the queue is drawn again so each network's length is counted anew. */
