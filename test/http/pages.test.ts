@@ -187,7 +187,7 @@ describe("security headers", () => {
   it("the app's pages run only their own script and style files, and nothing inline may run", async () => {
     const { email } = await signUp(host)
     const { cookie } = await claim(host, email)
-    for (const path of ["/app", "/app/posts", "/app/accounts", "/app/keys", "/app/settings"]) {
+    for (const path of ["/app", "/app/calendar", "/app/posts", "/app/accounts", "/app/keys", "/app/settings"]) {
       const app = await fetch(`${host.origin}${path}`, { headers: { cookie } })
       const csp = expectProtected(app, path)
       expect(csp).toContain("script-src 'self'")

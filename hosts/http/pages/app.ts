@@ -11,10 +11,11 @@ const networkNames = JSON.stringify(platformNames).replace(/</g, "\\u003c")
 const eventTypeList = JSON.stringify(eventTypes).replace(/</g, "\\u003c")
 
 /** The app's views: each its own address, one shell, drawn by app.js from the /api/v1 endpoints. */
-export const views = ["queue", "posts", "accounts", "keys", "settings"] as const
+export const views = ["queue", "calendar", "posts", "accounts", "keys", "settings"] as const
 export type View = (typeof views)[number]
 export const viewPath: Record<View, `/${string}`> = {
   queue: "/app",
+  calendar: "/app/calendar",
   posts: "/app/posts",
   accounts: "/app/accounts",
   keys: "/app/keys",
