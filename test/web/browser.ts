@@ -1,3 +1,4 @@
+import sharp from "sharp"
 import { existsSync, mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { Effect } from "effect"
@@ -34,6 +35,16 @@ export const launch = (): Promise<Browser> =>
 
 /** Where the tests keep their screenshots (README, "The app"); git-ignored, kept by CI as artifacts. */
 export const SCREENSHOTS = new URL("../../test-artifacts/screenshots/", import.meta.url).pathname
+
+/** The README's screenshots (docs/screens/): small palette PNGs of the first screen, redrawn only with UPDATE_SCREENS=1. */
+const SCREENS = new URL("../../docs/screens/", import.meta.url).pathname
+export const keepScreen = async (page: Page, name: string) => {
+  if (process.env.UPDATE_SCREENS !== "1") return
+  mkdirSync(SCREENS, { recursive: true })
+  await sharp(await page.screenshot())
+    .png({ palette: true, compressionLevel: 9 })
+    .toFile(`${SCREENS}${name}.png`)
+}
 
 export const screenshot = async (page: Page, name: string) => {
   mkdirSync(SCREENSHOTS, { recursive: true })

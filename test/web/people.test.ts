@@ -1,22 +1,11 @@
-import { mkdirSync } from "node:fs"
+import sharp from "sharp"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { Browser, Page } from "playwright-core"
-import sharp from "sharp"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { addAccount, connectSandbox, uniqueEmail } from "../support/flows.ts"
-import { chromiumAvailable, expectAccessible, launch, mailTo, publishDue } from "./browser.ts"
-
-/** The README's screenshots (docs/screens/): small PNGs of the first screen, kept in the repository. */
-const SCREENS = new URL("../../docs/screens/", import.meta.url).pathname
-const keep = async (page: Page, name: string) => {
-  mkdirSync(SCREENS, { recursive: true })
-  // A palette PNG: a tenth of the size, still sharp for text.
-  await sharp(await page.screenshot())
-    .png({ palette: true, compressionLevel: 9 })
-    .toFile(`${SCREENS}${name}.png`)
-}
+import { chromiumAvailable, expectAccessible, keepScreen, launch, mailTo, publishDue } from "./browser.ts"
 
 const viewports = {
   desktop: { width: 1280, height: 800 },
@@ -160,7 +149,7 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg")
         await page.getByRole("heading", { name: w.signIn }).waitFor()
         await expectAccessible(page)
-        await keep(page, `signin-${device}-${lang}`)
+        await keepScreen(page, `signin-${device}-${lang}`)
         await page.getByLabel(w.email).fill(email)
         await page.getByRole("button", { name: w.send }).click()
         await page.getByRole("heading", { name: w.sent }).waitFor()
@@ -204,7 +193,7 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
     await page.getByRole("button", { name: "Revoke old key" }).click()
     await page.locator("li.row.revoked").waitFor()
     await expectAccessible(page)
-    await keep(page, "keys-revoked")
+    await keepScreen(page, "keys-revoked")
     await page.close()
   }, 60_000)
 
@@ -254,7 +243,7 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         await expectAccessible(page)
         await toggle.click()
         await expectAccessible(page)
-        await keep(page, `queue-${device}-${lang}`)
+        await keepScreen(page, `queue-${device}-${lang}`)
 
         await approve.click()
         await page.getByRole("button", { name: w.undo }).waitFor()
@@ -296,7 +285,7 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
       )
     ).toBe("rgb(255, 255, 255)")
     await expectAccessible(page)
-    await keep(page, "queue-reject")
+    await keepScreen(page, "queue-reject")
     await confirm.click()
     await page.getByRole("button", { name: "Undo" }).waitFor()
     expect((await call(host, "GET", `/posts/${id}`, { key })).status).toBe(200)
@@ -344,7 +333,7 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         expect(await card("turned down").locator(".reason").textContent()).toContain("Off brand.")
         expect(await card("called off").textContent()).toContain(w.cancelled)
         await expectAccessible(page)
-        await keep(page, `history-${device}-${lang}`)
+        await keepScreen(page, `history-${device}-${lang}`)
 
         // By status: only the rejected one.
         await page.getByLabel(w.status).selectOption("rejected")
@@ -400,7 +389,7 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         expect(received.length).toBe(1)
         expect(await card.locator("li.delivery").first().textContent()).toContain("503")
         await expectAccessible(page)
-        await keep(page, `webhooks-${device}-${lang}`)
+        await keepScreen(page, `webhooks-${device}-${lang}`)
 
         healthy = true
         await card.getByRole("button", { name: w.redeliver }).first().click()

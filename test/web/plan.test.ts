@@ -1,20 +1,10 @@
-import { mkdirSync } from "node:fs"
 import type { Browser, Page } from "playwright-core"
-import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connectSandbox, uniqueEmail } from "../support/flows.ts"
-import { chromiumAvailable, expectAccessible, launch, mailTo } from "./browser.ts"
+import { chromiumAvailable, expectAccessible, keepScreen, launch, mailTo } from "./browser.ts"
 
 // The people's app, next slice: edit-then-approve and the calendar (README, "The app, second wave").
-
-const SCREENS = new URL("../../docs/screens/", import.meta.url).pathname
-const keep = async (page: Page, name: string) => {
-  mkdirSync(SCREENS, { recursive: true })
-  await sharp(await page.screenshot())
-    .png({ palette: true, compressionLevel: 9 })
-    .toFile(`${SCREENS}${name}.png`)
-}
 
 const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const
 type Device = keyof typeof viewports
@@ -127,7 +117,7 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
         expect(await card.locator(".edit-error").textContent()).toContain(w.refused)
         expect(await text.isVisible()).toBe(true)
         await expectAccessible(page)
-        if (device === "desktop") await keep(page, `edit-refused-${lang}`)
+        if (device === "desktop") await keepScreen(page, `edit-refused-${lang}`)
 
         const edited = `${content}: every coat 20% off until Sunday, in every shop and online.`
         await text.fill(edited)
@@ -142,7 +132,7 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
         expect(stored.firstComment).toBe("https://example.org/sale")
         expect(stored.status).toBe("needs_approval")
         await expectAccessible(page)
-        await keep(page, `edit-saved-${device}-${lang}`)
+        await keepScreen(page, `edit-saved-${device}-${lang}`)
 
         // Approve approves the edited version (its new version number came with the redrawn card).
         await card.getByRole("button", { name: w.approve, exact: true }).click()
@@ -280,7 +270,7 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
         expect(await waitingItem.locator("time").textContent()).toBe("12:00")
         expect(await waitingItem.textContent()).toContain(w.waiting)
         await expectAccessible(page)
-        await keep(page, `calendar-week-${device}-${lang}`)
+        await keepScreen(page, `calendar-week-${device}-${lang}`)
 
         // Keyboard: Tab reaches Move; a past time is refused in the person's language, in the post itself.
         const moveButton = timedItem.getByRole("button", { name: new RegExp(w.move) })
@@ -328,7 +318,7 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
         await page.locator(`li.day[data-date="${landed}"] li.cal-post`, { hasText: `Timed ${lang}` }).waitFor()
         expect(await page.locator("li.cal-post", { hasText: `Queued ${lang}` }).count()).toBe(1)
         await expectAccessible(page)
-        await keep(page, `calendar-month-${device}-${lang}`)
+        await keepScreen(page, `calendar-month-${device}-${lang}`)
         await page.close()
       }, 90_000)
 })
