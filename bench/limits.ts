@@ -13,7 +13,7 @@ import { createDatabaseForProcesses } from "../test/support/postgres.ts"
 /*
  * `npm run bench -- limits`: what the request limits cost a request (application/requestLimiter.ts),
  * in this process, without HTTP. Figures:
- * - admitNow: the count as the router's key scheme makes it, the key's and the
+ * - admitNow: the count as the fast path and the router's key scheme make it, the key's and the
  *   workspace's budgets held in memory (what every request pays); refused: the same for a spent
  *   budget (no database call); and `admit`, the effect form (sessions, MCP), net of an empty effect;
  * - lease: one lease from the shared count on PostgreSQL (the upsert), alone and 64 at once;

@@ -218,7 +218,7 @@ export const run = async () => {
 }
 
 interface Side {
-  readonly name: "herald" | "baseline" | "batching"
+  readonly name: "herald" | "baseline" | "batching" | "router"
   readonly label: string
   readonly url: string
   readonly cpu: ReturnType<typeof cpuMeter>
@@ -285,7 +285,19 @@ const measure = async (heraldDbUrl: string, naiveDbUrl: string, batchingDbUrl: s
         url: `http://127.0.0.1:${heraldPort}/api/v1/posts`,
         cpu: cpuMeter(herald.child.pid!),
         runs: []
-      }
+      },
+      // BENCH_ROUTER=1: the same process through Effect's router (a query string keeps the fast path out).
+      ...(process.env.BENCH_ROUTER
+        ? [
+            {
+              name: "router" as const,
+              label: "Herald through Effect's router (no fast path)",
+              url: `http://127.0.0.1:${heraldPort}/api/v1/posts?via=router`,
+              cpu: cpuMeter(herald.child.pid!),
+              runs: []
+            }
+          ]
+        : [])
     ]
     // BENCH_IDEMPOTENCY=1: every request carries its own Idempotency-Key (the baselines ignore it).
     const keyed = () => {
@@ -335,14 +347,21 @@ const measure = async (heraldDbUrl: string, naiveDbUrl: string, batchingDbUrl: s
       ...figuresOf(naiveSide),
       ...figuresOf(batchingSide),
       throughput_ratio: ratioTo(naiveSide),
-      throughput_ratio_batching: ratioTo(batchingSide)
+      throughput_ratio_batching: ratioTo(batchingSide),
+      ...(sides[3] === undefined
+        ? {}
+        : {
+            ...figuresOf(sides[3]),
+            router_ratio: Number((results.get("router")!.rps / results.get("baseline")!.rps).toFixed(3)),
+            router_to_fast_path: Number((results.get("router")!.rps / ours.rps).toFixed(3))
+          })
     }
     const shape =
       RATE === undefined ? `${CONNECTIONS} connections` : `open loop at ${RATE} req/s over ${CONNECTIONS} sockets`
     console.log(
       `POST /posts on PostgreSQL, ${shape}, ${SECONDS} s each in ${ROUNDS} alternating rounds (after ${WARMUP_SECONDS} s warm-up)`
     )
-    for (const side of [heraldSide, naiveSide, batchingSide]) {
+    for (const side of [heraldSide, naiveSide, batchingSide, ...sides.slice(3)]) {
       const r = results.get(side.name)!
       const f = figuresOf(side)
       const late = RATE === undefined ? "" : `  sent late: ${r.lateSends}`

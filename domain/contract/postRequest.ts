@@ -289,7 +289,7 @@ export const createPostFields = {
 export const CreatePostRequest = Schema.Struct(createPostFields).annotate({ identifier: "CreatePostRequest" })
 export type CreatePostBody = typeof CreatePostRequest.Type
 
-/** The one decoder of that body (HTTP and MCP): shape only, every field named. */
+/** The one decoder of that body (HTTP's router and fast path, MCP): shape only, every field named. */
 export const decodeCreatePostBody = decoderFor(CreatePostRequest, requestParseOptions, { whole: "body" })
 
 // An edit names only what changes; the time is reschedule's and the queue's, so they are not here.

@@ -13,11 +13,11 @@ export const CSRF_HEADER = "x-csrf-token"
 // RFC 6750's b64token; "Bearer" in any case, then one or more spaces (a tab is not one of them).
 const bearerForm = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i
 
-/** The key in `Authorization: Bearer <key>`: the one reading for REST and MCP. */
+/** The key in `Authorization: Bearer <key>`: the one reading for REST, MCP and the fast path. */
 export const bearerCredential = (authorization: string | undefined): string | undefined =>
   authorization === undefined ? undefined : bearerForm.exec(authorization)?.[1]
 
-/** The actor of an API key; any failure is 401 unauthorized (the router's middleware). */
+/** The actor of an API key; any failure is 401 unauthorized (the router's middleware and the fast path). */
 export const actorForKey = (key: string) => Effect.catch(authenticateKey(key), () => Effect.fail(fail("unauthorized")))
 
 /** The caller of the current request. */
@@ -47,7 +47,7 @@ export const layer = Layer.effect(Authentication)(
     const limiter = yield* RequestLimiter
     const inGroupContext = <A, E>(effect: Effect.Effect<A, E, AuthServices>) => effect as Effect.Effect<A, E>
     return {
-      // The header is read with bearerCredential, as MCP reads it, not with the platform's own reading.
+      // The header is read with bearerCredential, as MCP and the fast path read it, not with the platform's own reading.
       bearer: (httpEffect) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
           const key = bearerCredential(request.headers.authorization)

@@ -1,4 +1,4 @@
-import { createServer } from "node:http"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { Effect, Layer } from "effect"
 import { HttpRouter, type HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
@@ -18,6 +18,7 @@ import * as Metrics from "./handlers/metrics.ts"
 import * as Posts from "./handlers/posts.ts"
 import * as Signup from "./handlers/signup.ts"
 import * as Webhooks from "./handlers/webhooks.ts"
+import * as FastPaths from "./fastPaths.ts"
 import * as Files from "./files.ts"
 import * as Pages from "./pages/routes.ts"
 import * as AppPages from "./pages/appRoutes.ts"
@@ -108,14 +109,38 @@ export const routesLayer = Layer.mergeAll(
 export interface NodeServerOptions {
   readonly port: number
   readonly host?: string
+  readonly accessLog?: boolean
+  /** Answer POST /api/v1/posts by key in front of the router (fastPaths.ts). On unless false. */
+  readonly fastPaths?: boolean
+  /** Told, for each request, whether the fast path took it (tests check it is the path they test). */
+  readonly onFastPath?: (taken: boolean) => void
 }
 
-/** The Node HTTP server the routes are served on (every request goes through the router). */
+/** The Node HTTP server the routes are served on, with the fast path in front of the router. */
 export const nodeServerLayer = (options: NodeServerOptions) =>
-  NodeHttpServer.layer(() => answerClientErrors(createServer()), { port: options.port, host: options.host })
+  options.fastPaths === false
+    ? NodeHttpServer.layer(() => answerClientErrors(createServer()), { port: options.port, host: options.host })
+    : Layer.unwrap(
+        Effect.map(FastPaths.make, (make) => {
+          const fast = make({ accessLog: options.accessLog === true })
+          const observed = options.onFastPath
+          const listener =
+            observed === undefined
+              ? fast
+              : (req: IncomingMessage, res: ServerResponse) => {
+                  const taken = fast(req, res)
+                  observed(taken)
+                  return taken
+                }
+          return NodeHttpServer.layer(() => answerClientErrors(FastPaths.server(listener)), {
+            port: options.port,
+            host: options.host
+          })
+        })
+      )
 
 /** Serves the routes on a Node HTTP server (port 0 picks a free port). */
 export const serverLayer = (port: number, options: { readonly accessLog?: boolean } = {}) =>
   HttpRouter.serve(routesLayer, { disableListenLog: false, disableLogger: !options.accessLog }).pipe(
-    Layer.provide(nodeServerLayer({ port }))
+    Layer.provide(nodeServerLayer({ port, accessLog: options.accessLog }))
   )

@@ -85,7 +85,7 @@ describe("routing", () => {
   })
 })
 
-describe("Authorization: Bearer is read one way by REST and MCP", () => {
+describe("Authorization: Bearer is read one way by REST, MCP and the fast path", () => {
   const mcp = (authorization: string) =>
     fetch(`${host.origin}/mcp`, {
       method: "POST",

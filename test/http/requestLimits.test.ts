@@ -3,15 +3,19 @@ import { claim, signUp } from "../support/flows.ts"
 import { call, type HttpHost, type Reply, startHttpHost } from "../support/httpHost.ts"
 
 /*
- * REST and /mcp count every request of a key against the key's and its
+ * REST (the router and the fast path) and /mcp count every request of a key against the key's and its
  * workspace's limits (application/requestLimiter.ts). Limits here: 4 a minute per key, 6 per workspace.
  */
 
 const MINUTE = 60_000
 let host: HttpHost
+const taken: Array<boolean> = []
 
 beforeAll(async () => {
-  host = await startHttpHost({ requestLimits: { perKeyPerMinute: 4, perWorkspacePerMinute: 6, leasePercent: 10 } })
+  host = await startHttpHost(
+    { requestLimits: { perKeyPerMinute: 4, perWorkspacePerMinute: 6, leasePercent: 10 } },
+    { onFastPath: (t) => taken.push(t) }
+  )
 })
 afterAll(() => host.close())
 
@@ -72,19 +76,24 @@ describe("request limits", () => {
     })
   })
 
-  it("POST /posts counts against the same budget and answers 429 as every endpoint does", async () => {
+  it("the fast path (POST /posts) counts against the same budget and answers 429 as the router does", async () => {
     await inOneMinute(async () => {
       const { key } = await signUp(host)
-      const posts = () => call(host, "POST", "/posts", { key, body: { accountIds: [], content: "x" } })
+      const posts = async () => {
+        const before = taken.length
+        const reply = await call(host, "POST", "/posts", { key, body: { accountIds: [], content: "x" } })
+        expect(taken.slice(before)).toEqual([true])
+        return reply
+      }
       expect((await posts()).status).toBe(400) // counted, though refused for its body
       expect((await accounts({ key })).status).toBe(200)
       expect((await posts()).status).toBe(400)
       expect((await accounts({ key })).status).toBe(200)
-      const created = await posts()
-      expectLimited(created, "key")
-      const listed = await accounts({ key })
-      expectLimited(listed, "key")
-      expect(created.body.error.message).toBe(listed.body.error.message)
+      const fast = await posts()
+      expectLimited(fast, "key")
+      const router = await accounts({ key })
+      expectLimited(router, "key")
+      expect(fast.body.error.message).toBe(router.body.error.message)
     })
   })
 

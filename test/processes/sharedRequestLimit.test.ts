@@ -79,7 +79,7 @@ describe("two HTTP host processes on one PostgreSQL database", () => {
     expect(reply.status).toBe(201)
     return ((await reply.json()) as { apiKey: string }).apiKey
   }
-  /** `n` requests to a host, alternating GET /accounts and POST /posts; the statuses. */
+  /** `n` requests to a host, alternating a router endpoint and the fast path; the statuses. */
   const send = async (base: string, key: string, n: number) => {
     const statuses: Array<number> = []
     for (let i = 0; i < n; i++) {
