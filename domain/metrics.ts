@@ -1,3 +1,4 @@
+import { declaredMetricSources, platformLabels } from "./networks.generated.ts"
 import type { Platform } from "./platforms.ts"
 
 /** The small common set every network's figures are normalised to. */
@@ -18,139 +19,33 @@ export interface Figure {
 
 export type CommonFigures = Readonly<Record<MetricName, Figure>>
 
-const none = (why: string): MetricSource => ({ none: why })
-const from = (...names: ReadonlyArray<string>): MetricSource => ({ from: names })
+export const none = (why: string): MetricSource => ({ none: why })
+export const from = (...names: ReadonlyArray<string>): MetricSource => ({ from: names })
 
 /**
  * Per network: which raw figure gives each common one, or why none does. This table is the one place
  * the README's table and the API's null reasons come from; raw names are the network's own.
  */
-export const metricSources: Record<Platform, Record<MetricName, MetricSource>> = {
-  x: {
-    views: from("impression_count"),
-    likes: from("like_count"),
-    replies: from("reply_count"),
-    reposts: from("retweet_count", "quote_count"),
-    saves: from("bookmark_count"),
-    clicks: from("url_link_clicks"),
-    watchTimeSeconds: none("X reports video playback quartiles, not watch time.")
-  },
-  linkedin: {
-    views: from("IMPRESSION", "impressionCount"),
-    likes: from("REACTION", "likeCount"),
-    replies: from("COMMENT", "commentCount"),
-    reposts: from("RESHARE", "shareCount"),
-    saves: none("LinkedIn's post analytics count no saves."),
-    clicks: from("clickCount"),
-    watchTimeSeconds: none("LinkedIn's video analytics are a separate API Herald does not read.")
-  },
-  instagram: {
-    views: from("views"),
-    likes: from("likes"),
-    replies: from("comments"),
-    reposts: from("shares"),
-    saves: from("saved"),
-    clicks: none("Instagram counts no link clicks on a post."),
-    watchTimeSeconds: none("Instagram's watch time is a Reels-only metric Herald does not read.")
-  },
-  facebook: {
-    views: from("post_impressions"),
-    likes: from("post_reactions_like_total"),
-    replies: from("comments"),
-    reposts: from("shares"),
-    saves: none("Facebook's page post insights count no saves."),
-    clicks: from("post_clicks"),
-    watchTimeSeconds: none("Facebook's video watch time is a video insight Herald does not read.")
-  },
-  threads: {
-    views: from("views"),
-    likes: from("likes"),
-    replies: from("replies"),
-    reposts: from("reposts", "quotes"),
-    saves: none("Threads' media insights count no saves."),
-    clicks: none("Threads counts link clicks per account, not per post."),
-    watchTimeSeconds: none("Threads reports no watch time.")
-  },
-  mastodon: {
-    views: none("Mastodon counts no views."),
-    likes: from("favourites_count"),
-    replies: from("replies_count"),
-    reposts: from("reblogs_count"),
-    saves: none("Mastodon shows no one's bookmarks but the account's own."),
-    clicks: none("Mastodon counts no link clicks."),
-    watchTimeSeconds: none("Mastodon reports no watch time.")
-  },
-  telegram: {
-    views: none("The Bot API gives a bot no view counts of a channel's posts."),
-    likes: none("The Bot API gives a bot no reaction counts of its posts."),
-    replies: none("The Bot API gives a bot no reply counts."),
-    reposts: none("The Bot API gives a bot no forward counts."),
-    saves: none("Telegram counts no saves."),
-    clicks: none("Telegram counts no link clicks for bots."),
-    watchTimeSeconds: none("Telegram reports no watch time.")
-  },
-  discord: {
-    views: none("Herald reads no figures from Discord: a webhook cannot read its messages' reactions."),
-    likes: none("Herald reads no figures from Discord: a webhook cannot read its messages' reactions."),
-    replies: none("Herald reads no figures from Discord."),
-    reposts: none("Discord has no reposts."),
-    saves: none("Discord has no saves."),
-    clicks: none("Discord counts no link clicks."),
-    watchTimeSeconds: none("Discord reports no watch time.")
-  },
-  bluesky: {
-    views: none("Bluesky counts no views."),
-    likes: from("likeCount"),
-    replies: from("replyCount"),
-    reposts: from("repostCount", "quoteCount"),
-    saves: from("bookmarkCount"),
-    clicks: none("Bluesky counts no link clicks."),
-    watchTimeSeconds: none("Bluesky reports no watch time.")
-  },
-  tiktok: {
-    views: from("view_count"),
-    likes: from("like_count"),
-    replies: from("comment_count"),
-    reposts: from("share_count"),
-    saves: none("TikTok's Display API gives no save count."),
-    clicks: none("TikTok's Display API gives no click count."),
-    watchTimeSeconds: none("TikTok's Display API gives no watch time.")
-  },
-  youtube: {
-    views: from("viewCount"),
-    likes: from("likeCount"),
-    replies: from("commentCount"),
-    reposts: none("YouTube has no reposts."),
-    saves: none("YouTube's favoriteCount is deprecated and always 0."),
-    clicks: none("YouTube's Data API gives no click count."),
-    watchTimeSeconds: none("Watch time needs the YouTube Analytics API, which Herald does not read.")
-  },
-  pinterest: {
-    views: from("IMPRESSION"),
-    likes: none("Pinterest reports no likes on a pin."),
-    replies: none("Pinterest's pin analytics count no comments."),
-    reposts: none("Pinterest's saves are its reposts; see saves."),
-    saves: from("SAVE"),
-    clicks: from("OUTBOUND_CLICK"),
-    watchTimeSeconds: none("Pinterest reports average, not total, watch time.")
-  },
-  sandbox: {
-    views: from("views"),
-    likes: from("likes"),
-    replies: from("replies"),
-    reposts: from("reposts"),
-    saves: from("saves"),
-    clicks: from("clicks"),
-    watchTimeSeconds: none("The sandbox has no video player.")
-  }
-}
+/** A network that declares no sources gives no figures Herald reads. */
+const noFigures = (label: string): Record<MetricName, MetricSource> =>
+  Object.fromEntries(metricNames.map((n) => [n, none(`Herald reads no figures from ${label}.`)])) as Record<
+    MetricName,
+    MetricSource
+  >
+
+/**
+ * Per network: which raw figure gives each common one, or why none does, as its folder declares it
+ * (metricSources, through domain/networks.generated.ts). The API's null reasons come from here.
+ */
+export const metricSourcesOf = (platform: Platform): Record<MetricName, MetricSource> =>
+  declaredMetricSources[platform] ?? noFigures(platformLabels[platform])
 
 /**
  * The common figures of one reading: each is the sum of the raw names the table names that the network
  * gave; null with the table's reason when the network has none, or with "not given" when it left them out.
  */
 export const normalise = (platform: Platform, raw: RawFigures): CommonFigures => {
-  const sources = metricSources[platform]
+  const sources = metricSourcesOf(platform)
   const out = {} as Record<MetricName, Figure>
   for (const name of metricNames) {
     const source = sources[name]

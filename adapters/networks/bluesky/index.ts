@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { Config, Option } from "effect"
 import { declareNetwork } from "../shared/declaration.ts"
 import { blueskyConfig, METRICS_BATCH } from "./config.ts"
@@ -33,5 +34,15 @@ export const network = declareNetwork({
   renews: true,
   unpublishes: true,
   metricsBatch: METRICS_BATCH,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: none("Bluesky counts no views."),
+    likes: from("likeCount"),
+    replies: from("replyCount"),
+    reposts: from("repostCount", "quoteCount"),
+    saves: from("bookmarkCount"),
+    clicks: none("Bluesky counts no link clicks."),
+    watchTimeSeconds: none("Bluesky reports no watch time.")
+  },
   load: () => import("./adapter.ts")
 })

@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
 import { enabled } from "./config.ts"
 import { reelsMigration } from "./reelsMigration.ts"
@@ -30,6 +31,16 @@ export const network = declareNetwork({
   unpublishes: true,
   // Meta's insights are read one post a call.
   metricsBatch: 1,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: from("post_impressions"),
+    likes: from("post_reactions_like_total"),
+    replies: from("comments"),
+    reposts: from("shares"),
+    saves: none("Facebook's page post insights count no saves."),
+    clicks: from("post_clicks"),
+    watchTimeSeconds: none("Facebook's video watch time is a video insight Herald does not read.")
+  },
   migrations: { "0041_facebook_reels": reelsMigration },
   load: () => import("./adapter.ts")
 })

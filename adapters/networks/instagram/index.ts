@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
 import { enabled } from "./config.ts"
 
@@ -29,5 +30,15 @@ export const network = declareNetwork({
   renews: true,
   // Meta's insights are read one post a call.
   metricsBatch: 1,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: from("views"),
+    likes: from("likes"),
+    replies: from("comments"),
+    reposts: from("shares"),
+    saves: from("saved"),
+    clicks: none("Instagram counts no link clicks on a post."),
+    watchTimeSeconds: none("Instagram's watch time is a Reels-only metric Herald does not read.")
+  },
   load: () => import("./adapter.ts")
 })

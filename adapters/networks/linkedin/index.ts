@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
 import { config, METRICS_BATCH } from "./config.ts"
 
@@ -34,5 +35,15 @@ export const network = declareNetwork({
   renews: true,
   unpublishes: true,
   metricsBatch: METRICS_BATCH,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: from("IMPRESSION", "impressionCount"),
+    likes: from("REACTION", "likeCount"),
+    replies: from("COMMENT", "commentCount"),
+    reposts: from("RESHARE", "shareCount"),
+    saves: none("LinkedIn's post analytics count no saves."),
+    clicks: from("clickCount"),
+    watchTimeSeconds: none("LinkedIn's video analytics are a separate API Herald does not read.")
+  },
   load: () => import("./adapter.ts")
 })

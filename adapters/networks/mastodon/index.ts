@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
 import { appsMigration } from "./apps.ts"
 import { config, METRICS_BATCH } from "./config.ts"
@@ -32,6 +33,16 @@ export const network = declareNetwork({
   renews: false,
   unpublishes: true,
   metricsBatch: METRICS_BATCH,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: none("Mastodon counts no views."),
+    likes: from("favourites_count"),
+    replies: from("replies_count"),
+    reposts: from("reblogs_count"),
+    saves: none("Mastodon shows no one's bookmarks but the account's own."),
+    clicks: none("Mastodon counts no link clicks."),
+    watchTimeSeconds: none("Mastodon reports no watch time.")
+  },
   migrations: { "0043_mastodon_apps": appsMigration },
   load: () => import("./adapter.ts")
 })

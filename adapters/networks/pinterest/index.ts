@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
 import { config, METRICS_BATCH } from "./config.ts"
 
@@ -25,6 +26,16 @@ export const network = declareNetwork({
   config,
   renews: true,
   metricsBatch: METRICS_BATCH,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: from("IMPRESSION"),
+    likes: none("Pinterest reports no likes on a pin."),
+    replies: none("Pinterest's pin analytics count no comments."),
+    reposts: none("Pinterest's saves are its reposts; see saves."),
+    saves: from("SAVE"),
+    clicks: from("OUTBOUND_CLICK"),
+    watchTimeSeconds: none("Pinterest reports average, not total, watch time.")
+  },
   boards: true,
   unpublishes: true,
   load: () => import("./adapter.ts")

@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { Config, Option } from "effect"
 import { declareNetwork } from "../shared/declaration.ts"
 import { ledgerMigration, ledgerPublishesMigration, ledgerRemovalsMigration } from "./ledgerMigration.ts"
@@ -26,6 +27,16 @@ export const network = declareNetwork({
   config: Config.succeed(Option.some({})),
   renews: false,
   metricsBatch: 100,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: from("views"),
+    likes: from("likes"),
+    replies: from("replies"),
+    reposts: from("reposts"),
+    saves: from("saves"),
+    clicks: from("clicks"),
+    watchTimeSeconds: none("The sandbox has no video player.")
+  },
   unpublishes: true,
   migrations: {
     "0040_sandbox_ledger": ledgerMigration,

@@ -1,3 +1,4 @@
+import type { MetricName, MetricSource } from "../../../domain/metrics.ts"
 import type { Config, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Network } from "../../../application/ports/Network.ts"
@@ -25,6 +26,8 @@ export interface NetworkDeclaration<Settings = any, R = any> {
   readonly renews: boolean
   /** Most posts one read of figures takes (Publisher.metrics.batch); absent when its adapter reads no figures. */
   readonly metricsBatch?: number | undefined
+  /** How its raw figures make the common set, or why one is never given; absent: it gives none Herald reads. */
+  readonly metricSources?: Readonly<Record<MetricName, MetricSource>> | undefined
   /** Whether its posts go to boards (Publisher.boards). */
   readonly boards?: boolean | undefined
   /** Whether its API lets Herald remove a published post (Publisher.unpublish), known without loading it. */

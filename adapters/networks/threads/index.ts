@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
 import { config } from "./config.ts"
 
@@ -30,5 +31,15 @@ export const network = declareNetwork({
   unpublishes: true,
   // Meta's insights are read one post a call.
   metricsBatch: 1,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: from("views"),
+    likes: from("likes"),
+    replies: from("replies"),
+    reposts: from("reposts", "quotes"),
+    saves: none("Threads' media insights count no saves."),
+    clicks: none("Threads counts link clicks per account, not per post."),
+    watchTimeSeconds: none("Threads reports no watch time.")
+  },
   load: () => import("./adapter.ts")
 })

@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
 import { config, METRICS_BATCH } from "./config.ts"
 
@@ -27,5 +28,15 @@ export const network = declareNetwork({
   config,
   renews: true,
   metricsBatch: METRICS_BATCH,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: from("view_count"),
+    likes: from("like_count"),
+    replies: from("comment_count"),
+    reposts: from("share_count"),
+    saves: none("TikTok's Display API gives no save count."),
+    clicks: none("TikTok's Display API gives no click count."),
+    watchTimeSeconds: none("TikTok's Display API gives no watch time.")
+  },
   load: () => import("./adapter.ts")
 })

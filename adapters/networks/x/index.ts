@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
 import { config, METRICS_BATCH } from "./config.ts"
 
@@ -27,5 +28,15 @@ export const network = declareNetwork({
   renews: true,
   unpublishes: true,
   metricsBatch: METRICS_BATCH,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: from("impression_count"),
+    likes: from("like_count"),
+    replies: from("reply_count"),
+    reposts: from("retweet_count", "quote_count"),
+    saves: from("bookmark_count"),
+    clicks: from("url_link_clicks"),
+    watchTimeSeconds: none("X reports video playback quartiles, not watch time.")
+  },
   load: () => import("./adapter.ts")
 })

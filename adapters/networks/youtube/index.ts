@@ -1,3 +1,4 @@
+import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
 import { config, METRICS_BATCH } from "./config.ts"
 
@@ -26,5 +27,15 @@ export const network = declareNetwork({
   renews: true,
   unpublishes: true,
   metricsBatch: METRICS_BATCH,
+  // How its raw figures make the common set (domain/metrics.ts), or why one is never given.
+  metricSources: {
+    views: from("viewCount"),
+    likes: from("likeCount"),
+    replies: from("commentCount"),
+    reposts: none("YouTube has no reposts."),
+    saves: none("YouTube's favoriteCount is deprecated and always 0."),
+    clicks: none("YouTube's Data API gives no click count."),
+    watchTimeSeconds: none("Watch time needs the YouTube Analytics API, which Herald does not read.")
+  },
   load: () => import("./adapter.ts")
 })
