@@ -13,6 +13,13 @@ import * as ReelLedger from "../../adapters/networks/facebook/reelLedger.ts"
 import { Connectors } from "../../application/ports/Connectors.ts"
 import { connectorsOf } from "../../application/ports/Network.ts"
 import * as Networks from "../networks.ts"
+
+/** Networks offered with no settings at all join a test host only when a test sets their *_ENABLED. */
+const offOnTestHosts = Object.fromEntries(
+  Networks.networks
+    .filter((n) => n.offeredWithoutSettings === true)
+    .map((n) => [`${n.platform.toUpperCase()}_ENABLED`, "false"])
+)
 import { connector as sandboxConnector } from "../../adapters/networks/sandbox/index.ts"
 import * as SandboxPublisher from "../../adapters/networks/sandbox/SandboxPublisher.ts"
 import * as Outbound from "../../adapters/outbound/client.ts"
@@ -50,19 +57,12 @@ export const layer = <E = never, R = never>(
     RecordingMailer.layer,
     blobs,
     SharpFfmpegProbe.layer(),
-    // Every listed network its variables turn on (the end-to-end tests point them at fakes); Bluesky is on by default.
+    // Every listed network its variables turn on (the end-to-end tests point them at fakes).
     Networks.layer.pipe(
-      // Bluesky, Mastodon, Telegram and Discord (on by default elsewhere) join a test host only when a test sets their *_ENABLED.
       Layer.provide(
         ConfigProvider.layer(
           ConfigProvider.fromEnv({
-            env: {
-              BLUESKY_ENABLED: "false",
-              MASTODON_ENABLED: "false",
-              TELEGRAM_ENABLED: "false",
-              DISCORD_ENABLED: "false",
-              ...process.env
-            }
+            env: { ...offOnTestHosts, ...process.env } as Record<string, string>
           })
         )
       ),

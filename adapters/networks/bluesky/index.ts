@@ -32,6 +32,7 @@ export const network = declareNetwork({
     Config.map((c) => (c.enabled ? Option.some({ serviceUrl: c.serviceUrl, appViewUrl: c.appViewUrl }) : Option.none()))
   ),
   renews: true,
+  offeredWithoutSettings: true,
   unpublishes: true,
   metricsBatch: METRICS_BATCH,
   // How its raw figures make the common set (domain/metrics.ts), or why one is never given.

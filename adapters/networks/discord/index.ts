@@ -35,6 +35,7 @@ export const network = declareNetwork({
   },
   config,
   renews: false,
+  offeredWithoutSettings: true,
   unpublishes: true,
   load: () => import("./adapter.ts")
 })

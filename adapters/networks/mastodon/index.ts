@@ -31,6 +31,7 @@ export const network = declareNetwork({
   },
   config,
   renews: false,
+  offeredWithoutSettings: true,
   unpublishes: true,
   metricsBatch: METRICS_BATCH,
   // How its raw figures make the common set (domain/metrics.ts), or why one is never given.

@@ -28,6 +28,8 @@ export interface NetworkDeclaration<Settings = any, R = any> {
   readonly metricsBatch?: number | undefined
   /** How its raw figures make the common set, or why one is never given; absent: it gives none Herald reads. */
   readonly metricSources?: Readonly<Record<MetricName, MetricSource>> | undefined
+  /** Offered with no settings at all (off only by its <PLATFORM>_ENABLED=false): test hosts leave it off. */
+  readonly offeredWithoutSettings?: boolean | undefined
   /** Whether its posts go to boards (Publisher.boards). */
   readonly boards?: boolean | undefined
   /** Whether its API lets Herald remove a published post (Publisher.unpublish), known without loading it. */

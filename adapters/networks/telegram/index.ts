@@ -37,5 +37,6 @@ export const network = declareNetwork({
   },
   config,
   renews: false,
+  offeredWithoutSettings: true,
   load: () => import("./adapter.ts")
 })
