@@ -259,7 +259,8 @@ describe.runIf(chromiumAvailable)("the people's app in a real Chromium", () => {
     await page.getByLabel("Time zone").selectOption("Asia/Tokyo")
     await page.getByLabel("A digest when several arrive together").check()
     await page.getByRole("button", { name: "Save" }).click()
-    await page.waitForFunction("document.documentElement.lang === 'ja'")
+    // A locator, not waitForFunction: its string predicate is compiled in the page, which the CSP forbids.
+    await page.locator('html[lang="ja"]').waitFor({ state: "attached" })
     await page.getByRole("heading", { name: "ワークスペース" }).waitFor()
     expect(await page.locator("#sessions li").count()).toBe(2)
     await checkPage(page, "settings-ja")

@@ -233,7 +233,15 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         if (device === "mobile") expect(await page.locator("#shortcuts").isVisible()).toBe(false)
         // The picture is large enough to judge (not a 112 px thumbnail), and opens larger.
         const picture = card.locator(".media img")
-        await page.waitForFunction("document.querySelector('.media img')?.naturalWidth > 0")
+        // Polled from here, not waitForFunction: its string predicate is compiled in the page, which the CSP forbids.
+        await expect
+          .poll(() =>
+            page
+              .locator(".media img")
+              .first()
+              .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)
+          )
+          .toBeGreaterThan(0)
         const small = (await picture.boundingBox())!
         expect(small.height).toBeGreaterThanOrEqual(170)
         const toggle = card.locator(".media-toggle")
