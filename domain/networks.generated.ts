@@ -16,6 +16,7 @@ export const platforms = [
   "mastodon",
   "telegram",
   "discord",
+  "google_business",
   "sandbox"
 ] as const
 
@@ -35,6 +36,7 @@ export const platformLabels: Record<Platform, string> = {
   mastodon: "Mastodon",
   telegram: "Telegram",
   discord: "Discord",
+  google_business: "Google Business Profile",
   sandbox: "Sandbox"
 }
 
@@ -286,6 +288,23 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     },
     source:
       "Discord API Execute Webhook (content 2000, 10 files), Poll object (10 answers of 55, 300, hours); 2026-11-26"
+  },
+  google_business: {
+    textLimit: 1500,
+    textCounting: "chars",
+    mediaRequired: false,
+    maxImages: 1,
+    maxVideos: 0,
+    mixedMedia: false,
+    maxThreadReplies: 0,
+    poll: null,
+    firstComment: false,
+    firstCommentLimit: 0,
+    cover: false,
+    videoMaxSeconds: null,
+    imageFormats: ["image/jpeg", "image/png"],
+    imageMaxBytes: 5242880,
+    source: "Google My Business API v4 accounts.locations.localPosts (summary 1500, one PHOTO by sourceUrl); 2026-11-26"
   },
   sandbox: {
     textLimit: 10000,
@@ -542,6 +561,29 @@ export const declaredMetricSources: Partial<Record<Platform, Readonly<Record<Met
     },
     watchTimeSeconds: {
       none: "Mastodon reports no watch time."
+    }
+  },
+  google_business: {
+    views: {
+      none: "Google retired the v4 localPosts:reportInsights the Business Profile posts' figures came from, and its Performance API counts a location's, not a post's."
+    },
+    likes: {
+      none: "Business Profile posts have no likes."
+    },
+    replies: {
+      none: "Business Profile posts take no replies."
+    },
+    reposts: {
+      none: "Business Profile posts have no reposts."
+    },
+    saves: {
+      none: "Business Profile posts have no saves."
+    },
+    clicks: {
+      none: "Google retired the v4 localPosts:reportInsights the Business Profile posts' figures came from, and its Performance API counts a location's, not a post's."
+    },
+    watchTimeSeconds: {
+      none: "Business Profile posts carry no video."
     }
   },
   sandbox: {

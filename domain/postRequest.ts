@@ -1,5 +1,6 @@
 import { Result } from "effect"
 import { type HeraldError, invalidFields } from "./errors.ts"
+import { checkGoogleBusiness } from "./googleBusiness.ts"
 import { isWellFormedId } from "./ids.ts"
 import { checkText, describeTextProblem, type TextRule } from "./text.ts"
 import { checkOverrides, type Overrides } from "./overrides.ts"
@@ -10,6 +11,7 @@ import {
   decodeCreatePostBody,
   type FacebookOptions,
   type DiscordOptions,
+  type GoogleBusinessOptions,
   type MastodonOptions,
   type NetworkOptions,
   type PinterestOptions,
@@ -45,20 +47,25 @@ export interface CreatePostRequest {
   /** Optional, unlike the older networks' objects: a request built in code may leave it out. */
   readonly mastodon?: MastodonOptions | null | undefined
   readonly discord?: DiscordOptions | null | undefined
+  readonly googleBusiness?: GoogleBusinessOptions | null | undefined
   /** Per-network replacements of content, mediaIds, thread and firstComment. */
   readonly overrides: Overrides
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
 export const networkOptionsOf = (
-  request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord">
+  request: Pick<
+    CreatePostRequest,
+    "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord" | "googleBusiness"
+  >
 ): NetworkOptions => ({
   ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
   ...(request.youtube === null ? {} : { youtube: request.youtube }),
   ...(request.pinterest === null ? {} : { pinterest: request.pinterest }),
   ...(request.facebook === null ? {} : { facebook: request.facebook }),
   ...(request.mastodon == null ? {} : { mastodon: request.mastodon }),
-  ...(request.discord == null ? {} : { discord: request.discord })
+  ...(request.discord == null ? {} : { discord: request.discord }),
+  ...(request.googleBusiness == null ? {} : { googleBusiness: request.googleBusiness })
 })
 
 const blank = (text: string) => text.trim() === ""
@@ -129,6 +136,13 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
   if (mastodon !== null) optionText("mastodon.contentWarning", mastodon.contentWarning, 1000)
   const discord = body.discord ?? null
   if (discord !== null) optionText("discord.threadName", discord.threadName, 100)
+  const googleBusiness = body.googleBusiness ?? null
+  if (googleBusiness !== null) {
+    optionText("googleBusiness.event.title", googleBusiness.event?.title, 1000)
+    optionText("googleBusiness.offer.couponCode", googleBusiness.offer?.couponCode, 1000)
+    optionText("googleBusiness.offer.termsConditions", googleBusiness.offer?.termsConditions, 5000)
+    for (const problem of checkGoogleBusiness(googleBusiness)) refuse([problem.field], problem.note)
+  }
 
   const overrides = checkOverrides(body.overrides ?? {})
   for (const problem of overrides.problems) refuse([problem.field], problem.note)
@@ -185,6 +199,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     facebook: body.facebook ?? null,
     mastodon,
     discord,
+    googleBusiness,
     overrides: overrides.overrides
   })
 }

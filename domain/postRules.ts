@@ -404,6 +404,8 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   if (mastodonProblem !== null) return Result.fail(mastodonProblem)
   if (request.discord != null && !planned.some((t) => t.account.platform === "discord"))
     warnings.post("discord is ignored: no Discord account is targeted.")
+  if (request.googleBusiness != null && !planned.some((t) => t.account.platform === "google_business"))
+    warnings.post("googleBusiness is ignored: no Google Business Profile account is targeted.")
 
   // Per-network limits on each target's final text and media, and polls.
   for (const target of planned) {

@@ -5,6 +5,7 @@ import { PublishError, Publishers } from "../application/ports/Publishers.ts"
 import * as Bluesky from "../adapters/networks/bluesky/index.ts"
 import * as Discord from "../adapters/networks/discord/index.ts"
 import * as Facebook from "../adapters/networks/facebook/index.ts"
+import * as GoogleBusiness from "../adapters/networks/google-business/index.ts"
 import * as Instagram from "../adapters/networks/instagram/index.ts"
 import * as LinkedIn from "../adapters/networks/linkedin/index.ts"
 import * as Mastodon from "../adapters/networks/mastodon/index.ts"
@@ -35,6 +36,7 @@ export const networks = [
   Mastodon.network,
   Telegram.network,
   Discord.network,
+  GoogleBusiness.network,
   Sandbox.network
 ] as const
 

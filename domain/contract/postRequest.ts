@@ -151,10 +151,69 @@ export const DiscordOptions = Schema.Struct({
 }).annotate({ identifier: "DiscordOptions", description: "Discord only: the forum post's title" })
 export type DiscordOptions = typeof DiscordOptions.Type
 
+const localDate = Str.annotate({ description: "A day in the location's own time zone, YYYY-MM-DD" })
+const localTime = Str.annotate({ description: "A time of day in the location's own time zone, HH:MM (24 hours)" })
+
+export const GoogleBusinessTopic = Schema.Literals(["STANDARD", "EVENT", "OFFER"]).annotate({
+  identifier: "GoogleBusinessTopic"
+})
+export const GoogleBusinessAction = Schema.Literals([
+  "BOOK",
+  "ORDER",
+  "SHOP",
+  "LEARN_MORE",
+  "SIGN_UP",
+  "CALL"
+]).annotate({
+  identifier: "GoogleBusinessAction"
+})
+
+/** Google Business Profile's local post settings (v4 LocalPost topicType, callToAction, event, offer), for the post only. */
+export const GoogleBusinessOptions = Schema.Struct({
+  topicType: optional(
+    GoogleBusinessTopic.annotate({ description: "STANDARD (an update, the default), EVENT or OFFER (both need event)" })
+  ),
+  languageCode: optional(
+    Str.annotate({ description: "The post's language, e.g. en or fr-CA; the server's default when absent" })
+  ),
+  callToAction: optional(
+    Schema.Struct({
+      actionType: GoogleBusinessAction,
+      url: optional(
+        Str.annotate({ description: "Where the button leads, an http(s) URL; none for CALL (the location's phone)" })
+      )
+    }).annotate({ identifier: "GoogleBusinessCallToAction", description: "A button under the post; not on an OFFER" })
+  ),
+  event: optional(
+    Schema.Struct({
+      title: Str.annotate({ description: "The event's or offer's title" }),
+      startDate: localDate,
+      startTime: optional(localTime),
+      endDate: localDate,
+      endTime: optional(localTime)
+    }).annotate({
+      identifier: "GoogleBusinessEvent",
+      description: "The event's (or offer's) title and when it runs; times both given or both left out"
+    })
+  ),
+  offer: optional(
+    Schema.Struct({
+      couponCode: optional(Str.annotate({ description: "The code to use in store or online" })),
+      redeemOnlineUrl: optional(Str.annotate({ description: "Where to redeem the offer, an http(s) URL" })),
+      termsConditions: optional(Str.annotate({ description: "The offer's terms" }))
+    }).annotate({ identifier: "GoogleBusinessOffer", description: "An OFFER's coupon code, redeem link and terms" })
+  )
+}).annotate({
+  identifier: "GoogleBusinessOptions",
+  description: "Google Business Profile only: the local post's kind (update, event, offer), button, event and offer"
+})
+export type GoogleBusinessOptions = typeof GoogleBusinessOptions.Type
+
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
 export interface NetworkOptions {
   readonly mastodon?: MastodonOptions | undefined
   readonly discord?: DiscordOptions | undefined
+  readonly googleBusiness?: GoogleBusinessOptions | undefined
   readonly tiktok?: TiktokOptions | undefined
   readonly youtube?: YoutubeOptions | undefined
   readonly pinterest?: PinterestOptions | undefined
@@ -282,6 +341,7 @@ export const createPostFields = {
   facebook: nullable(FacebookOptions),
   mastodon: nullable(MastodonOptions),
   discord: nullable(DiscordOptions),
+  googleBusiness: nullable(GoogleBusinessOptions),
   overrides: nullable(Overrides)
 }
 

@@ -829,7 +829,7 @@ export interface components {
      */
     PostStatus: "needs_approval" | "scheduled" | "publishing" | "published" | "failed";
     /** @enum {string} */
-    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "telegram" | "discord" | "sandbox";
+    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "telegram" | "discord" | "google_business" | "sandbox";
     /** @description Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content */
     Overrides: {
       x?: components["schemas"]["ContentOverride"];
@@ -844,6 +844,7 @@ export interface components {
       mastodon?: components["schemas"]["ContentOverride"];
       telegram?: components["schemas"]["ContentOverride"];
       discord?: components["schemas"]["ContentOverride"];
+      google_business?: components["schemas"]["ContentOverride"];
       sandbox?: components["schemas"]["ContentOverride"];
       [key: string]: unknown;
     };
@@ -2018,10 +2019,55 @@ export interface components {
       facebook?: components["schemas"]["FacebookOptions"] | null;
       mastodon?: components["schemas"]["MastodonOptions"] | null;
       discord?: components["schemas"]["DiscordOptions"] | null;
+      googleBusiness?: components["schemas"]["GoogleBusinessOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
       /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
       accountIds?: string[];
     };
+    /** @description Google Business Profile only: the local post's kind (update, event, offer), button, event and offer */
+    GoogleBusinessOptions: {
+      topicType?: components["schemas"]["GoogleBusinessTopic"];
+      /** @description The post's language, e.g. en or fr-CA; the server's default when absent */
+      languageCode?: string;
+      callToAction?: components["schemas"]["GoogleBusinessCallToAction"];
+      event?: components["schemas"]["GoogleBusinessEvent"];
+      offer?: components["schemas"]["GoogleBusinessOffer"];
+    };
+    /** @description An OFFER's coupon code, redeem link and terms */
+    GoogleBusinessOffer: {
+      /** @description The code to use in store or online */
+      couponCode?: string;
+      /** @description Where to redeem the offer, an http(s) URL */
+      redeemOnlineUrl?: string;
+      /** @description The offer's terms */
+      termsConditions?: string;
+    };
+    /** @description The event's (or offer's) title and when it runs; times both given or both left out */
+    GoogleBusinessEvent: {
+      /** @description The event's or offer's title */
+      title: string;
+      /** @description A day in the location's own time zone, YYYY-MM-DD */
+      startDate: string;
+      /** @description A time of day in the location's own time zone, HH:MM (24 hours) */
+      startTime?: string;
+      /** @description A day in the location's own time zone, YYYY-MM-DD */
+      endDate: string;
+      /** @description A time of day in the location's own time zone, HH:MM (24 hours) */
+      endTime?: string;
+    };
+    /** @description A button under the post; not on an OFFER */
+    GoogleBusinessCallToAction: {
+      actionType: components["schemas"]["GoogleBusinessAction"];
+      /** @description Where the button leads, an http(s) URL; none for CALL (the location's phone) */
+      url?: string;
+    };
+    /** @enum {string} */
+    GoogleBusinessAction: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+    /**
+     * @description STANDARD (an update, the default), EVENT or OFFER (both need event)
+     * @enum {string}
+     */
+    GoogleBusinessTopic: "STANDARD" | "EVENT" | "OFFER";
     /** @description Discord only: the forum post's title */
     DiscordOptions: {
       /** @description The forum post's title when the webhook's channel is a forum (thread_name, up to 100 characters); ignored elsewhere by Discord */
@@ -2126,6 +2172,7 @@ export interface components {
       facebook?: components["schemas"]["FacebookOptions"] | null;
       mastodon?: components["schemas"]["MastodonOptions"] | null;
       discord?: components["schemas"]["DiscordOptions"] | null;
+      googleBusiness?: components["schemas"]["GoogleBusinessOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
     };
     /** @description 503 ServiceUnavailable: signup_capacity, upstream_storage_unavailable, upstream_unavailable, upstream_processing */
