@@ -1,7 +1,12 @@
 import { type Platform, platformNames } from "./platforms.ts"
 
-/** Networks that download a post's media themselves from a URL Herald gives (Meta's three). */
-export const fetchesMediaByUrl: ReadonlySet<Platform> = new Set<Platform>(["facebook", "instagram", "threads"])
+/** Networks that download a post's media themselves from a URL Herald gives (Meta's three, Google Business Profile's sourceUrl). */
+export const fetchesMediaByUrl: ReadonlySet<Platform> = new Set<Platform>([
+  "facebook",
+  "instagram",
+  "threads",
+  "google_business"
+])
 /** Networks that download photos (not videos, which Herald uploads) by URL: TikTok's photo posts. */
 export const fetchesPhotosByUrl: ReadonlySet<Platform> = new Set<Platform>(["tiktok"])
 

@@ -165,7 +165,7 @@ export const make = (deps: {
   const unpublish = (request: UnpublishRequest) =>
     Effect.flatMap(actingOf(request.credentials), (acting) => deps.api.deletePost(acting, request.externalId))
 
-  /** The dry run's word on what only Google decides. */
+  /** The dry run's word on what only Google decides (an image link the internet cannot reach is the dry run's own warning). */
   const advise = (_account: Account, _dueAt: number, post: AdvisedPost) => {
     const options = post.options.googleBusiness
     const topic = options?.topicType ?? "STANDARD"
@@ -174,11 +174,6 @@ export const make = (deps: {
       ...(topic === "STANDARD"
         ? []
         : [`The ${topic.toLowerCase()}'s dates and times are the location's own local time, as Google shows them.`]),
-      ...(post.media.length > 0
-        ? [
-            "Google fetches the image from Herald's signed link: HERALD_PUBLIC_URL (or the storage's links) must reach Herald from the internet."
-          ]
-        : []),
       ...(options?.languageCode === undefined
         ? [`No googleBusiness.languageCode: the post is marked ${deps.languageCode} (GOOGLE_BUSINESS_LANGUAGE).`]
         : [])
