@@ -16,6 +16,7 @@ export const platforms = [
   "mastodon",
   "telegram",
   "discord",
+  "reddit",
   "sandbox"
 ] as const
 
@@ -35,6 +36,7 @@ export const platformLabels: Record<Platform, string> = {
   mastodon: "Mastodon",
   telegram: "Telegram",
   discord: "Discord",
+  reddit: "Reddit",
   sandbox: "Sandbox"
 }
 
@@ -286,6 +288,21 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     },
     source:
       "Discord API Execute Webhook (content 2000, 10 files), Poll object (10 answers of 55, 300, hours); 2026-11-26"
+  },
+  reddit: {
+    textLimit: 40000,
+    textCounting: "chars",
+    mediaRequired: false,
+    maxImages: 1,
+    maxVideos: 0,
+    mixedMedia: false,
+    maxThreadReplies: 0,
+    poll: null,
+    firstComment: true,
+    firstCommentLimit: 10000,
+    cover: false,
+    videoMaxSeconds: null,
+    source: "Reddit API POST /api/submit (title 300, self text 40,000), POST /api/comment (10,000); 2026-11-26"
   },
   sandbox: {
     textLimit: 10000,
@@ -542,6 +559,29 @@ export const declaredMetricSources: Partial<Record<Platform, Readonly<Record<Met
     },
     watchTimeSeconds: {
       none: "Mastodon reports no watch time."
+    }
+  },
+  reddit: {
+    views: {
+      none: "Reddit's API gives no view counts."
+    },
+    likes: {
+      from: ["score"]
+    },
+    replies: {
+      from: ["num_comments"]
+    },
+    reposts: {
+      none: "Reddit's API counts no crossposts of a post."
+    },
+    saves: {
+      none: "Reddit shows no one's saves but the account's own."
+    },
+    clicks: {
+      none: "Reddit counts no link clicks."
+    },
+    watchTimeSeconds: {
+      none: "Reddit reports no watch time."
     }
   },
   sandbox: {

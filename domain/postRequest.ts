@@ -13,6 +13,7 @@ import {
   type MastodonOptions,
   type NetworkOptions,
   type PinterestOptions,
+  type RedditOptions,
   type TiktokOptions,
   type YoutubeOptions
 } from "./contract/postRequest.ts"
@@ -45,20 +46,22 @@ export interface CreatePostRequest {
   /** Optional, unlike the older networks' objects: a request built in code may leave it out. */
   readonly mastodon?: MastodonOptions | null | undefined
   readonly discord?: DiscordOptions | null | undefined
+  readonly reddit?: RedditOptions | null | undefined
   /** Per-network replacements of content, mediaIds, thread and firstComment. */
   readonly overrides: Overrides
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
 export const networkOptionsOf = (
-  request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord">
+  request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord" | "reddit">
 ): NetworkOptions => ({
   ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
   ...(request.youtube === null ? {} : { youtube: request.youtube }),
   ...(request.pinterest === null ? {} : { pinterest: request.pinterest }),
   ...(request.facebook === null ? {} : { facebook: request.facebook }),
   ...(request.mastodon == null ? {} : { mastodon: request.mastodon }),
-  ...(request.discord == null ? {} : { discord: request.discord })
+  ...(request.discord == null ? {} : { discord: request.discord }),
+  ...(request.reddit == null ? {} : { reddit: request.reddit })
 })
 
 const blank = (text: string) => text.trim() === ""
@@ -129,6 +132,14 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
   if (mastodon !== null) optionText("mastodon.contentWarning", mastodon.contentWarning, 1000)
   const discord = body.discord ?? null
   if (discord !== null) optionText("discord.threadName", discord.threadName, 100)
+  const reddit = body.reddit ?? null
+  if (reddit !== null) {
+    optionText("reddit.title", reddit.title, 300)
+    optionText("reddit.flairId", reddit.flairId, 100)
+    optionText("reddit.url", reddit.url, 2048)
+    if (reddit.url !== undefined && !blank(reddit.url) && !/^https?:\/\/[^\s/?#]+\S*$/i.test(reddit.url))
+      refuse(["reddit.url"], "reddit.url must be an http(s) URL.")
+  }
 
   const overrides = checkOverrides(body.overrides ?? {})
   for (const problem of overrides.problems) refuse([problem.field], problem.note)
@@ -185,6 +196,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     facebook: body.facebook ?? null,
     mastodon,
     discord,
+    reddit,
     overrides: overrides.overrides
   })
 }
