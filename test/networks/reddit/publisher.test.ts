@@ -2,26 +2,14 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { viewOf } from "../shared/reason.ts"
 import { type FakeReddit, startFakeReddit } from "./fakeReddit.ts"
-import { accountOf, connect, publishedOf, redditOn, request, setNow, T0, upload } from "./support.ts"
+import { connectedOn, publishedOf, request, upload } from "./support.ts"
 
 let fake: FakeReddit
 beforeAll(async () => void (fake = await startFakeReddit()))
 afterAll(() => fake.close())
 
 let day = 0
-export const connected = (as = "alice") =>
-  Effect.gen(function* () {
-    yield* setNow(fake, T0 + ++day * 86_400_000)
-    const { network, blobs } = yield* redditOn(fake)
-    const connection = yield* connect(fake, network, as)
-    return {
-      network,
-      blobs,
-      publisher: network.publisher,
-      credentials: connection.credentials!,
-      account: accountOf(connection)
-    }
-  })
+const connected = (as = "alice") => connectedOn(fake, ++day, as)
 
 const lastSubmit = () => fake.calls("POST", "/api/submit").at(-1)!.body as Record<string, string>
 

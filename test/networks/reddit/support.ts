@@ -1,4 +1,4 @@
-import { Redacted } from "effect"
+import { Effect, Redacted } from "effect"
 import * as Reddit from "../../../adapters/networks/reddit/adapter.ts"
 import type { RedditConfig } from "../../../adapters/networks/reddit/config.ts"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
@@ -44,3 +44,18 @@ export const request = (
 
 export const upload = (blobs: BlobStoreShape, mimeType: string, bytes: number) =>
   Harness.upload(blobs, { type: "image", mimeType, bytes })
+
+/** A fresh network and `as` connected on day `day` after T0 (each test its own day: tokens last one). */
+export const connectedOn = (fake: FakeReddit, day: number, as = "alice") =>
+  Effect.gen(function* () {
+    yield* Harness.setNow(fake, Harness.T0 + day * 86_400_000)
+    const { network, blobs } = yield* redditOn(fake)
+    const connection = yield* connect(fake, network, as)
+    return {
+      network,
+      blobs,
+      publisher: network.publisher,
+      credentials: connection.credentials!,
+      account: accountOf(connection)
+    }
+  })
