@@ -17,6 +17,7 @@ export const platforms = [
   "telegram",
   "discord",
   "google_business",
+  "reddit",
   "sandbox"
 ] as const
 
@@ -37,6 +38,7 @@ export const platformLabels: Record<Platform, string> = {
   telegram: "Telegram",
   discord: "Discord",
   google_business: "Google Business Profile",
+  reddit: "Reddit",
   sandbox: "Sandbox"
 }
 
@@ -305,6 +307,21 @@ export const declaredRules: Record<Platform, NetworkRules> = {
     imageFormats: ["image/jpeg", "image/png"],
     imageMaxBytes: 5242880,
     source: "Google My Business API v4 accounts.locations.localPosts (summary 1500, one PHOTO by sourceUrl); 2026-11-26"
+  },
+  reddit: {
+    textLimit: 40000,
+    textCounting: "chars",
+    mediaRequired: false,
+    maxImages: 1,
+    maxVideos: 0,
+    mixedMedia: false,
+    maxThreadReplies: 0,
+    poll: null,
+    firstComment: true,
+    firstCommentLimit: 10000,
+    cover: false,
+    videoMaxSeconds: null,
+    source: "Reddit API POST /api/submit (title 300, self text 40,000), POST /api/comment (10,000); 2026-11-26"
   },
   sandbox: {
     textLimit: 10000,
@@ -584,6 +601,29 @@ export const declaredMetricSources: Partial<Record<Platform, Readonly<Record<Met
     },
     watchTimeSeconds: {
       none: "Business Profile posts carry no video."
+    }
+  },
+  reddit: {
+    views: {
+      none: "Reddit's API gives no view counts."
+    },
+    likes: {
+      from: ["score"]
+    },
+    replies: {
+      from: ["num_comments"]
+    },
+    reposts: {
+      none: "Reddit's API counts no crossposts of a post."
+    },
+    saves: {
+      none: "Reddit shows no one's saves but the account's own."
+    },
+    clicks: {
+      none: "Reddit counts no link clicks."
+    },
+    watchTimeSeconds: {
+      none: "Reddit reports no watch time."
     }
   },
   sandbox: {

@@ -15,6 +15,7 @@ import {
   type MastodonOptions,
   type NetworkOptions,
   type PinterestOptions,
+  type RedditOptions,
   type TiktokOptions,
   type YoutubeOptions
 } from "./contract/postRequest.ts"
@@ -48,6 +49,7 @@ export interface CreatePostRequest {
   readonly mastodon?: MastodonOptions | null | undefined
   readonly discord?: DiscordOptions | null | undefined
   readonly googleBusiness?: GoogleBusinessOptions | null | undefined
+  readonly reddit?: RedditOptions | null | undefined
   /** Per-network replacements of content, mediaIds, thread and firstComment. */
   readonly overrides: Overrides
 }
@@ -56,7 +58,7 @@ export interface CreatePostRequest {
 export const networkOptionsOf = (
   request: Pick<
     CreatePostRequest,
-    "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord" | "googleBusiness"
+    "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord" | "googleBusiness" | "reddit"
   >
 ): NetworkOptions => ({
   ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
@@ -65,7 +67,8 @@ export const networkOptionsOf = (
   ...(request.facebook === null ? {} : { facebook: request.facebook }),
   ...(request.mastodon == null ? {} : { mastodon: request.mastodon }),
   ...(request.discord == null ? {} : { discord: request.discord }),
-  ...(request.googleBusiness == null ? {} : { googleBusiness: request.googleBusiness })
+  ...(request.googleBusiness == null ? {} : { googleBusiness: request.googleBusiness }),
+  ...(request.reddit == null ? {} : { reddit: request.reddit })
 })
 
 const blank = (text: string) => text.trim() === ""
@@ -143,6 +146,14 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     optionText("googleBusiness.offer.termsConditions", googleBusiness.offer?.termsConditions, 5000)
     for (const problem of checkGoogleBusiness(googleBusiness)) refuse([problem.field], problem.note)
   }
+  const reddit = body.reddit ?? null
+  if (reddit !== null) {
+    optionText("reddit.title", reddit.title, 300)
+    optionText("reddit.flairId", reddit.flairId, 100)
+    optionText("reddit.url", reddit.url, 2048)
+    if (reddit.url !== undefined && !blank(reddit.url) && !/^https?:\/\/[^\s/?#]+\S*$/i.test(reddit.url))
+      refuse(["reddit.url"], "reddit.url must be an http(s) URL.")
+  }
 
   const overrides = checkOverrides(body.overrides ?? {})
   for (const problem of overrides.problems) refuse([problem.field], problem.note)
@@ -200,6 +211,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     mastodon,
     discord,
     googleBusiness,
+    reddit,
     overrides: overrides.overrides
   })
 }

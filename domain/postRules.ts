@@ -14,6 +14,7 @@ import {
 } from "./overrides.ts"
 import { platformNames } from "./platforms.ts"
 import type { CreatePostRequest } from "./postRequest.ts"
+import { checkRedditTargets } from "./redditPost.ts"
 import { countUpTo } from "./text.ts"
 import type { ScheduledForInput } from "./contract/planning.ts"
 import { checkScheduledFor } from "./scheduledFor.ts"
@@ -406,6 +407,11 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
     warnings.post("discord is ignored: no Discord account is targeted.")
   if (request.googleBusiness != null && !planned.some((t) => t.account.platform === "google_business"))
     warnings.post("googleBusiness is ignored: no Google Business Profile account is targeted.")
+  const redditTargets = planned.filter((t) => t.account.platform === "reddit")
+  if (request.reddit != null && redditTargets.length === 0)
+    warnings.post("reddit is ignored: no Reddit account is targeted.")
+  const redditProblem = checkRedditTargets(request.reddit, redditTargets, field, warnings.target)
+  if (redditProblem !== null) return Result.fail(redditProblem)
 
   // Per-network limits on each target's final text and media, and polls.
   for (const target of planned) {

@@ -10,6 +10,7 @@ import * as Instagram from "../adapters/networks/instagram/index.ts"
 import * as LinkedIn from "../adapters/networks/linkedin/index.ts"
 import * as Mastodon from "../adapters/networks/mastodon/index.ts"
 import * as Pinterest from "../adapters/networks/pinterest/index.ts"
+import * as Reddit from "../adapters/networks/reddit/index.ts"
 import * as Sandbox from "../adapters/networks/sandbox/index.ts"
 import type { NetworkDeclaration } from "../adapters/networks/shared/declaration.ts"
 import * as Telegram from "../adapters/networks/telegram/index.ts"
@@ -37,6 +38,7 @@ export const networks = [
   Telegram.network,
   Discord.network,
   GoogleBusiness.network,
+  Reddit.network,
   Sandbox.network
 ] as const
 

@@ -246,6 +246,8 @@ export interface AdvisedPost {
   readonly text?:
     | { readonly content: string; readonly thread: ReadonlyArray<string>; readonly firstComment: string | null }
     | undefined
+  /** The account's credentials, read (renewed if need be) only when run: for advice the network must be asked for (a subreddit's rules). */
+  readonly credentials?: Effect.Effect<NetworkCredentials | null> | undefined
 }
 
 /** A board of an account (Pinterest): a post's `pinterest.boardId`. */

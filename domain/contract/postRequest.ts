@@ -208,12 +208,50 @@ export const GoogleBusinessOptions = Schema.Struct({
   description: "Google Business Profile only: the local post's kind (update, event, offer), button, event and offer"
 })
 export type GoogleBusinessOptions = typeof GoogleBusinessOptions.Type
+export const RedditKind = Schema.Literals(["self", "link", "image"]).annotate({ identifier: "RedditKind" })
+export type RedditKind = typeof RedditKind.Type
+
+/** Reddit's submission settings (POST /api/submit sr, title, kind, url, flair_id), for the post only. */
+export const RedditOptions = Schema.Struct({
+  subreddit: Str.check(
+    Schema.isPattern(/^(r\/)?[A-Za-z0-9_]{2,21}$/, {
+      message: "reddit.subreddit is a subreddit's name, e.g. typescript or r/typescript."
+    })
+  ).annotate({
+    description:
+      "The subreddit the post goes to (its name, with or without r/); required for a Reddit target. Its rules (submission type, flair, title and body requirements) are checked before posting"
+  }),
+  title: optional(
+    Str.annotate({
+      description:
+        "The post's title, 1-300 characters; without one, the text's first line is the title and the rest of the text the body"
+    })
+  ),
+  kind: optional(
+    RedditKind.annotate({
+      description:
+        "self (a text post), link (reddit.url) or image (the post's one image); without it: image when the post has an image, link when reddit.url is set, else self"
+    })
+  ),
+  url: optional(Str.annotate({ description: "A link post's URL, http(s)" })),
+  flairId: optional(
+    Str.annotate({
+      description:
+        "A link flair's id of the subreddit (GET /r/{subreddit}/api/link_flair_v2); some subreddits require one"
+    })
+  )
+}).annotate({
+  identifier: "RedditOptions",
+  description: "Reddit only: the subreddit, title, kind (self, link, image), link and flair of the post"
+})
+export type RedditOptions = typeof RedditOptions.Type
 
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
 export interface NetworkOptions {
   readonly mastodon?: MastodonOptions | undefined
   readonly discord?: DiscordOptions | undefined
   readonly googleBusiness?: GoogleBusinessOptions | undefined
+  readonly reddit?: RedditOptions | undefined
   readonly tiktok?: TiktokOptions | undefined
   readonly youtube?: YoutubeOptions | undefined
   readonly pinterest?: PinterestOptions | undefined
@@ -342,6 +380,7 @@ export const createPostFields = {
   mastodon: nullable(MastodonOptions),
   discord: nullable(DiscordOptions),
   googleBusiness: nullable(GoogleBusinessOptions),
+  reddit: nullable(RedditOptions),
   overrides: nullable(Overrides)
 }
 

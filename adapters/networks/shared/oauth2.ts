@@ -31,6 +31,8 @@ export interface OAuth2Settings {
   readonly authorizeParams?: Readonly<Record<string, string>>
   /** Other form parameters a network wants in its token requests (TikTok's client_key). */
   readonly tokenParams?: Readonly<Record<string, string>>
+  /** Other headers a network wants on its token requests (Reddit's descriptive User-Agent). */
+  readonly tokenHeaders?: Readonly<Record<string, string>>
   /**
    * The token endpoint strays from RFC 6749 in ways Herald can safely mend: a missing `token_type`
    * is read as bearer, an `id_token` Herald does not use (profiles come from the API) is dropped
@@ -229,7 +231,8 @@ export const makeOAuth2Client = (settings: OAuth2Settings): OAuth2Client => {
     signal: AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutMs)]),
     [oauth.allowInsecureRequests]: insecure,
     [oauth.customFetch]: settings.lenientTokenResponse === true ? lenientFetch(fetch) : fetch,
-    ...(settings.tokenParams === undefined ? {} : { additionalParameters: { ...settings.tokenParams } })
+    ...(settings.tokenParams === undefined ? {} : { additionalParameters: { ...settings.tokenParams } }),
+    ...(settings.tokenHeaders === undefined ? {} : { headers: { ...settings.tokenHeaders } })
   })
 
   /** Sends a token request; 5xx and 429 are "later" before the library reads them as refusals. */

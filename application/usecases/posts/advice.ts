@@ -5,7 +5,7 @@ import { formatUtc } from "../../../domain/time.ts"
 import type { NetworkOptions } from "../../../domain/contract/postRequest.ts"
 import type { Media } from "../../../domain/media.ts"
 import { type AdvisedPost, Publishers } from "../../ports/Publishers.ts"
-import { grantEnds, RENEW_AHEAD_MS } from "../credentials.ts"
+import { credentialsFor, grantEnds, RENEW_AHEAD_MS } from "../credentials.ts"
 
 /**
  * A dry-run warning when the account's grant ends before the post is due (LinkedIn's 60-day tokens
@@ -34,10 +34,23 @@ export const dryRunAdvice = Effect.fnUntraced(function* (
   dueAt: number
 ) {
   const ends = yield* grantEnds(targets.map((t) => t.account).filter((a) => a.status === "connected"))
+  const context = yield* Effect.context<Effect.Services<ReturnType<typeof credentialsFor>>>()
+  // Read only if the network's advice asks; a refused renewal is no advice, and the target's own check tells it.
+  const credentialsOf = (account: Account) =>
+    credentialsFor(account).pipe(
+      Effect.map(Option.getOrNull),
+      Effect.orElseSucceed(() => null),
+      Effect.provideContext(context)
+    )
   return yield* Effect.forEach(targets, ({ account, media, content, thread, firstComment }) =>
     account.status === "connected"
       ? Effect.map(
-          networkAdvice(account, dueAt, { media, options, text: { content, thread, firstComment } }),
+          networkAdvice(account, dueAt, {
+            media,
+            options,
+            text: { content, thread, firstComment },
+            credentials: credentialsOf(account)
+          }),
           (network): ReadonlyArray<string> => [...grantWarning(account, ends.get(account.id), dueAt), ...network]
         )
       : Effect.succeed<ReadonlyArray<string>>([])

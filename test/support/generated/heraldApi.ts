@@ -829,7 +829,7 @@ export interface components {
      */
     PostStatus: "needs_approval" | "scheduled" | "publishing" | "published" | "failed";
     /** @enum {string} */
-    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "telegram" | "discord" | "google_business" | "sandbox";
+    Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "telegram" | "discord" | "google_business" | "reddit" | "sandbox";
     /** @description Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content */
     Overrides: {
       x?: components["schemas"]["ContentOverride"];
@@ -845,6 +845,7 @@ export interface components {
       telegram?: components["schemas"]["ContentOverride"];
       discord?: components["schemas"]["ContentOverride"];
       google_business?: components["schemas"]["ContentOverride"];
+      reddit?: components["schemas"]["ContentOverride"];
       sandbox?: components["schemas"]["ContentOverride"];
       [key: string]: unknown;
     };
@@ -2020,10 +2021,28 @@ export interface components {
       mastodon?: components["schemas"]["MastodonOptions"] | null;
       discord?: components["schemas"]["DiscordOptions"] | null;
       googleBusiness?: components["schemas"]["GoogleBusinessOptions"] | null;
+      reddit?: components["schemas"]["RedditOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
       /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
       accountIds?: string[];
     };
+    /** @description Reddit only: the subreddit, title, kind (self, link, image), link and flair of the post */
+    RedditOptions: {
+      /** @description The subreddit the post goes to (its name, with or without r/); required for a Reddit target. Its rules (submission type, flair, title and body requirements) are checked before posting */
+      subreddit: string;
+      /** @description The post's title, 1-300 characters; without one, the text's first line is the title and the rest of the text the body */
+      title?: string;
+      kind?: components["schemas"]["RedditKind"];
+      /** @description A link post's URL, http(s) */
+      url?: string;
+      /** @description A link flair's id of the subreddit (GET /r/{subreddit}/api/link_flair_v2); some subreddits require one */
+      flairId?: string;
+    };
+    /**
+     * @description self (a text post), link (reddit.url) or image (the post's one image); without it: image when the post has an image, link when reddit.url is set, else self
+     * @enum {string}
+     */
+    RedditKind: "self" | "link" | "image";
     /** @description Google Business Profile only: the local post's kind (update, event, offer), button, event and offer */
     GoogleBusinessOptions: {
       topicType?: components["schemas"]["GoogleBusinessTopic"];
@@ -2173,6 +2192,7 @@ export interface components {
       mastodon?: components["schemas"]["MastodonOptions"] | null;
       discord?: components["schemas"]["DiscordOptions"] | null;
       googleBusiness?: components["schemas"]["GoogleBusinessOptions"] | null;
+      reddit?: components["schemas"]["RedditOptions"] | null;
       overrides?: components["schemas"]["Overrides"] | null;
     };
     /** @description 503 ServiceUnavailable: signup_capacity, upstream_storage_unavailable, upstream_unavailable, upstream_processing */
