@@ -41,6 +41,9 @@ export const editedBody = (post: Post, edit: UpdatePostBody, now: number): Creat
     youtube: options.youtube ?? null,
     pinterest: options.pinterest ?? null,
     facebook: options.facebook ?? null,
+    instagram: options.instagram ?? null,
+    mastodon: options.mastodon ?? null,
+    discord: options.discord ?? null,
     overrides: post.overrides,
     scheduledFor: post.scheduledFor !== null && post.scheduledFor > now ? formatUtc(post.scheduledFor) : null
   }

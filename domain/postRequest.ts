@@ -9,6 +9,7 @@ import {
   type CreatePostBody,
   decodeCreatePostBody,
   type FacebookOptions,
+  type InstagramOptions,
   type DiscordOptions,
   type MastodonOptions,
   type NetworkOptions,
@@ -45,20 +46,25 @@ export interface CreatePostRequest {
   /** Optional, unlike the older networks' objects: a request built in code may leave it out. */
   readonly mastodon?: MastodonOptions | null | undefined
   readonly discord?: DiscordOptions | null | undefined
+  readonly instagram?: InstagramOptions | null | undefined
   /** Per-network replacements of content, mediaIds, thread and firstComment. */
   readonly overrides: Overrides
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
 export const networkOptionsOf = (
-  request: Pick<CreatePostRequest, "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord">
+  request: Pick<
+    CreatePostRequest,
+    "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord" | "instagram"
+  >
 ): NetworkOptions => ({
   ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
   ...(request.youtube === null ? {} : { youtube: request.youtube }),
   ...(request.pinterest === null ? {} : { pinterest: request.pinterest }),
   ...(request.facebook === null ? {} : { facebook: request.facebook }),
   ...(request.mastodon == null ? {} : { mastodon: request.mastodon }),
-  ...(request.discord == null ? {} : { discord: request.discord })
+  ...(request.discord == null ? {} : { discord: request.discord }),
+  ...(request.instagram == null ? {} : { instagram: request.instagram })
 })
 
 const blank = (text: string) => text.trim() === ""
@@ -185,6 +191,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     facebook: body.facebook ?? null,
     mastodon,
     discord,
+    instagram: body.instagram ?? null,
     overrides: overrides.overrides
   })
 }

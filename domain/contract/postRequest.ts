@@ -57,8 +57,17 @@ export const TiktokOptions = Schema.Struct({
   privacyLevel: optional(
     TiktokPrivacy.annotate({ description: "Who may see the TikTok post; the creator's account must allow it" })
   ),
-  brandedContent: optional(Schema.Boolean.annotate({ description: "TikTok branded-content disclosure" }))
-}).annotate({ identifier: "TiktokOptions", description: "TikTok only: privacy level and branded-content disclosure" })
+  brandedContent: optional(Schema.Boolean.annotate({ description: "TikTok branded-content disclosure" })),
+  draft: optional(
+    Schema.Boolean.annotate({
+      description:
+        "true: the one video goes to the creator's TikTok inbox as a draft (Upload, scope video.upload) for them to finish and post in the app; privacy, branded content, the AI label and the caption do not apply"
+    })
+  )
+}).annotate({
+  identifier: "TiktokOptions",
+  description: "TikTok only: privacy level, branded-content disclosure, or a draft to the creator's inbox"
+})
 export type TiktokOptions = typeof TiktokOptions.Type
 
 export const YoutubePrivacy = Schema.Literals(["public", "unlisted", "private"]).annotate({
@@ -105,6 +114,17 @@ export const PinterestOptions = Schema.Struct({
   title: optional(Str.annotate({ description: "The pin's title, at most 100 characters" }))
 }).annotate({ identifier: "PinterestOptions", description: "Pinterest only: the board, link and title of the pin" })
 export type PinterestOptions = typeof PinterestOptions.Type
+
+/** Instagram's choice of format: a story (media_type STORIES) instead of a feed post, carousel or reel. */
+export const InstagramOptions = Schema.Struct({
+  story: optional(
+    Schema.Boolean.annotate({
+      description:
+        "true: the post's one image or video goes up as a story (24 hours; video 3-60 s, vertical 9:16 recommended); a story shows no caption and takes no carousel or first comment"
+    })
+  )
+}).annotate({ identifier: "InstagramOptions", description: "Instagram only: publish as a story" })
+export type InstagramOptions = typeof InstagramOptions.Type
 
 /** Facebook Pages' choice for a video: a reel (POST /{page}/video_reels) instead of a Page video. */
 export const FacebookOptions = Schema.Struct({
@@ -159,6 +179,7 @@ export interface NetworkOptions {
   readonly youtube?: YoutubeOptions | undefined
   readonly pinterest?: PinterestOptions | undefined
   readonly facebook?: FacebookOptions | undefined
+  readonly instagram?: InstagramOptions | undefined
 }
 
 export const PollRequest = Schema.Struct({
@@ -280,6 +301,7 @@ export const createPostFields = {
   youtube: nullable(YoutubeOptions),
   pinterest: nullable(PinterestOptions),
   facebook: nullable(FacebookOptions),
+  instagram: nullable(InstagramOptions),
   mastodon: nullable(MastodonOptions),
   discord: nullable(DiscordOptions),
   overrides: nullable(Overrides)
