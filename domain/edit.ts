@@ -18,7 +18,6 @@ const given = <K extends keyof UpdatePostBody>(edit: UpdatePostBody, key: K) => 
  * kept: checked like a create's while it is ahead; an overdue one (waiting past it for approval) is now.
  */
 export const editedBody = (post: Post, edit: UpdatePostBody, now: number): CreatePostBody => {
-  const options = post.networkOptions
   const aliasMedia = edit.mediaId !== undefined && edit.mediaId !== null
   const aliasThread = edit.firstReply !== undefined && edit.firstReply !== null
   const base: CreatePostBody = {
@@ -37,10 +36,8 @@ export const editedBody = (post: Post, edit: UpdatePostBody, now: number): Creat
           },
     cover: post.cover,
     tiktokAiGenerated: post.tiktokAiGenerated,
-    tiktok: options.tiktok ?? null,
-    youtube: options.youtube ?? null,
-    pinterest: options.pinterest ?? null,
-    facebook: options.facebook ?? null,
+    // Every network's object the post keeps, whichever networks there are.
+    ...post.networkOptions,
     overrides: post.overrides,
     scheduledFor: post.scheduledFor !== null && post.scheduledFor > now ? formatUtc(post.scheduledFor) : null
   }

@@ -25,6 +25,17 @@ export interface ReelRules {
   readonly perDay: number
 }
 
+/**
+ * What a network's stories take where a story is a choice of the post (Instagram's STORIES): one
+ * image or one video, no caption, no carousel, no first comment, no cover; these bound the video and
+ * name the recommended shape (other shapes are fitted by the network, so only advised).
+ */
+export interface StoryRules {
+  readonly minSeconds: number
+  readonly maxSeconds: number
+  readonly aspect: { readonly width: number; readonly height: number }
+}
+
 /** What one network accepts. One row per network; the spec wins where notes differ. */
 export interface NetworkRules {
   readonly textLimit: number
@@ -52,6 +63,7 @@ export interface NetworkRules {
   /** Image shapes the network takes, width over height; an image outside is refused at create (no padding or cropping). */
   readonly imageAspect?: { readonly min: number; readonly max: number }
   readonly reel?: ReelRules
+  readonly story?: StoryRules
   /** Posts one account may publish in any 24 hours, where the network documents a cap (posting queues keep under it). */
   readonly postsPer24Hours?: number
   readonly source: string

@@ -109,8 +109,17 @@ export const declaredRules: Record<Platform, NetworkRules> = {
       min: 0.8,
       max: 1.91
     },
+    story: {
+      minSeconds: 3,
+      maxSeconds: 60,
+      aspect: {
+        width: 9,
+        height: 16
+      }
+    },
     postsPer24Hours: 50,
-    source: "Instagram Graph API content publishing (50 API-published posts a moving 24 h); 2026-11-21"
+    source:
+      "Instagram Graph API content publishing (50 API-published posts a moving 24 h); stories: IG User Media media_type=STORIES (video 3-60 s, 9:16 recommended); 2026-11-26"
   },
   facebook: {
     textLimit: 63206,

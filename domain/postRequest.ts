@@ -10,9 +10,12 @@ import {
   type CreatePostBody,
   decodeCreatePostBody,
   type FacebookOptions,
+  type InstagramOptions,
   type DiscordOptions,
   type GoogleBusinessOptions,
   type MastodonOptions,
+  type NetworkOptionKey,
+  networkOptionKeys,
   type NetworkOptions,
   type PinterestOptions,
   type RedditOptions,
@@ -50,26 +53,20 @@ export interface CreatePostRequest {
   readonly discord?: DiscordOptions | null | undefined
   readonly googleBusiness?: GoogleBusinessOptions | null | undefined
   readonly reddit?: RedditOptions | null | undefined
+  readonly instagram?: InstagramOptions | null | undefined
   /** Per-network replacements of content, mediaIds, thread and firstComment. */
   readonly overrides: Overrides
 }
 
 /** The request's per-network objects as the post keeps them (absent ones left out). */
-export const networkOptionsOf = (
-  request: Pick<
-    CreatePostRequest,
-    "tiktok" | "youtube" | "pinterest" | "facebook" | "mastodon" | "discord" | "googleBusiness" | "reddit"
-  >
-): NetworkOptions => ({
-  ...(request.tiktok === null ? {} : { tiktok: request.tiktok }),
-  ...(request.youtube === null ? {} : { youtube: request.youtube }),
-  ...(request.pinterest === null ? {} : { pinterest: request.pinterest }),
-  ...(request.facebook === null ? {} : { facebook: request.facebook }),
-  ...(request.mastodon == null ? {} : { mastodon: request.mastodon }),
-  ...(request.discord == null ? {} : { discord: request.discord }),
-  ...(request.googleBusiness == null ? {} : { googleBusiness: request.googleBusiness }),
-  ...(request.reddit == null ? {} : { reddit: request.reddit })
-})
+export const networkOptionsOf = (request: { readonly [K in NetworkOptionKey]?: NetworkOptions[K] | null }) => {
+  const kept: { -readonly [K in NetworkOptionKey]?: NetworkOptions[K] } = {}
+  for (const key of networkOptionKeys) {
+    const value = request[key]
+    if (value != null) Object.assign(kept, { [key]: value })
+  }
+  return kept as NetworkOptions
+}
 
 const blank = (text: string) => text.trim() === ""
 const prose = (max: number): TextRule => ({ kind: "prose", max })
@@ -212,6 +209,7 @@ export const checkCreatePost = (body: CreatePostBody): Result.Result<CreatePostR
     discord,
     googleBusiness,
     reddit,
+    instagram: body.instagram ?? null,
     overrides: overrides.overrides
   })
 }

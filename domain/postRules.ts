@@ -18,6 +18,7 @@ import { checkRedditTargets } from "./redditPost.ts"
 import { countUpTo } from "./text.ts"
 import type { ScheduledForInput } from "./contract/planning.ts"
 import { checkScheduledFor } from "./scheduledFor.ts"
+import { ASPECT_TOLERANCE, checkInstagram, checkTiktokDraft, isInstagramStory } from "./formatRules.ts"
 
 export interface RulesContext {
   readonly now: number
@@ -54,7 +55,7 @@ export interface CheckedPost {
 }
 
 /** Warnings about the post as a whole, and about single targets (which are the post's too). */
-interface Warnings {
+export interface Warnings {
   readonly post: (message: string) => void
   readonly target: (target: PlannedTarget, message: string) => void
 }
@@ -196,9 +197,6 @@ const checkMastodon = (
 /** Whether a Facebook target goes up as a reel (facebook.reel), not as a Page video. */
 export const isFacebookReel = (request: Pick<CreatePostRequest, "facebook">, target: PlannedTarget) =>
   target.account.platform === "facebook" && request.facebook?.reel === true
-
-/** How far a video's shape may be from the recommended one before the dry run says so (rounding of encoders). */
-const ASPECT_TOLERANCE = 0.02
 
 const checkFacebook = (
   request: CreatePostRequest,
@@ -366,8 +364,10 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
       return refuse("tiktok_ai_unsupported", tiktokTargets, {
         reason: "The AI-generated label applies to videos only."
       })
+    const draftProblem = checkTiktokDraft(request, tiktokTargets, field, warnings)
+    if (draftProblem !== null) return Result.fail(draftProblem)
     const t = request.tiktok
-    if (t?.brandedContent === true && t.privacyLevel === "SELF_ONLY")
+    if (t?.draft !== true && t?.brandedContent === true && t.privacyLevel === "SELF_ONLY")
       return refuse("tiktok_privacy_conflict", tiktokTargets, {
         reason: "Branded content cannot be private (SELF_ONLY)."
       })
@@ -388,7 +388,7 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
           "TikTok photo posts take JPEG or WebP images only."
         )
       )
-    if (t?.privacyLevel === undefined)
+    if (t?.privacyLevel === undefined && t?.draft !== true)
       for (const target of tiktokTargets)
         warnings.target(
           target,
@@ -401,6 +401,8 @@ export const checkPost = (request: CreatePostRequest, ctx: RulesContext): Result
   if (pinterestProblem !== null) return Result.fail(pinterestProblem)
   const facebookProblem = checkFacebook(request, planned, warnings)
   if (facebookProblem !== null) return Result.fail(facebookProblem)
+  const instagramProblem = checkInstagram(request, planned, field, warnings)
+  if (instagramProblem !== null) return Result.fail(instagramProblem)
   const mastodonProblem = checkMastodon(request, planned, warnings)
   if (mastodonProblem !== null) return Result.fail(mastodonProblem)
   if (request.discord != null && !planned.some((t) => t.account.platform === "discord"))
@@ -469,9 +471,11 @@ const checkTargetLimits = (
       },
       `${name} takes at most ${rules.maxImages} images or ${rules.maxVideos} video(s)${rules.mixedMedia ? "" : ", not mixed"}.`
     )
-  // A reel's length is its own rule (checkFacebook).
+  // A reel's and a story's length are their own rules (checkFacebook, checkInstagram).
+  const story = isInstagramStory(request, target)
   if (
     !isFacebookReel(request, target) &&
+    !story &&
     rules.videoMaxSeconds !== null &&
     videos.some((v) => v.durationMs !== null && v.durationMs > rules.videoMaxSeconds! * 1000)
   )
@@ -531,7 +535,7 @@ const checkTargetLimits = (
         `${name} polls need a question of at most ${p.maxQuestionLength} characters: send poll.question, or keep the post's text that short to ask it.`
       )
   }
-  if (account.platform === "instagram" && (target.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)
+  if (account.platform === "instagram" && !story && (target.content.match(/#[\p{L}\p{N}_]+/gu)?.length ?? 0) > 30)
     warn("Instagram refuses captions with more than 30 hashtags.")
   // A format the network refuses goes as a converted copy (its publisher makes it); a shape is refused here, never failed later.
   const formats = rules.imageFormats
@@ -539,7 +543,8 @@ const checkTargetLimits = (
     warn(
       `${name} takes ${formats.map((f) => f.replace("image/", "").toUpperCase()).join(" or ")} images only: Herald sends the others as converted copies.`
     )
-  const shape = rules.imageAspect
+  // A story takes any shape (Instagram fits it in the frame); checkInstagram advises on it.
+  const shape = story ? undefined : rules.imageAspect
   const misshapen =
     shape === undefined
       ? undefined

@@ -57,8 +57,17 @@ export const TiktokOptions = Schema.Struct({
   privacyLevel: optional(
     TiktokPrivacy.annotate({ description: "Who may see the TikTok post; the creator's account must allow it" })
   ),
-  brandedContent: optional(Schema.Boolean.annotate({ description: "TikTok branded-content disclosure" }))
-}).annotate({ identifier: "TiktokOptions", description: "TikTok only: privacy level and branded-content disclosure" })
+  brandedContent: optional(Schema.Boolean.annotate({ description: "TikTok branded-content disclosure" })),
+  draft: optional(
+    Schema.Boolean.annotate({
+      description:
+        "true: the one video goes to the creator's TikTok inbox as a draft (Upload, scope video.upload) for them to finish and post in the app; privacy, branded content, the AI label and the caption do not apply"
+    })
+  )
+}).annotate({
+  identifier: "TiktokOptions",
+  description: "TikTok only: privacy level, branded-content disclosure, or a draft to the creator's inbox"
+})
 export type TiktokOptions = typeof TiktokOptions.Type
 
 export const YoutubePrivacy = Schema.Literals(["public", "unlisted", "private"]).annotate({
@@ -105,6 +114,17 @@ export const PinterestOptions = Schema.Struct({
   title: optional(Str.annotate({ description: "The pin's title, at most 100 characters" }))
 }).annotate({ identifier: "PinterestOptions", description: "Pinterest only: the board, link and title of the pin" })
 export type PinterestOptions = typeof PinterestOptions.Type
+
+/** Instagram's choice of format: a story (media_type STORIES) instead of a feed post, carousel or reel. */
+export const InstagramOptions = Schema.Struct({
+  story: optional(
+    Schema.Boolean.annotate({
+      description:
+        "true: the post's one image or video goes up as a story (24 hours; video 3-60 s, vertical 9:16 recommended); a story shows no caption and takes no carousel or first comment"
+    })
+  )
+}).annotate({ identifier: "InstagramOptions", description: "Instagram only: publish as a story" })
+export type InstagramOptions = typeof InstagramOptions.Type
 
 /** Facebook Pages' choice for a video: a reel (POST /{page}/video_reels) instead of a Page video. */
 export const FacebookOptions = Schema.Struct({
@@ -246,17 +266,29 @@ export const RedditOptions = Schema.Struct({
 })
 export type RedditOptions = typeof RedditOptions.Type
 
+/** Each network's own object of a post request, by its field name: the one list a network's option joins. */
+export const networkOptionSchemas = {
+  tiktok: TiktokOptions,
+  youtube: YoutubeOptions,
+  pinterest: PinterestOptions,
+  facebook: FacebookOptions,
+  instagram: InstagramOptions,
+  mastodon: MastodonOptions,
+  discord: DiscordOptions,
+  googleBusiness: GoogleBusinessOptions,
+  reddit: RedditOptions
+} as const
+export type NetworkOptionKey = keyof typeof networkOptionSchemas
+export const networkOptionKeys = Object.keys(networkOptionSchemas) as ReadonlyArray<NetworkOptionKey>
+
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
-export interface NetworkOptions {
-  readonly mastodon?: MastodonOptions | undefined
-  readonly discord?: DiscordOptions | undefined
-  readonly googleBusiness?: GoogleBusinessOptions | undefined
-  readonly reddit?: RedditOptions | undefined
-  readonly tiktok?: TiktokOptions | undefined
-  readonly youtube?: YoutubeOptions | undefined
-  readonly pinterest?: PinterestOptions | undefined
-  readonly facebook?: FacebookOptions | undefined
+export type NetworkOptions = {
+  readonly [K in NetworkOptionKey]?: (typeof networkOptionSchemas)[K]["Type"] | undefined
 }
+
+const networkOptionFields = Object.fromEntries(
+  networkOptionKeys.map((key) => [key, nullable(networkOptionSchemas[key])])
+) as { readonly [K in NetworkOptionKey]: ReturnType<typeof nullable<(typeof networkOptionSchemas)[K]>> }
 
 export const PollRequest = Schema.Struct({
   options: cappedStrings({
@@ -373,14 +405,7 @@ export const createPostFields = {
   poll: nullable(PollRequest),
   cover: nullable(CoverRequest),
   tiktokAiGenerated: nullable(Schema.Boolean.annotate({ description: "TikTok only: label the post as AI-generated" })),
-  tiktok: nullable(TiktokOptions),
-  youtube: nullable(YoutubeOptions),
-  pinterest: nullable(PinterestOptions),
-  facebook: nullable(FacebookOptions),
-  mastodon: nullable(MastodonOptions),
-  discord: nullable(DiscordOptions),
-  googleBusiness: nullable(GoogleBusinessOptions),
-  reddit: nullable(RedditOptions),
+  ...networkOptionFields,
   overrides: nullable(Overrides)
 }
 

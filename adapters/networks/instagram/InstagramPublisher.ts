@@ -2,6 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import {
+  type Published,
   PublishError,
   type Publisher,
   type PublishOutcome,
@@ -22,8 +23,8 @@ import {
 } from "../meta/containers.ts"
 import { createdId, type Graph } from "../meta/graph.ts"
 import { fetchableUrl } from "../shared/media.ts"
-import { findByText } from "../meta/posts.ts"
-import { type Acting, api, type Quota } from "./api.ts"
+import { CLOCK_SKEW_MS, findByText, metaTime } from "../meta/posts.ts"
+import { type Acting, api, type MediaItem, type Quota } from "./api.ts"
 import { networkRules } from "../../../domain/networkRules.ts"
 import { inAcceptedFormat } from "../shared/images.ts"
 
@@ -53,7 +54,9 @@ export const actingOf = (
   return Effect.succeed({ userId: account.externalId, token: credentials.accessToken, graph })
 }
 
-/** The containers a post needs: one image, one reel (with its cover), or a carousel of 2 to 10 items. */
+const isStory = (request: PublishRequest) => request.options?.instagram?.story === true
+
+/** The containers a post needs: one image, one reel (with its cover), a carousel of 2 to 10 items, or one story. */
 const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Effect<Containers, PublishError> =>
   Effect.gen(function* () {
     const media = request.media
@@ -64,6 +67,7 @@ const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Ef
     // Instagram takes JPEG only: other images go as a converted copy (its rules row names the formats).
     const urlOf = (m: Media) =>
       Effect.flatMap(inAcceptedFormat(blobs, networkRules.instagram, m), (key) => fetchableUrl(blobs, key))
+    if (isStory(request)) return yield* storyOf(media, urlOf)
     if (media.length === 1) {
       const only = media[0]!
       if (only.type === "image")
@@ -102,6 +106,25 @@ const containersOf = (blobs: BlobStoreShape, request: PublishRequest): Effect.Ef
     return { items, carousel: { media_type: "CAROUSEL", caption: request.content } }
   })
 
+/** A story's one container: STORIES with the image or the video, and nothing a story does not show (caption, cover). */
+const storyOf = (
+  media: ReadonlyArray<Media>,
+  urlOf: (m: Media) => Effect.Effect<string, PublishError>
+): Effect.Effect<Containers, PublishError> => {
+  const only = media[0]!
+  if (media.length !== 1)
+    return Effect.fail(
+      PublishError.refused({
+        code: "validation_failed",
+        message: "An Instagram story is one image or one video, not a carousel."
+      })
+    )
+  return Effect.map(urlOf(only), (url) => ({
+    items: [{ media_type: "STORIES", ...(only.type === "image" ? { image_url: url } : { video_url: url }) }],
+    carousel: null
+  }))
+}
+
 const planOf = (blobs: BlobStoreShape, request: PublishRequest): ContainerPlan => ({
   hasVideo: request.media.some((m) => m.type === "video"),
   containers: containersOf(blobs, request)
@@ -114,21 +137,29 @@ const containerApi = (a: Acting, request: PublishRequest): ContainerApi => ({
   publish: (container) => api.publishContainer(a, container),
   permalink: (id) => api.permalink(a, id),
   findPublished: (since) =>
-    Effect.map(api.recentMedia(a), (items) => {
-      const found = findByText(
-        items,
-        request.content,
-        since,
-        (m) => m.caption,
-        (m) => m.timestamp
-      )
-      return found === null ? null : { externalId: found.id, url: found.permalink ?? null }
-    })
+    isStory(request)
+      ? Effect.map(api.recentStories(a), (items) => onlyStorySince(items, since))
+      : Effect.map(api.recentMedia(a), (items) => {
+          const found = findByText(
+            items,
+            request.content,
+            since,
+            (m) => m.caption,
+            (m) => m.timestamp
+          )
+          return found === null ? null : { externalId: found.id, url: found.permalink ?? null }
+        })
 })
 
+/** A story has no text to know it by: the one story made since the attempt began, or none when there are several. */
+const onlyStorySince = (items: ReadonlyArray<MediaItem>, since: number): Published | null => {
+  const made = items.filter((s) => !(metaTime(s.timestamp) < since - CLOCK_SKEW_MS))
+  return made.length === 1 ? { externalId: made[0]!.id, url: made[0]!.permalink ?? null } : null
+}
+
 /**
- * Publishes to Instagram: one image, one reel (cover image or frame offset), or a carousel of 2 to
- * 10, through containers polled until FINISHED one step per call (meta/containers.ts); first
+ * Publishes to Instagram: one image, one reel (cover image or frame offset), a carousel of 2 to
+ * 10, or a story (instagram.story: one image or video, no caption), through containers polled until FINISHED one step per call (meta/containers.ts); first
  * comments are comments on the media. Recovery goes through the container id (PUBLISHED means it
  * went out) or, for a comment, the media's comments.
  */

@@ -155,6 +155,22 @@ export const api = {
       )
       .pipe(Effect.map((l) => l.data)),
 
+  /** The account's stories of the last 24 hours (recovery of a story: they are not in /media). */
+  recentStories: (a: Acting) =>
+    a.graph
+      .expect(
+        {
+          method: "GET",
+          path: path(a.userId, "stories"),
+          token: a.token,
+          params: { fields: "id,timestamp,permalink" },
+          acting: a.userId
+        },
+        decodeMedia,
+        "the account's stories"
+      )
+      .pipe(Effect.map((l) => l.data)),
+
   /** POST /{ig-media-id}/comments?message=: the comment's id. */
   comment: (a: Acting, mediaId: string, message: string): Effect.Effect<CreateResult> =>
     a.graph.create({

@@ -7,7 +7,7 @@ export const network = declareNetwork({
   platform: "instagram",
   label: "Instagram",
   describe:
-    "Instagram professional accounts, through Instagram Login (INSTAGRAM_*) or the Pages of Facebook Login (FACEBOOK_*); media required (JPEG images, converted if need be; aspect 4:5 to 1.91:1), carousels, reels, first comments.",
+    "Instagram professional accounts, through Instagram Login (INSTAGRAM_*) or the Pages of Facebook Login (FACEBOOK_*); media required (JPEG images, converted if need be; aspect 4:5 to 1.91:1), carousels, reels, stories (instagram: {story: true}: one image or video, no caption), first comments.",
   rules: {
     textLimit: 2200,
     textCounting: "chars",
@@ -23,8 +23,10 @@ export const network = declareNetwork({
     videoMaxSeconds: 90,
     imageFormats: ["image/jpeg"],
     imageAspect: { min: 0.8, max: 1.91 },
+    story: { minSeconds: 3, maxSeconds: 60, aspect: { width: 9, height: 16 } },
     postsPer24Hours: 50,
-    source: "Instagram Graph API content publishing (50 API-published posts a moving 24 h); 2026-11-21"
+    source:
+      "Instagram Graph API content publishing (50 API-published posts a moving 24 h); stories: IG User Media media_type=STORIES (video 3-60 s, 9:16 recommended); 2026-11-26"
   },
   config: enabled,
   renews: true,

@@ -43,7 +43,8 @@ const processing = (handle: TikTokHandle, checkAfterMs: number): PublishOutcome 
 
 /**
  * Posts to TikTok (Direct Post): one video by file upload in chunks, or up to 35 photos TikTok
- * fetches from their URLs. The creator's settings are read before every post and the post made to
+ * fetches from their URLs; or, with tiktok.draft, uploads one video to the creator's inbox (Upload),
+ * done once TikTok says SEND_TO_USER_INBOX (published under the publish_id, with no URL). The creator's settings are read before every post and the post made to
  * fit them (or refused: tiktok_privacy_conflict). The publish_id becomes the checkpoint before any
  * byte is sent; uploading resumes from where TikTok stands and the publishing is polled as
  * Processing outcomes, so a crash or a lost answer is recovered through the publish_id and nothing
@@ -63,9 +64,40 @@ export const make = (deps: {
           : Effect.fail(e)
       )
 
+  /** A draft: the video's upload to the creator's inbox starts with no settings (the creator sets them in the app). */
+  const startDraft = (request: PublishRequest, acting: Acting, startedAt: number) =>
+    Effect.gen(function* () {
+      const video = request.media.length === 1 ? request.media[0]! : undefined
+      if (video?.type !== "video")
+        return yield* Effect.fail(
+          PublishError.refused({ code: "validation_failed", message: "A TikTok draft is one video." })
+        )
+      const plan = chunkPlan(video.sizeBytes, deps.chunkBytes)
+      const init = yield* deps.api.initInboxVideo(acting, {
+        video_size: video.sizeBytes,
+        chunk_size: plan.chunkSize,
+        total_chunk_count: plan.count
+      })
+      return processing(
+        {
+          v: 1,
+          stage: "uploading",
+          startedAt,
+          publishId: init.publish_id,
+          uploadUrl: init.upload_url,
+          username: request.account.username,
+          chunkSize: plan.chunkSize,
+          sizes: plan.sizes,
+          draft: true
+        },
+        0
+      )
+    })
+
   /** Reads the creator's settings and starts the post: a video's publish_id and upload URL are stored before any byte; photos are fetched by TikTok. */
   const start = (request: PublishRequest, acting: Acting, startedAt: number) =>
     Effect.gen(function* () {
+      if (request.options?.tiktok?.draft === true) return yield* startDraft(request, acting, startedAt)
       const info = yield* deps.api.creatorInfo(acting)
       const video = request.media.find((m) => m.type === "video")
       if (video !== undefined) {
@@ -139,7 +171,8 @@ export const make = (deps: {
           username: handle.username,
           photo: false,
           polls: 0,
-          public: handle.public
+          public: handle.public,
+          ...(handle.draft === true ? { draft: true } : {})
         },
         pollDelayMs(0)
       )
@@ -172,6 +205,8 @@ export const make = (deps: {
       const status = yield* deps.api.status(acting, handle.publishId)
       const again = processing({ ...handle, polls: handle.polls + 1 }, pollDelayMs(handle.polls + 1))
       if (status.status === "FAILED") return yield* Effect.fail(failedError(status.fail_reason))
+      // A draft is Herald's to deliver, not to post: in the creator's inbox it is done, under its publish_id.
+      if (handle.draft === true && status.status === "SEND_TO_USER_INBOX") return published(handle.publishId, null)
       if (status.status !== "PUBLISH_COMPLETE") return again
       if (status.postId !== null) return published(status.postId, postUrl(handle.username, status.postId, handle.photo))
       // A post under moderation has no id yet: wait for it rather than record a link-less post.

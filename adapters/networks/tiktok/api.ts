@@ -5,7 +5,7 @@ import type { RateGate } from "../shared/rateGate.ts"
 import type { TikTokConfig } from "./config.ts"
 import { codeOf, MINUTE_MS, noAnswerError, publishErrorOf, unreadable } from "./errors.ts"
 
-/** TikTok's v2 endpoints Herald uses (user info, creator info, video and photo init, upload, status), their answers decoded. */
+/** TikTok's v2 endpoints Herald uses (user info, creator info, video, inbox and photo init, upload, status), their answers decoded. */
 
 const envelope = <F extends Schema.Struct.Fields>(data: F) => Schema.Struct({ data: Schema.Struct(data) })
 
@@ -158,6 +158,19 @@ export const makeTikTokApi = (config: TikTokConfig, gate: RateGate) => {
         }),
         decodeVideoInit,
         "a video post's start"
+      ).pipe(Effect.map((v) => v.data)),
+
+    /** Starts a draft (Upload to inbox, scope video.upload): source_info only, the creator finishes it in the app. */
+    initInboxVideo: (
+      acting: Acting,
+      source: { readonly video_size: number; readonly chunk_size: number; readonly total_chunk_count: number }
+    ) =>
+      expect(
+        call(acting, "init", "/post/publish/inbox/video/init/", {
+          source_info: { source: "FILE_UPLOAD", ...source }
+        }),
+        decodeVideoInit,
+        "a draft's start"
       ).pipe(Effect.map((v) => v.data)),
 
     /** Starts a photo post: TikTok fetches the images from their URLs. */

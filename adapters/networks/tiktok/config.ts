@@ -14,9 +14,11 @@ export interface TikTokConfig {
   readonly chunkBytes: number
 }
 
-/** The profile, and posting straight to the account (Direct Post). */
-/** Connecting asks to post and, for its figures, to read the creator's videos (video.list). */
-export const scopes = ["user.info.basic", "video.publish", "video.list"] as const
+/**
+ * Connecting asks to post (video.publish: Direct Post), to send drafts to the creator's inbox
+ * (video.upload: tiktok.draft) and, for its figures, to read the creator's videos (video.list).
+ */
+export const scopes = ["user.info.basic", "video.publish", "video.upload", "video.list"] as const
 
 /** /v2/video/query/ takes up to 20 video ids: videos whose figures one read gets. */
 export const METRICS_BATCH = 20

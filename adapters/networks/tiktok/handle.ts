@@ -11,6 +11,8 @@ import { Option, Schema } from "effect"
  */
 /** Whether the post is not private (SELF_ONLY), so an id shows after moderation; absent in handles stored before. */
 const Public = Schema.optional(Schema.Boolean)
+/** A draft sent to the creator's inbox (tiktok.draft): done at SEND_TO_USER_INBOX; absent in handles stored before. */
+const Draft = Schema.optional(Schema.Boolean)
 const Handle = Schema.Union([
   Schema.Struct({ v: Schema.Literal(1), stage: Schema.Literal("init"), startedAt: Schema.Number }),
   Schema.Struct({
@@ -22,7 +24,8 @@ const Handle = Schema.Union([
     username: Schema.String,
     chunkSize: Schema.Number,
     sizes: Schema.Array(Schema.Number),
-    public: Public
+    public: Public,
+    draft: Draft
   }),
   Schema.Struct({
     v: Schema.Literal(1),
@@ -32,7 +35,8 @@ const Handle = Schema.Union([
     username: Schema.String,
     photo: Schema.Boolean,
     polls: Schema.Number,
-    public: Public
+    public: Public,
+    draft: Draft
   })
 ])
 

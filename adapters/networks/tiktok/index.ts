@@ -6,7 +6,7 @@ import { config, METRICS_BATCH } from "./config.ts"
 export const network = declareNetwork({
   platform: "tiktok",
   label: "TikTok",
-  describe: `TikTok: Login Kit with TIKTOK_CLIENT_KEY/TIKTOK_CLIENT_SECRET; one video or up to 35 photos, Direct Post with the creator's privacy and interaction settings.`,
+  describe: `TikTok: Login Kit with TIKTOK_CLIENT_KEY/TIKTOK_CLIENT_SECRET; one video or up to 35 photos, Direct Post with the creator's privacy and interaction settings, or one video as a draft to the creator's inbox (tiktok: {draft: true}).`,
   rules: {
     textLimit: 2200,
     textCounting: "chars",

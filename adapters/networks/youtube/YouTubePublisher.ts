@@ -1,6 +1,7 @@
 import { Clock, Effect, Option, Result } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import {
+  type AdvisedPost,
   published,
   PublishError,
   type Publisher,
@@ -16,6 +17,7 @@ import type { Acting, YouTubeApi } from "./api.ts"
 import { decodeHandle, encodeHandle, type YouTubeHandle } from "./handle.ts"
 import { metadataOf } from "./metadata.ts"
 import type { Quota } from "./quota.ts"
+import { shortsAdvice } from "./shorts.ts"
 
 type Uploading = Extract<YouTubeHandle, { stage: "uploading" }>
 type Processing = Extract<YouTubeHandle, { stage: "processing" }>
@@ -252,12 +254,13 @@ export const make = (deps: {
       })
     })
 
-  /** The project's quota as this server counted it today, and whether the account's upload would wait for the reset. */
-  const advise = (account: Account, dueAt: number) =>
+  /** Whether YouTube will file the video as a Short; the project's quota as this server counted it today, and whether the account's upload would wait for the reset. */
+  const advise = (account: Account, dueAt: number, post: AdvisedPost) =>
     Effect.gen(function* () {
       const use = yield* deps.quota.use
       const now = yield* Clock.currentTimeMillis
       const said = [
+        ...shortsAdvice(post.media),
         `YouTube: this server has used ${use.uploads} of ${deps.quota.caps.uploads} uploads and ${use.units} of ${deps.quota.caps.units} quota units today; the quota resets at midnight Pacific time (${formatUtc(use.resetsAt)}).`
       ]
       const wait = yield* deps.quota.waitFor("upload", account.externalId)

@@ -6,7 +6,7 @@ import { config, METRICS_BATCH } from "./config.ts"
 export const network = declareNetwork({
   platform: "youtube",
   label: "YouTube",
-  describe: `YouTube: Google OAuth with YOUTUBE_CLIENT_ID/YOUTUBE_CLIENT_SECRET; one video with title, description, thumbnail and first comment, within the project's daily quota.`,
+  describe: `YouTube: Google OAuth with YOUTUBE_CLIENT_ID/YOUTUBE_CLIENT_SECRET; one video with title, description, thumbnail and first comment, within the project's daily quota; a square or vertical video of at most 3 minutes becomes a Short (the dry run says which).`,
   rules: {
     textLimit: 5000,
     textCounting: "chars",

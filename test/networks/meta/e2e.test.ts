@@ -287,6 +287,34 @@ describe.each([
       expect(fake.fetches.find((f) => f.url === reel.body.video_url)).toMatchObject({ status: 200, bytes: mp4.length })
     })
 
+    it("an Instagram story: instagram.story kept with the post to the worker, one STORIES container with no caption; a story with a first comment is refused", async () => {
+      const image = await uploadFile(await jpeg("#0af"), "image/jpeg", "story.jpg")
+      const refused = await call(h(), "POST", "/posts", {
+        key,
+        body: { accountIds: [accounts.ig!.id], mediaIds: [image], firstComment: "Link", instagram: { story: true } }
+      })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error).toMatchObject({
+        code: "validation_failed",
+        details: { fields: ["instagram.story", "firstComment"] }
+      })
+      const id = await post({
+        accountIds: [accounts.ig!.id],
+        content: "Fresh today",
+        mediaIds: [image],
+        instagram: { story: true }
+      })
+      await pass()
+      await until(async () => (await view(id)).status === "published")
+      const published = (await view(id)).targets[0]
+      expect(published.status).toBe("published")
+      const story = fake.calls("POST", `/v26.0/${ig}/media`).at(-1)!
+      expect(story.body).toMatchObject({ media_type: "STORIES" })
+      expect(story.body).not.toHaveProperty("caption")
+      expect(fake.posts.find((p) => p.id === published.externalId)).toMatchObject({ kind: "story" })
+      expect(published.url).toMatch(/^https:\/\/www\.instagram\.com\/stories\//)
+    })
+
     it("a text post with a link to the Page, as the Page", async () => {
       const id = await post({
         accountIds: [accounts.page!.id],

@@ -10,7 +10,8 @@ import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/
  * threads.net): the apps' client ids tell the logins apart. It checks what Meta checks (client
  * secrets, redirect URIs, token kinds and expiry, Page tokens for Page calls, containers FINISHED
  * before publishing), fetches media from the URLs it is given (as Meta does; a reel's from the
- * `file_url` header of its rupload), answers in Meta's shapes and headers, records every request,
+ * `file_url` header of its rupload), takes Instagram stories (media_type=STORIES, one image_url or
+ * video_url, no caption or carousel) and lists them at /{ig-user}/stories, answers in Meta's shapes and headers, records every request,
  * and lets a test script failures.
  */
 
@@ -64,7 +65,7 @@ export interface FakePost {
   readonly app: App
   /** The Page, Instagram user or Threads user. */
   readonly owner: string
-  readonly kind: "feed" | "video" | "media" | "thread" | "comment"
+  readonly kind: "feed" | "video" | "media" | "story" | "thread" | "comment"
   readonly text: string
   readonly createdAt: number
   /** Feed: the link; media/thread: the container; comment: the object commented on; thread reply: the parent. */
@@ -412,9 +413,20 @@ export const startFakeGraph = async () => {
           )
       }
     }
+    // Stories (IG User Media, media_type=STORIES): one image_url or video_url; no carousel, and no caption shown.
+    if (app === "instagram" && fields.media_type === "STORIES") {
+      if (url === undefined) return sendError(res, badParam("(#100) The parameter image_url or video_url is required."))
+      if (fields.is_carousel_item !== undefined)
+        return sendError(res, badParam("(#100) Stories cannot be carousel items."))
+      if (fields.caption !== undefined)
+        return sendError(res, badParam("(#100) Param caption is not supported for stories."))
+    }
     if (fields.reply_to_id !== undefined && !posts.some((p) => p.id === fields.reply_to_id))
       return sendError(res, badParam("(#100) The reply_to_id does not exist."))
-    const isVideo = fields.media_type === "VIDEO" || fields.media_type === "REELS"
+    const isVideo =
+      fields.media_type === "VIDEO" ||
+      fields.media_type === "REELS" ||
+      (fields.media_type === "STORIES" && fields.video_url !== undefined)
     const container: Container = {
       id: newId(),
       app,
@@ -520,7 +532,7 @@ export const startFakeGraph = async () => {
       id,
       app,
       owner,
-      kind: app === "instagram" ? "media" : "thread",
+      kind: app === "instagram" ? (p.media_type === "STORIES" ? "story" : "media") : "thread",
       text: p.caption ?? p.text ?? "",
       createdAt: now(),
       link: null,
@@ -536,11 +548,13 @@ export const startFakeGraph = async () => {
   }
 
   const permalinkOf = (p: FakePost) =>
-    p.app === "instagram"
-      ? `https://www.instagram.com/p/${p.id.slice(-11)}/`
-      : p.app === "threads"
-        ? `https://www.threads.net/@${threadsUsers.get(p.owner)?.username}/post/${p.id.slice(-11)}`
-        : `https://www.facebook.com/${p.id}`
+    p.kind === "story"
+      ? `https://www.instagram.com/stories/${igUsers.get(p.owner)?.username}/${p.id}/`
+      : p.app === "instagram"
+        ? `https://www.instagram.com/p/${p.id.slice(-11)}/`
+        : p.app === "threads"
+          ? `https://www.threads.net/@${threadsUsers.get(p.owner)?.username}/post/${p.id.slice(-11)}`
+          : `https://www.facebook.com/${p.id}`
 
   const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+0000")
 
@@ -965,6 +979,19 @@ export const startFakeGraph = async () => {
             query
           )
         )
+      // IG User Stories: the stories of the last 24 hours (they are not in /media).
+      if (method === "GET" && parts[1] === "stories")
+        return send(
+          res,
+          200,
+          list(
+            posts
+              .filter((p) => p.owner === ig.id && p.kind === "story" && p.createdAt > now() - DAY_MS)
+              .sort((a, b) => b.createdAt - a.createdAt)
+              .map((p) => ({ id: p.id, timestamp: time(p.createdAt), permalink: permalinkOf(p) })),
+            query
+          )
+        )
       if (method === "GET" && parts[1] === "content_publishing_limit") {
         const used = (publishedPerDay.get(ig.id) ?? []).filter((t) => t > now() - DAY_MS).length
         return send(res, 200, {
@@ -1156,6 +1183,8 @@ export const startFakeGraph = async () => {
       const allowed =
         post?.app === "instagram" ? actsFor(token, owner) : token.kind === "page" && token.subject === owner
       if (!allowed) return sendError(res, graphError(403, 200, "(#200) Permissions error"))
+      if (method === "POST" && post?.kind === "story")
+        return sendError(res, badParam("(#100) Comments are not supported on stories."))
       if (method === "POST") {
         const message = param("message") ?? ""
         if (message === "") return sendError(res, badParam("(#100) The parameter message is required."))

@@ -19,7 +19,7 @@ describe("TikTok connector against the fake TikTok", () => {
         const query = Object.fromEntries(new URL(begun.url).searchParams)
         assert.deepInclude(query, {
           client_key: fake.clientKey,
-          scope: "user.info.basic,video.publish,video.list",
+          scope: "user.info.basic,video.publish,video.upload,video.list",
           redirect_uri: CALLBACK,
           response_type: "code",
           state: "st-1"

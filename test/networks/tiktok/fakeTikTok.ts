@@ -7,7 +7,8 @@ import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/
  * API's Direct Post as TikTok documents it (docs/networks/tiktok.md): creator info, video init with
  * FILE_UPLOAD and the media transfer guide's chunk rules (1-1000 chunks of 5-64 MB), chunked PUTs
  * with Content-Range, photo init with PULL_FROM_URL (the images are fetched, from verified URL
- * prefixes only), and status/fetch through PROCESSING_UPLOAD, PROCESSING_DOWNLOAD and
+ * prefixes only), Upload to inbox (inbox video init, scope video.upload, source_info only; a draft
+ * ends in SEND_TO_USER_INBOX), and status/fetch through PROCESSING_UPLOAD, PROCESSING_DOWNLOAD and
  * PUBLISH_COMPLETE or FAILED, a public post's id showing only after moderation (moderationPolls). It
  * answers in TikTok's envelope ({data, error: {code, message, log_id}}), keeps its per-minute windows,
  * records every request and lets a test script failures.
@@ -38,7 +39,9 @@ export interface FakePublish {
   sha256: string | null
   received: number
   photos: Array<{ url: string; bytes: number; type: string }>
-  status: "PROCESSING_UPLOAD" | "PROCESSING_DOWNLOAD" | "PUBLISH_COMPLETE" | "FAILED"
+  /** Upload to inbox (a draft): it ends in SEND_TO_USER_INBOX, and the creator posts it in the app. */
+  readonly inbox: boolean
+  status: "PROCESSING_UPLOAD" | "PROCESSING_DOWNLOAD" | "SEND_TO_USER_INBOX" | "PUBLISH_COMPLETE" | "FAILED"
   pollsLeft: number
   /** Reads left before a public post's id shows (moderation). */
   moderationLeft: number
@@ -167,6 +170,60 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
     if (typeof info.title !== "string" || [...info.title].length > (photo ? 90 : 2200)) return "invalid_params"
     if (info.brand_content_toggle === true && info.privacy_level === "SELF_ONLY") return "invalid_params"
     return null
+  }
+
+  /** A video's FILE_UPLOAD init (direct post or inbox): its publish_id and upload URL, chunks as the media transfer guide says. */
+  const startUpload = (res: ServerResponse, creator: FakeCreator, body: any, inbox: boolean, dropAnswer: boolean) => {
+    const source = body?.source_info ?? {}
+    const size = source.video_size
+    // The media transfer guide: 1-1000 chunks of 5-64 MB, floor(size / chunk) of them, the last taking the rest.
+    const goodChunks =
+      source.source === "FILE_UPLOAD" &&
+      Number.isInteger(size) &&
+      size > 0 &&
+      Number.isInteger(source.total_chunk_count) &&
+      source.total_chunk_count >= 1 &&
+      source.total_chunk_count <= MAX_CHUNKS &&
+      (size < MB5
+        ? source.chunk_size === size && source.total_chunk_count === 1
+        : source.chunk_size >= MB5 &&
+          source.chunk_size <= MB64 &&
+          source.total_chunk_count === Math.floor(size / source.chunk_size) &&
+          size - source.chunk_size * (source.total_chunk_count - 1) <= 2 * MB64)
+    if (!goodChunks)
+      return send(
+        res,
+        400,
+        failure("invalid_params", "The chunk size or count does not follow the media transfer guide.")
+      )
+    const publishId = newPublishId(inbox ? "i" : "v")
+    publishes.set(publishId, {
+      publishId,
+      openId: creator.openId,
+      kind: "video",
+      inbox,
+      postInfo: inbox ? null : body.post_info,
+      videoSize: size,
+      chunkSize: source.chunk_size,
+      chunkCount: source.total_chunk_count,
+      hash: createHash("sha256"),
+      sha256: null,
+      received: 0,
+      photos: [],
+      status: "PROCESSING_UPLOAD",
+      pollsLeft: state.downloadPolls,
+      moderationLeft: state.moderationPolls,
+      postId: null
+    })
+    if (dropAnswer) return res.socket?.destroy()
+    return send(
+      res,
+      200,
+      ok({
+        publish_id: publishId,
+        upload_url: `${origin}/upload/${encodeURIComponent(publishId)}?upload_token=${randomBytes(8).toString("hex")}`
+      })
+    )
   }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -347,55 +404,18 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
               : "post_info is invalid."
           )
         )
-      const source = body?.source_info ?? {}
-      const size = source.video_size
-      // The media transfer guide: 1-1000 chunks of 5-64 MB, floor(size / chunk) of them, the last taking the rest.
-      const goodChunks =
-        source.source === "FILE_UPLOAD" &&
-        Number.isInteger(size) &&
-        size > 0 &&
-        Number.isInteger(source.total_chunk_count) &&
-        source.total_chunk_count >= 1 &&
-        source.total_chunk_count <= MAX_CHUNKS &&
-        (size < MB5
-          ? source.chunk_size === size && source.total_chunk_count === 1
-          : source.chunk_size >= MB5 &&
-            source.chunk_size <= MB64 &&
-            source.total_chunk_count === Math.floor(size / source.chunk_size) &&
-            size - source.chunk_size * (source.total_chunk_count - 1) <= 2 * MB64)
-      if (!goodChunks)
+      return startUpload(res, creator, body, false, reply?.dropAnswer === true)
+    }
+    // Upload (to the creator's inbox): scope video.upload; source_info only, the creator sets the rest in the app.
+    if (route === "POST /v2/post/publish/inbox/video/init/") {
+      if (!accessTokens.get(token)!.scope.split(",").includes("video.upload"))
         return send(
           res,
-          400,
-          failure("invalid_params", "The chunk size or count does not follow the media transfer guide.")
+          401,
+          failure("scope_not_authorized", "The user did not authorize the scope required for completing this request.")
         )
-      const publishId = newPublishId("v")
-      publishes.set(publishId, {
-        publishId,
-        openId: creator.openId,
-        kind: "video",
-        postInfo: body.post_info,
-        videoSize: size,
-        chunkSize: source.chunk_size,
-        chunkCount: source.total_chunk_count,
-        hash: createHash("sha256"),
-        sha256: null,
-        received: 0,
-        photos: [],
-        status: "PROCESSING_UPLOAD",
-        pollsLeft: state.downloadPolls,
-        moderationLeft: state.moderationPolls,
-        postId: null
-      })
-      if (reply?.dropAnswer === true) return req.socket.destroy()
-      return send(
-        res,
-        200,
-        ok({
-          publish_id: publishId,
-          upload_url: `${origin}/upload/${encodeURIComponent(publishId)}?upload_token=${randomBytes(8).toString("hex")}`
-        })
-      )
+      if (!metered(res, token, "init")) return
+      return startUpload(res, creator, body, true, reply?.dropAnswer === true)
     }
     if (route === "POST /v2/post/publish/content/init/") {
       if (!metered(res, token, "init")) return
@@ -413,6 +433,7 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
         publishId,
         openId: creator.openId,
         kind: "photo",
+        inbox: false,
         postInfo: body.post_info,
         videoSize: 0,
         chunkSize: 0,
@@ -460,6 +481,9 @@ export const startFakeTikTok = async (options: { clientKey?: string; clientSecre
           publish.status = "FAILED"
           publish.failReason = state.failNext
           state.failNext = null
+        } else if (publish.inbox) {
+          // A draft is delivered to the creator's inbox: no post, no id, until they post it in the app.
+          publish.status = "SEND_TO_USER_INBOX"
         } else {
           publish.status = "PUBLISH_COMPLETE"
           if (publish.moderationLeft === 0 && publish.postInfo.privacy_level !== "SELF_ONLY")

@@ -12,8 +12,8 @@ import { type FakeTikTok, startFakeTikTok } from "./fakeTikTok.ts"
 /**
  * `npm start` with TikTok's variables pointing at the fake TikTok: the creator connects through the
  * browser flow; a video goes out with a privacy level the creator allows, a post asking for one the
- * creator does not allow fails with tiktok_privacy_conflict, and photos are pulled by TikTok from
- * Herald's own file URLs under HERALD_PUBLIC_URL.
+ * creator does not allow fails with tiktok_privacy_conflict, photos are pulled by TikTok from
+ * Herald's own file URLs under HERALD_PUBLIC_URL, and a draft goes to the creator's inbox.
  */
 describe("npm start with TikTok configured", () => {
   let fake: FakeTikTok
@@ -57,7 +57,7 @@ describe("npm start with TikTok configured", () => {
     await fake?.close()
   })
 
-  it("connects, publishes a video with an allowed privacy level and photos, and refuses a level the creator does not allow", async () => {
+  it("connects, publishes a video with an allowed privacy level and photos, refuses a level the creator does not allow, and delivers a draft", async () => {
     const [creator] = await herald.connect("tiktok")
     expect(creator).toMatchObject({ platform: "tiktok", username: "alice.makes", name: "Alice" })
     const video = await herald.upload(mp4, "video/mp4", "clip.mp4")
@@ -125,6 +125,21 @@ describe("npm start with TikTok configured", () => {
     const photoPublish = [...fake.publishes.values()].find((p) => p.kind === "photo")!
     expect(photoPublish.photos.map((p) => p.type)).toEqual(["image/jpeg", "image/jpeg"])
     expect(pictures.targets[0].url).toBe(`https://www.tiktok.com/@alice.makes/photo/${photoPublish.postId}`)
+
+    // A draft: the video goes to the creator's inbox; the target is published with no URL, the creator posts it in the app.
+    const draft = await herald.post({
+      accountIds: [creator.id],
+      content: "For the creator to finish",
+      mediaIds: [video],
+      tiktok: { draft: true }
+    })
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201)
+    const delivered = await herald.until(draft.body.post.id, (p) => p.status === "published" || p.status === "failed")
+    expect(delivered.status, JSON.stringify(delivered)).toBe("published")
+    const inbox = [...fake.publishes.values()].find((p) => p.inbox)!
+    expect(inbox).toMatchObject({ status: "SEND_TO_USER_INBOX", postInfo: null })
+    expect(inbox.sha256).toBe(createHash("sha256").update(mp4).digest("hex"))
+    expect(delivered.targets[0]).toMatchObject({ externalId: inbox.publishId, url: null })
 
     await herald.stop()
     for (const file of filesUnder(herald.dataDir)) {

@@ -24,6 +24,7 @@ const CHUNK = 256 * 1024
  */
 let fake: FakeYouTube
 let mp4: Buffer
+let verticalMp4: Buffer
 let jpeg: Buffer
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "herald-yt-video-"))
@@ -49,6 +50,26 @@ beforeAll(async () => {
     join(dir, "clip.mp4")
   ])
   mp4 = readFileSync(join(dir, "clip.mp4"))
+  // A vertical 2 s clip: what YouTube files as a Short.
+  execFileSync(ffmpeg.path, [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=360x640:rate=25",
+    "-t",
+    "2",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    join(dir, "short.mp4")
+  ])
+  verticalMp4 = readFileSync(join(dir, "short.mp4"))
   rmSync(dir, { recursive: true, force: true })
   jpeg = await sharp({ create: { width: 1280, height: 720, channels: 3, background: "#c33" } })
     .jpeg()
@@ -131,6 +152,25 @@ describe.each([{ backend: "memory" }, { backend: "postgres" }])(
         status: "connected"
       })
       accountId = body.account.id
+    })
+
+    it("a dry run says whether YouTube will file the video as a Short, from the upload's probed shape and length", async () => {
+      const vertical = await uploadFile(verticalMp4, "video/mp4", "short.mp4")
+      const wide = await uploadFile(mp4, "video/mp4", "clip.mp4")
+      const dryRun = async (mediaId: string) => {
+        const dry = await call(host, "POST", "/posts", {
+          key,
+          body: { accountIds: [accountId], content: "Short or not", mediaIds: [mediaId], dryRun: true }
+        })
+        expect(dry.status, JSON.stringify(dry.body)).toBe(200)
+        return dry.body.targets[0].warnings as Array<string>
+      }
+      expect(await dryRun(vertical)).toContain(
+        "YouTube will show this video as a Short: it is vertical (360×640) and runs 2 s, at most 3 minutes. Shorts have no flag in the API; shape and length decide."
+      )
+      expect(await dryRun(wide)).toContain(
+        "YouTube will show this video as a regular video, not a Short: it is horizontal (640×360). A Short is square or vertical and at most 3 minutes."
+      )
     })
 
     it("publishes a video with its thumbnail and options, resuming after an answer lost mid-upload; then the first comment", async () => {

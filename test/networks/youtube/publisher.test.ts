@@ -323,13 +323,14 @@ describe("YouTube publisher against the fake YouTube", () => {
         assert.strictEqual(fake.calls("POST", "/upload/youtube/v3/videos").length, starts, "not called")
         const advice = yield* publisher.advise!(account, now, { media: req.media, options: {} })
         assert.deepStrictEqual(advice, [
+          "YouTube will show this video as a Short: it is square (10×10) and runs 5 s, at most 3 minutes. Shorts have no flag in the API; shape and length decide.",
           // One unit: the channel read when connecting.
           `YouTube: this server has used 2 of 2 uploads and 1 of 10000 quota units today; the quota resets at midnight Pacific time (${new Date(midnight).toISOString()}).`,
           `YouTube's daily uploads are used up for @alicemakes: the video waits until ${new Date(midnight).toISOString()}.`
         ])
         assert.lengthOf(
           yield* publisher.advise!(account, midnight + 1000, { media: req.media, options: {} }),
-          1,
+          2,
           "a post due after the reset does not wait"
         )
 

@@ -2018,6 +2018,7 @@ export interface components {
       youtube?: components["schemas"]["YoutubeOptions"] | null;
       pinterest?: components["schemas"]["PinterestOptions"] | null;
       facebook?: components["schemas"]["FacebookOptions"] | null;
+      instagram?: components["schemas"]["InstagramOptions"] | null;
       mastodon?: components["schemas"]["MastodonOptions"] | null;
       discord?: components["schemas"]["DiscordOptions"] | null;
       googleBusiness?: components["schemas"]["GoogleBusinessOptions"] | null;
@@ -2103,6 +2104,11 @@ export interface components {
      * @enum {string}
      */
     MastodonVisibility: "public" | "unlisted" | "private" | "direct";
+    /** @description Instagram only: publish as a story */
+    InstagramOptions: {
+      /** @description true: the post's one image or video goes up as a story (24 hours; video 3-60 s, vertical 9:16 recommended); a story shows no caption and takes no carousel or first comment */
+      story?: boolean;
+    };
     /** @description Facebook only: publish the video as a reel */
     FacebookOptions: {
       /** @description true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page) */
@@ -2132,11 +2138,13 @@ export interface components {
      * @enum {string}
      */
     YoutubePrivacy: "public" | "unlisted" | "private";
-    /** @description TikTok only: privacy level and branded-content disclosure */
+    /** @description TikTok only: privacy level, branded-content disclosure, or a draft to the creator's inbox */
     TiktokOptions: {
       privacyLevel?: components["schemas"]["TiktokPrivacy"];
       /** @description TikTok branded-content disclosure */
       brandedContent?: boolean;
+      /** @description true: the one video goes to the creator's TikTok inbox as a draft (Upload, scope video.upload) for them to finish and post in the app; privacy, branded content, the AI label and the caption do not apply */
+      draft?: boolean;
     };
     /**
      * @description Who may see the TikTok post; the creator's account must allow it
@@ -2189,6 +2197,7 @@ export interface components {
       youtube?: components["schemas"]["YoutubeOptions"] | null;
       pinterest?: components["schemas"]["PinterestOptions"] | null;
       facebook?: components["schemas"]["FacebookOptions"] | null;
+      instagram?: components["schemas"]["InstagramOptions"] | null;
       mastodon?: components["schemas"]["MastodonOptions"] | null;
       discord?: components["schemas"]["DiscordOptions"] | null;
       googleBusiness?: components["schemas"]["GoogleBusinessOptions"] | null;
