@@ -209,6 +209,17 @@ export const GoogleBusinessOptions = Schema.Struct({
 })
 export type GoogleBusinessOptions = typeof GoogleBusinessOptions.Type
 
+/** The request field of each network's object, where it has one: its platform id, but Google Business Profile's is googleBusiness. */
+export const networkOptionsField = {
+  tiktok: "tiktok",
+  youtube: "youtube",
+  pinterest: "pinterest",
+  facebook: "facebook",
+  mastodon: "mastodon",
+  discord: "discord",
+  google_business: "googleBusiness"
+} as const satisfies Partial<Record<Platform, keyof NetworkOptions>>
+
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
 export interface NetworkOptions {
   readonly mastodon?: MastodonOptions | undefined
