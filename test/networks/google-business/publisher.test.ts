@@ -255,6 +255,24 @@ describe("Google Business Profile publisher against the fake Google", () => {
           _tag: "NotPublished"
         })
         assert.deepStrictEqual(yield* publisher.recover!(other, null), { _tag: "Unknown" })
+        // An attempt Google was reviewing made its post: recovery goes on asking about it, never sends again.
+        fake.state.reviewReads = 2
+        const reviewing = processingOf(
+          yield* publisher.publish(request(account, credentials, { content: "In review" }))
+        )
+        const lists = fake.calls("GET", POSTS).length
+        assert.deepStrictEqual(yield* publisher.recover!(request(account, credentials), reviewing.handle), {
+          _tag: "NotPublished"
+        })
+        assert.strictEqual(fake.calls("GET", POSTS).length, lists)
+        // A lost create that Google rejected is left for a person.
+        fake.state.reviewReads = 0
+        fake.state.rejectNext = true
+        const rejected = request(account, credentials, { content: "Rejected, answer lost" })
+        const rejectedHandle = yield* publisher.prepare(rejected)
+        fake.script("POST", POSTS, { status: 200, dropAnswer: true })
+        yield* Effect.exit(publisher.publish(rejected, rejectedHandle))
+        assert.deepStrictEqual(yield* publisher.recover!(rejected, rejectedHandle), { _tag: "Unknown" })
       })
   )
 
