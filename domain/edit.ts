@@ -1,5 +1,5 @@
 import type { Actor } from "./apiKey.ts"
-import type { CreatePostBody, UpdatePostBody } from "./contract/postRequest.ts"
+import { type CreatePostBody, networkOptionsField, type UpdatePostBody } from "./contract/postRequest.ts"
 import { contentFor } from "./overrides.ts"
 import type { Platform } from "./platforms.ts"
 import { type Post, sendsBackForApproval, type Target } from "./post.ts"
@@ -107,13 +107,14 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 const changedFields = (before: Post, after: Post, platform: Platform): ReadonlyArray<string> => {
   const was = contentFor(before, platform)
   const now = contentFor(after, platform)
-  const own = (p: Post) => (p.networkOptions as Record<string, unknown>)[platform]
+  const field: string | undefined = (networkOptionsField as Partial<Record<Platform, string>>)[platform]
+  const own = (p: Post) => (field === undefined ? undefined : (p.networkOptions as Record<string, unknown>)[field])
   return [
     ...(["content", "mediaIds", "thread", "firstComment"] as const).filter((f) => !same(was[f], now[f])),
     ...(same(before.poll, after.poll) ? [] : ["poll"]),
     ...(same(before.cover, after.cover) ? [] : ["cover"]),
     ...(before.tiktokAiGenerated === after.tiktokAiGenerated ? [] : ["tiktokAiGenerated"]),
-    ...(same(own(before), own(after)) ? [] : [platform])
+    ...(field === undefined || same(own(before), own(after)) ? [] : [field])
   ]
 }
 

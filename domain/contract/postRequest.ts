@@ -281,6 +281,24 @@ export const networkOptionSchemas = {
 export type NetworkOptionKey = keyof typeof networkOptionSchemas
 export const networkOptionKeys = Object.keys(networkOptionSchemas) as ReadonlyArray<NetworkOptionKey>
 
+/** The request field of each network's object, where it has one: its platform id, but Google Business Profile's is googleBusiness. */
+export const networkOptionsField = {
+  tiktok: "tiktok",
+  youtube: "youtube",
+  pinterest: "pinterest",
+  facebook: "facebook",
+  mastodon: "mastodon",
+  instagram: "instagram",
+  discord: "discord",
+  google_business: "googleBusiness",
+  reddit: "reddit"
+} as const satisfies Partial<Record<Platform, NetworkOptionKey>>
+// Every object of networkOptionSchemas has its platform above (a compile error names the one missing).
+const everyOptionHasItsPlatform: Record<NetworkOptionKey, true> = Object.fromEntries(
+  Object.values(networkOptionsField).map((key) => [key, true])
+) as { [K in (typeof networkOptionsField)[keyof typeof networkOptionsField]]: true }
+void everyOptionHasItsPlatform
+
 /** The optional per-network objects of a post request, stored on the post and handed to each network. */
 export type NetworkOptions = {
   readonly [K in NetworkOptionKey]?: (typeof networkOptionSchemas)[K]["Type"] | undefined

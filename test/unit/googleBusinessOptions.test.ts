@@ -1,6 +1,9 @@
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
+import type { Account } from "../../domain/account.ts"
+import type { Platform } from "../../domain/platforms.ts"
 import { decodeCreatePost, networkOptionsOf } from "../../domain/postRequest.ts"
+import { checkPost } from "../../domain/postRules.ts"
 
 /** A create-post body with `googleBusiness`: the fields refused and the notes, or what the post keeps. */
 const withOptions = (googleBusiness: unknown) => {
@@ -82,5 +85,39 @@ describe("the googleBusiness object of a post request (domain/googleBusiness.ts)
       fields: ["googleBusiness.callToAction.actionType"]
     })
     expect(withOptions({ languageCode: "english please" })).toMatchObject({ fields: ["googleBusiness.languageCode"] })
+  })
+})
+
+describe("googleBusiness and the post's targets (domain/postRules.ts)", () => {
+  const NOW = Date.parse("2026-11-21T10:00:00Z")
+  const account = (platform: Platform): Account => ({
+    id: `acc_${platform}`,
+    workspaceId: "ws_1",
+    platform,
+    name: platform,
+    username: platform,
+    avatarUrl: null,
+    status: "connected",
+    connectedAt: NOW,
+    externalId: `${platform}-1`
+  })
+  const warningsFor = (platform: Platform) => {
+    const request = decodeCreatePost({
+      accountIds: [`acc_${platform}`],
+      content: "Fresh bread",
+      googleBusiness: { callToAction: { actionType: "CALL" } }
+    })
+    if (Result.isFailure(request)) throw new Error("expected a valid request")
+    const checked = checkPost(request.success, {
+      now: NOW,
+      accounts: [account("google_business"), account("x")],
+      media: []
+    })
+    return Result.isSuccess(checked) ? checked.success.warnings : checked.failure.code
+  }
+
+  it("is ignored with a warning when no Google Business Profile location is targeted", () => {
+    expect(warningsFor("x")).toEqual(["googleBusiness is ignored: no Google Business Profile account is targeted."])
+    expect(warningsFor("google_business")).toEqual([])
   })
 })

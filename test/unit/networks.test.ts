@@ -27,7 +27,17 @@ describe("the networks' declarations", () => {
   it("say truly what their adapters do before they load (renewal, boards), and name their own platform", async () => {
     // Every network turned on with placeholder apps: the adapters are built, never called.
     const env = Object.fromEntries(
-      ["X", "LINKEDIN", "FACEBOOK", "INSTAGRAM", "THREADS", "YOUTUBE", "PINTEREST", "GOOGLE_BUSINESS"].flatMap((n) => [
+      [
+        "X",
+        "LINKEDIN",
+        "FACEBOOK",
+        "INSTAGRAM",
+        "THREADS",
+        "YOUTUBE",
+        "PINTEREST",
+        "GOOGLE_BUSINESS",
+        "REDDIT"
+      ].flatMap((n) => [
         [`${n}_CLIENT_ID`, "id"],
         [`${n}_CLIENT_SECRET`, "secret"]
       ])

@@ -110,6 +110,21 @@ describe("Google Business Profile connector against the fake Google", () => {
     })
   )
 
+  it.effect("an account whose locations Google refuses is left out (logged); the others connect", () =>
+    Effect.gen(function* () {
+      fake.state.authorizeAs = "g-alice"
+      fake.script("GET", "/v1/accounts/2220002/locations", {
+        status: 403,
+        body: { error: { code: 403, message: "The caller does not have permission", status: "PERMISSION_DENIED" } }
+      })
+      const connections = yield* connectAll(businessOn(fake, served.blobs))
+      assert.deepStrictEqual(
+        connections.map((c) => c.profile.externalId),
+        ["locations/9001"]
+      )
+    })
+  )
+
   it.effect("the APIs not enabled for the project: Google's own words reach the person", () =>
     Effect.gen(function* () {
       fake.script("GET", "/v1/accounts", serviceDisabled)

@@ -1,13 +1,13 @@
-import { createHash, randomBytes } from "node:crypto"
+import { createHash } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
+import { googleUsers } from "./fakeBusinesses.ts"
+import { makeGoogleOAuth } from "./fakeGoogleOAuth.ts"
 
 /**
  * A local Google for Business Profile, written from Google's reference (docs/networks/google-business.md):
- * the OAuth 2.0 authorize page and token endpoint (PKCE, client_secret in the form, a refresh token
- * only with access_type=offline, refresh tokens that do not rotate, invalid_grant once revoked),
- * Account Management's GET /v1/accounts, Business Information's GET /v1/{account}/locations (readMask
- * required, pageToken paging), and the v4 localPosts create, get, list and delete, with Google's
+ * its OAuth 2.0 (fakeGoogleOAuth.ts), Account Management's GET /v1/accounts, Business Information's
+ * GET /v1/{account}/locations (readMask required, pageToken paging), and the v4 localPosts create, get, list and delete, with Google's
  * review (PROCESSING, then LIVE or REJECTED). The image of a post is fetched from its sourceUrl, as
  * Google does. Errors in Google's shape ({error: {code, message, status}}); records every request and
  * lets a test script answers (a 429 RESOURCE_EXHAUSTED, a lost answer).
@@ -25,72 +25,16 @@ export interface FakeLocalPost {
   readonly imageSha256: string | null
 }
 
-interface FakeAccount {
-  readonly name: string
-  readonly accountName: string
-  readonly type: string
-  readonly locations: ReadonlyArray<{
-    readonly name: string
-    readonly title: string
-    readonly storefrontAddress?: { readonly addressLines: ReadonlyArray<string>; readonly locality: string }
-  }>
-}
-
 const googleError = (code: number, message: string, status: string, details?: ReadonlyArray<unknown>) => ({
   error: { code, message, status, ...(details === undefined ? {} : { details }) }
 })
-const base64url = (bytes: Buffer) => bytes.toString("base64url")
 
 export const startFakeGoogleBusiness = async () => {
   const clientId = "123456789-gbp.apps.googleusercontent.com"
   const clientSecret = "GOCSPX-business-secret"
-  const users = new Map<string, ReadonlyArray<FakeAccount>>([
-    [
-      "g-alice",
-      [
-        {
-          name: "accounts/1110001",
-          accountName: "Alice Martin",
-          type: "PERSONAL",
-          locations: [
-            {
-              name: "locations/9001",
-              title: "Alice's Bakery",
-              storefrontAddress: { addressLines: ["12 Rue des Fleurs"], locality: "Paris" }
-            }
-          ]
-        },
-        {
-          name: "accounts/2220002",
-          accountName: "Alice's Bakeries",
-          type: "LOCATION_GROUP",
-          locations: [
-            { name: "locations/9002", title: "Alice's Bakery Lyon" },
-            {
-              name: "locations/9001",
-              title: "Alice's Bakery",
-              storefrontAddress: { addressLines: ["12 Rue des Fleurs"], locality: "Paris" }
-            },
-            {
-              name: "locations/9003",
-              title: "Alice's Bakery Nice",
-              storefrontAddress: { addressLines: ["3 Promenade"], locality: "Nice" }
-            }
-          ]
-        }
-      ]
-    ],
-    ["g-nobody", [{ name: "accounts/3330003", accountName: "Nobody", type: "PERSONAL", locations: [] }]]
-  ])
-  const codes = new Map<
-    string,
-    { redirectUri: string; challenge: string; user: string; scope: string; offline: boolean }
-  >()
-  const accessTokens = new Map<string, { user: string; expiresAt: number }>()
-  const refreshTokens = new Map<string, string>()
+  const users = googleUsers()
   const posts = new Map<string, FakeLocalPost>()
   const log = requestLog()
-  const everIssued: Array<string> = []
   let postCounter = 5_000_000
 
   const state = {
@@ -106,24 +50,7 @@ export const startFakeGoogleBusiness = async () => {
   const now = () => state.clock ?? Date.now()
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) =>
     sendJson(res, status, body, headers, "application/json; charset=UTF-8")
-  const issue = (user: string, scope: string, withRefresh: boolean) => {
-    const access = `ya29.${base64url(randomBytes(24))}`
-    everIssued.push(access)
-    accessTokens.set(access, { user, expiresAt: now() + 3599 * 1000 })
-    const answer: Record<string, unknown> = { access_token: access, expires_in: 3599, scope, token_type: "Bearer" }
-    if (withRefresh) {
-      const refresh = `1//${base64url(randomBytes(30))}`
-      refreshTokens.set(refresh, user)
-      everIssued.push(refresh)
-      answer.refresh_token = refresh
-    }
-    return answer
-  }
-  const bearer = (req: IncomingMessage) => {
-    const found = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")
-    const access = found === null ? undefined : accessTokens.get(found[1])
-    return access !== undefined && access.expiresAt > now() ? access.user : null
-  }
+  const oauth = makeGoogleOAuth({ clientId, clientSecret, now, user: () => state.authorizeAs, send })
   /** One page of `items` from the pageToken (an offset, as the fake keeps it). */
   const page = <T>(items: ReadonlyArray<T>, token: string | null) => {
     const from = token === null ? 0 : Number(token)
@@ -183,53 +110,8 @@ export const startFakeGoogleBusiness = async () => {
     const route = `${req.method} ${url.pathname}`
     const body = parsed as any
 
-    if (route === "GET /o/oauth2/v2/auth") {
-      if (
-        query.get("client_id") !== clientId ||
-        query.get("response_type") !== "code" ||
-        query.get("code_challenge_method") !== "S256"
-      )
-        return send(res, 400, { error: "invalid_request", error_description: "Missing required parameter" })
-      const back = new URL(query.get("redirect_uri") ?? "")
-      const code = `4/${base64url(randomBytes(20))}`
-      codes.set(code, {
-        redirectUri: query.get("redirect_uri") ?? "",
-        challenge: query.get("code_challenge") ?? "",
-        user: state.authorizeAs,
-        scope: query.get("scope") ?? "",
-        offline: query.get("access_type") === "offline"
-      })
-      back.searchParams.set("state", query.get("state") ?? "")
-      back.searchParams.set("code", code)
-      back.searchParams.set("scope", query.get("scope") ?? "")
-      res.writeHead(302, { location: back.toString() })
-      return res.end()
-    }
-    if (route === "POST /token") {
-      if (body?.client_id !== clientId || body?.client_secret !== clientSecret)
-        return send(res, 401, { error: "invalid_client", error_description: "The OAuth client was not found." })
-      if (body.grant_type === "authorization_code") {
-        const grant = codes.get(body.code)
-        codes.delete(body.code)
-        const proof =
-          typeof body.code_verifier === "string"
-            ? createHash("sha256").update(body.code_verifier).digest("base64url")
-            : null
-        if (grant === undefined || grant.redirectUri !== body.redirect_uri || proof !== grant.challenge)
-          return send(res, 400, { error: "invalid_grant", error_description: "Bad Request" })
-        return send(res, 200, issue(grant.user, grant.scope, grant.offline))
-      }
-      if (body.grant_type === "refresh_token") {
-        const user = refreshTokens.get(body.refresh_token)
-        if (user === undefined)
-          return send(res, 400, { error: "invalid_grant", error_description: "Token has been expired or revoked." })
-        // Google's refresh tokens do not rotate: no new one in the answer.
-        return send(res, 200, issue(user, "https://www.googleapis.com/auth/business.manage", false))
-      }
-      return send(res, 400, { error: "unsupported_grant_type", error_description: "Invalid grant_type" })
-    }
-
-    const user = bearer(req)
+    if (oauth.handle(route, query, body, res)) return
+    const user = oauth.bearer(req)
     if (user === null)
       return send(
         res,
@@ -352,16 +234,9 @@ export const startFakeGoogleBusiness = async () => {
     requests: log.requests,
     script: log.script,
     calls: log.calls,
-    /** The person revoked Herald's access: every token of `user` is refused (refresh: invalid_grant). */
-    revoke: (user: string) => {
-      for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
-      for (const [t, u] of refreshTokens) if (u === user) refreshTokens.delete(t)
-    },
-    /** The access tokens of `user` end early (the refresh token still works). */
-    expireAccess: (user: string) => {
-      for (const [t, a] of accessTokens) if (a.user === user) accessTokens.delete(t)
-    },
-    issuedTokens: () => [...everIssued],
+    revoke: oauth.revoke,
+    expireAccess: oauth.expireAccess,
+    issuedTokens: oauth.issuedTokens,
     close
   }
 }

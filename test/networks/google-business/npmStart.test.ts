@@ -82,6 +82,28 @@ describe("npm start with Google Business Profile configured", () => {
       `https://local.google.com/place?id=9001&use=posts&lpsid=${made.name.split("/").pop()}`
     )
 
+    // The dry run: Google's review, the event's local time, and an image link Google cannot reach (loopback).
+    const dry = await herald.post({
+      accountIds: [paris.id],
+      content: "Checking",
+      mediaIds: [image],
+      googleBusiness,
+      dryRun: true
+    })
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200)
+    const said = JSON.stringify(dry.body)
+    expect(said).toContain("Google reviews every Business Profile post")
+    expect(said).toContain("the location's own local time")
+    expect(said).toContain("Google Business Profile download media from Herald by URL")
+    // The rules table: one image, 1,500 characters.
+    const two = await herald.post({
+      accountIds: [paris.id],
+      content: "Two",
+      mediaIds: [image, await herald.png("#363")]
+    })
+    expect(two.status).toBe(400)
+    const long = await herald.post({ accountIds: [paris.id], content: "x".repeat(1501) })
+    expect(long.body.error, JSON.stringify(long.body)).toMatchObject({ code: "validation_failed" })
     // A bad googleBusiness object never reaches Google.
     const bad = await herald.post({ accountIds: [paris.id], content: "x", googleBusiness: { topicType: "OFFER" } })
     expect(bad.status).toBe(400)

@@ -1,11 +1,11 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import * as HmacFileLinks from "../../../adapters/crypto/HmacFileLinks.ts"
-import { connectAll, processingOf, publishThrough, type ServedBlobs, serveBlobs, upload } from "../shared/harness.ts"
-import { outcomeUnknown, viewOf } from "../shared/reason.ts"
+import { processingOf, publishThrough, type ServedBlobs, serveBlobs, upload } from "../shared/harness.ts"
+import { viewOf } from "../shared/reason.ts"
 import { type FakeGoogleBusiness, resourceExhausted, startFakeGoogleBusiness } from "./fakeGoogleBusiness.ts"
-import { accountOf, businessOn, publishedOf, request, setNow, T0 } from "./support.ts"
+import { connectParis, POSTS, publishedOf, request, T0 } from "./support.ts"
 
 let fake: FakeGoogleBusiness
 let served: ServedBlobs
@@ -18,18 +18,7 @@ afterAll(async () => {
   await served.close()
 })
 
-const POSTS = "/v4/accounts/1110001/locations/9001/localPosts"
-
-let day = 0
-/** Alice's Paris bakery, connected on a day of its own (each test its own rate gate and review settings). */
-const connected = () =>
-  Effect.gen(function* () {
-    yield* setNow(fake, T0 + ++day * 86_400_000)
-    Object.assign(fake.state, { authorizeAs: "g-alice", reviewReads: 0, rejectNext: false, pageSize: 100 })
-    const network = businessOn(fake, served.blobs)
-    const [paris] = yield* connectAll(network)
-    return { network, publisher: network.publisher, credentials: paris.credentials!, account: accountOf(paris) }
-  })
+const connected = () => connectParis(fake, served.blobs)
 
 describe("Google Business Profile publisher against the fake Google", () => {
   it.effect(
@@ -227,46 +216,6 @@ describe("Google Business Profile publisher against the fake Google", () => {
       assert.strictEqual(fake.calls("POST", POSTS).length, sent)
       yield* TestClock.adjust(60_000)
       publishedOf(yield* publisher.publish(request(account, credentials)))
-    })
-  )
-
-  it.effect(
-    "a create whose answer was lost: recovery finds the post among the location's recent ones; none made means not published",
-    () =>
-      Effect.gen(function* () {
-        const { publisher, credentials, account } = yield* connected()
-        const req = request(account, credentials, { content: "Sourdough is back  on Saturdays" })
-        const handle = yield* publisher.prepare(req)
-        fake.script("POST", POSTS, { status: 200, dropAnswer: true })
-        const lost = yield* Effect.exit(publisher.publish(req, handle))
-        assert.isTrue(outcomeUnknown(lost))
-        const made = [...fake.posts.values()].at(-1)!
-        const recovered = yield* publisher.recover!(req, handle)
-        assert.deepStrictEqual(recovered, {
-          _tag: "Published",
-          published: {
-            externalId: made.name,
-            url: `https://local.google.com/place?id=9001&use=posts&lpsid=${made.name.split("/").pop()}`
-          }
-        })
-        assert.strictEqual(fake.calls("GET", POSTS).at(-1)!.query.pageSize, "100")
-        const other = request(account, credentials, { content: "Never sent" })
-        assert.deepStrictEqual(yield* publisher.recover!(other, yield* publisher.prepare(other)), {
-          _tag: "NotPublished"
-        })
-        assert.deepStrictEqual(yield* publisher.recover!(other, null), { _tag: "Unknown" })
-      })
-  )
-
-  it.effect("take-down deletes the post; a repeat (Google no longer has it) counts as removed", () =>
-    Effect.gen(function* () {
-      const { publisher, credentials, account } = yield* connected()
-      const { externalId } = publishedOf(yield* publisher.publish(request(account, credentials)))
-      yield* publisher.unpublish!({ account, credentials, externalId, kind: "post" })
-      assert.isFalse(fake.posts.has(externalId))
-      assert.strictEqual(fake.calls("DELETE", `/v4/${externalId}`).length, 1)
-      const again = yield* Effect.exit(publisher.unpublish!({ account, credentials, externalId, kind: "post" }))
-      assert.isTrue(Exit.isSuccess(again))
     })
   )
 

@@ -1,4 +1,4 @@
-import { Redacted } from "effect"
+import { Effect, Redacted } from "effect"
 import type { GoogleBusinessConfig } from "../../../adapters/networks/google-business/config.ts"
 import * as GoogleBusiness from "../../../adapters/networks/google-business/adapter.ts"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
@@ -31,3 +31,17 @@ export const accountOf = (connection: Connection) => Harness.accountOf("google_b
 
 export const request = (account: Account, credentials: NetworkCredentials, fields: Partial<PublishRequest> = {}) =>
   Harness.publishRequest(account, credentials, { content: "Fresh croissants every morning from 7.", ...fields })
+
+/** The v4 local posts of Alice's Paris bakery. */
+export const POSTS = "/v4/accounts/1110001/locations/9001/localPosts"
+
+let day = 0
+/** Alice's Paris bakery, connected on a day of its own (each test its own rate gate and review settings). */
+export const connectParis = (fake: FakeGoogleBusiness, blobs: BlobStoreShape) =>
+  Effect.gen(function* () {
+    yield* Harness.setNow(fake, Harness.T0 + ++day * 86_400_000)
+    Object.assign(fake.state, { authorizeAs: "g-alice", reviewReads: 0, rejectNext: false, pageSize: 100 })
+    const network = businessOn(fake, blobs)
+    const [paris] = yield* Harness.connectAll(network)
+    return { network, publisher: network.publisher, credentials: paris.credentials!, account: accountOf(paris) }
+  })
