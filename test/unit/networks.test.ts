@@ -27,7 +27,7 @@ describe("the networks' declarations", () => {
   it("say truly what their adapters do before they load (renewal, boards), and name their own platform", async () => {
     // Every network turned on with placeholder apps: the adapters are built, never called.
     const env = Object.fromEntries(
-      ["X", "LINKEDIN", "FACEBOOK", "INSTAGRAM", "THREADS", "YOUTUBE", "PINTEREST"].flatMap((n) => [
+      ["X", "LINKEDIN", "FACEBOOK", "INSTAGRAM", "THREADS", "YOUTUBE", "PINTEREST", "REDDIT"].flatMap((n) => [
         [`${n}_CLIENT_ID`, "id"],
         [`${n}_CLIENT_SECRET`, "secret"]
       ])
