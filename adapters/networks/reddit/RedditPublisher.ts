@@ -88,20 +88,34 @@ export const make = (deps: { readonly api: RedditApi; readonly blobs: BlobStoreS
     }
   }
 
-  /** An accepted image post, looked for among the account's posts; not there yet: look again later. */
+  const lookLater = (startedAt: number, looks: number, checkAfterMs: number): PublishOutcome => ({
+    _tag: "Processing",
+    handle: encodeHandle({ v: 1, stage: "accepted", startedAt, looks }),
+    checkAfterMs
+  })
+
+  /**
+   * An accepted image post, looked for among the account's posts; not there yet: look again later. A
+   * throttled or failed look keeps the handle (the pipeline drops it on such errors, and would post again).
+   */
   const look = (acting: Acting, submission: RedditSubmission, startedAt: number, looks: number) =>
-    Effect.flatMap(deps.api.submitted(acting), (posts): Effect.Effect<PublishOutcome, PublishError> => {
-      const made = findPost(posts, submission, startedAt)
-      if (made !== undefined) return Effect.succeed(published(made.name, pageUrl(made.permalink)))
-      if (looks >= MAX_LOOKS)
-        return Effect.fail(
-          PublishError.outcomeUnknown({
-            message: `Reddit took the image post but it is not among the account's posts after ${looks} looks (a subreddit's filter may hold it).`
-          })
-        )
-      const handle: RedditHandle = { v: 1, stage: "accepted", startedAt, looks: looks + 1 }
-      return Effect.succeed({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs: LOOK_EVERY_MS })
-    })
+    deps.api.submitted(acting).pipe(
+      Effect.flatMap((posts): Effect.Effect<PublishOutcome, PublishError> => {
+        const made = findPost(posts, submission, startedAt)
+        if (made !== undefined) return Effect.succeed(published(made.name, pageUrl(made.permalink)))
+        if (looks >= MAX_LOOKS)
+          return Effect.fail(
+            PublishError.outcomeUnknown({
+              message: `Reddit took the image post but it is not among the account's posts after ${looks} looks (a subreddit's filter may hold it).`
+            })
+          )
+        return Effect.succeed(lookLater(startedAt, looks + 1, LOOK_EVERY_MS))
+      }),
+      Effect.catchIf(
+        (e) => e.retryable,
+        (e) => Effect.succeed(lookLater(startedAt, looks, e.retryAfterMs ?? LOOK_EVERY_MS))
+      )
+    )
 
   const submit = (request: PublishRequest, acting: Acting, submission: RedditSubmission, startedAt: number) =>
     Effect.gen(function* () {

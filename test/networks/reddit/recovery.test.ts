@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { outcomeUnknown } from "../shared/reason.ts"
 import { type FakeReddit, startFakeReddit } from "./fakeReddit.ts"
-import { connectedOn, publishedOf, request } from "./support.ts"
+import { connectedOn, processingOf, publishedOf, request, upload } from "./support.ts"
 
 let fake: FakeReddit
 beforeAll(async () => void (fake = await startFakeReddit()))
@@ -157,5 +157,37 @@ describe("Reddit: lost answers, take-down, figures and dry-run advice", () => {
         })
         assert.deepStrictEqual(fine, [`Goes to r/HeraldTest as a text post titled "Hello".`])
       })
+  )
+})
+
+describe("Reddit: an accepted image post", () => {
+  it.effect("is looked for again, its handle kept, when the look is throttled: never submitted twice", () =>
+    Effect.gen(function* () {
+      const { publisher, credentials, account, blobs } = yield* connected()
+      const image = yield* upload(blobs, "image/jpeg", 3000)
+      const req = request(account, credentials, { title: "Crumb" }, { media: [image.media] })
+      fake.script("GET", "/user/alice_bakes/submitted", {
+        status: 429,
+        body: { message: "Too Many Requests", error: 429 },
+        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "40" }
+      })
+      const first = processingOf(yield* publisher.publish(req, yield* publisher.prepare(req)))
+      assert.strictEqual(first.checkAfterMs, 40_000)
+      assert.deepInclude(JSON.parse(first.handle), { stage: "accepted", looks: 1 })
+      yield* TestClock.adjust(40_000)
+      const made = fake.posts.at(-1)!
+      assert.deepStrictEqual(yield* publisher.recover!(req, first.handle), {
+        _tag: "Published",
+        published: {
+          externalId: `t3_${made.id}`,
+          url: `https://www.reddit.com/r/HeraldTest/comments/${made.id}/crumb/`
+        }
+      })
+      assert.strictEqual(publishedOf(yield* publisher.publish(req, first.handle)).externalId, `t3_${made.id}`)
+      assert.lengthOf(
+        fake.calls("POST", "/api/submit").filter((r) => (r.body as Record<string, string>).title === "Crumb"),
+        1
+      )
+    })
   )
 })
