@@ -3,6 +3,7 @@ import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import {
   type AdvisedPost,
+  type Board,
   published,
   PublishError,
   type Publisher,
@@ -199,6 +200,28 @@ export const make = (deps: { readonly api: RedditApi; readonly blobs: BlobStoreS
         : ({ _tag: "Published", published: { externalId: made.name, url: pageUrl(made.permalink) } } satisfies Recovery)
     })
 
+  /**
+   * Where the account can post, for a post's reddit.subreddit: the subreddits it moderates, is an
+   * approved user of, or subscribes to (GET /subreddits/mine/*), each once, in that order. Any public
+   * subreddit takes posts too; these are the ones the account knows.
+   */
+  const subredditsOf = (acting: Acting) =>
+    Effect.gen(function* () {
+      const seen = new Map<string, Board>()
+      for (const where of ["moderator", "contributor", "subscriber"] as const)
+        for (const s of yield* deps.api.mySubreddits(acting, where)) {
+          const key = s.display_name.toLowerCase()
+          if (!seen.has(key))
+            seen.set(key, {
+              id: s.display_name,
+              name: s.display_name_prefixed ?? `r/${s.display_name}`,
+              description: s.title?.trim() || s.public_description?.trim() || null,
+              privacy: s.subreddit_type ?? null
+            })
+        }
+      return [...seen.values()]
+    })
+
   /** Dry-run advice: the subreddit's rules read with the account's credentials, and what they would refuse. */
   const advise = (account: Account, _dueAt: number, post: AdvisedPost) =>
     Effect.gen(function* () {
@@ -228,6 +251,7 @@ export const make = (deps: { readonly api: RedditApi; readonly blobs: BlobStoreS
     publish,
     recover,
     advise,
+    boards: (account, credentials) => Effect.flatMap(actingOf(account, credentials), (acting) => subredditsOf(acting)),
     // A post or its first comment alike: POST /api/del with its fullname (t3_ or t1_).
     unpublish: (request) =>
       Effect.flatMap(actingOf(request.account, request.credentials), (acting) =>

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
-import { aboutOf, fakeSubreddits, fakeUsers } from "./fakeSubreddits.ts"
+import { aboutOf, type FakeSubreddit, fakeSubreddits, fakeUsers, t5Of } from "./fakeSubreddits.ts"
 import { apiError, type FakeComment, type FakePost, listing, t1, t3, unauthorized } from "./fakeThings.ts"
 
 export type { FakeComment, FakePost } from "./fakeThings.ts"
@@ -41,7 +41,9 @@ export const startFakeReddit = async (options: { userAgent?: string } = {}) => {
     /** API calls in a 10-minute window (Reddit: 100 a minute, averaged). */
     windowCalls: 1000,
     /** Submits a user may make before Reddit's RATELIMIT ("you are doing that too much"). */
-    submitsBeforeRatelimit: 100
+    submitsBeforeRatelimit: 100,
+    /** Subreddits a page of /subreddits/mine/* (Reddit: limit, at most 100). */
+    minePageSize: 100
   }
   const now = () => state.clock ?? Date.now()
   const window = new Map<string, { used: number; endsAt: number }>()
@@ -276,6 +278,19 @@ export const startFakeReddit = async (options: { userAgent?: string } = {}) => {
       for (const p of posts) if (`t3_${p.id}` === id && p.author === me.name) p.deleted = true
       for (const c of comments) if (`t1_${c.id}` === id && c.author === me.name) c.deleted = true
       return ok({})
+    }
+    const mine = /^\/subreddits\/mine\/(subscriber|contributor|moderator)$/.exec(url.pathname)
+    if (req.method === "GET" && mine !== null) {
+      const of = (s: FakeSubreddit) =>
+        mine[1] === "subscriber" ? s.subscribers : mine[1] === "contributor" ? s.contributors : s.moderators
+      const found = [...subreddits.values()].filter((s) => of(s).includes(me.name))
+      const limit = Math.min(Number(query.get("limit") ?? "25"), state.minePageSize)
+      const start = Number(query.get("after")?.replace(/^t5_page/, "") ?? "0")
+      const page = found.slice(start, start + limit)
+      return ok({
+        kind: "Listing",
+        data: { after: start + limit < found.length ? `t5_page${start + limit}` : null, children: page.map(t5Of) }
+      })
     }
     if (route === "GET /api/info") {
       const ids = (query.get("id") ?? "").split(",")

@@ -28,9 +28,14 @@ describe("npm start with Reddit configured", () => {
     await fake?.close()
   })
 
-  it("connects, refuses a post without a subreddit, advises on a subreddit's rules, posts text with a first comment and an image", async () => {
+  it("connects, lists the account's subreddits, refuses a post without a subreddit, advises on a subreddit's rules, posts text with a first comment and an image", async () => {
     const [account] = await herald.connect("reddit")
     expect(account).toMatchObject({ platform: "reddit", username: "alice_bakes", name: "Alice bakes" })
+
+    const listed = await fetch(`${herald.api}/accounts/${account.id}/boards`, { headers: herald.auth })
+    expect(listed.status).toBe(200)
+    const { boards } = (await listed.json()) as { boards: Array<{ id: string; name: string }> }
+    expect(boards.map((b) => b.id)).toEqual(["HeraldLinks", "HeraldNews", "HeraldTest", "AskHerald"])
 
     const missing = await herald.post({ accountIds: [account.id], content: "No subreddit" })
     expect(missing.status).toBe(400)
