@@ -1,7 +1,7 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { outcomeUnknown } from "../shared/reason.ts"
+import { outcomeUnknown, viewOf } from "../shared/reason.ts"
 import { type FakeReddit, startFakeReddit } from "./fakeReddit.ts"
 import { connectedOn, processingOf, publishedOf, request, upload } from "./support.ts"
 
@@ -188,6 +188,27 @@ describe("Reddit: an accepted image post", () => {
         fake.calls("POST", "/api/submit").filter((r) => (r.body as Record<string, string>).title === "Crumb"),
         1
       )
+    })
+  )
+})
+
+describe("Reddit figures within the account's window", () => {
+  it.effect("a 429 on GET /api/info waits X-Ratelimit-Reset, and publishing (same window) waits too", () =>
+    Effect.gen(function* () {
+      const { publisher, credentials, account } = yield* connected()
+      const post = publishedOf(yield* publisher.publish(request(account, credentials, { title: "Window" })))
+      fake.script("GET", "/api/info", {
+        status: 429,
+        body: { message: "Too Many Requests", error: 429 },
+        headers: { "x-ratelimit-used": "600", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "90" }
+      })
+      const read = { account, credentials, posts: [{ externalId: post.externalId, publishedAt: 0 }] }
+      const limited = yield* Effect.flip(publisher.metrics!.read(read))
+      assert.deepInclude(viewOf(limited), { code: "rate_limited", retryAfterMs: 90_000 })
+      const held = yield* Effect.flip(publisher.publish(request(account, credentials, { title: "Later" })))
+      assert.deepInclude(viewOf(held), { code: "rate_limited", retryAfterMs: 90_000 })
+      yield* TestClock.adjust(90_000)
+      assert.strictEqual((yield* publisher.metrics!.read(read))._tag, "Read")
     })
   )
 })
