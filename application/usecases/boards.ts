@@ -20,8 +20,9 @@ const upstream = (e: PublishError | NeedsReconnection | NetworkUnavailable) =>
       : fail("rate_limited", { retryAfterMs: e.retryAfterMs }, e.message)
 
 /**
- * GET /accounts/{id}/boards: the boards a Pinterest account can pin to, read from Pinterest with the
- * account's (renewed if need be) credentials; the ids go in a post's `pinterest.boardId`.
+ * GET /accounts/{id}/boards: where the account's posts can go, read from its network with the account's
+ * (renewed if need be) credentials: a Pinterest account's boards (ids for `pinterest.boardId`), a Reddit
+ * account's subreddits (ids for `reddit.subreddit`).
  */
 export const listBoards = Effect.fn("listBoards")(function* (actor: Actor, accountId: string) {
   const found = isWellFormedId(accountId)

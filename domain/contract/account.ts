@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Platform } from "./post.ts"
 import { Time } from "./postParts.ts"
 
-// Connected accounts, connect links and Pinterest boards as the API, MCP and events show them.
+// Connected accounts, connect links and boards (Pinterest's boards, Reddit's subreddits) as the API, MCP and events show them.
 
 const Str = Schema.String
 

@@ -93,8 +93,11 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
       success: BoardList,
       error: e(400, 401, 404, 409, 429, 502, 503)
     })
-      .annotate(OpenApi.Summary, "List a Pinterest account's boards")
-      .annotate(OpenApi.Description, "The boards a Pinterest account can pin to: a post's pinterest.boardId.")
+      .annotate(OpenApi.Summary, "List where a Pinterest or Reddit account posts (boards, subreddits)")
+      .annotate(
+        OpenApi.Description,
+        "The boards a Pinterest account can pin to (a post's pinterest.boardId), or the subreddits a Reddit account moderates, is an approved user of, or subscribes to (a post's reddit.subreddit)."
+      )
   )
   .middleware(Authentication)
   .annotate(

@@ -3,6 +3,7 @@ import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import type { NetworkCredentials } from "../../../application/ports/Connectors.ts"
 import {
   type AdvisedPost,
+  type Board,
   published,
   PublishError,
   type Publisher,
@@ -88,20 +89,34 @@ export const make = (deps: { readonly api: RedditApi; readonly blobs: BlobStoreS
     }
   }
 
-  /** An accepted image post, looked for among the account's posts; not there yet: look again later. */
+  const lookLater = (startedAt: number, looks: number, checkAfterMs: number): PublishOutcome => ({
+    _tag: "Processing",
+    handle: encodeHandle({ v: 1, stage: "accepted", startedAt, looks }),
+    checkAfterMs
+  })
+
+  /**
+   * An accepted image post, looked for among the account's posts; not there yet: look again later. A
+   * throttled or failed look keeps the handle (the pipeline drops it on such errors, and would post again).
+   */
   const look = (acting: Acting, submission: RedditSubmission, startedAt: number, looks: number) =>
-    Effect.flatMap(deps.api.submitted(acting), (posts): Effect.Effect<PublishOutcome, PublishError> => {
-      const made = findPost(posts, submission, startedAt)
-      if (made !== undefined) return Effect.succeed(published(made.name, pageUrl(made.permalink)))
-      if (looks >= MAX_LOOKS)
-        return Effect.fail(
-          PublishError.outcomeUnknown({
-            message: `Reddit took the image post but it is not among the account's posts after ${looks} looks (a subreddit's filter may hold it).`
-          })
-        )
-      const handle: RedditHandle = { v: 1, stage: "accepted", startedAt, looks: looks + 1 }
-      return Effect.succeed({ _tag: "Processing", handle: encodeHandle(handle), checkAfterMs: LOOK_EVERY_MS })
-    })
+    deps.api.submitted(acting).pipe(
+      Effect.flatMap((posts): Effect.Effect<PublishOutcome, PublishError> => {
+        const made = findPost(posts, submission, startedAt)
+        if (made !== undefined) return Effect.succeed(published(made.name, pageUrl(made.permalink)))
+        if (looks >= MAX_LOOKS)
+          return Effect.fail(
+            PublishError.outcomeUnknown({
+              message: `Reddit took the image post but it is not among the account's posts after ${looks} looks (a subreddit's filter may hold it).`
+            })
+          )
+        return Effect.succeed(lookLater(startedAt, looks + 1, LOOK_EVERY_MS))
+      }),
+      Effect.catchIf(
+        (e) => e.retryable,
+        (e) => Effect.succeed(lookLater(startedAt, looks, e.retryAfterMs ?? LOOK_EVERY_MS))
+      )
+    )
 
   const submit = (request: PublishRequest, acting: Acting, submission: RedditSubmission, startedAt: number) =>
     Effect.gen(function* () {
@@ -185,6 +200,28 @@ export const make = (deps: { readonly api: RedditApi; readonly blobs: BlobStoreS
         : ({ _tag: "Published", published: { externalId: made.name, url: pageUrl(made.permalink) } } satisfies Recovery)
     })
 
+  /**
+   * Where the account can post, for a post's reddit.subreddit: the subreddits it moderates, is an
+   * approved user of, or subscribes to (GET /subreddits/mine/*), each once, in that order. Any public
+   * subreddit takes posts too; these are the ones the account knows.
+   */
+  const subredditsOf = (acting: Acting) =>
+    Effect.gen(function* () {
+      const seen = new Map<string, Board>()
+      for (const where of ["moderator", "contributor", "subscriber"] as const)
+        for (const s of yield* deps.api.mySubreddits(acting, where)) {
+          const key = s.display_name.toLowerCase()
+          if (!seen.has(key))
+            seen.set(key, {
+              id: s.display_name,
+              name: s.display_name_prefixed ?? `r/${s.display_name}`,
+              description: s.title?.trim() || s.public_description?.trim() || null,
+              privacy: s.subreddit_type ?? null
+            })
+        }
+      return [...seen.values()]
+    })
+
   /** Dry-run advice: the subreddit's rules read with the account's credentials, and what they would refuse. */
   const advise = (account: Account, _dueAt: number, post: AdvisedPost) =>
     Effect.gen(function* () {
@@ -214,6 +251,7 @@ export const make = (deps: { readonly api: RedditApi; readonly blobs: BlobStoreS
     publish,
     recover,
     advise,
+    boards: (account, credentials) => Effect.flatMap(actingOf(account, credentials), (acting) => subredditsOf(acting)),
     // A post or its first comment alike: POST /api/del with its fullname (t3_ or t1_).
     unpublish: (request) =>
       Effect.flatMap(actingOf(request.account, request.credentials), (acting) =>

@@ -11,8 +11,11 @@ import {
   decodeLease,
   decodeListing,
   decodeMe,
+  decodeMySubreddits,
   decodeRequirements,
   decodeSubmitted,
+  type MySubreddit,
+  type MySubredditsPage,
   type RedditThing
 } from "./things.ts"
 
@@ -202,6 +205,25 @@ export const makeRedditApi = (config: RedditConfig, gate: RateGate) => {
         `/user/${encodeURIComponent(acting.user)}/comments?sort=new&limit=25&raw_json=1`,
         "the account's comments"
       ),
+
+    /** GET /subreddits/mine/{where} (moderator, contributor, subscriber), every page up to `maxPages` of 100. */
+    mySubreddits: (acting: Acting, where: "moderator" | "contributor" | "subscriber", maxPages = 10) =>
+      Effect.gen(function* () {
+        const all: Array<MySubreddit> = []
+        let after: string | null | undefined = null
+        for (let page = 0; page < maxPages; page++) {
+          const query = new URLSearchParams({ limit: "100", ...(after ? { after } : {}) })
+          const answer: MySubredditsPage = yield* expect(
+            call(acting, "GET", `/subreddits/mine/${where}?${query}`),
+            decodeMySubreddits,
+            `the account's subreddits (${where})`
+          )
+          all.push(...answer.data.children.map((c) => c.data))
+          after = answer.data.after
+          if (!after) break
+        }
+        return all
+      }),
 
     /** POST /api/media/asset.json: an upload lease (where to post the file, with which fields). */
     lease: (acting: Acting, filename: string, mimeType: string) =>

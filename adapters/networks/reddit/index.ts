@@ -29,6 +29,8 @@ export const network = declareNetwork({
   },
   config,
   renews: true,
+  // Its "boards" are the subreddits the account knows (GET /subreddits/mine/*): a post's reddit.subreddit.
+  boards: true,
   unpublishes: true,
   metricsBatch: METRICS_BATCH,
   // How its raw figures make the common set (domain/metrics.ts), or why one is never given.

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import type { MetricsAnswer, MetricsCapability } from "../../../application/ports/Publishers.ts"
 import { PublishError } from "../../../application/ports/Publishers.ts"
 import type { RawFigures } from "../../../domain/metrics.ts"
@@ -23,6 +23,7 @@ export const make = (settings: RedditConfig, gate: RateGate): MetricsCapability 
       const ids = request.posts.map((p) => p.externalId).filter((id) => id.startsWith("t3_"))
       const figures = new Map<string, RawFigures>()
       if (ids.length === 0) return { _tag: "Read", figures } satisfies MetricsAnswer
+      const now = yield* Clock.currentTimeMillis
       const reply = yield* callForFigures({
         network: "Reddit",
         gate,
@@ -34,7 +35,7 @@ export const make = (settings: RedditConfig, gate: RateGate): MetricsCapability 
           timeoutMs: CALL_TIMEOUT_MS
         },
         notOffered: () => null,
-        resetAt: (r) => resetAt(r.headers, Date.now())
+        resetAt: (r) => resetAt(r.headers, now)
       })
       if (reply._tag === "NotOffered") return reply satisfies MetricsAnswer
       const children = (reply.body as { data?: { children?: Array<{ data?: Record<string, unknown> }> } })?.data

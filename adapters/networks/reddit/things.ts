@@ -91,6 +91,26 @@ const Thing = Schema.Struct({
 export type RedditThing = (typeof Thing.Type)["data"]
 const Listing = Schema.Struct({ data: Schema.Struct({ children: Schema.Array(Thing) }) })
 
+/** A subreddit (t5) of the account's /subreddits/mine listings. */
+const MySubreddits = Schema.Struct({
+  data: Schema.Struct({
+    after: opt(Str),
+    children: Schema.Array(
+      Schema.Struct({
+        data: Schema.Struct({
+          display_name: Str,
+          display_name_prefixed: opt(Str),
+          title: opt(Str),
+          public_description: opt(Str),
+          subreddit_type: opt(Str)
+        })
+      })
+    )
+  })
+})
+export type MySubredditsPage = typeof MySubreddits.Type
+export type MySubreddit = MySubredditsPage["data"]["children"][number]["data"]
+
 const Lease = Schema.Struct({
   args: Schema.Struct({ action: Str, fields: Schema.Array(Schema.Struct({ name: Str, value: Str })) }),
   asset: Schema.Struct({ asset_id: Str })
@@ -105,6 +125,7 @@ export const decodeSubmitted = decodeReply(Submitted)
 export const decodeCommented = decodeReply(Commented)
 export const decodeListing = decodeReply(Listing)
 export const decodeLease = decodeReply(Lease)
+export const decodeMySubreddits = decodeReply(MySubreddits)
 
 /** A post's page on reddit.com from its permalink (a path) or the URL Reddit gave. */
 export const pageUrl = (permalink: string | null | undefined) =>

@@ -90,12 +90,13 @@ export const connectAccountTool = tool({
 
 export const listBoardsTool = tool({
   name: "list_boards",
-  title: "List a Pinterest account's boards",
+  title: "List where a Pinterest or Reddit account posts",
   description:
     "The boards a connected Pinterest account can pin to, read from Pinterest. Put a board's id in create_post's pinterest.boardId; " +
-    "without one a pin goes to the account's first board. Other networks give boards_unsupported.",
+    "without one a pin goes to the account's first board. For a Reddit account: the subreddits it moderates, is an approved user of, " +
+    "or subscribes to; put one's id in create_post's reddit.subreddit (any public subreddit takes posts too). Other networks give boards_unsupported.",
   input: Schema.Struct({
-    accountId: Schema.String.annotate({ description: "A Pinterest account id from list_accounts" })
+    accountId: Schema.String.annotate({ description: "A Pinterest or Reddit account id from list_accounts" })
   }),
   output: BoardList,
   annotations: { readOnlyHint: true, openWorldHint: true },

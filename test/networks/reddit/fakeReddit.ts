@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { listenLocally, readRequestBody, requestLog, sendJson } from "../shared/harness.ts"
-import { aboutOf, fakeSubreddits, fakeUsers } from "./fakeSubreddits.ts"
+import { aboutOf, type FakeSubreddit, fakeSubreddits, fakeUsers, t5Of } from "./fakeSubreddits.ts"
+import { apiError, type FakeComment, type FakePost, listing, t1, t3, unauthorized } from "./fakeThings.ts"
+
+export type { FakeComment, FakePost } from "./fakeThings.ts"
 
 /**
  * A local Reddit, from reddit.com/dev/api and its OAuth2 wiki: the authorize page (duration=permanent
@@ -13,35 +16,6 @@ import { aboutOf, fakeSubreddits, fakeUsers } from "./fakeSubreddits.ts"
  * carries X-Ratelimit-Used/Remaining/Reset; a spent window is a 429. A call without the configured
  * User-Agent is refused (Reddit throttles generic agents). Records every request; tests script faults.
  */
-
-export interface FakePost {
-  readonly id: string
-  readonly author: string
-  readonly subreddit: string
-  readonly kind: string
-  readonly title: string
-  readonly text: string | null
-  readonly url: string | null
-  readonly flairId: string | null
-  readonly createdUtc: number
-  deleted: boolean
-  score: number
-  numComments: number
-  upvoteRatio: number
-}
-
-export interface FakeComment {
-  readonly id: string
-  readonly author: string
-  readonly linkId: string
-  readonly parentId: string
-  readonly body: string
-  readonly createdUtc: number
-  deleted: boolean
-}
-
-const apiError = (code: string, message: string, field: string) => ({ json: { errors: [[code, message, field]] } })
-const unauthorized = { message: "Unauthorized", error: 401 }
 
 export const startFakeReddit = async (options: { userAgent?: string } = {}) => {
   const clientId = "hR3dd1tCl1ent"
@@ -67,7 +41,9 @@ export const startFakeReddit = async (options: { userAgent?: string } = {}) => {
     /** API calls in a 10-minute window (Reddit: 100 a minute, averaged). */
     windowCalls: 1000,
     /** Submits a user may make before Reddit's RATELIMIT ("you are doing that too much"). */
-    submitsBeforeRatelimit: 100
+    submitsBeforeRatelimit: 100,
+    /** Subreddits a page of /subreddits/mine/* (Reddit: limit, at most 100). */
+    minePageSize: 100
   }
   const now = () => state.clock ?? Date.now()
   const window = new Map<string, { used: number; endsAt: number }>()
@@ -95,37 +71,6 @@ export const startFakeReddit = async (options: { userAgent?: string } = {}) => {
     const access = found === null ? undefined : accessTokens.get(found[1]!)
     return access !== undefined && access.expiresAt > now() ? users.get(access.user)! : null
   }
-  const t3 = (p: FakePost) => ({
-    kind: "t3",
-    data: {
-      id: p.id,
-      name: `t3_${p.id}`,
-      author: p.deleted ? "[deleted]" : p.author,
-      subreddit: p.subreddit,
-      title: p.title,
-      selftext: p.text ?? "",
-      url: p.url ?? `https://www.reddit.com/r/${p.subreddit}/comments/${p.id}/`,
-      created_utc: p.createdUtc,
-      permalink: `/r/${p.subreddit}/comments/${p.id}/${p.title.toLowerCase().replace(/\W+/g, "_").slice(0, 40)}/`,
-      score: p.score,
-      num_comments: p.numComments,
-      upvote_ratio: p.upvoteRatio,
-      removed_by_category: p.deleted ? "deleted" : null
-    }
-  })
-  const t1 = (c: FakeComment) => ({
-    kind: "t1",
-    data: {
-      id: c.id,
-      name: `t1_${c.id}`,
-      link_id: c.linkId,
-      parent_id: c.parentId,
-      body: c.body,
-      created_utc: c.createdUtc,
-      permalink: `/r/x/comments/${c.linkId.slice(3)}/_/${c.id}/`
-    }
-  })
-  const listing = (children: Array<unknown>) => ({ kind: "Listing", data: { after: null, before: null, children } })
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://fake")
@@ -333,6 +278,19 @@ export const startFakeReddit = async (options: { userAgent?: string } = {}) => {
       for (const p of posts) if (`t3_${p.id}` === id && p.author === me.name) p.deleted = true
       for (const c of comments) if (`t1_${c.id}` === id && c.author === me.name) c.deleted = true
       return ok({})
+    }
+    const mine = /^\/subreddits\/mine\/(subscriber|contributor|moderator)$/.exec(url.pathname)
+    if (req.method === "GET" && mine !== null) {
+      const of = (s: FakeSubreddit) =>
+        mine[1] === "subscriber" ? s.subscribers : mine[1] === "contributor" ? s.contributors : s.moderators
+      const found = [...subreddits.values()].filter((s) => of(s).includes(me.name))
+      const limit = Math.min(Number(query.get("limit") ?? "25"), state.minePageSize)
+      const start = Number(query.get("after")?.replace(/^t5_page/, "") ?? "0")
+      const page = found.slice(start, start + limit)
+      return ok({
+        kind: "Listing",
+        data: { after: start + limit < found.length ? `t5_page${start + limit}` : null, children: page.map(t5Of) }
+      })
     }
     if (route === "GET /api/info") {
       const ids = (query.get("id") ?? "").split(",")

@@ -10,6 +10,8 @@ export interface FakeSubreddit {
   submissionType: "any" | "self" | "link"
   allowImages: boolean
   contributors: ReadonlyArray<string>
+  moderators: ReadonlyArray<string>
+  subscribers: ReadonlyArray<string>
   banned: ReadonlyArray<string>
   requirements: Record<string, unknown>
   /** null: the subreddit lets no one pick a flair (link_flair_v2 answers 403). */
@@ -50,6 +52,8 @@ export const fakeSubreddits = (): Map<string, FakeSubreddit> => {
       submissionType: "any",
       allowImages: true,
       contributors: [],
+      moderators: [],
+      subscribers: ["alice_bakes"],
       banned: [],
       requirements: { ...noRequirements },
       flairs: [{ id: "0c1a1f6e-1", text: "News" }]
@@ -60,6 +64,8 @@ export const fakeSubreddits = (): Map<string, FakeSubreddit> => {
       submissionType: "self",
       allowImages: false,
       contributors: [],
+      moderators: [],
+      subscribers: ["alice_bakes"],
       banned: [],
       requirements: {
         ...noRequirements,
@@ -78,6 +84,8 @@ export const fakeSubreddits = (): Map<string, FakeSubreddit> => {
       submissionType: "link",
       allowImages: true,
       contributors: [],
+      moderators: ["alice_bakes"],
+      subscribers: ["alice_bakes"],
       banned: [],
       requirements: { ...noRequirements, domain_blacklist: ["spam.example"] },
       flairs: null
@@ -88,6 +96,8 @@ export const fakeSubreddits = (): Map<string, FakeSubreddit> => {
       submissionType: "any",
       allowImages: true,
       contributors: ["alice_bakes"],
+      moderators: [],
+      subscribers: ["alice_bakes"],
       banned: [],
       requirements: { ...noRequirements },
       flairs: null
@@ -108,5 +118,19 @@ export const aboutOf = (s: FakeSubreddit, user: string) => ({
     user_is_contributor: s.contributors.includes(user),
     user_is_moderator: false,
     user_is_subscriber: true
+  }
+})
+
+/** A subreddit as GET /subreddits/mine/* lists it (a t5 thing). */
+export const t5Of = (s: FakeSubreddit) => ({
+  kind: "t5",
+  data: {
+    id: s.name.toLowerCase().slice(0, 6),
+    name: `t5_${s.name.toLowerCase().slice(0, 6)}`,
+    display_name: s.name,
+    display_name_prefixed: `r/${s.name}`,
+    title: `${s.name}, the subreddit`,
+    public_description: "",
+    subreddit_type: s.type
   }
 })

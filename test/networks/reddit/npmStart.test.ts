@@ -28,9 +28,14 @@ describe("npm start with Reddit configured", () => {
     await fake?.close()
   })
 
-  it("connects, refuses a post without a subreddit, advises on a subreddit's rules, posts text with a first comment and an image", async () => {
+  it("connects, lists the account's subreddits, refuses a post without a subreddit, advises on a subreddit's rules, posts text with a first comment and an image; a revoked grant needs reconnection", async () => {
     const [account] = await herald.connect("reddit")
     expect(account).toMatchObject({ platform: "reddit", username: "alice_bakes", name: "Alice bakes" })
+
+    const listed = await fetch(`${herald.api}/accounts/${account.id}/boards`, { headers: herald.auth })
+    expect(listed.status).toBe(200)
+    const { boards } = (await listed.json()) as { boards: Array<{ id: string; name: string }> }
+    expect(boards.map((b) => b.id)).toEqual(["HeraldLinks", "HeraldNews", "HeraldTest", "AskHerald"])
 
     const missing = await herald.post({ accountIds: [account.id], content: "No subreddit" })
     expect(missing.status).toBe(400)
@@ -85,6 +90,20 @@ describe("npm start with Reddit configured", () => {
         (r) => r.path === "/api/v1/authorize" || r.path === "/s3" || r.headers["user-agent"] === fake.userAgent
       )
     ).toBe(true)
+
+    // The person removes Herald's app on Reddit: a 401, one refresh refused with invalid_grant, then needs_reconnection.
+    fake.revoke("alice")
+    const after = await herald.post({
+      accountIds: [account.id],
+      content: "After the revoke",
+      reddit: { subreddit: "HeraldTest" }
+    })
+    expect(after.status, JSON.stringify(after.body)).toBe(201)
+    const revoked = await herald.until(after.body.post.id, (p) => p.status === "failed")
+    expect(revoked.targets[0].error).toMatchObject({ code: "account_needs_reconnection", retryable: false })
+    const accounts = ((await (await fetch(`${herald.api}/accounts`, { headers: herald.auth })).json()) as any).accounts
+    expect(accounts.find((a: any) => a.id === account.id).status).toBe("needs_reconnection")
+    expect(fake.calls("POST", "/api/v1/access_token").at(-1)!.body).toMatchObject({ grant_type: "refresh_token" })
 
     await herald.stop()
     for (const file of filesUnder(herald.dataDir)) {

@@ -224,3 +224,32 @@ describe("Reddit publisher against the fake Reddit", () => {
     })
   )
 })
+
+describe("Reddit's subreddits as the account's boards", () => {
+  it.effect("the subreddits the account moderates, is approved in, or subscribes to, each once, every page read", () =>
+    Effect.gen(function* () {
+      const { publisher, credentials, account } = yield* connected()
+      fake.state.minePageSize = 2
+      const boards = yield* publisher.boards!(account, credentials).pipe(
+        Effect.ensuring(Effect.sync(() => void (fake.state.minePageSize = 100)))
+      )
+      assert.deepStrictEqual(
+        boards.map((b) => [b.id, b.name, b.privacy]),
+        [
+          ["HeraldLinks", "r/HeraldLinks", "public"],
+          ["HeraldNews", "r/HeraldNews", "restricted"],
+          ["HeraldTest", "r/HeraldTest", "public"],
+          ["AskHerald", "r/AskHerald", "public"]
+        ]
+      )
+      assert.strictEqual(boards[0]!.description, "HeraldLinks, the subreddit")
+      assert.deepStrictEqual(
+        fake
+          .calls("GET", "/subreddits/mine/subscriber")
+          .slice(-2)
+          .map((r) => r.query.after ?? null),
+        [null, "t5_page2"]
+      )
+    })
+  )
+})

@@ -1,9 +1,9 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { outcomeUnknown } from "../shared/reason.ts"
+import { outcomeUnknown, viewOf } from "../shared/reason.ts"
 import { type FakeReddit, startFakeReddit } from "./fakeReddit.ts"
-import { connectedOn, publishedOf, request } from "./support.ts"
+import { connectedOn, processingOf, publishedOf, request, upload } from "./support.ts"
 
 let fake: FakeReddit
 beforeAll(async () => void (fake = await startFakeReddit()))
@@ -157,5 +157,58 @@ describe("Reddit: lost answers, take-down, figures and dry-run advice", () => {
         })
         assert.deepStrictEqual(fine, [`Goes to r/HeraldTest as a text post titled "Hello".`])
       })
+  )
+})
+
+describe("Reddit: an accepted image post", () => {
+  it.effect("is looked for again, its handle kept, when the look is throttled: never submitted twice", () =>
+    Effect.gen(function* () {
+      const { publisher, credentials, account, blobs } = yield* connected()
+      const image = yield* upload(blobs, "image/jpeg", 3000)
+      const req = request(account, credentials, { title: "Crumb" }, { media: [image.media] })
+      fake.script("GET", "/user/alice_bakes/submitted", {
+        status: 429,
+        body: { message: "Too Many Requests", error: 429 },
+        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "40" }
+      })
+      const first = processingOf(yield* publisher.publish(req, yield* publisher.prepare(req)))
+      assert.strictEqual(first.checkAfterMs, 40_000)
+      assert.deepInclude(JSON.parse(first.handle), { stage: "accepted", looks: 1 })
+      yield* TestClock.adjust(40_000)
+      const made = fake.posts.at(-1)!
+      assert.deepStrictEqual(yield* publisher.recover!(req, first.handle), {
+        _tag: "Published",
+        published: {
+          externalId: `t3_${made.id}`,
+          url: `https://www.reddit.com/r/HeraldTest/comments/${made.id}/crumb/`
+        }
+      })
+      assert.strictEqual(publishedOf(yield* publisher.publish(req, first.handle)).externalId, `t3_${made.id}`)
+      assert.lengthOf(
+        fake.calls("POST", "/api/submit").filter((r) => (r.body as Record<string, string>).title === "Crumb"),
+        1
+      )
+    })
+  )
+})
+
+describe("Reddit figures within the account's window", () => {
+  it.effect("a 429 on GET /api/info waits X-Ratelimit-Reset, and publishing (same window) waits too", () =>
+    Effect.gen(function* () {
+      const { publisher, credentials, account } = yield* connected()
+      const post = publishedOf(yield* publisher.publish(request(account, credentials, { title: "Window" })))
+      fake.script("GET", "/api/info", {
+        status: 429,
+        body: { message: "Too Many Requests", error: 429 },
+        headers: { "x-ratelimit-used": "600", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "90" }
+      })
+      const read = { account, credentials, posts: [{ externalId: post.externalId, publishedAt: 0 }] }
+      const limited = yield* Effect.flip(publisher.metrics!.read(read))
+      assert.deepInclude(viewOf(limited), { code: "rate_limited", retryAfterMs: 90_000 })
+      const held = yield* Effect.flip(publisher.publish(request(account, credentials, { title: "Later" })))
+      assert.deepInclude(viewOf(held), { code: "rate_limited", retryAfterMs: 90_000 })
+      yield* TestClock.adjust(90_000)
+      assert.strictEqual((yield* publisher.metrics!.read(read))._tag, "Read")
+    })
   )
 })

@@ -33,8 +33,8 @@ export interface paths {
   };
   "/api/v1/accounts/{id}/boards": {
     /**
-     * List a Pinterest account's boards
-     * @description The boards a Pinterest account can pin to: a post's pinterest.boardId.
+     * List where a Pinterest or Reddit account posts (boards, subreddits)
+     * @description The boards a Pinterest account can pin to (a post's pinterest.boardId), or the subreddits a Reddit account moderates, is an approved user of, or subscribes to (a post's reddit.subreddit).
      */
     get: operations["accounts.boards"];
   };
@@ -2683,8 +2683,8 @@ export interface operations {
     };
   };
   /**
-   * List a Pinterest account's boards
-   * @description The boards a Pinterest account can pin to: a post's pinterest.boardId.
+   * List where a Pinterest or Reddit account posts (boards, subreddits)
+   * @description The boards a Pinterest account can pin to (a post's pinterest.boardId), or the subreddits a Reddit account moderates, is an approved user of, or subscribes to (a post's reddit.subreddit).
    */
   "accounts.boards": {
     parameters: {
