@@ -121,6 +121,8 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
         const w = words[lang]
         const zone = zones[lang]
         const text = page.getByLabel(w.text, { exact: true })
+        const policy = (await page.request.get(`${host.origin}/app/compose`)).headers()["content-security-policy"]
+        expect(policy).toContain("script-src 'self';")
         await expectAccessible(page)
 
         // Nothing written: the API's refusal is said beside the text, which is marked invalid.
@@ -179,6 +181,25 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
       `fetch("/api/v1${path}", { method: "${method}", headers: { "content-type": "application/json", "x-csrf-token": document.querySelector('meta[name="csrf-token"]').content }, body: ${body === undefined ? "undefined" : JSON.stringify(JSON.stringify(body))} }).then(async (r) => ({ status: r.status, body: await r.json() }))`
     )) as { status: number; body: any }
 
+  it("the composer's files: Preact from this origin, cached for good; the page's policy runs only this origin's scripts", async () => {
+    const vendor = await fetch(`${host.origin}/app/assets/vendor/preact-htm-3.1.1.mjs`)
+    expect(vendor.status).toBe(200)
+    expect(vendor.headers.get("cache-control")).toContain("immutable")
+    expect(vendor.headers.get("content-type")).toContain("text/javascript")
+    expect(await vendor.text()).toContain("useState")
+    expect((await fetch(`${host.origin}/app/assets/vendor/preact-htm-0.0.0.mjs`)).status).toBe(404)
+    const signedOut = await fetch(`${host.origin}/app/compose`, { redirect: "manual" })
+    expect(signedOut.status).toBe(303)
+    // The advice is the people's app's: an agent's key is told so.
+    const { body } = await call(host, "POST", "/signup", { body: { email: uniqueEmail(), agentName: "Agent" } })
+    const advice = await call(host, "POST", "/compose/advice", {
+      key: body.apiKey,
+      body: { accountIds: ["acc_x"], content: "Hi" }
+    })
+    expect(advice.status).toBe(403)
+    expect(advice.body.error.code).toBe("approval_requires_human")
+  })
+
   it("desktop en, keyboard only: add to the queue takes the schedule's next free slot", async () => {
     const { key, accountId, page } = await setUp("desktop", "en")
     const w = words.en
@@ -197,6 +218,20 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     expect(set.status).toBe(200)
     await page.getByLabel(w.text, { exact: true }).focus()
     await page.keyboard.type("Queued by keyboard")
+    // A first comment, a thread reply and a poll, each reached and filled from the keyboard.
+    await page.getByLabel(/^First comment/).focus()
+    await page.keyboard.type("https://example.org/more")
+    await page.getByRole("button", { name: "Add a reply" }).focus()
+    await page.keyboard.press("Enter")
+    expect(await page.evaluate("document.activeElement?.id")).toBe("reply-0")
+    await page.keyboard.type("And one more thing")
+    await page.getByRole("checkbox", { name: /^Add a poll/ }).focus()
+    await page.keyboard.press("Space")
+    await page.getByLabel("Choice 1").focus()
+    await page.keyboard.type("Yes")
+    await page.keyboard.press("Tab")
+    await page.keyboard.type("No")
+    await expectAccessible(page)
     // Tab to the When radios, arrows choose within them, Tab to the button, Enter sends.
     await page.getByLabel(w.publishNow, { exact: true }).focus()
     await page.keyboard.press("ArrowDown")
@@ -211,6 +246,9 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     expect(await page.evaluate("document.activeElement?.className")).toBe("sent")
     const queued = (await postsOf(key)).find((p) => p.content === "Queued by keyboard")
     expect(localIn(zone, queued.scheduledFor)).toBe(`${inTwo}T09:00`)
+    expect(queued.firstComment).toBe("https://example.org/more")
+    expect(queued.thread).toEqual(["And one more thing"])
+    expect(queued.poll).toMatchObject({ options: ["Yes", "No"], durationMinutes: 1440 })
     await page.close()
   }, 60_000)
 
