@@ -2,7 +2,7 @@ import sharp from "sharp"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
-import { addAccount, connectSandbox, uniqueEmail } from "../support/flows.ts"
+import { addAccount, claim, connectSandbox, signUp, uniqueEmail } from "../support/flows.ts"
 import { chromiumAvailable, expectAccessible, keepScreen, launch, mailTo, publishDue } from "./browser.ts"
 
 // The people's app composer (README, "The app"): write, see each network's advice live, then publish
@@ -130,6 +130,7 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
         await page.locator("#compose-text-error[role=alert]").waitFor()
         expect(await page.locator("#compose-text-error").textContent()).toContain(w.blank)
         expect(await text.getAttribute("aria-invalid")).toBe("true")
+        await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("compose-text")
         await expectAccessible(page)
 
         // Writing brings each target's advice (the dry run), with its length by its network's counting.
@@ -200,6 +201,34 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     expect(advice.body.error.code).toBe("approval_requires_human")
   })
 
+  it("the advice: a refusal of the whole post is said once, by its field; a target's own refusal at that target", async () => {
+    const { email, key, workspaceId } = await signUp(host)
+    const sandbox = await connectSandbox(host, key)
+    const { cookie, csrf } = await claim(host, email)
+    const x = await addAccount(host, workspaceId, "x")
+    const advise = (body: unknown) =>
+      call(host, "POST", "/compose/advice", { cookie, headers: { "x-csrf-token": csrf }, body })
+    const past = await advise({
+      accountIds: [sandbox, x],
+      content: "Hi",
+      scheduledFor: "2020-01-01T00:00:00Z"
+    })
+    expect(past.status).toBe(200)
+    expect(past.body.error.code).toBe("scheduled_in_past")
+    expect(past.body.targets.map((t: any) => [t.ok, t.error])).toEqual([
+      [false, null],
+      [false, null]
+    ])
+    const long = await advise({ accountIds: [sandbox, x], content: "a".repeat(300) })
+    expect(long.body.error).toBeNull()
+    expect(long.body.targets.map((t: any) => [t.platform, t.ok, t.length.used, t.error?.code ?? null])).toEqual([
+      ["sandbox", true, 300, null],
+      ["x", false, 300, "validation_failed"]
+    ])
+    // Nothing was stored: the advice is a dry run.
+    expect((await call(host, "GET", "/posts", { key })).body.posts).toEqual([])
+  })
+
   it("desktop en, keyboard only: add to the queue takes the schedule's next free slot", async () => {
     const { key, accountId, page } = await setUp("desktop", "en")
     const w = words.en
@@ -223,7 +252,7 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await page.keyboard.type("https://example.org/more")
     await page.getByRole("button", { name: "Add a reply" }).focus()
     await page.keyboard.press("Enter")
-    expect(await page.evaluate("document.activeElement?.id")).toBe("reply-0")
+    await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("reply-0")
     await page.keyboard.type("And one more thing")
     await page.getByRole("checkbox", { name: /^Add a poll/ }).focus()
     await page.keyboard.press("Space")
@@ -243,7 +272,7 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     expect(await page.evaluate("getComputedStyle(document.activeElement).outlineStyle")).toBe("solid")
     await page.keyboard.press("Enter")
     await page.locator(".sent", { hasText: w.queued }).waitFor()
-    expect(await page.evaluate("document.activeElement?.className")).toBe("sent")
+    await expect.poll(() => page.evaluate("document.activeElement?.className")).toBe("sent")
     const queued = (await postsOf(key)).find((p) => p.content === "Queued by keyboard")
     expect(localIn(zone, queued.scheduledFor)).toBe(`${inTwo}T09:00`)
     expect(queued.firstComment).toBe("https://example.org/more")

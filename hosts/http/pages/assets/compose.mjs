@@ -1,6 +1,6 @@
 // The composer (Preact components with htm, no build step): a person writes a post, sees each
 // network's advice from the dry run as they type, and publishes it now, schedules it or queues it.
-import { render, useEffect, useRef, useState } from "./vendor/preact-htm-3.1.1.mjs"
+import { render, useEffect, useLayoutEffect, useRef, useState } from "./vendor/preact-htm-3.1.1.mjs"
 import {
   Advice,
   api,
@@ -78,6 +78,7 @@ const Composer = ({ accounts }) => {
   const [submitError, setSubmitError] = useState(null)
   const [sending, setSending] = useState(false)
   const done = useRef(null)
+  const inFlight = useRef(false)
   const edit = (patch) => {
     setDraft((d) => ({ ...d, ...patch }))
     setSubmitError(null)
@@ -158,8 +159,13 @@ const Composer = ({ accounts }) => {
 
   const submit = async (event) => {
     event.preventDefault()
+    // Not disabled while sending: a disabled button would drop the keyboard's focus to the page.
+    if (inFlight.current) return
+    inFlight.current = true
     setSending(true)
-    const result = await api("/posts", { method: "POST", body })
+    const result = await api("/posts", { method: "POST", body }).finally(() => {
+      inFlight.current = false
+    })
     setSending(false)
     if (!result.ok) {
       setSubmitError(result.data?.error ?? { code: "internal_error", message: t("error.generic"), details: {} })
@@ -171,9 +177,16 @@ const Composer = ({ accounts }) => {
     setDraft(blank())
     setAdvice(null)
   }
-  useEffect(() => {
+  // Focus moves as soon as the answer is drawn (a layout effect: Preact runs plain effects after paint).
+  useLayoutEffect(() => {
     if (sent !== null) done.current?.focus()
   }, [sent])
+  // A refused send takes the keyboard to the first field it names (else to the refusal by the button).
+  useLayoutEffect(() => {
+    if (submitError === null) return
+    const form = document.querySelector("form.composer")
+    ;(form?.querySelector("[aria-invalid=true]") ?? form?.querySelector(".field-error"))?.focus?.()
+  }, [submitError])
 
   const toggle = (id) => setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id]))
   const uploading = draft.media.some((m) => m.status === "uploading")
@@ -230,7 +243,7 @@ ${draft.mode === "queue" && html`<p class="muted">${t("compose.queueHelp")}</p>`
 ${advice?.planned && draft.mode !== "now" && html`<p class="muted planned">${t("compose.planned", { when: when(advice.planned.scheduledFor) })}</p>`}
 <${FieldError} id="when-error" errors=${errorsAt("when")} /></fieldset>
 <${FieldError} id="general-error" errors=${errorsAt("general")} />
-<p class="submit"><button disabled=${sending || uploading}>${t(action)}</button>${uploading ? html` <span class="muted">${t("compose.waitUploads")}</span>` : ""}</p>
+<p class="submit"><button disabled=${uploading} aria-busy=${sending ? "true" : "false"}>${t(action)}</button>${uploading ? html` <span class="muted">${t("compose.waitUploads")}</span>` : ""}</p>
 </form>`
 }
 

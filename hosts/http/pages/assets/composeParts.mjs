@@ -1,5 +1,5 @@
 // The composer's parts: the page's words and API, and the small components compose.mjs puts together.
-import { html, useEffect, useRef, useState } from "./vendor/preact-htm-3.1.1.mjs"
+import { html, useLayoutEffect, useRef, useState } from "./vendor/preact-htm-3.1.1.mjs"
 
 export { html }
 
@@ -71,7 +71,7 @@ export const Refusal = ({ error }) => {
 export const FieldError = ({ id, errors }) =>
   errors.length === 0
     ? html`<div id=${id}></div>`
-    : html`<div id=${id} class="field-error" role="alert">${errors.map(
+    : html`<div id=${id} class="field-error" role="alert" tabindex="-1">${errors.map(
         (error) => html`<p><${Refusal} error=${error} /></p>`
       )}</div>`
 
@@ -123,7 +123,7 @@ ${m.status === "failed" ? html`<span class="error" role="alert"><${Refusal} erro
 export const TextList = ({ id, items, label, addLabel, removeLabel, max, min = 0, onChange, errorsOf, multiline }) => {
   const last = useRef(null)
   const [added, setAdded] = useState(0)
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (added > 0) last.current?.focus()
   }, [added])
   const set = (i, value) => onChange(items.map((x, j) => (j === i ? value : x)))
