@@ -160,7 +160,7 @@ export const Advice = ({ advice, accounts, busy }) => {
   const refused = advice.targets.filter((x) => !x.ok).length
   return html`<section class="advice" aria-labelledby="advice-title" aria-busy=${busy ? "true" : "false"}>
 <h2 id="advice-title">${t("compose.advice")}</h2>
-<p class="advice-summary" aria-live="polite">${refused === 0 ? t("compose.allOk", { n: advice.targets.length }) : t("compose.someRefused", { n: refused })}</p>
+<p class="advice-summary" aria-live="polite">${advice.targets.length === 0 ? t("compose.postRefused") : refused === 0 ? t("compose.allOk", { n: advice.targets.length }) : t("compose.someRefused", { n: refused })}</p>
 ${advice.warnings.length > 0 && html`<ul class="warnings">${advice.warnings.map((w) => html`<li lang="en">${w}</li>`)}</ul>`}
 <ul class="targets-advice">${advice.targets.map((target) => {
     const account = accounts.find((a) => a.id === target.accountId)
