@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { addAccount, connectSandbox, uniqueEmail } from "../support/flows.ts"
-import { chromiumAvailable, expectAccessible, keepScreen, launch, mailTo, publishDue } from "./browser.ts"
+import { chromiumAvailable, expectAccessible, keepScreen, launch, mailTo, publishDue, screenshot } from "./browser.ts"
 
 // The people's app composer (README, "The app"): write, see each network's advice live, then publish
 // now, schedule or queue; media by drag and drop or the file picker.
@@ -130,6 +130,7 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
         await page.locator("#compose-text-error[role=alert]").waitFor()
         expect(await page.locator("#compose-text-error").textContent()).toContain(w.blank)
         expect(await text.getAttribute("aria-invalid")).toBe("true")
+        if (device === "mobile") await screenshot(page, `compose-refused-${lang}`)
         await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("compose-text")
         await expectAccessible(page)
 
@@ -249,6 +250,7 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     expect(await page.locator(".targets-advice li[data-platform=sandbox] .badge").textContent()).toBe(w.ready)
     await page.locator("#compose-text-error", { hasText: "longer than X allows" }).waitFor()
     await expectAccessible(page)
+    await screenshot(page, "compose-x-too-long")
 
     await page.getByLabel(w.differentX, { exact: true }).check()
     await page.getByLabel(w.textOnX).fill("春のセール")

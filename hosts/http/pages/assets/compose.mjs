@@ -151,9 +151,10 @@ const Composer = ({ accounts }) => {
     }
   }
 
+  // A refused send is announced (an alert); the live advice's refusals are not, word by word as one types.
   const shown =
     submitError !== null
-      ? [submitError]
+      ? [{ ...submitError, alert: true }]
       : [advice?.error, ...(advice?.targets ?? []).map((x) => x.error)].filter(Boolean)
   const errorsAt = (slot) => shown.filter((e) => slotsOf(e).includes(slot))
 

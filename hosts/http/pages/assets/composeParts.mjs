@@ -67,11 +67,11 @@ export const Refusal = ({ error }) => {
   return known ? html`${known} <span lang="en">${error.message}</span>` : html`<span>${error.message}</span>`
 }
 
-/** The refusals that name a field (details.fields), beside it; role=alert so a screen reader hears them once. */
+/** The refusals that name a field (details.fields), beside it; a refused send's as an alert, heard once. */
 export const FieldError = ({ id, errors }) =>
   errors.length === 0
     ? html`<div id=${id}></div>`
-    : html`<div id=${id} class="field-error" role="alert" tabindex="-1">${errors.map(
+    : html`<div id=${id} class="field-error" role=${errors.some((e) => e.alert) ? "alert" : undefined} tabindex="-1">${errors.map(
         (error) => html`<p><${Refusal} error=${error} /></p>`
       )}</div>`
 
