@@ -293,8 +293,18 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
         })
         .toBeGreaterThan(0)
     }
+    // A file that is no image or video is refused in the API's words in its place, and can be removed.
+    await page.locator("input[type=file]").setInputFiles({
+      name: "notes.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("just words")
+    })
+    const refused = page.locator(".uploads li.failed", { hasText: "notes.txt" })
+    await refused.locator("[role=alert]").waitFor()
     await page.getByLabel(words.en.text, { exact: true }).fill("Two pictures")
     await expectAccessible(page)
+    await refused.getByRole("button", { name: "Remove notes.txt" }).click()
+    await refused.waitFor({ state: "detached" })
     await page.getByRole("button", { name: words.en.publishNow, exact: true }).click()
     await page.locator(".sent").waitFor()
     const post = (await postsOf(key)).find((p) => p.content === "Two pictures")
