@@ -20,6 +20,7 @@ import { CreatePostRequest, requestParseOptions, UpdatePostRequest } from "../..
 import { ClaimLink, SignUpRequest, SignUpResponse } from "../../domain/contract/signup.ts"
 import * as W from "../../domain/contract/webhook.ts"
 import { AppGroup } from "./appApi.ts"
+import { ComposeGroup } from "./composeApi.ts"
 import { apiErrors } from "./errors.ts"
 import { MediaGroup } from "./mediaApi.ts"
 import { MetricsGroup } from "./metricsApi.ts"
@@ -403,6 +404,7 @@ export class HeraldApi extends HttpApi.make("herald")
   .add(WebhooksGroup)
   .add(EventsGroup)
   .add(AppGroup)
+  .add(ComposeGroup)
   .middleware(UndeclaredErrors)
   .prefix("/api/v1")
   .annotateMerge(

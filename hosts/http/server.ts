@@ -10,6 +10,7 @@ import { answerClientErrors } from "./clientErrors.ts"
 import { handleErrors, routePatterns } from "./errorMiddleware.ts"
 import * as Accounts from "./handlers/accounts.ts"
 import * as App from "./handlers/app.ts"
+import * as Compose from "./handlers/compose.ts"
 import * as Claim from "./handlers/claim.ts"
 import * as Keys from "./handlers/keys.ts"
 import * as Media from "./handlers/media.ts"
@@ -46,6 +47,8 @@ const pageRoutes = [
   { method: "GET", path: "/app/accounts" },
   { method: "GET", path: "/app/keys" },
   { method: "GET", path: "/app/settings" },
+  { method: "GET", path: "/app/compose" },
+  { method: "GET", path: "/app/assets/vendor/:name" },
   { method: "GET", path: "/app/assets/:name" },
   { method: "GET", path: "/inbox" },
   { method: "POST", path: "/inbox" },
@@ -86,7 +89,8 @@ export const routesLayer = Layer.mergeAll(
       Media.layer,
       Webhooks.layer,
       Webhooks.eventsLayer,
-      App.layer
+      App.layer,
+      Compose.layer
     ]),
     Layer.provide([Security.layer, UndeclaredErrors.layer])
   ),

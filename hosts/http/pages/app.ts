@@ -11,16 +11,21 @@ const networkNames = JSON.stringify(platformNames).replace(/</g, "\\u003c")
 const eventTypeList = JSON.stringify(eventTypes).replace(/</g, "\\u003c")
 
 /** The app's views: each its own address, one shell, drawn by app.js from the /api/v1 endpoints. */
-export const views = ["queue", "calendar", "posts", "accounts", "keys", "settings"] as const
+export const views = ["queue", "compose", "calendar", "posts", "accounts", "keys", "settings"] as const
 export type View = (typeof views)[number]
 export const viewPath: Record<View, `/${string}`> = {
   queue: "/app",
+  compose: "/app/compose",
   calendar: "/app/calendar",
   posts: "/app/posts",
   accounts: "/app/accounts",
   keys: "/app/keys",
   settings: "/app/settings"
 }
+
+/** The composer's own files (Preact components), on its view only. */
+const composeFiles =
+  '<link rel="stylesheet" href="/app/assets/compose.css"><script type="module" src="/app/assets/compose.mjs"></script>'
 
 /** The app's pages allow only their own script and style files, and requests to this origin. */
 const policy =
@@ -52,7 +57,7 @@ export const appShell = (shell: Shell) => {
     `<!doctype html><html lang="${shell.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(t[`nav.${shell.view}`] ?? "")} · Herald</title>
 <meta name="csrf-token" content="${escapeHtml(shell.csrf)}"><meta name="time-zone" content="${escapeHtml(shell.timeZone)}">
-${FAVICON_LINK}<link rel="stylesheet" href="/app/assets/app.css"><script type="module" src="/app/assets/app.js"></script></head>
+${FAVICON_LINK}<link rel="stylesheet" href="/app/assets/app.css"><script type="module" src="/app/assets/app.js"></script>${shell.view === "compose" ? composeFiles : ""}</head>
 <body data-view="${shell.view}"><header><a class="brand" href="/app">${MARK_SVG}<span>Herald</span></a><nav aria-label="${escapeHtml(t["nav.main"] ?? "")}">${nav}</nav>
 <form method="post" action="/signout" class="signout"><input type="hidden" name="lang" value="${shell.locale}"><span class="muted who">${escapeHtml(t.signedInAs ?? "")} ${escapeHtml(shell.email)}</span> <button class="secondary">${escapeHtml(t["nav.signout"] ?? "")}</button></form></header>
 <main id="main" tabindex="-1"><p>${escapeHtml(t.loading ?? "")}</p></main>

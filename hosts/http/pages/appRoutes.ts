@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { authenticateSession, cachedWorkspace } from "../../../application/usecases/auth.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { appShell, type View, viewPath, views } from "./app.ts"
-import { assetResponse, assets, favicon } from "./assets.ts"
+import { assetResponse, assets, favicon, vendor, vendorResponse } from "./assets.ts"
 import { chooseLocale } from "../../../domain/signup.ts"
 
 type Services =
@@ -54,6 +54,14 @@ export const layer = HttpRouter.addAll(
           const asset = assets.get((yield* HttpRouter.params).name ?? "")
           if (asset === undefined) return HttpServerResponse.text("Not found", { status: 404 })
           return assetResponse(asset, (yield* HttpServerRequest.HttpServerRequest).headers["if-none-match"])
+        })
+      ),
+      HttpRouter.route(
+        "GET",
+        "/app/assets/vendor/:name",
+        Effect.map(HttpRouter.params, (params) => {
+          const asset = vendor.get(params.name ?? "")
+          return asset === undefined ? HttpServerResponse.text("Not found", { status: 404 }) : vendorResponse(asset)
         })
       )
     ]

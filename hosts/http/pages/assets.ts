@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { pathToFileURL } from "node:url"
 import { HttpServerResponse } from "effect/http"
 import { MARK_SVG } from "./html.ts"
 
@@ -17,8 +19,37 @@ const read = (name: string, contentType: string): Asset => {
 
 export const assets: ReadonlyMap<string, Asset> = new Map([
   ["app.js", read("app.js", "text/javascript; charset=utf-8")],
-  ["app.css", read("app.css", "text/css; charset=utf-8")]
+  ["app.css", read("app.css", "text/css; charset=utf-8")],
+  ["compose.mjs", read("compose.mjs", "text/javascript; charset=utf-8")],
+  ["composeParts.mjs", read("composeParts.mjs", "text/javascript; charset=utf-8")],
+  ["compose.css", read("compose.css", "text/css; charset=utf-8")]
 ])
+
+// htm's folder, found as Node finds the package (its main is dist/htm.js), from the sources or from dist/.
+const htm = new URL("../", pathToFileURL(createRequire(import.meta.url).resolve("htm")))
+const htmVersion = (JSON.parse(readFileSync(new URL("package.json", htm), "utf8")) as { version: string }).version
+
+/**
+ * Preact 10 with hooks and htm in one module with no imports (htm's preact/standalone.mjs), for the
+ * composer. Its name carries htm's version (compose.mjs imports that name), so it is cached for good.
+ */
+export const vendor: ReadonlyMap<string, Asset> = new Map([
+  [
+    `preact-htm-${htmVersion}.mjs`,
+    {
+      body: readFileSync(new URL("preact/standalone.mjs", htm), "utf8"),
+      contentType: "text/javascript; charset=utf-8",
+      etag: `"htm-${htmVersion}"`
+    }
+  ]
+])
+
+/** A vendored file's answer: its name changes with its version, so browsers keep it without asking again. */
+export const vendorResponse = (asset: Asset) =>
+  HttpServerResponse.text(asset.body, {
+    contentType: asset.contentType,
+    headers: { etag: asset.etag, "cache-control": "public, max-age=31536000, immutable" }
+  })
 
 /** The tab icon: the mark (html.ts), served from this origin so the pages' img-src 'self' allows it. */
 export const favicon: Asset = {

@@ -273,6 +273,13 @@ export interface paths {
     /** Sign a session out */
     post: operations["app.revokeSession"];
   };
+  "/api/v1/compose/advice": {
+    /**
+     * Advice on a post being written (people's app)
+     * @description POST /posts's dry run for the composer: each target ok, with its warnings, or its own refusal, and its length by its network's counting. Nothing is stored.
+     */
+    post: operations["compose.advice"];
+  };
 }
 
 export interface webhooks {
@@ -605,6 +612,256 @@ export interface components {
         details?: Record<string, never>;
       };
     };
+    ComposeAdvice: {
+      valid: boolean;
+      /** @description The post's refusal that is no one target's (a time, a field) */
+      error: components["schemas"]["ComposeRefusal"] | null;
+      /** @description The post's warnings beyond its targets' own */
+      warnings: string[];
+      requireApproval: boolean | null;
+      planned: components["schemas"]["Planned"] | null;
+      targets: components["schemas"]["ComposeTarget"][];
+    };
+    ComposeTarget: {
+      accountId: string;
+      platform: string;
+      username: string;
+      /** @description Whether this target would be accepted as written */
+      ok: boolean;
+      /** @description The text's length as this network counts it, and its limit (also when over it) */
+      length: {
+        used: number;
+        limit: number;
+      };
+      warnings: string[];
+      /** @description This target's own refusal */
+      error: components["schemas"]["ComposeRefusal"] | null;
+    };
+    ComposeRefusal: {
+      /** @description The error code POST /posts would answer */
+      code: string;
+      message: string;
+      /** @description fields names what to fix */
+      details: Record<string, never>;
+    };
+    /** @description When a post planned in a zone goes out (a local time, or the queue's slot it took), in UTC and there */
+    Planned: {
+      /** @description UTC, ISO 8601 with milliseconds and Z */
+      scheduledFor: string;
+      /** @description The wall-clock time there, YYYY-MM-DDTHH:MM:SS */
+      local: string;
+      timeZone: string;
+      /** @description The zone's offset at that instant, e.g. +02:00 */
+      utcOffset: string;
+      /** @description The schedule whose queue slot the post took; null: not queued */
+      scheduleId: string | null;
+      [key: string]: unknown;
+    };
+    CreatePostRequest: {
+      /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
+      accountIds: string[];
+      content?: string | null;
+      mediaIds?: string[] | null;
+      mediaId?: string | null;
+      dryRun?: boolean | null;
+      scheduledFor?: (string | components["schemas"]["LocalTime"]) | null;
+      queue?: boolean | null;
+      requireApproval?: boolean | null;
+      firstComment?: string | null;
+      thread?: string[] | null;
+      firstReply?: string | null;
+      poll?: components["schemas"]["PollRequest"] | null;
+      cover?: components["schemas"]["CoverRequest"] | null;
+      tiktokAiGenerated?: boolean | null;
+      tiktok?: components["schemas"]["TiktokOptions"] | null;
+      youtube?: components["schemas"]["YoutubeOptions"] | null;
+      pinterest?: components["schemas"]["PinterestOptions"] | null;
+      facebook?: components["schemas"]["FacebookOptions"] | null;
+      instagram?: components["schemas"]["InstagramOptions"] | null;
+      mastodon?: components["schemas"]["MastodonOptions"] | null;
+      discord?: components["schemas"]["DiscordOptions"] | null;
+      googleBusiness?: components["schemas"]["GoogleBusinessOptions"] | null;
+      reddit?: components["schemas"]["RedditOptions"] | null;
+      overrides?: components["schemas"]["Overrides"] | null;
+    };
+    /** @description Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content */
+    Overrides: {
+      x?: components["schemas"]["ContentOverride"];
+      linkedin?: components["schemas"]["ContentOverride"];
+      instagram?: components["schemas"]["ContentOverride"];
+      facebook?: components["schemas"]["ContentOverride"];
+      threads?: components["schemas"]["ContentOverride"];
+      bluesky?: components["schemas"]["ContentOverride"];
+      tiktok?: components["schemas"]["ContentOverride"];
+      youtube?: components["schemas"]["ContentOverride"];
+      pinterest?: components["schemas"]["ContentOverride"];
+      mastodon?: components["schemas"]["ContentOverride"];
+      telegram?: components["schemas"]["ContentOverride"];
+      discord?: components["schemas"]["ContentOverride"];
+      google_business?: components["schemas"]["ContentOverride"];
+      reddit?: components["schemas"]["ContentOverride"];
+      sandbox?: components["schemas"]["ContentOverride"];
+      [key: string]: unknown;
+    };
+    /** @description Fields given replace the post's own on this network; fields left out keep them */
+    ContentOverride: {
+      /** @description This network's text instead of content */
+      content?: string;
+      /** @description This network's media instead of mediaIds; [] for none */
+      mediaIds?: string[];
+      /** @description This network's thread instead of thread; [] for none */
+      thread?: string[];
+      /** @description This network's first comment instead of firstComment; null for none */
+      firstComment?: string | null;
+      [key: string]: unknown;
+    };
+    /** @description Reddit only: the subreddit, title, kind (self, link, image), link and flair of the post */
+    RedditOptions: {
+      /** @description The subreddit the post goes to (its name, with or without r/); required for a Reddit target. Its rules (submission type, flair, title and body requirements) are checked before posting */
+      subreddit: string;
+      /** @description The post's title, 1-300 characters; without one, the text's first line is the title and the rest of the text the body */
+      title?: string;
+      kind?: components["schemas"]["RedditKind"];
+      /** @description A link post's URL, http(s) */
+      url?: string;
+      /** @description A link flair's id of the subreddit (GET /r/{subreddit}/api/link_flair_v2); some subreddits require one */
+      flairId?: string;
+    };
+    /**
+     * @description self (a text post), link (reddit.url) or image (the post's one image); without it: image when the post has an image, link when reddit.url is set, else self
+     * @enum {string}
+     */
+    RedditKind: "self" | "link" | "image";
+    /** @description Google Business Profile only: the local post's kind (update, event, offer), button, event and offer */
+    GoogleBusinessOptions: {
+      topicType?: components["schemas"]["GoogleBusinessTopic"];
+      /** @description The post's language, e.g. en or fr-CA; the server's default when absent */
+      languageCode?: string;
+      callToAction?: components["schemas"]["GoogleBusinessCallToAction"];
+      event?: components["schemas"]["GoogleBusinessEvent"];
+      offer?: components["schemas"]["GoogleBusinessOffer"];
+    };
+    /** @description An OFFER's coupon code, redeem link and terms */
+    GoogleBusinessOffer: {
+      /** @description The code to use in store or online */
+      couponCode?: string;
+      /** @description Where to redeem the offer, an http(s) URL */
+      redeemOnlineUrl?: string;
+      /** @description The offer's terms */
+      termsConditions?: string;
+    };
+    /** @description The event's (or offer's) title and when it runs; times both given or both left out */
+    GoogleBusinessEvent: {
+      /** @description The event's or offer's title */
+      title: string;
+      /** @description A day in the location's own time zone, YYYY-MM-DD */
+      startDate: string;
+      /** @description A time of day in the location's own time zone, HH:MM (24 hours) */
+      startTime?: string;
+      /** @description A day in the location's own time zone, YYYY-MM-DD */
+      endDate: string;
+      /** @description A time of day in the location's own time zone, HH:MM (24 hours) */
+      endTime?: string;
+    };
+    /** @description A button under the post; not on an OFFER */
+    GoogleBusinessCallToAction: {
+      actionType: components["schemas"]["GoogleBusinessAction"];
+      /** @description Where the button leads, an http(s) URL; none for CALL (the location's phone) */
+      url?: string;
+    };
+    /** @enum {string} */
+    GoogleBusinessAction: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
+    /**
+     * @description STANDARD (an update, the default), EVENT or OFFER (both need event)
+     * @enum {string}
+     */
+    GoogleBusinessTopic: "STANDARD" | "EVENT" | "OFFER";
+    /** @description Discord only: the forum post's title */
+    DiscordOptions: {
+      /** @description The forum post's title when the webhook's channel is a forum (thread_name, up to 100 characters); ignored elsewhere by Discord */
+      threadName?: string;
+    };
+    /** @description Mastodon only: the status's visibility and content warning */
+    MastodonOptions: {
+      visibility?: components["schemas"]["MastodonVisibility"];
+      /** @description A content warning shown in place of the text until opened (spoiler_text); it counts toward the limit */
+      contentWarning?: string;
+    };
+    /**
+     * @description public (the default), unlisted (not in public timelines), private (followers only) or direct
+     * @enum {string}
+     */
+    MastodonVisibility: "public" | "unlisted" | "private" | "direct";
+    /** @description Instagram only: publish as a story */
+    InstagramOptions: {
+      /** @description true: the post's one image or video goes up as a story (24 hours; video 3-60 s, vertical 9:16 recommended); a story shows no caption and takes no carousel or first comment */
+      story?: boolean;
+    };
+    /** @description Facebook only: publish the video as a reel */
+    FacebookOptions: {
+      /** @description true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page) */
+      reel?: boolean;
+    };
+    /** @description Pinterest only: the board, link and title of the pin */
+    PinterestOptions: {
+      /** @description A board of the account (GET /accounts/{id}/boards); without one, the account's default board */
+      boardId?: string;
+      /** @description Where the pin leads, an http(s) URL */
+      link?: string;
+      /** @description The pin's title, at most 100 characters */
+      title?: string;
+    };
+    /** @description YouTube only: the video's title, privacy, made-for-kids declaration and tags */
+    YoutubeOptions: {
+      /** @description The video's title, 1-100 characters; without one, the text's first line */
+      title?: string;
+      privacyStatus?: components["schemas"]["YoutubePrivacy"];
+      /** @description Whether the video is made for kids, as YouTube requires creators to declare (default false) */
+      madeForKids?: boolean;
+      /** @description The video's tags, 500 characters in all */
+      tags?: string[];
+    };
+    /**
+     * @description public (the default), unlisted or private
+     * @enum {string}
+     */
+    YoutubePrivacy: "public" | "unlisted" | "private";
+    /** @description TikTok only: privacy level, branded-content disclosure, or a draft to the creator's inbox */
+    TiktokOptions: {
+      privacyLevel?: components["schemas"]["TiktokPrivacy"];
+      /** @description TikTok branded-content disclosure */
+      brandedContent?: boolean;
+      /** @description true: the one video goes to the creator's TikTok inbox as a draft (Upload, scope video.upload) for them to finish and post in the app; privacy, branded content, the AI label and the caption do not apply */
+      draft?: boolean;
+    };
+    /**
+     * @description Who may see the TikTok post; the creator's account must allow it
+     * @enum {string}
+     */
+    TiktokPrivacy: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+    /** @description Video cover: {mediaId} or {offsetMs} */
+    CoverRequest: {
+      /** @description An uploaded image */
+      mediaId: string;
+    } | {
+      /** @description A frame of the video, in milliseconds from its start */
+      offsetMs: number;
+    };
+    /** @description X or LinkedIn only, and never with media */
+    PollRequest: {
+      /** @description The choices */
+      options: string[];
+      /** @description How long the poll runs, in minutes */
+      durationMinutes: number;
+      question?: string | null;
+    };
+    /** @description A local time in a zone. A time a daylight-saving change repeats means its first occurrence; one it skips is refused with local_time_skipped */
+    LocalTime: {
+      /** @description Wall-clock time, YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS, without an offset */
+      local: string;
+      /** @description An IANA time zone, e.g. Europe/Berlin, America/New_York, Asia/Kolkata or UTC. On POST /posts it may be left out: the targets' zone is used (an account's own zone, else the workspace's) */
+      timeZone?: string;
+    };
     RevokedSession: {
       id: string;
       revoked: boolean;
@@ -830,37 +1087,6 @@ export interface components {
     PostStatus: "needs_approval" | "scheduled" | "publishing" | "published" | "failed";
     /** @enum {string} */
     Platform: "x" | "linkedin" | "instagram" | "facebook" | "threads" | "bluesky" | "tiktok" | "youtube" | "pinterest" | "mastodon" | "telegram" | "discord" | "google_business" | "reddit" | "sandbox";
-    /** @description Per-network content, keyed by platform, e.g. {x: {content: short}, linkedin: {content: long}}. Each target is checked by its network's rules on its own final content */
-    Overrides: {
-      x?: components["schemas"]["ContentOverride"];
-      linkedin?: components["schemas"]["ContentOverride"];
-      instagram?: components["schemas"]["ContentOverride"];
-      facebook?: components["schemas"]["ContentOverride"];
-      threads?: components["schemas"]["ContentOverride"];
-      bluesky?: components["schemas"]["ContentOverride"];
-      tiktok?: components["schemas"]["ContentOverride"];
-      youtube?: components["schemas"]["ContentOverride"];
-      pinterest?: components["schemas"]["ContentOverride"];
-      mastodon?: components["schemas"]["ContentOverride"];
-      telegram?: components["schemas"]["ContentOverride"];
-      discord?: components["schemas"]["ContentOverride"];
-      google_business?: components["schemas"]["ContentOverride"];
-      reddit?: components["schemas"]["ContentOverride"];
-      sandbox?: components["schemas"]["ContentOverride"];
-      [key: string]: unknown;
-    };
-    /** @description Fields given replace the post's own on this network; fields left out keep them */
-    ContentOverride: {
-      /** @description This network's text instead of content */
-      content?: string;
-      /** @description This network's media instead of mediaIds; [] for none */
-      mediaIds?: string[];
-      /** @description This network's thread instead of thread; [] for none */
-      thread?: string[];
-      /** @description This network's first comment instead of firstComment; null for none */
-      firstComment?: string | null;
-      [key: string]: unknown;
-    };
     Cover: {
       mediaId: string;
       [key: string]: unknown;
@@ -1450,19 +1676,6 @@ export interface components {
       };
       [key: string]: unknown;
     };
-    /** @description When a post planned in a zone goes out (a local time, or the queue's slot it took), in UTC and there */
-    Planned: {
-      /** @description UTC, ISO 8601 with milliseconds and Z */
-      scheduledFor: string;
-      /** @description The wall-clock time there, YYYY-MM-DDTHH:MM:SS */
-      local: string;
-      timeZone: string;
-      /** @description The zone's offset at that instant, e.g. +02:00 */
-      utcOffset: string;
-      /** @description The schedule whose queue slot the post took; null: not queued */
-      scheduleId: string | null;
-      [key: string]: unknown;
-    };
     /** @description A post was cancelled before it went out; it is gone from the API. */
     PostCancelledEvent: {
       /** @description Stable event id; also the webhook-id header, for deduplication */
@@ -1949,13 +2162,6 @@ export interface components {
       /** @description The new time: ISO 8601 with a timezone offset, or a local time {local, timeZone} (timeZone required here); in the future */
       scheduledFor: string | components["schemas"]["LocalTime"];
     };
-    /** @description A local time in a zone. A time a daylight-saving change repeats means its first occurrence; one it skips is refused with local_time_skipped */
-    LocalTime: {
-      /** @description Wall-clock time, YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS, without an offset */
-      local: string;
-      /** @description An IANA time zone, e.g. Europe/Berlin, America/New_York, Asia/Kolkata or UTC. On POST /posts it may be left out: the targets' zone is used (an account's own zone, else the workspace's) */
-      timeZone?: string;
-    };
     RemovedPost: {
       id: string;
       cancelled?: true | null;
@@ -2027,146 +2233,6 @@ export interface components {
       /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
       accountIds?: string[];
     };
-    /** @description Reddit only: the subreddit, title, kind (self, link, image), link and flair of the post */
-    RedditOptions: {
-      /** @description The subreddit the post goes to (its name, with or without r/); required for a Reddit target. Its rules (submission type, flair, title and body requirements) are checked before posting */
-      subreddit: string;
-      /** @description The post's title, 1-300 characters; without one, the text's first line is the title and the rest of the text the body */
-      title?: string;
-      kind?: components["schemas"]["RedditKind"];
-      /** @description A link post's URL, http(s) */
-      url?: string;
-      /** @description A link flair's id of the subreddit (GET /r/{subreddit}/api/link_flair_v2); some subreddits require one */
-      flairId?: string;
-    };
-    /**
-     * @description self (a text post), link (reddit.url) or image (the post's one image); without it: image when the post has an image, link when reddit.url is set, else self
-     * @enum {string}
-     */
-    RedditKind: "self" | "link" | "image";
-    /** @description Google Business Profile only: the local post's kind (update, event, offer), button, event and offer */
-    GoogleBusinessOptions: {
-      topicType?: components["schemas"]["GoogleBusinessTopic"];
-      /** @description The post's language, e.g. en or fr-CA; the server's default when absent */
-      languageCode?: string;
-      callToAction?: components["schemas"]["GoogleBusinessCallToAction"];
-      event?: components["schemas"]["GoogleBusinessEvent"];
-      offer?: components["schemas"]["GoogleBusinessOffer"];
-    };
-    /** @description An OFFER's coupon code, redeem link and terms */
-    GoogleBusinessOffer: {
-      /** @description The code to use in store or online */
-      couponCode?: string;
-      /** @description Where to redeem the offer, an http(s) URL */
-      redeemOnlineUrl?: string;
-      /** @description The offer's terms */
-      termsConditions?: string;
-    };
-    /** @description The event's (or offer's) title and when it runs; times both given or both left out */
-    GoogleBusinessEvent: {
-      /** @description The event's or offer's title */
-      title: string;
-      /** @description A day in the location's own time zone, YYYY-MM-DD */
-      startDate: string;
-      /** @description A time of day in the location's own time zone, HH:MM (24 hours) */
-      startTime?: string;
-      /** @description A day in the location's own time zone, YYYY-MM-DD */
-      endDate: string;
-      /** @description A time of day in the location's own time zone, HH:MM (24 hours) */
-      endTime?: string;
-    };
-    /** @description A button under the post; not on an OFFER */
-    GoogleBusinessCallToAction: {
-      actionType: components["schemas"]["GoogleBusinessAction"];
-      /** @description Where the button leads, an http(s) URL; none for CALL (the location's phone) */
-      url?: string;
-    };
-    /** @enum {string} */
-    GoogleBusinessAction: "BOOK" | "ORDER" | "SHOP" | "LEARN_MORE" | "SIGN_UP" | "CALL";
-    /**
-     * @description STANDARD (an update, the default), EVENT or OFFER (both need event)
-     * @enum {string}
-     */
-    GoogleBusinessTopic: "STANDARD" | "EVENT" | "OFFER";
-    /** @description Discord only: the forum post's title */
-    DiscordOptions: {
-      /** @description The forum post's title when the webhook's channel is a forum (thread_name, up to 100 characters); ignored elsewhere by Discord */
-      threadName?: string;
-    };
-    /** @description Mastodon only: the status's visibility and content warning */
-    MastodonOptions: {
-      visibility?: components["schemas"]["MastodonVisibility"];
-      /** @description A content warning shown in place of the text until opened (spoiler_text); it counts toward the limit */
-      contentWarning?: string;
-    };
-    /**
-     * @description public (the default), unlisted (not in public timelines), private (followers only) or direct
-     * @enum {string}
-     */
-    MastodonVisibility: "public" | "unlisted" | "private" | "direct";
-    /** @description Instagram only: publish as a story */
-    InstagramOptions: {
-      /** @description true: the post's one image or video goes up as a story (24 hours; video 3-60 s, vertical 9:16 recommended); a story shows no caption and takes no carousel or first comment */
-      story?: boolean;
-    };
-    /** @description Facebook only: publish the video as a reel */
-    FacebookOptions: {
-      /** @description true: the post's one video goes up as a reel (3-90 s, vertical 9:16 recommended; 30 a day per Page) */
-      reel?: boolean;
-    };
-    /** @description Pinterest only: the board, link and title of the pin */
-    PinterestOptions: {
-      /** @description A board of the account (GET /accounts/{id}/boards); without one, the account's default board */
-      boardId?: string;
-      /** @description Where the pin leads, an http(s) URL */
-      link?: string;
-      /** @description The pin's title, at most 100 characters */
-      title?: string;
-    };
-    /** @description YouTube only: the video's title, privacy, made-for-kids declaration and tags */
-    YoutubeOptions: {
-      /** @description The video's title, 1-100 characters; without one, the text's first line */
-      title?: string;
-      privacyStatus?: components["schemas"]["YoutubePrivacy"];
-      /** @description Whether the video is made for kids, as YouTube requires creators to declare (default false) */
-      madeForKids?: boolean;
-      /** @description The video's tags, 500 characters in all */
-      tags?: string[];
-    };
-    /**
-     * @description public (the default), unlisted or private
-     * @enum {string}
-     */
-    YoutubePrivacy: "public" | "unlisted" | "private";
-    /** @description TikTok only: privacy level, branded-content disclosure, or a draft to the creator's inbox */
-    TiktokOptions: {
-      privacyLevel?: components["schemas"]["TiktokPrivacy"];
-      /** @description TikTok branded-content disclosure */
-      brandedContent?: boolean;
-      /** @description true: the one video goes to the creator's TikTok inbox as a draft (Upload, scope video.upload) for them to finish and post in the app; privacy, branded content, the AI label and the caption do not apply */
-      draft?: boolean;
-    };
-    /**
-     * @description Who may see the TikTok post; the creator's account must allow it
-     * @enum {string}
-     */
-    TiktokPrivacy: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
-    /** @description Video cover: {mediaId} or {offsetMs} */
-    CoverRequest: {
-      /** @description An uploaded image */
-      mediaId: string;
-    } | {
-      /** @description A frame of the video, in milliseconds from its start */
-      offsetMs: number;
-    };
-    /** @description X or LinkedIn only, and never with media */
-    PollRequest: {
-      /** @description The choices */
-      options: string[];
-      /** @description How long the poll runs, in minutes */
-      durationMinutes: number;
-      question?: string | null;
-    };
     PostList: {
       posts: components["schemas"]["Post"][];
       /** @description Pass as cursor= for the next page; null on the last */
@@ -2176,33 +2242,6 @@ export interface components {
       post: components["schemas"]["Post"];
       /** @enum {boolean} */
       replayed: true;
-    };
-    CreatePostRequest: {
-      /** @description Connected account ids (GET /accounts); one target per account, each with its own status */
-      accountIds: string[];
-      content?: string | null;
-      mediaIds?: string[] | null;
-      mediaId?: string | null;
-      dryRun?: boolean | null;
-      scheduledFor?: (string | components["schemas"]["LocalTime"]) | null;
-      queue?: boolean | null;
-      requireApproval?: boolean | null;
-      firstComment?: string | null;
-      thread?: string[] | null;
-      firstReply?: string | null;
-      poll?: components["schemas"]["PollRequest"] | null;
-      cover?: components["schemas"]["CoverRequest"] | null;
-      tiktokAiGenerated?: boolean | null;
-      tiktok?: components["schemas"]["TiktokOptions"] | null;
-      youtube?: components["schemas"]["YoutubeOptions"] | null;
-      pinterest?: components["schemas"]["PinterestOptions"] | null;
-      facebook?: components["schemas"]["FacebookOptions"] | null;
-      instagram?: components["schemas"]["InstagramOptions"] | null;
-      mastodon?: components["schemas"]["MastodonOptions"] | null;
-      discord?: components["schemas"]["DiscordOptions"] | null;
-      googleBusiness?: components["schemas"]["GoogleBusinessOptions"] | null;
-      reddit?: components["schemas"]["RedditOptions"] | null;
-      overrides?: components["schemas"]["Overrides"] | null;
     };
     /** @description 503 ServiceUnavailable: signup_capacity, upstream_storage_unavailable, upstream_unavailable, upstream_processing */
     ServiceUnavailableError: {
@@ -6106,6 +6145,79 @@ export interface operations {
       200: {
         content: {
           "application/json": components["schemas"]["RevokedSession"];
+        };
+      };
+      /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */
+      400: {
+        content: {
+          "application/json": components["schemas"]["BadRequestError"];
+        };
+      };
+      /** @description 401 Unauthorized: unauthorized */
+      401: {
+        headers: {
+          "www-authenticate": string;
+        };
+        content: {
+          "application/json": components["schemas"]["UnauthorizedError"];
+        };
+      };
+      /** @description 403 Forbidden: csrf_failed, agent_signup_closed, connect_workspace_mismatch, approval_requires_human, reject_not_own_post, retry_not_own_post, cancel_not_own_post, reschedule_not_own_post, edit_not_own_post, takedown_not_own_post, claim_required, file_link_invalid, plan_feature_unavailable, post_limit_reached */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ForbiddenError"];
+        };
+      };
+      /** @description 404 NotFound: not_found, workspace_not_found, account_not_found, platform_unavailable, media_not_found, preview_not_found, schedule_not_found, post_not_found, target_not_found, webhook_not_found, delivery_not_found */
+      404: {
+        content: {
+          "application/json": components["schemas"]["NotFoundError"];
+        };
+      };
+      /** @description 413 ContentTooLarge: payload_too_large, file_too_large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ContentTooLargeError"];
+        };
+      };
+      /** @description 415 UnsupportedMediaType: unsupported_content_type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+        };
+      };
+      /** @description 429 TooManyRequests: rate_limited */
+      429: {
+        headers: {
+          "retry-after"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["TooManyRequestsError"];
+        };
+      };
+      /** @description 500 InternalServerError: internal_error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["InternalServerErrorError"];
+        };
+      };
+    };
+  };
+  /**
+   * Advice on a post being written (people's app)
+   * @description POST /posts's dry run for the composer: each target ok, with its warnings, or its own refusal, and its length by its network's counting. Nothing is stored.
+   */
+  "compose.advice": {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreatePostRequest"];
+      };
+    };
+    responses: {
+      /** @description ComposeAdvice */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ComposeAdvice"];
         };
       };
       /** @description 400 BadRequest: validation_failed, invalid_json, malformed_request, email_not_allowed, claim_link_invalid, connect_link_not_continued, signin_link_invalid, boards_unsupported, unsupported_media_type, media_unreadable, invalid_date, scheduled_in_past, scheduled_too_far, local_time_skipped, unknown_time_zone, batch_rejected, media_required, thread_unsupported, poll_unsupported, first_comment_unsupported, cover_unsupported, tiktok_privacy_conflict, tiktok_ai_unsupported, upstream_rejected, approval_link_invalid, webhook_url_refused */

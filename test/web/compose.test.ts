@@ -1,0 +1,314 @@
+import sharp from "sharp"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
+import { addAccount, connectSandbox, uniqueEmail } from "../support/flows.ts"
+import { chromiumAvailable, expectAccessible, keepScreen, launch, mailTo, publishDue, screenshot } from "./browser.ts"
+
+// The people's app composer (README, "The app"): write, see each network's advice live, then publish
+// now, schedule or queue; media by drag and drop or the file picker.
+
+const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const
+type Device = keyof typeof viewports
+type Lang = "en" | "ja"
+const zones = { en: "America/New_York", ja: "Asia/Tokyo" } as const
+
+const words = {
+  en: {
+    claim: "Claim workspace",
+    compose: "Compose",
+    text: "Text",
+    publishNow: "Publish now",
+    atTime: "At a day and time",
+    dayTime: "Day and time",
+    schedule: "Schedule",
+    queueMode: "Next free slot in the queue",
+    addToQueue: "Add to queue",
+    ready: "ready",
+    refused: "refused",
+    sentNow: "Sent: it is being published.",
+    scheduled: "Scheduled for",
+    queued: "Added to the queue",
+    blank: "content",
+    past: "scheduledFor",
+    choose: "Choose files",
+    differentX: "Different text on X",
+    textOnX: "Text on X"
+  },
+  ja: {
+    claim: "受け取る",
+    compose: "投稿を作成",
+    text: "本文",
+    publishNow: "今すぐ公開",
+    atTime: "日時を指定",
+    dayTime: "日時",
+    schedule: "予約する",
+    queueMode: "キューの次の空き枠",
+    addToQueue: "キューに追加",
+    ready: "投稿可",
+    refused: "不可",
+    sentNow: "送信しました。公開処理中です。",
+    scheduled: "に予約しました",
+    queued: "キューに追加しました",
+    blank: "この内容では受け付けられません",
+    past: "その日時は過ぎています",
+    choose: "ファイルを選ぶ",
+    differentX: "X では別の本文にする",
+    textOnX: "X の本文"
+  }
+} as const
+
+/** "YYYY-MM-DD" and "YYYY-MM-DDTHH:MM" of an instant in a zone. */
+const dayIn = (zone: string, ms: number) =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(ms)
+const localIn = (zone: string, iso: string) =>
+  new Intl.DateTimeFormat("sv-SE", {
+    timeZone: zone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit"
+  })
+    .format(Date.parse(iso))
+    .replace(" ", "T")
+
+describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
+  let host: HttpHost
+  let browser: Browser
+  beforeAll(async () => {
+    host = await startHttpHost()
+    browser = await launch()
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await host?.close()
+  })
+
+  /** A claimed workspace in `lang` and its zone, with a sandbox account; the page is on the composer. */
+  const setUp = async (device: Device, lang: Lang) => {
+    const email = uniqueEmail()
+    const reply = await call(host, "POST", "/signup", {
+      body: { email, agentName: "Test agent", locale: lang, timeZone: zones[lang] }
+    })
+    expect(reply.status).toBe(201)
+    const key = reply.body.apiKey as string
+    const accountId = await connectSandbox(host, key)
+    const page = await browser.newPage({
+      viewport: viewports[device],
+      ...(device === "mobile" ? { isMobile: true, hasTouch: true } : {}),
+      locale: lang === "ja" ? "ja-JP" : "en-US"
+    })
+    page.on("pageerror", (error) => {
+      throw error
+    })
+    const mail = await mailTo(host, email, /\/claim\?token=/)
+    await page.goto(host.local(/https?:\/\/\S+\/claim\?token=\S+/.exec(mail.text)![0]))
+    await page.getByRole("button", { name: words[lang].claim }).click()
+    await page.waitForURL("**/app")
+    await page.getByRole("link", { name: words[lang].compose }).click()
+    await page.waitForURL("**/app/compose")
+    await page.getByLabel(words[lang].text, { exact: true }).waitFor()
+    return { key, accountId, page, workspaceId: reply.body.workspace.id as string }
+  }
+
+  const postsOf = async (key: string) => (await call(host, "GET", "/posts?limit=100", { key })).body.posts as any[]
+
+  for (const device of ["desktop", "mobile"] as const)
+    for (const lang of ["en", "ja"] as const)
+      it(`${device} ${lang}: a refusal beside its field, live advice, publish now, then schedule at a local time`, async () => {
+        const { key, page } = await setUp(device, lang)
+        const w = words[lang]
+        const zone = zones[lang]
+        const text = page.getByLabel(w.text, { exact: true })
+        const policy = (await page.request.get(`${host.origin}/app/compose`)).headers()["content-security-policy"]
+        expect(policy).toContain("script-src 'self';")
+        await expectAccessible(page)
+
+        // Nothing written: the API's refusal is said beside the text, which is marked invalid.
+        await page.getByRole("button", { name: w.publishNow, exact: true }).click()
+        await page.locator("#compose-text-error[role=alert]").waitFor()
+        expect(await page.locator("#compose-text-error").textContent()).toContain(w.blank)
+        expect(await text.getAttribute("aria-invalid")).toBe("true")
+        if (device === "mobile") await screenshot(page, `compose-refused-${lang}`)
+        await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("compose-text")
+        await expectAccessible(page)
+
+        // Writing brings each target's advice (the dry run), with its length by its network's counting.
+        const content = `Spring sale ${device} ${lang}`
+        await text.fill(content)
+        const advice = page.locator(".targets-advice li", { hasText: "Sandbox" })
+        await advice.locator(".badge", { hasText: w.ready }).waitFor()
+        expect(await advice.locator(".count").textContent()).toContain(String(content.length))
+        expect(await text.getAttribute("aria-invalid")).toBeNull()
+        await expectAccessible(page)
+        await keepScreen(page, `compose-${device}-${lang}`)
+
+        await page.getByRole("button", { name: w.publishNow, exact: true }).click()
+        await page.locator(".sent", { hasText: w.sentNow }).waitFor()
+        expect(await text.inputValue()).toBe("")
+        const now = (await postsOf(key)).find((p) => p.content === content)
+        expect(now.status).toBe("publishing")
+        expect(now.createdBy.kind).toBe("person")
+        await publishDue(host)
+        expect((await call(host, "GET", `/posts/${now.id}`, { key })).body.post.status).toBe("published")
+
+        // Scheduled at a local time in the workspace's zone: the API refuses a past one beside the time.
+        const later = `Later ${device} ${lang}`
+        await text.fill(later)
+        await page.getByLabel(w.atTime).check()
+        const at = page.getByLabel(new RegExp(`^${w.dayTime} \\(`))
+        await at.fill(`${dayIn(zone, Date.now() - 86_400_000)}T10:30`)
+        await page.getByRole("button", { name: w.schedule, exact: true }).click()
+        await page.locator("#when-error[role=alert]", { hasText: w.past }).waitFor()
+        const inTwo = dayIn(zone, Date.now() + 2 * 86_400_000)
+        await at.fill(`${inTwo}T10:30`)
+        await page.getByRole("button", { name: w.schedule, exact: true }).click()
+        await page.locator(".sent", { hasText: w.scheduled }).waitFor()
+        const scheduled = (await postsOf(key)).find((p) => p.content === later)
+        expect(scheduled.status).toBe("scheduled")
+        expect(localIn(zone, scheduled.scheduledFor)).toBe(`${inTwo}T10:30`)
+        // The message and the calendar say the workspace's local time.
+        expect(await page.locator(".sent").textContent()).toMatch(/10:30/)
+        await page.locator(".sent a").click()
+        const item = page.locator(`li.day[data-date="${inTwo}"] li.cal-post`, { hasText: later })
+        await item.waitFor()
+        expect(await item.locator("time").textContent()).toBe("10:30")
+        await page.close()
+      }, 90_000)
+
+  /** A call as the signed-in person (session cookie and CSRF token), as the app makes it. */
+  const asPerson = async (page: Page, method: string, path: string, body?: unknown) =>
+    (await page.evaluate(
+      `fetch("/api/v1${path}", { method: "${method}", headers: { "content-type": "application/json", "x-csrf-token": document.querySelector('meta[name="csrf-token"]').content }, body: ${body === undefined ? "undefined" : JSON.stringify(JSON.stringify(body))} }).then(async (r) => ({ status: r.status, body: await r.json() }))`
+    )) as { status: number; body: any }
+
+  it("desktop en, keyboard only: add to the queue takes the schedule's next free slot", async () => {
+    const { key, accountId, page } = await setUp("desktop", "en")
+    const w = words.en
+    const zone = zones.en
+    const weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const
+    const inTwo = dayIn(zone, Date.now() + 2 * 86_400_000)
+    const set = await asPerson(page, "PUT", "/schedules", {
+      schedules: [
+        {
+          name: "Mornings",
+          accountIds: [accountId],
+          slots: [{ day: weekdays[new Date(`${inTwo}T12:00:00Z`).getUTCDay()], time: "09:00" }]
+        }
+      ]
+    })
+    expect(set.status).toBe(200)
+    await page.getByLabel(w.text, { exact: true }).focus()
+    await page.keyboard.type("Queued by keyboard")
+    // A first comment, a thread reply and a poll, each reached and filled from the keyboard.
+    await page.getByLabel(/^First comment/).focus()
+    await page.keyboard.type("https://example.org/more")
+    await page.getByRole("button", { name: "Add a reply" }).focus()
+    await page.keyboard.press("Enter")
+    await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("reply-0")
+    await page.keyboard.type("And one more thing")
+    await page.getByRole("checkbox", { name: /^Add a poll/ }).focus()
+    await page.keyboard.press("Space")
+    await page.getByLabel("Choice 1").focus()
+    await page.keyboard.type("Yes")
+    await page.keyboard.press("Tab")
+    await page.keyboard.type("No")
+    await expectAccessible(page)
+    // Tab to the When radios, arrows choose within them, Tab to the button, Enter sends.
+    await page.getByLabel(w.publishNow, { exact: true }).focus()
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("ArrowDown")
+    expect(await page.getByLabel(w.queueMode).isChecked()).toBe(true)
+    // The dry run names the slot before anything is sent.
+    await page.locator(".planned", { hasText: /\b9:00/ }).waitFor()
+    await page.getByRole("button", { name: w.addToQueue }).focus()
+    expect(await page.evaluate("getComputedStyle(document.activeElement).outlineStyle")).toBe("solid")
+    await page.keyboard.press("Enter")
+    await page.locator(".sent", { hasText: w.queued }).waitFor()
+    await expect.poll(() => page.evaluate("document.activeElement?.className")).toBe("sent")
+    const queued = (await postsOf(key)).find((p) => p.content === "Queued by keyboard")
+    expect(localIn(zone, queued.scheduledFor)).toBe(`${inTwo}T09:00`)
+    expect(queued.firstComment).toBe("https://example.org/more")
+    expect(queued.thread).toEqual(["And one more thing"])
+    expect(queued.poll).toMatchObject({ options: ["Yes", "No"], durationMinutes: 1440 })
+    await page.close()
+  }, 60_000)
+
+  it("desktop ja: a too-long X post is refused live for X only, with X's weighted length; X's own text fixes it", async () => {
+    const { workspaceId, page } = await setUp("desktop", "ja")
+    const w = words.ja
+    await addAccount(host, workspaceId, "x")
+    await page.reload()
+    await page.getByRole("checkbox", { name: /Sandbox/ }).check()
+    await page.getByRole("checkbox", { name: /^X/ }).check()
+    // 150 CJK characters: 150 by most counts, 300 by X's weighting (limit 280).
+    await page.getByLabel(w.text, { exact: true }).fill("春".repeat(150))
+    const x = page.locator(".targets-advice li[data-platform=x]")
+    await x.locator(".badge", { hasText: w.refused }).waitFor()
+    expect(await x.locator(".count").textContent()).toContain("300/280")
+    expect(await page.locator(".targets-advice li[data-platform=sandbox] .badge").textContent()).toBe(w.ready)
+    await page.locator("#compose-text-error", { hasText: "longer than X allows" }).waitFor()
+    await expectAccessible(page)
+    await screenshot(page, "compose-x-too-long")
+
+    await page.getByLabel(w.differentX, { exact: true }).check()
+    await page.getByLabel(w.textOnX).fill("春のセール")
+    await x.locator(".badge", { hasText: w.ready }).waitFor()
+    expect(await x.locator(".count").textContent()).toContain("10/280")
+    await page.close()
+  }, 60_000)
+
+  it("desktop en: media by drag and drop and by the file picker, each with its preview, go out with the post", async () => {
+    const { key, page } = await setUp("desktop", "en")
+    const png = async (background: string) =>
+      (
+        await sharp({ create: { width: 320, height: 200, channels: 3, background } })
+          .png()
+          .toBuffer()
+      ).toString("base64")
+    const dropped = await page.evaluateHandle(
+      ([data, name]) => {
+        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0))
+        // The page's DataTransfer (the test's types know no DOM).
+        const transfer = new (globalThis as any).DataTransfer()
+        transfer.items.add(new File([bytes], name, { type: "image/png" }))
+        return transfer
+      },
+      [await png("#2a6"), "dropped.png"] as const
+    )
+    await page.dispatchEvent(".drop", "dragover", { dataTransfer: dropped })
+    await page.dispatchEvent(".drop", "drop", { dataTransfer: dropped })
+    await page.locator("input[type=file]").setInputFiles({
+      name: "picked.png",
+      mimeType: "image/png",
+      buffer: Buffer.from(await png("#a26"), "base64")
+    })
+    for (const name of ["dropped.png", "picked.png"]) {
+      const preview = page.getByRole("img", { name: `Preview of ${name}` })
+      await preview.waitFor()
+      await expect
+        .poll(() => preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), {
+          timeout: 10_000
+        })
+        .toBeGreaterThan(0)
+    }
+    // A file that is no image or video is refused in the API's words in its place, and can be removed.
+    await page.locator("input[type=file]").setInputFiles({
+      name: "notes.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("just words")
+    })
+    const refused = page.locator(".uploads li.failed", { hasText: "notes.txt" })
+    await refused.locator("[role=alert]").waitFor()
+    await page.getByLabel(words.en.text, { exact: true }).fill("Two pictures")
+    await expectAccessible(page)
+    await refused.getByRole("button", { name: "Remove notes.txt" }).click()
+    await refused.waitFor({ state: "detached" })
+    await page.getByRole("button", { name: words.en.publishNow, exact: true }).click()
+    await page.locator(".sent").waitFor()
+    const post = (await postsOf(key)).find((p) => p.content === "Two pictures")
+    expect(post.mediaIds).toHaveLength(2)
+    await page.close()
+  }, 60_000)
+})
