@@ -159,7 +159,9 @@ describe("the worker loop", () => {
           schedulerLayer({
             pipeline: { ...testOptions, pollMs: 60_000 },
             sweepers: { everyMs: 60 * 60_000, batch: 10 },
-            webhooks: { ...defaultDeliveryOptions, pollMs: 60_000 }
+            webhooks: { ...defaultDeliveryOptions, pollMs: 60 * 60_000 },
+            // Its default 1 s poll would wake 700,000 times over the 8 days below.
+            metrics: { pollMs: 60 * 60_000 }
           }),
           scope
         ).pipe(Effect.provideContext(services))
