@@ -14,6 +14,7 @@ import { signUp } from "../../application/usecases/signup.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 import { schedulerLayer } from "../../hosts/scheduler/layer.ts"
 import { defaultDeliveryOptions } from "../../application/usecases/webhooks/options.ts"
+import { defaultMetricsOptions } from "../../application/usecases/metrics/worker.ts"
 import { pipelineLayer, setUp, testOptions } from "./support.ts"
 import type { CreatePostBody } from "../../domain/contract/postRequest.ts"
 
@@ -161,7 +162,7 @@ describe("the worker loop", () => {
             sweepers: { everyMs: 60 * 60_000, batch: 10 },
             webhooks: { ...defaultDeliveryOptions, pollMs: 60 * 60_000 },
             // Its default 1 s poll would wake 700,000 times over the 8 days below.
-            metrics: { pollMs: 60 * 60_000 }
+            metrics: { ...defaultMetricsOptions, pollMs: 60 * 60_000 }
           }),
           scope
         ).pipe(Effect.provideContext(services))
