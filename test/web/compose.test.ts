@@ -1,3 +1,8 @@
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import sharp from "sharp"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -309,6 +314,104 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await page.locator(".sent").waitFor()
     const post = (await postsOf(key)).find((p) => p.content === "Two pictures")
     expect(post.mediaIds).toHaveLength(2)
+    await page.close()
+  }, 60_000)
+
+  it("desktop en: a Reddit target's own settings (the subreddit required beside its field), each network's preview, a video's cover", async () => {
+    const { key, workspaceId, page } = await setUp("desktop", "en")
+    await addAccount(host, workspaceId, "reddit")
+    await page.reload()
+    await page.getByRole("checkbox", { name: /Sandbox/ }).check()
+    await page.getByRole("checkbox", { name: /^Reddit/ }).check()
+    // Reddit's settings appear with the target, from the contract's schema: the subreddit marked required.
+    const reddit = page.getByRole("group", { name: "Reddit settings" })
+    const subreddit = reddit.getByLabel(/^Subreddit/)
+    expect(await subreddit.getAttribute("required")).not.toBeNull()
+    await page.getByLabel(words.en.text, { exact: true }).fill("Spring sale\nEverything half price this week.")
+    await page.locator("#opt-reddit-subreddit-error", { hasText: "subreddit" }).waitFor()
+    expect(await subreddit.getAttribute("aria-invalid")).toBe("true")
+    await expectAccessible(page)
+    await subreddit.fill("r/typescript")
+    await reddit.getByLabel("Kind of post").selectOption({ label: "Link" })
+    await reddit.getByLabel("Link (for a link post)").fill("https://example.org/sale")
+    await page.locator("#opt-reddit-subreddit-error").filter({ hasText: /./ }).waitFor({ state: "detached" })
+    expect(await subreddit.getAttribute("aria-invalid")).toBeNull()
+
+    // Each target's preview: the sandbox's thread as numbered replies, the first comment under it.
+    await page.getByLabel(/^First comment/).fill("More at example.org")
+    await page.getByRole("button", { name: "Add a reply" }).click()
+    await page.getByLabel("Reply 1", { exact: true }).fill("And free shipping")
+    const sandbox = page.locator(".targets-advice li[data-platform=sandbox] .preview")
+    await sandbox.locator("ol.thread li", { hasText: "And free shipping" }).waitFor()
+    await sandbox.locator("p.comment", { hasText: "More at example.org" }).waitFor()
+    expect(await sandbox.locator("p.text").textContent()).toContain("Everything half price")
+    await expectAccessible(page)
+    await keepScreen(page, "compose-reddit-en")
+
+    // A lone video takes a cover: a frame 1.5 s in goes with the post.
+    const dir = mkdtempSync(join(tmpdir(), "herald-compose-"))
+    const clip = join(dir, "clip.mp4")
+    execFileSync(ffmpeg.path, [
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=size=320x240:rate=15",
+      "-t",
+      "2",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      clip
+    ])
+    await page.getByRole("checkbox", { name: /^Reddit/ }).uncheck()
+    await page.locator(".media-picker input[type=file]").setInputFiles({
+      name: "clip.mp4",
+      mimeType: "video/mp4",
+      buffer: readFileSync(clip)
+    })
+    rmSync(dir, { recursive: true, force: true })
+    const cover = page.getByRole("group", { name: "Video cover" })
+    await cover.getByLabel("A frame of the video").check()
+    await cover.getByLabel(/^Frame at/).fill("1.5")
+    await expectAccessible(page)
+    await page.getByLabel(words.en.atTime).check()
+    await page.getByRole("button", { name: words.en.schedule, exact: true }).click()
+    await page.locator(".sent").waitFor()
+    const post = (await postsOf(key)).find((p) => p.content.startsWith("Spring sale"))
+    expect(post.cover).toEqual({ offsetMs: 1500 })
+    expect(post.thread).toEqual(["And free shipping"])
+    await page.close()
+  }, 60_000)
+
+  it("desktop en: Reddit's settings go out with the post", async () => {
+    const { key, workspaceId, page } = await setUp("desktop", "en")
+    await addAccount(host, workspaceId, "reddit")
+    await page.reload()
+    await page.getByRole("checkbox", { name: /^Reddit/ }).check()
+    const reddit = page.getByRole("group", { name: "Reddit settings" })
+    await page.getByLabel(words.en.text, { exact: true }).fill("Link post")
+    await reddit.getByLabel(/^Subreddit/).fill("typescript")
+    await reddit.getByLabel(/^Title/).fill("A sale")
+    await reddit.getByLabel("Kind of post").selectOption({ label: "Link" })
+    await reddit.getByLabel("Link (for a link post)").fill("https://example.org/sale")
+    // What the composer sends: the network's object as the contract names it, blanks left out.
+    const sent = page.waitForRequest((r) => r.url().endsWith("/api/v1/posts") && r.method() === "POST")
+    await page.getByLabel(words.en.atTime).check()
+    await page.getByRole("button", { name: words.en.schedule, exact: true }).click()
+    expect((await sent).postDataJSON().reddit).toEqual({
+      subreddit: "typescript",
+      title: "A sale",
+      kind: "link",
+      url: "https://example.org/sale"
+    })
+    await page.locator(".sent").waitFor()
+    expect((await postsOf(key)).map((p) => p.content)).toContain("Link post")
     await page.close()
   }, 60_000)
 })
