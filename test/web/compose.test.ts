@@ -254,6 +254,8 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     expect(await x.locator(".count").textContent()).toContain("300/280")
     expect(await page.locator(".targets-advice li[data-platform=sandbox] .badge").textContent()).toBe(w.ready)
     await page.locator("#compose-text-error", { hasText: "longer than X allows" }).waitFor()
+    // X's preview cuts the text where X would: 140 characters shown (280 by X's weighting), the rest struck through.
+    expect(await x.locator(".preview p.text del").textContent()).toBe("春".repeat(10))
     await expectAccessible(page)
     await screenshot(page, "compose-x-too-long")
 
@@ -346,6 +348,7 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await sandbox.locator("p.comment", { hasText: "More at example.org" }).waitFor()
     expect(await sandbox.locator("p.text").textContent()).toContain("Everything half price")
     await expectAccessible(page)
+    await page.getByRole("heading", { name: "Settings per network" }).scrollIntoViewIfNeeded()
     await keepScreen(page, "compose-reddit-en")
 
     // A lone video takes a cover: a frame 1.5 s in goes with the post.
@@ -412,6 +415,40 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     })
     await page.locator(".sent").waitFor()
     expect((await postsOf(key)).map((p) => p.content)).toContain("Link post")
+    await page.close()
+  }, 60_000)
+
+  it("desktop ja: Google Business's nested event and button, YouTube's tags: each network's form in the page's language, sent as the contract names it", async () => {
+    const { workspaceId, page } = await setUp("desktop", "ja")
+    await addAccount(host, workspaceId, "google_business")
+    await addAccount(host, workspaceId, "youtube")
+    await page.reload()
+    await page.getByRole("checkbox", { name: /^Google/ }).check()
+    await page.getByRole("checkbox", { name: /^YouTube/ }).check()
+    await page.getByLabel(words.ja.text, { exact: true }).fill("春のセール")
+    const google = page.locator("fieldset.options[data-platform=google_business]")
+    await google.getByLabel("投稿の種類").selectOption({ label: "イベント" })
+    const event = google.getByRole("group", { name: "イベントまたは特典" })
+    await event.getByLabel(/^タイトル/).fill("春のセール")
+    expect(await event.getByLabel(/^開始日/).getAttribute("type")).toBe("date")
+    await event.getByLabel(/^開始日/).fill("2027-04-01")
+    await event.getByLabel(/^終了日/).fill("2027-04-07")
+    const button = google.getByRole("group", { name: "投稿の下のボタン" })
+    await button.getByLabel(/^ボタンの種類/).selectOption({ label: "詳細" })
+    await button.getByLabel(/^ボタンのリンク/).fill("https://example.org/sale")
+    const youtube = page.locator("fieldset.options[data-platform=youtube]")
+    await youtube.getByLabel("タグ (カンマ区切り)").fill("sale, spring,")
+    await youtube.getByLabel("子ども向け").check()
+    await expectAccessible(page)
+    const sent = page.waitForRequest((r) => r.url().endsWith("/api/v1/posts") && r.method() === "POST")
+    await page.getByRole("button", { name: words.ja.publishNow, exact: true }).click()
+    const body = (await sent).postDataJSON()
+    expect(body.googleBusiness).toEqual({
+      topicType: "EVENT",
+      callToAction: { actionType: "LEARN_MORE", url: "https://example.org/sale" },
+      event: { title: "春のセール", startDate: "2027-04-01", endDate: "2027-04-07" }
+    })
+    expect(body.youtube).toEqual({ madeForKids: true, tags: ["sale", "spring"] })
     await page.close()
   }, 60_000)
 })

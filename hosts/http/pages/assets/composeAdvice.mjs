@@ -36,11 +36,12 @@ ${
 }
 
 /** Each target's advice from the dry run: ok or refused, its warnings, its length by its network's counting. */
+// Focusable: beside the form on a wide screen it scrolls on its own, and the keyboard must reach that scroll.
 export const Advice = ({ advice, accounts, busy }) => {
   if (advice === null)
-    return html`<section class="advice" aria-labelledby="advice-title"><h2 id="advice-title">${t("compose.advice")}</h2><p class="muted">${t("compose.adviceIdle")}</p></section>`
+    return html`<section class="advice" aria-labelledby="advice-title" tabindex="0"><h2 id="advice-title">${t("compose.advice")}</h2><p class="muted">${t("compose.adviceIdle")}</p></section>`
   const refused = advice.targets.filter((x) => !x.ok).length
-  return html`<section class="advice" aria-labelledby="advice-title" aria-busy=${busy ? "true" : "false"}>
+  return html`<section class="advice" aria-labelledby="advice-title" tabindex="0" aria-busy=${busy ? "true" : "false"}>
 <h2 id="advice-title">${t("compose.advice")}</h2>
 <p class="advice-summary" aria-live="polite">${advice.targets.length === 0 ? t("compose.postRefused") : refused === 0 ? t("compose.allOk", { n: advice.targets.length }) : t("compose.someRefused", { n: refused })}</p>
 ${advice.warnings.length > 0 && html`<ul class="warnings">${advice.warnings.map((w) => html`<li lang="en">${w}</li>`)}</ul>`}
