@@ -372,13 +372,14 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
       "ultrafast",
       clip
     ])
+    const video = readFileSync(clip)
+    rmSync(dir, { recursive: true, force: true })
     await page.getByRole("checkbox", { name: /^Reddit/ }).uncheck()
     await page.locator(".media-picker input[type=file]").setInputFiles({
       name: "clip.mp4",
       mimeType: "video/mp4",
-      buffer: readFileSync(clip)
+      buffer: video
     })
-    rmSync(dir, { recursive: true, force: true })
     const cover = page.getByRole("group", { name: "Video cover" })
     await cover.getByLabel("A frame of the video").check()
     await cover.getByLabel(/^Frame at/).fill("1.5")
@@ -389,6 +390,30 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     const post = (await postsOf(key)).find((p) => p.content.startsWith("Spring sale"))
     expect(post.cover).toEqual({ offsetMs: 1500 })
     expect(post.thread).toEqual(["And free shipping"])
+
+    // Or an uploaded image: its preview shows, and its id is the cover.
+    await page.locator(".media-picker input[type=file]").setInputFiles({
+      name: "clip.mp4",
+      mimeType: "video/mp4",
+      buffer: video
+    })
+    await page.getByLabel(words.en.text, { exact: true }).fill("With a cover image")
+    await cover.getByLabel("An image").check()
+    await cover.locator("input[type=file]").setInputFiles({
+      name: "cover.png",
+      mimeType: "image/png",
+      buffer: await sharp({ create: { width: 320, height: 200, channels: 3, background: "#26a" } })
+        .png()
+        .toBuffer()
+    })
+    await cover.getByRole("img", { name: "Preview of cover.png" }).waitFor()
+    await expectAccessible(page)
+    await page.getByLabel(words.en.atTime).check()
+    await page.getByRole("button", { name: words.en.schedule, exact: true }).click()
+    await page.locator(".sent", { hasText: words.en.scheduled }).waitFor()
+    const withImage = (await postsOf(key)).find((p) => p.content === "With a cover image")
+    expect(withImage.cover.mediaId).toMatch(/^med_/)
+    expect(withImage.mediaIds).toHaveLength(1)
     await page.close()
   }, 60_000)
 
