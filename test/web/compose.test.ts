@@ -417,13 +417,23 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await page.close()
   }, 60_000)
 
-  it("desktop en: Reddit's settings go out with the post", async () => {
+  it("desktop en: Reddit's settings go out with the post; the subreddit field offers the account's subreddits", async () => {
     const { key, workspaceId, page } = await setUp("desktop", "en")
-    await addAccount(host, workspaceId, "reddit")
+    const account = await addAccount(host, workspaceId, "reddit")
+    // This host has no Reddit to ask: the page's call to GET /accounts/{id}/boards is answered in its documented shape.
+    await page.route(`**/api/v1/accounts/${account}/boards`, (route) =>
+      route.fulfill({
+        json: { boards: [{ id: "typescript", name: "r/typescript", description: null, privacy: null }] }
+      })
+    )
     await page.reload()
     await page.getByRole("checkbox", { name: /^Reddit/ }).check()
     const reddit = page.getByRole("group", { name: "Reddit settings" })
     await page.getByLabel(words.en.text, { exact: true }).fill("Link post")
+    await reddit
+      .locator("datalist option[value=typescript]", { hasText: "r/typescript" })
+      .waitFor({ state: "attached" })
+    expect(await reddit.getByLabel(/^Subreddit/).getAttribute("list")).toBe("opt-reddit-subreddit-choices")
     await reddit.getByLabel(/^Subreddit/).fill("typescript")
     await reddit.getByLabel(/^Title/).fill("A sale")
     await reddit.getByLabel("Kind of post").selectOption({ label: "Link" })
@@ -465,6 +475,7 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await youtube.getByLabel("タグ (カンマ区切り)").fill("sale, spring,")
     await youtube.getByLabel("子ども向け").check()
     await expectAccessible(page)
+    await screenshot(page, "compose-google-youtube-ja")
     const sent = page.waitForRequest((r) => r.url().endsWith("/api/v1/posts") && r.method() === "POST")
     await page.getByRole("button", { name: words.ja.publishNow, exact: true }).click()
     const body = (await sent).postDataJSON()
