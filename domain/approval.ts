@@ -1,6 +1,7 @@
 import { networkRules, textLength } from "./networkRules.ts"
+import type { TargetContent } from "./overrides.ts"
 import type { Platform } from "./platforms.ts"
-import type { Post } from "./post.ts"
+import type { Poll, Post } from "./post.ts"
 import { segmenter } from "./text.ts"
 
 /**
@@ -70,3 +71,24 @@ export const textOnNetwork = (
   const shown = low === 0 ? "" : text.slice(0, ends[low - 1])
   return { length: textLength(text, counting), limit, fits: false, shown, rest: text.slice(shown.length) }
 }
+
+/**
+ * How one network will show a post's final content (its override applied): each text as the network
+ * counts and cuts it, its media in order, and only the thread, first comment and poll it takes.
+ * The approval page and the composer's preview both draw this.
+ */
+export const previewOn = (final: TargetContent, poll: Poll | null, platform: Platform) => {
+  const rules = networkRules[platform]
+  return {
+    text: textOnNetwork(final.content, platform),
+    mediaIds: final.mediaIds,
+    thread: rules.maxThreadReplies > 0 ? final.thread.map((reply) => textOnNetwork(reply, platform)) : [],
+    firstComment:
+      rules.firstComment && final.firstComment !== null
+        ? textOnNetwork(final.firstComment, platform, rules.firstCommentLimit)
+        : null,
+    poll: rules.poll !== null ? poll : null,
+    maxImages: rules.maxImages
+  }
+}
+export type NetworkPreview = ReturnType<typeof previewOn>

@@ -14,7 +14,7 @@ import { Authentication } from "./security.ts"
 const Str = Schema.String
 const e = apiErrors
 
-const TextOnNetwork = Schema.Struct({
+export const TextOnNetwork = Schema.Struct({
   length: Schema.Number.annotate({ description: "In the network's own units (X weighs some characters double)" }),
   limit: Schema.Number,
   fits: Schema.Boolean,

@@ -1,6 +1,8 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Planned } from "../../domain/contract/planning.ts"
+import { Poll } from "../../domain/contract/postParts.ts"
+import { TextOnNetwork } from "./appApi.ts"
 import { CreatePostRequest, requestParseOptions } from "../../domain/contract/postRequest.ts"
 import { apiErrors } from "./errors.ts"
 import { Authentication } from "./security.ts"
@@ -15,6 +17,18 @@ const Refusal = Schema.Struct({
   details: Schema.Record(Str, Schema.Unknown).annotate({ description: "fields names what to fix" })
 }).annotate({ identifier: "ComposeRefusal" })
 
+/** How the post will read on the target's network: the approval card's view of it (GET /approvals' networks). */
+const ComposePreview = Schema.Struct({
+  text: TextOnNetwork,
+  mediaIds: Schema.Array(Str).annotate({ description: "The media this network gets, in carousel order" }),
+  thread: Schema.Array(TextOnNetwork).annotate({
+    description: "The replies, numbered in order; none where the network takes no thread"
+  }),
+  firstComment: Schema.NullOr(TextOnNetwork),
+  poll: Schema.NullOr(Poll),
+  maxImages: Schema.Number
+}).annotate({ identifier: "ComposePreview" })
+
 const ComposeTarget = Schema.Struct({
   accountId: Str,
   platform: Str,
@@ -24,7 +38,8 @@ const ComposeTarget = Schema.Struct({
     description: "The text's length as this network counts it, and its limit (also when over it)"
   }),
   warnings: Schema.Array(Str),
-  error: Schema.NullOr(Refusal).annotate({ description: "This target's own refusal" })
+  error: Schema.NullOr(Refusal).annotate({ description: "This target's own refusal" }),
+  preview: Schema.NullOr(ComposePreview)
 }).annotate({ identifier: "ComposeTarget" })
 
 export const ComposeAdvice = Schema.Struct({

@@ -57,4 +57,37 @@ describe("the composer's files and advice", () => {
     // Nothing was stored: the advice is a dry run.
     expect((await call(host, "GET", "/posts", { key })).body.posts).toEqual([])
   })
+
+  it("the advice shows each target's preview by the approval card's rules: the text cut at its network's limit, its thread and first comment only where taken", async () => {
+    const { email, key, workspaceId } = await signUp(host)
+    const sandbox = await connectSandbox(host, key)
+    const { cookie, csrf } = await claim(host, email)
+    const x = await addAccount(host, workspaceId, "x")
+    const facebook = await addAccount(host, workspaceId, "facebook")
+    const advice = await call(host, "POST", "/compose/advice", {
+      cookie,
+      headers: { "x-csrf-token": csrf },
+      body: {
+        accountIds: [sandbox, x, facebook],
+        content: "a".repeat(300),
+        thread: ["Reply one", "  "],
+        firstComment: "More at example.org",
+        overrides: { sandbox: { content: "Sandbox's own" } }
+      }
+    })
+    expect(advice.status).toBe(200)
+    const byPlatform = Object.fromEntries(advice.body.targets.map((t: any) => [t.platform, t.preview]))
+    expect(byPlatform.sandbox.text).toEqual({ length: 13, limit: 10000, fits: true, shown: "Sandbox's own", rest: "" })
+    expect(byPlatform.x.text).toMatchObject({
+      length: 300,
+      limit: 280,
+      fits: false,
+      shown: "a".repeat(280),
+      rest: "a".repeat(20)
+    })
+    // Blank replies are dropped; a network that takes no thread shows none.
+    expect(byPlatform.x.thread.map((r: any) => r.shown)).toEqual(["Reply one"])
+    expect(byPlatform.facebook.thread).toEqual([])
+    expect(byPlatform.facebook.firstComment.shown).toBe("More at example.org")
+  })
 })

@@ -1,3 +1,8 @@
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import ffmpeg from "@ffmpeg-installer/ffmpeg"
 import sharp from "sharp"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -249,6 +254,8 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     expect(await x.locator(".count").textContent()).toContain("300/280")
     expect(await page.locator(".targets-advice li[data-platform=sandbox] .badge").textContent()).toBe(w.ready)
     await page.locator("#compose-text-error", { hasText: "longer than X allows" }).waitFor()
+    // X's preview cuts the text where X would: 140 characters shown (280 by X's weighting), the rest struck through.
+    expect(await x.locator(".preview p.text del").textContent()).toBe("春".repeat(10))
     await expectAccessible(page)
     await screenshot(page, "compose-x-too-long")
 
@@ -309,6 +316,175 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await page.locator(".sent").waitFor()
     const post = (await postsOf(key)).find((p) => p.content === "Two pictures")
     expect(post.mediaIds).toHaveLength(2)
+    await page.close()
+  }, 60_000)
+
+  it("desktop en: a Reddit target's own settings (the subreddit required beside its field), each network's preview, a video's cover", async () => {
+    const { key, workspaceId, page } = await setUp("desktop", "en")
+    await addAccount(host, workspaceId, "reddit")
+    await page.reload()
+    await page.getByRole("checkbox", { name: /Sandbox/ }).check()
+    await page.getByRole("checkbox", { name: /^Reddit/ }).check()
+    // Reddit's settings appear with the target, from the contract's schema: the subreddit marked required.
+    const reddit = page.getByRole("group", { name: "Reddit settings" })
+    const subreddit = reddit.getByLabel(/^Subreddit/)
+    expect(await subreddit.getAttribute("required")).not.toBeNull()
+    await page.getByLabel(words.en.text, { exact: true }).fill("Spring sale\nEverything half price this week.")
+    await page.locator("#opt-reddit-subreddit-error", { hasText: "subreddit" }).waitFor()
+    expect(await subreddit.getAttribute("aria-invalid")).toBe("true")
+    await expectAccessible(page)
+    await subreddit.fill("r/typescript")
+    await reddit.getByLabel("Kind of post").selectOption({ label: "Link" })
+    await reddit.getByLabel("Link (for a link post)").fill("https://example.org/sale")
+    await page.locator("#opt-reddit-subreddit-error").filter({ hasText: /./ }).waitFor({ state: "detached" })
+    expect(await subreddit.getAttribute("aria-invalid")).toBeNull()
+
+    // Each target's preview: the sandbox's thread as numbered replies, the first comment under it.
+    await page.getByLabel(/^First comment/).fill("More at example.org")
+    await page.getByRole("button", { name: "Add a reply" }).click()
+    await page.getByLabel("Reply 1", { exact: true }).fill("And free shipping")
+    const sandbox = page.locator(".targets-advice li[data-platform=sandbox] .preview")
+    await sandbox.locator("ol.thread li", { hasText: "And free shipping" }).waitFor()
+    await sandbox.locator("p.comment", { hasText: "More at example.org" }).waitFor()
+    expect(await sandbox.locator("p.text").textContent()).toContain("Everything half price")
+    await expectAccessible(page)
+    await page.getByRole("heading", { name: "Settings per network" }).scrollIntoViewIfNeeded()
+    await keepScreen(page, "compose-reddit-en")
+
+    // A lone video takes a cover: a frame 1.5 s in goes with the post.
+    const dir = mkdtempSync(join(tmpdir(), "herald-compose-"))
+    const clip = join(dir, "clip.mp4")
+    execFileSync(ffmpeg.path, [
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=size=320x240:rate=15",
+      "-t",
+      "2",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      clip
+    ])
+    const video = readFileSync(clip)
+    rmSync(dir, { recursive: true, force: true })
+    await page.getByRole("checkbox", { name: /^Reddit/ }).uncheck()
+    await page.locator(".media-picker input[type=file]").setInputFiles({
+      name: "clip.mp4",
+      mimeType: "video/mp4",
+      buffer: video
+    })
+    const cover = page.getByRole("group", { name: "Video cover" })
+    await cover.getByLabel("A frame of the video").check()
+    await cover.getByLabel(/^Frame at/).fill("1.5")
+    await expectAccessible(page)
+    await page.getByLabel(words.en.atTime).check()
+    await page.getByRole("button", { name: words.en.schedule, exact: true }).click()
+    await page.locator(".sent").waitFor()
+    const post = (await postsOf(key)).find((p) => p.content.startsWith("Spring sale"))
+    expect(post.cover).toEqual({ offsetMs: 1500 })
+    expect(post.thread).toEqual(["And free shipping"])
+
+    // Or an uploaded image: its preview shows, and its id is the cover.
+    await page.locator(".media-picker input[type=file]").setInputFiles({
+      name: "clip.mp4",
+      mimeType: "video/mp4",
+      buffer: video
+    })
+    await page.getByLabel(words.en.text, { exact: true }).fill("With a cover image")
+    await cover.getByLabel("An image").check()
+    await cover.locator("input[type=file]").setInputFiles({
+      name: "cover.png",
+      mimeType: "image/png",
+      buffer: await sharp({ create: { width: 320, height: 200, channels: 3, background: "#26a" } })
+        .png()
+        .toBuffer()
+    })
+    await cover.getByRole("img", { name: "Preview of cover.png" }).waitFor()
+    await expectAccessible(page)
+    await page.getByLabel(words.en.atTime).check()
+    await page.getByRole("button", { name: words.en.schedule, exact: true }).click()
+    await page.locator(".sent", { hasText: words.en.scheduled }).waitFor()
+    const withImage = (await postsOf(key)).find((p) => p.content === "With a cover image")
+    expect(withImage.cover.mediaId).toMatch(/^med_/)
+    expect(withImage.mediaIds).toHaveLength(1)
+    await page.close()
+  }, 60_000)
+
+  it("desktop en: Reddit's settings go out with the post; the subreddit field offers the account's subreddits", async () => {
+    const { key, workspaceId, page } = await setUp("desktop", "en")
+    const account = await addAccount(host, workspaceId, "reddit")
+    // This host has no Reddit to ask: the page's call to GET /accounts/{id}/boards is answered in its documented shape.
+    await page.route(`**/api/v1/accounts/${account}/boards`, (route) =>
+      route.fulfill({
+        json: { boards: [{ id: "typescript", name: "r/typescript", description: null, privacy: null }] }
+      })
+    )
+    await page.reload()
+    await page.getByRole("checkbox", { name: /^Reddit/ }).check()
+    const reddit = page.getByRole("group", { name: "Reddit settings" })
+    await page.getByLabel(words.en.text, { exact: true }).fill("Link post")
+    await reddit
+      .locator("datalist option[value=typescript]", { hasText: "r/typescript" })
+      .waitFor({ state: "attached" })
+    expect(await reddit.getByLabel(/^Subreddit/).getAttribute("list")).toBe("opt-reddit-subreddit-choices")
+    await reddit.getByLabel(/^Subreddit/).fill("typescript")
+    await reddit.getByLabel(/^Title/).fill("A sale")
+    await reddit.getByLabel("Kind of post").selectOption({ label: "Link" })
+    await reddit.getByLabel("Link (for a link post)").fill("https://example.org/sale")
+    // What the composer sends: the network's object as the contract names it, blanks left out.
+    const sent = page.waitForRequest((r) => r.url().endsWith("/api/v1/posts") && r.method() === "POST")
+    await page.getByLabel(words.en.atTime).check()
+    await page.getByRole("button", { name: words.en.schedule, exact: true }).click()
+    expect((await sent).postDataJSON().reddit).toEqual({
+      subreddit: "typescript",
+      title: "A sale",
+      kind: "link",
+      url: "https://example.org/sale"
+    })
+    await page.locator(".sent").waitFor()
+    expect((await postsOf(key)).map((p) => p.content)).toContain("Link post")
+    await page.close()
+  }, 60_000)
+
+  it("desktop ja: Google Business's nested event and button, YouTube's tags: each network's form in the page's language, sent as the contract names it", async () => {
+    const { workspaceId, page } = await setUp("desktop", "ja")
+    await addAccount(host, workspaceId, "google_business")
+    await addAccount(host, workspaceId, "youtube")
+    await page.reload()
+    await page.getByRole("checkbox", { name: /^Google/ }).check()
+    await page.getByRole("checkbox", { name: /^YouTube/ }).check()
+    await page.getByLabel(words.ja.text, { exact: true }).fill("春のセール")
+    const google = page.locator("fieldset.options[data-platform=google_business]")
+    await google.getByLabel("投稿の種類").selectOption({ label: "イベント" })
+    const event = google.getByRole("group", { name: "イベントまたは特典" })
+    await event.getByLabel(/^タイトル/).fill("春のセール")
+    expect(await event.getByLabel(/^開始日/).getAttribute("type")).toBe("date")
+    await event.getByLabel(/^開始日/).fill("2027-04-01")
+    await event.getByLabel(/^終了日/).fill("2027-04-07")
+    const button = google.getByRole("group", { name: "投稿の下のボタン" })
+    await button.getByLabel(/^ボタンの種類/).selectOption({ label: "詳細" })
+    await button.getByLabel(/^ボタンのリンク/).fill("https://example.org/sale")
+    const youtube = page.locator("fieldset.options[data-platform=youtube]")
+    await youtube.getByLabel("タグ (カンマ区切り)").fill("sale, spring,")
+    await youtube.getByLabel("子ども向け").check()
+    await expectAccessible(page)
+    await screenshot(page, "compose-google-youtube-ja")
+    const sent = page.waitForRequest((r) => r.url().endsWith("/api/v1/posts") && r.method() === "POST")
+    await page.getByRole("button", { name: words.ja.publishNow, exact: true }).click()
+    const body = (await sent).postDataJSON()
+    expect(body.googleBusiness).toEqual({
+      topicType: "EVENT",
+      callToAction: { actionType: "LEARN_MORE", url: "https://example.org/sale" },
+      event: { title: "春のセール", startDate: "2027-04-01", endDate: "2027-04-07" }
+    })
+    expect(body.youtube).toEqual({ madeForKids: true, tags: ["sale", "spring"] })
     await page.close()
   }, 60_000)
 })

@@ -1,9 +1,11 @@
 import { Effect, Result } from "effect"
 import type { Actor } from "../../../domain/apiKey.ts"
-import { textOnNetwork } from "../../../domain/approval.ts"
+import { previewOn, textOnNetwork } from "../../../domain/approval.ts"
 import type { CreatePostBody } from "../../../domain/contract/postRequest.ts"
 import type { DryRunResult } from "../../../domain/contract/dryRun.ts"
 import { type HeraldError, toEnvelope } from "../../../domain/errors.ts"
+import { contentFor } from "../../../domain/overrides.ts"
+import { isPlatform } from "../../../domain/platforms.ts"
 import { readCache } from "../../readCache.ts"
 import { requirePerson } from "../common.ts"
 import { createPost } from "./create.ts"
@@ -23,6 +25,30 @@ const dryRun = (actor: Actor, body: CreatePostBody) =>
         : { ok: true as const, result: outcome.success.body as DryRunResult }
     )
   )
+
+/** How the post as written will read on one network: the approval card's view, from the request (blanks as none). */
+const previewFor = (body: CreatePostBody, platform: string) => {
+  if (!isPlatform(platform)) return null
+  const blankAsNull = (text: string | null | undefined) => (text == null || text.trim() === "" ? null : text)
+  const single = body.mediaId == null ? [] : [body.mediaId]
+  const firstReply = blankAsNull(body.firstReply)
+  const written = {
+    content: body.content ?? "",
+    mediaIds: body.mediaIds ?? single,
+    thread: (body.thread ?? (firstReply === null ? [] : [firstReply])).filter((reply) => reply.trim() !== ""),
+    firstComment: blankAsNull(body.firstComment),
+    overrides: body.overrides ?? {}
+  }
+  const poll =
+    body.poll == null
+      ? null
+      : {
+          options: body.poll.options,
+          durationMinutes: body.poll.durationMinutes,
+          ...(body.poll.question == null ? {} : { question: body.poll.question })
+        }
+  return previewOn(contentFor(written, platform), poll, platform)
+}
 
 /** A refusal that names one account (or several, among them this one) is that target's own. */
 const namesAccount = (error: Refusal, accountId: string) =>
@@ -53,7 +79,8 @@ export const composeAdvice = Effect.fn("composeAdvice")(function* (actor: Actor,
         ok: true,
         length: t.length,
         warnings: t.warnings,
-        error: null
+        error: null,
+        preview: previewFor(body, t.platform)
       }))
     }
   }
@@ -83,7 +110,8 @@ export const composeAdvice = Effect.fn("composeAdvice")(function* (actor: Actor,
           ok: true,
           length: target.length,
           warnings: target.warnings,
-          error: null
+          error: null,
+          preview: previewFor(body, account.platform)
         }
       }
       const counted = textOnNetwork(text, account.platform)
@@ -95,7 +123,8 @@ export const composeAdvice = Effect.fn("composeAdvice")(function* (actor: Actor,
         ok: false,
         length: { used: counted.length, limit: counted.limit },
         warnings: [],
-        error: repeated ? null : outcome.error
+        error: repeated ? null : outcome.error,
+        preview: previewFor(body, account.platform)
       }
     })
   }

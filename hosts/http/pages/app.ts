@@ -4,6 +4,7 @@ import { escapeHtml, FAVICON_LINK, MARK_SVG } from "./html.ts"
 import { strings } from "./assets.ts"
 import { platformNames } from "../../../domain/platforms.ts"
 import { eventTypes } from "../../../domain/events.ts"
+import { networkOptionForms } from "./networkOptionForms.ts"
 
 /** The networks' names for the app's labels, from their folders' declarations. */
 const networkNames = JSON.stringify(platformNames).replace(/</g, "\\u003c")
@@ -23,9 +24,9 @@ export const viewPath: Record<View, `/${string}`> = {
   settings: "/app/settings"
 }
 
-/** The composer's own files (Preact components), on its view only. */
-const composeFiles =
-  '<link rel="stylesheet" href="/app/assets/compose.css"><script type="module" src="/app/assets/compose.mjs"></script>'
+/** The composer's own files (Preact components), on its view only, with each network's options form from the contract. */
+const composeFiles = `<link rel="stylesheet" href="/app/assets/compose.css"><script type="module" src="/app/assets/compose.mjs"></script>
+<script type="application/json" id="network-options">${JSON.stringify(networkOptionForms).replace(/</g, "\\u003c")}</script>`
 
 /** The app's pages allow only their own script and style files, and requests to this origin. */
 const policy =

@@ -21,7 +21,9 @@ export const assets: ReadonlyMap<string, Asset> = new Map([
   ["app.js", read("app.js", "text/javascript; charset=utf-8")],
   ["app.css", read("app.css", "text/css; charset=utf-8")],
   ["compose.mjs", read("compose.mjs", "text/javascript; charset=utf-8")],
-  ["composeParts.mjs", read("composeParts.mjs", "text/javascript; charset=utf-8")],
+  ...["composeParts.mjs", "composeAdvice.mjs", "composeDraft.mjs", "composeOptions.mjs"].map(
+    (name) => [name, read(name, "text/javascript; charset=utf-8")] as const
+  ),
   ["compose.css", read("compose.css", "text/css; charset=utf-8")]
 ])
 

@@ -636,6 +636,32 @@ export interface components {
       warnings: string[];
       /** @description This target's own refusal */
       error: components["schemas"]["ComposeRefusal"] | null;
+      preview: components["schemas"]["ComposePreview"] | null;
+    };
+    ComposePreview: {
+      text: components["schemas"]["TextOnNetwork"];
+      /** @description The media this network gets, in carousel order */
+      mediaIds: string[];
+      /** @description The replies, numbered in order; none where the network takes no thread */
+      thread: components["schemas"]["TextOnNetwork"][];
+      firstComment: components["schemas"]["TextOnNetwork"] | null;
+      poll: components["schemas"]["Poll"] | null;
+      maxImages: number | ("Infinity" | "-Infinity" | "NaN");
+    };
+    Poll: {
+      options: string[];
+      durationMinutes: number;
+      question?: string | null;
+      [key: string]: unknown;
+    };
+    TextOnNetwork: {
+      length: number | ("Infinity" | "-Infinity" | "NaN");
+      limit: number | ("Infinity" | "-Infinity" | "NaN");
+      fits: boolean;
+      /** @description The longest start of the text within the limit */
+      shown: string;
+      /** @description What the cut leaves out; empty when the text fits */
+      rest: string;
     };
     ComposeRefusal: {
       /** @description The error code POST /posts would answer */
@@ -939,21 +965,6 @@ export interface components {
       firstComment: components["schemas"]["TextOnNetwork"] | null;
       poll: components["schemas"]["Poll"] | null;
       maxImages: number | ("Infinity" | "-Infinity" | "NaN");
-    };
-    Poll: {
-      options: string[];
-      durationMinutes: number;
-      question?: string | null;
-      [key: string]: unknown;
-    };
-    TextOnNetwork: {
-      length: number | ("Infinity" | "-Infinity" | "NaN");
-      limit: number | ("Infinity" | "-Infinity" | "NaN");
-      fits: boolean;
-      /** @description The longest start of the text within the limit */
-      shown: string;
-      /** @description What the cut leaves out; empty when the text fits */
-      rest: string;
     };
     Post: {
       id: string;

@@ -1,73 +1,26 @@
 // The composer (Preact components with htm, no build step): a person writes a post, sees each
 // network's advice from the dry run as they type, and publishes it now, schedules it or queues it.
 import { render, useEffect, useLayoutEffect, useRef, useState } from "./vendor/preact-htm-3.1.1.mjs"
+import { Advice } from "./composeAdvice.mjs"
+import { blank, bodyOf, oneVideo, slotsOf } from "./composeDraft.mjs"
+import { NetworkOptions } from "./composeOptions.mjs"
 import {
-  Advice,
   api,
+  CoverPicker,
   FieldError,
   fieldProps,
   html,
-  inAnHour,
   MediaPicker,
   networkName,
   t,
   TextList,
   timeZone,
+  uploadItem,
   when
 } from "./composeParts.mjs"
 
 const ADVICE_DELAY_MS = 350
 const pollDurations = [60, 360, 1440, 4320, 10080]
-const scheduling = [
-  "scheduled_in_past",
-  "scheduled_too_far",
-  "invalid_date",
-  "local_time_skipped",
-  "queue_not_set_up",
-  "queue_full",
-  "unknown_time_zone"
-]
-const bySlot = {
-  media_required: "media",
-  media_not_found: "media",
-  media_expired: "media",
-  poll_unsupported: "poll",
-  thread_unsupported: "thread",
-  first_comment_unsupported: "firstComment",
-  account_not_found: "targets",
-  account_needs_reconnection: "targets"
-}
-
-/** Where a refusal is said: beside the field its details.fields names, else by its code, else by the button. */
-const slotsOf = (error) => {
-  const fields = Array.isArray(error.details?.fields) ? error.details.fields : []
-  const slots = fields.map((f) => {
-    const reply = /^thread\[(\d+)\]/.exec(f)
-    const override = /^overrides\.(\w+)\.content/.exec(f)
-    if (reply) return `thread-${reply[1]}`
-    if (override) return `override-${override[1]}`
-    if (f.startsWith("content")) return "content"
-    if (f.startsWith("firstComment")) return "firstComment"
-    if (f.startsWith("poll")) return "poll"
-    if (f === "scheduledFor" || f === "queue") return "when"
-    if (f.startsWith("media")) return "media"
-    if (f === "accountIds") return "targets"
-    return "general"
-  })
-  if (slots.length > 0) return [...new Set(slots)]
-  return [scheduling.includes(error.code) ? "when" : (bySlot[error.code] ?? "general")]
-}
-
-const blank = () => ({
-  text: "",
-  media: [],
-  overrides: {},
-  firstComment: "",
-  thread: [],
-  poll: null,
-  mode: "now",
-  local: inAnHour()
-})
 
 const Composer = ({ accounts }) => {
   const [chosen, setChosen] = useState(accounts.length === 1 ? [accounts[0].id] : [])
@@ -85,29 +38,8 @@ const Composer = ({ accounts }) => {
   }
 
   const platforms = [...new Set(accounts.filter((a) => chosen.includes(a.id)).map((a) => a.platform))]
-  const mediaIds = draft.media.filter((m) => m.status === "done").map((m) => m.id)
-  const overrides = Object.fromEntries(
-    platforms.filter((p) => draft.overrides[p] !== undefined).map((p) => [p, { content: draft.overrides[p] }])
-  )
-  const replies = draft.thread.filter((r) => r.trim() !== "")
-  const body = {
-    accountIds: chosen,
-    content: draft.text === "" ? null : draft.text,
-    mediaIds: mediaIds.length > 0 ? mediaIds : null,
-    firstComment: draft.firstComment.trim() === "" ? null : draft.firstComment,
-    thread: replies.length > 0 ? replies : null,
-    poll:
-      draft.poll === null
-        ? null
-        : {
-            options: draft.poll.options,
-            durationMinutes: draft.poll.duration,
-            question: draft.poll.question.trim() === "" ? null : draft.poll.question
-          },
-    overrides: Object.keys(overrides).length > 0 ? overrides : null,
-    scheduledFor: draft.mode === "schedule" ? { local: draft.local, timeZone } : null,
-    queue: draft.mode === "queue" ? true : null
-  }
+  const body = bodyOf(draft, chosen, platforms)
+  const mediaIds = body.mediaIds ?? []
   const key = JSON.stringify(body)
   const written = draft.text.trim() !== "" || mediaIds.length > 0
 
@@ -134,20 +66,10 @@ const Composer = ({ accounts }) => {
 
   const upload = (files) => {
     for (const file of files) {
-      const item = { key: `${Date.now()}-${Math.random()}`, name: file.name, status: "uploading" }
+      const item = uploadItem(file, (done) =>
+        setDraft((d) => ({ ...d, media: d.media.map((m) => (m.key === done.key ? done : m)) }))
+      )
       setDraft((d) => ({ ...d, media: [...d.media, item] }))
-      const form = new FormData()
-      form.append("file", file, file.name)
-      api("/media", { method: "POST", body: form }).then((result) => {
-        const next = result.ok
-          ? { ...item, status: "done", id: result.data.media.id }
-          : {
-              ...item,
-              status: "failed",
-              error: result.data?.error ?? { code: "internal_error", message: String(result.status) }
-            }
-        setDraft((d) => ({ ...d, media: d.media.map((m) => (m.key === item.key ? next : m)) }))
-      })
     }
   }
 
@@ -190,7 +112,7 @@ const Composer = ({ accounts }) => {
   }, [submitError])
 
   const toggle = (id) => setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id]))
-  const uploading = draft.media.some((m) => m.status === "uploading")
+  const uploading = draft.media.some((m) => m.status === "uploading") || draft.cover?.upload?.status === "uploading"
   const action = { now: "compose.publishNow", schedule: "compose.schedule", queue: "compose.addToQueue" }[draft.mode]
   const pollOn = draft.poll !== null
 
@@ -205,6 +127,7 @@ ${accounts.map((a) => html`<label key=${a.id} class="target"><input type="checkb
 <${FieldError} id="compose-text-error" errors=${errorsAt("content")} /></div>
 <${MediaPicker} media=${draft.media} onFiles=${upload} onRemove=${(k) => edit({ media: draft.media.filter((m) => m.key !== k) })} />
 <${FieldError} id="media-error" errors=${errorsAt("media")} />
+${oneVideo(draft) && html`<${CoverPicker} cover=${draft.cover} onChange=${(cover) => edit({ cover })} errors=${errorsAt("cover")} />`}
 <${Advice} advice=${advice} accounts=${accounts} busy=${busy} />
 ${
   platforms.length > 0 &&
@@ -222,6 +145,7 @@ ${on && html`<label for=${id}>${t("compose.textOn", { network: networkName(p) })
 <${FieldError} id=${`${id}-error`} errors=${errorsAt(id)} /></div>`
 })}</fieldset>`
 }
+<${NetworkOptions} accounts=${accounts} chosen=${chosen} values=${draft.options} onChange=${(options) => edit({ options })} errorsAt=${errorsAt} />
 <div class="field"><label for="compose-comment">${t("compose.firstComment")}</label>
 <textarea id="compose-comment" rows="2" value=${draft.firstComment} onInput=${(e) => edit({ firstComment: e.target.value })} ...${fieldProps("compose-comment", errorsAt("firstComment"))}></textarea>
 <${FieldError} id="compose-comment-error" errors=${errorsAt("firstComment")} /></div>

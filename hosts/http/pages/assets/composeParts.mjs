@@ -153,25 +153,52 @@ ${
 </div>`
 }
 
-/** Each target's advice from the dry run: ok or refused, its warnings, its length by its network's counting. */
-export const Advice = ({ advice, accounts, busy }) => {
-  if (advice === null)
-    return html`<section class="advice" aria-labelledby="advice-title"><h2 id="advice-title">${t("compose.advice")}</h2><p class="muted">${t("compose.adviceIdle")}</p></section>`
-  const refused = advice.targets.filter((x) => !x.ok).length
-  return html`<section class="advice" aria-labelledby="advice-title" aria-busy=${busy ? "true" : "false"}>
-<h2 id="advice-title">${t("compose.advice")}</h2>
-<p class="advice-summary" aria-live="polite">${advice.targets.length === 0 ? t("compose.postRefused") : refused === 0 ? t("compose.allOk", { n: advice.targets.length }) : t("compose.someRefused", { n: refused })}</p>
-${advice.warnings.length > 0 && html`<ul class="warnings">${advice.warnings.map((w) => html`<li lang="en">${w}</li>`)}</ul>`}
-<ul class="targets-advice">${advice.targets.map((target) => {
-    const account = accounts.find((a) => a.id === target.accountId)
-    const name = networkName(target.platform)
-    const over = target.length.used > target.length.limit
-    return html`<li key=${target.accountId} class=${target.ok ? "ok" : "refused"} data-platform=${target.platform}>
-<h3>${name} <span class="muted">@${account?.username ?? target.username}</span> <span class=${`badge ${target.ok ? "published" : "failed"}`}>${target.ok ? t("compose.ok") : t("compose.refused")}</span></h3>
-<p class=${`count${over ? " over" : ""}`}>${t("post.length", { length: target.length.used, limit: target.length.limit })}${over ? ` · ${t("compose.tooLong", { network: name })}` : ""}</p>
-${target.error && html`<p class="error"><${Refusal} error=${target.error} /></p>`}
-${target.warnings.length > 0 && html`<ul class="warnings">${target.warnings.map((w) => html`<li lang="en">${w}</li>`)}</ul>`}
-</li>`
-  })}</ul>
-</section>`
+/** Uploads one file (POST /media): its item in the draft, first uploading, then done (id, image or video) or failed. */
+export const uploadItem = (file, onDone) => {
+  const item = { key: `${Date.now()}-${Math.random()}`, name: file.name, status: "uploading" }
+  const form = new FormData()
+  form.append("file", file, file.name)
+  api("/media", { method: "POST", body: form }).then((result) =>
+    onDone(
+      result.ok
+        ? { ...item, status: "done", id: result.data.media.id, type: result.data.media.type }
+        : {
+            ...item,
+            status: "failed",
+            error: result.data?.error ?? { code: "internal_error", message: String(result.status) }
+          }
+    )
+  )
+  return item
+}
+
+const coverKinds = { none: "compose.coverNone", frame: "compose.coverFrame", image: "compose.coverImage" }
+
+/** A lone video's cover: the network's choice, a frame some seconds in, or an uploaded image (the request's cover). */
+export const CoverPicker = ({ cover, onChange, errors }) => {
+  const kind = cover?.kind ?? "none"
+  const described = { "aria-describedby": "cover-error", "aria-invalid": errors.length > 0 ? "true" : undefined }
+  const choose = (next) =>
+    onChange(next === "none" ? null : next === "frame" ? { kind: next, seconds: "0" } : { kind: next, upload: null })
+  const upload = cover?.upload
+  return html`<fieldset class="cover"><legend>${t("compose.cover")}</legend>
+${Object.entries(coverKinds).map(
+  ([k, label]) =>
+    html`<label key=${k}><input type="radio" name="cover" value=${k} checked=${kind === k} onChange=${() => choose(k)} /> ${t(label)}</label>`
+)}
+${kind === "frame" && html`<label for="cover-at">${t("compose.coverAt")}</label> <input id="cover-at" type="number" min="0" step="0.1" inputmode="decimal" value=${cover.seconds} onInput=${(e) => onChange({ ...cover, seconds: e.target.value })} ...${described} />`}
+${
+  kind === "image" &&
+  html`<p><label class="file-button">${t("compose.coverChoose")}<input type="file" class="sr-only" accept="image/*" onChange=${(
+    e
+  ) => {
+    const file = e.target.files[0]
+    e.target.value = ""
+    if (file) onChange({ kind, upload: uploadItem(file, (done) => onChange({ kind, upload: done })) })
+  }} ...${described} /></label></p>
+${upload?.status === "done" ? html`<img class="cover-image" src=${`/api/v1/media/${encodeURIComponent(upload.id)}/preview`} alt=${t("compose.preview", { name: upload.name })} />` : ""}
+${upload?.status === "uploading" ? html`<span class="muted">${t("compose.uploading")}</span>` : ""}
+${upload?.status === "failed" ? html`<span class="error" role="alert"><${Refusal} error=${upload.error} /></span>` : ""}`
+}
+<${FieldError} id="cover-error" errors=${errors} /></fieldset>`
 }
