@@ -32,6 +32,7 @@ const words = {
     signOut: "Sign out",
     ago: /minute|now/,
     history: "History",
+    menu: "Menu",
     status: "Status",
     account: "Account",
     show: "Show",
@@ -66,6 +67,7 @@ const words = {
     signOut: "サインアウト",
     ago: /分|今/,
     history: "履歴",
+    menu: "メニュー",
     status: "状態",
     account: "アカウント",
     show: "表示",
@@ -332,6 +334,8 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         expect(r.status).toBe(200)
         expect((await call(host, "POST", `/posts/${cancelled}/cancel`, { key })).status).toBe(200)
 
+        // On a phone the navigation is behind the menu button.
+        if (device === "mobile") await page.getByRole("button", { name: w.menu }).click()
         await page.getByRole("link", { name: w.history }).click()
         await page.waitForURL("**/app/posts")
         const card = (text: string) => page.locator("article.post", { hasText: text })

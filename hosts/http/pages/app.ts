@@ -22,6 +22,10 @@ export const viewPath: Record<View, `/${string}`> = {
   settings: "/app/settings"
 }
 
+/** Three bars: the phone's menu button (decorative, the button's word names it). */
+const MENU_ICON =
+  '<svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" focusable="false"><path d="M2 4h14M2 9h14M2 14h14" stroke="currentColor" stroke-width="2"/></svg>'
+
 /** The app's pages allow only their own script and style files, and requests to this origin. */
 const policy =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -53,7 +57,9 @@ export const appShell = (shell: Shell) => {
 <title>${escapeHtml(t[`nav.${shell.view}`] ?? "")} · Herald</title>
 <meta name="csrf-token" content="${escapeHtml(shell.csrf)}"><meta name="time-zone" content="${escapeHtml(shell.timeZone)}">
 ${FAVICON_LINK}<link rel="stylesheet" href="/app/assets/app.css"><script type="module" src="/app/assets/app.js"></script></head>
-<body data-view="${shell.view}"><header><a class="brand" href="/app">${MARK_SVG}<span>Herald</span></a><nav aria-label="${escapeHtml(t["nav.main"] ?? "")}">${nav}</nav>
+<body data-view="${shell.view}"><header><a class="brand" href="/app">${MARK_SVG}<span>Herald</span></a>
+<button type="button" class="menu-toggle secondary" aria-expanded="false" aria-controls="app-nav">${MENU_ICON}${escapeHtml(t["nav.menu"] ?? "")}</button>
+<nav id="app-nav" aria-label="${escapeHtml(t["nav.main"] ?? "")}">${nav}</nav>
 <form method="post" action="/signout" class="signout"><input type="hidden" name="lang" value="${shell.locale}"><span class="muted who">${escapeHtml(t.signedInAs ?? "")} ${escapeHtml(shell.email)}</span> <button class="secondary">${escapeHtml(t["nav.signout"] ?? "")}</button></form></header>
 <main id="main" tabindex="-1"><p>${escapeHtml(t.loading ?? "")}</p></main>
 <div id="status" role="status" aria-live="polite" class="toast"></div>
