@@ -168,6 +168,7 @@ describe.runIf(chromiumAvailable)("the people's app per flow, desktop and phone,
         expect(await post(`Wrong price ${lang}`).locator(".reason").textContent()).toContain("The price is wrong.")
         expect(await page.locator(".period .figures").textContent()).toContain(s["figures.views"])
         await expectAccessible(page)
+        await read.scrollIntoViewIfNeeded()
         await keepScreen(page, `history-metrics-${device}-${lang}`)
 
         // Time: the last 7 days keep them; a range of days long past shows none.
