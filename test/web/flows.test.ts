@@ -1,3 +1,4 @@
+import sharp from "sharp"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import type { Browser, Page } from "playwright-core"
@@ -185,4 +186,63 @@ describe.runIf(chromiumAvailable)("the people's app per flow, desktop and phone,
         await expectAccessible(page)
         await page.close()
       }, 120_000)
+
+  for (const [device, lang] of [
+    ["desktop", "en"],
+    ["mobile", "ja"]
+  ] as const)
+    it(`${device} ${lang}: an approval card edits the thread, a poll and the media through PATCH; a refusal stays in the card`, async () => {
+      const s = strings[lang]
+      const { key, accountId, page } = await setUp(device, lang)
+      const upload = async (colour: string) => {
+        const form = new FormData()
+        const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: colour } })
+          .png()
+          .toBuffer()
+        form.append("file", new Blob([png]), "picture.png")
+        const reply = await fetch(`${host.base}/media`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}` },
+          body: form
+        })
+        return ((await reply.json()) as { media: { id: string } }).media.id
+      }
+      const mediaIds = [await upload("#2a6"), await upload("#a26")]
+      const asked = await call(host, "POST", "/posts", {
+        key,
+        body: {
+          accountIds: [accountId],
+          content: `Threaded ${lang}`,
+          thread: ["First reply", "Second reply"],
+          mediaIds
+        }
+      })
+      const id = asked.body.post.id as string
+      await page.goto(`${host.origin}/app`)
+      const card = page.locator("article.post", { hasText: `Threaded ${lang}` })
+      await card.getByRole("button", { name: s["edit.open"], exact: true }).click()
+      const form = card.locator("form.edit")
+      await form.locator("details.edit-more[open]").waitFor()
+      const replies = form.locator("textarea[name=thread]")
+      expect(await replies.count()).toBe(3)
+      await replies.nth(0).fill("First reply, edited")
+      await replies.nth(1).fill("")
+      await form.getByLabel(s["edit.pollOptions"]!).fill("Yes\nNo")
+      // A poll beside media: the API refuses, and says so in the card.
+      await form.getByRole("button", { name: s["edit.save"] }).click()
+      await form.locator(".edit-error [role=alert]").waitFor()
+      await expectAccessible(page)
+      for (const box of await form.locator("input[name=media]").all()) await box.uncheck()
+      await form.getByRole("button", { name: s["edit.save"] }).click()
+      await card.getByText(s["edit.saved"]!).waitFor()
+      const post = (await call(host, "GET", `/posts/${id}`, { key })).body.post
+      expect(post).toMatchObject({
+        thread: ["First reply, edited"],
+        poll: { options: ["Yes", "No"], durationMinutes: 1440 },
+        mediaIds: [],
+        status: "needs_approval"
+      })
+      await expectAccessible(page)
+      await page.close()
+    }, 60_000)
 })

@@ -1,6 +1,7 @@
 // Herald's app for people: plain ES module, no build step. Every view is drawn from /api/v1 with the
 // session cookie and the CSRF token; everything a user or an agent wrote goes through `html`, which escapes.
 
+import { changedParts, moreFields } from "./editParts.mjs"
 import { historyView } from "./history.mjs"
 
 const strings = JSON.parse(document.getElementById("strings").textContent)
@@ -199,6 +200,7 @@ ${lengths(item)}
 <div class="actions"><button data-act="approve">${t("queue.approve")}</button> <button class="secondary" data-act="reject-open" aria-expanded="false">${t("queue.reject")}</button> <button class="secondary" data-act="edit-open" aria-expanded="false">${t("edit.open")}</button> <button class="secondary" data-act="schedule-open" aria-expanded="false">${t("queue.schedule")}</button></div>
 <form class="edit" hidden><label>${t("edit.content")}<textarea name="content" rows="6" required>${post.content}</textarea></label>
 <label>${t("edit.firstComment")}<textarea name="firstComment" rows="2">${post.firstComment ?? ""}</textarea></label>
+${moreFields(post, { html, t })}
 <div class="edit-error" aria-live="assertive"></div>
 <p><button>${t("edit.save")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
 <form class="reject" hidden><label>${t("queue.reason")}<textarea name="reason" maxlength="1000" rows="4"></textarea></label>
@@ -387,6 +389,7 @@ const saveEdit = async (article, form) => {
   const body = {}
   if (content !== item.post.content) body.content = content
   if ((item.post.firstComment ?? "") !== comment) body.firstComment = comment === "" ? null : comment
+  Object.assign(body, changedParts(item.post, new FormData(form)))
   if (Object.keys(body).length === 0) return closeForms(article)
   const button = form.querySelector("button:not([type])")
   button.disabled = true
