@@ -191,7 +191,7 @@ describe.runIf(chromiumAvailable)("the people's app per flow, desktop and phone,
     ["desktop", "en"],
     ["mobile", "ja"]
   ] as const)
-    it(`${device} ${lang}: an approval card edits the thread, a poll and the media through PATCH; a refusal stays in the card`, async () => {
+    it(`${device} ${lang}: an approval card edits the thread, a poll and the media through PATCH (a refusal stays in the card); History edits a scheduled post`, async () => {
       const s = strings[lang]
       const { key, accountId, page } = await setUp(device, lang)
       const upload = async (colour: string) => {
@@ -243,6 +243,32 @@ describe.runIf(chromiumAvailable)("the people's app per flow, desktop and phone,
         status: "needs_approval"
       })
       await expectAccessible(page)
+
+      // A scheduled post is edited from its History card through the same PATCH, and stays scheduled.
+      const later = await call(host, "POST", "/posts", {
+        key,
+        body: {
+          accountIds: [accountId],
+          content: `Later ${lang}`,
+          scheduledFor: new Date(Date.now() + 2 * 86_400_000).toISOString()
+        }
+      })
+      const laterId = later.body.post.id as string
+      await asPerson(page)("POST", `/posts/${laterId}/approve`)
+      await page.goto(`${host.origin}/app/posts?status=scheduled`)
+      const scheduled = page.locator("article.post", { hasText: `Later ${lang}` })
+      await scheduled.getByRole("button", { name: s["edit.open"], exact: true }).click()
+      await scheduled.getByLabel(s["edit.content"]!).fill(`Later ${lang}, edited`)
+      await scheduled.getByText(s["edit.more"]!).click()
+      await scheduled.locator("textarea[name=thread]").first().fill("And a reply")
+      await expectAccessible(page)
+      await scheduled.getByRole("button", { name: s["edit.save"] }).click()
+      await page.getByText(s["history.edited"]!).waitFor()
+      expect((await call(host, "GET", `/posts/${laterId}`, { key })).body.post).toMatchObject({
+        content: `Later ${lang}, edited`,
+        thread: ["And a reply"],
+        status: "scheduled"
+      })
       await page.close()
     }, 60_000)
 })

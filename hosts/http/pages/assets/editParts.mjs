@@ -53,3 +53,21 @@ export const changedParts = (post, form) => {
   }
   return body
 }
+
+/** A whole edit form (text, first comment, then the parts above) for a card that has none of its own (History's scheduled posts). */
+export const editForm = (post, { html, t }) =>
+  html`<form class="edit" hidden><label>${t("edit.content")}<textarea name="content" rows="5" required>${post.content}</textarea></label>
+<label>${t("edit.firstComment")}<textarea name="firstComment" rows="2">${post.firstComment ?? ""}</textarea></label>
+${moreFields(post, { html, t })}
+<div class="edit-error" aria-live="assertive"></div>
+<p><button>${t("edit.save")}</button> <button type="button" class="secondary" data-act="edit-close">${t("queue.cancel")}</button></p></form>`
+
+/** Everything editForm changes, as PATCH fields. */
+export const changedPost = (post, form) => {
+  const body = {}
+  const content = String(form.get("content") ?? "")
+  const comment = String(form.get("firstComment") ?? "").trim()
+  if (content !== post.content) body.content = content
+  if ((post.firstComment ?? "") !== comment) body.firstComment = comment === "" ? null : comment
+  return Object.assign(body, changedParts(post, form))
+}

@@ -1,5 +1,6 @@
 // History: published, failed, scheduled, rejected and cancelled posts, filtered by status, account and time
 // (in the workspace's zone), each published target with its figures and a chart of its readings.
+import { changedPost, editForm } from "./editParts.mjs"
 import { figureViews } from "./figures.mjs"
 
 const statuses = ["published", "failed", "scheduled", "rejected", "cancelled"]
@@ -82,6 +83,7 @@ ${target.status === "published" && read ? figures.targetFigures(read) : ""}
       (post.status === "failed" || post.status === "published") &&
       post.targets.some((x) => x.status === "failed")
     const readable = !gone && post.targets.some((x) => x.status === "published")
+    const editable = !gone && post.status === "scheduled"
     return html`<article class="post${gone ? " gone" : ""}" data-id="${post.id}" aria-labelledby="p-${post.id}">
 <h2 id="p-${post.id}" class="post-title">${snippet(post.content) || post.id}</h2>
 <p class="muted">${badge(gone ? gone.kind : post.status)} · ${post.createdBy.name} · ${gone ? t(gone.kind === "rejected" ? "history.rejectedBy" : "history.cancelledAt", { when: when(gone.at) }) : when(post.publishedAt ?? post.scheduledFor ?? post.createdAt)}</p>
@@ -89,10 +91,11 @@ ${gone ? html`<p class="reason">${gone.reason ? t("history.reason", { reason: go
 ${mediaStrip(post)}
 <ul class="targets">${post.targets.map((x) => (gone ? html`<li><strong>${networkName(x.platform)}</strong> ${accounts.get(x.accountId) ? html`<span class="muted">@${accounts.get(x.accountId).username}</span>` : ""}</li>` : targetRow(x, post.id)))}</ul>
 ${
-  !gone && (retryable || commentFailed || readable)
-    ? html`<p class="actions">${retryable ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button> ` : ""}${readable ? html`<button class="secondary" data-act="read-figures">${t("figures.refresh")}</button>` : ""}</p>`
+  !gone && (retryable || commentFailed || readable || editable)
+    ? html`<p class="actions">${editable ? html`<button class="secondary" data-act="edit-open" aria-expanded="false">${t("edit.open")}</button> ` : ""}${retryable ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button> ` : ""}${readable ? html`<button class="secondary" data-act="read-figures">${t("figures.refresh")}</button>` : ""}</p>`
     : ""
 }
+${editable ? editForm(post, { html, t }) : ""}
 </article>`
   }
 
@@ -225,7 +228,34 @@ ${filters.status === "" || filters.status === "rejected" || filters.status === "
     if (event.target.name !== "period") return
     main.querySelector("#history-filters .range").hidden = event.target.value !== "range"
   })
+  /** A scheduled post's edit, through the same PATCH /posts/{id} as the queue's; a refusal stays in its card. */
+  const saveEdit = async (article, form) => {
+    const post = state.posts.find((p) => p.id === article.dataset.id)
+    const body = post ? changedPost(post, new FormData(form)) : {}
+    if (Object.keys(body).length === 0) return toggleEdit(article, false)
+    const result = await api(`/posts/${encodeURIComponent(post.id)}`, { method: "PATCH", body })
+    if (!result.ok) {
+      form.querySelector(".edit-error").innerHTML = html`<p class="error" role="alert">${refusal(result)}</p>`.text
+      return form.elements.content.focus()
+    }
+    state.posts = state.posts.map((p) => (p.id === post.id ? result.data.post : p))
+    draw()
+    say(t("history.edited"))
+    main.querySelector(`article[data-id="${CSS.escape(post.id)}"] [data-act=edit-open]`)?.focus()
+  }
+  const toggleEdit = (article, open) => {
+    article.querySelector("form.edit").hidden = !open
+    const opener = article.querySelector("[data-act=edit-open]")
+    opener.setAttribute("aria-expanded", String(open))
+    if (open) article.querySelector("form.edit textarea").focus()
+    else opener.focus()
+  }
+
   main.addEventListener("submit", (event) => {
+    if (event.target.classList.contains("edit")) {
+      event.preventDefault()
+      return saveEdit(event.target.closest("article"), event.target)
+    }
     if (event.target.id !== "history-filters") return
     event.preventDefault()
     const form = new FormData(event.target)
@@ -237,6 +267,8 @@ ${filters.status === "" || filters.status === "rejected" || filters.status === "
   })
   main.addEventListener("click", async (event) => {
     const button = event.target.closest("button")
+    if (button?.dataset.act === "edit-open" || button?.dataset.act === "edit-close")
+      return toggleEdit(button.closest("article"), button.dataset.act === "edit-open")
     if (!button || button.closest("form")) return
     if (button.dataset.act === "more") return load(true)
     const id = button.closest("article")?.dataset.id
