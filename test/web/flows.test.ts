@@ -125,10 +125,19 @@ describe.runIf(chromiumAvailable)("the people's app per flow, desktop and phone,
         await page.locator("#status.toast.error.shown").waitFor()
         await expectAccessible(page)
 
-        // History before anything was posted.
+        // History before anything was posted; the pages no other flow here visits, as they first look.
         await page.goto(`${host.origin}/app/posts`)
         await page.getByText(s["posts.empty"]!).waitFor()
         await expectAccessible(page)
+        for (const [path, ready] of [
+          ["/app/accounts", "li.row"],
+          ["/app/settings", "#sessions li"],
+          ["/app/calendar", "ol.cal"]
+        ] as const) {
+          await page.goto(`${host.origin}${path}`)
+          await page.locator(ready).first().waitFor()
+          await expectAccessible(page)
+        }
 
         // Three posts: one published and read three times, one whose account gives no figures, one to reject.
         const ask = async (content: string, to = accountId) =>
