@@ -9,6 +9,10 @@ import { eventTypes } from "../../../domain/events.ts"
 const networkNames = JSON.stringify(platformNames).replace(/</g, "\\u003c")
 /** The event types a webhook can choose, from the domain's list (never copied into the script). */
 const eventTypeList = JSON.stringify(eventTypes).replace(/</g, "\\u003c")
+/** The modules app.js imports, fetched beside it rather than one after another. */
+const preloads = ["history.mjs", "figures.mjs", "editParts.mjs"]
+  .map((name) => `<link rel="modulepreload" href="/app/assets/${name}">`)
+  .join("")
 
 /** The app's views: each its own address, one shell, drawn by app.js from the /api/v1 endpoints. */
 export const views = ["queue", "calendar", "posts", "accounts", "keys", "settings"] as const
@@ -21,15 +25,6 @@ export const viewPath: Record<View, `/${string}`> = {
   keys: "/app/keys",
   settings: "/app/settings"
 }
-
-/** The modules app.js imports, fetched beside it rather than one after another. */
-const MODULES = ["history.mjs", "figures.mjs", "editParts.mjs"]
-  .map((name) => `<link rel="modulepreload" href="/app/assets/${name}">`)
-  .join("")
-
-/** Three bars: the phone's menu button (decorative, the button's word names it). */
-const MENU_ICON =
-  '<svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" focusable="false"><path d="M2 4h14M2 9h14M2 14h14" stroke="currentColor" stroke-width="2"/></svg>'
 
 /** The app's pages allow only their own script and style files, and requests to this origin. */
 const policy =
@@ -59,12 +54,10 @@ export const appShell = (shell: Shell) => {
   const data = JSON.stringify(t).replace(/</g, "\\u003c")
   return HttpServerResponse.text(
     `<!doctype html><html lang="${shell.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(t[`nav.${shell.view}`] ?? "")} · Herald</title>
+<title>${escapeHtml(t[`nav.${shell.view}`] ?? "")} · Herald</title>${preloads}
 <meta name="csrf-token" content="${escapeHtml(shell.csrf)}"><meta name="time-zone" content="${escapeHtml(shell.timeZone)}">
-${FAVICON_LINK}<link rel="stylesheet" href="/app/assets/app.css"><script type="module" src="/app/assets/app.js"></script>${MODULES}</head>
-<body data-view="${shell.view}"><header><a class="brand" href="/app">${MARK_SVG}<span>Herald</span></a>
-<button type="button" class="menu-toggle secondary" aria-expanded="false" aria-controls="app-nav">${MENU_ICON}${escapeHtml(t["nav.menu"] ?? "")}</button>
-<nav id="app-nav" aria-label="${escapeHtml(t["nav.main"] ?? "")}">${nav}</nav>
+${FAVICON_LINK}<link rel="stylesheet" href="/app/assets/app.css"><script type="module" src="/app/assets/app.js"></script></head>
+<body data-view="${shell.view}"><header><a class="brand" href="/app">${MARK_SVG}<span>Herald</span></a><nav aria-label="${escapeHtml(t["nav.main"] ?? "")}">${nav}</nav>
 <form method="post" action="/signout" class="signout"><input type="hidden" name="lang" value="${shell.locale}"><span class="muted who">${escapeHtml(t.signedInAs ?? "")} ${escapeHtml(shell.email)}</span> <button class="secondary">${escapeHtml(t["nav.signout"] ?? "")}</button></form></header>
 <main id="main" tabindex="-1"><p>${escapeHtml(t.loading ?? "")}</p></main>
 <div id="status" role="status" aria-live="polite" class="toast"></div>

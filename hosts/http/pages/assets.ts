@@ -16,11 +16,11 @@ const read = (name: string, contentType: string): Asset => {
 }
 
 export const assets: ReadonlyMap<string, Asset> = new Map([
-  ["app.js", read("app.js", "text/javascript; charset=utf-8")],
-  ["app.css", read("app.css", "text/css; charset=utf-8")],
   ["history.mjs", read("history.mjs", "text/javascript; charset=utf-8")],
   ["figures.mjs", read("figures.mjs", "text/javascript; charset=utf-8")],
-  ["editParts.mjs", read("editParts.mjs", "text/javascript; charset=utf-8")]
+  ["editParts.mjs", read("editParts.mjs", "text/javascript; charset=utf-8")],
+  ["app.js", read("app.js", "text/javascript; charset=utf-8")],
+  ["app.css", read("app.css", "text/css; charset=utf-8")]
 ])
 
 /** The tab icon: the mark (html.ts), served from this origin so the pages' img-src 'self' allows it. */

@@ -969,12 +969,21 @@ ${posts.length + free.length === 0 && !month ? html`<p class="muted none">${t("c
   return load()
 }
 
-// On a phone the navigation folds behind one button (app.css hides it below 600 px until opened).
-const menuButton = document.querySelector(".menu-toggle")
-const openMenu = (open) => menuButton?.setAttribute("aria-expanded", String(open))
-menuButton?.addEventListener("click", () => openMenu(menuButton.getAttribute("aria-expanded") !== "true"))
+// On a phone the navigation folds behind one button (app.css hides it below 600 px until opened); made
+// here, so a page whose script did not run keeps its navigation in sight.
+const menuButton = document.createElement("button")
+const navigation = document.querySelector("header nav")
+navigation.id = "app-nav"
+Object.assign(menuButton, { type: "button", className: "menu-toggle secondary" })
+menuButton.setAttribute("aria-expanded", "false")
+menuButton.setAttribute("aria-controls", "app-nav")
+menuButton.innerHTML =
+  html`<svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" focusable="false"><path d="M2 4h14M2 9h14M2 14h14" stroke="currentColor" stroke-width="2"/></svg>${t("nav.menu")}`.text
+navigation.before(menuButton)
+const openMenu = (open) => menuButton.setAttribute("aria-expanded", String(open))
+menuButton.addEventListener("click", () => openMenu(menuButton.getAttribute("aria-expanded") !== "true"))
 document.addEventListener("keydown", (event) => {
-  if (event.key !== "Escape" || menuButton?.getAttribute("aria-expanded") !== "true") return
+  if (event.key !== "Escape" || menuButton.getAttribute("aria-expanded") !== "true") return
   openMenu(false)
   menuButton.focus()
 })
