@@ -2,7 +2,6 @@
 // session cookie and the CSRF token; everything a user or an agent wrote goes through `html`, which escapes.
 
 import { changedParts, moreFields } from "./editParts.mjs"
-import { historyView } from "./history.mjs"
 
 const strings = JSON.parse(document.getElementById("strings").textContent)
 const csrf = document.querySelector('meta[name="csrf-token"]').content
@@ -498,9 +497,9 @@ const queueView = () => {
   return loadQueue()
 }
 
-// ---- History (history.mjs): the view draws with the same helpers ----
-const postsView = () =>
-  historyView({
+// ---- History (history.mjs, fetched on its view only): the view draws with the same helpers ----
+const postsView = async () =>
+  (await import("./history.mjs")).historyView({
     main,
     api,
     html,
