@@ -181,10 +181,16 @@ describe.runIf(chromiumAvailable)("the people's app per flow, desktop and phone,
         await read.scrollIntoViewIfNeeded()
         await keepScreen(page, `history-metrics-${device}-${lang}`)
 
+        // Read now: the post's published target is due for a read at once.
+        await read.getByRole("button", { name: s["figures.refresh"] }).click()
+        await page.locator("#status.shown").waitFor()
+        expect(await page.locator("#status").textContent()).toBe(s["figures.asked"]!.replace("{n}", "1"))
+
         // Time: the last 7 days keep them; a range of days long past shows none.
         await page.getByLabel(s["history.period"]!).selectOption("7")
         await page.getByRole("button", { name: s["history.filter"] }).click()
         await page.waitForURL("**/app/posts?period=7")
+        await page.locator("main:not([aria-busy])").waitFor()
         await read.locator(".chart").waitFor()
         await page.getByLabel(s["history.period"]!).selectOption("range")
         await page.getByLabel(s["history.from"]!, { exact: true }).fill("2020-01-01")

@@ -16,10 +16,15 @@ const PAD = 4
 const STROKE = "#0b57d0"
 
 /**
- * @param {{ html: Function, t: Function, lang: string, when: Function, day: Function, utcDay: Function }} ui the app's own helpers
+ * @param {{ html: Function, t: Function, lang: string, when: Function, timeZone: string }} ui the app's own helpers
  */
-export const figureViews = ({ html, t, lang, when, day, utcDay }) => {
+export const figureViews = ({ html, t, lang, when, timeZone }) => {
   const number = new Intl.NumberFormat(lang)
+  const dayFormat = new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", timeZone })
+  const day = (iso) => dayFormat.format(new Date(iso))
+  // The API groups by UTC day (YYYY-MM-DD): said as that day, whatever the workspace's zone.
+  const utcDayFormat = new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", timeZone: "UTC" })
+  const utcDay = (d) => utcDayFormat.format(new Date(`${d}T12:00:00Z`))
   const value = (name, v) =>
     name === "watchTimeSeconds" ? t("figures.minutes", { n: number.format(Math.round(v / 60)) }) : number.format(v)
 

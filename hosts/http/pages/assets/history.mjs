@@ -12,16 +12,7 @@ const isDay = (s) => /^\d{4}-\d{2}-\d{2}$/.test(s ?? "")
 export const historyView = async (app) => {
   const { main, api, html, t, say, problem, refusal, when, badge, networkName, mediaStrip, snippet, timeZone, lang } =
     app
-  const dayFormat = new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", timeZone })
-  const utcDayFormat = new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", timeZone: "UTC" })
-  const figures = figureViews({
-    html,
-    t,
-    lang,
-    when,
-    day: (iso) => dayFormat.format(new Date(iso)),
-    utcDay: (d) => utcDayFormat.format(new Date(`${d}T12:00:00Z`))
-  })
+  const figures = figureViews({ html, t, lang, when, timeZone })
   /** The instant a local midnight of `day` (YYYY-MM-DD) is in the workspace's zone (DST-safe: the offset is read twice). */
   const midnight = (day) => {
     const local = Date.parse(`${day}T00:00:00Z`)
@@ -110,6 +101,7 @@ ${editable ? editForm(post, { html, t }) : ""}
 <p class="muted">${t("history.zone", { tz: timeZone })}</p>`
 
   const draw = () => {
+    main.removeAttribute("aria-busy")
     const posts = shown()
     const anyFilter = filters.status !== "" || filters.account !== "" || windowOf() !== null
     main.innerHTML = html`<h1>${t("posts.title")}</h1>
@@ -183,6 +175,8 @@ ${filters.status === "" || filters.status === "rejected" || filters.status === "
   }
 
   const load = async (more) => {
+    // Busy until drawn: a reader (and a test) knows the list is being replaced.
+    main.setAttribute("aria-busy", "true")
     const { status } = filters
     const span = windowOf()
     if (!more) state.summary = null
@@ -201,7 +195,10 @@ ${filters.status === "" || filters.status === "rejected" || filters.status === "
       page(more ? state.cursor : null),
       status === "" && !more ? gonePosts() : Promise.resolve([])
     ])
-    if (!first.ok) return say(problem(first), "error")
+    if (!first.ok) {
+      main.removeAttribute("aria-busy")
+      return say(problem(first), "error")
+    }
     const found = [...first.data.posts]
     state.cursor = first.data.nextCursor
     // With a time window, pages are read on until they reach before it (bounded: ten pages at a time).
