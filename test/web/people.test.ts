@@ -5,7 +5,7 @@ import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { addAccount, connectSandbox, uniqueEmail } from "../support/flows.ts"
-import { chromiumAvailable, expectAccessible, keepScreen, launch, mailTo, publishDue } from "./browser.ts"
+import { chromiumAvailable, expectAccessible, followNav, keepScreen, launch, mailTo, publishDue } from "./browser.ts"
 
 const viewports = {
   desktop: { width: 1280, height: 800 },
@@ -32,7 +32,6 @@ const words = {
     signOut: "Sign out",
     ago: /minute|now/,
     history: "History",
-    menu: "Menu",
     status: "Status",
     account: "Account",
     show: "Show",
@@ -67,7 +66,6 @@ const words = {
     signOut: "サインアウト",
     ago: /分|今/,
     history: "履歴",
-    menu: "メニュー",
     status: "状態",
     account: "アカウント",
     show: "表示",
@@ -334,9 +332,7 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
         expect(r.status).toBe(200)
         expect((await call(host, "POST", `/posts/${cancelled}/cancel`, { key })).status).toBe(200)
 
-        // On a phone the navigation is behind the menu button.
-        if (device === "mobile") await page.getByRole("button", { name: w.menu }).click()
-        await page.getByRole("link", { name: w.history }).click()
+        await followNav(page, w.history)
         await page.waitForURL("**/app/posts")
         const card = (text: string) => page.locator("article.post", { hasText: text })
         await card("turned down").waitFor()
