@@ -45,6 +45,7 @@ const words = {
     enable: "Enable",
     del: "Delete",
     redeliver: "Redeliver",
+    redelivered: "Sent again.",
     saveTypes: "Save event types",
     typesSome: "Event types: 1 chosen",
     none: "No webhooks."
@@ -79,6 +80,7 @@ const words = {
     enable: "有効にする",
     del: "削除",
     redeliver: "再配信",
+    redelivered: "再送しました。",
     saveTypes: "イベントの種類を保存",
     typesSome: "イベントの種類: 1 件を選択",
     none: "Webhook はありません。"
@@ -401,7 +403,8 @@ describe.runIf(chromiumAvailable)("the people's app, second wave (identity, sign
 
         healthy = true
         await card.getByRole("button", { name: w.redeliver }).first().click()
-        await page.locator("#status.shown").waitFor()
+        // Its own words: the test event's message may still be showing while the list is drawn again.
+        await page.locator("#status.shown", { hasText: w.redelivered }).waitFor()
         const hooks = async () =>
           (await (await page.request.get(`${host.origin}/api/v1/webhooks`)).json()).webhooks as Array<{
             enabled: boolean
