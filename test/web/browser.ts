@@ -103,5 +103,12 @@ export const claimInBrowser = async (host: HttpHost, page: Page, email: string) 
   await page.waitForURL("**/app")
 }
 
+/** Follows a link of the app's navigation as a person would: on a phone the links are behind the Menu button. */
+export const followNav = async (page: Page, name: string) => {
+  const menu = page.locator(".menu-toggle")
+  if ((await menu.isVisible()) && (await menu.getAttribute("aria-expanded")) !== "true") await menu.click()
+  await page.getByRole("link", { name, exact: true }).click()
+}
+
 /** One pass of the publishing worker (the test host runs none): what is due now goes out. */
 export const publishDue = (host: HttpHost) => host.run(publishDueTargets(defaultPipelineOptions, 50))

@@ -257,7 +257,8 @@ describe.runIf(chromiumAvailable)("the people's app: edit-then-approve and the c
         const id = timed.body.post.id as string
 
         await page.goto(`${host.origin}/app/calendar?day=${inTwo}`)
-        await page.getByRole("link", { name: w.calendar }).waitFor()
+        // Attached, not visible: on a phone the navigation is folded behind its menu button.
+        await page.getByRole("link", { name: w.calendar, includeHidden: true }).waitFor({ state: "attached" })
         const day = page.locator(`li.day[data-date="${inTwo}"]`)
         const timedItem = day.locator("li.cal-post", { hasText: `Timed ${lang}` })
         await timedItem.waitFor()

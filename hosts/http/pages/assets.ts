@@ -18,6 +18,9 @@ const read = (name: string, contentType: string): Asset => {
 }
 
 export const assets: ReadonlyMap<string, Asset> = new Map([
+  ["history.mjs", read("history.mjs", "text/javascript; charset=utf-8")],
+  ["figures.mjs", read("figures.mjs", "text/javascript; charset=utf-8")],
+  ["editParts.mjs", read("editParts.mjs", "text/javascript; charset=utf-8")],
   ["app.js", read("app.js", "text/javascript; charset=utf-8")],
   ["app.css", read("app.css", "text/css; charset=utf-8")],
   ["compose.mjs", read("compose.mjs", "text/javascript; charset=utf-8")],

@@ -1,6 +1,8 @@
 // Herald's app for people: plain ES module, no build step. Every view is drawn from /api/v1 with the
 // session cookie and the CSRF token; everything a user or an agent wrote goes through `html`, which escapes.
 
+import { changedParts, moreFields } from "./editParts.mjs"
+
 const strings = JSON.parse(document.getElementById("strings").textContent)
 const csrf = document.querySelector('meta[name="csrf-token"]').content
 const timeZone = document.querySelector('meta[name="time-zone"]').content
@@ -197,6 +199,7 @@ ${lengths(item)}
 <div class="actions"><button data-act="approve">${t("queue.approve")}</button> <button class="secondary" data-act="reject-open" aria-expanded="false">${t("queue.reject")}</button> <button class="secondary" data-act="edit-open" aria-expanded="false">${t("edit.open")}</button> <button class="secondary" data-act="schedule-open" aria-expanded="false">${t("queue.schedule")}</button></div>
 <form class="edit" hidden><label>${t("edit.content")}<textarea name="content" rows="6" required>${post.content}</textarea></label>
 <label>${t("edit.firstComment")}<textarea name="firstComment" rows="2">${post.firstComment ?? ""}</textarea></label>
+${moreFields(post, { html, t })}
 <div class="edit-error" aria-live="assertive"></div>
 <p><button>${t("edit.save")}</button> <button type="button" class="secondary" data-act="close">${t("queue.cancel")}</button></p></form>
 <form class="reject" hidden><label>${t("queue.reason")}<textarea name="reason" maxlength="1000" rows="4"></textarea></label>
@@ -385,6 +388,7 @@ const saveEdit = async (article, form) => {
   const body = {}
   if (content !== item.post.content) body.content = content
   if ((item.post.firstComment ?? "") !== comment) body.firstComment = comment === "" ? null : comment
+  Object.assign(body, changedParts(item.post, new FormData(form)))
   if (Object.keys(body).length === 0) return closeForms(article)
   const button = form.querySelector("button:not([type])")
   button.disabled = true
@@ -493,140 +497,26 @@ const queueView = () => {
   return loadQueue()
 }
 
-// ---- Posts ----
-const postsState = { posts: [], cursor: null }
-
-const targetRow = (target, accounts) => {
-  const account = accounts.get(target.accountId)
-  const name = networkName(target.platform)
-  return html`<li><strong>${name}</strong> ${account ? html`<span class="muted">@${account.username}</span>` : ""} ${badge(target.status)}
-${target.url ? html` <a href="${target.url}" rel="noopener noreferrer" target="_blank">${t("posts.open", { network: name })}</a>` : ""}
-${target.error ? html`<p class="error">${target.error.message} <code>${target.error.code}</code></p>` : ""}
-${target.firstComment ? html`<p class="muted">${t("post.firstComment")}: ${badge(target.firstComment.status)}${target.firstComment.error ? html` <span class="error">${target.firstComment.error.message}</span>` : ""}</p>` : ""}
-</li>`
-}
-
-const postRow = (post, accounts) => {
-  const commentFailed = post.targets.some((x) => x.firstComment?.status === "failed")
-  const gone = post.gone
-  // A finished post with failed targets: all of them (failed) or beside published ones (published).
-  const retryable =
-    !gone &&
-    (post.status === "failed" || post.status === "published") &&
-    post.targets.some((x) => x.status === "failed")
-  return html`<article class="post${gone ? " gone" : ""}" data-id="${post.id}" aria-labelledby="p-${post.id}">
-<h2 id="p-${post.id}" class="post-title">${snippet(post.content) || post.id}</h2>
-<p class="muted">${badge(gone ? gone.kind : post.status)} · ${post.createdBy.name} · ${gone ? t(gone.kind === "rejected" ? "history.rejectedBy" : "history.cancelledAt", { when: when(gone.at) }) : when(post.publishedAt ?? post.scheduledFor ?? post.createdAt)}</p>
-${gone ? html`<p class="reason">${gone.reason ? t("history.reason", { reason: gone.reason }) : t("history.noReason")}</p>` : ""}
-${mediaStrip(post)}
-<ul class="targets">${post.targets.map((x) => (gone ? html`<li><strong>${networkName(x.platform)}</strong> ${accounts.get(x.accountId) ? html`<span class="muted">@${accounts.get(x.accountId).username}</span>` : ""}</li>` : targetRow(x, accounts)))}</ul>
-${
-  !gone && (retryable || commentFailed)
-    ? html`<p class="actions">${retryable ? html`<button data-act="retry">${t("posts.retry")}</button> ` : ""}${commentFailed ? html`<button class="secondary" data-act="retry-comment">${t("posts.retryComment")}</button>` : ""}</p>`
-    : ""
-}
-</article>`
-}
-
-/**
- * Rejected and cancelled posts, from their events (a rejected post leaves GET /posts; its event keeps the
- * post as it was and the person's reason), newest first. Bounded: the events are kept for a while only.
- */
-const gonePosts = async () => {
-  const found = []
-  let after = ""
-  for (let page = 0; page < 20; page++) {
-    const result = await api(
-      `/events?types=post.rejected,post.cancelled&limit=100${after ? `&after=${encodeURIComponent(after)}` : ""}`
-    )
-    if (!result.ok) break
-    for (const e of result.data.events)
-      found.push({
-        ...e.data.post,
-        gone: {
-          kind: e.type === "post.rejected" ? "rejected" : "cancelled",
-          at: e.timestamp,
-          reason: e.data.reason ?? null
-        }
-      })
-    if (result.data.events.length < 100) break
-    after = result.data.nextCursor
-  }
-  return found.reverse()
-}
-
-const historyStatuses = ["published", "failed", "scheduled", "rejected", "cancelled"]
-
-const postsView = async () => {
-  const accounts = new Map(((await api("/accounts")).data?.accounts ?? []).map((a) => [a.id, a]))
-  const params = new URLSearchParams(location.search)
-  const filters = { status: params.get("status") ?? "", account: params.get("account") ?? "" }
-  const option = (value, label, selected) =>
-    html`<option value="${value}"${selected ? " selected" : ""}>${label}</option>`
-  const shown = () =>
-    postsState.posts.filter((p) => filters.account === "" || p.targets.some((x) => x.accountId === filters.account))
-  const draw = () => {
-    const posts = shown()
-    main.innerHTML = html`<h1>${t("posts.title")}</h1>
-<form id="history-filters" class="inline filters" role="search"><label>${t("history.status")} <select name="status">${option("", t("history.any"), filters.status === "")}${historyStatuses.map((s) => option(s, t(`status.${s}`), filters.status === s))}</select></label>
-<label>${t("history.account")} <select name="account">${option("", t("history.anyAccount"), filters.account === "")}${[...accounts.values()].map((a) => option(a.id, `${networkName(a.platform)} @${a.username}`, filters.account === a.id))}</select></label>
-<button class="secondary">${t("history.filter")}</button></form>
-${posts.length === 0 ? html`<p>${postsState.posts.length === 0 && filters.status === "" && filters.account === "" ? t("posts.empty") : t("history.none")}</p>` : posts.map((p) => postRow(p, accounts))}
-${postsState.cursor ? html`<p><button class="secondary" data-act="more">${t("posts.more")}</button></p>` : ""}
-${filters.status === "" || filters.status === "rejected" || filters.status === "cancelled" ? html`<p class="muted">${t("history.kept")}</p>` : ""}`.text
-  }
-  const load = async (more) => {
-    const { status } = filters
-    if (status === "rejected" || status === "cancelled") {
-      postsState.posts = (await gonePosts()).filter((p) => p.gone.kind === status)
-      postsState.cursor = null
-      return draw()
-    }
-    const [result, gone] = await Promise.all([
-      api(
-        `/posts?limit=50${status ? `&status=${encodeURIComponent(status)}` : ""}${more && postsState.cursor ? `&cursor=${encodeURIComponent(postsState.cursor)}` : ""}`
-      ),
-      status === "" && !more ? gonePosts() : Promise.resolve([])
-    ])
-    if (!result.ok) return say(problem(result), "error")
-    const page = result.data.posts
-    postsState.cursor = result.data.nextCursor
-    if (more) postsState.posts = [...postsState.posts, ...page]
-    else {
-      // Rejected and cancelled posts take their place by when they were asked for, among this page's.
-      const oldest = page.length > 0 && postsState.cursor ? page[page.length - 1].createdAt : ""
-      const merged = [...page, ...gone.filter((p) => p.createdAt >= oldest)]
-      postsState.posts = merged.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
-    }
-    draw()
-  }
-  main.addEventListener("submit", (event) => {
-    if (event.target.id !== "history-filters") return
-    event.preventDefault()
-    const form = new FormData(event.target)
-    filters.status = String(form.get("status") ?? "")
-    filters.account = String(form.get("account") ?? "")
-    const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== "")).toString()
-    history.replaceState(null, "", query ? `?${query}` : location.pathname)
-    return load(false)
+// ---- History (history.mjs, fetched on its view only): the view draws with the same helpers ----
+const postsView = async () =>
+  (await import("./history.mjs")).historyView({
+    main,
+    api,
+    html,
+    t,
+    say,
+    problem,
+    refusal,
+    when,
+    badge,
+    networkName,
+    mediaStrip,
+    snippet,
+    timeZone,
+    lang,
+    zoneOffset,
+    toZoned
   })
-  main.addEventListener("click", async (event) => {
-    const button = event.target.closest("button")
-    if (!button || button.closest("form")) return
-    if (button.dataset.act === "more") return load(true)
-    const id = button.closest("article")?.dataset.id
-    if (!id) return
-    const path =
-      button.dataset.act === "retry"
-        ? `/posts/${encodeURIComponent(id)}/retry`
-        : `/posts/${encodeURIComponent(id)}/first-comment/retry`
-    const result = await api(path, { method: "POST", body: {} })
-    if (!result.ok) return say(problem(result), "error")
-    say(t("posts.retried"))
-    return load(false)
-  })
-  return load(false)
-}
 
 // ---- Accounts ----
 const accountsView = async () => {
@@ -1077,6 +967,25 @@ ${posts.length + free.length === 0 && !month ? html`<p class="muted none">${t("c
   })
   return load()
 }
+
+// On a phone the navigation folds behind one button (app.css hides it below 600 px until opened); made
+// here, so a page whose script did not run keeps its navigation in sight.
+const menuButton = document.createElement("button")
+const navigation = document.querySelector("header nav")
+navigation.id = "app-nav"
+Object.assign(menuButton, { type: "button", className: "menu-toggle secondary" })
+menuButton.setAttribute("aria-expanded", "false")
+menuButton.setAttribute("aria-controls", "app-nav")
+menuButton.innerHTML =
+  html`<svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" focusable="false"><path d="M2 4h14M2 9h14M2 14h14" stroke="currentColor" stroke-width="2"/></svg>${t("nav.menu")}`.text
+navigation.before(menuButton)
+const openMenu = (open) => menuButton.setAttribute("aria-expanded", String(open))
+menuButton.addEventListener("click", () => openMenu(menuButton.getAttribute("aria-expanded") !== "true"))
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || menuButton.getAttribute("aria-expanded") !== "true") return
+  openMenu(false)
+  menuButton.focus()
+})
 
 const views = {
   queue: queueView,
