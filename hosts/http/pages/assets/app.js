@@ -1,7 +1,7 @@
 // Herald's app for people: plain ES module, no build step. Every view is drawn from /api/v1 with the
 // session cookie and the CSRF token; everything a user or an agent wrote goes through `html`, which escapes.
 
-import { changedParts, moreFields } from "./editParts.mjs"
+import { changedPost, moreFields } from "./editParts.mjs"
 
 const strings = JSON.parse(document.getElementById("strings").textContent)
 const csrf = document.querySelector('meta[name="csrf-token"]').content
@@ -383,12 +383,7 @@ const saveEdit = async (article, form) => {
   const id = article.dataset.id
   const item = queue.items.find((i) => i.post.id === id)
   if (!item) return
-  const content = form.elements.content.value
-  const comment = form.elements.firstComment.value.trim()
-  const body = {}
-  if (content !== item.post.content) body.content = content
-  if ((item.post.firstComment ?? "") !== comment) body.firstComment = comment === "" ? null : comment
-  Object.assign(body, changedParts(item.post, new FormData(form)))
+  const body = changedPost(item.post, new FormData(form))
   if (Object.keys(body).length === 0) return closeForms(article)
   const button = form.querySelector("button:not([type])")
   button.disabled = true

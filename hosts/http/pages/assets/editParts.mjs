@@ -54,7 +54,7 @@ export const changedParts = (post, form) => {
   return body
 }
 
-/** A whole edit form (text, first comment, then the parts above) for a card that has none of its own (History's scheduled posts). */
+/** A whole edit form (text, first comment, then the parts above) for History's scheduled posts (the queue's card has its own). */
 export const editForm = (post, { html, t }) =>
   html`<form class="edit" hidden><label>${t("edit.content")}<textarea name="content" rows="5" required>${post.content}</textarea></label>
 <label>${t("edit.firstComment")}<textarea name="firstComment" rows="2">${post.firstComment ?? ""}</textarea></label>
@@ -62,7 +62,7 @@ ${moreFields(post, { html, t })}
 <div class="edit-error" aria-live="assertive"></div>
 <p><button>${t("edit.save")}</button> <button type="button" class="secondary" data-act="edit-close">${t("queue.cancel")}</button></p></form>`
 
-/** Everything editForm changes, as PATCH fields. */
+/** Everything an edit form changes (text, first comment, thread, poll, media), as PATCH fields. */
 export const changedPost = (post, form) => {
   const body = {}
   const content = String(form.get("content") ?? "")

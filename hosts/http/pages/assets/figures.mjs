@@ -79,8 +79,11 @@ ${points.map((p) => html`<circle cx="${x(p).toFixed(1)}" cy="${y(p).toFixed(1)}"
     if (target.readings.length === 0) return html`<p class="muted figures-none">${t("figures.pending")}</p>`
     const latest = target.readings[target.readings.length - 1]
     const lead = leadFigure([latest.figures])
+    // The figures the network does not give are named with its reason: never shown as a zero.
+    const missing = shownFigures.filter((name) => latest.figures[name].value === null)
     return html`<div class="target-figures"><p class="muted">${t("figures.readAt", { when: when(latest.readAt) })}</p>
-${figureList(latest.figures)}${lead ? readingsChart(target.readings, lead) : ""}</div>`
+${figureList(latest.figures)}${lead ? readingsChart(target.readings, lead) : ""}
+${missing.length === 0 ? "" : html`<p class="muted not-given">${t("figures.notGiven", { list: missing.map((name) => `${t(`figures.${name}`)} (${latest.figures[name].reason ?? ""})`).join(", ") })}</p>`}</div>`
   }
 
   /** The period's sums (GET /metrics): totals, then one bar per day of publishing for the lead figure. */
