@@ -8,7 +8,16 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { addAccount, connectSandbox, uniqueEmail } from "../support/flows.ts"
-import { chromiumAvailable, expectAccessible, keepScreen, launch, mailTo, publishDue, screenshot } from "./browser.ts"
+import {
+  chromiumAvailable,
+  expectAccessible,
+  followNav,
+  keepScreen,
+  launch,
+  mailTo,
+  publishDue,
+  screenshot
+} from "./browser.ts"
 
 // The people's app composer (README, "The app"): write, see each network's advice live, then publish
 // now, schedule or queue; media by drag and drop or the file picker.
@@ -111,7 +120,7 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await page.goto(host.local(/https?:\/\/\S+\/claim\?token=\S+/.exec(mail.text)![0]))
     await page.getByRole("button", { name: words[lang].claim }).click()
     await page.waitForURL("**/app")
-    await page.getByRole("link", { name: words[lang].compose }).click()
+    await followNav(page, words[lang].compose)
     await page.waitForURL("**/app/compose")
     await page.getByLabel(words[lang].text, { exact: true }).waitFor()
     return { key, accountId, page, workspaceId: reply.body.workspace.id as string }
