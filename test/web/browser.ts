@@ -33,7 +33,7 @@ export const launch = (): Promise<Browser> =>
     ]
   })
 
-/** Where the tests keep their screenshots (README, "The app"); git-ignored, kept by CI as artifacts. */
+/** Where the tests keep their screenshots (README, "The people's app"); git-ignored, kept by CI as artifacts. */
 export const SCREENSHOTS = new URL("../../test-artifacts/screenshots/", import.meta.url).pathname
 
 /** The README's screenshots (docs/screens/): small palette PNGs of the first screen, redrawn only with UPDATE_SCREENS=1. */

@@ -19,7 +19,7 @@ import {
   screenshot
 } from "./browser.ts"
 
-// The people's app composer (README, "The app"): write, see each network's advice live, then publish
+// The people's app composer (README, "The people's app"): write, see each network's advice live, then publish
 // now, schedule or queue; media by drag and drop or the file picker.
 
 const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const

@@ -4,7 +4,7 @@ import { call, type HttpHost, startHttpHost } from "../support/httpHost.ts"
 import { connectSandbox, uniqueEmail } from "../support/flows.ts"
 import { chromiumAvailable, expectAccessible, keepScreen, launch, mailTo } from "./browser.ts"
 
-// The people's app, next slice: edit-then-approve and the calendar (README, "The app, second wave").
+// The people's app, next slice: edit-then-approve and the calendar (README, "The people's app").
 
 const viewports = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const
 type Device = keyof typeof viewports
