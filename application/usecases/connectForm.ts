@@ -21,7 +21,7 @@ const HOUR_MS = 60 * 60_000
 const isRefusal = (error: HeraldError) => error.code === "validation_failed" || error.code === "upstream_rejected"
 
 /**
- * Herald's own connect form (Bluesky's handle and app password, Telegram's bot token and chat) sent: a few tries per link, then the
+ * Herald's own connect form (declared by the network's folder) sent: a few tries per link, then the
  * link is spent; tries an hour per workspace and per client address (429 with Retry-After). Counted
  * before the network is asked, so a flood never reaches it.
  */
@@ -61,7 +61,7 @@ export const completeFormConnect = Effect.fn("completeFormConnect")(function* (
   }
   return yield* completeConnect(platform, params, browser).pipe(
     Effect.mapError((error) =>
-      // Only a password form hides why (Telegram's token and chat, Discord's webhook URL are no one's password).
+      // Only a form with a password hides which field was wrong: the other forms' fields guess no one's password.
       "appPassword" in params &&
       isRefusal(error) &&
       !(error.details as { fields?: ReadonlyArray<string> } | undefined)?.fields?.includes("state")

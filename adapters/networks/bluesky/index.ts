@@ -1,6 +1,7 @@
 import { from, none } from "../../../domain/metrics.ts"
 import { Config, Option } from "effect"
 import { declareNetwork } from "../shared/declaration.ts"
+import { connectForm } from "./connectForm.ts"
 import { blueskyConfig, METRICS_BATCH } from "./config.ts"
 
 /**
@@ -45,5 +46,6 @@ export const network = declareNetwork({
     clicks: none("Bluesky counts no link clicks."),
     watchTimeSeconds: none("Bluesky reports no watch time.")
   },
+  connectForm,
   load: () => import("./adapter.ts")
 })

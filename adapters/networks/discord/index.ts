@@ -1,4 +1,5 @@
 import { declareNetwork } from "../shared/declaration.ts"
+import { connectForm } from "./connectForm.ts"
 import { config } from "./config.ts"
 
 /**
@@ -37,5 +38,6 @@ export const network = declareNetwork({
   renews: false,
   offeredWithoutSettings: true,
   unpublishes: true,
+  connectForm,
   load: () => import("./adapter.ts")
 })

@@ -1,5 +1,6 @@
 import { from, none } from "../../../domain/metrics.ts"
 import { declareNetwork } from "../shared/declaration.ts"
+import { connectForm } from "./connectForm.ts"
 import { appsMigration } from "./apps.ts"
 import { config, METRICS_BATCH } from "./config.ts"
 
@@ -45,5 +46,6 @@ export const network = declareNetwork({
     watchTimeSeconds: none("Mastodon reports no watch time.")
   },
   migrations: { "0043_mastodon_apps": appsMigration },
+  connectForm,
   load: () => import("./adapter.ts")
 })

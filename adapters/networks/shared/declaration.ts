@@ -4,6 +4,7 @@ import type { SqlClient } from "effect/sql"
 import type { Network } from "../../../application/ports/Network.ts"
 import type { NetworkRules } from "../../../domain/networkRules.ts"
 import type { Platform } from "../../../domain/platforms.ts"
+import type { ConnectForm } from "./connectForm.ts"
 
 /**
  * What a network folder declares in its index.ts: everything Herald knows of the network before
@@ -34,6 +35,8 @@ export interface NetworkDeclaration<Settings = any, R = any> {
   readonly boards?: boolean | undefined
   /** Whether its API lets Herald remove a published post (Publisher.unpublish), known without loading it. */
   readonly unpublishes?: boolean | undefined
+  /** Herald's own connect form (a handle and app password, a bot token, a webhook URL, an instance), when it has one. */
+  readonly connectForm?: ConnectForm | undefined
   /** Tables of its own, made by the Postgres migrator (ids 0040-0049, a table of their own). */
   readonly migrations?: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> | undefined
   /** Its adapter module: `build` makes the network from its settings and the services it needs. */

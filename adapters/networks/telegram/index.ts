@@ -1,4 +1,5 @@
 import { declareNetwork } from "../shared/declaration.ts"
+import { connectForm } from "./connectForm.ts"
 import { config } from "./config.ts"
 
 /**
@@ -38,5 +39,6 @@ export const network = declareNetwork({
   config,
   renews: false,
   offeredWithoutSettings: true,
+  connectForm,
   load: () => import("./adapter.ts")
 })

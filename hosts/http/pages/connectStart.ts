@@ -3,12 +3,14 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HeraldConfig } from "../../../application/config.ts"
 import { continueConnect, inspectConnectLink } from "../../../application/usecases/accounts.ts"
 import { authenticateSession } from "../../../application/usecases/auth.ts"
-import { catalogue, type ErrorCode, fail, type HeraldError, messageOf } from "../../../domain/errors.ts"
+import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { platformNames } from "../../../domain/platforms.ts"
+import type { Locale } from "../../../domain/workspace.ts"
 import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { escapeHtml, page, pagePolicy } from "./html.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
+import { errorPage, localeOf, say } from "./words.ts"
 
 /** The browser's own random value a continued connect link is bound to (RFC 9700 section 4.7). */
 export const CONNECT_COOKIE = "herald_connect"
@@ -18,13 +20,6 @@ type Services =
   | Effect.Services<ReturnType<typeof continueConnect>>
   | Effect.Services<ReturnType<typeof authenticateSession>>
 
-const errorPage = (error: HeraldError) =>
-  page(
-    error.code === "connect_workspace_mismatch" ? "Signed in to another workspace" : "Something is not right",
-    `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
-    catalogue[error.code as ErrorCode]?.status ?? 400
-  )
-
 /** The workspace this browser is signed in to, if any (an ended session counts as none). */
 const signedInTo = Effect.gen(function* () {
   const token = (yield* HttpServerRequest.HttpServerRequest).cookies[SESSION_COOKIE]
@@ -33,19 +28,24 @@ const signedInTo = Effect.gen(function* () {
   return Result.isSuccess(session) ? session.success.actor.workspaceId : null
 })
 
-const startPage = (platform: string, state: string, link: Effect.Success<ReturnType<typeof inspectConnectLink>>) => {
+const startPage = (
+  platform: string,
+  state: string,
+  link: Effect.Success<ReturnType<typeof inspectConnectLink>>,
+  locale: Locale
+) => {
   const network = platformNames[link.platform] ?? platform
-  const who =
-    link.askedBy.kind === "key"
-      ? `the API key <b>${escapeHtml(link.askedBy.name)}</b> (an agent or a script)`
-      : `<b>${escapeHtml(link.askedBy.name)}</b>`
+  const name = escapeHtml(link.askedBy.name)
+  const who = say(locale, link.askedBy.kind === "key" ? "connect.byKey" : "connect.byPerson", { name })
   // A form's redirect is held to form-action too: the button may lead on to the network's own origin.
   const nextOrigin = URL.canParse(link.next) ? new URL(link.next).origin : "'self'"
   const shown = page(
-    `Connect a ${network} account`,
-    `<p>This link connects a <b>${escapeHtml(network)}</b> account to the Herald workspace <b>${escapeHtml(link.workspaceName)}</b>. It was asked for by ${who}.</p>
-<p>Whoever holds that workspace's keys will be able to post as the account you connect. Continue only if you meant to give them that.</p>
-<form method="post" action="/connect/${escapeHtml(platform)}/start"><input type="hidden" name="state" value="${escapeHtml(state)}"><p><button>Continue to ${escapeHtml(network)}</button></p></form>`
+    say(locale, "connect.startTitle", { network }),
+    `<p>${say(locale, "connect.startBody", { network: escapeHtml(network), workspace: escapeHtml(link.workspaceName), who })}</p>
+<p>${escapeHtml(say(locale, "connect.startWarning"))}</p>
+<form method="post" action="/connect/${escapeHtml(platform)}/start"><input type="hidden" name="state" value="${escapeHtml(state)}"><p><button>${escapeHtml(say(locale, "connect.continue", { network }))}</button></p></form>`,
+    200,
+    locale
   )
   return HttpServerResponse.setHeader(
     shown,
@@ -66,7 +66,7 @@ export const layer = HttpRouter.addAll(
     const publicOrigin = new URL(config.publicUrl).origin
     const run = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
       effect.pipe(
-        Effect.catch((e) => Effect.succeed(errorPage(e))),
+        Effect.catch((e) => Effect.map(HttpServerRequest.HttpServerRequest, (r) => errorPage(e, localeOf(r)))),
         Effect.map((r) => HttpServerResponse.setHeaders(r, { "cache-control": "no-store" })),
         Effect.provideContext(services)
       ) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
@@ -82,7 +82,7 @@ export const layer = HttpRouter.addAll(
             const request = yield* HttpServerRequest.HttpServerRequest
             const state = new URL(request.url, "http://x").searchParams.get("state") ?? ""
             const link = yield* inspectConnectLink(platform, state, yield* signedInTo)
-            return startPage(platform, state, link)
+            return startPage(platform, state, link, localeOf(request))
           })
         )
       ),

@@ -2,31 +2,21 @@ import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HeraldConfig } from "../../../application/config.ts"
 import { decideFromLink, inspectApprovalLink } from "../../../application/usecases/inboxApproval.ts"
-import { catalogue, type ErrorCode, fail, type HeraldError, messageOf } from "../../../domain/errors.ts"
+import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { formatInZone } from "../../../domain/messages.ts"
 import { platformNames } from "../../../domain/platforms.ts"
 import type { Locale } from "../../../domain/workspace.ts"
 import { isBodyTooLarge } from "../errors.ts"
-import { strings } from "./assets.ts"
 import { escapeHtml, page } from "./html.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
+import { errorPage, localeOf, say } from "./words.ts"
 
 type Services =
   | Effect.Services<ReturnType<typeof inspectApprovalLink>>
   | Effect.Services<ReturnType<typeof decideFromLink>>
   | HeraldConfig
 
-const say = (locale: Locale, key: string, vars: Record<string, string> = {}) =>
-  (strings[locale][key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? "")
-
 const toApp = (locale: Locale) => `<p><a href="/app">${escapeHtml(say(locale, "inbox.openApp"))}</a></p>`
-
-const errorPage = (error: HeraldError) =>
-  page(
-    "Something is not right",
-    `<p>${escapeHtml(messageOf(error))}</p><p class="muted">${escapeHtml(catalogue[error.code as ErrorCode]?.hint ?? "")}</p>`,
-    catalogue[error.code as ErrorCode]?.status ?? 400
-  )
 
 const actionOf = (value: string | null): "approve" | "reject" => (value === "reject" ? "reject" : "approve")
 
@@ -40,7 +30,7 @@ export const layer = HttpRouter.addAll(
     const publicOrigin = new URL((yield* HeraldConfig).publicUrl).origin
     const run = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, HeraldError, R>) =>
       effect.pipe(
-        Effect.catch((e) => Effect.succeed(errorPage(e))),
+        Effect.catch((e) => Effect.map(HttpServerRequest.HttpServerRequest, (r) => errorPage(e, localeOf(r)))),
         Effect.provideContext(services)
       ) as Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
 

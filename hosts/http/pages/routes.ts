@@ -1,4 +1,4 @@
-import { Effect, Result } from "effect"
+import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { completeConnect } from "../../../application/usecases/accounts.ts"
 import type { authenticateSession } from "../../../application/usecases/auth.ts"
@@ -6,15 +6,14 @@ import { claimWorkspace, inspectClaimLink } from "../../../application/usecases/
 import { completeSignIn, requestSignInLink } from "../../../application/usecases/signin.ts"
 import { endSession } from "../../../application/usecases/sessions.ts"
 import { HeraldConfig } from "../../../application/config.ts"
-import { catalogue, type ErrorCode, fail, type HeraldError, invalidFields, messageOf } from "../../../domain/errors.ts"
+import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts"
 import { describeTextProblem, textProblem } from "../../../domain/text.ts"
 import { isBodyTooLarge } from "../errors.ts"
 import { SESSION_COOKIE } from "../security.ts"
 import { escapeHtml, page } from "./html.ts"
-import { strings } from "./assets.ts"
-import { chooseLocale } from "../../../domain/signup.ts"
-import type { Locale } from "../../../domain/workspace.ts"
 import { CONNECT_COOKIE } from "./connectStart.ts"
+import { connectedPage } from "./connected.ts"
+import { errorPage, localeOf, say } from "./words.ts"
 import { fromAnotherSite } from "./sameOrigin.ts"
 import { AUTHORIZE_PATH, RETURN_COOKIE } from "./consent.ts"
 
@@ -25,22 +24,6 @@ type Services =
   | Effect.Services<ReturnType<typeof requestSignInLink>>
   | Effect.Services<ReturnType<typeof authenticateSession>>
   | HeraldConfig
-
-/**
- * An error page in the person's language: Japanese words from strings.json where they exist for the code,
- * else the catalogue's message (the one source of the English words).
- */
-const errorPage = (error: HeraldError, locale: Locale = "en") => {
-  const words = strings[locale]
-  const message = words[`error.${error.code}`] ?? messageOf(error)
-  const hint = words[`error.${error.code}.hint`] ?? catalogue[error.code as ErrorCode]?.hint ?? ""
-  return page(
-    words["error.title"] ?? "Something is not right",
-    `<p>${escapeHtml(message)}</p><p class="muted">${escapeHtml(hint)}</p>`,
-    catalogue[error.code as ErrorCode]?.status ?? 400,
-    locale
-  )
-}
 
 /**
  * Parameters are checked before anything is looked up or used up: a NUL (which PostgreSQL cannot
@@ -80,18 +63,6 @@ const withSession = (
     path: "/",
     expires: new Date(expiresAt)
   })
-
-/** A page's words in the person's language, from strings.json (the app's one source). */
-const say = (locale: Locale, key: string) => strings[locale][key] ?? key
-
-/**
- * The sign-in pages' language: the workspace's, when a link or the app says it (`lang`), else the browser's
- * Accept-Language. `lang` only picks the words, so a wrong one changes nothing else.
- */
-const localeOf = (request: HttpServerRequest.HttpServerRequest, lang: string | null): Locale =>
-  lang === "ja" || lang === "en"
-    ? lang
-    : Result.getOrElse(chooseLocale(undefined, request.headers["accept-language"]), () => "en" as const)
 
 const redirect = (location: string) => HttpServerResponse.redirect(location, { status: 303 })
 
@@ -140,17 +111,7 @@ export const layer = HttpRouter.addAll(
             )
             if (wantsJson) return HttpServerResponse.jsonUnsafe(result)
             // Facebook gives several accounts at once (each Page, and the Instagram accounts linked to them).
-            const line = (a: typeof result.account) =>
-              `<b>${escapeHtml(a.name)}</b> (@${escapeHtml(a.username)}) on ${escapeHtml(a.platform)}, id <code>${escapeHtml(a.id)}</code>`
-            return result.accounts.length > 1
-              ? page(
-                  "Accounts connected",
-                  `<p>Connected ${result.accounts.length} accounts:</p><ul>${result.accounts.map((a) => `<li>${line(a)}</li>`).join("")}</ul><p>You can close this page.</p>`
-                )
-              : page(
-                  "Account connected",
-                  `<p>Connected <b>${escapeHtml(result.account.name)}</b> (@${escapeHtml(result.account.username)}) on ${escapeHtml(result.account.platform)}.</p><p>Its id is <code>${escapeHtml(result.account.id)}</code>. You can close this page.</p>`
-                )
+            return connectedPage(result.accounts, localeOf(yield* HttpServerRequest.HttpServerRequest))
           })
         )
       ),
