@@ -211,6 +211,49 @@ describe("security headers", () => {
     expect(anonymous.headers.get("location")).toBe("/signin")
   })
 
+  it("each view preloads its own modules only, and every module a script imports is served", async () => {
+    const { email } = await signUp(host)
+    const { cookie } = await claim(host, email)
+    const preloads = async (path: string) => {
+      const page = await (await fetch(`${host.origin}${path}`, { headers: { cookie } })).text()
+      return [...page.matchAll(/<link rel="modulepreload" href="\/app\/assets\/([^"]+)">/g)].map((m) => m[1]!)
+    }
+    expect(await preloads("/app")).toEqual(["core.mjs", "queue.mjs", "queueCards.mjs", "editParts.mjs"])
+    expect(await preloads("/app/calendar")).toEqual(["core.mjs", "calendar.mjs"])
+    expect(await preloads("/app/keys")).toEqual(["core.mjs", "keys.mjs"])
+    expect(await preloads("/app/compose")).toEqual(["core.mjs"])
+    // Walked from app.js through every import (static or on its view), each file answers as JavaScript.
+    const seen = new Set<string>()
+    const walk = async (name: string): Promise<void> => {
+      if (seen.has(name)) return
+      seen.add(name)
+      const script = await fetch(`${host.origin}/app/assets/${name}`)
+      expect([name, script.status, script.headers.get("content-type")]).toEqual([
+        name,
+        200,
+        "text/javascript; charset=utf-8"
+      ])
+      const imports = (await script.text()).matchAll(/(?:from |import\()"\.\/([\w/.-]+)"/g)
+      for (const [, next] of imports) await walk(next!)
+    }
+    await walk("app.js")
+    expect([...seen].sort()).toEqual(
+      [
+        "app.js",
+        "core.mjs",
+        "queue.mjs",
+        "queueCards.mjs",
+        "editParts.mjs",
+        "calendar.mjs",
+        "history.mjs",
+        "figures.mjs",
+        "accounts.mjs",
+        "keys.mjs",
+        "settings.mjs"
+      ].sort()
+    )
+  })
+
   it("the docs page allows its own inline scripts by hash and loads nothing from elsewhere", async () => {
     const docs = await fetch(`${host.base}/docs`)
     const csp = expectProtected(docs, "/api/v1/docs")

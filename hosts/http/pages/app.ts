@@ -10,9 +10,18 @@ import { networkOptionForms } from "./networkOptionForms.ts"
 const networkNames = JSON.stringify(platformNames).replace(/</g, "\\u003c")
 /** The event types a webhook can choose, from the domain's list (never copied into the script). */
 const eventTypeList = JSON.stringify(eventTypes).replace(/</g, "\\u003c")
+/** Each view's own modules (app.js loads them on that view only), with what they import. */
+const viewModules: Partial<Record<View, readonly string[]>> = {
+  queue: ["queue.mjs", "queueCards.mjs", "editParts.mjs"],
+  calendar: ["calendar.mjs"],
+  posts: ["history.mjs", "figures.mjs", "editParts.mjs"],
+  accounts: ["accounts.mjs"],
+  keys: ["keys.mjs"],
+  settings: ["settings.mjs"]
+}
 /** The modules a view's script imports, fetched beside app.js rather than one after another. */
-const preloadsOf = (view: string) =>
-  ["editParts.mjs", ...(view === "posts" ? ["history.mjs", "figures.mjs"] : [])]
+const preloadsOf = (view: View) =>
+  ["core.mjs", ...(viewModules[view] ?? [])]
     .map((name) => `<link rel="modulepreload" href="/app/assets/${name}">`)
     .join("")
 

@@ -18,10 +18,20 @@ const read = (name: string, contentType: string): Asset => {
 }
 
 export const assets: ReadonlyMap<string, Asset> = new Map([
-  ["history.mjs", read("history.mjs", "text/javascript; charset=utf-8")],
-  ["figures.mjs", read("figures.mjs", "text/javascript; charset=utf-8")],
-  ["editParts.mjs", read("editParts.mjs", "text/javascript; charset=utf-8")],
   ["app.js", read("app.js", "text/javascript; charset=utf-8")],
+  // The views' modules (app.js imports each on its view only) and what they share.
+  ...[
+    "core.mjs",
+    "queue.mjs",
+    "queueCards.mjs",
+    "editParts.mjs",
+    "calendar.mjs",
+    "history.mjs",
+    "figures.mjs",
+    "accounts.mjs",
+    "keys.mjs",
+    "settings.mjs"
+  ].map((name) => [name, read(name, "text/javascript; charset=utf-8")] as const),
   ["app.css", read("app.css", "text/css; charset=utf-8")],
   ["compose.mjs", read("compose.mjs", "text/javascript; charset=utf-8")],
   ...["composeParts.mjs", "composeAdvice.mjs", "composeDraft.mjs", "composeOptions.mjs"].map(

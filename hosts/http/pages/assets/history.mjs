@@ -8,7 +8,7 @@ const periods = ["7", "30", "90"]
 const DAY_MS = 86_400_000
 const isDay = (s) => /^\d{4}-\d{2}-\d{2}$/.test(s ?? "")
 
-/** @param {Record<string, any>} app the app's helpers (app.js), so this view draws and calls the API as the others do */
+/** @param {Record<string, any>} app the app's helpers (core.mjs), so this view draws and calls the API as the others do */
 export const historyView = async (app) => {
   const { main, api, html, t, say, problem, refusal, when, badge, networkName, mediaStrip, snippet, timeZone, lang } =
     app
