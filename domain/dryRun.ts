@@ -1,7 +1,7 @@
 import type { Account } from "./account.ts"
 import { networkRules, type TextCounting, textLength } from "./networkRules.ts"
 import { platformNames } from "./platforms.ts"
-import type { CheckedTarget } from "./postRules.ts"
+import type { CheckedTarget } from "./plannedTarget.ts"
 
 /** One target of a dry run: what its network would get, how long the text is by the network's own counting, and what to know. */
 export interface TargetPreview {

@@ -2,7 +2,7 @@ import { fail, type HeraldError } from "./errors.ts"
 import type { Media } from "./media.ts"
 import { networkRules } from "./networkRules.ts"
 import type { CreatePostRequest } from "./postRequest.ts"
-import type { PlannedTarget, Warnings } from "./postRules.ts"
+import type { PlannedTarget, Warnings } from "./plannedTarget.ts"
 
 // Formats a post chooses on one network (an Instagram story, a TikTok draft): what each takes that
 // the network's usual post does not. Refused when the post cannot be honoured as asked (an item or a

@@ -1,15 +1,6 @@
-import { openAsBlob } from "node:fs"
-import {
-  type $Typed,
-  type Agent,
-  type AppBskyEmbedExternal,
-  type AppBskyEmbedImages,
-  type AppBskyEmbedVideo,
-  type AppBskyFeedPost,
-  AtUri
-} from "@atproto/api"
+import { type AppBskyFeedPost, AtUri } from "@atproto/api"
 import { TID } from "@atproto/common-web"
-import { Clock, Effect, Option, Stream } from "effect"
+import { Effect, Option } from "effect"
 import type { BlobStoreShape } from "../../../application/ports/BlobStore.ts"
 import {
   published,
@@ -19,33 +10,15 @@ import {
   type PublishRequest,
   type Recovery
 } from "../../../application/ports/Publishers.ts"
-import type { Media } from "../../../domain/media.ts"
 import { accountOf, type BlueskyAccount, type BlueskyClient, bearer } from "./client.ts"
-import {
-  isRateLimited,
-  isRecordNotFound,
-  isSessionRefused,
-  publishErrorOf,
-  throttled,
-  waitFromHeaders,
-  type XrpcFailure
-} from "./errors.ts"
-import { fitImage } from "./images.ts"
-import { readCard, readImage } from "./linkCard.ts"
+import { isRateLimited, publishErrorOf, waitFromHeaders, type XrpcFailure } from "./errors.ts"
+import { makeEmbeds, rejected } from "./embeds.ts"
 import type { RateGate } from "./rateGate.ts"
+import { type Failure, makeRepoCalls, POST, type StrongRef } from "./repoCalls.ts"
 import { detectFacets } from "./richText.ts"
 
-const POST = "app.bsky.feed.post"
-const MAX_IMAGES = 4
 /** When a video is still being processed and Bluesky gives no time, look again after this long. */
 const PROCESSING_RECHECK_MS = 15_000
-
-type Embed = $Typed<AppBskyEmbedImages.Main> | $Typed<AppBskyEmbedVideo.Main> | $Typed<AppBskyEmbedExternal.Main>
-type Failure = XrpcFailure | PublishError
-interface StrongRef {
-  readonly uri: string
-  readonly cid: string
-}
 
 /** The post's public page on bsky.app. */
 export const postUrl = (handle: string, rkey: string) => `https://bsky.app/profile/${handle}/post/${rkey}`
@@ -53,8 +26,6 @@ export const postUrl = (handle: string, rkey: string) => `https://bsky.app/profi
 /** Bluesky says the uploaded media is not ready yet (a video being processed): come back later, same record key. */
 export const isStillProcessing = (f: XrpcFailure) =>
   f.answered && f.status < 500 && /processing|not ready/i.test(`${f.error} ${f.message}`)
-
-const rejected = (message: string) => PublishError.refused({ code: "upstream_rejected", message })
 
 export interface PublisherDeps {
   readonly client: BlueskyClient
@@ -69,44 +40,8 @@ export interface PublisherDeps {
  * can never make a second post.
  */
 export const makePublisher = ({ client, blobs, gate }: PublisherDeps): Publisher => {
-  /**
-   * One write for `account` (Bluesky limits writes per account), after its rate-limit pause: none is
-   * made during one; the answer's headers set the next pause. Reads (limited per address) go straight.
-   */
-  const write = <A extends { readonly headers: Readonly<Record<string, string | undefined>> }>(
-    account: BlueskyAccount,
-    run: (agent: Agent, signal: AbortSignal) => Promise<A>,
-    options: { readonly long?: boolean } = {}
-  ): Effect.Effect<A, Failure> =>
-    Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      const wait = gate.waitFor(account.did, now)
-      if (wait > 0) return yield* Effect.fail(throttled(wait))
-      const learn = (headers: Readonly<Record<string, string | undefined>>, limited: boolean) => {
-        if (!limited && headers["ratelimit-remaining"] !== "0") return
-        const waitMs = waitFromHeaders(headers, Date.now())
-        if (waitMs !== undefined) gate.closeUntil(account.did, now + waitMs)
-      }
-      return yield* client.call(run, account.pdsUrl, options).pipe(
-        Effect.tap((r) => Effect.sync(() => learn(r.headers, false))),
-        Effect.tapError((f) => Effect.sync(() => learn(f.headers, isRateLimited(f))))
-      )
-    })
-
-  const read = <A>(
-    account: BlueskyAccount,
-    run: (agent: Agent, signal: AbortSignal) => Promise<A>
-  ): Effect.Effect<A, Failure> => client.call(run, account.pdsUrl)
-
-  const readRecord = (account: BlueskyAccount, repo: string, rkey: string) =>
-    read(account, (agent, signal) =>
-      agent.com.atproto.repo.getRecord({ repo, collection: POST, rkey }, { signal })
-    ).pipe(
-      Effect.map((r): Option.Option<StrongRef> => Option.some({ uri: r.data.uri, cid: r.data.cid! })),
-      Effect.catch((f) =>
-        !(f instanceof PublishError) && isRecordNotFound(f) ? Effect.succeed(Option.none<StrongRef>()) : Effect.fail(f)
-      )
-    )
+  const { write, read, readRecord } = makeRepoCalls(client, gate)
+  const embedFor = makeEmbeds(blobs, write)
 
   /** The record an at:// URI names, as a strong reference (URI and CID) for a reply. */
   const strongRef = (account: BlueskyAccount, uri: string) =>
@@ -120,117 +55,6 @@ export const makePublisher = ({ client, blobs, gate }: PublisherDeps): Publisher
         return yield* Effect.fail(rejected(`The post being replied to (${uri}) is gone from Bluesky.`))
       return found.value
     })
-
-  const bytesOf = (media: Media) =>
-    Stream.runFold(
-      blobs.get(media.blobKey),
-      () => [] as Array<Uint8Array>,
-      (chunks, chunk) => (chunks.push(chunk), chunks)
-    ).pipe(
-      Effect.map((chunks) => Buffer.concat(chunks)),
-      Effect.mapError((e) =>
-        e._tag === "BlobNotFound"
-          ? rejected(`The upload ${media.id} is gone from storage; upload it again.`)
-          : PublishError.unavailable({ message: `Herald could not read the upload ${media.id}: ${e.reason}` })
-      )
-    )
-
-  const uploadBlob = (
-    account: BlueskyAccount,
-    token: string,
-    data: Uint8Array | Blob,
-    encoding: string,
-    long = false
-  ) =>
-    Effect.map(
-      write(
-        account,
-        (agent, signal) => agent.com.atproto.repo.uploadBlob(data, { encoding, signal, headers: bearer(token) }),
-        { long }
-      ),
-      (r) => r.data.blob
-    )
-
-  const imagesEmbed = (account: BlueskyAccount, token: string, images: ReadonlyArray<Media>) =>
-    Effect.map(
-      Effect.forEach(
-        images.slice(0, MAX_IMAGES),
-        (media) =>
-          Effect.gen(function* () {
-            const input = yield* bytesOf(media)
-            const image = yield* Effect.tryPromise({
-              try: () => fitImage(input),
-              catch: (e) => rejected(`The image ${media.id} could not be prepared for Bluesky: ${(e as Error).message}`)
-            })
-            const blob = yield* uploadBlob(account, token, image.bytes, image.mimeType)
-            return {
-              image: blob,
-              alt: "",
-              aspectRatio: { width: image.width, height: image.height }
-            } satisfies AppBskyEmbedImages.Image
-          }),
-        { concurrency: 2 }
-      ),
-      (list): Embed => ({ $type: "app.bsky.embed.images", images: list })
-    )
-
-  const videoEmbed = (account: BlueskyAccount, token: string, media: Media) =>
-    Effect.gen(function* () {
-      if (media.mimeType !== "video/mp4")
-        return yield* Effect.fail(rejected(`Bluesky takes MP4 videos only; ${media.filename} is ${media.mimeType}.`))
-      // A local file is sent from disk as it is read; other stores' bytes are gathered first.
-      const local = blobs.localPath(media.blobKey)
-      const data: Blob | Uint8Array = Option.isSome(local)
-        ? yield* Effect.tryPromise({
-            try: () => openAsBlob(local.value, { type: "video/mp4" }),
-            catch: () => rejected(`The upload ${media.id} cannot be read.`)
-          })
-        : yield* bytesOf(media)
-      const video = yield* uploadBlob(account, token, data, "video/mp4", true)
-      const aspectRatio =
-        media.width && media.height ? { aspectRatio: { width: media.width, height: media.height } } : {}
-      return { $type: "app.bsky.embed.video", video, ...aspectRatio } as Embed
-    })
-
-  /** The card's picture, uploaded; none when it cannot be read or Bluesky refuses it (the card goes without). */
-  const thumbOf = (account: BlueskyAccount, token: string, imageUrl: string) =>
-    Effect.gen(function* () {
-      const bytes = yield* readImage(imageUrl)
-      const image = bytes === null ? null : yield* Effect.promise(() => fitImage(bytes).catch(() => null))
-      if (image === null) return null
-      return yield* uploadBlob(account, token, image.bytes, image.mimeType).pipe(
-        Effect.catch((f) =>
-          f instanceof PublishError || !f.answered || f.status >= 500 || isRateLimited(f) || isSessionRefused(f)
-            ? Effect.fail(f)
-            : Effect.succeed(null)
-        )
-      )
-    })
-
-  /** A card for the link: the page's OpenGraph title, description and picture; none when the page cannot be read. */
-  const cardEmbed = (account: BlueskyAccount, token: string, uri: string) =>
-    Effect.gen(function* () {
-      const card = yield* readCard(uri)
-      if (card === null) return null
-      const thumb = card.imageUrl === null ? null : yield* thumbOf(account, token, card.imageUrl)
-      return {
-        $type: "app.bsky.embed.external",
-        external: { uri, title: card.title, description: card.description, ...(thumb === null ? {} : { thumb }) }
-      } satisfies Embed
-    })
-
-  const embedFor = (
-    account: BlueskyAccount,
-    token: string,
-    request: PublishRequest,
-    firstLink: string | null
-  ): Effect.Effect<Embed | null, Failure> => {
-    const video = request.media.find((m) => m.type === "video")
-    if (video !== undefined) return videoEmbed(account, token, video)
-    const images = request.media.filter((m) => m.type === "image")
-    if (images.length > 0) return imagesEmbed(account, token, images)
-    return firstLink === null ? Effect.succeed(null) : cardEmbed(account, token, firstLink)
-  }
 
   const resolveDid = (account: BlueskyAccount) => (handle: string) =>
     read(account, (agent, signal) => agent.com.atproto.identity.resolveHandle({ handle }, { signal })).pipe(

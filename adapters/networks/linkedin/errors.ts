@@ -2,7 +2,7 @@ import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Con
 import { PublishError } from "../../../application/ports/Publishers.ts"
 import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { type HttpReply, jsonOf, type NoAnswer } from "../shared/http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
+import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
 
 /** LinkedIn's errors, mapped here once to what Herald's ports say. */
 

@@ -1,7 +1,8 @@
 import { Effect, Redacted } from "effect"
 import { isSuccess, jsonOf, type HttpReply, retryAfterMs, send } from "../shared/http.ts"
 import { isThrottled, metaProblem } from "./errors.ts"
-import { callbackRefusal, makeOAuth2Client, OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
+import { makeOAuth2Client } from "../shared/oauth2.ts"
+import { callbackRefusal, OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
 
 /**
  * Meta's logins (Facebook, Instagram, Threads). The authorize URL is plain OAuth 2.0 (no PKCE,

@@ -3,7 +3,7 @@ import { PublishError } from "../../../application/ports/Publishers.ts"
 import { fail, type HeraldError } from "../../../domain/errors.ts"
 import type { Platform } from "../../../domain/platforms.ts"
 import { type HttpReply, jsonOf, type NoAnswer } from "../shared/http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
+import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
 
 /**
  * Meta's errors (Facebook, Instagram, Threads share one shape), mapped here once:

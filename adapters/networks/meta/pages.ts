@@ -5,7 +5,7 @@ import type { HttpReply } from "../shared/http.ts"
 import type { MetaAppConfig } from "./config.ts"
 import { decoder, type Graph } from "./graph.ts"
 import { makeMetaLogin, type MetaLoginClient } from "./auth.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
+import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
 
 /** A Page the person can post to, with its own token, and the Instagram professional account linked to it. */
 export interface FacebookPage {

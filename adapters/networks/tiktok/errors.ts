@@ -2,7 +2,7 @@ import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Con
 import { PublishError } from "../../../application/ports/Publishers.ts"
 import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { type HttpReply, jsonOf, type NoAnswer } from "../shared/http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2.ts"
+import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
 
 /** TikTok's errors (`{data, error: {code, message, log_id}}` and status fail reasons), mapped here once. */
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { PublishError, type PublishRequest } from "../../../application/ports/Publishers.ts"
-import { firstLine } from "../../../domain/postRules.ts"
+import { firstLine } from "../../../domain/networkChecks/youtube.ts"
 import type { CreatorInfo, PostInfo } from "./api.ts"
 import { privacyConflict } from "./errors.ts"
 

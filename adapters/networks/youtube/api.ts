@@ -1,71 +1,13 @@
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import type { PublishError } from "../../../application/ports/Publishers.ts"
-import { decodeReply, type HttpReply, isSuccess, type NoAnswer } from "../shared/http.ts"
+import { type HttpReply, isSuccess, type NoAnswer } from "../shared/http.ts"
 import { CHUNK_TIMEOUT_MS, type OutOfQuota, type YouTubeClient } from "./client.ts"
 import type { YouTubeConfig } from "./config.ts"
 import { noAnswerError, publishErrorOf, quotaError, unreadable } from "./errors.ts"
 import { COST } from "./quota.ts"
+import { decodeChannels, decodeThread, decodeThreads, decodeVideo, decodeVideoStatus } from "./replies.ts"
 
 /** YouTube Data API v3 endpoints Herald uses (channels, resumable videos.insert, thumbnails, videos.list, commentThreads). */
-
-const Channels = Schema.Struct({
-  items: Schema.optional(
-    Schema.Array(
-      Schema.Struct({
-        id: Schema.String,
-        snippet: Schema.Struct({
-          title: Schema.String,
-          customUrl: Schema.optional(Schema.String),
-          thumbnails: Schema.optional(
-            Schema.Struct({ default: Schema.optional(Schema.Struct({ url: Schema.String })) })
-          )
-        })
-      })
-    )
-  )
-})
-export type Channel = NonNullable<(typeof Channels.Type)["items"]>[number]
-
-const Video = Schema.Struct({ id: Schema.String })
-const VideoStatus = Schema.Struct({
-  items: Schema.Array(
-    Schema.Struct({
-      id: Schema.String,
-      status: Schema.optional(
-        Schema.Struct({
-          uploadStatus: Schema.optional(Schema.String),
-          failureReason: Schema.optional(Schema.String),
-          rejectionReason: Schema.optional(Schema.String)
-        })
-      ),
-      processingDetails: Schema.optional(Schema.Struct({ processingStatus: Schema.optional(Schema.String) }))
-    })
-  )
-})
-export type VideoState = (typeof VideoStatus.Type)["items"][number]
-const Thread = Schema.Struct({ id: Schema.String })
-const Threads = Schema.Struct({
-  items: Schema.Array(
-    Schema.Struct({
-      id: Schema.String,
-      snippet: Schema.Struct({
-        topLevelComment: Schema.Struct({
-          snippet: Schema.Struct({
-            textOriginal: Schema.optional(Schema.String),
-            authorChannelId: Schema.optional(Schema.Struct({ value: Schema.String }))
-          })
-        })
-      })
-    })
-  )
-})
-
-const decode = decodeReply
-const decodeChannels = decode(Channels)
-const decodeVideo = decode(Video)
-const decodeVideoStatus = decode(VideoStatus)
-const decodeThread = decode(Thread)
-const decodeThreads = decode(Threads)
 
 /** The channel a call acts for and the account's fresh token. */
 export interface Acting {

@@ -1,6 +1,6 @@
 import type { PublishRequest } from "../../../application/ports/Publishers.ts"
 import type { Media } from "../../../domain/media.ts"
-import { firstLine, youtubeLimits } from "../../../domain/postRules.ts"
+import { firstLine, youtubeLimits } from "../../../domain/networkChecks/youtube.ts"
 import type { VideoMetadata } from "./api.ts"
 
 /** YouTube refuses < and > in titles and descriptions: they go as look-alikes. */
