@@ -3,6 +3,7 @@
 import { render, useEffect, useLayoutEffect, useRef, useState } from "./vendor/preact-htm-3.1.1.mjs"
 import { Advice } from "./composeAdvice.mjs"
 import { blank, bodyOf, oneVideo, slotsOf } from "./composeDraft.mjs"
+import { forgetDraft, keepDraft, restoreDraft } from "./composeKeep.mjs"
 import { NetworkOptions } from "./composeOptions.mjs"
 import {
   api,
@@ -23,8 +24,12 @@ const ADVICE_DELAY_MS = 350
 const pollDurations = [60, 360, 1440, 4320, 10080]
 
 const Composer = ({ accounts }) => {
-  const [chosen, setChosen] = useState(accounts.length === 1 ? [accounts[0].id] : [])
-  const [draft, setDraft] = useState(blank)
+  // The draft kept in this browser, read once before the first drawing so nothing overwrites it first.
+  const [restored, setRestored] = useState(() => restoreDraft(accounts))
+  const [chosen, setChosen] = useState(() =>
+    restored !== null ? restored.chosen : accounts.length === 1 ? [accounts[0].id] : []
+  )
+  const [draft, setDraft] = useState(() => restored?.draft ?? blank())
   const [advice, setAdvice] = useState(null)
   const [busy, setBusy] = useState(false)
   const [sent, setSent] = useState(null)
@@ -35,6 +40,17 @@ const Composer = ({ accounts }) => {
   const edit = (patch) => {
     setDraft((d) => ({ ...d, ...patch }))
     setSubmitError(null)
+  }
+
+  // Kept as one types (uploads in flight are kept once done); a sent or emptied draft is forgotten.
+  useEffect(() => keepDraft(draft, chosen), [draft, chosen])
+  const discard = () => {
+    forgetDraft()
+    setRestored(null)
+    setDraft(blank())
+    setChosen(accounts.length === 1 ? [accounts[0].id] : [])
+    setAdvice(null)
+    document.getElementById("compose-text")?.focus()
   }
 
   const platforms = [...new Set(accounts.filter((a) => chosen.includes(a.id)).map((a) => a.platform))]
@@ -97,6 +113,8 @@ const Composer = ({ accounts }) => {
     }
     const post = result.data.post
     setSent({ mode: draft.mode, post })
+    forgetDraft()
+    setRestored(null)
     setDraft(blank())
     setAdvice(null)
   }
@@ -118,6 +136,7 @@ const Composer = ({ accounts }) => {
 
   return html`<form class="composer" noValidate onSubmit=${submit} aria-labelledby="compose-title">
 <h1 id="compose-title">${t("nav.compose")}</h1>
+${restored && html`<p class="restored" role="status">${t("compose.draftRestored")} · <button type="button" class="link" onClick=${discard}>${t("compose.discardDraft")}</button>${restored.expired > 0 ? html` <span class="muted">${t("compose.mediaExpired", { n: restored.expired })}</span>` : ""}</p>`}
 ${sent && html`<p class="sent" role="status" tabindex="-1" ref=${done}>${sent.mode === "now" ? t("compose.sentNow") : t(sent.mode === "queue" ? "compose.sentQueue" : "compose.sentScheduled", { when: when(sent.post.scheduledFor) })} <a href=${sent.mode === "now" ? "/app/posts" : "/app/calendar"}>${t(sent.mode === "now" ? "nav.posts" : "nav.calendar")}</a></p>`}
 <fieldset class="targets" aria-describedby="targets-error"><legend>${t("compose.targets")}</legend>
 ${accounts.map((a) => html`<label key=${a.id} class="target"><input type="checkbox" checked=${chosen.includes(a.id)} onChange=${() => toggle(a.id)} /> ${networkName(a.platform)} <span class="muted">@${a.username}</span>${a.status === "connected" ? "" : html` <span class="badge needs_reconnection">${t("accounts.needsReconnection")}</span>`}</label>`)}

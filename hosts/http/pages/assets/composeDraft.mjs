@@ -47,6 +47,8 @@ export const blank = () => ({
   text: "",
   media: [],
   overrides: {},
+  mediaOverrides: {},
+  threadOverrides: {},
   firstComment: "",
   thread: [],
   poll: null,
