@@ -471,7 +471,17 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await page.getByRole("checkbox", { name: /^YouTube/ }).check()
     await page.getByLabel(words.ja.text, { exact: true }).fill("春のセール")
     const google = page.locator("fieldset.options[data-platform=google_business]")
+    const groups = () => google.locator("fieldset.option-group legend").allTextContents()
+    // Each field only where it applies: an offer's fields on an OFFER (and no button there), none on an update.
+    expect(await groups()).toEqual(["投稿の下のボタン"])
+    await google.getByLabel("投稿の種類").selectOption({ label: "特典" })
+    await expect.poll(groups).toEqual(["イベントまたは特典", "特典"])
+    await google.getByLabel("クーポンコード").fill("SPRING")
+    await expectAccessible(page)
+    await google.getByLabel("投稿の種類").selectOption({ label: "最新情報" })
+    await expect.poll(groups).toEqual(["投稿の下のボタン"])
     await google.getByLabel("投稿の種類").selectOption({ label: "イベント" })
+    await expect.poll(groups).toEqual(["投稿の下のボタン", "イベントまたは特典"])
     const event = google.getByRole("group", { name: "イベントまたは特典" })
     await event.getByLabel(/^タイトル/).fill("春のセール")
     expect(await event.getByLabel(/^開始日/).getAttribute("type")).toBe("date")
@@ -493,6 +503,8 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
       callToAction: { actionType: "LEARN_MORE", url: "https://example.org/sale" },
       event: { title: "春のセール", startDate: "2027-04-01", endDate: "2027-04-07" }
     })
+    // The coupon typed while it was an OFFER stays in the draft but is not sent on an EVENT.
+    expect(body.googleBusiness.offer).toBeUndefined()
     expect(body.youtube).toEqual({ madeForKids: true, tags: ["sale", "spring"] })
     await page.close()
   }, 60_000)

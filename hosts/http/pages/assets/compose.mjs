@@ -2,7 +2,7 @@
 // network's advice from the dry run as they type, and publishes it now, schedules it or queues it.
 import { render, useEffect, useLayoutEffect, useRef, useState } from "./vendor/preact-htm-3.1.1.mjs"
 import { Advice } from "./composeAdvice.mjs"
-import { blank, bodyOf, oneVideo, slotsOf } from "./composeDraft.mjs"
+import { blank, bodyOf, hasImageOn, oneVideo, slotsOf } from "./composeDraft.mjs"
 import { forgetDraft, keepDraft, restoreDraft } from "./composeKeep.mjs"
 import { NetworkOptions } from "./composeOptions.mjs"
 import {
@@ -164,7 +164,7 @@ ${on && html`<label for=${id}>${t("compose.textOn", { network: networkName(p) })
 <${FieldError} id=${`${id}-error`} errors=${errorsAt(id)} /></div>`
 })}</fieldset>`
 }
-<${NetworkOptions} accounts=${accounts} chosen=${chosen} values=${draft.options} onChange=${(options) => edit({ options })} errorsAt=${errorsAt} />
+<${NetworkOptions} accounts=${accounts} chosen=${chosen} values=${draft.options} onChange=${(options) => edit({ options })} errorsAt=${errorsAt} hasImageOn=${hasImageOn(draft)} />
 <div class="field"><label for="compose-comment">${t("compose.firstComment")}</label>
 <textarea id="compose-comment" rows="2" value=${draft.firstComment} onInput=${(e) => edit({ firstComment: e.target.value })} ...${fieldProps("compose-comment", errorsAt("firstComment"))}></textarea>
 <${FieldError} id="compose-comment-error" errors=${errorsAt("firstComment")} /></div>

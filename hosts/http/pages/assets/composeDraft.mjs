@@ -72,6 +72,16 @@ export const oneVideo = (draft) => {
   return done.length === 1 && done[0].type === "video"
 }
 
+/** The finished uploads a network gets: its own choice when it has one, else the post's. */
+export const mediaFor = (draft, platform) => {
+  const done = draft.media.filter((m) => m.status === "done")
+  const own = draft.mediaOverrides?.[platform]
+  return own === undefined ? done : done.filter((m) => own.includes(m.id))
+}
+
+/** Whether a network's post carries an image (Reddit's kind defaults to image then). */
+export const hasImageOn = (draft) => (platform) => mediaFor(draft, platform).some((m) => m.type === "image")
+
 /** POST /posts's body (and the advice's) from the draft, for the chosen accounts on these platforms. */
 export const bodyOf = (draft, chosen, platforms) => {
   const mediaIds = draft.media.filter((m) => m.status === "done").map((m) => m.id)
@@ -94,7 +104,7 @@ export const bodyOf = (draft, chosen, platforms) => {
             question: draft.poll.question.trim() === "" ? null : draft.poll.question
           },
     cover: oneVideo(draft) ? coverOf(draft.cover) : null,
-    ...optionsBody(platforms, draft.options),
+    ...optionsBody(platforms, draft.options, hasImageOn(draft)),
     overrides: Object.keys(overrides).length > 0 ? overrides : null,
     scheduledFor: draft.mode === "schedule" ? { local: draft.local, timeZone } : null,
     queue: draft.mode === "queue" ? true : null
