@@ -553,4 +553,40 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     expect(await page.locator(".restored").count()).toBe(0)
     await page.close()
   }, 60_000)
+  it("desktop en: X gets its own media (one of the two uploads) and its own thread; the stored post keeps both overrides", async () => {
+    const { key, workspaceId, page } = await setUp("desktop", "en")
+    await addAccount(host, workspaceId, "x")
+    await page.reload()
+    await page.getByRole("checkbox", { name: /Sandbox/ }).check()
+    await page.getByRole("checkbox", { name: /^X/ }).check()
+    for (const [name, background] of [
+      ["wide.png", "#a62"],
+      ["square.png", "#2a6"]
+    ] as const)
+      await page.locator("input[type=file]").setInputFiles({
+        name,
+        mimeType: "image/png",
+        buffer: await sharp({ create: { width: 64, height: 64, channels: 3, background } })
+          .png()
+          .toBuffer()
+      })
+    await page.getByRole("img", { name: "Preview of square.png" }).waitFor()
+    await page.getByLabel(words.en.text, { exact: true }).fill("Two pictures, one on X")
+    await page.getByRole("button", { name: "Add a reply" }).click()
+    await page.getByLabel("Reply 1", { exact: true }).fill("Everywhere else")
+    await page.getByLabel("Different media on X").check()
+    const xMedia = page.getByRole("group", { name: /^Media on X/ })
+    await xMedia.getByRole("checkbox", { name: /wide\.png/ }).uncheck()
+    await page.getByLabel("Different thread on X").check()
+    await page.getByRole("textbox", { name: "Reply 1 on X" }).fill("Only on X")
+    await expectAccessible(page)
+    await page.getByRole("button", { name: words.en.publishNow, exact: true }).click()
+    await page.locator(".sent").waitFor()
+    const post = (await postsOf(key)).find((p) => p.content === "Two pictures, one on X")
+    expect(post.mediaIds).toHaveLength(2)
+    expect(post.thread).toEqual(["Everywhere else"])
+    expect(post.overrides.x).toEqual({ mediaIds: [post.mediaIds[1]], thread: ["Only on X"] })
+    expect(post.overrides.sandbox).toBeUndefined()
+    await page.close()
+  }, 60_000)
 })

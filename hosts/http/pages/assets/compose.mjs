@@ -5,6 +5,7 @@ import { Advice } from "./composeAdvice.mjs"
 import { blank, bodyOf, hasImageOn, oneVideo, slotsOf } from "./composeDraft.mjs"
 import { forgetDraft, keepDraft, restoreDraft } from "./composeKeep.mjs"
 import { NetworkOptions } from "./composeOptions.mjs"
+import { PerNetwork } from "./composeOverrides.mjs"
 import {
   api,
   CoverPicker,
@@ -148,22 +149,7 @@ ${accounts.map((a) => html`<label key=${a.id} class="target"><input type="checkb
 <${FieldError} id="media-error" errors=${errorsAt("media")} />
 ${oneVideo(draft) && html`<${CoverPicker} cover=${draft.cover} onChange=${(cover) => edit({ cover })} errors=${errorsAt("cover")} />`}
 <${Advice} advice=${advice} accounts=${accounts} busy=${busy} />
-${
-  platforms.length > 0 &&
-  html`<fieldset class="overrides"><legend>${t("compose.perNetwork")}</legend>
-${platforms.map((p) => {
-  const on = draft.overrides[p] !== undefined
-  const id = `override-${p}`
-  return html`<div key=${p} class="field"><label><input type="checkbox" checked=${on} onChange=${() => {
-    const next = { ...draft.overrides }
-    if (on) delete next[p]
-    else next[p] = draft.text
-    edit({ overrides: next })
-  }} /> ${t("compose.differentText", { network: networkName(p) })}</label>
-${on && html`<label for=${id}>${t("compose.textOn", { network: networkName(p) })}</label><textarea id=${id} rows="4" value=${draft.overrides[p]} onInput=${(e) => edit({ overrides: { ...draft.overrides, [p]: e.target.value } })} ...${fieldProps(id, errorsAt(id))}></textarea>`}
-<${FieldError} id=${`${id}-error`} errors=${errorsAt(id)} /></div>`
-})}</fieldset>`
-}
+${platforms.length > 0 && html`<${PerNetwork} platforms=${platforms} draft=${draft} edit=${edit} errorsAt=${errorsAt} />`}
 <${NetworkOptions} accounts=${accounts} chosen=${chosen} values=${draft.options} onChange=${(options) => edit({ options })} errorsAt=${errorsAt} hasImageOn=${hasImageOn(draft)} />
 <div class="field"><label for="compose-comment">${t("compose.firstComment")}</label>
 <textarea id="compose-comment" rows="2" value=${draft.firstComment} onInput=${(e) => edit({ firstComment: e.target.value })} ...${fieldProps("compose-comment", errorsAt("firstComment"))}></textarea>
