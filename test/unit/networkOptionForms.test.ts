@@ -5,7 +5,8 @@ import {
   fieldPaths,
   inputHints,
   networkOptionForms,
-  type OptionField
+  type OptionField,
+  shownWhen
 } from "../../hosts/http/pages/networkOptionForms.ts"
 
 // The composer's per-network forms, derived from the contract's schemas (no network's fields written in the page).
@@ -49,6 +50,29 @@ describe("the composer's per-network option forms", () => {
   it("every hint names a field that exists, so a renamed field cannot leave one behind", () => {
     const paths = networkOptionForms.flatMap((form) => fieldPaths(form.field, form.fields))
     expect(Object.keys(inputHints).filter((path) => !paths.includes(path))).toEqual([])
+  })
+
+  it("each 'shown when' rule names a field that exists and a choice whose values it lists, and rides on its field", () => {
+    const all = networkOptionForms.flatMap((form) => {
+      const walk = (prefix: string, fields: ReadonlyArray<OptionField>): ReadonlyArray<[string, OptionField]> =>
+        fields.flatMap((f) => [
+          [`${prefix}.${f.name}`, f] as [string, OptionField],
+          ...(f.kind === "group" ? walk(`${prefix}.${f.name}`, f.fields) : [])
+        ])
+      return walk(form.field, form.fields)
+    })
+    const byPath = new Map(all)
+    for (const [path, rule] of Object.entries(shownWhen)) {
+      expect(byPath.get(path)?.shownWhen).toEqual(rule)
+      const decider = byPath.get(rule.path)
+      expect(decider?.kind).toBe("choice")
+      if (decider?.kind !== "choice") continue
+      expect(rule.in.filter((v) => v !== "" && !decider.values.includes(v))).toEqual([])
+    }
+    // An offer's fields on an OFFER only; the button never on one.
+    const google = find("googleBusiness").fields
+    expect(named(google, "offer").shownWhen?.in).toEqual(["OFFER"])
+    expect(named(google, "callToAction").shownWhen?.in).not.toContain("OFFER")
   })
 
   it("every field and every choice has its words in English and Japanese", () => {

@@ -52,6 +52,8 @@ export interface Shell {
   readonly csrf: string
   readonly locale: Locale
   readonly timeZone: string
+  /** Whose browser-kept draft the composer reads: the workspace's and the person's ids. */
+  readonly draftOwner: string
 }
 
 /**
@@ -72,7 +74,7 @@ export const appShell = (shell: Shell) => {
     `<!doctype html><html lang="${shell.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(t[`nav.${shell.view}`] ?? "")} · Herald</title>${preloadsOf(shell.view)}
 <meta name="csrf-token" content="${escapeHtml(shell.csrf)}"><meta name="time-zone" content="${escapeHtml(shell.timeZone)}">
-${FAVICON_LINK}<link rel="stylesheet" href="/app/assets/app.css"><script type="module" src="/app/assets/app.js"></script>${shell.view === "compose" ? composeFiles : ""}</head>
+${FAVICON_LINK}<link rel="stylesheet" href="/app/assets/app.css"><script type="module" src="/app/assets/app.js"></script>${shell.view === "compose" ? `<meta name="draft-owner" content="${escapeHtml(shell.draftOwner)}">${composeFiles}` : ""}</head>
 <body data-view="${shell.view}"><header><a class="brand" href="/app">${MARK_SVG}<span>Herald</span></a><nav aria-label="${escapeHtml(t["nav.main"] ?? "")}">${nav}</nav>
 <form method="post" action="/signout" class="signout"><input type="hidden" name="lang" value="${shell.locale}"><span class="muted who">${escapeHtml(t.signedInAs ?? "")} ${escapeHtml(shell.email)}</span> <button class="secondary">${escapeHtml(t["nav.signout"] ?? "")}</button></form></header>
 <main id="main" tabindex="-1"><p>${escapeHtml(t.loading ?? "")}</p></main>

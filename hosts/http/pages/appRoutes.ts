@@ -33,7 +33,8 @@ export const layer = HttpRouter.addAll(
               Result.getOrElse(chooseLocale(undefined, request.headers["accept-language"]), () => "en" as const),
             onSome: (w) => w.locale
           }),
-          timeZone: Option.match(workspace, { onNone: () => "UTC", onSome: (w) => w.timeZone })
+          timeZone: Option.match(workspace, { onNone: () => "UTC", onSome: (w) => w.timeZone }),
+          draftOwner: `${session.value.actor.workspaceId}:${session.value.actor.personId}`
         })
       }).pipe(Effect.provideContext(services)) as Effect.Effect<
         HttpServerResponse.HttpServerResponse,

@@ -34,9 +34,14 @@ export const assets: ReadonlyMap<string, Asset> = new Map([
   ].map((name) => [name, read(name, "text/javascript; charset=utf-8")] as const),
   ["app.css", read("app.css", "text/css; charset=utf-8")],
   ["compose.mjs", read("compose.mjs", "text/javascript; charset=utf-8")],
-  ...["composeParts.mjs", "composeAdvice.mjs", "composeDraft.mjs", "composeOptions.mjs"].map(
-    (name) => [name, read(name, "text/javascript; charset=utf-8")] as const
-  ),
+  ...[
+    "composeParts.mjs",
+    "composeAdvice.mjs",
+    "composeDraft.mjs",
+    "composeKeep.mjs",
+    "composeOptions.mjs",
+    "composeOverrides.mjs"
+  ].map((name) => [name, read(name, "text/javascript; charset=utf-8")] as const),
   ["compose.css", read("compose.css", "text/css; charset=utf-8")]
 ])
 

@@ -8,22 +8,48 @@ import { networkOptionSchemas, networkOptionsField } from "../../../domain/contr
 /** How a text field is typed into: the page's presentation, which a schema's shape does not say. */
 type TextInput = "text" | "date" | "time" | "url" | "boards"
 
-export type OptionField =
-  | { readonly name: string; readonly kind: "text"; readonly input: TextInput; readonly required: boolean }
-  | {
-      readonly name: string
-      readonly kind: "choice"
-      readonly values: ReadonlyArray<string>
-      readonly required: boolean
-    }
-  | { readonly name: string; readonly kind: "toggle"; readonly required: boolean }
-  | { readonly name: string; readonly kind: "list"; readonly maxItems: number | null; readonly required: boolean }
-  | {
-      readonly name: string
-      readonly kind: "group"
-      readonly fields: ReadonlyArray<OptionField>
-      readonly required: boolean
-    }
+/**
+ * When a field applies, by another field's value (a rule the schema states only in words): "" in `in`
+ * stands for left unset; with `unsetOnlyWithoutImage`, unset counts only while the post has no image.
+ */
+export interface ShownWhen {
+  readonly path: string
+  readonly in: ReadonlyArray<string>
+  readonly unsetOnlyWithoutImage?: boolean
+}
+
+/** Fields shown (and sent) only when they apply, by their path in the request; the rest always apply. */
+export const shownWhen: Readonly<Record<string, ShownWhen>> = {
+  "googleBusiness.event": { path: "googleBusiness.topicType", in: ["EVENT", "OFFER"] },
+  "googleBusiness.offer": { path: "googleBusiness.topicType", in: ["OFFER"] },
+  "googleBusiness.callToAction": { path: "googleBusiness.topicType", in: ["", "STANDARD", "EVENT"] },
+  "googleBusiness.callToAction.url": {
+    path: "googleBusiness.callToAction.actionType",
+    in: ["", "BOOK", "ORDER", "SHOP", "LEARN_MORE", "SIGN_UP"]
+  },
+  "reddit.url": { path: "reddit.kind", in: ["link", ""], unsetOnlyWithoutImage: true }
+}
+
+type Applies = { readonly shownWhen?: ShownWhen }
+
+export type OptionField = Applies &
+  (
+    | { readonly name: string; readonly kind: "text"; readonly input: TextInput; readonly required: boolean }
+    | {
+        readonly name: string
+        readonly kind: "choice"
+        readonly values: ReadonlyArray<string>
+        readonly required: boolean
+      }
+    | { readonly name: string; readonly kind: "toggle"; readonly required: boolean }
+    | { readonly name: string; readonly kind: "list"; readonly maxItems: number | null; readonly required: boolean }
+    | {
+        readonly name: string
+        readonly kind: "group"
+        readonly fields: ReadonlyArray<OptionField>
+        readonly required: boolean
+      }
+  )
 
 export interface NetworkOptionForm {
   readonly platform: string
@@ -60,6 +86,18 @@ type JsonSchema = {
 }
 
 const fieldOf = (
+  path: string,
+  name: string,
+  node: JsonSchema,
+  required: boolean,
+  definitions: Readonly<Record<string, JsonSchema>>
+): OptionField => {
+  const rule = shownWhen[path]
+  const field = drawnField(path, name, node, required, definitions)
+  return rule === undefined ? field : { ...field, shownWhen: rule }
+}
+
+const drawnField = (
   path: string,
   name: string,
   node: JsonSchema,

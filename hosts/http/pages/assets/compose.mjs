@@ -2,8 +2,10 @@
 // network's advice from the dry run as they type, and publishes it now, schedules it or queues it.
 import { render, useEffect, useLayoutEffect, useRef, useState } from "./vendor/preact-htm-3.1.1.mjs"
 import { Advice } from "./composeAdvice.mjs"
-import { blank, bodyOf, oneVideo, slotsOf } from "./composeDraft.mjs"
+import { blank, bodyOf, hasImageOn, oneVideo, slotsOf } from "./composeDraft.mjs"
+import { forgetDraft, keepDraft, restoreDraft } from "./composeKeep.mjs"
 import { NetworkOptions } from "./composeOptions.mjs"
+import { PerNetwork } from "./composeOverrides.mjs"
 import {
   api,
   CoverPicker,
@@ -23,8 +25,12 @@ const ADVICE_DELAY_MS = 350
 const pollDurations = [60, 360, 1440, 4320, 10080]
 
 const Composer = ({ accounts }) => {
-  const [chosen, setChosen] = useState(accounts.length === 1 ? [accounts[0].id] : [])
-  const [draft, setDraft] = useState(blank)
+  // The draft kept in this browser, read once before the first drawing so nothing overwrites it first.
+  const [restored, setRestored] = useState(() => restoreDraft(accounts))
+  const [chosen, setChosen] = useState(() =>
+    restored !== null ? restored.chosen : accounts.length === 1 ? [accounts[0].id] : []
+  )
+  const [draft, setDraft] = useState(() => restored?.draft ?? blank())
   const [advice, setAdvice] = useState(null)
   const [busy, setBusy] = useState(false)
   const [sent, setSent] = useState(null)
@@ -35,6 +41,17 @@ const Composer = ({ accounts }) => {
   const edit = (patch) => {
     setDraft((d) => ({ ...d, ...patch }))
     setSubmitError(null)
+  }
+
+  // Kept as one types (uploads in flight are kept once done); a sent or emptied draft is forgotten.
+  useEffect(() => keepDraft(draft, chosen), [draft, chosen])
+  const discard = () => {
+    forgetDraft()
+    setRestored(null)
+    setDraft(blank())
+    setChosen(accounts.length === 1 ? [accounts[0].id] : [])
+    setAdvice(null)
+    document.getElementById("compose-text")?.focus()
   }
 
   const platforms = [...new Set(accounts.filter((a) => chosen.includes(a.id)).map((a) => a.platform))]
@@ -97,6 +114,8 @@ const Composer = ({ accounts }) => {
     }
     const post = result.data.post
     setSent({ mode: draft.mode, post })
+    forgetDraft()
+    setRestored(null)
     setDraft(blank())
     setAdvice(null)
   }
@@ -118,6 +137,7 @@ const Composer = ({ accounts }) => {
 
   return html`<form class="composer" noValidate onSubmit=${submit} aria-labelledby="compose-title">
 <h1 id="compose-title">${t("nav.compose")}</h1>
+${restored && html`<p class="restored" role="status">${t("compose.draftRestored")} · <button type="button" class="link" onClick=${discard}>${t("compose.discardDraft")}</button>${restored.expired > 0 ? html` <span class="muted">${t("compose.mediaExpired", { n: restored.expired })}</span>` : ""}</p>`}
 ${sent && html`<p class="sent" role="status" tabindex="-1" ref=${done}>${sent.mode === "now" ? t("compose.sentNow") : t(sent.mode === "queue" ? "compose.sentQueue" : "compose.sentScheduled", { when: when(sent.post.scheduledFor) })} <a href=${sent.mode === "now" ? "/app/posts" : "/app/calendar"}>${t(sent.mode === "now" ? "nav.posts" : "nav.calendar")}</a></p>`}
 <fieldset class="targets" aria-describedby="targets-error"><legend>${t("compose.targets")}</legend>
 ${accounts.map((a) => html`<label key=${a.id} class="target"><input type="checkbox" checked=${chosen.includes(a.id)} onChange=${() => toggle(a.id)} /> ${networkName(a.platform)} <span class="muted">@${a.username}</span>${a.status === "connected" ? "" : html` <span class="badge needs_reconnection">${t("accounts.needsReconnection")}</span>`}</label>`)}
@@ -129,23 +149,8 @@ ${accounts.map((a) => html`<label key=${a.id} class="target"><input type="checkb
 <${FieldError} id="media-error" errors=${errorsAt("media")} />
 ${oneVideo(draft) && html`<${CoverPicker} cover=${draft.cover} onChange=${(cover) => edit({ cover })} errors=${errorsAt("cover")} />`}
 <${Advice} advice=${advice} accounts=${accounts} busy=${busy} />
-${
-  platforms.length > 0 &&
-  html`<fieldset class="overrides"><legend>${t("compose.perNetwork")}</legend>
-${platforms.map((p) => {
-  const on = draft.overrides[p] !== undefined
-  const id = `override-${p}`
-  return html`<div key=${p} class="field"><label><input type="checkbox" checked=${on} onChange=${() => {
-    const next = { ...draft.overrides }
-    if (on) delete next[p]
-    else next[p] = draft.text
-    edit({ overrides: next })
-  }} /> ${t("compose.differentText", { network: networkName(p) })}</label>
-${on && html`<label for=${id}>${t("compose.textOn", { network: networkName(p) })}</label><textarea id=${id} rows="4" value=${draft.overrides[p]} onInput=${(e) => edit({ overrides: { ...draft.overrides, [p]: e.target.value } })} ...${fieldProps(id, errorsAt(id))}></textarea>`}
-<${FieldError} id=${`${id}-error`} errors=${errorsAt(id)} /></div>`
-})}</fieldset>`
-}
-<${NetworkOptions} accounts=${accounts} chosen=${chosen} values=${draft.options} onChange=${(options) => edit({ options })} errorsAt=${errorsAt} />
+${platforms.length > 0 && html`<${PerNetwork} platforms=${platforms} draft=${draft} edit=${edit} errorsAt=${errorsAt} />`}
+<${NetworkOptions} accounts=${accounts} chosen=${chosen} values=${draft.options} onChange=${(options) => edit({ options })} errorsAt=${errorsAt} hasImageOn=${hasImageOn(draft)} />
 <div class="field"><label for="compose-comment">${t("compose.firstComment")}</label>
 <textarea id="compose-comment" rows="2" value=${draft.firstComment} onInput=${(e) => edit({ firstComment: e.target.value })} ...${fieldProps("compose-comment", errorsAt("firstComment"))}></textarea>
 <${FieldError} id="compose-comment-error" errors=${errorsAt("firstComment")} /></div>

@@ -28,7 +28,14 @@ export const slotsOf = (error) => {
   const slots = fields.map((f) => {
     const reply = /^thread\[(\d+)\]/.exec(f)
     const override = /^overrides\.(\w+)\.content/.exec(f)
+    const ownMedia = /^overrides\.(\w+)\.mediaIds/.exec(f)
+    const ownReply = /^overrides\.(\w+)\.thread(?:\[(\d+)\])?/.exec(f)
     if (reply) return `thread-${reply[1]}`
+    if (ownMedia) return `override-${ownMedia[1]}-media`
+    if (ownReply)
+      return ownReply[2] === undefined
+        ? `override-${ownReply[1]}-thread`
+        : `override-${ownReply[1]}-thread-${ownReply[2]}`
     if (override) return `override-${override[1]}`
     if (f.startsWith("content")) return "content"
     if (f.startsWith("firstComment")) return "firstComment"
@@ -47,6 +54,8 @@ export const blank = () => ({
   text: "",
   media: [],
   overrides: {},
+  mediaOverrides: {},
+  threadOverrides: {},
   firstComment: "",
   thread: [],
   poll: null,
@@ -70,11 +79,30 @@ export const oneVideo = (draft) => {
   return done.length === 1 && done[0].type === "video"
 }
 
+/** The finished uploads a network gets: its own choice when it has one, else the post's. */
+export const mediaFor = (draft, platform) => {
+  const done = draft.media.filter((m) => m.status === "done")
+  const own = draft.mediaOverrides?.[platform]
+  return own === undefined ? done : done.filter((m) => own.includes(m.id))
+}
+
+/** Whether a network's post carries an image (Reddit's kind defaults to image then). */
+export const hasImageOn = (draft) => (platform) => mediaFor(draft, platform).some((m) => m.type === "image")
+
+/** A network's own text, media and thread, where it has them ([] for none). */
+const overrideOf = (draft, platform) => ({
+  ...(draft.overrides[platform] !== undefined ? { content: draft.overrides[platform] } : {}),
+  ...(draft.mediaOverrides[platform] !== undefined ? { mediaIds: mediaFor(draft, platform).map((m) => m.id) } : {}),
+  ...(draft.threadOverrides[platform] !== undefined
+    ? { thread: draft.threadOverrides[platform].filter((r) => r.trim() !== "") }
+    : {})
+})
+
 /** POST /posts's body (and the advice's) from the draft, for the chosen accounts on these platforms. */
 export const bodyOf = (draft, chosen, platforms) => {
   const mediaIds = draft.media.filter((m) => m.status === "done").map((m) => m.id)
   const overrides = Object.fromEntries(
-    platforms.filter((p) => draft.overrides[p] !== undefined).map((p) => [p, { content: draft.overrides[p] }])
+    platforms.map((p) => [p, overrideOf(draft, p)]).filter(([, own]) => Object.keys(own).length > 0)
   )
   const replies = draft.thread.filter((r) => r.trim() !== "")
   return {
@@ -92,7 +120,7 @@ export const bodyOf = (draft, chosen, platforms) => {
             question: draft.poll.question.trim() === "" ? null : draft.poll.question
           },
     cover: oneVideo(draft) ? coverOf(draft.cover) : null,
-    ...optionsBody(platforms, draft.options),
+    ...optionsBody(platforms, draft.options, hasImageOn(draft)),
     overrides: Object.keys(overrides).length > 0 ? overrides : null,
     scheduledFor: draft.mode === "schedule" ? { local: draft.local, timeZone } : null,
     queue: draft.mode === "queue" ? true : null

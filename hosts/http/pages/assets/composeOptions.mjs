@@ -22,13 +22,23 @@ export const optionSlot = (field) => {
   return idOf(path)
 }
 
-/** One form's value as the request takes it: blanks left out, a group only when something in it is set, tags split at commas. */
-const requestValue = (fields, values = {}) => {
+/** Whether a field applies, by its served "shown when" rule: the deciding field's value (all options), the post's image. */
+export const applies = (field, options, hasImage) => {
+  const rule = field.shownWhen
+  if (rule === undefined) return true
+  const value = rule.path.split(".").reduce((o, k) => o?.[k], options) ?? ""
+  if (value === "" && rule.unsetOnlyWithoutImage && hasImage) return false
+  return rule.in.includes(value)
+}
+
+/** One form's value as the request takes it: blanks and fields that do not apply left out, a group only when something in it is set, tags split at commas. */
+const requestValue = (fields, values = {}, shown = () => true) => {
   const out = {}
   for (const f of fields) {
     const v = values[f.name]
+    if (!shown(f)) continue
     if (f.kind === "group") {
-      const inner = requestValue(f.fields, v)
+      const inner = requestValue(f.fields, v, shown)
       if (inner !== null) out[f.name] = inner
     } else if (f.kind === "toggle") {
       if (v === true) out[f.name] = true
@@ -43,12 +53,15 @@ const requestValue = (fields, values = {}) => {
   return Object.keys(out).length > 0 ? out : null
 }
 
-/** The request's network objects for the chosen platforms (e.g. {reddit: {subreddit}}), from what was filled in. */
-export const optionsBody = (platforms, values) =>
+/** The request's network objects for the chosen platforms (e.g. {reddit: {subreddit}}), from what was filled in and applies. */
+export const optionsBody = (platforms, values, hasImageOn = () => false) =>
   Object.fromEntries(
     optionForms
       .filter((form) => platforms.includes(form.platform))
-      .map((form) => [form.field, requestValue(form.fields, values[form.field])])
+      .map((form) => [
+        form.field,
+        requestValue(form.fields, values[form.field], (f) => applies(f, values, hasImageOn(form.platform)))
+      ])
       .filter(([, value]) => value !== null)
   )
 
@@ -68,14 +81,15 @@ const useBoards = (accountId) => {
   return boards
 }
 
-const Field = ({ path, field, value, onChange, errorsAt, accountId }) => {
+const Field = ({ path, field, value, onChange, errorsAt, accountId, shown }) => {
+  if (!shown(field)) return ""
   const id = idOf(path)
   const label = t(`opt.${path}`)
   const errors = errorsAt(id)
   const required = field.required ? html` <span class="muted">(${t("compose.required")})</span>` : ""
   if (field.kind === "group")
     return html`<fieldset class="option-group" aria-describedby=${`${id}-error`}><legend>${label}</legend>
-${field.fields.map((f) => html`<${Field} key=${f.name} path=${`${path}.${f.name}`} field=${f} value=${value?.[f.name]} onChange=${(v) => onChange({ ...(value ?? {}), [f.name]: v })} errorsAt=${errorsAt} accountId=${accountId} />`)}
+${field.fields.map((f) => html`<${Field} key=${f.name} path=${`${path}.${f.name}`} field=${f} value=${value?.[f.name]} onChange=${(v) => onChange({ ...(value ?? {}), [f.name]: v })} errorsAt=${errorsAt} accountId=${accountId} shown=${shown} />`)}
 <${FieldError} id=${`${id}-error`} errors=${errors} /></fieldset>`
   if (field.kind === "toggle")
     return html`<div class="field option"><label><input type="checkbox" id=${id} checked=${value === true} onChange=${(e) => onChange(e.target.checked)} ...${fieldProps(id, errors)} /> ${label}</label>
@@ -106,7 +120,7 @@ const BoardInput = ({ props, accountId, onChange }) => {
 }
 
 /** The settings of each chosen network that has its own object, one fieldset per network. */
-export const NetworkOptions = ({ accounts, chosen, values, onChange, errorsAt }) => {
+export const NetworkOptions = ({ accounts, chosen, values, onChange, errorsAt, hasImageOn }) => {
   const chosenAccounts = accounts.filter((a) => chosen.includes(a.id))
   const forms = optionForms.filter((form) => chosenAccounts.some((a) => a.platform === form.platform))
   if (forms.length === 0) return ""
@@ -115,8 +129,9 @@ ${forms.map((form) => {
   const accountId = chosenAccounts.find((a) => a.platform === form.platform)?.id
   const own = values[form.field] ?? {}
   const id = idOf(form.field)
+  const shown = (f) => applies(f, values, hasImageOn(form.platform))
   return html`<fieldset key=${form.field} class="options" data-platform=${form.platform}><legend>${t("compose.optionsOn", { network: networkName(form.platform) })}</legend>
-${form.fields.map((f) => html`<${Field} key=${f.name} path=${`${form.field}.${f.name}`} field=${f} value=${own[f.name]} onChange=${(v) => onChange({ ...values, [form.field]: { ...own, [f.name]: v } })} errorsAt=${errorsAt} accountId=${accountId} />`)}
+${form.fields.map((f) => html`<${Field} key=${f.name} path=${`${form.field}.${f.name}`} field=${f} value=${own[f.name]} onChange=${(v) => onChange({ ...values, [form.field]: { ...own, [f.name]: v } })} errorsAt=${errorsAt} accountId=${accountId} shown=${shown} />`)}
 <${FieldError} id=${`${id}-error`} errors=${errorsAt(id)} /></fieldset>`
 })}</section>`
 }

@@ -161,7 +161,13 @@ export const uploadItem = (file, onDone) => {
   api("/media", { method: "POST", body: form }).then((result) =>
     onDone(
       result.ok
-        ? { ...item, status: "done", id: result.data.media.id, type: result.data.media.type }
+        ? {
+            ...item,
+            status: "done",
+            id: result.data.media.id,
+            type: result.data.media.type,
+            expiresAt: result.data.media.expiresAt
+          }
         : {
             ...item,
             status: "failed",
