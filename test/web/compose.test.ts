@@ -509,7 +509,7 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await page.close()
   }, 60_000)
   it("desktop en: the draft is kept across a reload (an expired upload dropped with a note), discarded on demand, forgotten after a send", async () => {
-    const { key, page } = await setUp("desktop", "en")
+    const { key, workspaceId, page } = await setUp("desktop", "en")
     const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#26a" } })
       .png()
       .toBuffer()
@@ -521,6 +521,10 @@ describe.runIf(chromiumAvailable)("the people's app: the composer", () => {
     await page.getByLabel(words.en.atTime).check()
     // One upload's expiry moved into the past, as if the draft had waited more than 7 days.
     await expect.poll(() => page.evaluate("JSON.stringify(localStorage)")).toContain("old.png")
+    // Kept under the workspace and the person, so another person on this browser has their own.
+    expect(await page.evaluate("Object.keys(localStorage).join()")).toMatch(
+      new RegExp(`^herald\\.draft\\.${workspaceId}:[^,]+$`)
+    )
     await page.evaluate(() => {
       const storage = (globalThis as any).localStorage
       const name = Object.keys(storage).find((k) => k.startsWith("herald.draft."))!
