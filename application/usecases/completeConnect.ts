@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
 import type { Account } from "../../domain/account.ts"
-import { fail, invalidFields } from "../../domain/errors.ts"
+import { fail } from "../../domain/errors.ts"
 import { refreshOffsetsMs } from "../../domain/metrics.ts"
-import { checkText, cleanLabel, describeTextProblem } from "../../domain/text.ts"
+import { cleanLabel } from "../../domain/text.ts"
 import { HeraldConfig } from "../config.ts"
 import { AccountRepo } from "../ports/AccountRepo.ts"
 import { Crypto } from "../ports/Crypto.ts"
@@ -11,8 +11,7 @@ import { Store } from "../ports/Store.ts"
 import { TokenRepo } from "../ports/TokenRepo.ts"
 import { readCache } from "../readCache.ts"
 import { accountView } from "./accountView.ts"
-import { now } from "./common.ts"
-import { callbackUrl, type ConnectState, connectorFor, invalidConnectLink, requireContinued } from "./connectLink.ts"
+import { callbackUrl, connectorFor, continuedLink, invalidConnectLink } from "./connectLink.ts"
 import { storeCredentials } from "./credentials.ts"
 import { accountEvent, emit } from "./webhooks/events.ts"
 
@@ -27,27 +26,16 @@ export const completeConnect = Effect.fn("completeConnect")(function* (
   browser: string | null
 ) {
   const connector = yield* connectorFor(platformName)
-  // Refused before the state is used up: a bad parameter must not cost the person their link.
-  for (const [name, value] of Object.entries(params)) {
-    const problem = checkText(value, { kind: "label", max: 4096 })
-    if (problem !== null) return yield* Effect.fail(invalidFields([name], describeTextProblem(name, problem)))
-  }
-  const crypto = yield* Crypto
-  const tokens = yield* TokenRepo
-  const at = yield* now
-  const stateHash = yield* crypto.sha256(params.state ?? "")
   // Read, not used up, until the network has answered: a wrong app password or a failed exchange
   // leaves the person their link to try again.
-  const token = yield* tokens.find(stateHash, "connect", at)
-  const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
-  if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
-    return yield* Effect.fail(invalidConnectLink())
-  yield* requireContinued(params.state ?? "", browser)
+  const { stateHash, at, token, remembered } = yield* continuedLink(connector.platform, params, browser)
+  const crypto = yield* Crypto
+  const tokens = yield* TokenRepo
   const config = yield* HeraldConfig
   const connections = yield* connector.complete({
     params,
     callbackUrl: callbackUrl(config.publicUrl, connector.platform),
-    verifier: remembered.value.verifier ?? null
+    verifier: remembered.verifier ?? null
   })
   if (connections.length === 0)
     return yield* Effect.fail(
@@ -64,7 +52,7 @@ export const completeConnect = Effect.fn("completeConnect")(function* (
       Effect.gen(function* () {
         const stored = yield* (yield* AccountRepo).upsert({
           id,
-          workspaceId: token.value.workspaceId,
+          workspaceId: token.workspaceId,
           platform: platform ?? connector.platform,
           name: cleanLabel(profile.name, 200),
           username: cleanLabel(profile.username, 200),
@@ -84,6 +72,6 @@ export const completeConnect = Effect.fn("completeConnect")(function* (
     )
     accounts.push(account)
   }
-  yield* (yield* readCache).forgetAccounts(token.value.workspaceId)
+  yield* (yield* readCache).forgetAccounts(token.workspaceId)
   return { account: accountView(accounts[0]!), accounts: accounts.map(accountView) }
 })

@@ -202,6 +202,32 @@ export const inspectConnectState = Effect.fn("inspectConnectState")(function* (
 })
 
 /**
+ * The connect link a callback or Herald's connect form names (`params.state`), read, not used up, for
+ * the browser that continued it only. Its parameters are checked first: a bad one must not cost the
+ * person their link.
+ */
+export const continuedLink = Effect.fnUntraced(function* (
+  platform: Platform,
+  params: Readonly<Record<string, string>>,
+  browser: string | null
+) {
+  for (const [name, value] of Object.entries(params)) {
+    const problem = checkText(value, { kind: "label", max: 4096 })
+    if (problem !== null) return yield* Effect.fail(invalidFields([name], describeTextProblem(name, problem)))
+  }
+  const crypto = yield* Crypto
+  const at = yield* now
+  const state = params.state ?? ""
+  const stateHash = yield* crypto.sha256(state)
+  const token = yield* (yield* TokenRepo).find(stateHash, "connect", at)
+  const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
+  if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== platform)
+    return yield* Effect.fail(invalidConnectLink())
+  yield* requireContinued(state, browser)
+  return { state, stateHash, at, token: token.value, remembered: remembered.value }
+})
+
+/**
  * Herald's connect form named what the connect link lacked (Mastodon's instance): the connection
  * begins anew with those fields under the same link, and the network's URL comes back to open next.
  * The link is not used up; only what it remembers for the callback changes. Only the browser that
@@ -213,20 +239,8 @@ export const connectWithFormFields = Effect.fn("connectWithFormFields")(function
   browser: string | null
 ) {
   const connector = yield* connectorFor(platformName)
-  for (const [name, value] of Object.entries(params)) {
-    const problem = checkText(value, { kind: "label", max: 4096 })
-    if (problem !== null) return yield* Effect.fail(invalidFields([name], describeTextProblem(name, problem)))
-  }
-  const crypto = yield* Crypto
+  const { state, stateHash, at, token, remembered } = yield* continuedLink(connector.platform, params, browser)
   const tokens = yield* TokenRepo
-  const at = yield* now
-  const state = params.state ?? ""
-  const stateHash = yield* crypto.sha256(state)
-  const token = yield* tokens.find(stateHash, "connect", at)
-  const remembered = Option.map(token, (t) => JSON.parse(t.data ?? "{}") as Partial<ConnectState>)
-  if (Option.isNone(token) || Option.isNone(remembered) || remembered.value.platform !== connector.platform)
-    return yield* Effect.fail(invalidConnectLink())
-  yield* requireContinued(state, browser)
   const config = yield* HeraldConfig
   const { url, verifier } = yield* connector.begin({
     state,
@@ -236,7 +250,7 @@ export const connectWithFormFields = Effect.fn("connectWithFormFields")(function
   })
   // The same link, remembering what the callback needs now (the network's verifier).
   if (Option.isNone(yield* tokens.consume(stateHash, "connect", at))) return yield* Effect.fail(invalidConnectLink())
-  yield* tokens.insert({ ...token.value, data: JSON.stringify({ ...remembered.value, verifier }) })
+  yield* tokens.insert({ ...token, data: JSON.stringify({ ...remembered, verifier }) })
   return { url }
 })
 
