@@ -5,7 +5,8 @@ import { HeraldConfig } from "../config.ts"
 import { Crypto } from "../ports/Crypto.ts"
 import { RateLimiter } from "../ports/RateLimiter.ts"
 import { TokenRepo } from "../ports/TokenRepo.ts"
-import { completeConnect, invalidConnectLink } from "./accounts.ts"
+import { completeConnect } from "./completeConnect.ts"
+import { invalidConnectLink } from "./connectLink.ts"
 import { now, rateLimited } from "./common.ts"
 
 /**

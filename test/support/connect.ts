@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { completeConnect, connectUrl, continueConnect } from "../../application/usecases/accounts.ts"
+import { completeConnect } from "../../application/usecases/completeConnect.ts"
+import { connectUrl, continueConnect } from "../../application/usecases/connectLink.ts"
 import type { Actor } from "../../domain/apiKey.ts"
 
 /** A connect link followed as a browser does: Herald's start page continued, then the network's answer; the accounts made. */

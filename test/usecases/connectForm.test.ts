@@ -5,7 +5,7 @@ import { connector as sandboxConnector } from "../../adapters/networks/sandbox/i
 import { defaultLimits } from "../../application/config.ts"
 import { Connectors } from "../../application/ports/Connectors.ts"
 import { connectorsOf } from "../../application/ports/Network.ts"
-import { connectUrl, continueConnect } from "../../application/usecases/accounts.ts"
+import { connectUrl, continueConnect } from "../../application/usecases/connectLink.ts"
 import { authenticateKey } from "../../application/usecases/auth.ts"
 import { completeFormConnect, FORM_REFUSED } from "../../application/usecases/connectForm.ts"
 import { signUp } from "../../application/usecases/signup.ts"

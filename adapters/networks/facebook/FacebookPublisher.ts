@@ -5,22 +5,21 @@ import {
   PublishError,
   type Publisher,
   type PublishOutcome,
-  type PublishRequest,
-  type Recovery
+  type PublishRequest
 } from "../../../application/ports/Publishers.ts"
 import type { Media } from "../../../domain/media.ts"
 import { formatUtc } from "../../../domain/time.ts"
 import { createdId } from "../meta/graph.ts"
 import { fetchableUrl, readAll } from "../shared/media.ts"
 import { MAX_PROCESSING_MS } from "../meta/containers.ts"
-import { findByText } from "../meta/posts.ts"
-import type { Acting, FacebookApi, PagePost, VideoPhase, VideoStatus } from "./api.ts"
+import type { Acting, FacebookApi, VideoPhase } from "./api.ts"
 import { decodeHandle, encodeHandle, type FacebookHandle, sending } from "./handle.ts"
 import type { ReelLedgerShape } from "./reelLedger.ts"
+import { actingOf, postUrl, reelUrl, reelVideo, videoUrl } from "./pageRequest.ts"
 import { makeReelQuota } from "./reelQuota.ts"
+import { makeRecover } from "./recover.ts"
 import { failedPhase, finishReceived, isLive } from "./videoStatus.ts"
 
-const FACEBOOK = "https://www.facebook.com"
 const MAX_POLL_WAIT_MS = 60_000
 /** Trouble reaching Meta while a video is on its way keeps its handle this long (a throttled call waits as Meta says); then it fails. */
 const KEEP_HANDLE_MS = 6 * 60 * 60_000
@@ -29,28 +28,11 @@ const TROUBLE_WAIT_MS = 60_000
 type Reel = Extract<FacebookHandle, { stage: "reel" }>
 type Processing = Extract<FacebookHandle, { stage: "video" }>
 
-const actingOf = (request: Pick<PublishRequest, "account" | "credentials">): Effect.Effect<Acting, PublishError> =>
-  request.credentials === null
-    ? Effect.fail(PublishError.revoked({ message: "The Facebook Page has no stored access." }))
-    : Effect.succeed({ pageId: request.account.externalId, token: request.credentials.accessToken })
-
 /** The first web link in a text, without the punctuation that ends a sentence: Meta builds its preview card. */
 export const firstLink = (text: string): string | null => {
   const found = /\bhttps?:\/\/[^\s<>"]+/i.exec(text)?.[0]
   return found === undefined ? null : found.replace(/[.,;:!?)\]'"]+$/, "")
 }
-
-/** Meta gives video permalinks as paths ("/{page}/videos/{id}/"). */
-const absolute = (url: string | undefined) =>
-  url === undefined ? null : url.startsWith("/") ? `${FACEBOOK}${url}` : url
-const postUrl = (id: string) => `${FACEBOOK}/${id}`
-const videoUrl = (a: Acting, videoId: string, status?: VideoStatus) =>
-  absolute(status?.permalink_url) ?? `${FACEBOOK}/${a.pageId}/videos/${videoId}`
-const reelUrl = (videoId: string) => `${FACEBOOK}/reel/${videoId}`
-
-/** The post's one video goes up as a reel when the post asks for it (facebook.reel). */
-const reelVideo = (request: PublishRequest): Media | null =>
-  request.options?.facebook?.reel === true ? (request.media.find((m) => m.type === "video") ?? null) : null
 
 const processing = (handle: FacebookHandle, checkAfterMs: number): PublishOutcome => ({
   _tag: "Processing",
@@ -75,6 +57,7 @@ export const make = (deps: {
 }): Publisher => {
   const { api, blobs } = deps
   const reels = makeReelQuota(deps.reels)
+  const recover = makeRecover(api)
 
   const post = (a: Acting, request: PublishRequest) =>
     Effect.gen(function* () {
@@ -202,63 +185,6 @@ export const make = (deps: {
       const startedAt = handle.startedAt > 0 ? handle.startedAt : yield* Clock.currentTimeMillis
       if (reel !== null) return yield* reelStart(a, startedAt)
       return yield* request.media.some((m) => m.type === "video") ? video(a, request, startedAt) : post(a, request)
-    })
-
-  const found = (item: PagePost | null, url: (item: PagePost) => string | null): Recovery =>
-    item === null ? { _tag: "NotPublished" } : { _tag: "Published", published: { externalId: item.id, url: url(item) } }
-
-  const recover = (request: PublishRequest, handleText: string | null) =>
-    Effect.gen(function* () {
-      const handle = decodeHandle(handleText)
-      if (Option.isNone(handle)) return { _tag: "Unknown" } satisfies Recovery
-      // Nothing is sent with a video handle: it only polls.
-      if (handle.value.stage === "video") return { _tag: "NotPublished" } satisfies Recovery
-      const since = handle.value.startedAt
-      const a = yield* actingOf(request)
-      if (handle.value.stage === "reel") {
-        // The reel is its video id: live, or publish goes on from where its status says it stands (no second upload or finish).
-        const status = yield* api.videoStatus(a, handle.value.videoId)
-        return isLive(status, true)
-          ? ({
-              _tag: "Published",
-              published: { externalId: handle.value.videoId, url: reelUrl(handle.value.videoId) }
-            } satisfies Recovery)
-          : ({ _tag: "NotPublished" } satisfies Recovery)
-      }
-      if (request.replyTo !== null)
-        return found(
-          findByText(
-            yield* api.comments(a, request.replyTo.parentId),
-            request.content,
-            since,
-            (c) => c.message,
-            (c) => c.created_time
-          ),
-          () => null
-        )
-      // A reel's finish is only ever sent from a `reel` handle: from `sending`, none can be live.
-      if (reelVideo(request) !== null) return { _tag: "NotPublished" } satisfies Recovery
-      if (request.media.some((m) => m.type === "video"))
-        return found(
-          findByText(
-            yield* api.videos(a),
-            request.content,
-            since,
-            (v) => v.description,
-            (v) => v.created_time
-          ),
-          (v) => videoUrl(a, v.id, { permalink_url: v.permalink_url })
-        )
-      return found(
-        findByText(
-          yield* api.publishedPosts(a),
-          request.content,
-          since,
-          (p) => p.message,
-          (p) => p.created_time
-        ),
-        (p) => p.permalink_url ?? postUrl(p.id)
-      )
     })
 
   /** For a reel: the Page's reels as this server counted them, and whether one due at `dueAt` would wait for the 24 hours to move on. */

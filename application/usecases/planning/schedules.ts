@@ -1,16 +1,14 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import type { Account } from "../../../domain/account.ts"
 import type { Actor } from "../../../domain/apiKey.ts"
 import type {
   PutSchedulesRequest,
-  QueueMove,
   ScheduleInput,
   Schedules,
   SchedulesChanged,
   ScheduleView
 } from "../../../domain/contract/planning.ts"
 import { fail, type HeraldError, invalidFields } from "../../../domain/errors.ts"
-import type { Post } from "../../../domain/post.ts"
 import {
   MAX_SCHEDULES,
   MAX_SLOTS,
@@ -24,19 +22,17 @@ import { formatUtc, oneYearAfter } from "../../../domain/time.ts"
 import { isKnownZone, localView } from "../../../domain/zonedTime.ts"
 import { AccountRepo } from "../../ports/AccountRepo.ts"
 import { Crypto } from "../../ports/Crypto.ts"
-import { PostRepo } from "../../ports/PostRepo.ts"
 import { ScheduleRepo } from "../../ports/ScheduleRepo.ts"
 import { Store } from "../../ports/Store.ts"
 import { now } from "../common.ts"
 import { emit, newEvent } from "../webhooks/events.ts"
-import { holdOrRelease, layQueue, type MoveReason, movePost, type QueuedPost, queuedPosts } from "./moves.ts"
+import { relayQueues } from "./relay.ts"
 import { type PlanningContext, planningContext, zoneOfAccount } from "./placement.ts"
 
 // GET/PUT /schedules, and pausing a queue: the workspace's posting schedules and accounts' own zones.
 // A change lays the queued posts of a changed schedule again, in their order, on its new slots.
 
 const NEXT_SLOTS = 5
-const ALL = 100_000
 
 export const scheduleView = (s: Schedule, at: number): ScheduleView => {
   const next: Array<ScheduleView["nextSlots"][number]> = []
@@ -135,103 +131,6 @@ const checkInput = (
   return null
 }
 
-/** What a schedule is made of: a change to any of it lays its queue again. */
-const definitionOf = (s: Pick<Schedule, "accountIds" | "timeZone" | "slots">) =>
-  JSON.stringify([[...s.accountIds].sort(), s.timeZone, normalizeSlots(s.slots)])
-
-/**
- * Makes the schedules `next` (ids kept), lays the queues that changed again, and answers what moved.
- * Runs under the queue's lock in the caller's transaction.
- */
-const apply = Effect.fnUntraced(function* (
-  workspaceId: string,
-  before: ReadonlyArray<Schedule>,
-  next: ReadonlyArray<Schedule>,
-  at: number,
-  by: Actor["kind"]
-) {
-  const repo = yield* ScheduleRepo
-  const accounts = yield* (yield* AccountRepo).listByWorkspace(workspaceId)
-  // The queued posts of every schedule that changes or goes, read before the change.
-  const queuedOf = new Map<string, ReadonlyArray<QueuedPost>>()
-  for (const old of before) {
-    const now = next.find((s) => s.id === old.id)
-    if (
-      now !== undefined &&
-      definitionOf(now) === definitionOf(old) &&
-      (now.pausedAt === null) === (old.pausedAt === null)
-    )
-      continue
-    // A queue resuming lays again the posts whose slots passed while it was paused, too.
-    const from = now !== undefined && old.pausedAt !== null && now.pausedAt === null ? old.pausedAt : at
-    queuedOf.set(old.id, queuedPosts(yield* repo.scheduleEntries(workspaceId, old.id, from, ALL)))
-  }
-  yield* repo.replace(workspaceId, next)
-  const moved: Array<QueueMove> = []
-  const released: Array<QueueMove> = []
-  const release = (posts: ReadonlyArray<QueuedPost>) =>
-    Effect.gen(function* () {
-      yield* repo.release(
-        workspaceId,
-        posts.map((p) => p.postId)
-      )
-      for (const p of posts)
-        released.push({ postId: p.postId, from: formatUtc(p.slotAt), to: formatUtc(p.slotAt), local: null })
-    })
-  for (const old of before) {
-    const posts = queuedOf.get(old.id)
-    if (posts === undefined) continue
-    const schedule = next.find((s) => s.id === old.id)
-    if (schedule === undefined) {
-      yield* release(posts) // its entries went with it; the posts keep their times
-      continue
-    }
-    const found = yield* (yield* PostRepo).findMany(posts.map((p) => ({ workspaceId, id: p.postId })))
-    const byId = new Map(found.map((p) => [p.id, p]))
-    const standing = (q: QueuedPost) => {
-      const post = byId.get(q.postId)
-      return (
-        post !== undefined &&
-        post.deletedAt === null &&
-        post.scheduledFor === q.slotAt &&
-        (post.status === "scheduled" || post.status === "needs_approval")
-      )
-    }
-    const stays = posts.filter((p) => standing(p) && p.accountIds.every((id) => schedule.accountIds.includes(id)))
-    yield* release(posts.filter((p) => standing(p) && !stays.includes(p)))
-    const resumed = old.pausedAt !== null && schedule.pausedAt === null
-    const pauseChanged = (old.pausedAt === null) !== (schedule.pausedAt === null)
-    const relay = definitionOf(schedule) !== definitionOf(old) || resumed
-    const reason: MoveReason = definitionOf(schedule) !== definitionOf(old) ? "slots_changed" : "queue_resumed"
-    const slots = relay ? yield* layQueue(schedule, stays, accounts, at, at) : new Map<string, number | null>()
-    const placed: Array<QueuedPost> = []
-    for (const q of stays) {
-      const to = relay ? (slots.get(q.postId) ?? null) : q.slotAt
-      if (to === null) {
-        yield* release([q]) // no slot left within a year: it keeps its time, out of the queue
-        continue
-      }
-      const move = yield* movePost(schedule, q, to, reason, at, by)
-      if (Option.isSome(move)) moved.push(move.value)
-      // Unmoved posts of a queue that paused or resumed: their jobs held back or due again.
-      else if (pauseChanged) yield* holdOrRelease(schedule, byId.get(q.postId) as Post)
-      placed.push({ ...q, slotAt: to })
-    }
-    yield* repo.place(
-      placed.flatMap((q) =>
-        q.accountIds.map((accountId) => ({
-          workspaceId,
-          scheduleId: schedule.id,
-          postId: q.postId,
-          accountId,
-          slotAt: q.slotAt
-        }))
-      )
-    )
-  }
-  return { moved, released }
-})
-
 /** The schedule as PUT gives it, over the one it changes (if any). */
 const scheduleFrom = Effect.fnUntraced(function* (
   input: ScheduleInput,
@@ -286,7 +185,7 @@ export const putSchedules = Effect.fn("putSchedules")(function* (actor: Actor, b
             at
           )
         )
-      const { moved, released } = yield* apply(workspaceId, before.schedules, next, at, actor.kind)
+      const { moved, released } = yield* relayQueues(workspaceId, before.schedules, next, at, actor.kind)
       const view = schedulesView({ ...context, schedules: next }, accounts, at)
       yield* emit([
         yield* newEvent("schedules.updated", workspaceId, { kind: "workspace", id: workspaceId }, workspaceId, at, {
@@ -317,7 +216,7 @@ export const setQueuePaused = Effect.fn("setQueuePaused")(function* (
       if (current === undefined) return yield* Effect.fail(fail("schedule_not_found", { scheduleId }))
       if ((current.pausedAt !== null) === paused) return { schedule: scheduleView(current, at), moved: [] }
       const changed: Schedule = { ...current, pausedAt: paused ? at : null, updatedAt: at }
-      const { moved } = yield* apply(
+      const { moved } = yield* relayQueues(
         workspaceId,
         schedules,
         schedules.map((s) => (s.id === scheduleId ? changed : s)),

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { connectUrl, disconnectAccount, listAccounts } from "../../../application/usecases/accounts.ts"
+import { disconnectAccount, listAccounts } from "../../../application/usecases/accounts.ts"
+import { connectUrl } from "../../../application/usecases/connectLink.ts"
 import { listBoards } from "../../../application/usecases/boards.ts"
 import { HeraldApi } from "../api.ts"
 import { CurrentActor } from "../security.ts"

@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
-import { connectUrl, disconnectAccount, listAccounts } from "../../../application/usecases/accounts.ts"
+import { disconnectAccount, listAccounts } from "../../../application/usecases/accounts.ts"
+import { connectUrl } from "../../../application/usecases/connectLink.ts"
 import { listBoards } from "../../../application/usecases/boards.ts"
 import { requestClaimLink } from "../../../application/usecases/claim.ts"
 import { signUp } from "../../../application/usecases/signup.ts"
