@@ -1,8 +1,7 @@
 import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { type HttpReply, jsonOf, type NoAnswer, retryAfterMs } from "../shared/http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
+import { type OAuthRefused, type OAuthUnavailable, oauthConnectError } from "../shared/oauth2Errors.ts"
 
 /** Google's API errors (`{error: {code, message, status, details}}`), mapped here once to what Herald's ports say. */
 
@@ -81,31 +80,9 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
         ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
       })
 
-export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
-  switch (e._tag) {
-    case "OAuthRefused":
-      return fail(
-        "upstream_rejected",
-        { platform: "google_business", reason: e.error },
-        `Google did not grant access: ${e.message}`
-      )
-    case "OAuthUnavailable":
-      return fail(
-        "upstream_unavailable",
-        { platform: "google_business" },
-        `Google could not be reached to finish the connection: ${e.message}`
-      )
-    case "PublishError":
-      return e.retryable
-        ? fail(
-            "upstream_unavailable",
-            { platform: "google_business" },
-            `Google Business Profile could not be reached to finish the connection: ${e.message}`
-          )
-        : fail(
-            "upstream_rejected",
-            { platform: "google_business" },
-            `Google did not give the business's locations: ${e.message}`
-          )
-  }
-}
+export const connectError = oauthConnectError({
+  platform: "google_business",
+  grantor: "Google",
+  network: "Google Business Profile",
+  notGiven: "Google did not give the business's locations"
+})

@@ -1,8 +1,7 @@
 import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { type HttpReply, jsonOf, type NoAnswer } from "../shared/http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
+import { type OAuthRefused, type OAuthUnavailable, oauthConnectError } from "../shared/oauth2Errors.ts"
 
 /** LinkedIn's errors, mapped here once to what Herald's ports say. */
 
@@ -86,31 +85,9 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
       })
 
 /** A connection that could not be finished, as the person's callback page shows it. */
-export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
-  switch (e._tag) {
-    case "OAuthRefused":
-      return fail(
-        "upstream_rejected",
-        { platform: "linkedin", reason: e.error },
-        `LinkedIn did not grant access: ${e.message}`
-      )
-    case "OAuthUnavailable":
-      return fail(
-        "upstream_unavailable",
-        { platform: "linkedin" },
-        `LinkedIn could not be reached to finish the connection: ${e.message}`
-      )
-    case "PublishError":
-      return e.retryable
-        ? fail(
-            "upstream_unavailable",
-            { platform: "linkedin" },
-            `LinkedIn could not be reached to finish the connection: ${e.message}`
-          )
-        : fail(
-            "upstream_rejected",
-            { platform: "linkedin" },
-            `LinkedIn did not give the account's profile: ${e.message}`
-          )
-  }
-}
+export const connectError = oauthConnectError({
+  platform: "linkedin",
+  grantor: "LinkedIn",
+  network: "LinkedIn",
+  notGiven: "LinkedIn did not give the account's profile"
+})

@@ -1,8 +1,7 @@
 import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { type HttpReply, jsonOf, type NoAnswer, retryAfterMs } from "../shared/http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
+import { type OAuthRefused, type OAuthUnavailable, oauthConnectError } from "../shared/oauth2Errors.ts"
 
 /** Pinterest's errors (`{code, message}`), mapped here once to what Herald's ports say. */
 
@@ -42,31 +41,9 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
         ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
       })
 
-export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
-  switch (e._tag) {
-    case "OAuthRefused":
-      return fail(
-        "upstream_rejected",
-        { platform: "pinterest", reason: e.error },
-        `Pinterest did not grant access: ${e.message}`
-      )
-    case "OAuthUnavailable":
-      return fail(
-        "upstream_unavailable",
-        { platform: "pinterest" },
-        `Pinterest could not be reached to finish the connection: ${e.message}`
-      )
-    case "PublishError":
-      return e.retryable
-        ? fail(
-            "upstream_unavailable",
-            { platform: "pinterest" },
-            `Pinterest could not be reached to finish the connection: ${e.message}`
-          )
-        : fail(
-            "upstream_rejected",
-            { platform: "pinterest" },
-            `Pinterest did not give the account's profile: ${e.message}`
-          )
-  }
-}
+export const connectError = oauthConnectError({
+  platform: "pinterest",
+  grantor: "Pinterest",
+  network: "Pinterest",
+  notGiven: "Pinterest did not give the account's profile"
+})

@@ -1,8 +1,7 @@
 import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { type HttpReply, jsonOf, type NoAnswer, retryAfterMs } from "../shared/http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
+import { type OAuthRefused, type OAuthUnavailable, oauthConnectError } from "../shared/oauth2Errors.ts"
 
 /** Reddit's errors (`{message, error}` on HTTP errors; `[[code, message, field]]` inside a 200), mapped here once. */
 
@@ -78,27 +77,9 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
         ...(e._tag === "OAuthUnavailable" && e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {})
       })
 
-export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
-  switch (e._tag) {
-    case "OAuthRefused":
-      return fail(
-        "upstream_rejected",
-        { platform: "reddit", reason: e.error },
-        `Reddit did not grant access: ${e.message}`
-      )
-    case "OAuthUnavailable":
-      return fail(
-        "upstream_unavailable",
-        { platform: "reddit" },
-        `Reddit could not be reached to finish the connection: ${e.message}`
-      )
-    case "PublishError":
-      return e.retryable
-        ? fail(
-            "upstream_unavailable",
-            { platform: "reddit" },
-            `Reddit could not be reached to finish the connection: ${e.message}`
-          )
-        : fail("upstream_rejected", { platform: "reddit" }, `Reddit did not give the account's profile: ${e.message}`)
-  }
-}
+export const connectError = oauthConnectError({
+  platform: "reddit",
+  grantor: "Reddit",
+  network: "Reddit",
+  notGiven: "Reddit did not give the account's profile"
+})

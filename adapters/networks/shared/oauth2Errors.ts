@@ -1,5 +1,8 @@
 import * as oauth from "oauth4webapi"
 import { Schema } from "effect"
+import type { PublishError } from "../../../application/ports/Publishers.ts"
+import { fail, type HeraldError } from "../../../domain/errors.ts"
+import type { Platform } from "../../../domain/platforms.ts"
 
 // How a token endpoint's or a callback's failure reaches a connector: refused (reconnect) or unavailable (later).
 
@@ -86,3 +89,43 @@ export const classify = (cause: unknown): OAuthRefused | OAuthUnavailable => {
   const message = cause instanceof Error ? cause.message : String(cause)
   return new OAuthUnavailable({ message: `The token endpoint could not be used: ${message}` })
 }
+
+/** An OAuth network's names in its connect failures: who grants access, who answers, and what it failed to give. */
+export interface ConnectWords {
+  readonly platform: Platform
+  /** Who grants access (Google for YouTube and Business Profile). */
+  readonly grantor: string
+  /** Whose API is called after the grant. */
+  readonly network: string
+  /** The sentence, before the network's words, when it answered without the profile Herald needs. */
+  readonly notGiven: string
+}
+
+/** How an OAuth network's connect fails, one style for every such network: denied or spent is rejected, down is unavailable. */
+export const oauthConnectError =
+  (words: ConnectWords) =>
+  (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
+    const { platform } = words
+    switch (e._tag) {
+      case "OAuthRefused":
+        return fail(
+          "upstream_rejected",
+          { platform, reason: e.error },
+          `${words.grantor} did not grant access: ${e.message}`
+        )
+      case "OAuthUnavailable":
+        return fail(
+          "upstream_unavailable",
+          { platform },
+          `${words.grantor} could not be reached to finish the connection: ${e.message}`
+        )
+      case "PublishError":
+        return e.retryable
+          ? fail(
+              "upstream_unavailable",
+              { platform },
+              `${words.network} could not be reached to finish the connection: ${e.message}`
+            )
+          : fail("upstream_rejected", { platform }, `${words.notGiven}: ${e.message}`)
+    }
+  }

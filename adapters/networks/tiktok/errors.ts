@@ -1,8 +1,7 @@
 import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { type HttpReply, jsonOf, type NoAnswer } from "../shared/http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
+import { type OAuthRefused, type OAuthUnavailable, oauthConnectError } from "../shared/oauth2Errors.ts"
 
 /** TikTok's errors (`{data, error: {code, message, log_id}}` and status fail reasons), mapped here once. */
 
@@ -103,27 +102,9 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
         ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
       })
 
-export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
-  switch (e._tag) {
-    case "OAuthRefused":
-      return fail(
-        "upstream_rejected",
-        { platform: "tiktok", reason: e.error },
-        `TikTok did not grant access: ${e.message}`
-      )
-    case "OAuthUnavailable":
-      return fail(
-        "upstream_unavailable",
-        { platform: "tiktok" },
-        `TikTok could not be reached to finish the connection: ${e.message}`
-      )
-    case "PublishError":
-      return e.retryable
-        ? fail(
-            "upstream_unavailable",
-            { platform: "tiktok" },
-            `TikTok could not be reached to finish the connection: ${e.message}`
-          )
-        : fail("upstream_rejected", { platform: "tiktok" }, `TikTok did not give the account's profile: ${e.message}`)
-  }
-}
+export const connectError = oauthConnectError({
+  platform: "tiktok",
+  grantor: "TikTok",
+  network: "TikTok",
+  notGiven: "TikTok did not give the account's profile"
+})

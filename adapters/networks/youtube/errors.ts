@@ -1,8 +1,7 @@
 import { GrantRevoked, NetworkUnavailable } from "../../../application/ports/Connectors.ts"
 import { PublishError } from "../../../application/ports/Publishers.ts"
-import { fail, type HeraldError } from "../../../domain/errors.ts"
 import { type HttpReply, jsonOf, type NoAnswer } from "../shared/http.ts"
-import type { OAuthRefused, OAuthUnavailable } from "../shared/oauth2Errors.ts"
+import { type OAuthRefused, type OAuthUnavailable, oauthConnectError } from "../shared/oauth2Errors.ts"
 
 /** YouTube's (Google's) errors, mapped here once to what Herald's ports say. */
 
@@ -69,27 +68,9 @@ export const refreshError = (e: OAuthRefused | OAuthUnavailable): GrantRevoked |
         ...(e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs })
       })
 
-export const connectError = (e: OAuthRefused | OAuthUnavailable | PublishError): HeraldError => {
-  switch (e._tag) {
-    case "OAuthRefused":
-      return fail(
-        "upstream_rejected",
-        { platform: "youtube", reason: e.error },
-        `Google did not grant access: ${e.message}`
-      )
-    case "OAuthUnavailable":
-      return fail(
-        "upstream_unavailable",
-        { platform: "youtube" },
-        `Google could not be reached to finish the connection: ${e.message}`
-      )
-    case "PublishError":
-      return e.retryable
-        ? fail(
-            "upstream_unavailable",
-            { platform: "youtube" },
-            `YouTube could not be reached to finish the connection: ${e.message}`
-          )
-        : fail("upstream_rejected", { platform: "youtube" }, `YouTube did not give the account's channel: ${e.message}`)
-  }
-}
+export const connectError = oauthConnectError({
+  platform: "youtube",
+  grantor: "Google",
+  network: "YouTube",
+  notGiven: "YouTube did not give the account's channel"
+})
