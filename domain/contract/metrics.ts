@@ -73,7 +73,7 @@ export const MetricsRefresh = Schema.Struct({
 export type MetricsRefresh = typeof MetricsRefresh.Type
 
 export const MetricsDay = Schema.Struct({
-  day: Str.annotate({ description: "UTC day the posts were published, YYYY-MM-DD" }),
+  day: Str.annotate({ description: "The day the posts were published in the summary's timeZone, YYYY-MM-DD" }),
   accountId: Str,
   platform: Platform,
   posts: Schema.Int.annotate({ description: "Published targets of that day with figures read" }),
@@ -86,6 +86,7 @@ export const MetricsDay = Schema.Struct({
 export const MetricsSummary = Schema.Struct({
   from: Time,
   to: Time,
+  timeZone: Str.annotate({ description: "The zone whose days group the posts: the query's, else UTC" }),
   days: Schema.Array(MetricsDay)
 }).annotate({ identifier: "MetricsSummary" })
 export type MetricsSummary = typeof MetricsSummary.Type

@@ -30,14 +30,14 @@ export class MetricsGroup extends HttpApiGroup.make("metrics")
         "Makes the post's published targets due for a read at once; an account is read on demand at most once per 15 minutes (notBefore says when again). The readings appear at GET /posts/{id}/metrics within the networks' limits."
       ),
     HttpApiEndpoint.get("summary", "/metrics", {
-      query: { from: opt(Str), to: opt(Str), accountId: opt(Str), platform: opt(Str) },
+      query: { from: opt(Str), to: opt(Str), accountId: opt(Str), platform: opt(Str), timeZone: opt(Str) },
       success: MetricsSummary,
       error: e(400, 401)
     })
       .annotate(OpenApi.Summary, "Sums of the latest figures per day of publishing and per account")
       .annotate(
         OpenApi.Description,
-        "from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it."
+        "from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it; timeZone (an IANA name, default UTC) says whose days group them."
       )
   )
   .middleware(Authentication)

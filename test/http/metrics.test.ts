@@ -59,6 +59,23 @@ describe("metrics over REST", () => {
     expect(sums.body.days).toHaveLength(1)
     expect(sums.body.days[0]).toMatchObject({ accountId, platform: "sandbox", posts: 1 })
     expect(sums.body.days[0].figures.views.value).toBe(latest.raw.views)
+    expect(sums.body.timeZone).toBe("UTC")
+
+    // Days in the asked zone: UTC+14 and UTC-11 are never on the same calendar day.
+    const publishedAt = post.body.post.targets[0].publishedAt as string
+    const dayIn = (zone: string) =>
+      new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+        new Date(publishedAt)
+      )
+    expect(dayIn("Pacific/Kiritimati")).not.toBe(dayIn("Pacific/Pago_Pago"))
+    for (const zone of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const zoned = await call(host, "GET", `/metrics?accountId=${accountId}&timeZone=${encodeURIComponent(zone)}`, {
+        key
+      })
+      expect(zoned.status).toBe(200)
+      expect(zoned.body.timeZone).toBe(zone)
+      expect(zoned.body.days.map((d: { day: string }) => d.day)).toEqual([dayIn(zone)])
+    }
   })
 
   it("bad ranges and platforms are 400 with the fields named; an unknown post is 404", async () => {
@@ -68,6 +85,9 @@ describe("metrics over REST", () => {
     expect(bad.body.error.details.fields).toEqual(["from", "platform"])
     const wide = await call(host, "GET", "/metrics?from=2026-01-01T00:00:00Z&to=2026-12-01T00:00:00Z", { key })
     expect(wide.status).toBe(400)
+    const zone = await call(host, "GET", "/metrics?timeZone=Mars%2FOlympus", { key })
+    expect(zone.status).toBe(400)
+    expect(zone.body.error.details.fields).toEqual(["timeZone"])
     expect((await call(host, "GET", "/posts/post_01JZZZZZZZZZZZZZZZZZZZZZZZ/metrics", { key })).status).toBe(404)
     expect((await call(host, "POST", "/posts/nope/metrics/refresh", { key })).status).toBe(404)
   })

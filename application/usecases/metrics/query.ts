@@ -18,6 +18,7 @@ import {
   onDemandFloorMs
 } from "../../../domain/metrics.ts"
 import { isPlatform, type Platform } from "../../../domain/platforms.ts"
+import { formatLocal, isKnownZone, wallClock } from "../../../domain/zonedTime.ts"
 import type { Post } from "../../../domain/post.ts"
 import { DAY_MS, formatUtc, parseOffsetTime } from "../../../domain/time.ts"
 import { type AccountMetricsState, MetricsRepo, type Reading } from "../../ports/MetricsRepo.ts"
@@ -107,6 +108,8 @@ export interface SummaryQuery {
   readonly to?: string | undefined
   readonly accountId?: string | undefined
   readonly platform?: string | undefined
+  /** The zone whose days group the posts (an IANA name); UTC when not given. */
+  readonly timeZone?: string | undefined
 }
 
 const sumFigures = (all: ReadonlyArray<CommonFigures>): CommonFigures => {
@@ -122,7 +125,7 @@ const sumFigures = (all: ReadonlyArray<CommonFigures>): CommonFigures => {
 }
 
 /**
- * GET /metrics: per UTC day of publishing and per account, the sums of the posts' latest figures.
+ * GET /metrics: per day of publishing (in `timeZone`, else UTC) and per account, the sums of the posts' latest figures.
  * `from`/`to` default to the last 30 days; the span is at most 92 days.
  */
 export const metricsSummary = Effect.fn("metricsSummary")(function* (actor: Actor, query: SummaryQuery) {
@@ -138,10 +141,16 @@ export const metricsSummary = Effect.fn("metricsSummary")(function* (actor: Acto
   const from = parse("from", query.from, to - 30 * DAY_MS)
   if (!bad.includes("from") && !bad.includes("to") && (from >= to || to - from > MAX_SPAN_MS)) bad.push("from")
   if (query.platform !== undefined && !isPlatform(query.platform)) bad.push("platform")
+  const zone = query.timeZone ?? "UTC"
+  if (!isKnownZone(zone))
+    return yield* Effect.fail(
+      invalidFields(["timeZone"], "timeZone is an IANA time zone name, e.g. Asia/Tokyo or UTC.")
+    )
   if (bad.length > 0)
     return yield* Effect.fail(
       invalidFields(bad, "from and to are ISO 8601 times with an offset, from before to, at most 92 days apart.")
     )
+  const dayIn = (at: number) => (zone === "UTC" ? dayOf(at) : formatLocal(wallClock(at, zone)).slice(0, 10))
   const readings = yield* (yield* MetricsRepo).published(actor.workspaceId, {
     from,
     to,
@@ -150,12 +159,13 @@ export const metricsSummary = Effect.fn("metricsSummary")(function* (actor: Acto
   })
   const groups = new Map<string, Array<Reading>>()
   for (const r of readings) {
-    const key = `${dayOf(r.publishedAt)}|${r.accountId}`
+    const key = `${dayIn(r.publishedAt)}|${r.accountId}`
     groups.set(key, [...(groups.get(key) ?? []), r])
   }
   return {
     from: formatUtc(from),
     to: formatUtc(to),
+    timeZone: zone,
     days: [...groups.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, group]) => ({

@@ -29,12 +29,13 @@ export const getMetricsTool = tool({
   name: "get_metrics",
   title: "Sum the figures per day and account",
   description:
-    "Per UTC day of publishing and per account, the sums of the posts' latest figures (null when none of them gave one). from/to are ISO 8601 with an offset (default the last 30 days, at most 92 days apart); accountId and platform narrow it.",
+    "Per day of publishing (in timeZone, an IANA name; UTC by default) and per account, the sums of the posts' latest figures (null when none of them gave one). from/to are ISO 8601 with an offset (default the last 30 days, at most 92 days apart); accountId and platform narrow it.",
   input: Schema.Struct({
     from: Schema.optionalKey(Schema.String),
     to: Schema.optionalKey(Schema.String),
     accountId: Schema.optionalKey(Schema.String),
-    platform: Schema.optionalKey(Schema.String)
+    platform: Schema.optionalKey(Schema.String),
+    timeZone: Schema.optionalKey(Schema.String)
   }),
   output: MetricsSummary,
   annotations: { readOnlyHint: true, openWorldHint: false },

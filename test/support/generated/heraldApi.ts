@@ -184,7 +184,7 @@ export interface paths {
   "/api/v1/metrics": {
     /**
      * Sums of the latest figures per day of publishing and per account
-     * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it.
+     * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it; timeZone (an IANA name, default UTC) says whose days group them.
      */
     get: operations["metrics.summary"];
   };
@@ -1936,11 +1936,13 @@ export interface components {
       from: string;
       /** @description UTC, ISO 8601 with milliseconds and Z */
       to: string;
+      /** @description The zone whose days group the posts: the query's, else UTC */
+      timeZone: string;
       days: components["schemas"]["MetricsDay"][];
     };
     /** @description figures: sums of the posts' latest figures; null when none of them gave it */
     MetricsDay: {
-      /** @description UTC day the posts were published, YYYY-MM-DD */
+      /** @description The day the posts were published in the summary's timeZone, YYYY-MM-DD */
       day: string;
       accountId: string;
       platform: components["schemas"]["Platform"];
@@ -4811,7 +4813,7 @@ export interface operations {
   };
   /**
    * Sums of the latest figures per day of publishing and per account
-   * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it.
+   * @description from and to (ISO 8601 with an offset; default the last 30 days, at most 92 days apart) bound the time the posts were published; accountId and platform narrow it; timeZone (an IANA name, default UTC) says whose days group them.
    */
   "metrics.summary": {
     parameters: {
@@ -4820,6 +4822,7 @@ export interface operations {
         to?: string;
         accountId?: string;
         platform?: string;
+        timeZone?: string;
       };
     };
     responses: {

@@ -22,9 +22,9 @@ export const figureViews = ({ html, t, lang, when, timeZone }) => {
   const number = new Intl.NumberFormat(lang)
   const dayFormat = new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric", timeZone })
   const day = (iso) => dayFormat.format(new Date(iso))
-  // The API groups by UTC day (YYYY-MM-DD): said as that day, whatever the workspace's zone.
-  const utcDayFormat = new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", timeZone: "UTC" })
-  const utcDay = (d) => utcDayFormat.format(new Date(`${d}T12:00:00Z`))
+  // The API groups by the workspace's days (YYYY-MM-DD, asked with timeZone): said as that calendar day.
+  const calendarDayFormat = new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", timeZone: "UTC" })
+  const calendarDay = (d) => calendarDayFormat.format(new Date(`${d}T12:00:00Z`))
   const value = (name, v) =>
     name === "watchTimeSeconds" ? t("figures.minutes", { n: number.format(Math.round(v / 60)) }) : number.format(v)
 
@@ -114,7 +114,7 @@ ${
   lead
     ? html`<figure class="chart wide"><svg viewBox="0 0 ${W * 2} ${H}" width="100%" height="${H}" preserveAspectRatio="none" aria-hidden="true" focusable="false">
 <line x1="0" y1="${H - PAD}" x2="${W * 2}" y2="${H - PAD}" stroke="#767676" stroke-width="1"/>${days.map(bar)}</svg>
-<figcaption class="muted">${t("figures.byDay", { figure: t(`figures.${lead}`), best: best ? utcDay(best[0]) : "", value: best ? value(lead, best[1]) : "" })}</figcaption></figure>`
+<figcaption class="muted">${t("figures.byDay", { figure: t(`figures.${lead}`), best: best ? calendarDay(best[0]) : "", value: best ? value(lead, best[1]) : "" })}</figcaption></figure>`
     : ""
 }</section>`
   }

@@ -164,13 +164,16 @@ ${filters.status === "" || filters.status === "rejected" || filters.status === "
       query.set("from", new Date(Math.max(span.from, end - 92 * DAY_MS)).toISOString())
     }
     if (filters.account) query.set("accountId", filters.account)
-    const result = await api(`/metrics${query.size > 0 ? `?${query}` : ""}`)
+    // Days of publishing in the workspace's zone, as the time filter counts them.
+    query.set("timeZone", timeZone)
+    const result = await api(`/metrics?${query}`)
     if (!result.ok) {
       state.summary = html`<p class="notice">${refusal(result)}</p>`
       return
     }
     const days = []
-    for (let d = result.data.from.slice(0, 10); d <= result.data.to.slice(0, 10); d = addDays(d, 1)) days.push(d)
+    const last = app.toZoned(result.data.to).slice(0, 10)
+    for (let d = app.toZoned(result.data.from).slice(0, 10); d <= last; d = addDays(d, 1)) days.push(d)
     state.summary = figures.summary(result.data, days)
   }
 
